@@ -1,0 +1,46 @@
+#pragma once
+// The result of judging one call.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "toolguard/rule.hpp"
+#include "toolguard/source_location.hpp"
+#include "toolguard/verdict.hpp"
+
+namespace toolguard {
+
+/// What one consulted rule said, for tracing and `explain`.
+struct RuleTrace {
+  std::shared_ptr<const Rule> rule;  ///< id, source, layer and describe() of the rule
+  std::optional<Finding> finding;    ///< nullopt: the rule abstained
+};
+
+/// What decided a call.
+enum class DecisionBasis {
+  Rule,        ///< a rule's finding
+  ToolPolicy,  ///< no finding; the tool's own policy
+  Default,     ///< no finding, no tool policy; the default verdict
+  Error        ///< the call could not be judged (fail closed)
+};
+
+/// The lowercase name of a basis ("rule", "tool-policy", "default", "error").
+std::string_view toString(DecisionBasis basis);
+
+/// The final judgement of one call.
+struct Decision {
+  Verdict verdict = Verdict::Deny;         ///< final: never escalate
+  Verdict policy_verdict = Verdict::Deny;  ///< what the policy said before resolution
+  std::string reason;                      ///< for the person
+  std::string model_reason;                ///< for the model (names the guard and the rule)
+  std::string rule_id;                     ///< deciding rule ("" unless basis is Rule)
+  SourceLocation source;                   ///< where the deciding rule or setting is defined
+  DecisionBasis basis = DecisionBasis::Error;
+  std::vector<RuleTrace> consulted;  ///< every rule consulted, in consultation order
+  std::string resolution;            ///< how policy_verdict became verdict, if it changed
+  std::string approval_key;          ///< tool + canonical arguments an approval binds to
+};
+
+}  // namespace toolguard

@@ -1,0 +1,57 @@
+#pragma once
+// Policy files: parsing, layering and discovery.
+//
+// Layers, from first loaded to last: built-in defaults, user
+// (~/.config/toolguard/*.yaml), project (.toolguard/*.yaml in the workspace),
+// explicit (--policy FILE), managed (/etc/toolguard/*.yaml). Every rule of every
+// layer is consulted and the strictest finding wins, so adding a rule never
+// loosens another. What a later layer can replace (the default verdict, a tool's
+// description and policy, a rule with the same id) it may only tighten when the
+// earlier setting is managed, or when it comes from an untrusted project.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "toolguard/policy.hpp"
+#include "toolguard/policy_error.hpp"
+
+namespace toolguard {
+
+/// Where the policy layers are read from. Empty paths are skipped.
+struct PolicySources {
+  bool builtin = true;                ///< the built-in layer: the "default" profile
+  std::vector<std::string> profiles;  ///< further ready-made profiles, on top of "default"
+  std::filesystem::path user_dir;                  ///< user layer directory
+  std::filesystem::path project_root;              ///< workspace holding `.toolguard/`
+  bool project_trusted = false;                    ///< set by load from the user's trust list
+  std::vector<std::filesystem::path> explicit_files;  ///< --policy files, in order
+  std::filesystem::path managed_dir;               ///< managed layer directory
+};
+
+/// The usual sources for a workspace: user dir from $TOOLGUARD_CONFIG_DIR, else
+/// $XDG_CONFIG_HOME/toolguard, else ~/.config/toolguard; managed dir from
+/// $TOOLGUARD_MANAGED_DIR, else /etc/toolguard; project root: the nearest
+/// directory at or above `cwd` that holds a `.toolguard/` directory (the home
+/// directory itself is skipped: ~/.toolguard is the approval store).
+PolicySources discoverPolicySources(const std::filesystem::path& cwd);
+
+/// Loads and merges every layer, checks every rule example. Throws PolicyError
+/// with file, line and column for every problem found.
+Policy loadPolicy(const PolicySources& sources);
+
+/// Parses one policy text into `policy` as the given layer (no example check).
+/// `name` is used in error locations. `trusted` matters for the project layer.
+void mergePolicyText(Policy& policy, std::string_view text, const std::string& name,
+                     PolicyLayer layer, bool trusted = true);
+
+/// Reads one policy file and merges it as the given layer (no example check).
+void mergePolicyFile(Policy& policy, const std::filesystem::path& file, PolicyLayer layer,
+                     bool trusted = true);
+
+/// The workspaces the user trusts to loosen its policy (`trusted_projects` in
+/// the user's policy files), normalized.
+std::vector<std::string> trustedProjects(const Policy& policy);
+
+}  // namespace toolguard

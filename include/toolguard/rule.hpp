@@ -1,0 +1,83 @@
+#pragma once
+// The rule interface: a rule looks at a call and abstains or returns a finding.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "toolguard/call_view.hpp"
+#include "toolguard/source_location.hpp"
+#include "toolguard/tool_info.hpp"
+#include "toolguard/verdict.hpp"
+
+namespace toolguard {
+
+/// What a rule says about a call it does not abstain on.
+struct Finding {
+  Verdict verdict = Verdict::Deny;
+  std::string reason;  ///< shown to the person and to the model
+};
+
+/// Which calls a rule applies to; the engine indexes rules by it so a decision
+/// consults only the rules that can apply. An empty list means "any".
+/// All non-empty lists must match (tool name AND category AND kind).
+struct RuleTarget {
+  std::vector<std::string> tools;       ///< exact names or wildcards (`*`, `?`)
+  std::vector<std::string> categories;  ///< tool metadata categories
+  std::vector<ToolKind> kinds;          ///< tool kinds
+};
+
+/// A call a rule must (or must not) match; checked when a policy is loaded.
+struct RuleExample {
+  ToolCall call;
+  bool should_match = true;
+  SourceLocation where;
+};
+
+/// Identity of a rule: id, where it was defined, its layer and its target.
+struct RuleHeader {
+  std::string id;
+  SourceLocation source;
+  PolicyLayer layer = PolicyLayer::Code;
+  RuleTarget target;
+};
+
+/// A rule. Implementations must be immutable and thread-safe after construction:
+/// one engine serves many threads.
+class Rule {
+ public:
+  explicit Rule(RuleHeader header) : header_(std::move(header)) {}
+  virtual ~Rule() = default;
+  Rule(const Rule&) = delete;
+  Rule& operator=(const Rule&) = delete;
+
+  const std::string& id() const { return header_.id; }
+  const SourceLocation& source() const { return header_.source; }
+  PolicyLayer layer() const { return header_.layer; }
+  const RuleTarget& target() const { return header_.target; }
+
+  /// The verdict this rule gives when it matches (used for linting and layering);
+  /// nullopt for rules whose verdict depends on the call.
+  virtual std::optional<Verdict> fixedVerdict() const { return std::nullopt; }
+
+  /// Judges a call the target already selected: nullopt to abstain.
+  virtual std::optional<Finding> evaluate(const CallView& view) const = 0;
+
+  /// Calls this rule must and must not match (checked at load time).
+  virtual const std::vector<RuleExample>& examples() const;
+
+  /// A one-line description of what the rule matches, for `explain` and lint.
+  virtual std::string describe() const { return id(); }
+
+ private:
+  RuleHeader header_;
+};
+
+/// True when a tool name matches a tool pattern: `*` matches any run of
+/// characters, `?` one character; a pattern without them must equal the name.
+bool toolNameMatches(std::string_view pattern, std::string_view name);
+
+/// True when a pattern contains a wildcard character.
+bool isWildcard(std::string_view pattern);
+
+}  // namespace toolguard

@@ -1,0 +1,58 @@
+#pragma once
+// Declarative rules: what a policy file's `rules:` entry and the fluent builder
+// both describe. compileRule() turns one into a Rule.
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "toolguard/rule.hpp"
+
+namespace toolguard {
+
+/// A test on one value (an argument, the command, a path, a context field).
+/// Every condition that is set must hold. Lists match when any element does.
+struct ValueMatcher {
+  std::optional<nlohmann::json> equals;  ///< JSON equality (strings compare exactly)
+  std::vector<std::string> glob;   ///< any of these; `*` any run, `?` one character
+  std::vector<std::string> regex;  ///< any of these RE2 patterns, matching the whole value
+  SourceLocation where;
+
+  static ValueMatcher Equals(nlohmann::json value);
+  static ValueMatcher Glob(std::string pattern);
+  static ValueMatcher Regex(std::string pattern);
+};
+
+/// A test on the paths a call touches (the tool's path arguments, made
+/// absolute against the call's cwd). Path globs are gitignore-like: `*` and `?`
+/// stay inside one path component, `**` crosses components, a leading `~/` is
+/// the home directory, and a pattern without a leading `/` matches at any depth
+/// (`.ssh/**`, `*.pem`). Matches when any path of the call matches.
+struct PathMatcher {
+  std::vector<std::string> glob;   ///< any of these path globs
+  std::vector<std::string> regex;  ///< any of these RE2 patterns on the absolute path
+  std::optional<bool> outside_workspace; ///< true: some path is outside every workspace root
+  SourceLocation where;
+};
+
+/// A declarative rule.
+struct RuleSpec {
+  RuleHeader header;  ///< id, source, layer, target (tools, categories, kinds)
+  std::optional<RiskLevel> risk_above;  ///< only tools whose risk is above this (`max_risk`)
+  std::vector<std::pair<std::string, ValueMatcher>> args;  ///< argument name or JSON pointer
+  std::optional<ValueMatcher> command;   ///< the shell command text of a shell tool
+  std::optional<PathMatcher> path;       ///< the paths the call touches
+  std::vector<std::pair<std::string, ValueMatcher>> context;  ///< agent, session, model, role, mode, cwd
+  Verdict verdict = Verdict::Deny;
+  std::string reason;
+  std::vector<RuleExample> examples;
+};
+
+/// Compiles a rule spec (RE2 patterns, globs). Throws PolicyError naming the
+/// matcher's location for a bad pattern, an unknown context field, or a verdict
+/// that cannot come from a rule.
+std::shared_ptr<const Rule> compileRule(RuleSpec spec);
+
+}  // namespace toolguard

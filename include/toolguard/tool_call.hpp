@@ -1,0 +1,34 @@
+#pragma once
+// A tool call as an agent asks for it, with the context it is made in.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace toolguard {
+
+/// Whether a person can be asked: headless calls turn "ask" into "deny".
+enum class InteractionMode { Interactive, Headless };
+
+/// Where and by whom a call is made. Empty strings mean "not known".
+struct CallContext {
+  std::string cwd;                           ///< working directory; relative paths resolve here
+  std::vector<std::string> workspace_roots;  ///< extra workspace roots besides cwd
+  std::string agent;                         ///< agent id
+  std::string session;                       ///< session id
+  std::string model;                         ///< model id
+  std::string role;                          ///< role of the caller (e.g. "planner")
+  InteractionMode mode = InteractionMode::Interactive;
+};
+
+/// One request to run a tool: its name, JSON arguments and context.
+struct ToolCall {
+  std::string tool;
+  nlohmann::json args = nlohmann::json::object();
+  CallContext context;
+};
+
+/// The lowercase name of an interaction mode ("interactive", "headless").
+std::string_view toString(InteractionMode mode);
+
+}  // namespace toolguard

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Configures and builds one build tree: scripts/build.sh release|asan
+# release: optimized, -Werror.  asan: AddressSanitizer + UndefinedBehaviorSanitizer.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+kind="${1:-release}"
+dir="$root/build/$kind"
+jobs="$(nproc 2>/dev/null || echo 2)"
+case "$kind" in
+  release) flags=(-DCMAKE_BUILD_TYPE=Release -DTOOLGUARD_WERROR=ON) ;;
+  asan) flags=(-DCMAKE_BUILD_TYPE=Debug -DTOOLGUARD_WERROR=ON -DTOOLGUARD_SANITIZE=ON -DTOOLGUARD_BUILD_BENCHMARKS=OFF) ;;
+  *) echo "build.sh: unknown build kind '$kind' (release|asan)" >&2; exit 2 ;;
+esac
+cmake -S "$root" -B "$dir" "${flags[@]}" >/dev/null
+cmake --build "$dir" -j "$jobs"

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install what is missing, build (release with -Werror, and ASan+UBSan), run every test.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+jobs="$(nproc 2>/dev/null || echo 2)"
+"$root/scripts/install-deps.sh"
+"$root/scripts/check-format.sh"
+for kind in release asan; do
+  echo "== build: $kind"
+  "$root/scripts/build.sh" "$kind"
+  echo "== tests: $kind"
+  (cd "$root/build/$kind" && ctest --output-on-failure -j "$jobs")
+done

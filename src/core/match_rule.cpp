@@ -1,0 +1,191 @@
+// Declarative rules compiled from a RuleSpec.
+#include <memory>
+#include <optional>
+
+#include "rule_conditions.hpp"
+#include "toolguard/policy_error.hpp"
+#include "toolguard/rule_spec.hpp"
+#include "value_matcher.hpp"
+
+namespace toolguard {
+
+ValueMatcher ValueMatcher::Equals(nlohmann::json value) {
+  ValueMatcher m;
+  m.equals = std::move(value);
+  return m;
+}
+ValueMatcher ValueMatcher::Glob(std::string pattern) {
+  ValueMatcher m;
+  m.glob = {std::move(pattern)};
+  return m;
+}
+ValueMatcher ValueMatcher::Regex(std::string pattern) {
+  ValueMatcher m;
+  m.regex = {std::move(pattern)};
+  return m;
+}
+
+namespace {
+
+using detail::CompiledPathMatcher;
+using detail::CompiledValueMatcher;
+
+enum class ContextField { Agent, Session, Model, Role, Mode, Cwd };
+
+std::optional<ContextField> parseContextField(std::string_view name) {
+  if (name == "agent") return ContextField::Agent;
+  if (name == "session") return ContextField::Session;
+  if (name == "model") return ContextField::Model;
+  if (name == "role") return ContextField::Role;
+  if (name == "mode") return ContextField::Mode;
+  if (name == "cwd") return ContextField::Cwd;
+  return std::nullopt;
+}
+
+std::string_view contextValue(const CallContext& context, ContextField field) {
+  switch (field) {
+    case ContextField::Agent:
+      return context.agent;
+    case ContextField::Session:
+      return context.session;
+    case ContextField::Model:
+      return context.model;
+    case ContextField::Role:
+      return context.role;
+    case ContextField::Mode:
+      return toString(context.mode);
+    case ContextField::Cwd:
+      return context.cwd;
+  }
+  return {};
+}
+
+const nlohmann::json* lookupArgument(const nlohmann::json& args, const std::string& name) {
+  if (!args.is_object()) return nullptr;
+  if (name.starts_with('/')) {
+    try {
+      const nlohmann::json::json_pointer pointer(name);
+      return args.contains(pointer) ? &args.at(pointer) : nullptr;
+    } catch (const nlohmann::json::exception&) {
+      return nullptr;
+    }
+  }
+  auto it = args.find(name);
+  return it == args.end() ? nullptr : &*it;
+}
+
+std::string joinList(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += ", ";
+    out += item;
+  }
+  return out;
+}
+
+class MatchRule final : public Rule {
+ public:
+  explicit MatchRule(RuleSpec spec)
+      : Rule(spec.header),
+        risk_above_(spec.risk_above),
+        verdict_(spec.verdict),
+        reason_(spec.reason.empty() ? "matched rule " + spec.header.id : spec.reason),
+        examples_(std::move(spec.examples)) {
+    for (auto& [name, matcher] : spec.args) {
+      if (name.starts_with('/')) {
+        try {
+          (void)nlohmann::json::json_pointer(name);
+        } catch (const nlohmann::json::exception& e) {
+          throw PolicyError(matcher.where, "invalid JSON pointer '" + name + "'");
+        }
+      }
+      args_.emplace_back(name, CompiledValueMatcher(matcher));
+    }
+    if (spec.command) command_.emplace(*spec.command);
+    if (spec.path) path_.emplace(*spec.path);
+    for (auto& [name, matcher] : spec.context) {
+      auto field = parseContextField(name);
+      if (!field) {
+        throw PolicyError(matcher.where, "unknown context field '" + name +
+                                             "' (expected agent, session, model, role, mode, cwd)");
+      }
+      context_.emplace_back(*field, CompiledValueMatcher(matcher));
+    }
+  }
+
+  std::optional<Verdict> fixedVerdict() const override { return verdict_; }
+  const std::vector<RuleExample>& examples() const override { return examples_; }
+  std::optional<RiskLevel> riskAbove() const { return risk_above_; }
+  bool hasConditions() const {
+    return risk_above_ || !args_.empty() || command_ || path_ || !context_.empty();
+  }
+
+  std::optional<Finding> evaluate(const CallView& view) const override {
+    if (risk_above_ && !(view.tool().metadata.risk > *risk_above_)) return std::nullopt;
+    for (const auto& [name, matcher] : args_) {
+      const nlohmann::json* value = lookupArgument(view.call().args, name);
+      if (value == nullptr || !matcher.matches(*value)) return std::nullopt;
+    }
+    if (command_) {
+      const auto& command = view.command();
+      if (!command || !command_->matchesText(*command)) return std::nullopt;
+    }
+    if (path_ && !path_->matchesAny(view.paths(), view.workspaceRoots())) return std::nullopt;
+    for (const auto& [field, matcher] : context_) {
+      if (!matcher.matchesText(contextValue(view.call().context, field))) return std::nullopt;
+    }
+    return Finding{verdict_, reason_};
+  }
+
+  std::string describe() const override {
+    std::string out;
+    auto add = [&out](const std::string& part) {
+      if (!out.empty()) out += "; ";
+      out += part;
+    };
+    const RuleTarget& t = target();
+    if (!t.tools.empty()) add("tool " + joinList(t.tools));
+    if (!t.categories.empty()) add("category " + joinList(t.categories));
+    if (!t.kinds.empty()) {
+      std::vector<std::string> names;
+      for (ToolKind k : t.kinds) names.emplace_back(toString(k));
+      add("kind " + joinList(names));
+    }
+    if (risk_above_) add("risk above " + std::string(toString(*risk_above_)));
+    for (const auto& [name, matcher] : args_) add("arg " + name + " " + matcher.describe());
+    if (command_) add("command " + command_->describe());
+    if (path_) add(path_->describe());
+    if (!context_.empty()) add("context conditions");
+    if (out.empty()) out = "every call";
+    return out + " -> " + std::string(toString(verdict_));
+  }
+
+ private:
+  std::optional<RiskLevel> risk_above_;
+  std::vector<std::pair<std::string, CompiledValueMatcher>> args_;
+  std::optional<CompiledValueMatcher> command_;
+  std::optional<CompiledPathMatcher> path_;
+  std::vector<std::pair<ContextField, CompiledValueMatcher>> context_;
+  Verdict verdict_;
+  std::string reason_;
+  std::vector<RuleExample> examples_;
+};
+
+}  // namespace
+
+std::shared_ptr<const Rule> compileRule(RuleSpec spec) {
+  if (spec.header.id.empty()) throw PolicyError(spec.header.source, "rule needs an id");
+  return std::make_shared<const MatchRule>(std::move(spec));
+}
+
+bool ruleHasConditions(const Rule& rule) {
+  if (const auto* match = dynamic_cast<const MatchRule*>(&rule)) return match->hasConditions();
+  return true;  // custom rules may look at anything
+}
+
+std::optional<RiskLevel> ruleRiskAbove(const Rule& rule) {
+  if (const auto* match = dynamic_cast<const MatchRule*>(&rule)) return match->riskAbove();
+  return std::nullopt;
+}
+
+}  // namespace toolguard

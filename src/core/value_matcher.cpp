@@ -1,0 +1,136 @@
+// Matching argument values, command text, context fields and paths.
+#include "value_matcher.hpp"
+
+#include "glob.hpp"
+#include "toolguard/paths.hpp"
+#include "toolguard/policy_error.hpp"
+
+namespace toolguard::detail {
+
+std::unique_ptr<RE2> compileRegex(const std::string& pattern, const SourceLocation& where,
+                                  std::string_view what) {
+  RE2::Options options;
+  options.set_log_errors(false);
+  options.set_dot_nl(true);
+  auto re = std::make_unique<RE2>("(?:" + pattern + ")", options);
+  if (!re->ok()) {
+    throw PolicyError(where, "invalid " + std::string(what) + " '" + pattern + "': " + re->error());
+  }
+  return re;
+}
+
+namespace {
+
+// Several patterns as one RE2 alternation, each translated by `translate`.
+template <typename Translate>
+std::unique_ptr<RE2> compileAlternatives(const std::vector<std::string>& patterns,
+                                         const SourceLocation& where, std::string_view what,
+                                         std::string& text, Translate translate) {
+  if (patterns.empty()) return nullptr;
+  std::string joined;
+  for (const std::string& p : patterns) {
+    compileRegex(translate(p), where, what);  // names the bad pattern on its own
+    if (!joined.empty()) joined += '|';
+    joined += "(?:" + translate(p) + ")";
+    if (!text.empty()) text += "\", \"";
+    text += p;
+  }
+  return compileRegex(joined, where, what);
+}
+
+std::string same(const std::string& s) { return s; }
+
+}  // namespace
+
+CompiledValueMatcher::CompiledValueMatcher(const ValueMatcher& spec) : equals_(spec.equals) {
+  glob_ = compileAlternatives(spec.glob, spec.where, "glob", glob_text_,
+                              [](const std::string& g) { return textGlobToRegex(g); });
+  regex_ = compileAlternatives(spec.regex, spec.where, "regex", regex_text_, same);
+  if (!equals_ && !glob_ && !regex_) {
+    throw PolicyError(spec.where, "matcher needs at least one of equals, glob, regex");
+  }
+}
+
+bool CompiledValueMatcher::matchesText(std::string_view text) const {
+  if (equals_ && !(equals_->is_string() && equals_->get_ref<const std::string&>() == text)) {
+    return false;
+  }
+  if (glob_ && !RE2::FullMatch(text, *glob_)) return false;
+  if (regex_ && !RE2::FullMatch(text, *regex_)) return false;
+  return true;
+}
+
+bool CompiledValueMatcher::matchesScalar(const nlohmann::json& value) const {
+  if (equals_ && *equals_ != value) return false;
+  if (!glob_ && !regex_) return true;
+  if (value.is_object() || value.is_array()) return false;
+  const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  if (glob_ && !RE2::FullMatch(text, *glob_)) return false;
+  if (regex_ && !RE2::FullMatch(text, *regex_)) return false;
+  return true;
+}
+
+bool CompiledValueMatcher::matches(const nlohmann::json& value) const {
+  if (equals_ && *equals_ == value) {
+    if (!glob_ && !regex_) return true;
+  }
+  if (value.is_array()) {
+    for (const auto& element : value) {
+      if (matchesScalar(element)) return true;
+    }
+    return false;
+  }
+  return matchesScalar(value);
+}
+
+std::string CompiledValueMatcher::describe() const {
+  std::string out;
+  auto add = [&out](std::string part) {
+    if (!out.empty()) out += " and ";
+    out += part;
+  };
+  if (equals_) add("equals " + equals_->dump());
+  if (glob_) add("glob \"" + glob_text_ + "\"");
+  if (regex_) add("regex \"" + regex_text_ + "\"");
+  return out;
+}
+
+CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec)
+    : outside_workspace_(spec.outside_workspace) {
+  const std::string home = homeDirectory();
+  glob_ = compileAlternatives(spec.glob, spec.where, "path glob", glob_text_,
+                              [&home](const std::string& g) { return pathGlobToRegex(g, home); });
+  regex_ = compileAlternatives(spec.regex, spec.where, "regex", regex_text_, same);
+  if (!glob_ && !regex_ && !outside_workspace_) {
+    throw PolicyError(spec.where, "path matcher needs one of glob, regex, outside_workspace");
+  }
+}
+
+bool CompiledPathMatcher::matchesAny(const std::vector<std::string>& paths,
+                                     const std::vector<std::string>& roots) const {
+  for (const std::string& path : paths) {
+    if (glob_ && !RE2::FullMatch(path, *glob_)) continue;
+    if (regex_ && !RE2::FullMatch(path, *regex_)) continue;
+    if (outside_workspace_) {
+      bool inside = false;
+      for (const std::string& root : roots) inside = inside || isWithin(path, root);
+      if (inside == *outside_workspace_) continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+std::string CompiledPathMatcher::describe() const {
+  std::string out;
+  auto add = [&out](std::string part) {
+    if (!out.empty()) out += " and ";
+    out += part;
+  };
+  if (glob_) add("path glob \"" + glob_text_ + "\"");
+  if (regex_) add("path regex \"" + regex_text_ + "\"");
+  if (outside_workspace_) add(*outside_workspace_ ? "outside the workspace" : "inside the workspace");
+  return out;
+}
+
+}  // namespace toolguard::detail

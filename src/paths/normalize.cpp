@@ -1,0 +1,64 @@
+// Lexical path normalization and component-wise containment.
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include "toolguard/paths.hpp"
+
+namespace toolguard {
+
+std::string homeDirectory() {
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') return home;
+  if (const passwd* pw = getpwuid(getuid()); pw != nullptr && pw->pw_dir != nullptr) {
+    return pw->pw_dir;
+  }
+  return "/";
+}
+
+std::string normalizePath(std::string_view path, std::string_view cwd, std::string_view home) {
+  if (path.empty()) return {};
+  std::string joined;
+  if (path == "~" || path.starts_with("~/")) {
+    joined.append(home);
+    joined.push_back('/');
+    joined.append(path.substr(1));
+  } else if (path.front() == '/') {
+    joined.append(path);
+  } else {
+    joined.append(cwd.empty() ? std::string_view("/") : cwd);
+    joined.push_back('/');
+    joined.append(path);
+  }
+
+  std::vector<std::string_view> parts;
+  std::string_view rest = joined;
+  while (!rest.empty()) {
+    size_t slash = rest.find('/');
+    std::string_view part = rest.substr(0, slash);
+    rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+    if (part.empty() || part == ".") continue;
+    if (part == "..") {
+      if (!parts.empty()) parts.pop_back();
+      continue;
+    }
+    parts.push_back(part);
+  }
+  if (parts.empty()) return "/";
+  std::string out;
+  for (std::string_view part : parts) {
+    out.push_back('/');
+    out.append(part);
+  }
+  return out;
+}
+
+bool isWithin(std::string_view path, std::string_view root) {
+  while (root.size() > 1 && root.back() == '/') root.remove_suffix(1);
+  if (root == "/") return path.starts_with('/');
+  if (!path.starts_with(root)) return false;
+  return path.size() == root.size() || path[root.size()] == '/';
+}
+
+}  // namespace toolguard

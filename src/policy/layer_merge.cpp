@@ -1,0 +1,175 @@
+// Merging one policy document into a policy, layer by layer.
+//
+// Rules are all consulted and the strictest finding wins, so adding one never
+// loosens another. What can loosen is replacing something: the default
+// verdict, a tool's entry, or a rule with the same id. A restricted layer may
+// replace only to tighten: nothing may loosen a managed setting, and an
+// untrusted project may loosen nothing (its allow and escalate rules are
+// ignored too). Ignored parts become warnings, shown by `policy lint`.
+#include <algorithm>
+
+#include "policy_document.hpp"
+#include "toolguard/policy_error.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+bool mayLoosen(PolicyLayer existing, PolicyLayer incoming, bool trusted) {
+  if (existing == PolicyLayer::Managed && incoming != PolicyLayer::Managed) return false;
+  if (incoming == PolicyLayer::Project && !trusted) return false;
+  return true;
+}
+
+std::string layerName(PolicyLayer layer) { return toString(layer); }
+
+std::string notAllowed(PolicyLayer layer, bool trusted) {
+  if (layer == PolicyLayer::Project && !trusted) {
+    return "an untrusted project cannot loosen the policy (list the project in "
+           "trusted_projects of a user policy file to allow it)";
+  }
+  return "the " + layerName(layer) + " layer cannot loosen a managed setting";
+}
+
+// Verdict a tool's entry stands for when nothing else decides.
+Verdict fallbackVerdict(const ToolInfo& tool, Verdict default_verdict) {
+  auto policy = effectivePolicy(tool);
+  return policy ? toVerdict(*policy) : default_verdict;
+}
+
+void mergeDefault(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, bool trusted) {
+  if (!doc.default_verdict) return;
+  Verdict incoming = *doc.default_verdict;
+  if (isStricter(policy.default_verdict, incoming) &&
+      !mayLoosen(policy.default_layer, layer, trusted)) {
+    policy.warnings.push_back(
+        {doc.default_where, "default " + std::string(toString(incoming)) + " ignored: " +
+                                notAllowed(layer, trusted) + " (default " +
+                                std::string(toString(policy.default_verdict)) + " from " +
+                                policy.default_source.toString() + ")"});
+    return;
+  }
+  policy.default_verdict = incoming;
+  policy.default_source = doc.default_where;
+  policy.default_layer = layer;
+}
+
+void mergeTool(Policy& policy, const ToolEntry& entry, PolicyLayer layer, bool trusted) {
+  const ToolInfo* existing = policy.tools.find(entry.name);
+  auto origin = policy.tool_origins.find(entry.name);
+  PolicyLayer existing_layer =
+      origin != policy.tool_origins.end() ? origin->second.layer : PolicyLayer::Builtin;
+  ToolInfo updated = existing ? *existing : policy.tools.resolve(entry.name);
+  updated.name = entry.name;
+  applyToolEntry(updated, entry);
+
+  if (!mayLoosen(existing ? existing_layer : PolicyLayer::Builtin, layer, trusted)) {
+    // Only tightening changes survive: a stricter policy, a higher risk.
+    ToolInfo restricted = existing ? *existing : policy.tools.resolve(entry.name);
+    restricted.name = entry.name;
+    if (!existing) {
+      // A new tool: its description is harmless, its fallback may not be looser than the default.
+      restricted = updated;
+      restricted.policy.reset();
+      restricted.metadata.default_approval = DefaultApproval::Conditional;
+    }
+    const Verdict before = fallbackVerdict(restricted, policy.default_verdict);
+    if (isStricter(fallbackVerdict(updated, policy.default_verdict), before)) {
+      restricted.policy = updated.policy;
+      restricted.metadata.default_approval = updated.metadata.default_approval;
+    }
+    if (updated.metadata.risk > restricted.metadata.risk) {
+      restricted.metadata.risk = updated.metadata.risk;
+    }
+    bool ignored = existing ? (restricted.policy != updated.policy ||
+                               restricted.metadata.risk != updated.metadata.risk ||
+                               restricted.kind != updated.kind ||
+                               restricted.command_arg != updated.command_arg ||
+                               restricted.path_args != updated.path_args ||
+                               restricted.metadata.category != updated.metadata.category ||
+                               restricted.metadata.read_only != updated.metadata.read_only)
+                            : restricted.policy != updated.policy;
+    if (ignored) {
+      policy.warnings.push_back({entry.where, "tool " + entry.name + ": looser settings ignored: " +
+                                                  notAllowed(layer, trusted)});
+    }
+    updated = std::move(restricted);
+  }
+  policy.tools.add(std::move(updated));
+  policy.tool_origins[entry.name] = ToolOrigin{layer, entry.where};
+}
+
+void mergeRule(Policy& policy, RuleSpec spec, PolicyLayer layer, bool trusted,
+               std::vector<PolicyDiagnostic>& errors) {
+  const SourceLocation where = spec.header.source;
+  const std::string id = spec.header.id;
+  auto existing = std::find_if(policy.rules.begin(), policy.rules.end(),
+                               [&](const auto& rule) { return rule->id() == id; });
+  if (existing != policy.rules.end() && (*existing)->layer() == layer &&
+      layer != PolicyLayer::Code) {
+    errors.push_back({where, "duplicate rule id '" + id + "' (first defined at " +
+                                 (*existing)->source().toString() + ")"});
+    return;
+  }
+  if (layer == PolicyLayer::Project && !trusted &&
+      (spec.verdict == Verdict::Allow || spec.verdict == Verdict::Escalate)) {
+    policy.warnings.push_back({where, "rule " + id + " (" + std::string(toString(spec.verdict)) +
+                                          ") ignored: " + notAllowed(layer, trusted)});
+    return;
+  }
+  if (existing != policy.rules.end() && !mayLoosen((*existing)->layer(), layer, trusted)) {
+    policy.warnings.push_back({where, "rule " + id + " ignored: it would replace rule " + id +
+                                          " from " + (*existing)->source().toString() + ", and " +
+                                          notAllowed(layer, trusted)});
+    return;
+  }
+  std::shared_ptr<const Rule> compiled;
+  try {
+    compiled = compileRule(std::move(spec));
+  } catch (const PolicyError& e) {
+    errors.insert(errors.end(), e.errors().begin(), e.errors().end());
+    return;
+  }
+  if (existing != policy.rules.end()) {
+    *existing = std::move(compiled);  // a later layer replaces a rule with the same id
+  } else {
+    policy.rules.push_back(std::move(compiled));
+  }
+}
+
+}  // namespace
+
+void applyToolEntry(ToolInfo& tool, const ToolEntry& e) {
+  tool.name = e.name;
+  if (e.description) tool.description = *e.description;
+  if (e.kind) tool.kind = *e.kind;
+  if (e.category) tool.metadata.category = *e.category;
+  if (e.side_effect) tool.metadata.side_effect = *e.side_effect;
+  if (e.risk) tool.metadata.risk = *e.risk;
+  if (e.default_approval) tool.metadata.default_approval = *e.default_approval;
+  if (e.idempotent) tool.metadata.idempotent = *e.idempotent;
+  if (e.read_only) tool.metadata.read_only = *e.read_only;
+  if (e.policy) tool.policy = *e.policy;
+  if (e.command_arg) tool.command_arg = *e.command_arg;
+  if (e.path_args) tool.path_args = *e.path_args;
+  if (e.input_schema) tool.input_schema = *e.input_schema;
+}
+
+void mergeDocument(Policy& policy, PolicyDocument doc, PolicyLayer layer, bool trusted) {
+  mergeDefault(policy, doc, layer, trusted);
+  for (const ToolEntry& entry : doc.tools) mergeTool(policy, entry, layer, trusted);
+  if (!doc.trusted_projects.empty()) {
+    if (layer == PolicyLayer::User || layer == PolicyLayer::Code) {
+      policy.trusted_projects.insert(policy.trusted_projects.end(), doc.trusted_projects.begin(),
+                                     doc.trusted_projects.end());
+    } else {
+      policy.warnings.push_back(
+          {doc.trusted_where,
+           "trusted_projects ignored: only user policy files can trust a project"});
+    }
+  }
+  std::vector<PolicyDiagnostic> errors;
+  for (RuleSpec& spec : doc.rules) mergeRule(policy, std::move(spec), layer, trusted, errors);
+  if (!errors.empty()) throw PolicyError(std::move(errors));
+}
+
+}  // namespace toolguard::detail

@@ -1,0 +1,127 @@
+// The fluent policy builder.
+#include "toolguard/policy_builder.hpp"
+
+#include "toolguard/policy_loader.hpp"
+
+namespace toolguard {
+
+PolicyBuilder::PolicyBuilder() = default;
+
+PolicyBuilder::PolicyBuilder(Policy base) : policy_(std::move(base)) {}
+
+std::string PolicyBuilder::nextId(std::string_view stem) {
+  return "code-" + std::string(stem) + "-" + std::to_string(++counter_);
+}
+
+PolicyBuilder& PolicyBuilder::addPatternRule(std::string_view tool_pattern, Verdict verdict,
+                                             std::string reason) {
+  RuleSpec spec;
+  spec.header.id = nextId(std::string(toString(verdict)) + "-" + std::string(tool_pattern));
+  spec.header.target.tools = {std::string(tool_pattern)};
+  spec.verdict = verdict;
+  spec.reason = reason.empty() ? "tool " + std::string(tool_pattern) + " is set to " +
+                                     std::string(toString(verdict)) + " in code"
+                               : std::move(reason);
+  return rule(std::move(spec));
+}
+
+PolicyBuilder& PolicyBuilder::addCategoryRule(std::string_view category, Verdict verdict,
+                                              std::string reason) {
+  RuleSpec spec;
+  spec.header.id =
+      nextId(std::string(toString(verdict)) + "-category-" + std::string(category));
+  spec.header.target.categories = {std::string(category)};
+  spec.verdict = verdict;
+  spec.reason = reason.empty() ? "category " + std::string(category) + " is set to " +
+                                     std::string(toString(verdict)) + " in code"
+                               : std::move(reason);
+  return rule(std::move(spec));
+}
+
+PolicyBuilder& PolicyBuilder::allow(std::string_view p, std::string r) {
+  return addPatternRule(p, Verdict::Allow, std::move(r));
+}
+PolicyBuilder& PolicyBuilder::deny(std::string_view p, std::string r) {
+  return addPatternRule(p, Verdict::Deny, std::move(r));
+}
+PolicyBuilder& PolicyBuilder::requireApproval(std::string_view p, std::string r) {
+  return addPatternRule(p, Verdict::Ask, std::move(r));
+}
+PolicyBuilder& PolicyBuilder::abort(std::string_view p, std::string r) {
+  return addPatternRule(p, Verdict::Abort, std::move(r));
+}
+PolicyBuilder& PolicyBuilder::allowCategory(std::string_view c, std::string r) {
+  return addCategoryRule(c, Verdict::Allow, std::move(r));
+}
+PolicyBuilder& PolicyBuilder::denyCategory(std::string_view c, std::string r) {
+  return addCategoryRule(c, Verdict::Deny, std::move(r));
+}
+PolicyBuilder& PolicyBuilder::requireApprovalForCategory(std::string_view c, std::string r) {
+  return addCategoryRule(c, Verdict::Ask, std::move(r));
+}
+
+PolicyBuilder& PolicyBuilder::maxRisk(RiskLevel level) {
+  RuleSpec spec;
+  spec.header.id = nextId("max-risk");
+  spec.risk_above = level;
+  spec.verdict = Verdict::Deny;
+  spec.reason = "the tool's risk is above the allowed maximum (" +
+                std::string(toString(level)) + ")";
+  return rule(std::move(spec));
+}
+
+PolicyBuilder& PolicyBuilder::defaultAction(Verdict verdict) {
+  policy_.default_verdict = verdict;
+  policy_.default_source = SourceLocation{"<code>", 0, 0};
+  policy_.default_layer = PolicyLayer::Code;
+  return *this;
+}
+
+PolicyBuilder& PolicyBuilder::setDefaultPolicy(ToolPolicy policy) {
+  default_tool_policy_ = policy;
+  return *this;
+}
+
+PolicyBuilder& PolicyBuilder::registerTool(ToolInfo tool) {
+  if (!tool.policy && default_tool_policy_) tool.policy = default_tool_policy_;
+  policy_.tool_origins[tool.name] = ToolOrigin{PolicyLayer::Code, SourceLocation{"<code>", 0, 0}};
+  policy_.tools.add(std::move(tool));
+  return *this;
+}
+
+PolicyBuilder& PolicyBuilder::rule(RuleSpec spec) {
+  if (spec.header.source.file.empty()) spec.header.source = SourceLocation{"<code>", 0, 0};
+  if (spec.header.id.empty()) spec.header.id = nextId("rule");
+  policy_.rules.push_back(compileRule(std::move(spec)));
+  return *this;
+}
+
+PolicyBuilder& PolicyBuilder::rule(std::shared_ptr<const Rule> custom_rule) {
+  policy_.rules.push_back(std::move(custom_rule));
+  return *this;
+}
+
+PolicyBuilder& PolicyBuilder::policyFile(const std::filesystem::path& file) {
+  mergePolicyFile(policy_, file, PolicyLayer::Explicit);
+  return *this;
+}
+
+PolicyBuilder& PolicyBuilder::profile(std::string_view name) {
+  const char* text = policyProfileText(name);
+  if (text == nullptr) {
+    throw PolicyError(SourceLocation{"<code>", 0, 0}, "unknown profile '" + std::string(name) + "'");
+  }
+  mergePolicyText(policy_, text, "<profile:" + std::string(name) + ">", PolicyLayer::Builtin);
+  return *this;
+}
+
+Policy PolicyBuilder::buildPolicy() const {
+  if (auto failures = checkRuleExamples(policy_); !failures.empty()) {
+    throw PolicyError(std::move(failures));
+  }
+  return policy_;
+}
+
+Engine PolicyBuilder::build() const { return Engine(buildPolicy()); }
+
+}  // namespace toolguard

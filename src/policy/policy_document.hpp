@@ -1,0 +1,55 @@
+#pragma once
+// Internal: one parsed policy file, before it is merged into a Policy.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "toolguard/policy.hpp"
+#include "toolguard/rule_spec.hpp"
+
+namespace toolguard::detail {
+
+/// A `tools:` entry: the fields the file set, on top of what was known before.
+struct ToolEntry {
+  std::string name;
+  SourceLocation where;
+  std::optional<std::string> description;
+  std::optional<ToolKind> kind;
+  std::optional<std::string> category;
+  std::optional<SideEffect> side_effect;
+  std::optional<RiskLevel> risk;
+  std::optional<DefaultApproval> default_approval;
+  std::optional<bool> idempotent;
+  std::optional<bool> read_only;
+  std::optional<ToolPolicy> policy;
+  std::optional<std::string> command_arg;
+  std::optional<std::vector<std::string>> path_args;
+  std::optional<nlohmann::json> input_schema;
+};
+
+/// Sets on `tool` every field the entry sets (and its name).
+void applyToolEntry(ToolInfo& tool, const ToolEntry& entry);
+
+/// A parsed policy file.
+struct PolicyDocument {
+  std::string name;
+  std::optional<Verdict> default_verdict;
+  SourceLocation default_where;
+  std::vector<ToolEntry> tools;
+  std::vector<RuleSpec> rules;  ///< examples already turned into calls
+  std::vector<std::string> trusted_projects;
+  SourceLocation trusted_where;
+};
+
+/// Parses a policy file's text. `catalog` resolves the tools named by string
+/// examples. Throws PolicyError listing every problem with file, line and column.
+PolicyDocument parsePolicyDocument(std::string_view text, const std::string& name,
+                                   PolicyLayer layer, const ToolCatalog& catalog);
+
+/// Merges a document into a policy, applying the layering rules (see
+/// policy_loader.hpp). Restricted loosenings become warnings.
+void mergeDocument(Policy& policy, PolicyDocument document, PolicyLayer layer, bool trusted);
+
+}  // namespace toolguard::detail

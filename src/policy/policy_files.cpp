@@ -1,0 +1,123 @@
+// Reading policy files and layering them: built-in, user, project, explicit, managed.
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "policy_document.hpp"
+#include "toolguard/paths.hpp"
+#include "toolguard/policy_builder.hpp"
+#include "toolguard/policy_loader.hpp"
+
+namespace toolguard {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string env(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string() : std::string(value);
+}
+
+// *.yaml and *.yml files of a directory, sorted by name; none if it does not exist.
+std::vector<fs::path> policyFilesIn(const fs::path& dir) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (dir.empty() || !fs::is_directory(dir, ec)) return files;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    if ((p.extension() == ".yaml" || p.extension() == ".yml") && !it->is_directory(ec)) {
+      files.push_back(p);
+    }
+  }
+  if (ec) throw PolicyError(SourceLocation{dir.string(), 0, 0}, "cannot list: " + ec.message());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+void mergePolicyText(Policy& policy, std::string_view text, const std::string& name,
+                     PolicyLayer layer, bool trusted) {
+  detail::PolicyDocument doc = detail::parsePolicyDocument(text, name, layer, policy.tools);
+  detail::mergeDocument(policy, std::move(doc), layer, trusted);
+}
+
+void mergePolicyFile(Policy& policy, const fs::path& file, PolicyLayer layer, bool trusted) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    throw PolicyError(SourceLocation{file.string(), 0, 0}, "cannot read policy file");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw PolicyError(SourceLocation{file.string(), 0, 0}, "error reading file");
+  mergePolicyText(policy, text.str(), file.string(), layer, trusted);
+}
+
+std::vector<std::string> trustedProjects(const Policy& policy) {
+  std::vector<std::string> out;
+  const std::string home = homeDirectory();
+  for (const std::string& p : policy.trusted_projects) out.push_back(normalizePath(p, "/", home));
+  return out;
+}
+
+PolicySources discoverPolicySources(const fs::path& cwd) {
+  PolicySources sources;
+  const std::string home = homeDirectory();
+  if (std::string dir = env("TOOLGUARD_CONFIG_DIR"); !dir.empty()) {
+    sources.user_dir = dir;
+  } else if (std::string xdg = env("XDG_CONFIG_HOME"); !xdg.empty()) {
+    sources.user_dir = fs::path(xdg) / "toolguard";
+  } else {
+    sources.user_dir = fs::path(home) / ".config" / "toolguard";
+  }
+  std::string managed = env("TOOLGUARD_MANAGED_DIR");
+  sources.managed_dir = managed.empty() ? fs::path("/etc/toolguard") : fs::path(managed);
+
+  const std::string start = normalizePath(cwd.string(), "/", home);
+  for (fs::path dir = start;; dir = dir.parent_path()) {
+    std::error_code ec;
+    if (dir.string() != home && fs::is_directory(dir / ".toolguard", ec)) {
+      sources.project_root = dir;
+      break;
+    }
+    if (dir == dir.parent_path()) break;
+  }
+  return sources;
+}
+
+Policy loadPolicy(const PolicySources& sources) {
+  Policy policy;
+  std::vector<std::string> profiles;
+  if (sources.builtin) profiles.push_back("default");
+  profiles.insert(profiles.end(), sources.profiles.begin(), sources.profiles.end());
+  for (const std::string& name : profiles) {
+    const char* text = policyProfileText(name);
+    if (text == nullptr) {
+      throw PolicyError(SourceLocation{"<builtin>", 0, 0}, "unknown profile '" + name + "'");
+    }
+    mergePolicyText(policy, text, "<profile:" + name + ">", PolicyLayer::Builtin);
+  }
+  for (const fs::path& file : policyFilesIn(sources.user_dir)) {
+    mergePolicyFile(policy, file, PolicyLayer::User);
+  }
+  if (!sources.project_root.empty()) {
+    const std::string root = normalizePath(sources.project_root.string(), "/", homeDirectory());
+    bool trusted = sources.project_trusted;
+    for (const std::string& t : trustedProjects(policy)) trusted = trusted || t == root;
+    for (const fs::path& file : policyFilesIn(sources.project_root / ".toolguard")) {
+      mergePolicyFile(policy, file, PolicyLayer::Project, trusted);
+    }
+  }
+  for (const fs::path& file : sources.explicit_files) {
+    mergePolicyFile(policy, file, PolicyLayer::Explicit);
+  }
+  for (const fs::path& file : policyFilesIn(sources.managed_dir)) {
+    mergePolicyFile(policy, file, PolicyLayer::Managed);
+  }
+  if (auto failures = checkRuleExamples(policy); !failures.empty()) {
+    throw PolicyError(std::move(failures));
+  }
+  return policy;
+}
+
+}  // namespace toolguard

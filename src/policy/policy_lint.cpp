@@ -1,0 +1,78 @@
+// Lint: rules that can never match, allow rules shadowed by a deny, unknown tools.
+#include <algorithm>
+
+#include "../core/rule_conditions.hpp"
+#include "../core/rule_index.hpp"
+#include "toolguard/policy.hpp"
+
+namespace toolguard {
+namespace {
+
+bool isStrictVerdict(const Rule& rule) {
+  auto v = rule.fixedVerdict();
+  return v && (*v == Verdict::Deny || *v == Verdict::Abort);
+}
+
+// True when `wide` selects every tool `narrow` selects, judged on the targets alone.
+bool targetCovers(const RuleTarget& wide, const RuleTarget& narrow) {
+  if (!wide.categories.empty() && wide.categories != narrow.categories) return false;
+  if (!wide.kinds.empty() && wide.kinds != narrow.kinds) return false;
+  if (wide.tools.empty()) return true;
+  if (narrow.tools.empty()) return false;
+  return std::all_of(narrow.tools.begin(), narrow.tools.end(), [&](const std::string& n) {
+    return std::any_of(wide.tools.begin(), wide.tools.end(), [&](const std::string& w) {
+      return isWildcard(n) ? (w == n || w == "*") : toolNameMatches(w, n);
+    });
+  });
+}
+
+// A target whose exact tool names are all known but none is selected by its
+// category or kind can never apply.
+bool targetSelectsNothing(const RuleTarget& target, const ToolCatalog& tools) {
+  if (target.tools.empty() || (target.categories.empty() && target.kinds.empty())) return false;
+  for (const std::string& name : target.tools) {
+    if (isWildcard(name)) return false;
+    const ToolInfo* info = tools.find(name);
+    if (info == nullptr || detail::targetSelects(target, name, *info)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<PolicyWarning> lintPolicy(const Policy& policy) {
+  std::vector<PolicyWarning> out = policy.warnings;
+  for (const auto& rule : policy.rules) {
+    const RuleTarget& target = rule->target();
+    if (auto above = ruleRiskAbove(*rule); above && *above == RiskLevel::Critical) {
+      out.push_back({rule->source(), "rule " + rule->id() +
+                                         " can never match: no risk level is above critical"});
+    }
+    if (targetSelectsNothing(target, policy.tools)) {
+      out.push_back({rule->source(), "rule " + rule->id() +
+                                         " can never match: none of its tools has the category "
+                                         "or kind it requires"});
+    }
+    for (const std::string& name : target.tools) {
+      if (!isWildcard(name) && !policy.tools.contains(name) && !name.starts_with("mcp__")) {
+        out.push_back({rule->source(), "rule " + rule->id() + ": unknown tool '" + name +
+                                           "' (not in the catalog or any tools: section)"});
+      }
+    }
+    if (rule->fixedVerdict() != Verdict::Allow) continue;
+    for (const auto& other : policy.rules) {
+      if (other == rule || !isStrictVerdict(*other) || ruleHasConditions(*other)) continue;
+      if (targetCovers(other->target(), target)) {
+        out.push_back({rule->source(), "allow rule " + rule->id() + " is shadowed: " +
+                                           std::string(toString(*other->fixedVerdict())) +
+                                           " rule " + other->id() + " (" +
+                                           other->source().toString() +
+                                           ") matches every call it matches"});
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace toolguard

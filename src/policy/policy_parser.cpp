@@ -1,0 +1,466 @@
+// Policy files (YAML) to PolicyDocument, with file:line:column errors.
+#include <yaml-cpp/yaml.h>
+
+#include <set>
+
+#include "policy_document.hpp"
+#include "toolguard/policy_error.hpp"
+#include "yaml_json.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+// Where string examples resolve relative paths; documented in docs/policy-files.md.
+constexpr const char* kExampleCwd = "/workspace";
+
+class Parser {
+ public:
+  Parser(std::string name, PolicyLayer layer, const ToolCatalog& catalog)
+      : name_(std::move(name)), layer_(layer), catalog_(catalog) {}
+
+  PolicyDocument parse(std::string_view text) {
+    PolicyDocument doc;
+    doc.name = name_;
+    YAML::Node root;
+    try {
+      root = YAML::Load(std::string(text));
+    } catch (const YAML::Exception& e) {
+      SourceLocation where{name_, e.mark.is_null() ? 0 : e.mark.line + 1,
+                           e.mark.is_null() ? 0 : e.mark.column + 1};
+      throw PolicyError(where, "invalid YAML: " + e.msg);
+    }
+    if (root.IsNull()) return doc;  // an empty file is an empty policy
+    if (!root.IsMap()) {
+      error(root, "expected a mapping with keys version, default, tools, rules");
+      finish();
+    }
+    YAML::Node rules;
+    for (const auto& [key, value] : entries(root)) {
+      const std::string k = key.Scalar();
+      if (k == "version") {
+        if (!value.IsScalar() || value.Scalar() != "1") error(value, "version: expected 1");
+      } else if (k == "default") {
+        doc.default_where = where(value);
+        doc.default_verdict = verdict(value, "default");
+      } else if (k == "tools") {
+        parseTools(value, doc);
+      } else if (k == "rules") {
+        rules = value;
+      } else if (k == "trusted_projects") {
+        doc.trusted_where = where(value);
+        doc.trusted_projects = strings(value, "trusted_projects");
+      } else {
+        error(key, "unknown key '" + k + "' (expected version, default, tools, rules, " +
+                       "trusted_projects)");
+      }
+    }
+    // Rules last: string examples resolve tools this file defines too.
+    local_catalog_ = catalog_;
+    for (const ToolEntry& entry : doc.tools) {
+      ToolInfo info = local_catalog_.resolve(entry.name);
+      applyToolEntry(info, entry);
+      local_catalog_.add(std::move(info));
+    }
+    if (rules) parseRules(rules, doc);
+    finish();
+    return doc;
+  }
+
+ private:
+  SourceLocation where(const YAML::Node& node) const { return locationOf(node, name_); }
+
+  void error(const YAML::Node& node, std::string message) {
+    errors_.push_back({where(node), std::move(message)});
+  }
+
+  void finish() {
+    if (!errors_.empty()) throw PolicyError(std::move(errors_));
+  }
+
+  // Map entries in order, reporting duplicate keys and non-scalar keys.
+  std::vector<std::pair<YAML::Node, YAML::Node>> entries(const YAML::Node& map) {
+    std::vector<std::pair<YAML::Node, YAML::Node>> out;
+    std::set<std::string> seen;
+    for (const auto& item : map) {
+      if (!item.first.IsScalar()) {
+        error(item.first, "expected a plain key");
+        continue;
+      }
+      if (!seen.insert(item.first.Scalar()).second) {
+        error(item.first, "duplicate key '" + item.first.Scalar() + "'");
+        continue;
+      }
+      out.emplace_back(item.first, item.second);
+    }
+    return out;
+  }
+
+  std::optional<std::string> scalar(const YAML::Node& node, const std::string& what) {
+    if (!node.IsScalar()) {
+      error(node, what + ": expected a string");
+      return std::nullopt;
+    }
+    return node.Scalar();
+  }
+
+  std::vector<std::string> strings(const YAML::Node& node, const std::string& what) {
+    std::vector<std::string> out;
+    if (node.IsScalar()) {
+      out.push_back(node.Scalar());
+    } else if (node.IsSequence()) {
+      for (const auto& item : node) {
+        if (auto s = scalar(item, what)) out.push_back(*s);
+      }
+    } else {
+      error(node, what + ": expected a string or a list of strings");
+    }
+    return out;
+  }
+
+  std::optional<bool> boolean(const YAML::Node& node, const std::string& what) {
+    if (node.IsScalar()) {
+      nlohmann::json value = yamlToJson(node);
+      if (value.is_boolean()) return value.get<bool>();
+    }
+    error(node, what + ": expected true or false");
+    return std::nullopt;
+  }
+
+  template <typename T>
+  std::optional<T> named(const YAML::Node& node, const std::string& what,
+                         std::optional<T> (*parse)(std::string_view), const char* expected) {
+    auto text = scalar(node, what);
+    if (!text) return std::nullopt;
+    auto value = parse(*text);
+    if (!value) error(node, what + ": unknown value '" + *text + "' (expected " + expected + ")");
+    return value;
+  }
+
+  std::optional<Verdict> verdict(const YAML::Node& node, const std::string& what) {
+    return named<Verdict>(node, what, parseVerdict, "allow, escalate, ask, deny, abort");
+  }
+
+  void parseTools(const YAML::Node& node, PolicyDocument& doc) {
+    if (!node.IsMap()) {
+      error(node, "tools: expected a mapping from tool name to its description");
+      return;
+    }
+    for (const auto& [key, value] : entries(node)) {
+      ToolEntry entry;
+      entry.name = key.Scalar();
+      entry.where = where(key);
+      if (!value.IsMap()) {
+        error(value, "tools." + entry.name + ": expected a mapping");
+        continue;
+      }
+      const std::string p = "tools." + entry.name + ".";
+      for (const auto& [fk, fv] : entries(value)) {
+        const std::string f = fk.Scalar();
+        if (f == "description") {
+          entry.description = scalar(fv, p + f);
+        } else if (f == "kind") {
+          entry.kind = named<ToolKind>(fv, p + f, parseToolKind,
+                                       "shell, file-read, file-write, file-search, network, "
+                                       "agent, other");
+        } else if (f == "category") {
+          entry.category = scalar(fv, p + f);
+        } else if (f == "side_effect") {
+          entry.side_effect = named<SideEffect>(fv, p + f, parseSideEffect,
+                                                "none, local-read, local-write, network-read, "
+                                                "network-write, irreversible");
+        } else if (f == "risk") {
+          entry.risk = named<RiskLevel>(fv, p + f, parseRiskLevel, "low, medium, high, critical");
+        } else if (f == "default_approval") {
+          entry.default_approval = named<DefaultApproval>(fv, p + f, parseDefaultApproval,
+                                                          "never, conditional, always");
+        } else if (f == "idempotent") {
+          entry.idempotent = boolean(fv, p + f);
+        } else if (f == "read_only") {
+          entry.read_only = boolean(fv, p + f);
+        } else if (f == "policy") {
+          entry.policy = named<ToolPolicy>(fv, p + f, parseToolPolicy, "allow, confirm, deny");
+        } else if (f == "command_arg") {
+          entry.command_arg = scalar(fv, p + f);
+        } else if (f == "path_args") {
+          entry.path_args = strings(fv, p + f);
+        } else if (f == "input_schema") {
+          entry.input_schema = yamlToJson(fv);
+        } else {
+          error(fk, "unknown key '" + f +
+                        "' in a tool (expected description, kind, category, side_effect, risk, "
+                        "default_approval, idempotent, read_only, policy, command_arg, "
+                        "path_args, input_schema)");
+        }
+      }
+      doc.tools.push_back(std::move(entry));
+    }
+  }
+
+  ValueMatcher valueMatcher(const YAML::Node& node, const std::string& what) {
+    ValueMatcher m;
+    m.where = where(node);
+    if (!node.IsMap()) {
+      m.equals = yamlToJson(node);  // shorthand: a plain value means equals
+      return m;
+    }
+    for (const auto& [k, v] : entries(node)) {
+      const std::string key = k.Scalar();
+      if (key == "equals") {
+        m.equals = yamlToJson(v);
+      } else if (key == "glob") {
+        m.glob = strings(v, what + ".glob");
+      } else if (key == "regex") {
+        m.regex = strings(v, what + ".regex");
+      } else {
+        error(k, what + ": unknown matcher '" + key + "' (expected equals, glob, regex)");
+      }
+    }
+    if (!m.equals && m.glob.empty() && m.regex.empty()) {
+      error(node, what + ": expected equals, glob or regex");
+    }
+    return m;
+  }
+
+  std::vector<std::pair<std::string, ValueMatcher>> namedMatchers(const YAML::Node& node,
+                                                                  const std::string& what) {
+    std::vector<std::pair<std::string, ValueMatcher>> out;
+    if (!node.IsMap()) {
+      error(node, what + ": expected a mapping from name to matcher");
+      return out;
+    }
+    for (const auto& [k, v] : entries(node)) {
+      out.emplace_back(k.Scalar(), valueMatcher(v, what + "." + k.Scalar()));
+    }
+    return out;
+  }
+
+  PathMatcher pathMatcher(const YAML::Node& node) {
+    PathMatcher m;
+    m.where = where(node);
+    if (node.IsScalar() || node.IsSequence()) {
+      m.glob = strings(node, "path");  // shorthand: a glob or a list of globs
+      return m;
+    }
+    if (!node.IsMap()) {
+      error(node, "path: expected a glob or a mapping");
+      return m;
+    }
+    for (const auto& [k, v] : entries(node)) {
+      const std::string key = k.Scalar();
+      if (key == "glob") {
+        m.glob = strings(v, "path.glob");
+      } else if (key == "regex") {
+        m.regex = strings(v, "path.regex");
+      } else if (key == "outside_workspace") {
+        m.outside_workspace = boolean(v, "path.outside_workspace");
+      } else {
+        error(k, "path: unknown matcher '" + key + "' (expected glob, regex, outside_workspace)");
+      }
+    }
+    if (m.glob.empty() && m.regex.empty() && !m.outside_workspace) {
+      error(node, "path: expected glob, regex or outside_workspace");
+    }
+    return m;
+  }
+
+  // The tool a string example is a call of: the rule's first exact tool name,
+  // else a catalog tool of the rule's first kind.
+  const ToolInfo* exampleTool(const RuleSpec& rule) {
+    for (const auto& name : rule.header.target.tools) {
+      if (!isWildcard(name)) return local_catalog_.find(name);
+    }
+    static const std::pair<ToolKind, const char*> kByKind[] = {
+        {ToolKind::Shell, "Bash"},          {ToolKind::FileWrite, "Write"},
+        {ToolKind::FileRead, "Read"},       {ToolKind::FileSearch, "Grep"},
+        {ToolKind::Network, "WebFetch"},
+    };
+    for (ToolKind kind : rule.header.target.kinds) {
+      for (const auto& [k, name] : kByKind) {
+        if (k == kind) return local_catalog_.find(name);
+      }
+    }
+    return nullptr;
+  }
+
+  std::optional<RuleExample> example(const YAML::Node& node, const RuleSpec& rule,
+                                     bool should_match) {
+    RuleExample ex;
+    ex.should_match = should_match;
+    ex.where = where(node);
+    ex.call.context.cwd = kExampleCwd;
+    if (node.IsScalar()) {
+      const ToolInfo* tool = exampleTool(rule);
+      if (tool == nullptr || (tool->command_arg.empty() && tool->path_args.empty())) {
+        error(node,
+              "a string example needs a rule for a shell or file tool; write the call as "
+              "{tool: NAME, args: {...}}");
+        return std::nullopt;
+      }
+      ex.call.tool = tool->name;
+      const std::string& arg =
+          tool->command_arg.empty() ? tool->path_args.front() : tool->command_arg;
+      ex.call.args[arg] = node.Scalar();
+      return ex;
+    }
+    if (!node.IsMap()) {
+      error(node, "example: expected a command or path string, or {tool, args, context}");
+      return std::nullopt;
+    }
+    for (const auto& [k, v] : entries(node)) {
+      const std::string key = k.Scalar();
+      if (key == "tool") {
+        if (auto s = scalar(v, "example.tool")) ex.call.tool = *s;
+      } else if (key == "args") {
+        ex.call.args = yamlToJson(v);
+        if (!ex.call.args.is_object()) error(v, "example.args: expected a mapping");
+      } else if (key == "context") {
+        exampleContext(v, ex.call.context);
+      } else {
+        error(k, "example: unknown key '" + key + "' (expected tool, args, context)");
+      }
+    }
+    if (ex.call.tool.empty()) {
+      const ToolInfo* tool = exampleTool(rule);
+      if (tool == nullptr || tool->name.empty()) {
+        error(node, "example: tool is required (the rule names no exact tool)");
+        return std::nullopt;
+      }
+      ex.call.tool = tool->name;
+    }
+    return ex;
+  }
+
+  void exampleContext(const YAML::Node& node, CallContext& context) {
+    if (!node.IsMap()) {
+      error(node, "example.context: expected a mapping");
+      return;
+    }
+    for (const auto& [k, v] : entries(node)) {
+      const std::string key = k.Scalar();
+      auto value = scalar(v, "example.context." + key);
+      if (!value) continue;
+      if (key == "cwd") {
+        context.cwd = *value;
+      } else if (key == "agent") {
+        context.agent = *value;
+      } else if (key == "session") {
+        context.session = *value;
+      } else if (key == "model") {
+        context.model = *value;
+      } else if (key == "role") {
+        context.role = *value;
+      } else if (key == "mode") {
+        if (*value == "headless") {
+          context.mode = InteractionMode::Headless;
+        } else if (*value != "interactive") {
+          error(v, "example.context.mode: expected interactive or headless");
+        }
+      } else {
+        error(k, "example.context: unknown key '" + key + "'");
+      }
+    }
+  }
+
+  void parseExamples(const YAML::Node& node, RuleSpec& rule) {
+    if (!node.IsMap()) {
+      error(node, "examples: expected a mapping with match and not_match lists");
+      return;
+    }
+    for (const auto& [k, v] : entries(node)) {
+      const std::string key = k.Scalar();
+      if (key != "match" && key != "not_match") {
+        error(k, "examples: unknown key '" + key + "' (expected match, not_match)");
+        continue;
+      }
+      if (!v.IsSequence()) {
+        error(v, "examples." + key + ": expected a list");
+        continue;
+      }
+      for (const auto& item : v) {
+        if (auto ex = example(item, rule, key == "match")) rule.examples.push_back(std::move(*ex));
+      }
+    }
+  }
+
+  void parseRules(const YAML::Node& node, PolicyDocument& doc) {
+    if (!node.IsSequence()) {
+      error(node, "rules: expected a list of rules");
+      return;
+    }
+    for (const auto& item : node) {
+      if (!item.IsMap()) {
+        error(item, "rule: expected a mapping");
+        continue;
+      }
+      RuleSpec rule;
+      rule.header.source = where(item);
+      rule.header.layer = layer_;
+      bool has_verdict = false;
+      YAML::Node examples;
+      for (const auto& [k, v] : entries(item)) {
+        const std::string key = k.Scalar();
+        if (key == "id") {
+          if (auto s = scalar(v, "id")) rule.header.id = *s;
+        } else if (key == "tool") {
+          rule.header.target.tools = strings(v, "tool");
+          if (rule.header.target.tools.empty()) error(v, "tool: the list is empty");
+        } else if (key == "category") {
+          rule.header.target.categories = strings(v, "category");
+        } else if (key == "kind") {
+          for (const auto& name : strings(v, "kind")) {
+            if (auto kind = parseToolKind(name)) {
+              rule.header.target.kinds.push_back(*kind);
+            } else {
+              error(v, "kind: unknown kind '" + name +
+                           "' (expected shell, file-read, file-write, file-search, network, "
+                           "agent, other)");
+            }
+          }
+        } else if (key == "max_risk") {
+          rule.risk_above =
+              named<RiskLevel>(v, "max_risk", parseRiskLevel, "low, medium, high, critical");
+        } else if (key == "args") {
+          rule.args = namedMatchers(v, "args");
+        } else if (key == "command") {
+          rule.command = valueMatcher(v, "command");
+        } else if (key == "path") {
+          rule.path = pathMatcher(v);
+        } else if (key == "context") {
+          rule.context = namedMatchers(v, "context");
+        } else if (key == "verdict") {
+          has_verdict = true;
+          if (auto value = verdict(v, "verdict")) rule.verdict = *value;
+        } else if (key == "reason") {
+          if (auto s = scalar(v, "reason")) rule.reason = *s;
+        } else if (key == "description") {
+          (void)scalar(v, "description");
+        } else if (key == "examples") {
+          examples = v;
+        } else {
+          error(k, "unknown key '" + key +
+                       "' in a rule (expected id, tool, category, kind, max_risk, args, "
+                       "command, path, context, verdict, reason, description, examples)");
+        }
+      }
+      if (rule.header.id.empty()) error(item, "rule: id is required");
+      if (!has_verdict) error(item, "rule " + rule.header.id + ": verdict is required");
+      if (examples) parseExamples(examples, rule);
+      doc.rules.push_back(std::move(rule));
+    }
+  }
+
+  std::string name_;
+  PolicyLayer layer_;
+  const ToolCatalog& catalog_;
+  ToolCatalog local_catalog_;
+  std::vector<PolicyDiagnostic> errors_;
+};
+
+}  // namespace
+
+PolicyDocument parsePolicyDocument(std::string_view text, const std::string& name,
+                                   PolicyLayer layer, const ToolCatalog& catalog) {
+  return Parser(name, layer, catalog).parse(text);
+}
+
+}  // namespace toolguard::detail

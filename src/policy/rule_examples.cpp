@@ -1,0 +1,31 @@
+// Checking every rule's examples against the rule itself.
+#include "../core/rule_index.hpp"
+#include "toolguard/policy.hpp"
+
+namespace toolguard {
+
+std::vector<PolicyDiagnostic> checkRuleExamples(const Policy& policy) {
+  std::vector<PolicyDiagnostic> failures;
+  for (const auto& rule : policy.rules) {
+    for (const RuleExample& ex : rule->examples()) {
+      const ToolInfo& tool = policy.tools.resolve(ex.call.tool);
+      bool selected = detail::targetSelects(rule->target(), ex.call.tool, tool);
+      std::optional<Finding> finding;
+      if (selected) {
+        const CallView view(ex.call, tool);
+        finding = rule->evaluate(view);
+      }
+      const bool matched = finding.has_value();
+      if (matched == ex.should_match) continue;
+      std::string call = ex.call.tool + " " + ex.call.args.dump();
+      std::string why = !selected ? " (the rule does not apply to tool " + ex.call.tool + ")" : "";
+      failures.push_back(
+          {ex.where, "rule " + rule->id() + ": example " +
+                         (ex.should_match ? "should match but does not: " : "should not match but does: ") +
+                         call + why});
+    }
+  }
+  return failures;
+}
+
+}  // namespace toolguard

@@ -1,0 +1,21 @@
+#pragma once
+// Internal: YAML nodes to JSON values and source locations.
+
+#include <yaml-cpp/yaml.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "toolguard/source_location.hpp"
+
+namespace toolguard::detail {
+
+/// The 1-based position of a node in file `name`.
+SourceLocation locationOf(const YAML::Node& node, const std::string& name);
+
+/// Converts YAML to JSON with the YAML 1.2 core schema: quoted scalars are
+/// strings; plain `true`/`false`, `null`/`~`, integers and floats are typed; the
+/// rest are strings (so `yes`, `no`, `on` stay strings).
+nlohmann::json yamlToJson(const YAML::Node& node);
+
+}  // namespace toolguard::detail
