@@ -28,6 +28,7 @@ struct PolicySources {
   bool project_trusted = false;                    ///< set by load from the user's trust list
   std::vector<std::filesystem::path> explicit_files;  ///< --policy files, in order
   std::filesystem::path managed_dir;               ///< managed layer directory
+  bool check_examples = true;  ///< false: leave examples to the caller (`toolguard test`)
 };
 
 /// The usual sources for a workspace: user dir from $TOOLGUARD_CONFIG_DIR, else
@@ -37,7 +38,7 @@ struct PolicySources {
 /// directory itself is skipped: ~/.toolguard is the approval store).
 PolicySources discoverPolicySources(const std::filesystem::path& cwd);
 
-/// Loads and merges every layer, checks every rule example. Throws PolicyError
+/// Loads and merges every layer, checks every rule example (unless told not to). Throws PolicyError
 /// with file, line and column for every problem found.
 Policy loadPolicy(const PolicySources& sources);
 

@@ -1,0 +1,49 @@
+#pragma once
+// Policy test files: calls with the verdict a policy must give them.
+//
+//   tests:
+//     - name: no writes to /etc          # optional
+//       tool: Write
+//       args: {file_path: /etc/passwd}
+//       context: {cwd: /home/me/project, mode: headless}   # optional
+//       expect: deny
+//       rule: system-write               # optional: the deciding rule
+//     - command: rm -rf /                # shorthand for {tool: Bash, args: {command: ...}}
+//       expect: deny
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "toolguard/engine.hpp"
+#include "toolguard/policy_error.hpp"
+
+namespace toolguard {
+
+/// One test case of a test file.
+struct PolicyTestCase {
+  std::string name;
+  ToolCall call;  ///< cwd defaults to /workspace
+  Verdict expect = Verdict::Deny;
+  std::optional<std::string> rule;
+  SourceLocation where;
+};
+
+/// The result of running one case.
+struct PolicyTestResult {
+  bool passed = false;
+  Decision decision;
+};
+
+/// True when a YAML text is a test file (its top level has `tests:`).
+bool isPolicyTestText(std::string_view text);
+
+/// Parses a test file. Throws PolicyError with file, line and column.
+std::vector<PolicyTestCase> parsePolicyTests(std::string_view text, const std::string& name);
+
+/// Runs one case: the final verdict must equal `expect` (escalate is compared
+/// with the policy's verdict before resolution), and the rule if one is named.
+PolicyTestResult runPolicyTest(const Engine& engine, const PolicyTestCase& test);
+
+}  // namespace toolguard

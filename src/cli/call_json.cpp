@@ -1,0 +1,251 @@
+// Calls in, decisions out, in toolguard's format and the agents' hook formats.
+// The agents' formats are described in docs/formats/.
+#include "cli/call_json.hpp"
+
+#include <filesystem>
+
+#include "toolguard/paths.hpp"
+
+namespace toolguard::cli {
+namespace {
+
+using nlohmann::json;
+
+// Reads an optional string field; false (with an error naming it) if it is not a string.
+bool optionalString(const json& object, const char* key, const std::string& path,
+                    std::string& out, std::string& error) {
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return true;
+  if (!it->is_string()) {
+    error = path + key + ": expected a string";
+    return false;
+  }
+  out = it->get<std::string>();
+  return true;
+}
+
+std::string absoluteCwd(const std::string& cwd, const std::string& default_cwd) {
+  if (cwd.empty()) return default_cwd;
+  return normalizePath(cwd, default_cwd, homeDirectory());
+}
+
+bool checkKeys(const json& object, std::initializer_list<const char*> known,
+               const std::string& path, std::string& error) {
+  for (const auto& [key, value] : object.items()) {
+    bool ok = false;
+    for (const char* k : known) ok = ok || key == k;
+    if (!ok) {
+      error = path + key + ": unknown field";
+      return false;
+    }
+  }
+  return true;
+}
+
+ParsedCall parseToolguard(const json& in, const std::string& default_cwd) {
+  ParsedCall out;
+  if (!in.is_object()) return {std::nullopt, "expected a JSON object with tool and args"};
+  if (!checkKeys(in, {"tool", "args", "context"}, "", out.error)) return out;
+  ToolCall call;
+  auto tool = in.find("tool");
+  if (tool == in.end() || !tool->is_string() || tool->get<std::string>().empty()) {
+    return {std::nullopt, "tool: required, a non-empty string"};
+  }
+  call.tool = tool->get<std::string>();
+  if (auto args = in.find("args"); args != in.end()) {
+    if (!args->is_object()) return {std::nullopt, "args: expected a JSON object"};
+    call.args = *args;
+  }
+  std::string cwd;
+  if (auto ctx = in.find("context"); ctx != in.end() && !ctx->is_null()) {
+    if (!ctx->is_object()) return {std::nullopt, "context: expected a JSON object"};
+    if (!checkKeys(*ctx, {"cwd", "agent", "session", "model", "role", "mode", "roots"},
+                   "context.", out.error)) {
+      return out;
+    }
+    CallContext& c = call.context;
+    if (!optionalString(*ctx, "cwd", "context.", cwd, out.error) ||
+        !optionalString(*ctx, "agent", "context.", c.agent, out.error) ||
+        !optionalString(*ctx, "session", "context.", c.session, out.error) ||
+        !optionalString(*ctx, "model", "context.", c.model, out.error) ||
+        !optionalString(*ctx, "role", "context.", c.role, out.error)) {
+      return out;
+    }
+    std::string mode;
+    if (!optionalString(*ctx, "mode", "context.", mode, out.error)) return out;
+    if (mode == "headless") {
+      c.mode = InteractionMode::Headless;
+    } else if (!mode.empty() && mode != "interactive") {
+      return {std::nullopt, "context.mode: expected \"interactive\" or \"headless\""};
+    }
+    if (auto roots = ctx->find("roots"); roots != ctx->end()) {
+      if (!roots->is_array()) return {std::nullopt, "context.roots: expected a list of paths"};
+      for (const auto& r : *roots) {
+        if (!r.is_string()) return {std::nullopt, "context.roots: expected a list of paths"};
+        c.workspace_roots.push_back(r.get<std::string>());
+      }
+    }
+  }
+  call.context.cwd = absoluteCwd(cwd, default_cwd);
+  out.call = std::move(call);
+  return out;
+}
+
+// Claude Code PreToolUse hook input (docs/formats/claude-code-hook.md).
+ParsedCall parseClaude(const json& in, const std::string& default_cwd) {
+  ParsedCall out;
+  if (!in.is_object()) return {std::nullopt, "expected a PreToolUse hook input object"};
+  ToolCall call;
+  auto name = in.find("tool_name");
+  if (name == in.end() || !name->is_string() || name->get<std::string>().empty()) {
+    return {std::nullopt, "tool_name: required, a non-empty string"};
+  }
+  call.tool = name->get<std::string>();
+  if (auto input = in.find("tool_input"); input != in.end() && !input->is_null()) {
+    if (!input->is_object()) return {std::nullopt, "tool_input: expected a JSON object"};
+    call.args = *input;
+  }
+  std::string cwd, mode, event;
+  if (!optionalString(in, "cwd", "", cwd, out.error) ||
+      !optionalString(in, "session_id", "", call.context.session, out.error) ||
+      !optionalString(in, "agent_id", "", call.context.agent, out.error) ||
+      !optionalString(in, "permission_mode", "", mode, out.error) ||
+      !optionalString(in, "hook_event_name", "", event, out.error)) {
+    return out;
+  }
+  if (!event.empty() && event != "PreToolUse") {
+    return {std::nullopt, "hook_event_name: expected PreToolUse, got " + event};
+  }
+  if (call.context.agent.empty()) call.context.agent = "claude-code";
+  // dontAsk: Claude Code never prompts, so an ask would become a silent deny there too.
+  if (mode == "dontAsk") call.context.mode = InteractionMode::Headless;
+  call.context.cwd = absoluteCwd(cwd, default_cwd);
+  out.call = std::move(call);
+  return out;
+}
+
+// Gemini CLI safety-checker input (docs/formats/gemini-cli-checker.md).
+ParsedCall parseGemini(const json& in, const std::string& default_cwd) {
+  ParsedCall out;
+  if (!in.is_object()) return {std::nullopt, "expected a safety-checker input object"};
+  auto tc = in.find("toolCall");
+  if (tc == in.end() || !tc->is_object()) return {std::nullopt, "toolCall: required object"};
+  ToolCall call;
+  auto name = tc->find("name");
+  if (name == tc->end() || !name->is_string() || name->get<std::string>().empty()) {
+    return {std::nullopt, "toolCall.name: required, a non-empty string"};
+  }
+  call.tool = name->get<std::string>();
+  if (auto args = tc->find("args"); args != tc->end() && !args->is_null()) {
+    if (!args->is_object()) return {std::nullopt, "toolCall.args: expected a JSON object"};
+    call.args = *args;
+  }
+  std::string cwd;
+  if (auto ctx = in.find("context"); ctx != in.end() && ctx->is_object()) {
+    if (auto env = ctx->find("environment"); env != ctx->end() && env->is_object()) {
+      if (!optionalString(*env, "cwd", "context.environment.", cwd, out.error)) return out;
+      if (auto ws = env->find("workspaces"); ws != env->end()) {
+        if (!ws->is_array()) return {std::nullopt, "context.environment.workspaces: expected a list"};
+        for (const auto& w : *ws) {
+          if (!w.is_string()) {
+            return {std::nullopt, "context.environment.workspaces: expected a list of paths"};
+          }
+          call.context.workspace_roots.push_back(w.get<std::string>());
+        }
+      }
+    }
+  }
+  call.context.agent = "gemini-cli";
+  call.context.cwd = absoluteCwd(cwd, default_cwd);
+  out.call = std::move(call);
+  return out;
+}
+
+std::string reasonFor(const Decision& d) {
+  if (d.verdict == Verdict::Deny || d.verdict == Verdict::Abort) return d.model_reason;
+  if (d.reason.empty()) return std::string("toolguard: ") + std::string(toString(d.verdict));
+  return "toolguard: " + d.reason;
+}
+
+}  // namespace
+
+ParsedCall parseCall(const json& input, CallFormat format, const std::string& default_cwd) {
+  switch (format) {
+    case CallFormat::Claude:
+      return parseClaude(input, default_cwd);
+    case CallFormat::Gemini:
+      return parseGemini(input, default_cwd);
+    case CallFormat::Toolguard:
+      break;
+  }
+  return parseToolguard(input, default_cwd);
+}
+
+ParsedCall parseCallText(const std::string& text, CallFormat format,
+                         const std::string& default_cwd) {
+  json input;
+  try {
+    input = json::parse(text);
+  } catch (const json::parse_error& e) {
+    return {std::nullopt, std::string("invalid JSON: ") + e.what()};
+  }
+  return parseCall(input, format, default_cwd);
+}
+
+Decision inputErrorDecision(const std::string& message) {
+  Decision d;
+  d.verdict = d.policy_verdict = Verdict::Deny;
+  d.basis = DecisionBasis::Error;
+  d.reason = "invalid call: " + message;
+  d.model_reason = "Blocked by toolguard: the tool call is malformed (" + message + ")";
+  d.source = SourceLocation{"<input>", 0, 0};
+  return d;
+}
+
+json decisionToJson(const Decision& d, const std::string& tool) {
+  json out = {
+      {"verdict", toString(d.verdict)},
+      {"reason", d.reason},
+      {"model_reason", d.model_reason},
+      {"rule", d.rule_id.empty() ? json(nullptr) : json(d.rule_id)},
+      {"source", d.source.toString()},
+      {"basis", toString(d.basis)},
+      {"tool", tool},
+  };
+  if (d.policy_verdict != d.verdict) {
+    out["policy_verdict"] = toString(d.policy_verdict);
+    out["resolution"] = d.resolution;
+  }
+  if (!d.approval_key.empty()) out["approval_key"] = d.approval_key;
+  return out;
+}
+
+json renderDecision(const Decision& d, const std::string& tool, CallFormat format) {
+  switch (format) {
+    case CallFormat::Claude: {
+      const char* permission = d.verdict == Verdict::Allow ? "allow"
+                               : d.verdict == Verdict::Ask ? "ask"
+                                                           : "deny";
+      json out = {{"hookSpecificOutput",
+                   {{"hookEventName", "PreToolUse"},
+                    {"permissionDecision", permission},
+                    {"permissionDecisionReason", reasonFor(d)}}}};
+      if (d.verdict == Verdict::Abort) {
+        out["continue"] = false;
+        out["stopReason"] = d.model_reason;
+      }
+      return out;
+    }
+    case CallFormat::Gemini: {
+      const char* decision = d.verdict == Verdict::Allow ? "allow"
+                             : d.verdict == Verdict::Ask ? "ask_user"
+                                                         : "deny";
+      return {{"decision", decision}, {"reason", reasonFor(d)}};
+    }
+    case CallFormat::Toolguard:
+      break;
+  }
+  return decisionToJson(d, tool);
+}
+
+}  // namespace toolguard::cli

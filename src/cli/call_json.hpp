@@ -1,0 +1,43 @@
+#pragma once
+// The command line's JSON: calls in (toolguard's own format and the agents'
+// hook formats) and decisions out.
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "toolguard/decision.hpp"
+#include "toolguard/tool_call.hpp"
+
+namespace toolguard::cli {
+
+/// Input and output formats of `check`.
+enum class CallFormat { Toolguard, Claude, Gemini };
+
+/// A call read from input, or the reason it could not be read (naming the field).
+struct ParsedCall {
+  std::optional<ToolCall> call;
+  std::string error;
+};
+
+/// Reads a call in `format` from parsed JSON. Relative or missing cwd resolves
+/// against `default_cwd`.
+ParsedCall parseCall(const nlohmann::json& input, CallFormat format,
+                     const std::string& default_cwd);
+
+/// Reads a call from JSON text (a syntax error names line and column).
+ParsedCall parseCallText(const std::string& text, CallFormat format,
+                         const std::string& default_cwd);
+
+/// toolguard's decision object: verdict, reason, model_reason, rule, source, basis, ...
+nlohmann::json decisionToJson(const Decision& decision, const std::string& tool);
+
+/// The answer in `format` (Claude Code PreToolUse hook output, Gemini CLI
+/// safety-checker output, or decisionToJson).
+nlohmann::json renderDecision(const Decision& decision, const std::string& tool,
+                              CallFormat format);
+
+/// A deny decision for input that could not be judged.
+Decision inputErrorDecision(const std::string& message);
+
+}  // namespace toolguard::cli

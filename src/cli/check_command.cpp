@@ -1,0 +1,112 @@
+// `toolguard check`: one call (or JSON Lines with --batch) in, decisions out.
+#include <iostream>
+#include <iterator>
+
+#include "cli/call_json.hpp"
+#include "cli/commands.hpp"
+#include "cli/policy_options.hpp"
+#include "toolguard/policy_error.hpp"
+
+namespace toolguard::cli {
+namespace {
+
+struct CheckOptions {
+  PolicyOptions policy;
+  std::string format = "toolguard";
+  bool batch = false;
+};
+
+CallFormat formatFromName(const std::string& name) {
+  if (name == "claude") return CallFormat::Claude;
+  if (name == "gemini") return CallFormat::Gemini;
+  return CallFormat::Toolguard;
+}
+
+// Judges one input text. Policy errors deny (and are remembered for the exit code).
+struct Judge {
+  EngineProvider& engines;
+  CallFormat format;
+  std::string cwd;
+  bool policy_failed = false;
+
+  // Returns the rendered decision, or nullopt with `error` set when an agent
+  // format cannot be answered (the caller then exits 2).
+  std::optional<nlohmann::json> operator()(const std::string& text, std::string& error) {
+    ParsedCall parsed = parseCallText(text, format, cwd);
+    if (!parsed.call) {
+      if (format != CallFormat::Toolguard) {
+        error = "invalid hook input: " + parsed.error;
+        return std::nullopt;
+      }
+      return renderDecision(inputErrorDecision(parsed.error), "", format);
+    }
+    const ToolCall& call = *parsed.call;
+    try {
+      const Engine& engine = engines.forCwd(call.context.cwd);
+      return renderDecision(engine.decide(call), call.tool, format);
+    } catch (const PolicyError& e) {
+      policy_failed = true;
+      if (format != CallFormat::Toolguard) {
+        error = std::string("policy error:\n") + e.what();
+        return std::nullopt;
+      }
+      Decision d = inputErrorDecision("");
+      d.reason = std::string("the policy could not be loaded: ") + e.what();
+      d.model_reason = "Blocked by toolguard: its policy could not be loaded";
+      d.source = e.errors().empty() ? SourceLocation{} : e.errors().front().where;
+      return renderDecision(d, call.tool, format);
+    }
+  }
+};
+
+int runCheck(const CheckOptions& o) {
+  EngineProvider engines(o.policy);
+  Judge judge{engines, formatFromName(o.format), currentDirectory()};
+  std::string error;
+  if (o.batch) {
+    std::string line;
+    while (std::getline(std::cin, line)) {
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      auto out = judge(line, error);
+      std::cout << out->dump() << '\n' << std::flush;
+    }
+    return judge.policy_failed ? kExitError : kExitOk;
+  }
+  const std::string text{std::istreambuf_iterator<char>(std::cin),
+                         std::istreambuf_iterator<char>()};
+  auto out = judge(text, error);
+  if (!out) {
+    std::cerr << "toolguard: " << error << "\n";
+    return kExitError;
+  }
+  std::cout << out->dump() << '\n';
+  return judge.policy_failed ? kExitError : kExitOk;
+}
+
+}  // namespace
+
+void addCheckCommand(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<CheckOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "check",
+      "Read one tool call as JSON on stdin and print the decision as JSON.\n"
+      "Input: {\"tool\": NAME, \"args\": {...}, \"context\": {\"cwd\": DIR, \"agent\": ..., "
+      "\"session\": ..., \"model\": ..., \"role\": ..., \"mode\": \"interactive\"|\"headless\"}}\n"
+      "Output: {\"verdict\": allow|ask|deny|abort, \"reason\", \"model_reason\", \"rule\", "
+      "\"source\", ...}. Malformed input is denied, never a crash.");
+  cmd->add_option("--format", options->format,
+                  "Input and output format: toolguard, claude (a Claude Code PreToolUse hook), "
+                  "gemini (a Gemini CLI safety checker)")
+      ->check(CLI::IsMember({"toolguard", "claude", "gemini"}));
+  cmd->add_flag("--batch", options->batch,
+                "Read JSON Lines, print one decision per line, in order (toolguard format)");
+  addPolicyOptions(*cmd, options->policy);
+  cmd->callback([options, &exit_code] {
+    if (options->batch && options->format != "toolguard") {
+      throw CLI::ValidationError("--batch", "only with --format toolguard");
+    }
+    exit_code = runCheck(*options);
+  });
+}
+
+}  // namespace toolguard::cli

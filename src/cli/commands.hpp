@@ -1,0 +1,26 @@
+#pragma once
+// The toolguard sub-commands. Each adds itself to the app and stores its exit
+// code in `exit_code` when it runs.
+//
+// Exit codes (all sub-commands):
+//   0  success: decisions printed (whatever their verdict), tests passed, lint clean
+//   1  tests failed, or lint found errors (or warnings with --strict)
+//   2  usage error, a policy that cannot be loaded, or an internal error; with
+//      --format claude|gemini any failure, with the message on stderr
+
+#include <CLI/CLI.hpp>
+
+namespace toolguard::cli {
+
+void addCheckCommand(CLI::App& app, int& exit_code);
+void addExplainCommand(CLI::App& app, int& exit_code);
+void addTestCommand(CLI::App& app, int& exit_code);
+void addPolicyCommand(CLI::App& app, int& exit_code);
+void addDemoCommand(CLI::App& app, int& exit_code);
+
+/// Exit codes shared by the sub-commands.
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitError = 2;
+
+}  // namespace toolguard::cli

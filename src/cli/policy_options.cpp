@@ -1,0 +1,53 @@
+// Shared policy options and the per-project engine cache.
+#include "cli/policy_options.hpp"
+
+#include <filesystem>
+
+namespace toolguard::cli {
+
+void addPolicyOptions(CLI::App& command, PolicyOptions& o) {
+  command.add_option("--policy", o.policy_files, "Add a policy file (explicit layer); repeatable")
+      ->type_name("FILE");
+  command.add_option("--profile", o.profiles,
+                     "Add a ready-made profile on top of the default: read-only-chat, "
+                     "developer-assistant, document-processing")
+      ->type_name("NAME");
+  command.add_option("--project", o.project,
+                     "Workspace whose .toolguard/ is the project layer (default: found from "
+                     "the call's cwd upwards)")
+      ->type_name("DIR");
+  command.add_flag("--no-builtin", o.no_builtin, "Do not load the built-in default policy");
+  command.add_flag("--no-user", o.no_user, "Do not load the user's policy files");
+  command.add_flag("--no-project", o.no_project, "Do not load the project's policy files");
+  command.add_flag("--no-managed", o.no_managed, "Do not load managed policy files");
+}
+
+std::string currentDirectory() {
+  std::error_code ec;
+  auto cwd = std::filesystem::current_path(ec);
+  return ec ? std::string("/") : cwd.string();
+}
+
+PolicySources sourcesFor(const PolicyOptions& o, const std::string& cwd) {
+  PolicySources s = discoverPolicySources(cwd);
+  if (!o.project.empty()) s.project_root = std::filesystem::absolute(o.project);
+  s.builtin = !o.no_builtin;
+  s.profiles = o.profiles;
+  if (o.no_user) s.user_dir.clear();
+  if (o.no_project) s.project_root.clear();
+  if (o.no_managed) s.managed_dir.clear();
+  for (const auto& f : o.policy_files) s.explicit_files.emplace_back(f);
+  return s;
+}
+
+const Engine& EngineProvider::forCwd(const std::string& cwd) {
+  PolicySources sources = sourcesFor(options_, cwd);
+  const std::string key = sources.project_root.string();
+  auto it = by_project_.find(key);
+  if (it == by_project_.end()) {
+    it = by_project_.emplace(key, std::make_unique<Engine>(loadPolicy(sources))).first;
+  }
+  return *it->second;
+}
+
+}  // namespace toolguard::cli

@@ -1,0 +1,49 @@
+#pragma once
+// Options every policy-using sub-command shares, and engines built from them.
+
+#include <CLI/CLI.hpp>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "toolguard/engine.hpp"
+#include "toolguard/policy_loader.hpp"
+
+namespace toolguard::cli {
+
+/// Which policy layers to load.
+struct PolicyOptions {
+  std::vector<std::string> policy_files;  ///< --policy FILE (explicit layer)
+  std::vector<std::string> profiles;      ///< --profile NAME (on top of the default)
+  std::string project;                    ///< --project DIR (else found from the cwd)
+  bool no_builtin = false;
+  bool no_user = false;
+  bool no_project = false;
+  bool no_managed = false;
+};
+
+/// Adds --policy, --profile, --project, --no-builtin, --no-user, --no-project, --no-managed.
+void addPolicyOptions(CLI::App& command, PolicyOptions& options);
+
+/// The policy sources for a call made in `cwd`.
+PolicySources sourcesFor(const PolicyOptions& options, const std::string& cwd);
+
+/// Builds and caches engines: one per project root, since the project layer
+/// depends on where a call is made.
+class EngineProvider {
+ public:
+  explicit EngineProvider(PolicyOptions options) : options_(std::move(options)) {}
+
+  /// The engine for calls made in `cwd`. Throws PolicyError.
+  const Engine& forCwd(const std::string& cwd);
+
+ private:
+  PolicyOptions options_;
+  std::map<std::string, std::unique_ptr<Engine>> by_project_;
+};
+
+/// The process's working directory.
+std::string currentDirectory();
+
+}  // namespace toolguard::cli

@@ -1,0 +1,131 @@
+// Policy test files.
+#include "toolguard/policy_tests.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include "yaml_json.hpp"
+
+namespace toolguard {
+namespace {
+
+using detail::locationOf;
+using detail::yamlToJson;
+
+YAML::Node load(std::string_view text, const std::string& name) {
+  try {
+    return YAML::Load(std::string(text));
+  } catch (const YAML::Exception& e) {
+    throw PolicyError(SourceLocation{name, e.mark.is_null() ? 0 : e.mark.line + 1,
+                                     e.mark.is_null() ? 0 : e.mark.column + 1},
+                      "invalid YAML: " + e.msg);
+  }
+}
+
+}  // namespace
+
+bool isPolicyTestText(std::string_view text) {
+  try {
+    YAML::Node root = YAML::Load(std::string(text));
+    return root.IsMap() && root["tests"];
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
+std::vector<PolicyTestCase> parsePolicyTests(std::string_view text, const std::string& name) {
+  YAML::Node root = load(text, name);
+  std::vector<PolicyDiagnostic> errors;
+  auto fail = [&](const YAML::Node& node, std::string message) {
+    errors.push_back({locationOf(node, name), std::move(message)});
+  };
+  std::vector<PolicyTestCase> cases;
+  if (!root.IsMap() || !root["tests"] || !root["tests"].IsSequence()) {
+    throw PolicyError(locationOf(root, name), "expected a mapping with a tests: list");
+  }
+  for (const auto& item : root["tests"]) {
+    if (!item.IsMap()) {
+      fail(item, "test: expected a mapping");
+      continue;
+    }
+    PolicyTestCase test;
+    test.where = locationOf(item, name);
+    test.call.context.cwd = "/workspace";
+    bool has_expect = false;
+    for (const auto& entry : item) {
+      const std::string key = entry.first.Scalar();
+      const YAML::Node& value = entry.second;
+      if (key == "name") {
+        test.name = value.Scalar();
+      } else if (key == "tool") {
+        test.call.tool = value.Scalar();
+      } else if (key == "command") {
+        if (test.call.tool.empty()) test.call.tool = "Bash";
+        test.call.args["command"] = value.Scalar();
+      } else if (key == "args") {
+        test.call.args = yamlToJson(value);
+        if (!test.call.args.is_object()) fail(value, "args: expected a mapping");
+      } else if (key == "context") {
+        nlohmann::json ctx = yamlToJson(value);
+        if (!ctx.is_object()) {
+          fail(value, "context: expected a mapping");
+          continue;
+        }
+        for (const auto& [k, v] : ctx.items()) {
+          if (!v.is_string()) {
+            fail(value, "context." + k + ": expected a string");
+            continue;
+          }
+          const std::string s = v.get<std::string>();
+          CallContext& c = test.call.context;
+          if (k == "cwd") {
+            c.cwd = s;
+          } else if (k == "agent") {
+            c.agent = s;
+          } else if (k == "session") {
+            c.session = s;
+          } else if (k == "model") {
+            c.model = s;
+          } else if (k == "role") {
+            c.role = s;
+          } else if (k == "mode" && (s == "headless" || s == "interactive")) {
+            c.mode = s == "headless" ? InteractionMode::Headless : InteractionMode::Interactive;
+          } else {
+            fail(value, "context." + k + ": unknown field or value");
+          }
+        }
+      } else if (key == "expect") {
+        has_expect = true;
+        auto verdict = parseVerdict(value.Scalar());
+        if (!verdict) {
+          fail(value, "expect: unknown verdict '" + value.Scalar() +
+                          "' (expected allow, escalate, ask, deny, abort)");
+        } else {
+          test.expect = *verdict;
+        }
+      } else if (key == "rule") {
+        test.rule = value.Scalar();
+      } else {
+        fail(entry.first, "unknown key '" + key +
+                              "' in a test (expected name, tool, command, args, context, "
+                              "expect, rule)");
+      }
+    }
+    if (test.call.tool.empty()) fail(item, "test: tool (or command) is required");
+    if (!has_expect) fail(item, "test: expect is required");
+    if (test.name.empty()) test.name = test.call.tool + " " + test.call.args.dump();
+    cases.push_back(std::move(test));
+  }
+  if (!errors.empty()) throw PolicyError(std::move(errors));
+  return cases;
+}
+
+PolicyTestResult runPolicyTest(const Engine& engine, const PolicyTestCase& test) {
+  PolicyTestResult result;
+  result.decision = engine.decide(test.call);
+  const Verdict got = test.expect == Verdict::Escalate ? result.decision.policy_verdict
+                                                       : result.decision.verdict;
+  result.passed = got == test.expect && (!test.rule || *test.rule == result.decision.rule_id);
+  return result;
+}
+
+}  // namespace toolguard
