@@ -77,8 +77,7 @@ class PolicyBuilder {
   Engine build() const;
 
  private:
-  PolicyBuilder& addPatternRule(std::string_view tool_pattern, Verdict verdict,
-                                std::string reason);
+  PolicyBuilder& addPatternRule(std::string_view tool_pattern, Verdict verdict, std::string reason);
   PolicyBuilder& addCategoryRule(std::string_view category, Verdict verdict, std::string reason);
   std::string nextId(std::string_view stem);
 

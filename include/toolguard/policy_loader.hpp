@@ -21,13 +21,13 @@ namespace toolguard {
 
 /// Where the policy layers are read from. Empty paths are skipped.
 struct PolicySources {
-  bool builtin = true;                ///< the built-in layer: the "default" profile
-  std::vector<std::string> profiles;  ///< further ready-made profiles, on top of "default"
-  std::filesystem::path user_dir;                  ///< user layer directory
-  std::filesystem::path project_root;              ///< workspace holding `.toolguard/`
-  bool project_trusted = false;                    ///< set by load from the user's trust list
+  bool builtin = true;                 ///< the built-in layer: the "default" profile
+  std::vector<std::string> profiles;   ///< further ready-made profiles, on top of "default"
+  std::filesystem::path user_dir;      ///< user layer directory
+  std::filesystem::path project_root;  ///< workspace holding `.toolguard/`
+  bool project_trusted = false;        ///< set by load from the user's trust list
   std::vector<std::filesystem::path> explicit_files;  ///< --policy files, in order
-  std::filesystem::path managed_dir;               ///< managed layer directory
+  std::filesystem::path managed_dir;                  ///< managed layer directory
   bool check_examples = true;  ///< false: leave examples to the caller (`toolguard test`)
 };
 

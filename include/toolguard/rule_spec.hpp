@@ -16,8 +16,8 @@ namespace toolguard {
 /// Every condition that is set must hold. Lists match when any element does.
 struct ValueMatcher {
   std::optional<nlohmann::json> equals;  ///< JSON equality (strings compare exactly)
-  std::vector<std::string> glob;   ///< any of these; `*` any run, `?` one character
-  std::vector<std::string> regex;  ///< any of these RE2 patterns, matching the whole value
+  std::vector<std::string> glob;         ///< any of these; `*` any run, `?` one character
+  std::vector<std::string> regex;        ///< any of these RE2 patterns, matching the whole value
   SourceLocation where;
 
   static ValueMatcher Equals(nlohmann::json value);
@@ -31,20 +31,21 @@ struct ValueMatcher {
 /// the home directory, and a pattern without a leading `/` matches at any depth
 /// (`.ssh/**`, `*.pem`). Matches when any path of the call matches.
 struct PathMatcher {
-  std::vector<std::string> glob;   ///< any of these path globs
-  std::vector<std::string> regex;  ///< any of these RE2 patterns on the absolute path
-  std::optional<bool> outside_workspace; ///< true: some path is outside every workspace root
+  std::vector<std::string> glob;          ///< any of these path globs
+  std::vector<std::string> regex;         ///< any of these RE2 patterns on the absolute path
+  std::optional<bool> outside_workspace;  ///< true: some path is outside every workspace root
   SourceLocation where;
 };
 
 /// A declarative rule.
 struct RuleSpec {
-  RuleHeader header;  ///< id, source, layer, target (tools, categories, kinds)
+  RuleHeader header;                    ///< id, source, layer, target (tools, categories, kinds)
   std::optional<RiskLevel> risk_above;  ///< only tools whose risk is above this (`max_risk`)
   std::vector<std::pair<std::string, ValueMatcher>> args;  ///< argument name or JSON pointer
-  std::optional<ValueMatcher> command;   ///< the shell command text of a shell tool
-  std::optional<PathMatcher> path;       ///< the paths the call touches
-  std::vector<std::pair<std::string, ValueMatcher>> context;  ///< agent, session, model, role, mode, cwd
+  std::optional<ValueMatcher> command;  ///< the shell command text of a shell tool
+  std::optional<PathMatcher> path;      ///< the paths the call touches
+  std::vector<std::pair<std::string, ValueMatcher>>
+      context;  ///< agent, session, model, role, mode, cwd
   Verdict verdict = Verdict::Deny;
   std::string reason;
   std::vector<RuleExample> examples;

@@ -12,8 +12,8 @@ namespace {
 using nlohmann::json;
 
 // Reads an optional string field; false (with an error naming it) if it is not a string.
-bool optionalString(const json& object, const char* key, const std::string& path,
-                    std::string& out, std::string& error) {
+bool optionalString(const json& object, const char* key, const std::string& path, std::string& out,
+                    std::string& error) {
   auto it = object.find(key);
   if (it == object.end() || it->is_null()) return true;
   if (!it->is_string()) {
@@ -59,8 +59,8 @@ ParsedCall parseToolguard(const json& in, const std::string& default_cwd) {
   std::string cwd;
   if (auto ctx = in.find("context"); ctx != in.end() && !ctx->is_null()) {
     if (!ctx->is_object()) return {std::nullopt, "context: expected a JSON object"};
-    if (!checkKeys(*ctx, {"cwd", "agent", "session", "model", "role", "mode", "roots"},
-                   "context.", out.error)) {
+    if (!checkKeys(*ctx, {"cwd", "agent", "session", "model", "role", "mode", "roots"}, "context.",
+                   out.error)) {
       return out;
     }
     CallContext& c = call.context;
@@ -145,7 +145,8 @@ ParsedCall parseGemini(const json& in, const std::string& default_cwd) {
     if (auto env = ctx->find("environment"); env != ctx->end() && env->is_object()) {
       if (!optionalString(*env, "cwd", "context.environment.", cwd, out.error)) return out;
       if (auto ws = env->find("workspaces"); ws != env->end()) {
-        if (!ws->is_array()) return {std::nullopt, "context.environment.workspaces: expected a list"};
+        if (!ws->is_array())
+          return {std::nullopt, "context.environment.workspaces: expected a list"};
         for (const auto& w : *ws) {
           if (!w.is_string()) {
             return {std::nullopt, "context.environment.workspaces: expected a list of paths"};

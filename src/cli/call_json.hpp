@@ -34,8 +34,7 @@ nlohmann::json decisionToJson(const Decision& decision, const std::string& tool)
 
 /// The answer in `format` (Claude Code PreToolUse hook output, Gemini CLI
 /// safety-checker output, or decisionToJson).
-nlohmann::json renderDecision(const Decision& decision, const std::string& tool,
-                              CallFormat format);
+nlohmann::json renderDecision(const Decision& decision, const std::string& tool, CallFormat format);
 
 /// A deny decision for input that could not be judged.
 Decision inputErrorDecision(const std::string& message);

@@ -25,7 +25,7 @@ const DemoCall kCalls[] = {
     {"create a new file in the workspace", "Write",
      R"({"file_path":"src/feature.cpp","content":"int f();"})"},
     {"edit /etc/passwd through ../..", "Edit",
-     R"({"file_path":"../../../etc/passwd","old_string":"x","new_string":"y"})"},
+     R"({"file_path":"../../../../../../../../etc/passwd","old_string":"x","new_string":"y"})"},
     {"switch the guard off", "Write",
      R"({"file_path":".toolguard/policy.yaml","content":"default: allow"})"},
     {"append to ~/.bashrc", "Edit",
@@ -76,8 +76,8 @@ int runDemo() {
     const Decision d = engine.decide(call);
     std::string who = d.rule_id.empty() ? std::string(toString(d.basis)) : d.rule_id;
     std::cout << clip(c.what, 36) << " " << clip(call.tool + " " + call.args.dump(), 44) << " "
-              << paint(d.verdict, clip(std::string(toString(d.verdict)), 8)) << " " << who
-              << ": " << d.reason;
+              << paint(d.verdict, clip(std::string(toString(d.verdict)), 8)) << " " << who << ": "
+              << d.reason;
     if (d.policy_verdict != d.verdict) std::cout << " (" << d.resolution << ")";
     std::cout << "\n";
   }
@@ -91,8 +91,9 @@ int runDemo() {
 
 void addDemoCommand(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
-      "demo", "Run harmless and hostile calls through the built-in default policy and show "
-              "the decisions (reads no configuration)");
+      "demo",
+      "Run harmless and hostile calls through the built-in default policy and show "
+      "the decisions (reads no configuration)");
   cmd->callback([&exit_code] { exit_code = runDemo(); });
 }
 

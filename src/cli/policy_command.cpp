@@ -17,7 +17,9 @@ struct LintOptions {
 int runLint(const LintOptions& o) {
   int errors = 0;
   Policy policy;
-  if (!o.no_builtin) mergePolicyText(policy, policyProfileText("default"), "<profile:default>", PolicyLayer::Builtin);
+  if (!o.no_builtin)
+    mergePolicyText(policy, policyProfileText("default"), "<profile:default>",
+                    PolicyLayer::Builtin);
   for (const std::string& file : o.files) {
     try {
       mergePolicyFile(policy, file, PolicyLayer::Explicit);

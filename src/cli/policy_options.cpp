@@ -8,13 +8,15 @@ namespace toolguard::cli {
 void addPolicyOptions(CLI::App& command, PolicyOptions& o) {
   command.add_option("--policy", o.policy_files, "Add a policy file (explicit layer); repeatable")
       ->type_name("FILE");
-  command.add_option("--profile", o.profiles,
-                     "Add a ready-made profile on top of the default: read-only-chat, "
-                     "developer-assistant, document-processing")
+  command
+      .add_option("--profile", o.profiles,
+                  "Add a ready-made profile on top of the default: read-only-chat, "
+                  "developer-assistant, document-processing")
       ->type_name("NAME");
-  command.add_option("--project", o.project,
-                     "Workspace whose .toolguard/ is the project layer (default: found from "
-                     "the call's cwd upwards)")
+  command
+      .add_option("--project", o.project,
+                  "Workspace whose .toolguard/ is the project layer (default: found from "
+                  "the call's cwd upwards)")
       ->type_name("DIR");
   command.add_flag("--no-builtin", o.no_builtin, "Do not load the built-in default policy");
   command.add_flag("--no-user", o.no_user, "Do not load the user's policy files");

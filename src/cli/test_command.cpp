@@ -51,8 +51,9 @@ int runTests(TestOptions o) {
     for (const RuleExample& ex : rule->examples()) {
       bool ok = true;
       for (const auto& f : failures) ok = ok && !(f.where.toString() == ex.where.toString());
-      std::string what = "rule " + rule->id() + (ex.should_match ? " matches " : " does not match ") +
-                         ex.call.tool + " " + ex.call.args.dump();
+      std::string what = "rule " + rule->id() +
+                         (ex.should_match ? " matches " : " does not match ") + ex.call.tool + " " +
+                         ex.call.args.dump();
       report(ok, ex.where, what);
     }
   }
@@ -65,8 +66,9 @@ int runTests(TestOptions o) {
       if (test.rule) what += " by rule " + *test.rule;
       if (!result.passed) {
         what += ", got " + std::string(toString(result.decision.verdict));
-        what += result.decision.rule_id.empty() ? " (" + std::string(toString(result.decision.basis)) + ")"
-                                                : " by rule " + result.decision.rule_id;
+        what += result.decision.rule_id.empty()
+                    ? " (" + std::string(toString(result.decision.basis)) + ")"
+                    : " by rule " + result.decision.rule_id;
         what += ": " + result.decision.reason;
       }
       report(result.passed, test.where, what);

@@ -10,8 +10,8 @@ bool needsQuoting(const std::string& word) {
   if (word.empty()) return true;
   for (char c : word) {
     bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '-' || c == '_' || c == '.' || c == '/' || c == '=' || c == ':' ||
-                 c == ',' || c == '+' || c == '@' || c == '%';
+                 c == '-' || c == '_' || c == '.' || c == '/' || c == '=' || c == ':' || c == ',' ||
+                 c == '+' || c == '@' || c == '%';
     if (!plain) return true;
   }
   return false;

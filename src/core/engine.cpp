@@ -67,18 +67,24 @@ void resolve(Decision& d, const ToolCall& call) {
 Engine::Engine(Policy policy)
     : compiled_(std::make_shared<const detail::CompiledPolicy>(std::move(policy))) {}
 
-const Policy& Engine::policy() const { return compiled_->policy; }
+const Policy& Engine::policy() const {
+  return compiled_->policy;
+}
 
 const ToolInfo& Engine::toolInfo(std::string_view name) const {
   return compiled_->policy.tools.resolve(name);
 }
 
-std::string approvalKey(const ToolCall& call) { return call.tool + " " + call.args.dump(); }
+std::string approvalKey(const ToolCall& call) {
+  return call.tool + " " + call.args.dump();
+}
 
 Decision Engine::decide(const ToolCall& call) const {
   try {
     if (call.tool.empty()) return errorDecision(call, "the call has no tool name");
-    if (!call.args.is_object()) return errorDecision(call, "args: expected a JSON object");
+    if (!call.args.is_object() && !call.args.is_null()) {
+      return errorDecision(call, "args: expected a JSON object");
+    }
     const Policy& policy = compiled_->policy;
     const ToolInfo& info = policy.tools.resolve(call.tool);
     const CallView view(call, info);

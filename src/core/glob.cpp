@@ -78,7 +78,9 @@ std::string translate(std::string_view glob, bool in_path) {
 
 }  // namespace
 
-std::string textGlobToRegex(std::string_view glob) { return translate(glob, false); }
+std::string textGlobToRegex(std::string_view glob) {
+  return translate(glob, false);
+}
 
 std::string pathGlobToRegex(std::string_view glob, std::string_view home) {
   std::string pattern;
@@ -98,7 +100,8 @@ std::string pathGlobToRegex(std::string_view glob, std::string_view home) {
   // "dir/**" also matches "dir" itself.
   if (pattern.size() >= 3 && pattern.ends_with("/**")) {
     std::string dir = translate(std::string_view(pattern).substr(0, pattern.size() - 3), true);
-    return prefix.empty() ? "/?(?:" + body + "|" + dir + ")" : prefix + "(?:" + body + "|" + dir + ")";
+    return prefix.empty() ? "/?(?:" + body + "|" + dir + ")"
+                          : prefix + "(?:" + body + "|" + dir + ")";
   }
   if (!prefix.empty()) return "/?" + prefix + body;
   return body;

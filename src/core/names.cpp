@@ -74,9 +74,15 @@ constexpr NameTable<PolicyLayer, 6> kLayers{{{PolicyLayer::Builtin, "builtin"},
 
 }  // namespace
 
-std::string_view toString(Verdict v) { return nameOf(kVerdicts, v); }
-std::optional<Verdict> parseVerdict(std::string_view n) { return parseName(kVerdicts, n); }
-std::string_view toString(ToolPolicy v) { return nameOf(kToolPolicies, v); }
+std::string_view toString(Verdict v) {
+  return nameOf(kVerdicts, v);
+}
+std::optional<Verdict> parseVerdict(std::string_view n) {
+  return parseName(kVerdicts, n);
+}
+std::string_view toString(ToolPolicy v) {
+  return nameOf(kToolPolicies, v);
+}
 std::optional<ToolPolicy> parseToolPolicy(std::string_view n) {
   return parseName(kToolPolicies, n);
 }
@@ -92,21 +98,39 @@ Verdict toVerdict(ToolPolicy p) {
   return Verdict::Deny;
 }
 
-std::string_view toString(SideEffect v) { return nameOf(kSideEffects, v); }
-std::string_view toString(RiskLevel v) { return nameOf(kRiskLevels, v); }
-std::string_view toString(DefaultApproval v) { return nameOf(kApprovals, v); }
-std::string_view toString(ToolKind v) { return nameOf(kKinds, v); }
+std::string_view toString(SideEffect v) {
+  return nameOf(kSideEffects, v);
+}
+std::string_view toString(RiskLevel v) {
+  return nameOf(kRiskLevels, v);
+}
+std::string_view toString(DefaultApproval v) {
+  return nameOf(kApprovals, v);
+}
+std::string_view toString(ToolKind v) {
+  return nameOf(kKinds, v);
+}
 std::optional<SideEffect> parseSideEffect(std::string_view n) {
   return parseName(kSideEffects, n);
 }
-std::optional<RiskLevel> parseRiskLevel(std::string_view n) { return parseName(kRiskLevels, n); }
+std::optional<RiskLevel> parseRiskLevel(std::string_view n) {
+  return parseName(kRiskLevels, n);
+}
 std::optional<DefaultApproval> parseDefaultApproval(std::string_view n) {
   return parseName(kApprovals, n);
 }
-std::optional<ToolKind> parseToolKind(std::string_view n) { return parseName(kKinds, n); }
-std::string_view toString(DecisionBasis v) { return nameOf(kBases, v); }
-std::string_view toString(InteractionMode v) { return nameOf(kModes, v); }
-const char* toString(PolicyLayer v) { return nameOf(kLayers, v).data(); }
+std::optional<ToolKind> parseToolKind(std::string_view n) {
+  return parseName(kKinds, n);
+}
+std::string_view toString(DecisionBasis v) {
+  return nameOf(kBases, v);
+}
+std::string_view toString(InteractionMode v) {
+  return nameOf(kModes, v);
+}
+const char* toString(PolicyLayer v) {
+  return nameOf(kLayers, v).data();
+}
 
 std::optional<ToolPolicy> effectivePolicy(const ToolInfo& tool) {
   if (tool.policy) return tool.policy;

@@ -49,9 +49,8 @@ bool targetSelects(const RuleTarget& target, std::string_view name, const ToolIn
                    [&](const std::string& p) { return toolNameMatches(p, name); })) {
     return false;
   }
-  if (!target.categories.empty() &&
-      std::find(target.categories.begin(), target.categories.end(), tool.metadata.category) ==
-          target.categories.end()) {
+  if (!target.categories.empty() && std::find(target.categories.begin(), target.categories.end(),
+                                              tool.metadata.category) == target.categories.end()) {
     return false;
   }
   if (!target.kinds.empty() &&

@@ -38,7 +38,9 @@ std::unique_ptr<RE2> compileAlternatives(const std::vector<std::string>& pattern
   return compileRegex(joined, where, what);
 }
 
-std::string same(const std::string& s) { return s; }
+std::string same(const std::string& s) {
+  return s;
+}
 
 }  // namespace
 
@@ -129,7 +131,8 @@ std::string CompiledPathMatcher::describe() const {
   };
   if (glob_) add("path glob \"" + glob_text_ + "\"");
   if (regex_) add("path regex \"" + regex_text_ + "\"");
-  if (outside_workspace_) add(*outside_workspace_ ? "outside the workspace" : "inside the workspace");
+  if (outside_workspace_)
+    add(*outside_workspace_ ? "outside the workspace" : "inside the workspace");
   return out;
 }
 

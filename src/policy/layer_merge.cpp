@@ -20,7 +20,9 @@ bool mayLoosen(PolicyLayer existing, PolicyLayer incoming, bool trusted) {
   return true;
 }
 
-std::string layerName(PolicyLayer layer) { return toString(layer); }
+std::string layerName(PolicyLayer layer) {
+  return toString(layer);
+}
 
 std::string notAllowed(PolicyLayer layer, bool trusted) {
   if (layer == PolicyLayer::Project && !trusted) {
@@ -42,8 +44,8 @@ void mergeDefault(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, 
   if (isStricter(policy.default_verdict, incoming) &&
       !mayLoosen(policy.default_layer, layer, trusted)) {
     policy.warnings.push_back(
-        {doc.default_where, "default " + std::string(toString(incoming)) + " ignored: " +
-                                notAllowed(layer, trusted) + " (default " +
+        {doc.default_where, "default " + std::string(toString(incoming)) +
+                                " ignored: " + notAllowed(layer, trusted) + " (default " +
                                 std::string(toString(policy.default_verdict)) + " from " +
                                 policy.default_source.toString() + ")"});
     return;

@@ -28,8 +28,7 @@ PolicyBuilder& PolicyBuilder::addPatternRule(std::string_view tool_pattern, Verd
 PolicyBuilder& PolicyBuilder::addCategoryRule(std::string_view category, Verdict verdict,
                                               std::string reason) {
   RuleSpec spec;
-  spec.header.id =
-      nextId(std::string(toString(verdict)) + "-category-" + std::string(category));
+  spec.header.id = nextId(std::string(toString(verdict)) + "-category-" + std::string(category));
   spec.header.target.categories = {std::string(category)};
   spec.verdict = verdict;
   spec.reason = reason.empty() ? "category " + std::string(category) + " is set to " +
@@ -65,8 +64,8 @@ PolicyBuilder& PolicyBuilder::maxRisk(RiskLevel level) {
   spec.header.id = nextId("max-risk");
   spec.risk_above = level;
   spec.verdict = Verdict::Deny;
-  spec.reason = "the tool's risk is above the allowed maximum (" +
-                std::string(toString(level)) + ")";
+  spec.reason =
+      "the tool's risk is above the allowed maximum (" + std::string(toString(level)) + ")";
   return rule(std::move(spec));
 }
 
@@ -109,7 +108,8 @@ PolicyBuilder& PolicyBuilder::policyFile(const std::filesystem::path& file) {
 PolicyBuilder& PolicyBuilder::profile(std::string_view name) {
   const char* text = policyProfileText(name);
   if (text == nullptr) {
-    throw PolicyError(SourceLocation{"<code>", 0, 0}, "unknown profile '" + std::string(name) + "'");
+    throw PolicyError(SourceLocation{"<code>", 0, 0},
+                      "unknown profile '" + std::string(name) + "'");
   }
   mergePolicyText(policy_, text, "<profile:" + std::string(name) + ">", PolicyLayer::Builtin);
   return *this;
@@ -122,6 +122,8 @@ Policy PolicyBuilder::buildPolicy() const {
   return policy_;
 }
 
-Engine PolicyBuilder::build() const { return Engine(buildPolicy()); }
+Engine PolicyBuilder::build() const {
+  return Engine(buildPolicy());
+}
 
 }  // namespace toolguard

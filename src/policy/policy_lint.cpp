@@ -45,8 +45,8 @@ std::vector<PolicyWarning> lintPolicy(const Policy& policy) {
   for (const auto& rule : policy.rules) {
     const RuleTarget& target = rule->target();
     if (auto above = ruleRiskAbove(*rule); above && *above == RiskLevel::Critical) {
-      out.push_back({rule->source(), "rule " + rule->id() +
-                                         " can never match: no risk level is above critical"});
+      out.push_back({rule->source(),
+                     "rule " + rule->id() + " can never match: no risk level is above critical"});
     }
     if (targetSelectsNothing(target, policy.tools)) {
       out.push_back({rule->source(), "rule " + rule->id() +
@@ -63,11 +63,10 @@ std::vector<PolicyWarning> lintPolicy(const Policy& policy) {
     for (const auto& other : policy.rules) {
       if (other == rule || !isStrictVerdict(*other) || ruleHasConditions(*other)) continue;
       if (targetCovers(other->target(), target)) {
-        out.push_back({rule->source(), "allow rule " + rule->id() + " is shadowed: " +
-                                           std::string(toString(*other->fixedVerdict())) +
-                                           " rule " + other->id() + " (" +
-                                           other->source().toString() +
-                                           ") matches every call it matches"});
+        out.push_back({rule->source(),
+                       "allow rule " + rule->id() + " is shadowed: " +
+                           std::string(toString(*other->fixedVerdict())) + " rule " + other->id() +
+                           " (" + other->source().toString() + ") matches every call it matches"});
         break;
       }
     }

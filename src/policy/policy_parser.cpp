@@ -34,7 +34,7 @@ class Parser {
       error(root, "expected a mapping with keys version, default, tools, rules");
       finish();
     }
-    YAML::Node rules;
+    std::optional<YAML::Node> rules;  // (a Node's operator= writes through; optional rebinds)
     for (const auto& [key, value] : entries(root)) {
       const std::string k = key.Scalar();
       if (k == "version") {
@@ -45,7 +45,7 @@ class Parser {
       } else if (k == "tools") {
         parseTools(value, doc);
       } else if (k == "rules") {
-        rules = value;
+        rules.emplace(value);
       } else if (k == "trusted_projects") {
         doc.trusted_where = where(value);
         doc.trusted_projects = strings(value, "trusted_projects");
@@ -61,7 +61,7 @@ class Parser {
       applyToolEntry(info, entry);
       local_catalog_.add(std::move(info));
     }
-    if (rules) parseRules(rules, doc);
+    if (rules) parseRules(*rules, doc);
     finish();
     return doc;
   }
@@ -171,8 +171,8 @@ class Parser {
         } else if (f == "risk") {
           entry.risk = named<RiskLevel>(fv, p + f, parseRiskLevel, "low, medium, high, critical");
         } else if (f == "default_approval") {
-          entry.default_approval = named<DefaultApproval>(fv, p + f, parseDefaultApproval,
-                                                          "never, conditional, always");
+          entry.default_approval =
+              named<DefaultApproval>(fv, p + f, parseDefaultApproval, "never, conditional, always");
         } else if (f == "idempotent") {
           entry.idempotent = boolean(fv, p + f);
         } else if (f == "read_only") {
@@ -270,8 +270,8 @@ class Parser {
       if (!isWildcard(name)) return local_catalog_.find(name);
     }
     static const std::pair<ToolKind, const char*> kByKind[] = {
-        {ToolKind::Shell, "Bash"},          {ToolKind::FileWrite, "Write"},
-        {ToolKind::FileRead, "Read"},       {ToolKind::FileSearch, "Grep"},
+        {ToolKind::Shell, "Bash"},       {ToolKind::FileWrite, "Write"},
+        {ToolKind::FileRead, "Read"},    {ToolKind::FileSearch, "Grep"},
         {ToolKind::Network, "WebFetch"},
     };
     for (ToolKind kind : rule.header.target.kinds) {
@@ -318,6 +318,9 @@ class Parser {
       } else {
         error(k, "example: unknown key '" + key + "' (expected tool, args, context)");
       }
+    }
+    for (const auto& name : rule.header.target.tools) {
+      if (ex.call.tool.empty() && !isWildcard(name)) ex.call.tool = name;
     }
     if (ex.call.tool.empty()) {
       const ToolInfo* tool = exampleTool(rule);
@@ -396,7 +399,7 @@ class Parser {
       rule.header.source = where(item);
       rule.header.layer = layer_;
       bool has_verdict = false;
-      YAML::Node examples;
+      std::optional<YAML::Node> examples;
       for (const auto& [k, v] : entries(item)) {
         const std::string key = k.Scalar();
         if (key == "id") {
@@ -435,7 +438,7 @@ class Parser {
         } else if (key == "description") {
           (void)scalar(v, "description");
         } else if (key == "examples") {
-          examples = v;
+          examples.emplace(v);
         } else {
           error(k, "unknown key '" + key +
                        "' in a rule (expected id, tool, category, kind, max_risk, args, "
@@ -444,7 +447,7 @@ class Parser {
       }
       if (rule.header.id.empty()) error(item, "rule: id is required");
       if (!has_verdict) error(item, "rule " + rule.header.id + ": verdict is required");
-      if (examples) parseExamples(examples, rule);
+      if (examples) parseExamples(*examples, rule);
       doc.rules.push_back(std::move(rule));
     }
   }

@@ -122,8 +122,8 @@ std::vector<PolicyTestCase> parsePolicyTests(std::string_view text, const std::s
 PolicyTestResult runPolicyTest(const Engine& engine, const PolicyTestCase& test) {
   PolicyTestResult result;
   result.decision = engine.decide(test.call);
-  const Verdict got = test.expect == Verdict::Escalate ? result.decision.policy_verdict
-                                                       : result.decision.verdict;
+  const Verdict got =
+      test.expect == Verdict::Escalate ? result.decision.policy_verdict : result.decision.verdict;
   result.passed = got == test.expect && (!test.rule || *test.rule == result.decision.rule_id);
   return result;
 }

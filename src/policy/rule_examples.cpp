@@ -19,10 +19,10 @@ std::vector<PolicyDiagnostic> checkRuleExamples(const Policy& policy) {
       if (matched == ex.should_match) continue;
       std::string call = ex.call.tool + " " + ex.call.args.dump();
       std::string why = !selected ? " (the rule does not apply to tool " + ex.call.tool + ")" : "";
-      failures.push_back(
-          {ex.where, "rule " + rule->id() + ": example " +
-                         (ex.should_match ? "should match but does not: " : "should not match but does: ") +
-                         call + why});
+      failures.push_back({ex.where, "rule " + rule->id() + ": example " +
+                                        (ex.should_match ? "should match but does not: "
+                                                         : "should not match but does: ") +
+                                        call + why});
     }
   }
   return failures;

@@ -1,0 +1,137 @@
+// `toolguard check` through the real binary.
+#include "e2e/cli_fixture.hpp"
+
+namespace toolguard::testing {
+namespace {
+
+using nlohmann::json;
+
+class Check : public Cli {};
+
+TEST_F(Check, PrintsOneDecisionForOneCall) {
+  json d = check({{"tool", "Write"},
+                  {"args", {{"file_path", "../../../etc/passwd"}}},
+                  {"context", {{"cwd", "/home/u/app"}}}});
+  EXPECT_EQ(d["verdict"], "deny");
+  EXPECT_EQ(d["rule"], "system-write");
+  EXPECT_EQ(d["source"].get<std::string>().rfind("<profile:default>:", 0), 0u);
+  EXPECT_FALSE(d["reason"].get<std::string>().empty());
+  EXPECT_NE(d["model_reason"].get<std::string>().find("toolguard"), std::string::npos);
+
+  d = check({{"tool", "Read"}, {"args", {{"file_path", "src/a.c"}}}});
+  EXPECT_EQ(d["verdict"], "allow");
+  EXPECT_EQ(d["rule"], nullptr);
+  EXPECT_EQ(d["basis"], "tool-policy");
+}
+
+TEST_F(Check, ContextIsOptionalAndCwdDefaultsToTheProcessDirectory) {
+  // Relative paths resolve against the process cwd (the test's temp dir): inside.
+  json d = check({{"tool", "Write"}, {"args", {{"file_path", "notes.txt"}}}});
+  EXPECT_EQ(d["verdict"], "allow");
+  d = check({{"tool", "Write"}, {"args", {{"file_path", "../outside.txt"}}}});
+  EXPECT_EQ(d["verdict"], "ask");
+  EXPECT_EQ(d["rule"], "write-outside-workspace");
+}
+
+TEST_F(Check, HeadlessTurnsAskIntoDeny) {
+  json d = check({{"tool", "Bash"},
+                  {"args", {{"command", "make"}}},
+                  {"context", {{"cwd", "/w"}, {"mode", "headless"}}}});
+  EXPECT_EQ(d["verdict"], "deny");
+  EXPECT_EQ(d["policy_verdict"], "ask");
+  EXPECT_NE(d["resolution"].get<std::string>().find("headless"), std::string::npos);
+}
+
+TEST_F(Check, MalformedInputIsDeniedNamingTheProblem) {
+  struct Case {
+    std::string input;
+    std::string needle;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"", "invalid JSON"},
+           {"{not json", "invalid JSON"},
+           {"[1,2]", "expected a JSON object"},
+           {R"({"args":{}})", "tool: required"},
+           {R"({"tool":""})", "tool: required"},
+           {R"({"tool":"Read","args":[1]})", "args: expected a JSON object"},
+           {R"({"tool":"Read","context":{"mode":"sometimes"}})", "context.mode"},
+           {R"({"tool":"Read","context":{"cwd":5}})", "context.cwd: expected a string"},
+           {R"({"tool":"Read","argz":{}})", "argz: unknown field"},
+       }) {
+    RunResult r = run({"check"}, c.input);
+    EXPECT_EQ(r.exit_code, 0) << c.input << r.err;
+    json d = json::parse(r.out);
+    EXPECT_EQ(d["verdict"], "deny") << c.input;
+    EXPECT_NE(d["reason"].get<std::string>().find(c.needle), std::string::npos)
+        << c.input << " -> " << d["reason"];
+  }
+}
+
+TEST_F(Check, BatchAnswersEachLineInOrder) {
+  std::string input = R"({"tool":"Read","args":{"file_path":"a"},"context":{"cwd":"/w"}})"
+                      "\n\n"
+                      R"({"tool":"Write","args":{"file_path":"/etc/x"},"context":{"cwd":"/w"}})"
+                      "\n"
+                      "garbage\n"
+                      R"({"tool":"Bash","args":{"command":"ls"},"context":{"cwd":"/w"}})"
+                      "\n";
+  RunResult r = run({"check", "--batch"}, input);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::vector<std::string> verdicts;
+  for (std::string line; std::getline(lines, line);) {
+    verdicts.push_back(json::parse(line)["verdict"]);
+  }
+  EXPECT_EQ(verdicts, (std::vector<std::string>{"allow", "deny", "deny", "ask"}));
+}
+
+TEST_F(Check, ExplicitPolicyFilesAndProfiles) {
+  dir.write("extra.yaml",
+            "rules:\n  - {id: no-fetch, tool: WebFetch, verdict: deny, reason: offline}\n");
+  json d = check({{"tool", "WebFetch"}, {"args", {{"url", "https://x"}}}},
+                 {"--policy", (dir.path() / "extra.yaml").string()});
+  EXPECT_EQ(d["verdict"], "deny");
+  EXPECT_EQ(d["reason"], "offline");
+  EXPECT_EQ(d["source"], (dir.path() / "extra.yaml").string() + ":2:5");
+  d = check({{"tool", "Bash"}, {"args", {{"command", "ls"}}}}, {"--profile", "read-only-chat"});
+  EXPECT_EQ(d["verdict"], "deny");
+}
+
+TEST_F(Check, ABrokenPolicyDeniesAndExitsTwo) {
+  dir.write("bad.yaml", "rules:\n  - {id: x, tool: Read, verdict: allowed}\n");
+  RunResult r = run({"check", "--policy", (dir.path() / "bad.yaml").string()},
+                    R"({"tool":"Read","args":{"file_path":"a"}})");
+  EXPECT_EQ(r.exit_code, 2);
+  json d = json::parse(r.out);
+  EXPECT_EQ(d["verdict"], "deny");
+  EXPECT_NE(d["reason"].get<std::string>().find("bad.yaml:2:"), std::string::npos) << d["reason"];
+  EXPECT_NE(d["reason"].get<std::string>().find("unknown value 'allowed'"), std::string::npos);
+}
+
+TEST_F(Check, UserProjectAndManagedLayersAreFound) {
+  dir.write("user/mine.yaml", "rules:\n  - {id: user-no-fetch, tool: WebFetch, verdict: deny}\n");
+  dir.write("repo/.toolguard/policy.yaml",
+            "default: allow\nrules:\n  - {id: repo-bash, tool: Bash, verdict: allow}\n");
+  std::filesystem::create_directories(dir.path() / "repo/src");
+  const std::string cwd = (dir.path() / "repo/src").string();
+  json d = check({{"tool", "Bash"}, {"args", {{"command", "ls"}}}, {"context", {{"cwd", cwd}}}});
+  EXPECT_EQ(d["verdict"], "ask");  // the untrusted repository cannot allow Bash
+  d = check({{"tool", "WebFetch"}, {"args", json::object()}, {"context", {{"cwd", cwd}}}});
+  EXPECT_EQ(d["rule"], "user-no-fetch");
+
+  dir.write("user/trust.yaml", "trusted_projects: [" + (dir.path() / "repo").string() + "]\n");
+  d = check({{"tool", "Bash"}, {"args", {{"command", "ls"}}}, {"context", {{"cwd", cwd}}}});
+  EXPECT_EQ(d["verdict"], "allow");
+  EXPECT_EQ(d["rule"], "repo-bash");
+
+  dir.write("managed/org.yaml", "rules:\n  - {id: org-no-bash, tool: Bash, verdict: deny}\n");
+  d = check({{"tool", "Bash"}, {"args", {{"command", "ls"}}}, {"context", {{"cwd", cwd}}}});
+  EXPECT_EQ(d["verdict"], "deny");
+  EXPECT_EQ(d["rule"], "org-no-bash");
+  d = check({{"tool", "Bash"}, {"args", {{"command", "ls"}}}, {"context", {{"cwd", cwd}}}},
+            {"--no-managed"});
+  EXPECT_EQ(d["verdict"], "allow");
+}
+
+}  // namespace
+}  // namespace toolguard::testing

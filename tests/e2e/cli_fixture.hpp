@@ -1,0 +1,46 @@
+#pragma once
+// The e2e fixture: runs the real binary in an isolated environment (its own
+// HOME, user and managed directories), so a developer's configuration never
+// leaks into a test.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/run_binary.hpp"
+#include "support/temp_dir.hpp"
+
+namespace toolguard::testing {
+
+class Cli : public ::testing::Test {
+ protected:
+  TempDir dir;
+
+  std::map<std::string, std::string> env() const {
+    return {{"HOME", (dir.path() / "home").string()},
+            {"TOOLGUARD_CONFIG_DIR", (dir.path() / "user").string()},
+            {"TOOLGUARD_MANAGED_DIR", (dir.path() / "managed").string()},
+            {"XDG_CONFIG_HOME", ""}};
+  }
+
+  RunResult run(const std::vector<std::string>& args, const std::string& input = "",
+                const std::string& cwd = "") const {
+    std::string where = cwd.empty() ? dir.path().string() : cwd;
+    return runBinary(TOOLGUARD_BINARY, args, input, env(), where);
+  }
+
+  /// `toolguard check` of one toolguard-format call; the parsed decision.
+  nlohmann::json check(const nlohmann::json& call, std::vector<std::string> extra = {}) const {
+    std::vector<std::string> args = {"check"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    RunResult r = run(args, call.dump());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+  }
+
+  static std::string data(const std::string& relative) {
+    return slurp(std::string(TOOLGUARD_SOURCE_DIR) + "/tests/data/" + relative);
+  }
+};
+
+}  // namespace toolguard::testing

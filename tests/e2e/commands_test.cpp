@@ -1,0 +1,136 @@
+// explain, test, policy lint, demo and --help through the real binary.
+#include "e2e/cli_fixture.hpp"
+
+namespace toolguard::testing {
+namespace {
+
+class Commands : public Cli {};
+
+TEST_F(Commands, ExplainShowsEveryConsultedRuleAndWhyTheWinnerWon) {
+  RunResult r = run({"explain"},
+                    R"({"tool":"Write","args":{"file_path":"/etc/hosts"},"context":{"cwd":"/w"}})");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* needle :
+       {"Tool: Write", "path: /etc/hosts -> /etc/hosts", "system-write", "write-outside-workspace",
+        "=> deny", "=> ask", "abstains", "Decision: deny", "the strictest of 2 findings",
+        "decided by rule system-write"}) {
+    EXPECT_NE(r.out.find(needle), std::string::npos) << needle << "\n" << r.out;
+  }
+  r = run({"explain"}, R"({"tool":"launch","context":{"cwd":"/w","mode":"headless"}})");
+  EXPECT_NE(r.out.find("the default verdict"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("policy said ask"), std::string::npos) << r.out;
+}
+
+TEST_F(Commands, TestRunsExamplesAndTestFiles) {
+  dir.write("policy.yaml", R"(
+rules:
+  - id: no-deploy-prod
+    tool: deploy
+    args: {env: prod}
+    verdict: deny
+    examples:
+      match: [{args: {env: prod}}]
+      not_match: [{args: {env: dev}}]
+)");
+  dir.write("cases.yaml", R"(
+tests:
+  - {tool: deploy, args: {env: prod}, expect: deny, rule: no-deploy-prod}
+  - {tool: deploy, args: {env: dev}, expect: ask}
+  - {tool: Write, args: {file_path: /etc/x}, expect: deny}
+)");
+  RunResult r = run(
+      {"test", "-q", (dir.path() / "policy.yaml").string(), (dir.path() / "cases.yaml").string()});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find(" passed, 0 failed"), std::string::npos) << r.out;
+
+  dir.write("wrong.yaml", "tests:\n  - {tool: Write, args: {file_path: /etc/x}, expect: allow}\n");
+  r = run({"test", (dir.path() / "wrong.yaml").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("FAIL " + (dir.path() / "wrong.yaml").string() + ":2:5"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("expected allow, got deny by rule system-write"), std::string::npos);
+  EXPECT_NE(r.out.find(", 1 failed"), std::string::npos);
+}
+
+TEST_F(Commands, TestReportsAFailingRuleExampleAsAFailedCase) {
+  dir.write("policy.yaml", R"(
+rules:
+  - id: etc
+    kind: file-write
+    path: /etc/**
+    verdict: deny
+    examples:
+      match: [/etc/passwd, /home/x]
+)");
+  RunResult r = run({"test", (dir.path() / "policy.yaml").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("FAIL " + (dir.path() / "policy.yaml").string() + ":8:"), std::string::npos)
+      << r.out;
+}
+
+TEST_F(Commands, LintReportsErrorsWithPositionAndWarnings) {
+  dir.write("bad.yaml", "rules:\n  - {id: a, tool: Read, verdict: permit}\n");
+  RunResult r = run({"policy", "lint", (dir.path() / "bad.yaml").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find((dir.path() / "bad.yaml").string() + ":2:34: error: verdict: unknown value"),
+            std::string::npos)
+      << r.out;
+
+  dir.write("warn.yaml", R"(
+rules:
+  - {id: allow-gh, tool: mcp__github__create_issue, verdict: allow}
+  - {id: no-gh, tool: "mcp__github__*", verdict: deny}
+  - {id: typo, tool: Bassh, verdict: ask}
+)");
+  r = run({"policy", "lint", (dir.path() / "warn.yaml").string()});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("warning: allow rule allow-gh is shadowed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("warning: rule typo: unknown tool 'Bassh'"), std::string::npos);
+  EXPECT_NE(r.out.find("0 errors, 2 warnings"), std::string::npos);
+  r = run({"policy", "lint", "--strict", (dir.path() / "warn.yaml").string()});
+  EXPECT_EQ(r.exit_code, 1);
+}
+
+TEST_F(Commands, LintAcceptsTheShippedProfiles) {
+  for (const char* profile :
+       {"default", "read-only-chat", "developer-assistant", "document-processing"}) {
+    std::string file = std::string(TOOLGUARD_SOURCE_DIR) + "/policies/" + profile + ".yaml";
+    RunResult r = run({"policy", "lint", "--no-builtin", "--strict", file});
+    EXPECT_EQ(r.exit_code, 0) << profile << "\n" << r.out;
+  }
+}
+
+TEST_F(Commands, DemoShowsHarmlessAndHostileCalls) {
+  RunResult r = run({"demo"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("system-write"), std::string::npos);
+  EXPECT_NE(r.out.find("guard-config-write"), std::string::npos);
+  EXPECT_NE(r.out.find("allow"), std::string::npos);
+  EXPECT_NE(r.out.find("ask"), std::string::npos);
+  EXPECT_EQ(r.out.find("\033["), std::string::npos);  // no colour when not a terminal
+}
+
+TEST_F(Commands, EverySubcommandHasHelp) {
+  for (std::vector<std::string> args :
+       std::vector<std::vector<std::string>>{{"--help"},
+                                             {"check", "--help"},
+                                             {"explain", "--help"},
+                                             {"test", "--help"},
+                                             {"policy", "--help"},
+                                             {"policy", "lint", "--help"},
+                                             {"demo", "--help"}}) {
+    RunResult r = run(args);
+    EXPECT_EQ(r.exit_code, 0) << args[0];
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << args[0] << r.out;
+  }
+}
+
+TEST_F(Commands, UsageErrorsExitTwo) {
+  EXPECT_EQ(run({}).exit_code, 2);
+  EXPECT_EQ(run({"frobnicate"}).exit_code, 2);
+  EXPECT_EQ(run({"check", "--format", "cursor"}).exit_code, 2);
+  EXPECT_EQ(run({"check", "--batch", "--format", "claude"}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace toolguard::testing

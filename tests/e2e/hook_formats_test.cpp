@@ -1,0 +1,104 @@
+// `toolguard check --format claude|gemini` with inputs in the exact shape the
+// agents send (tests/data/, see docs/formats/).
+#include "e2e/cli_fixture.hpp"
+
+namespace toolguard::testing {
+namespace {
+
+using nlohmann::json;
+
+class HookFormats : public Cli {
+ protected:
+  json hook(const std::string& format, const std::string& file, int expected_exit = 0) {
+    RunResult r = run({"check", "--format", format}, data(file));
+    EXPECT_EQ(r.exit_code, expected_exit) << r.err;
+    return json::parse(r.out);
+  }
+};
+
+json claudeDecision(const json& out) {
+  return out.at("hookSpecificOutput");
+}
+
+TEST_F(HookFormats, ClaudeWriteInsideTheWorkspaceIsAllowed) {
+  json out = hook("claude", "claude/write_in_workspace.json");
+  EXPECT_EQ(claudeDecision(out)["hookEventName"], "PreToolUse");
+  EXPECT_EQ(claudeDecision(out)["permissionDecision"], "allow");
+}
+
+TEST_F(HookFormats, ClaudeEditOfEtcPasswdIsDeniedWithAReasonForTheModel) {
+  json out = hook("claude", "claude/edit_etc_passwd.json");
+  EXPECT_EQ(claudeDecision(out)["permissionDecision"], "deny");
+  std::string reason = claudeDecision(out)["permissionDecisionReason"];
+  EXPECT_NE(reason.find("system-write"), std::string::npos) << reason;
+  EXPECT_FALSE(out.contains("continue"));
+}
+
+TEST_F(HookFormats, ClaudeAsksForKeysShellAndMcp) {
+  EXPECT_EQ(claudeDecision(hook("claude", "claude/read_ssh_key.json"))["permissionDecision"],
+            "ask");
+  EXPECT_EQ(claudeDecision(hook("claude", "claude/bash_npm_test.json"))["permissionDecision"],
+            "ask");
+  EXPECT_EQ(claudeDecision(hook("claude", "claude/mcp_tool.json"))["permissionDecision"], "ask");
+}
+
+TEST_F(HookFormats, ClaudeDontAskModeMeansNoOneCanApprove) {
+  EXPECT_EQ(
+      claudeDecision(hook("claude", "claude/dont_ask_write_outside.json"))["permissionDecision"],
+      "deny");
+}
+
+TEST_F(HookFormats, ClaudeAbortStopsTheAgent) {
+  dir.write("abort.yaml",
+            "rules:\n  - {id: stop-mcp, tool: 'mcp__coop__*', verdict: abort, reason: stop}\n");
+  RunResult r =
+      run({"check", "--format", "claude", "--policy", (dir.path() / "abort.yaml").string()},
+          data("claude/mcp_tool.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json out = json::parse(r.out);
+  EXPECT_EQ(out["continue"], false);
+  EXPECT_NE(out["stopReason"].get<std::string>().find("stop"), std::string::npos);
+  EXPECT_EQ(claudeDecision(out)["permissionDecision"], "deny");
+}
+
+TEST_F(HookFormats, ClaudeErrorsExitTwoWithStderrBecauseOtherCodesMeanGoAhead) {
+  for (const std::string& input :
+       {std::string("not json"), std::string(R"({"tool_input":{}})"),
+        std::string(R"({"tool_name":"Bash","tool_input":"rm -rf /"})"),
+        std::string(R"({"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{}})")}) {
+    RunResult r = run({"check", "--format", "claude"}, input);
+    EXPECT_EQ(r.exit_code, 2) << input;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("toolguard"), std::string::npos);
+  }
+  dir.write("bad.yaml", "default: allowed\n");
+  RunResult r = run({"check", "--format", "claude", "--policy", (dir.path() / "bad.yaml").string()},
+                    data("claude/write_in_workspace.json"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("bad.yaml:1:10"), std::string::npos) << r.err;
+}
+
+TEST_F(HookFormats, GeminiCheckerDecisions) {
+  json out = hook("gemini", "gemini/read_file.json");
+  EXPECT_EQ(out["decision"], "allow");
+  out = hook("gemini", "gemini/write_etc.json");
+  EXPECT_EQ(out["decision"], "deny");
+  EXPECT_FALSE(out["reason"].get<std::string>().empty());
+  out = hook("gemini", "gemini/shell_rm.json");
+  EXPECT_EQ(out["decision"], "ask_user");
+  EXPECT_FALSE(out["reason"].get<std::string>().empty());
+}
+
+TEST_F(HookFormats, GeminiWorkspacesAreWorkspaceRoots) {
+  json out = hook("gemini", "gemini/write_second_workspace.json");
+  EXPECT_EQ(out["decision"], "allow");
+}
+
+TEST_F(HookFormats, GeminiErrorsExitNonZeroSoTheCheckerDenies) {
+  RunResult r = run({"check", "--format", "gemini"}, R"({"toolCall":{"args":{}}})");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("toolCall.name"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace toolguard::testing

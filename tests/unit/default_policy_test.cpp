@@ -1,0 +1,129 @@
+// The built-in default policy and the ready-made profiles, through the same
+// loader a user's configuration goes through.
+#include <gtest/gtest.h>
+
+#include "toolguard/engine.hpp"
+#include "toolguard/paths.hpp"
+#include "toolguard/policy_loader.hpp"
+#include "toolguard/tool_catalog.hpp"
+
+namespace toolguard {
+namespace {
+
+Engine builtinEngine(std::vector<std::string> profiles = {}) {
+  PolicySources s;
+  s.profiles = std::move(profiles);
+  return Engine(loadPolicy(s));
+}
+
+Decision decide(const Engine& e, std::string tool, nlohmann::json args,
+                InteractionMode mode = InteractionMode::Interactive) {
+  ToolCall c;
+  c.tool = std::move(tool);
+  c.args = std::move(args);
+  c.context.cwd = homeDirectory() + "/project";
+  c.context.mode = mode;
+  return e.decide(c);
+}
+
+TEST(DefaultPolicy, ReadsAndWorkspaceWritesAreAllowed) {
+  Engine e = builtinEngine();
+  EXPECT_EQ(decide(e, "Read", {{"file_path", "src/main.cpp"}}).verdict, Verdict::Allow);
+  EXPECT_EQ(decide(e, "Grep", {{"pattern", "x"}}).verdict, Verdict::Allow);
+  EXPECT_EQ(decide(e, "Write", {{"file_path", "src/brand_new.cpp"}}).verdict, Verdict::Allow);
+  EXPECT_EQ(decide(e, "edit_file", {{"path", "README.md"}}).verdict, Verdict::Allow);
+}
+
+TEST(DefaultPolicy, HostileFileCallsAreCaught) {
+  Engine e = builtinEngine();
+  EXPECT_EQ(decide(e, "Edit", {{"file_path", "../../../../../../etc/passwd"}}).rule_id,
+            "system-write");
+  EXPECT_EQ(decide(e, "Write", {{"file_path", ".toolguard/policy.yaml"}}).verdict, Verdict::Deny);
+  EXPECT_EQ(decide(e, "Write", {{"file_path", "~/.toolguard/approvals.json"}}).verdict,
+            Verdict::Deny);
+  EXPECT_EQ(decide(e, "Write", {{"file_path", "~/.bashrc"}}).verdict, Verdict::Ask);
+  EXPECT_EQ(decide(e, "Write", {{"file_path", "/tmp/x"}}).verdict, Verdict::Ask);
+  EXPECT_EQ(decide(e, "Write", {{"file_path", "/tmp/x"}}, InteractionMode::Headless).verdict,
+            Verdict::Deny);
+  EXPECT_EQ(decide(e, "Read", {{"file_path", "~/.ssh/id_rsa"}}).verdict, Verdict::Ask);
+  EXPECT_EQ(decide(e, "read_file", {{"absolute_path", ".env"}}).verdict, Verdict::Ask);
+  EXPECT_EQ(decide(e, "move_file", {{"source", "a.txt"}, {"destination", "/etc/a.txt"}}).verdict,
+            Verdict::Deny);
+}
+
+TEST(DefaultPolicy, UnknownToolsAskAndShellAsks) {
+  Engine e = builtinEngine();
+  EXPECT_EQ(decide(e, "mcp__github__delete_repository", {}).verdict, Verdict::Ask);
+  EXPECT_EQ(decide(e, "Bash", {{"command", "ls"}}).verdict, Verdict::Ask);
+  EXPECT_EQ(decide(e, "Bash", {{"command", "ls"}}, InteractionMode::Headless).verdict,
+            Verdict::Deny);
+}
+
+TEST(Profiles, ReadOnlyChat) {
+  Engine e = builtinEngine({"read-only-chat"});
+  EXPECT_EQ(decide(e, "Read", {{"file_path", "a.md"}}).verdict, Verdict::Allow);
+  EXPECT_EQ(decide(e, "Write", {{"file_path", "a.md"}}).verdict, Verdict::Deny);
+  EXPECT_EQ(decide(e, "Bash", {{"command", "ls"}}).verdict, Verdict::Deny);
+  EXPECT_EQ(decide(e, "unknown", {}).verdict, Verdict::Deny);
+}
+
+TEST(Profiles, DeveloperAssistant) {
+  Engine e = builtinEngine({"developer-assistant"});
+  EXPECT_EQ(decide(e, "Write", {{"file_path", "src/a.c"}}).verdict, Verdict::Allow);
+  EXPECT_EQ(decide(e, "Write", {{"file_path", ".git/config"}}).verdict, Verdict::Deny);
+  EXPECT_EQ(decide(e, "WebSearch", {{"query", "x"}}).verdict, Verdict::Allow);
+  EXPECT_EQ(decide(e, "Write", {{"file_path", ".github/workflows/ci.yml"}}).verdict, Verdict::Ask);
+}
+
+TEST(Profiles, DocumentProcessing) {
+  Engine e = builtinEngine({"document-processing"});
+  EXPECT_EQ(decide(e, "Write", {{"file_path", "out/report.md"}}).verdict, Verdict::Allow);
+  EXPECT_EQ(decide(e, "Write", {{"file_path", "convert.py"}}).verdict, Verdict::Ask);
+  EXPECT_EQ(decide(e, "Write", {{"file_path", "/tmp/report.md"}}).verdict, Verdict::Deny);
+  EXPECT_EQ(decide(e, "Bash", {{"command", "pandoc"}}).verdict, Verdict::Deny);
+}
+
+TEST(Catalog, KnowsTheCommonAgentsTools) {
+  const ToolCatalog& c = ToolCatalog::builtin();
+  for (const char* shell : {"Bash", "run_shell_command", "execute_command", "shell"}) {
+    ASSERT_NE(c.find(shell), nullptr) << shell;
+    EXPECT_EQ(c.find(shell)->kind, ToolKind::Shell);
+    EXPECT_FALSE(c.find(shell)->command_arg.empty());
+  }
+  for (const char* write : {"Write", "Edit", "MultiEdit", "write_file", "edit_file", "replace"}) {
+    ASSERT_NE(c.find(write), nullptr) << write;
+    EXPECT_EQ(c.find(write)->kind, ToolKind::FileWrite);
+    EXPECT_FALSE(c.find(write)->path_args.empty());
+  }
+  for (const char* read : {"Read", "read_file", "list_directory"}) {
+    ASSERT_NE(c.find(read), nullptr) << read;
+    EXPECT_TRUE(c.find(read)->metadata.read_only);
+  }
+  EXPECT_EQ(c.find("WebFetch")->kind, ToolKind::Network);
+  EXPECT_EQ(c.resolve("mcp__srv__tool").metadata.category, "mcp");
+  EXPECT_EQ(c.resolve("never_heard_of").kind, ToolKind::Other);
+  EXPECT_EQ(c.find("never_heard_of"), nullptr);
+}
+
+TEST(Catalog, UsersCanExtendIt) {
+  ToolCatalog c = ToolCatalog::builtin();
+  ToolInfo mine;
+  mine.name = "my_shell";
+  mine.kind = ToolKind::Shell;
+  mine.command_arg = "cmd";
+  c.add(mine);
+  EXPECT_EQ(c.find("my_shell")->command_arg, "cmd");
+  EXPECT_EQ(c.size(), ToolCatalog::builtin().size() + 1);
+}
+
+TEST(CallView, ArgvCommandsAreJoinedWithQuoting) {
+  ToolCall c;
+  c.tool = "shell";
+  c.args = {{"command", {"bash", "-lc", "echo 'hi there'"}}};
+  CallView view(c, ToolCatalog::builtin().resolve("shell"));
+  ASSERT_TRUE(view.command().has_value());
+  EXPECT_EQ(*view.command(), "bash -lc 'echo '\\''hi there'\\'''");
+}
+
+}  // namespace
+}  // namespace toolguard

@@ -1,0 +1,187 @@
+#include <gtest/gtest.h>
+
+#include "support/temp_dir.hpp"
+#include "toolguard/engine.hpp"
+#include "toolguard/policy_loader.hpp"
+
+namespace toolguard {
+namespace {
+
+using testing::TempDir;
+
+ToolCall call(std::string tool, nlohmann::json args = nlohmann::json::object()) {
+  ToolCall c;
+  c.tool = std::move(tool);
+  c.args = std::move(args);
+  c.context.cwd = "/w";
+  return c;
+}
+
+struct Layers {
+  TempDir dir;
+  PolicySources sources() const {
+    PolicySources s;
+    s.builtin = false;
+    s.user_dir = dir.path() / "user";
+    s.project_root = dir.path() / "project";
+    s.managed_dir = dir.path() / "managed";
+    return s;
+  }
+  void user(const std::string& text) const { dir.write("user/10-user.yaml", text); }
+  void project(const std::string& text) const { dir.write("project/.toolguard/policy.yaml", text); }
+  void managed(const std::string& text) const { dir.write("managed/policy.yml", text); }
+  bool hasWarning(const Policy& p, const std::string& needle) const {
+    for (const auto& w : p.warnings) {
+      if (w.message.find(needle) != std::string::npos) return true;
+    }
+    return false;
+  }
+};
+
+TEST(Layers, LaterLayersOverrideDefaultsAndRulesById) {
+  Layers l;
+  l.user("default: deny\nrules:\n  - {id: fetch, tool: WebFetch, verdict: ask}\n");
+  l.dir.write("explicit.yaml", "rules:\n  - {id: fetch, tool: WebFetch, verdict: allow}\n");
+  PolicySources s = l.sources();
+  s.explicit_files = {l.dir.path() / "explicit.yaml"};
+  Policy p = loadPolicy(s);
+  EXPECT_EQ(p.default_verdict, Verdict::Deny);
+  Engine engine(p);
+  Decision d = engine.decide(call("WebFetch"));
+  EXPECT_EQ(d.verdict, Verdict::Allow);
+  EXPECT_EQ(d.consulted.size(), 1u);  // replaced, not added
+  EXPECT_EQ(d.source.file, (l.dir.path() / "explicit.yaml").string());
+}
+
+TEST(Layers, ManagedDenyAndAskCannotBeLoosened) {
+  Layers l;
+  l.managed(R"(
+default: ask
+tools:
+  Read: {policy: confirm}
+rules:
+  - {id: no-fetch, tool: WebFetch, verdict: deny}
+)");
+  // A later layer cannot come after managed, but code can: it is a later merge.
+  Policy p = loadPolicy(l.sources());
+  mergePolicyText(p, R"(
+default: allow
+tools:
+  Read: {policy: allow}
+rules:
+  - {id: no-fetch, tool: WebFetch, verdict: allow}
+  - {id: fetch-ok, tool: WebFetch, verdict: allow}
+)",
+                  "code.yaml", PolicyLayer::Code);
+  Engine engine(p);
+  EXPECT_EQ(p.default_verdict, Verdict::Ask);
+  EXPECT_EQ(engine.decide(call("WebFetch")).verdict, Verdict::Deny);
+  EXPECT_EQ(engine.decide(call("Read", {{"file_path", "a"}})).verdict, Verdict::Ask);
+  EXPECT_TRUE(l.hasWarning(p, "cannot loosen a managed setting"));
+}
+
+TEST(Layers, ManagedWinsOverUserWhateverTheUserSays) {
+  Layers l;
+  l.user("default: allow\nrules:\n  - {id: all-ok, tool: '*', verdict: allow}\n");
+  l.managed("rules:\n  - {id: no-mcp-delete, tool: 'mcp__*__delete_*', verdict: deny}\n");
+  Engine engine(loadPolicy(l.sources()));
+  EXPECT_EQ(engine.decide(call("mcp__gh__delete_repo")).verdict, Verdict::Deny);
+  EXPECT_EQ(engine.decide(call("mcp__gh__list")).verdict, Verdict::Allow);
+}
+
+TEST(Layers, UntrustedProjectCannotLoosenTheUsersPolicy) {
+  Layers l;
+  l.user("default: ask\nrules:\n  - {id: fetch, tool: WebFetch, verdict: ask}\n");
+  l.project(R"(
+default: allow
+tools:
+  Bash: {policy: allow, risk: low}
+  my_tool: {policy: allow}
+rules:
+  - {id: fetch, tool: WebFetch, verdict: allow}
+  - {id: shell-ok, tool: Bash, verdict: allow}
+  - {id: no-deploy, tool: deploy, verdict: deny}
+)");
+  Policy p = loadPolicy(l.sources());
+  Engine engine(p);
+  EXPECT_EQ(p.default_verdict, Verdict::Ask);
+  EXPECT_EQ(engine.decide(call("WebFetch")).verdict, Verdict::Ask);
+  EXPECT_EQ(engine.decide(call("Bash", {{"command", "ls"}})).verdict, Verdict::Ask);
+  EXPECT_EQ(engine.decide(call("my_tool")).verdict, Verdict::Ask);
+  EXPECT_EQ(engine.decide(call("deploy")).verdict, Verdict::Deny);  // tightening is kept
+  EXPECT_EQ(p.tools.find("Bash")->metadata.risk, RiskLevel::High);
+  EXPECT_TRUE(l.hasWarning(p, "untrusted project"));
+}
+
+TEST(Layers, TrustedProjectMayLoosen) {
+  Layers l;
+  l.user("trusted_projects: [" + (l.dir.path() / "project").string() + "]\n");
+  l.project("default: allow\nrules:\n  - {id: shell-ok, tool: Bash, verdict: allow}\n");
+  Policy p = loadPolicy(l.sources());
+  Engine engine(p);
+  EXPECT_EQ(p.default_verdict, Verdict::Allow);
+  EXPECT_EQ(engine.decide(call("Bash", {{"command", "ls"}})).verdict, Verdict::Allow);
+}
+
+TEST(Layers, OnlyUserFilesCanTrustAProject) {
+  Layers l;
+  l.project("trusted_projects: [" + (l.dir.path() / "project").string() + "]\ndefault: allow\n");
+  Policy p = loadPolicy(l.sources());
+  EXPECT_EQ(p.default_verdict, Verdict::Ask);
+  EXPECT_TRUE(l.hasWarning(p, "only user policy files can trust a project"));
+}
+
+TEST(Layers, FilesOfALayerLoadInNameOrder) {
+  Layers l;
+  l.dir.write("user/b.yaml", "default: allow\n");
+  l.dir.write("user/a.yaml", "default: deny\n");
+  l.dir.write("user/notes.txt", "not: a policy\n");
+  Policy p = loadPolicy(l.sources());
+  EXPECT_EQ(p.default_verdict, Verdict::Allow);
+  EXPECT_EQ(p.default_source.file, (l.dir.path() / "user/b.yaml").string());
+}
+
+TEST(Layers, AnErrorInAnyLayerFailsTheWholeLoad) {
+  Layers l;
+  l.user("default: allow\n");
+  l.project("rules:\n  - {id: x, verdict: sometimes}\n");
+  try {
+    loadPolicy(l.sources());
+    FAIL();
+  } catch (const PolicyError& e) {
+    EXPECT_NE(e.errors()[0].where.file.find("project/.toolguard/policy.yaml"), std::string::npos);
+    EXPECT_EQ(e.errors()[0].where.line, 2);
+  }
+}
+
+TEST(Layers, DiscoveryFindsTheNearestProjectAndSkipsHome) {
+  TempDir dir;
+  dir.write("repo/.toolguard/policy.yaml", "");
+  std::filesystem::create_directories(dir.path() / "repo/src/deep");
+  setenv("TOOLGUARD_CONFIG_DIR", (dir.path() / "cfg").c_str(), 1);
+  setenv("TOOLGUARD_MANAGED_DIR", (dir.path() / "managed").c_str(), 1);
+  PolicySources s = discoverPolicySources(dir.path() / "repo/src/deep");
+  EXPECT_EQ(s.project_root, dir.path() / "repo");
+  EXPECT_EQ(s.user_dir, dir.path() / "cfg");
+  EXPECT_EQ(s.managed_dir, dir.path() / "managed");
+
+  const char* old_home = getenv("HOME");
+  std::string saved = old_home ? old_home : "";
+  dir.write("home/.toolguard/approvals.json", "{}");
+  std::filesystem::create_directories(dir.path() / "home/code");
+  setenv("HOME", (dir.path() / "home").c_str(), 1);
+  PolicySources h = discoverPolicySources(dir.path() / "home/code");
+  EXPECT_TRUE(h.project_root.empty());
+  setenv("HOME", saved.c_str(), 1);
+  unsetenv("TOOLGUARD_CONFIG_DIR");
+  unsetenv("TOOLGUARD_MANAGED_DIR");
+}
+
+TEST(Layers, UnknownProfileFails) {
+  PolicySources s;
+  s.profiles = {"nope"};
+  EXPECT_THROW(loadPolicy(s), PolicyError);
+}
+
+}  // namespace
+}  // namespace toolguard

@@ -1,0 +1,57 @@
+#include <gtest/gtest.h>
+
+#include "toolguard/policy_loader.hpp"
+
+namespace toolguard {
+namespace {
+
+std::vector<std::string> lint(const std::string& text) {
+  Policy policy;
+  mergePolicyText(policy, text, "p.yaml", PolicyLayer::Explicit);
+  std::vector<std::string> out;
+  for (const auto& w : lintPolicy(policy)) out.push_back(w.where.toString() + ": " + w.message);
+  return out;
+}
+
+bool contains(const std::vector<std::string>& warnings, const std::string& needle) {
+  for (const auto& w : warnings) {
+    if (w.find(needle) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(Lint, CleanPolicyHasNoWarnings) {
+  EXPECT_TRUE(lint("rules:\n  - {id: a, tool: Bash, verdict: ask}\n").empty());
+}
+
+TEST(Lint, RulesThatCanNeverMatch) {
+  auto w = lint(R"(
+rules:
+  - {id: above-critical, max_risk: critical, verdict: deny}
+  - {id: read-is-not-write, tool: Read, kind: file-write, verdict: deny}
+)");
+  EXPECT_TRUE(contains(w, "p.yaml:3:5: rule above-critical can never match"));
+  EXPECT_TRUE(contains(w, "p.yaml:4:5: rule read-is-not-write can never match"));
+}
+
+TEST(Lint, AllowShadowedByDeny) {
+  auto w = lint(R"(
+rules:
+  - {id: allow-gh, tool: mcp__github__create_issue, verdict: allow}
+  - {id: no-gh, tool: "mcp__github__*", verdict: deny}
+  - {id: allow-fetch, tool: WebFetch, verdict: allow}
+  - {id: deny-fetch-internal, tool: WebFetch, args: {url: {glob: "*internal*"}}, verdict: deny}
+)");
+  EXPECT_TRUE(contains(w, "allow rule allow-gh is shadowed: deny rule no-gh"));
+  EXPECT_FALSE(contains(w, "allow-fetch is shadowed"));  // the deny has a condition
+}
+
+TEST(Lint, UnknownToolNames) {
+  auto w = lint("rules:\n  - {id: a, tool: [Bassh, 'mcp__x__y', 'Rea*'], verdict: ask}\n");
+  EXPECT_TRUE(contains(w, "unknown tool 'Bassh'"));
+  EXPECT_FALSE(contains(w, "mcp__x__y"));
+  EXPECT_FALSE(contains(w, "Rea*"));
+}
+
+}  // namespace
+}  // namespace toolguard

@@ -1,0 +1,52 @@
+#include "toolguard/policy_tests.hpp"
+
+#include <gtest/gtest.h>
+
+#include "toolguard/policy_builder.hpp"
+
+namespace toolguard {
+namespace {
+
+TEST(PolicyTests, ParsesAndRunsCases) {
+  const std::string text = R"(
+tests:
+  - name: etc is denied
+    tool: Write
+    args: {file_path: /etc/passwd}
+    expect: deny
+    rule: system-write
+  - command: ls
+    expect: ask
+  - tool: Write
+    args: {file_path: /tmp/x}
+    context: {mode: headless}
+    expect: deny
+  - tool: Read
+    args: {file_path: README.md}
+    expect: deny
+)";
+  ASSERT_TRUE(isPolicyTestText(text));
+  auto cases = parsePolicyTests(text, "t.yaml");
+  ASSERT_EQ(cases.size(), 4u);
+  EXPECT_EQ(cases[1].call.tool, "Bash");
+  EXPECT_EQ(cases[0].where.line, 3);
+  Engine engine = PolicyBuilder().profile("default").build();
+  EXPECT_TRUE(runPolicyTest(engine, cases[0]).passed);
+  EXPECT_TRUE(runPolicyTest(engine, cases[1]).passed);
+  EXPECT_TRUE(runPolicyTest(engine, cases[2]).passed);
+  EXPECT_FALSE(runPolicyTest(engine, cases[3]).passed);  // Read is allowed
+}
+
+TEST(PolicyTests, BadTestFilesNameTheLine) {
+  try {
+    parsePolicyTests("tests:\n  - tool: Read\n    expect: maybe\n", "t.yaml");
+    FAIL();
+  } catch (const PolicyError& e) {
+    EXPECT_EQ(e.errors()[0].where.toString(), "t.yaml:3:13");
+  }
+  EXPECT_THROW(parsePolicyTests("tests:\n  - expect: deny\n", "t.yaml"), PolicyError);
+  EXPECT_FALSE(isPolicyTestText("rules: []\n"));
+}
+
+}  // namespace
+}  // namespace toolguard
