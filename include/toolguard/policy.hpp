@@ -41,8 +41,10 @@ struct Policy {
 };
 
 /// Runs every rule's examples against the rule itself and returns one
-/// diagnostic per failing example (empty when all pass).
-std::vector<PolicyDiagnostic> checkRuleExamples(const Policy& policy);
+/// diagnostic per failing example (empty when all pass). `include_builtin`
+/// false skips the rules of the built-in layer (the embedded profiles, whose
+/// examples the test suite checks), which keeps a hook process fast.
+std::vector<PolicyDiagnostic> checkRuleExamples(const Policy& policy, bool include_builtin = true);
 
 /// Lint warnings about a merged policy: rules that can never match, allow rules
 /// shadowed by a deny, and exact tool names that no catalog knows.

@@ -29,13 +29,17 @@ std::unique_ptr<RE2> compileAlternatives(const std::vector<std::string>& pattern
   if (patterns.empty()) return nullptr;
   std::string joined;
   for (const std::string& p : patterns) {
-    compileRegex(translate(p), where, what);  // names the bad pattern on its own
     if (!joined.empty()) joined += '|';
     joined += "(?:" + translate(p) + ")";
     if (!text.empty()) text += "\", \"";
     text += p;
   }
-  return compileRegex(joined, where, what);
+  try {
+    return compileRegex(joined, where, what);
+  } catch (const PolicyError&) {
+    for (const std::string& p : patterns) compileRegex(translate(p), where, what);  // names it
+    throw;
+  }
 }
 
 std::string same(const std::string& s) {

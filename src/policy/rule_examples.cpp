@@ -4,9 +4,10 @@
 
 namespace toolguard {
 
-std::vector<PolicyDiagnostic> checkRuleExamples(const Policy& policy) {
+std::vector<PolicyDiagnostic> checkRuleExamples(const Policy& policy, bool include_builtin) {
   std::vector<PolicyDiagnostic> failures;
   for (const auto& rule : policy.rules) {
+    if (!include_builtin && rule->layer() == PolicyLayer::Builtin) continue;
     for (const RuleExample& ex : rule->examples()) {
       const ToolInfo& tool = policy.tools.resolve(ex.call.tool);
       bool selected = detail::targetSelects(rule->target(), ex.call.tool, tool);

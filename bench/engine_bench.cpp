@@ -1,0 +1,96 @@
+// In-process decision time for policies of 10, 1,000 and 10,000 rules.
+#include <benchmark/benchmark.h>
+
+#include "toolguard/policy_builder.hpp"
+
+namespace {
+
+using namespace toolguard;
+
+// Half exact-name rules (tool_0 ... tool_{n/2-1}), half wildcard rules
+// (ns0__* ...), verdicts mixed, plus the built-in catalog.
+Engine engineWithRules(int64_t n) {
+  PolicyBuilder builder;
+  for (int64_t i = 0; i < n / 2; ++i) {
+    const std::string name = "tool_" + std::to_string(i);
+    switch (i % 3) {
+      case 0:
+        builder.allow(name);
+        break;
+      case 1:
+        builder.requireApproval(name);
+        break;
+      default:
+        builder.deny(name);
+    }
+  }
+  for (int64_t i = 0; i < n - n / 2; ++i) {
+    const std::string pattern = "ns" + std::to_string(i) + "__*";
+    if (i % 2 == 0) {
+      builder.allow(pattern);
+    } else {
+      builder.deny(pattern);
+    }
+  }
+  return builder.defaultAction(Verdict::Ask).build();
+}
+
+ToolCall makeCall(std::string tool) {
+  ToolCall call;
+  call.tool = std::move(tool);
+  call.args = {{"query", "hello"}};
+  call.context.cwd = "/work/app";
+  return call;
+}
+
+void run(benchmark::State& state, const ToolCall& call) {
+  const Engine engine = engineWithRules(state.range(0));
+  for (auto _ : state) {
+    Decision d = engine.decide(call);
+    benchmark::DoNotOptimize(d);
+  }
+  state.counters["rules"] = static_cast<double>(state.range(0));
+}
+
+void BM_DecideExactName(benchmark::State& state) {
+  run(state, makeCall("tool_" + std::to_string(state.range(0) / 4)));
+}
+
+void BM_DecideWildcardName(benchmark::State& state) {
+  run(state, makeCall("ns" + std::to_string(state.range(0) / 4) + "__create_issue"));
+}
+
+void BM_DecideNoRuleMatches(benchmark::State& state) {
+  run(state, makeCall("WebSearch"));
+}
+
+BENCHMARK(BM_DecideExactName)->Arg(10)->Arg(1000)->Arg(10000);
+BENCHMARK(BM_DecideWildcardName)->Arg(10)->Arg(1000)->Arg(10000);
+BENCHMARK(BM_DecideNoRuleMatches)->Arg(10)->Arg(1000)->Arg(10000);
+
+// The built-in default policy on a file write: path normalization and path globs.
+void BM_DecideDefaultPolicyFileWrite(benchmark::State& state) {
+  const Engine engine = PolicyBuilder().profile("default").build();
+  ToolCall call = makeCall("Write");
+  call.args = {{"file_path", "src/feature/new_file.cpp"}, {"content", "int main() {}"}};
+  for (auto _ : state) {
+    Decision d = engine.decide(call);
+    benchmark::DoNotOptimize(d);
+  }
+}
+BENCHMARK(BM_DecideDefaultPolicyFileWrite);
+
+}  // namespace
+
+namespace {
+
+// What every `toolguard check` process pays before its first decision.
+void BM_LoadBuiltinPolicy(benchmark::State& state) {
+  for (auto _ : state) {
+    toolguard::Engine engine = toolguard::PolicyBuilder().profile("default").build();
+    benchmark::DoNotOptimize(engine);
+  }
+}
+BENCHMARK(BM_LoadBuiltinPolicy)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
