@@ -57,6 +57,9 @@ void printExplanation(const ToolCall& call, const Engine& engine, const PolicySo
   for (const auto& f : sources.explicit_files) std::cout << ", explicit " << f.string();
   if (!sources.managed_dir.empty()) std::cout << ", managed " << sources.managed_dir.string();
   std::cout << "\n";
+  for (const PolicyWarning& w : policy.warnings) {
+    std::cout << "  warning: " << w.where.toString() << ": " << w.message << "\n";
+  }
 
   const Decision d = engine.decide(call);
   std::cout << "Rules consulted (" << d.consulted.size() << " of " << policy.rules.size()

@@ -116,6 +116,9 @@ TEST_F(Check, UserProjectAndManagedLayersAreFound) {
   const std::string cwd = (dir.path() / "repo/src").string();
   json d = check({{"tool", "Bash"}, {"args", {{"command", "ls"}}}, {"context", {{"cwd", cwd}}}});
   EXPECT_EQ(d["verdict"], "ask");  // the untrusted repository cannot allow Bash
+  RunResult explained = run({"explain"}, R"({"tool":"Bash","args":{"command":"ls"}})", cwd);
+  EXPECT_NE(explained.out.find("warning: "), std::string::npos) << explained.out;
+  EXPECT_NE(explained.out.find("untrusted project"), std::string::npos) << explained.out;
   d = check({{"tool", "WebFetch"}, {"args", json::object()}, {"context", {{"cwd", cwd}}}});
   EXPECT_EQ(d["rule"], "user-no-fetch");
 
