@@ -31,4 +31,9 @@ struct ToolCall {
 /// The lowercase name of an interaction mode ("interactive", "headless").
 std::string_view toString(InteractionMode mode);
 
+/// Sets one string field of a context by name: cwd, agent, session, model, role
+/// or mode ("interactive" or "headless"). Returns an error message naming what
+/// was expected, or an empty string on success.
+std::string setContextField(CallContext& context, std::string_view field, std::string value);
+
 }  // namespace toolguard

@@ -59,25 +59,14 @@ ParsedCall parseToolguard(const json& in, const std::string& default_cwd) {
   std::string cwd;
   if (auto ctx = in.find("context"); ctx != in.end() && !ctx->is_null()) {
     if (!ctx->is_object()) return {std::nullopt, "context: expected a JSON object"};
-    if (!checkKeys(*ctx, {"cwd", "agent", "session", "model", "role", "mode", "roots"}, "context.",
-                   out.error)) {
-      return out;
-    }
     CallContext& c = call.context;
-    if (!optionalString(*ctx, "cwd", "context.", cwd, out.error) ||
-        !optionalString(*ctx, "agent", "context.", c.agent, out.error) ||
-        !optionalString(*ctx, "session", "context.", c.session, out.error) ||
-        !optionalString(*ctx, "model", "context.", c.model, out.error) ||
-        !optionalString(*ctx, "role", "context.", c.role, out.error)) {
-      return out;
+    for (const auto& [key, value] : ctx->items()) {
+      if (key == "roots" || value.is_null()) continue;
+      if (!value.is_string()) return {std::nullopt, "context." + key + ": expected a string"};
+      std::string problem = setContextField(c, key, value.get<std::string>());
+      if (!problem.empty()) return {std::nullopt, "context." + key + ": " + problem};
     }
-    std::string mode;
-    if (!optionalString(*ctx, "mode", "context.", mode, out.error)) return out;
-    if (mode == "headless") {
-      c.mode = InteractionMode::Headless;
-    } else if (!mode.empty() && mode != "interactive") {
-      return {std::nullopt, "context.mode: expected \"interactive\" or \"headless\""};
-    }
+    cwd = c.cwd;
     if (auto roots = ctx->find("roots"); roots != ctx->end()) {
       if (!roots->is_array()) return {std::nullopt, "context.roots: expected a list of paths"};
       for (const auto& r : *roots) {

@@ -132,6 +132,27 @@ const char* toString(PolicyLayer v) {
   return nameOf(kLayers, v).data();
 }
 
+std::string setContextField(CallContext& c, std::string_view field, std::string value) {
+  if (field == "cwd") {
+    c.cwd = std::move(value);
+  } else if (field == "agent") {
+    c.agent = std::move(value);
+  } else if (field == "session") {
+    c.session = std::move(value);
+  } else if (field == "model") {
+    c.model = std::move(value);
+  } else if (field == "role") {
+    c.role = std::move(value);
+  } else if (field == "mode") {
+    auto mode = parseName(kModes, value);
+    if (!mode) return "expected \"interactive\" or \"headless\"";
+    c.mode = *mode;
+  } else {
+    return "unknown field (expected cwd, agent, session, model, role, mode)";
+  }
+  return {};
+}
+
 std::optional<ToolPolicy> effectivePolicy(const ToolInfo& tool) {
   if (tool.policy) return tool.policy;
   switch (tool.metadata.default_approval) {

@@ -342,24 +342,8 @@ class Parser {
       const std::string key = k.Scalar();
       auto value = scalar(v, "example.context." + key);
       if (!value) continue;
-      if (key == "cwd") {
-        context.cwd = *value;
-      } else if (key == "agent") {
-        context.agent = *value;
-      } else if (key == "session") {
-        context.session = *value;
-      } else if (key == "model") {
-        context.model = *value;
-      } else if (key == "role") {
-        context.role = *value;
-      } else if (key == "mode") {
-        if (*value == "headless") {
-          context.mode = InteractionMode::Headless;
-        } else if (*value != "interactive") {
-          error(v, "example.context.mode: expected interactive or headless");
-        }
-      } else {
-        error(k, "example.context: unknown key '" + key + "'");
+      if (std::string problem = setContextField(context, key, *value); !problem.empty()) {
+        error(v, "example.context." + key + ": " + problem);
       }
     }
   }

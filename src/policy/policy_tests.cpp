@@ -75,23 +75,8 @@ std::vector<PolicyTestCase> parsePolicyTests(std::string_view text, const std::s
             fail(value, "context." + k + ": expected a string");
             continue;
           }
-          const std::string s = v.get<std::string>();
-          CallContext& c = test.call.context;
-          if (k == "cwd") {
-            c.cwd = s;
-          } else if (k == "agent") {
-            c.agent = s;
-          } else if (k == "session") {
-            c.session = s;
-          } else if (k == "model") {
-            c.model = s;
-          } else if (k == "role") {
-            c.role = s;
-          } else if (k == "mode" && (s == "headless" || s == "interactive")) {
-            c.mode = s == "headless" ? InteractionMode::Headless : InteractionMode::Interactive;
-          } else {
-            fail(value, "context." + k + ": unknown field or value");
-          }
+          std::string problem = setContextField(test.call.context, k, v.get<std::string>());
+          if (!problem.empty()) fail(value, "context." + k + ": " + problem);
         }
       } else if (key == "expect") {
         has_expect = true;

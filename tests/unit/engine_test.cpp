@@ -5,17 +5,14 @@
 #include <algorithm>
 #include <thread>
 
+#include "support/calls.hpp"
 #include "toolguard/policy_builder.hpp"
 
 namespace toolguard {
 namespace {
 
 ToolCall call(std::string tool, nlohmann::json args = nlohmann::json::object()) {
-  ToolCall c;
-  c.tool = std::move(tool);
-  c.args = std::move(args);
-  c.context.cwd = "/work/app";
-  return c;
+  return testing::makeCall(std::move(tool), std::move(args), "/work/app");
 }
 
 RuleSpec ruleFor(std::string id, std::vector<std::string> tools, Verdict verdict) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "support/calls.hpp"
 #include "support/temp_dir.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/policy_loader.hpp"
@@ -10,11 +11,7 @@ namespace {
 using testing::TempDir;
 
 ToolCall call(std::string tool, nlohmann::json args = nlohmann::json::object()) {
-  ToolCall c;
-  c.tool = std::move(tool);
-  c.args = std::move(args);
-  c.context.cwd = "/w";
-  return c;
+  return testing::makeCall(std::move(tool), std::move(args), "/w");
 }
 
 struct Layers {

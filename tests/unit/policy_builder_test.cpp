@@ -2,14 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "support/calls.hpp"
+
 namespace toolguard {
 namespace {
 
-ToolCall call(std::string tool) {
-  ToolCall c;
-  c.tool = std::move(tool);
-  c.context.cwd = "/w";
-  return c;
+ToolCall call(std::string tool, nlohmann::json args = nlohmann::json::object()) {
+  return testing::makeCall(std::move(tool), std::move(args), "/w");
 }
 
 ToolInfo tool(std::string name, std::string category = "", RiskLevel risk = RiskLevel::Low) {

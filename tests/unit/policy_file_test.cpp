@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "support/calls.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/policy_loader.hpp"
 
@@ -24,11 +25,7 @@ std::string firstError(const std::string& text) {
 }
 
 ToolCall call(std::string tool, nlohmann::json args, std::string cwd = "/work/app") {
-  ToolCall c;
-  c.tool = std::move(tool);
-  c.args = std::move(args);
-  c.context.cwd = std::move(cwd);
-  return c;
+  return testing::makeCall(std::move(tool), std::move(args), std::move(cwd));
 }
 
 TEST(PolicyFile, ErrorsNameFileLineColumnAndWhatWasExpected) {
