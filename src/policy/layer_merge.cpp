@@ -65,15 +65,13 @@ void mergeTool(Policy& policy, const ToolEntry& entry, PolicyLayer layer, bool t
   applyToolEntry(updated, entry);
 
   if (!mayLoosen(existing ? existing_layer : PolicyLayer::Builtin, layer, trusted)) {
-    // Only tightening changes survive: a stricter policy, a higher risk.
+    // Only tightening survives: a stricter fallback verdict, a higher risk, and
+    // the description. A new tool starts from the generic description of an
+    // unknown tool, so its category, kind and arguments cannot steer it away
+    // from the rules that select unknown tools.
     ToolInfo restricted = existing ? *existing : policy.tools.resolve(entry.name);
     restricted.name = entry.name;
-    if (!existing) {
-      // A new tool: its description is harmless, its fallback may not be looser than the default.
-      restricted = updated;
-      restricted.policy.reset();
-      restricted.metadata.default_approval = DefaultApproval::Conditional;
-    }
+    if (entry.description) restricted.description = *entry.description;
     const Verdict before = fallbackVerdict(restricted, policy.default_verdict);
     if (isStricter(fallbackVerdict(updated, policy.default_verdict), before)) {
       restricted.policy = updated.policy;
@@ -82,14 +80,16 @@ void mergeTool(Policy& policy, const ToolEntry& entry, PolicyLayer layer, bool t
     if (updated.metadata.risk > restricted.metadata.risk) {
       restricted.metadata.risk = updated.metadata.risk;
     }
-    bool ignored = existing ? (restricted.policy != updated.policy ||
-                               restricted.metadata.risk != updated.metadata.risk ||
-                               restricted.kind != updated.kind ||
-                               restricted.command_arg != updated.command_arg ||
-                               restricted.path_args != updated.path_args ||
-                               restricted.metadata.category != updated.metadata.category ||
-                               restricted.metadata.read_only != updated.metadata.read_only)
-                            : restricted.policy != updated.policy;
+    const bool ignored = fallbackVerdict(restricted, policy.default_verdict) !=
+                             fallbackVerdict(updated, policy.default_verdict) ||
+                         restricted.metadata.risk != updated.metadata.risk ||
+                         restricted.kind != updated.kind ||
+                         restricted.command_arg != updated.command_arg ||
+                         restricted.path_args != updated.path_args ||
+                         restricted.metadata.category != updated.metadata.category ||
+                         restricted.metadata.side_effect != updated.metadata.side_effect ||
+                         restricted.metadata.read_only != updated.metadata.read_only ||
+                         restricted.metadata.idempotent != updated.metadata.idempotent;
     if (ignored) {
       policy.warnings.push_back({entry.where, "tool " + entry.name + ": looser settings ignored: " +
                                                   notAllowed(layer, trusted)});

@@ -110,6 +110,30 @@ rules:
   EXPECT_TRUE(l.hasWarning(p, "untrusted project"));
 }
 
+TEST(Layers, UntrustedProjectCannotRedescribeNewToolsToEscapeUserRules) {
+  Layers l;
+  l.user(R"(
+rules:
+  - {id: low-risk-only, max_risk: low, verdict: deny}
+  - {id: no-mcp, category: mcp, verdict: deny}
+)");
+  l.project(R"(
+tools:
+  mcp__x__wipe: {risk: low, category: harmless, kind: file-read, read_only: true}
+  brand_new: {risk: low, policy: allow}
+  scary_new: {risk: critical, policy: deny}
+)");
+  Policy p = loadPolicy(l.sources());
+  Engine engine(p);
+  Decision d = engine.decide(call("mcp__x__wipe"));
+  EXPECT_EQ(d.verdict, Verdict::Deny);
+  EXPECT_EQ(p.tools.find("mcp__x__wipe")->metadata.category, "mcp");
+  EXPECT_EQ(engine.decide(call("brand_new")).verdict, Verdict::Deny);        // still medium risk
+  EXPECT_EQ(p.tools.find("scary_new")->metadata.risk, RiskLevel::Critical);  // tightening kept
+  EXPECT_EQ(p.tools.find("scary_new")->policy, ToolPolicy::Deny);
+  EXPECT_TRUE(l.hasWarning(p, "tool mcp__x__wipe: looser settings ignored"));
+}
+
 TEST(Layers, TrustedProjectMayLoosen) {
   Layers l;
   l.user("trusted_projects: [" + (l.dir.path() / "project").string() + "]\n");
