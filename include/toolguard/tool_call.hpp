@@ -28,6 +28,14 @@ struct ToolCall {
   CallContext context;
 };
 
+/// Arguments nested deeper than this are refused (deny) before anything copies
+/// or prints them: recursion on hostile input must not crash the guard.
+inline constexpr size_t kMaxArgumentDepth = 64;
+
+/// The nesting depth of a JSON value (a scalar is 0, `[]` is 1), computed
+/// without recursion; stops counting past `limit`.
+size_t jsonDepth(const nlohmann::json& value, size_t limit = kMaxArgumentDepth + 1);
+
 /// The lowercase name of an interaction mode ("interactive", "headless").
 std::string_view toString(InteractionMode mode);
 

@@ -171,15 +171,35 @@ ParsedCall parseCall(const json& input, CallFormat format, const std::string& de
   return parseToolguard(input, default_cwd);
 }
 
+namespace {
+
+struct TooDeep {};
+
+}  // namespace
+
 ParsedCall parseCallText(const std::string& text, CallFormat format,
                          const std::string& default_cwd) {
   json input;
   try {
-    input = json::parse(text);
+    // The argument limit plus the levels of the envelope (e.g. toolCall.args).
+    constexpr int kMaxInputDepth = static_cast<int>(kMaxArgumentDepth) + 3;
+    input = json::parse(text, [](int depth, json::parse_event_t, json&) {
+      if (depth > kMaxInputDepth) throw TooDeep{};
+      return true;
+    });
+  } catch (const TooDeep&) {
+    return {std::nullopt,
+            "input nested deeper than " + std::to_string(kMaxArgumentDepth) + " levels"};
   } catch (const json::parse_error& e) {
     return {std::nullopt, std::string("invalid JSON: ") + e.what()};
   }
   return parseCall(input, format, default_cwd);
+}
+
+std::string dumpLine(const json& value) {
+  // Replacement characters instead of an exception: input bytes that are not
+  // UTF-8 can reach a reason through a parse error message.
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 Decision inputErrorDecision(const std::string& message) {

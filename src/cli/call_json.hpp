@@ -36,6 +36,9 @@ nlohmann::json decisionToJson(const Decision& decision, const std::string& tool)
 /// safety-checker output, or decisionToJson).
 nlohmann::json renderDecision(const Decision& decision, const std::string& tool, CallFormat format);
 
+/// One line of JSON output; bytes that are not UTF-8 become U+FFFD.
+std::string dumpLine(const nlohmann::json& value);
+
 /// A deny decision for input that could not be judged.
 Decision inputErrorDecision(const std::string& message);
 

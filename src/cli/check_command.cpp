@@ -45,17 +45,25 @@ struct Judge {
       const Engine& engine = engines.forCwd(call.context.cwd);
       return renderDecision(engine.decide(call), call.tool, format);
     } catch (const PolicyError& e) {
-      policy_failed = true;
-      if (format != CallFormat::Toolguard) {
-        error = std::string("policy error:\n") + e.what();
-        return std::nullopt;
-      }
-      Decision d = inputErrorDecision("");
-      d.reason = std::string("the policy could not be loaded: ") + e.what();
-      d.model_reason = "Blocked by toolguard: its policy could not be loaded";
-      d.source = e.errors().empty() ? SourceLocation{} : e.errors().front().where;
-      return renderDecision(d, call.tool, format);
+      return policyFailure(e.what(), e.errors().empty() ? SourceLocation{} : e.errors()[0].where,
+                           call.tool, error);
+    } catch (const std::exception& e) {
+      return policyFailure(e.what(), SourceLocation{}, call.tool, error);
     }
+  }
+
+  std::optional<nlohmann::json> policyFailure(const std::string& what, SourceLocation where,
+                                              const std::string& tool, std::string& error) {
+    policy_failed = true;
+    if (format != CallFormat::Toolguard) {
+      error = "policy error:\n" + what;
+      return std::nullopt;
+    }
+    Decision d = inputErrorDecision("");
+    d.reason = "the policy could not be loaded: " + what;
+    d.model_reason = "Blocked by toolguard: its policy could not be loaded";
+    d.source = std::move(where);
+    return renderDecision(d, tool, format);
   }
 };
 
@@ -67,8 +75,14 @@ int runCheck(const CheckOptions& o) {
     std::string line;
     while (std::getline(std::cin, line)) {
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      auto out = judge(line, error);
-      std::cout << out->dump() << '\n' << std::flush;
+      std::optional<nlohmann::json> out;
+      try {
+        out = judge(line, error);
+      } catch (const std::exception& e) {  // one bad line never stops the others
+        out = renderDecision(inputErrorDecision(std::string("internal error: ") + e.what()), "",
+                             CallFormat::Toolguard);
+      }
+      std::cout << dumpLine(*out) << '\n' << std::flush;
     }
     return judge.policy_failed ? kExitError : kExitOk;
   }
@@ -79,7 +93,7 @@ int runCheck(const CheckOptions& o) {
     std::cerr << "toolguard: " << error << "\n";
     return kExitError;
   }
-  std::cout << out->dump() << '\n';
+  std::cout << dumpLine(*out) << '\n';
   return judge.policy_failed ? kExitError : kExitOk;
 }
 

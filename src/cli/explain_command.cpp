@@ -36,7 +36,7 @@ std::string describeTool(const ToolInfo& tool, const Policy& policy, const std::
 void printExplanation(const ToolCall& call, const Engine& engine, const PolicySources& sources) {
   const Policy& policy = engine.policy();
   const ToolInfo& tool = engine.toolInfo(call.tool);
-  std::cout << "Call: " << call.tool << " " << call.args.dump() << "\n";
+  std::cout << "Call: " << call.tool << " " << dumpLine(call.args) << "\n";
   std::cout << "  cwd " << call.context.cwd << ", mode " << toString(call.context.mode);
   if (!call.context.agent.empty()) std::cout << ", agent " << call.context.agent;
   if (!call.context.model.empty()) std::cout << ", model " << call.context.model;

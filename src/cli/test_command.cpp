@@ -3,6 +3,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/call_json.hpp"
 #include "cli/commands.hpp"
 #include "cli/policy_options.hpp"
 #include "toolguard/policy_tests.hpp"
@@ -53,7 +54,7 @@ int runTests(TestOptions o) {
       for (const auto& f : failures) ok = ok && !(f.where.toString() == ex.where.toString());
       std::string what = "rule " + rule->id() +
                          (ex.should_match ? " matches " : " does not match ") + ex.call.tool + " " +
-                         ex.call.args.dump();
+                         dumpLine(ex.call.args);
       report(ok, ex.where, what);
     }
   }

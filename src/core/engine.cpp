@@ -35,17 +35,13 @@ std::string modelReason(const Decision& d) {
   return d.reason;
 }
 
-Decision errorDecision(const ToolCall& call, std::string message) {
+Decision errorDecision(std::string message) {
   Decision d;
   d.verdict = d.policy_verdict = Verdict::Deny;
   d.basis = DecisionBasis::Error;
   d.reason = std::move(message);
   d.source = SourceLocation{"<engine>", 0, 0};
-  try {
-    d.approval_key = approvalKey(call);
-  } catch (...) {
-  }
-  d.model_reason = modelReason(d);
+  d.model_reason = modelReason(d);  // no approval key: nothing can approve a broken call
   return d;
 }
 
@@ -81,9 +77,13 @@ std::string approvalKey(const ToolCall& call) {
 
 Decision Engine::decide(const ToolCall& call) const {
   try {
-    if (call.tool.empty()) return errorDecision(call, "the call has no tool name");
+    if (call.tool.empty()) return errorDecision("the call has no tool name");
     if (!call.args.is_object() && !call.args.is_null()) {
-      return errorDecision(call, "args: expected a JSON object");
+      return errorDecision("args: expected a JSON object");
+    }
+    if (jsonDepth(call.args) > kMaxArgumentDepth) {
+      return errorDecision("args: nested deeper than " + std::to_string(kMaxArgumentDepth) +
+                           " levels");
     }
     const Policy& policy = compiled_->policy;
     const ToolInfo& info = policy.tools.resolve(call.tool);
@@ -133,9 +133,9 @@ Decision Engine::decide(const ToolCall& call) const {
     d.model_reason = modelReason(d);
     return d;
   } catch (const std::exception& e) {
-    return errorDecision(call, std::string("internal error: ") + e.what());
+    return errorDecision(std::string("internal error: ") + e.what());
   } catch (...) {
-    return errorDecision(call, "internal error");
+    return errorDecision("internal error");
   }
 }
 

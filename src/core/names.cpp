@@ -1,6 +1,8 @@
 // String names of the core enums, and their parsers.
+#include <algorithm>
 #include <array>
 #include <utility>
+#include <vector>
 
 #include "toolguard/decision.hpp"
 #include "toolguard/source_location.hpp"
@@ -130,6 +132,20 @@ std::string_view toString(InteractionMode v) {
 }
 const char* toString(PolicyLayer v) {
   return nameOf(kLayers, v).data();
+}
+
+size_t jsonDepth(const nlohmann::json& value, size_t limit) {
+  size_t deepest = 0;
+  std::vector<std::pair<const nlohmann::json*, size_t>> stack{{&value, 0}};
+  while (!stack.empty()) {
+    auto [node, depth] = stack.back();
+    stack.pop_back();
+    if (!node->is_structured()) continue;
+    deepest = std::max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const auto& child : *node) stack.emplace_back(&child, depth + 1);
+  }
+  return deepest;
 }
 
 std::string setContextField(CallContext& c, std::string_view field, std::string value) {

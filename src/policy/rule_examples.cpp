@@ -18,7 +18,9 @@ std::vector<PolicyDiagnostic> checkRuleExamples(const Policy& policy, bool inclu
       }
       const bool matched = finding.has_value();
       if (matched == ex.should_match) continue;
-      std::string call = ex.call.tool + " " + ex.call.args.dump();
+      std::string call =
+          ex.call.tool + " " +
+          ex.call.args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       std::string why = !selected ? " (the rule does not apply to tool " + ex.call.tool + ")" : "";
       failures.push_back({ex.where, "rule " + rule->id() + ": example " +
                                         (ex.should_match ? "should match but does not: "

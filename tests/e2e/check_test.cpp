@@ -67,6 +67,48 @@ TEST_F(Check, MalformedInputIsDeniedNamingTheProblem) {
   }
 }
 
+std::string nested(int depth) {
+  return std::string(static_cast<size_t>(depth), '[') +
+         std::string(static_cast<size_t>(depth), ']');
+}
+
+TEST_F(Check, DeeplyNestedArgumentsAreDeniedNotACrash) {
+  const std::string deep =
+      R"({"tool":"Write","args":{"file_path":"/etc/passwd","a":)" + nested(200000) + "}}";
+  RunResult r = run({"check"}, deep);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  json d = json::parse(r.out);
+  EXPECT_EQ(d["verdict"], "deny");
+  EXPECT_NE(d["reason"].get<std::string>().find("nested deeper than"), std::string::npos);
+  const std::string claude =
+      R"({"tool_name":"Write","tool_input":{"file_path":"/etc/passwd","a":)" + nested(200000) +
+      "}}";
+  r = run({"check", "--format", "claude"}, claude);
+  EXPECT_EQ(r.exit_code, 2);  // blocks the call in Claude Code
+  EXPECT_NE(r.err.find("nested deeper than"), std::string::npos);
+  // Within the limit, nesting is fine.
+  json ok = check(
+      {{"tool", "Read"}, {"args", json::parse(R"({"file_path":"a","x":)" + nested(50) + "}")}});
+  EXPECT_EQ(ok["verdict"], "allow");
+}
+
+TEST_F(Check, BytesThatAreNotUtf8GiveADenyDecision) {
+  RunResult r = run({"check"}, "{\"tool\":\"Read\",\"args\":{\"file_path\":\"\xff\"}}");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["verdict"], "deny");
+  r = run({"check", "--batch"},
+          "{\"tool\":\"Read\",\"args\":{\"file_path\":\"\xff\"}}\n"
+          R"({"tool":"Read","args":{"file_path":"a"},"context":{"cwd":"/w"}})"
+          "\n");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string first, second;
+  std::getline(lines, first);
+  std::getline(lines, second);
+  EXPECT_EQ(json::parse(first)["verdict"], "deny");
+  EXPECT_EQ(json::parse(second)["verdict"], "allow");
+}
+
 TEST_F(Check, BatchAnswersEachLineInOrder) {
   std::string input = R"({"tool":"Read","args":{"file_path":"a"},"context":{"cwd":"/w"}})"
                       "\n\n"

@@ -119,6 +119,19 @@ TEST(Engine, MalformedCallsAreDeniedNamingTheProblem) {
   EXPECT_NE(d.reason.find("args"), std::string::npos);
 }
 
+TEST(Engine, DeeplyNestedArgumentsAreDenied) {
+  auto engine = PolicyBuilder().defaultAction(Verdict::Allow).build();
+  nlohmann::json deep = nlohmann::json::array();
+  nlohmann::json* leaf = &deep;
+  for (int i = 0; i < 5000; ++i) leaf = &(leaf->emplace_back(nlohmann::json::array()));
+  Decision d = engine.decide(call("tool", {{"x", deep}}));
+  EXPECT_EQ(d.verdict, Verdict::Deny);
+  EXPECT_NE(d.reason.find("nested deeper"), std::string::npos);
+  EXPECT_TRUE(d.approval_key.empty());
+  EXPECT_EQ(jsonDepth(nlohmann::json::parse(R"({"a":[1,{"b":2}]})")), 3u);
+  EXPECT_EQ(jsonDepth(5), 0u);
+}
+
 TEST(Engine, CustomRulesAndARuleThatThrowsFailsClosed) {
   auto engine =
       PolicyBuilder().defaultAction(Verdict::Allow).rule(std::make_shared<SizeRule>()).build();
