@@ -21,11 +21,12 @@ namespace toolguard {
 
 /// Where the policy layers are read from. Empty paths are skipped.
 struct PolicySources {
-  bool builtin = true;                 ///< the built-in layer: the "default" profile
-  std::vector<std::string> profiles;   ///< further ready-made profiles, on top of "default"
-  std::filesystem::path user_dir;      ///< user layer directory
-  std::filesystem::path project_root;  ///< workspace holding `.toolguard/`
-  bool project_trusted = false;        ///< set by load from the user's trust list
+  bool builtin = true;                ///< the built-in layer: the "default" profile
+  std::vector<std::string> profiles;  ///< further ready-made profiles, on top of "default"
+  std::filesystem::path user_dir;     ///< user layer directory
+  /// Workspaces holding a `.toolguard/` directory, outermost first; each is a
+  /// project layer, trusted only if the user's trust list names it.
+  std::vector<std::filesystem::path> project_roots;
   std::vector<std::filesystem::path> explicit_files;  ///< --policy files, in order
   std::filesystem::path managed_dir;                  ///< managed layer directory
   bool check_examples = true;  ///< false: leave examples to the caller (`toolguard test`)
@@ -33,9 +34,10 @@ struct PolicySources {
 
 /// The usual sources for a workspace: user dir from $TOOLGUARD_CONFIG_DIR, else
 /// $XDG_CONFIG_HOME/toolguard, else ~/.config/toolguard; managed dir from
-/// $TOOLGUARD_MANAGED_DIR, else /etc/toolguard; project root: the nearest
-/// directory at or above `cwd` that holds a `.toolguard/` directory (the home
-/// directory itself is skipped: ~/.toolguard is the approval store).
+/// $TOOLGUARD_MANAGED_DIR, else /etc/toolguard; project roots: every directory
+/// at or above `cwd` holding a `.toolguard/` directory that belongs to the user
+/// (or root) and is not writable by others. The home directory itself is
+/// skipped: ~/.toolguard is the approval store.
 PolicySources discoverPolicySources(const std::filesystem::path& cwd);
 
 /// Loads and merges every layer, checks every rule example (unless told not to). Throws PolicyError
@@ -47,7 +49,12 @@ Policy loadPolicy(const PolicySources& sources);
 void mergePolicyText(Policy& policy, std::string_view text, const std::string& name,
                      PolicyLayer layer, bool trusted = true);
 
+/// Policy files larger than this are refused (a load error).
+inline constexpr size_t kMaxPolicyFileBytes = 1 << 20;
+
 /// Reads one policy file and merges it as the given layer (no example check).
+/// The file must be a regular file (not a FIFO or a device) of at most
+/// kMaxPolicyFileBytes.
 void mergePolicyFile(Policy& policy, const std::filesystem::path& file, PolicyLayer layer,
                      bool trusted = true);
 

@@ -51,8 +51,8 @@ void printExplanation(const ToolCall& call, const Engine& engine, const PolicySo
   std::cout << "Policy layers:";
   std::cout << (sources.builtin ? " builtin" : "");
   if (!sources.user_dir.empty()) std::cout << ", user " << sources.user_dir.string();
-  if (!sources.project_root.empty()) {
-    std::cout << ", project " << (sources.project_root / ".toolguard").string();
+  for (const auto& root : sources.project_roots) {
+    std::cout << ", project " << (root / ".toolguard").string();
   }
   for (const auto& f : sources.explicit_files) std::cout << ", explicit " << f.string();
   if (!sources.managed_dir.empty()) std::cout << ", managed " << sources.managed_dir.string();

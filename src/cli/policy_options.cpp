@@ -32,11 +32,11 @@ std::string currentDirectory() {
 
 PolicySources sourcesFor(const PolicyOptions& o, const std::string& cwd) {
   PolicySources s = discoverPolicySources(cwd);
-  if (!o.project.empty()) s.project_root = std::filesystem::absolute(o.project);
+  if (!o.project.empty()) s.project_roots = {std::filesystem::absolute(o.project)};
   s.builtin = !o.no_builtin;
   s.profiles = o.profiles;
   if (o.no_user) s.user_dir.clear();
-  if (o.no_project) s.project_root.clear();
+  if (o.no_project) s.project_roots.clear();
   if (o.no_managed) s.managed_dir.clear();
   for (const auto& f : o.policy_files) s.explicit_files.emplace_back(f);
   return s;
@@ -44,7 +44,8 @@ PolicySources sourcesFor(const PolicyOptions& o, const std::string& cwd) {
 
 const Engine& EngineProvider::forCwd(const std::string& cwd) {
   PolicySources sources = sourcesFor(options_, cwd);
-  const std::string key = sources.project_root.string();
+  std::string key;
+  for (const auto& root : sources.project_roots) key += root.string() + '\n';
   auto it = by_project_.find(key);
   if (it == by_project_.end()) {
     it = by_project_.emplace(key, std::make_unique<Engine>(loadPolicy(sources))).first;

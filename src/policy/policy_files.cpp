@@ -1,7 +1,13 @@
 // Reading policy files and layering them: built-in, user, project, explicit, managed.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <cstring>
+#include <memory>
 
 #include "policy_document.hpp"
 #include "toolguard/paths.hpp"
@@ -34,6 +40,46 @@ std::vector<fs::path> policyFilesIn(const fs::path& dir) {
   return files;
 }
 
+// Reads a policy file without blocking on a FIFO or reading a device forever.
+std::string readPolicyFile(const fs::path& file) {
+  const SourceLocation where{file.string(), 0, 0};
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw PolicyError(where, std::string("cannot read policy file: ") + strerror(errno));
+  std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) {
+    ::close(*f);
+    delete f;
+  });
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    throw PolicyError(where, "not a regular file");
+  }
+  if (static_cast<size_t>(st.st_size) > kMaxPolicyFileBytes) {
+    throw PolicyError(where, "larger than " + std::to_string(kMaxPolicyFileBytes) + " bytes");
+  }
+  std::string text;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw PolicyError(where, std::string("error reading file: ") + strerror(errno));
+    if (n == 0) break;
+    text.append(buffer, static_cast<size_t>(n));
+    if (text.size() > kMaxPolicyFileBytes) {
+      throw PolicyError(where, "larger than " + std::to_string(kMaxPolicyFileBytes) + " bytes");
+    }
+  }
+  return text;
+}
+
+// A project directory someone else could have planted (another user's, or one
+// anybody may write to, as under /tmp) is not a project layer.
+bool belongsToUser(const fs::path& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
+  if (st.st_uid != ::getuid() && st.st_uid != 0) return false;
+  return (st.st_mode & S_IWOTH) == 0;
+}
+
 }  // namespace
 
 void mergePolicyText(Policy& policy, std::string_view text, const std::string& name,
@@ -43,14 +89,7 @@ void mergePolicyText(Policy& policy, std::string_view text, const std::string& n
 }
 
 void mergePolicyFile(Policy& policy, const fs::path& file, PolicyLayer layer, bool trusted) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    throw PolicyError(SourceLocation{file.string(), 0, 0}, "cannot read policy file");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw PolicyError(SourceLocation{file.string(), 0, 0}, "error reading file");
-  mergePolicyText(policy, text.str(), file.string(), layer, trusted);
+  mergePolicyText(policy, readPolicyFile(file), file.string(), layer, trusted);
 }
 
 std::vector<std::string> trustedProjects(const Policy& policy) {
@@ -75,10 +114,8 @@ PolicySources discoverPolicySources(const fs::path& cwd) {
 
   const std::string start = normalizePath(cwd.string(), "/", home);
   for (fs::path dir = start;; dir = dir.parent_path()) {
-    std::error_code ec;
-    if (dir.string() != home && fs::is_directory(dir / ".toolguard", ec)) {
-      sources.project_root = dir;
-      break;
+    if (dir.string() != home && belongsToUser(dir / ".toolguard")) {
+      sources.project_roots.insert(sources.project_roots.begin(), dir);
     }
     if (dir == dir.parent_path()) break;
   }
@@ -100,11 +137,12 @@ Policy loadPolicy(const PolicySources& sources) {
   for (const fs::path& file : policyFilesIn(sources.user_dir)) {
     mergePolicyFile(policy, file, PolicyLayer::User);
   }
-  if (!sources.project_root.empty()) {
-    const std::string root = normalizePath(sources.project_root.string(), "/", homeDirectory());
-    bool trusted = sources.project_trusted;
-    for (const std::string& t : trustedProjects(policy)) trusted = trusted || t == root;
-    for (const fs::path& file : policyFilesIn(sources.project_root / ".toolguard")) {
+  const std::vector<std::string> trusted_roots = trustedProjects(policy);
+  for (const fs::path& project : sources.project_roots) {
+    const std::string root = normalizePath(project.string(), "/", homeDirectory());
+    const bool trusted =
+        std::find(trusted_roots.begin(), trusted_roots.end(), root) != trusted_roots.end();
+    for (const fs::path& file : policyFilesIn(project / ".toolguard")) {
       mergePolicyFile(policy, file, PolicyLayer::Project, trusted);
     }
   }

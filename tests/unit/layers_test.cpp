@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "support/calls.hpp"
 #include "support/temp_dir.hpp"
@@ -20,7 +21,7 @@ struct Layers {
     PolicySources s;
     s.builtin = false;
     s.user_dir = dir.path() / "user";
-    s.project_root = dir.path() / "project";
+    s.project_roots = {dir.path() / "project"};
     s.managed_dir = dir.path() / "managed";
     return s;
   }
@@ -182,7 +183,7 @@ TEST(Layers, DiscoveryFindsTheNearestProjectAndSkipsHome) {
   setenv("TOOLGUARD_CONFIG_DIR", (dir.path() / "cfg").c_str(), 1);
   setenv("TOOLGUARD_MANAGED_DIR", (dir.path() / "managed").c_str(), 1);
   PolicySources s = discoverPolicySources(dir.path() / "repo/src/deep");
-  EXPECT_EQ(s.project_root, dir.path() / "repo");
+  EXPECT_EQ(s.project_roots, std::vector<std::filesystem::path>{dir.path() / "repo"});
   EXPECT_EQ(s.user_dir, dir.path() / "cfg");
   EXPECT_EQ(s.managed_dir, dir.path() / "managed");
 
@@ -192,10 +193,53 @@ TEST(Layers, DiscoveryFindsTheNearestProjectAndSkipsHome) {
   std::filesystem::create_directories(dir.path() / "home/code");
   setenv("HOME", (dir.path() / "home").c_str(), 1);
   PolicySources h = discoverPolicySources(dir.path() / "home/code");
-  EXPECT_TRUE(h.project_root.empty());
+  EXPECT_TRUE(h.project_roots.empty());
   setenv("HOME", saved.c_str(), 1);
   unsetenv("TOOLGUARD_CONFIG_DIR");
   unsetenv("TOOLGUARD_MANAGED_DIR");
+}
+
+TEST(Layers, PolicyFilesMustBeRegularFilesOfBoundedSize) {
+  Layers l;
+  std::filesystem::create_directories(l.dir.path() / "user");
+  ASSERT_EQ(mkfifo((l.dir.path() / "user/fifo.yaml").c_str(), 0600), 0);
+  try {
+    loadPolicy(l.sources());  // must not block on the FIFO
+    FAIL();
+  } catch (const PolicyError& e) {
+    EXPECT_NE(e.errors()[0].message.find("not a regular file"), std::string::npos);
+  }
+  std::filesystem::remove(l.dir.path() / "user/fifo.yaml");
+  l.user("# " + std::string(kMaxPolicyFileBytes, 'x') + "\n");
+  EXPECT_THROW(loadPolicy(l.sources()), PolicyError);
+}
+
+TEST(Layers, EveryAncestorProjectLoadsSoAVendoredOneCannotHideTheTrustedOne) {
+  TempDir dir;
+  dir.write("cfg/trust.yaml", "trusted_projects: [" + (dir.path() / "repo").string() + "]\n");
+  dir.write("repo/.toolguard/policy.yaml",
+            "rules:\n  - {id: no-prod, kind: file-write, path: 'prod/**', verdict: deny}\n");
+  dir.write("repo/vendor/lib/.toolguard/policy.yaml", "default: allow\n");
+  setenv("TOOLGUARD_CONFIG_DIR", (dir.path() / "cfg").c_str(), 1);
+  PolicySources s = discoverPolicySources(dir.path() / "repo/vendor/lib");
+  unsetenv("TOOLGUARD_CONFIG_DIR");
+  ASSERT_EQ(s.project_roots.size(), 2u);
+  EXPECT_EQ(s.project_roots[0], dir.path() / "repo");
+  s.managed_dir.clear();
+  Policy p = loadPolicy(s);
+  Engine engine(p);
+  ToolCall c = call("Write", {{"file_path", (dir.path() / "repo/prod/x").string()}});
+  EXPECT_EQ(engine.decide(c).verdict, Verdict::Deny);
+  EXPECT_EQ(p.default_verdict, Verdict::Ask);  // the vendored directory is not trusted
+}
+
+TEST(Layers, ProjectDirectoriesOthersCanWriteAreIgnored) {
+  TempDir dir;
+  dir.write("shared/.toolguard/policy.yaml", "rules:\n  - {id: x, verdict: deny}\n");
+  std::filesystem::permissions(dir.path() / "shared/.toolguard",
+                               std::filesystem::perms::others_write,
+                               std::filesystem::perm_options::add);
+  EXPECT_TRUE(discoverPolicySources(dir.path() / "shared").project_roots.empty());
 }
 
 TEST(Layers, UnknownProfileFails) {
