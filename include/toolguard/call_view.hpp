@@ -27,7 +27,8 @@ class CallView {
   /// is joined with shell quoting), or nullopt when there is none.
   const std::optional<std::string>& command() const;
 
-  /// The raw strings of the tool's path arguments, in argument order.
+  /// The raw strings of the tool's path arguments, in argument order (empty
+  /// strings are left out); paths()[i] is rawPaths()[i] made absolute.
   const std::vector<std::string>& rawPaths() const;
 
   /// rawPaths() made absolute against the call's cwd, with "~" expanded and

@@ -14,7 +14,8 @@ namespace toolguard {
 std::string normalizePath(std::string_view path, std::string_view cwd, std::string_view home);
 
 /// True when the normalized absolute `path` is `root` or lies inside it,
-/// comparing whole components: `/data2` is not inside `/data`.
+/// comparing whole components: `/data2` is not inside `/data`. An empty root
+/// contains nothing.
 bool isWithin(std::string_view path, std::string_view root);
 
 /// The home directory ($HOME, else the password database, else "/").

@@ -16,6 +16,7 @@ namespace toolguard {
 /// Every condition that is set must hold. Lists match when any element does.
 struct ValueMatcher {
   std::optional<nlohmann::json> equals;  ///< JSON equality (strings compare exactly)
+  std::vector<nlohmann::json> one_of;    ///< equal to any of these
   std::vector<std::string> glob;         ///< any of these; `*` any run, `?` one character
   std::vector<std::string> regex;        ///< any of these RE2 patterns, matching the whole value
   SourceLocation where;

@@ -70,7 +70,9 @@ ParsedCall parseToolguard(const json& in, const std::string& default_cwd) {
     if (auto roots = ctx->find("roots"); roots != ctx->end()) {
       if (!roots->is_array()) return {std::nullopt, "context.roots: expected a list of paths"};
       for (const auto& r : *roots) {
-        if (!r.is_string()) return {std::nullopt, "context.roots: expected a list of paths"};
+        if (!r.is_string() || r.get_ref<const std::string&>().empty()) {
+          return {std::nullopt, "context.roots: expected a list of non-empty paths"};
+        }
         c.workspace_roots.push_back(r.get<std::string>());
       }
     }
@@ -137,8 +139,9 @@ ParsedCall parseGemini(const json& in, const std::string& default_cwd) {
         if (!ws->is_array())
           return {std::nullopt, "context.environment.workspaces: expected a list"};
         for (const auto& w : *ws) {
-          if (!w.is_string()) {
-            return {std::nullopt, "context.environment.workspaces: expected a list of paths"};
+          if (!w.is_string() || w.get_ref<const std::string&>().empty()) {
+            return {std::nullopt,
+                    "context.environment.workspaces: expected a list of non-empty paths"};
           }
           call.context.workspace_roots.push_back(w.get<std::string>());
         }

@@ -26,7 +26,9 @@ constexpr auto kSearch = ToolKind::FileSearch;
 constexpr auto kNet = ToolKind::Network;
 
 // Path-carrying argument names differ between agents; every name a tool is
-// known to use is listed so rules see the path whatever it is called.
+// known to use is listed so rules see the path whatever it is called. The file
+// name globs of search tools (Grep's `glob`, Glob's `pattern`) count as paths
+// too, so `glob: .env` or `pattern: /etc/**` meets the same rules as a read.
 #define FILE_PATHS "file_path", "path", "absolute_path", "target_file", "notebook_path"
 
 const Entry kEntries[] = {
@@ -92,7 +94,7 @@ const Entry kEntries[] = {
      RiskLevel::Low,
      ToolPolicy::Allow,
      "",
-     {"path"},
+     {"path", "pattern"},
      "Finds files by name pattern (Claude Code)."},
     {"Grep",
      kSearch,
@@ -101,7 +103,7 @@ const Entry kEntries[] = {
      RiskLevel::Low,
      ToolPolicy::Allow,
      "",
-     {"path"},
+     {"path", "glob"},
      "Searches file contents (Claude Code)."},
     {"LS",
      kRead,
@@ -228,7 +230,7 @@ const Entry kEntries[] = {
      RiskLevel::Low,
      ToolPolicy::Allow,
      "",
-     {"path", "dir_path"},
+     {"path", "dir_path", "pattern"},
      "Finds files by pattern (Gemini CLI)."},
     {"search_file_content",
      kSearch,
@@ -237,7 +239,7 @@ const Entry kEntries[] = {
      RiskLevel::Low,
      ToolPolicy::Allow,
      "",
-     {"path", "dir_path"},
+     {"path", "dir_path", "include"},
      "Searches file contents (Gemini CLI)."},
     {"web_fetch",
      kNet,

@@ -70,18 +70,20 @@ const std::vector<std::string>& CallView::paths() const {
     for (const std::string& name : tool_.path_args) {
       auto it = call_.args.find(name);
       if (it == call_.args.end()) continue;
-      if (it->is_string()) {
+      if (it->is_string() && !it->get_ref<const std::string&>().empty()) {
         raw_paths_.push_back(it->get<std::string>());
       } else if (it->is_array()) {
         for (const auto& element : *it) {
-          if (element.is_string()) raw_paths_.push_back(element.get<std::string>());
+          if (element.is_string() && !element.get_ref<const std::string&>().empty()) {
+            raw_paths_.push_back(element.get<std::string>());
+          }
         }
       }
     }
   }
   const std::string home = homeDirectory();
   for (const std::string& raw : raw_paths_) {
-    if (!raw.empty()) paths_.push_back(normalizePath(raw, call_.context.cwd, home));
+    paths_.push_back(normalizePath(raw, call_.context.cwd, home));
   }
   return paths_;
 }
@@ -91,7 +93,7 @@ const std::vector<std::string>& CallView::workspaceRoots() const {
   const std::string home = homeDirectory();
   if (!call_.context.cwd.empty()) roots_.push_back(normalizePath(call_.context.cwd, "/", home));
   for (const std::string& root : call_.context.workspace_roots) {
-    roots_.push_back(normalizePath(root, call_.context.cwd, home));
+    if (!root.empty()) roots_.push_back(normalizePath(root, call_.context.cwd, home));
   }
   return roots_;
 }

@@ -3,16 +3,28 @@
 
 #include <re2/re2.h>
 
+#include "toolguard/paths.hpp"
+
 namespace toolguard::detail {
 namespace {
 
 // Appends a bracket class starting at glob[i] == '['; returns the index after
-// it, or npos when the class is not closed (then '[' is literal).
+// it, or npos when the class is not closed (then '[' is literal). POSIX
+// classes such as [:alpha:] inside it are kept.
 size_t appendClass(std::string_view glob, size_t i, bool in_path, std::string& out) {
   size_t j = i + 1;
   if (j < glob.size() && (glob[j] == '!' || glob[j] == '^')) ++j;
   if (j < glob.size() && glob[j] == ']') ++j;
-  while (j < glob.size() && glob[j] != ']') ++j;
+  while (j < glob.size() && glob[j] != ']') {
+    if (glob[j] == '[' && j + 1 < glob.size() && glob[j + 1] == ':') {
+      size_t close = glob.find(":]", j + 2);
+      if (close != std::string_view::npos) {
+        j = close + 2;
+        continue;
+      }
+    }
+    ++j;
+  }
   if (j >= glob.size()) return std::string_view::npos;
   std::string_view body = glob.substr(i + 1, j - i - 1);
   out += '[';
@@ -22,8 +34,16 @@ size_t appendClass(std::string_view glob, size_t i, bool in_path, std::string& o
     if (in_path) out += '/';
     k = 1;
   }
-  for (; k < body.size(); ++k) {
-    char c = body[k];
+  while (k < body.size()) {
+    if (body[k] == '[' && k + 1 < body.size() && body[k + 1] == ':') {
+      size_t close = body.find(":]", k + 2);
+      if (close != std::string_view::npos) {
+        out.append(body.substr(k, close + 2 - k));
+        k = close + 2;
+        continue;
+      }
+    }
+    char c = body[k++];
     if (c == '\\' || c == '[' || c == ']' || c == '^') out += '\\';
     out += c;
   }
@@ -83,28 +103,31 @@ std::string textGlobToRegex(std::string_view glob) {
 }
 
 std::string pathGlobToRegex(std::string_view glob, std::string_view home) {
-  std::string pattern;
+  // "~" is the home directory, normalized and matched literally (a home
+  // directory may contain glob or regex characters, or end in a slash).
+  std::string literal;
+  std::string pattern(glob);
   if (glob == "~" || glob.starts_with("~/")) {
-    pattern.append(home);
-    pattern.append(glob.substr(1));
-  } else {
-    pattern.append(glob);
+    const std::string normalized_home = normalizePath(home, "/", "/");
+    if (normalized_home != "/") literal = normalized_home;
+    pattern = std::string(glob.substr(1));
+    if (pattern.empty()) return literal.empty() ? "/" : RE2::QuoteMeta(literal);
   }
   while (pattern.size() > 1 && pattern.back() == '/') pattern.pop_back();
+  const bool anchored = !literal.empty() || pattern.starts_with('/');
   std::string prefix;
-  if (!pattern.starts_with('/')) {
-    prefix = "(?:.*/)?";  // relative pattern: at any depth
+  if (!anchored) {
+    prefix = "/?(?:.*/)?";  // relative pattern: at any depth
     if (pattern.starts_with("**/")) pattern.erase(0, 3);
   }
-  std::string body = translate(pattern, true);
+  const std::string quoted_literal = RE2::QuoteMeta(literal);
+  const std::string body = quoted_literal + translate(pattern, true);
   // "dir/**" also matches "dir" itself.
   if (pattern.size() >= 3 && pattern.ends_with("/**")) {
-    std::string dir = translate(std::string_view(pattern).substr(0, pattern.size() - 3), true);
-    return prefix.empty() ? "/?(?:" + body + "|" + dir + ")"
-                          : prefix + "(?:" + body + "|" + dir + ")";
+    std::string_view dir = std::string_view(pattern).substr(0, pattern.size() - 3);
+    return prefix + "(?:" + body + "|" + quoted_literal + translate(dir, true) + ")";
   }
-  if (!prefix.empty()) return "/?" + prefix + body;
-  return body;
+  return prefix + body;
 }
 
 }  // namespace toolguard::detail

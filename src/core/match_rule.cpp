@@ -116,6 +116,7 @@ class MatchRule final : public Rule {
   std::optional<Verdict> fixedVerdict() const override { return verdict_; }
   const std::vector<RuleExample>& examples() const override { return examples_; }
   std::optional<RiskLevel> riskAbove() const { return risk_above_; }
+  bool matchesCommandText() const { return command_.has_value(); }
   bool hasConditions() const {
     return risk_above_ || !args_.empty() || command_ || path_ || !context_.empty();
   }
@@ -181,6 +182,11 @@ std::shared_ptr<const Rule> compileRule(RuleSpec spec) {
 bool ruleHasConditions(const Rule& rule) {
   if (const auto* match = dynamic_cast<const MatchRule*>(&rule)) return match->hasConditions();
   return true;  // custom rules may look at anything
+}
+
+bool ruleMatchesCommandText(const Rule& rule) {
+  const auto* match = dynamic_cast<const MatchRule*>(&rule);
+  return match != nullptr && match->matchesCommandText();
 }
 
 std::optional<RiskLevel> ruleRiskAbove(const Rule& rule) {

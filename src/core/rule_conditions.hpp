@@ -13,6 +13,9 @@ bool ruleHasConditions(const Rule& rule);
 
 namespace toolguard {
 
+/// True for declarative rules with a `command` matcher (raw command text).
+bool ruleMatchesCommandText(const Rule& rule);
+
 /// The `max_risk` of a declarative rule (it applies to tools above it), if any.
 std::optional<RiskLevel> ruleRiskAbove(const Rule& rule);
 

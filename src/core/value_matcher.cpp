@@ -1,6 +1,8 @@
 // Matching argument values, command text, context fields and paths.
 #include "value_matcher.hpp"
 
+#include <algorithm>
+
 #include "glob.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/policy_error.hpp"
@@ -48,16 +50,22 @@ std::string same(const std::string& s) {
 
 }  // namespace
 
-CompiledValueMatcher::CompiledValueMatcher(const ValueMatcher& spec) : equals_(spec.equals) {
+CompiledValueMatcher::CompiledValueMatcher(const ValueMatcher& spec)
+    : equals_(spec.equals), one_of_(spec.one_of) {
   glob_ = compileAlternatives(spec.glob, spec.where, "glob", glob_text_,
                               [](const std::string& g) { return textGlobToRegex(g); });
   regex_ = compileAlternatives(spec.regex, spec.where, "regex", regex_text_, same);
-  if (!equals_ && !glob_ && !regex_) {
-    throw PolicyError(spec.where, "matcher needs at least one of equals, glob, regex");
+  if (!equals_ && one_of_.empty() && !glob_ && !regex_) {
+    throw PolicyError(spec.where, "matcher needs at least one of equals, one_of, glob, regex");
   }
 }
 
 bool CompiledValueMatcher::matchesText(std::string_view text) const {
+  if (!one_of_.empty() && std::none_of(one_of_.begin(), one_of_.end(), [&](const auto& v) {
+        return v.is_string() && v.template get_ref<const std::string&>() == text;
+      })) {
+    return false;
+  }
   if (equals_ && !(equals_->is_string() && equals_->get_ref<const std::string&>() == text)) {
     return false;
   }
@@ -68,6 +76,9 @@ bool CompiledValueMatcher::matchesText(std::string_view text) const {
 
 bool CompiledValueMatcher::matchesScalar(const nlohmann::json& value) const {
   if (equals_ && *equals_ != value) return false;
+  if (!one_of_.empty() && std::find(one_of_.begin(), one_of_.end(), value) == one_of_.end()) {
+    return false;
+  }
   if (!glob_ && !regex_) return true;
   if (value.is_object() || value.is_array()) return false;
   const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
@@ -77,9 +88,7 @@ bool CompiledValueMatcher::matchesScalar(const nlohmann::json& value) const {
 }
 
 bool CompiledValueMatcher::matches(const nlohmann::json& value) const {
-  if (equals_ && *equals_ == value) {
-    if (!glob_ && !regex_) return true;
-  }
+  if (equals_ && *equals_ == value && one_of_.empty() && !glob_ && !regex_) return true;
   if (value.is_array()) {
     for (const auto& element : value) {
       if (matchesScalar(element)) return true;
@@ -96,6 +105,7 @@ std::string CompiledValueMatcher::describe() const {
     out += part;
   };
   if (equals_) add("equals " + equals_->dump());
+  if (!one_of_.empty()) add("one of " + nlohmann::json(one_of_).dump());
   if (glob_) add("glob \"" + glob_text_ + "\"");
   if (regex_) add("regex \"" + regex_text_ + "\"");
   return out;

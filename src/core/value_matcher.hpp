@@ -32,6 +32,7 @@ class CompiledValueMatcher {
  private:
   bool matchesScalar(const nlohmann::json& value) const;
   std::optional<nlohmann::json> equals_;
+  std::vector<nlohmann::json> one_of_;
   std::string glob_text_;
   std::string regex_text_;
   std::unique_ptr<RE2> glob_;

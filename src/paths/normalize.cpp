@@ -55,6 +55,7 @@ std::string normalizePath(std::string_view path, std::string_view cwd, std::stri
 }
 
 bool isWithin(std::string_view path, std::string_view root) {
+  if (root.empty() || path.empty()) return false;
   while (root.size() > 1 && root.back() == '/') root.remove_suffix(1);
   if (root == "/") return path.starts_with('/');
   if (!path.starts_with(root)) return false;

@@ -24,6 +24,12 @@ std::string layerName(PolicyLayer layer) {
   return toString(layer);
 }
 
+// The layer that owns a setting after `incoming` changed it: a managed setting
+// stays managed when another layer only tightens it.
+PolicyLayer owner(PolicyLayer existing, PolicyLayer incoming) {
+  return existing == PolicyLayer::Managed ? PolicyLayer::Managed : incoming;
+}
+
 std::string notAllowed(PolicyLayer layer, bool trusted) {
   if (layer == PolicyLayer::Project && !trusted) {
     return "an untrusted project cannot loosen the policy (list the project in "
@@ -52,7 +58,7 @@ void mergeDefault(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, 
   }
   policy.default_verdict = incoming;
   policy.default_source = doc.default_where;
-  policy.default_layer = layer;
+  policy.default_layer = owner(policy.default_layer, layer);
 }
 
 void mergeTool(Policy& policy, const ToolEntry& entry, PolicyLayer layer, bool trusted) {
@@ -97,7 +103,8 @@ void mergeTool(Policy& policy, const ToolEntry& entry, PolicyLayer layer, bool t
     updated = std::move(restricted);
   }
   policy.tools.add(std::move(updated));
-  policy.tool_origins[entry.name] = ToolOrigin{layer, entry.where};
+  policy.tool_origins[entry.name] =
+      ToolOrigin{owner(existing ? existing_layer : PolicyLayer::Builtin, layer), entry.where};
 }
 
 void mergeRule(Policy& policy, RuleSpec spec, PolicyLayer layer, bool trusted,

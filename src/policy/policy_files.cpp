@@ -13,6 +13,7 @@
 #include "toolguard/paths.hpp"
 #include "toolguard/policy_builder.hpp"
 #include "toolguard/policy_loader.hpp"
+#include "toolguard/rule_spec.hpp"
 
 namespace toolguard {
 namespace fs = std::filesystem;
@@ -69,6 +70,38 @@ std::string readPolicyFile(const fs::path& file) {
     }
   }
   return text;
+}
+
+// `*`, `?`, `[` and `\` in a directory name stand for themselves in a glob.
+std::string escapeGlob(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '*' || c == '?' || c == '[' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// Denies writes into the configuration directories this load actually used,
+// wherever environment variables moved them (the default policy names only
+// the usual places).
+std::shared_ptr<const Rule> guardLocationsRule(const PolicySources& sources) {
+  RuleSpec spec;
+  spec.header.id = "guard-config-locations";
+  spec.header.source = SourceLocation{"<builtin:guard-config-locations>", 0, 0};
+  spec.header.layer = PolicyLayer::Builtin;
+  spec.header.target.kinds = {ToolKind::FileWrite};
+  const std::string home = homeDirectory();
+  PathMatcher locations;
+  for (const fs::path& dir : {sources.user_dir, sources.managed_dir}) {
+    if (dir.empty()) continue;
+    locations.glob.push_back(escapeGlob(normalizePath(dir.string(), "/", home)) + "/**");
+  }
+  if (locations.glob.empty()) return nullptr;
+  spec.path = std::move(locations);
+  spec.verdict = Verdict::Deny;
+  spec.reason = "writing toolguard's own configuration would let an agent switch its guard off";
+  return compileRule(std::move(spec));
 }
 
 // A project directory someone else could have planted (another user's, or one
@@ -152,6 +185,7 @@ Policy loadPolicy(const PolicySources& sources) {
   for (const fs::path& file : policyFilesIn(sources.managed_dir)) {
     mergePolicyFile(policy, file, PolicyLayer::Managed);
   }
+  if (auto rule = guardLocationsRule(sources)) policy.rules.push_back(std::move(rule));
   if (!sources.check_examples) return policy;
   // The embedded profiles' examples are checked by the test suite and by
   // `toolguard test`; every other layer's are checked on every load.

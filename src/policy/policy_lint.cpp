@@ -59,7 +59,15 @@ std::vector<PolicyWarning> lintPolicy(const Policy& policy) {
                                            "' (not in the catalog or any tools: section)"});
       }
     }
-    if (rule->fixedVerdict() != Verdict::Allow) continue;
+    auto verdict = rule->fixedVerdict();
+    if ((verdict == Verdict::Allow || verdict == Verdict::Escalate) &&
+        ruleMatchesCommandText(*rule)) {
+      out.push_back({rule->source(),
+                     "rule " + rule->id() +
+                         " loosens on the raw command text: until shell commands are parsed, "
+                         "a pattern such as 'git status*' also matches 'git status; rm -rf ~'"});
+    }
+    if (verdict != Verdict::Allow) continue;
     for (const auto& other : policy.rules) {
       if (other == rule || !isStrictVerdict(*other) || ruleHasConditions(*other)) continue;
       if (targetCovers(other->target(), target)) {

@@ -199,6 +199,10 @@ class Parser {
   ValueMatcher valueMatcher(const YAML::Node& node, const std::string& what) {
     ValueMatcher m;
     m.where = where(node);
+    if (node.IsSequence()) {
+      m.one_of = yamlToJson(node).get<std::vector<nlohmann::json>>();  // shorthand: any of
+      return m;
+    }
     if (!node.IsMap()) {
       m.equals = yamlToJson(node);  // shorthand: a plain value means equals
       return m;
@@ -207,16 +211,23 @@ class Parser {
       const std::string key = k.Scalar();
       if (key == "equals") {
         m.equals = yamlToJson(v);
+      } else if (key == "one_of") {
+        nlohmann::json values = yamlToJson(v);
+        if (!values.is_array() || values.empty()) {
+          error(v, what + ".one_of: expected a non-empty list");
+        } else {
+          m.one_of = values.get<std::vector<nlohmann::json>>();
+        }
       } else if (key == "glob") {
         m.glob = strings(v, what + ".glob");
       } else if (key == "regex") {
         m.regex = strings(v, what + ".regex");
       } else {
-        error(k, what + ": unknown matcher '" + key + "' (expected equals, glob, regex)");
+        error(k, what + ": unknown matcher '" + key + "' (expected equals, one_of, glob, regex)");
       }
     }
-    if (!m.equals && m.glob.empty() && m.regex.empty()) {
-      error(node, what + ": expected equals, glob or regex");
+    if (!m.equals && m.one_of.empty() && m.glob.empty() && m.regex.empty()) {
+      error(node, what + ": expected equals, one_of, glob or regex");
     }
     return m;
   }

@@ -57,6 +57,8 @@ TEST_F(Check, MalformedInputIsDeniedNamingTheProblem) {
            {R"({"tool":"Read","context":{"mode":"sometimes"}})", "context.mode"},
            {R"({"tool":"Read","context":{"cwd":5}})", "context.cwd: expected a string"},
            {R"({"tool":"Read","argz":{}})", "argz: unknown field"},
+           {R"({"tool":"Write","context":{"roots":[""]}})", "context.roots"},
+           {R"({"tool":"Read","context":{"planet":"mars"}})", "context.planet: unknown field"},
        }) {
     RunResult r = run({"check"}, c.input);
     EXPECT_EQ(r.exit_code, 0) << c.input << r.err;

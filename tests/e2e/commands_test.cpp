@@ -16,6 +16,8 @@ TEST_F(Commands, ExplainShowsEveryConsultedRuleAndWhyTheWinnerWon) {
         "decided by rule system-write"}) {
     EXPECT_NE(r.out.find(needle), std::string::npos) << needle << "\n" << r.out;
   }
+  r = run({"explain"}, R"({"tool":"move_file","args":{"source":"","destination":"/etc/x"}})");
+  EXPECT_NE(r.out.find("path: /etc/x -> /etc/x"), std::string::npos) << r.out;
   r = run({"explain"}, R"({"tool":"launch","context":{"cwd":"/w","mode":"headless"}})");
   EXPECT_NE(r.out.find("the default verdict"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("policy said ask"), std::string::npos) << r.out;

@@ -51,6 +51,14 @@ TEST(DefaultPolicy, HostileFileCallsAreCaught) {
             Verdict::Deny);
 }
 
+TEST(DefaultPolicy, SearchToolsFileGlobsMeetTheSecretRules) {
+  Engine e = builtinEngine();
+  EXPECT_EQ(decide(e, "Grep", {{"pattern", "."}, {"glob", ".env"}}).verdict, Verdict::Ask);
+  EXPECT_EQ(decide(e, "Grep", {{"pattern", "."}, {"glob", "*.pem"}}).verdict, Verdict::Ask);
+  EXPECT_EQ(decide(e, "Glob", {{"pattern", "/etc/**"}}).verdict, Verdict::Ask);
+  EXPECT_EQ(decide(e, "Glob", {{"pattern", "src/**/*.ts"}}).verdict, Verdict::Allow);
+}
+
 TEST(DefaultPolicy, UnknownToolsAskAndShellAsks) {
   Engine e = builtinEngine();
   EXPECT_EQ(decide(e, "mcp__github__delete_repository", {}).verdict, Verdict::Ask);

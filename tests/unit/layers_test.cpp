@@ -78,6 +78,29 @@ rules:
   EXPECT_TRUE(l.hasWarning(p, "cannot loosen a managed setting"));
 }
 
+TEST(Layers, TighteningAManagedSettingKeepsItManaged) {
+  Layers l;
+  l.managed("default: ask\ntools:\n  Write: {policy: confirm}\n");
+  Policy p = loadPolicy(l.sources());
+  mergePolicyText(p, "default: deny\ntools:\n  Write: {risk: critical}\n", "a.yaml",
+                  PolicyLayer::Code);
+  mergePolicyText(p, "default: allow\ntools:\n  Write: {policy: allow}\n", "b.yaml",
+                  PolicyLayer::Code);
+  EXPECT_EQ(p.default_verdict, Verdict::Deny);
+  EXPECT_EQ(p.tools.find("Write")->policy, ToolPolicy::Confirm);
+}
+
+TEST(Layers, WritesToTheConfigurationInUseAreDenied) {
+  Layers l;
+  l.user("default: allow\n");
+  Engine engine(loadPolicy(l.sources()));
+  for (const auto& target : {l.dir.path() / "user/10-user.yaml", l.dir.path() / "managed/x.yaml"}) {
+    Decision d = engine.decide(call("Write", {{"file_path", target.string()}}));
+    EXPECT_EQ(d.verdict, Verdict::Deny) << target;
+    EXPECT_EQ(d.rule_id, "guard-config-locations");
+  }
+}
+
 TEST(Layers, ManagedWinsOverUserWhateverTheUserSays) {
   Layers l;
   l.user("default: allow\nrules:\n  - {id: all-ok, tool: '*', verdict: allow}\n");

@@ -46,6 +46,14 @@ rules:
   EXPECT_FALSE(contains(w, "allow-fetch is shadowed"));  // the deny has a condition
 }
 
+TEST(Lint, AllowRulesOnRawCommandTextAreFlagged) {
+  auto w = lint(
+      "rules:\n  - {id: git-ok, tool: Bash, command: {glob: 'git status*'}, verdict: allow}\n");
+  EXPECT_TRUE(contains(w, "rule git-ok loosens on the raw command text"));
+  EXPECT_TRUE(lint("rules:\n  - {id: no-rm, tool: Bash, command: {glob: '*rm*'}, verdict: deny}\n")
+                  .empty());
+}
+
 TEST(Lint, UnknownToolNames) {
   auto w = lint("rules:\n  - {id: a, tool: [Bassh, 'mcp__x__y', 'Rea*'], verdict: ask}\n");
   EXPECT_TRUE(contains(w, "unknown tool 'Bassh'"));

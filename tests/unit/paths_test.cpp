@@ -62,6 +62,30 @@ TEST(PathGlob, AnchoredPatternsAndStars) {
   EXPECT_FALSE(pathGlob("/a/[!bc]/d", "/a/c/d"));
 }
 
+TEST(PathGlob, TheHomeDirectoryIsNormalizedAndLiteral) {
+  auto match = [](const std::string& home, const std::string& glob, const std::string& path) {
+    return RE2::FullMatch(path, RE2(detail::pathGlobToRegex(glob, home)));
+  };
+  EXPECT_TRUE(match("/home/u/", "~/.bashrc", "/home/u/.bashrc"));
+  EXPECT_TRUE(match("/home/u/", "~/.config/toolguard/**", "/home/u/.config/toolguard/a.yaml"));
+  EXPECT_TRUE(match("/", "~/.bashrc", "/.bashrc"));
+  EXPECT_TRUE(match("/home/a+b[1]", "~/.bashrc", "/home/a+b[1]/.bashrc"));
+  EXPECT_FALSE(match("/home/a+b[1]", "~/.bashrc", "/home/aab1/.bashrc"));
+  EXPECT_FALSE(match("/home/*", "~/.bashrc", "/home/other/.bashrc"));
+  EXPECT_TRUE(match("/home/u", "~", "/home/u"));
+}
+
+TEST(PathGlob, PosixClassesInBrackets) {
+  EXPECT_TRUE(pathGlob("/tmp/[[:alpha:]]", "/tmp/x"));
+  EXPECT_FALSE(pathGlob("/tmp/[[:alpha:]]", "/tmp/1"));
+  EXPECT_TRUE(pathGlob("/tmp/[![:digit:]]x", "/tmp/ax"));
+}
+
+TEST(IsWithin, AnEmptyRootContainsNothing) {
+  EXPECT_FALSE(isWithin("/etc/passwd", ""));
+  EXPECT_FALSE(isWithin("", "/"));
+}
+
 TEST(TextGlob, StarCrossesSlashesAndSpecialsAreLiteral) {
   auto match = [](const std::string& g, const std::string& s) {
     return RE2::FullMatch(s, RE2(detail::textGlobToRegex(g)));

@@ -128,6 +128,21 @@ rules:
   EXPECT_EQ(engine.decide(call("tag", {{"labels", {"a", "b"}}})).verdict, Verdict::Allow);
 }
 
+TEST(PolicyFile, ListShorthandAndOneOfMatchAnyValue) {
+  Policy p = load(R"(
+default: allow
+rules:
+  - {id: modes, tool: t, args: {mode: [force, wipe]}, verdict: deny}
+  - {id: sizes, tool: t, args: {size: {one_of: [1, 2]}}, verdict: ask}
+)");
+  Engine engine(p);
+  EXPECT_EQ(engine.decide(call("t", {{"mode", "wipe"}})).verdict, Verdict::Deny);
+  EXPECT_EQ(engine.decide(call("t", {{"mode", "dry"}})).verdict, Verdict::Allow);
+  EXPECT_EQ(engine.decide(call("t", {{"size", 2}})).verdict, Verdict::Ask);
+  EXPECT_EQ(engine.decide(call("t", {{"size", "2"}})).verdict, Verdict::Allow);
+  EXPECT_THROW(load("rules:\n  - {id: a, args: {x: {one_of: []}}, verdict: deny}\n"), PolicyError);
+}
+
 TEST(PolicyFile, PathMatchersUseTheResolvedPathAndTheWorkspace) {
   Policy p = load(R"(
 default: allow
@@ -153,6 +168,11 @@ rules:
   ToolCall extra = call("Write", {{"file_path", "/srv/shared/x"}});
   extra.context.workspace_roots = {"/srv/shared"};
   EXPECT_EQ(engine.decide(extra).verdict, Verdict::Allow);
+  extra.context.workspace_roots = {""};  // an empty root is no root
+  EXPECT_EQ(engine.decide(extra).verdict, Verdict::Ask);
+  // Empty path strings are skipped, not resolved to the cwd.
+  EXPECT_EQ(engine.decide(call("move_file", {{"source", ""}, {"destination", "/etc/x"}})).rule_id,
+            "etc");
 }
 
 TEST(PolicyFile, ContextMatchers) {
