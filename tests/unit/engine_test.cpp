@@ -121,10 +121,11 @@ TEST(Engine, MalformedCallsAreDeniedNamingTheProblem) {
 
 TEST(Engine, DeeplyNestedArgumentsAreDenied) {
   auto engine = PolicyBuilder().defaultAction(Verdict::Allow).build();
-  nlohmann::json deep = nlohmann::json::array();
-  nlohmann::json* leaf = &deep;
+  // Built in place: copying a deep value recurses (that is what the limit is for).
+  ToolCall deep = call("tool");
+  nlohmann::json* leaf = &deep.args["x"];
   for (int i = 0; i < 5000; ++i) leaf = &(leaf->emplace_back(nlohmann::json::array()));
-  Decision d = engine.decide(call("tool", {{"x", deep}}));
+  Decision d = engine.decide(deep);
   EXPECT_EQ(d.verdict, Verdict::Deny);
   EXPECT_NE(d.reason.find("nested deeper"), std::string::npos);
   EXPECT_TRUE(d.approval_key.empty());
