@@ -162,6 +162,12 @@ std::string reasonFor(const Decision& d) {
 
 }  // namespace
 
+CallFormat callFormatNamed(const std::string& name) {
+  if (name == "claude") return CallFormat::Claude;
+  if (name == "gemini") return CallFormat::Gemini;
+  return CallFormat::Toolguard;
+}
+
 ParsedCall parseCall(const json& input, CallFormat format, const std::string& default_cwd) {
   switch (format) {
     case CallFormat::Claude:

@@ -14,6 +14,10 @@ namespace toolguard::cli {
 /// Input and output formats of `check`.
 enum class CallFormat { Toolguard, Claude, Gemini };
 
+/// The format named by --format ("toolguard", "claude", "gemini"); CLI11
+/// checks the name, anything else is toolguard's own.
+CallFormat callFormatNamed(const std::string& name);
+
 /// A call read from input, or the reason it could not be read (naming the field).
 struct ParsedCall {
   std::optional<ToolCall> call;

@@ -16,12 +16,6 @@ struct CheckOptions {
   bool batch = false;
 };
 
-CallFormat formatFromName(const std::string& name) {
-  if (name == "claude") return CallFormat::Claude;
-  if (name == "gemini") return CallFormat::Gemini;
-  return CallFormat::Toolguard;
-}
-
 // Judges one input text. Policy errors deny (and are remembered for the exit code).
 struct Judge {
   EngineProvider& engines;
@@ -69,7 +63,7 @@ struct Judge {
 
 int runCheck(const CheckOptions& o) {
   EngineProvider engines(o.policy);
-  Judge judge{engines, formatFromName(o.format), currentDirectory()};
+  Judge judge{engines, callFormatNamed(o.format), currentDirectory()};
   std::string error;
   if (o.batch) {
     std::string line;

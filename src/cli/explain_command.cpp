@@ -109,10 +109,7 @@ void printExplanation(const ToolCall& call, const Engine& engine, const PolicySo
 int runExplain(const ExplainOptions& o) {
   const std::string text{std::istreambuf_iterator<char>(std::cin),
                          std::istreambuf_iterator<char>()};
-  CallFormat format = o.format == "claude"   ? CallFormat::Claude
-                      : o.format == "gemini" ? CallFormat::Gemini
-                                             : CallFormat::Toolguard;
-  ParsedCall parsed = parseCallText(text, format, currentDirectory());
+  ParsedCall parsed = parseCallText(text, callFormatNamed(o.format), currentDirectory());
   if (!parsed.call) {
     std::cout << "Decision: deny\n  invalid call: " << parsed.error << "\n";
     return kExitOk;
