@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git
-  nlohmann-json3-dev libre2-dev libyaml-cpp-dev libcli11-dev
+  nlohmann-json3-dev libre2-dev libyaml-cpp-dev libcli11-dev libtree-sitter-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format
 )
@@ -17,13 +17,24 @@ for p in "${packages[@]}"; do
   fi
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+# npm fetches the pinned bash grammar (its C sources are compiled into toolguard).
+if ! command -v npm >/dev/null 2>&1; then missing+=(nodejs npm); fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}" >&2
+  as_root=()
+  if [ "$(id -u)" -ne 0 ]; then as_root=(sudo); fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${as_root[@]}" apt-get update -qq
+  "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-echo "install-deps: installing ${missing[*]}" >&2
-as_root=()
-if [ "$(id -u)" -ne 0 ]; then as_root=(sudo); fi
-export DEBIAN_FRONTEND=noninteractive
-"${as_root[@]}" apt-get update -qq
-"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# The tree-sitter-bash grammar, exactly as package-lock.json pins it.
+grammar="$(cd "$(dirname "$0")/.." && pwd)/third_party/bash-grammar"
+want="$(sed -n 's/.*"tree-sitter-bash": "\([0-9.]*\)".*/\1/p' "$grammar/package.json")"
+have="$(sed -n 's/^  "version": "\([0-9.]*\)".*/\1/p' \
+  "$grammar/node_modules/tree-sitter-bash/package.json" 2>/dev/null || true)"
+if [ "$want" != "$have" ] || [ ! -f "$grammar/node_modules/tree-sitter-bash/src/parser.c" ]; then
+  echo "install-deps: fetching tree-sitter-bash $want (npm ci)" >&2
+  (cd "$grammar" && npm ci --no-audit --no-fund >/dev/null)
+fi

@@ -1,0 +1,96 @@
+// Parsing a command line into a ShellProgram, unwrapping wrappers.
+#include <algorithm>
+
+#include "bash_tree.hpp"
+#include "program_builder.hpp"
+#include "toolguard/paths.hpp"
+#include "unwrap.hpp"
+
+namespace toolguard {
+namespace {
+
+// Directories whose programs are the system's own tools.
+constexpr std::string_view kSystemDirectories[] = {
+    "/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/", "/usr/local/bin/", "/usr/local/sbin/"};
+
+void parseInto(ShellProgram& program, std::string_view script, const std::string& home,
+               const SimpleCommand& prototype) {
+  detail::BashTree tree(script);
+  detail::ProgramBuilder(tree, home, program, prototype).build();
+}
+
+}  // namespace
+
+std::string SimpleCommand::name() const {
+  if (words.empty()) return {};
+  const std::string& first = words.front().text;
+  const size_t slash = first.rfind('/');
+  return slash == std::string::npos ? first : first.substr(slash + 1);
+}
+
+bool SimpleCommand::nameIsDynamic() const {
+  return !words.empty() && words.front().dynamic;
+}
+
+bool SimpleCommand::runsFromUnusualPlace() const {
+  if (words.empty()) return false;
+  const std::string& first = words.front().text;
+  if (first.find('/') == std::string::npos) return false;
+  return std::none_of(
+      std::begin(kSystemDirectories), std::end(kSystemDirectories), [&](std::string_view dir) {
+        return first.starts_with(dir) && first.find('/', dir.size()) == std::string::npos;
+      });
+}
+
+std::vector<ShellWord> SimpleCommand::arguments() const {
+  if (words.size() <= 1) return {};
+  return std::vector<ShellWord>(words.begin() + 1, words.end());
+}
+
+ShellProgram parseShellProgram(std::string_view script, const ShellParseOptions& options) {
+  ShellProgram program;
+  const std::string home = options.home.empty() ? homeDirectory() : options.home;
+  parseInto(program, script, home, SimpleCommand{});
+
+  // Unwrap breadth-first; commands added here are unwrapped in turn.
+  for (size_t i = 0; i < program.commands.size(); ++i) {
+    std::vector<detail::Unwrapped> inner = detail::unwrap(program.commands[i]);
+    if (inner.empty()) continue;
+    if (program.commands[i].wrappers.size() >= options.max_unwrap_depth) {
+      program.too_deep = true;
+      continue;
+    }
+    const SimpleCommand outer = program.commands[i];  // copied: push_back moves the vector
+    for (detail::Unwrapped& u : inner) {
+      SimpleCommand prototype;
+      prototype.placement = outer.placement;
+      prototype.wrappers = outer.wrappers;
+      prototype.wrappers.push_back(ShellWrapper{u.wrapper, i});
+      prototype.privileged = outer.privileged || u.privileged;
+      prototype.unknown_extra_arguments =
+          outer.unknown_extra_arguments || u.unknown_extra_arguments;
+      if (u.script) {
+        if (u.script->dynamic) {
+          // The script is only known at run time: a command nobody can judge.
+          SimpleCommand unknown = prototype;
+          unknown.words.push_back(*u.script);
+          unknown.text = u.script->source;
+          program.commands.push_back(std::move(unknown));
+        } else {
+          parseInto(program, u.script->text, home, prototype);
+        }
+        continue;
+      }
+      SimpleCommand cmd = prototype;
+      cmd.words = std::move(u.words);
+      for (const ShellWord& word : cmd.words) {
+        if (!cmd.text.empty()) cmd.text += ' ';
+        cmd.text += word.source.empty() ? word.text : word.source;
+      }
+      program.commands.push_back(std::move(cmd));
+    }
+  }
+  return program;
+}
+
+}  // namespace toolguard

@@ -1,0 +1,234 @@
+// Commands that run other commands: sudo, env, bash -c, eval, xargs, find
+// -exec, ... The inner command is judged as well as the wrapper.
+#include "unwrap.hpp"
+
+#include <set>
+
+namespace toolguard::detail {
+namespace {
+
+// Which options of a wrapper take an argument. Short options may be
+// clustered (`-un root` and `-uroot` both give -u the argument).
+struct OptionSpec {
+  std::string short_with_argument;           // e.g. "ugCDhprtTU"
+  std::set<std::string> long_with_argument;  // e.g. {"--user"}
+  bool digits_are_options = false;           // nice -10
+};
+
+// Index of the first operand at or after `start`, skipping options.
+size_t skipOptions(const std::vector<ShellWord>& words, size_t start, const OptionSpec& spec) {
+  size_t i = start;
+  while (i < words.size()) {
+    const std::string& w = words[i].text;
+    if (w == "--") return i + 1;
+    if (w.size() < 2 || w[0] != '-') return i;
+    if (w.starts_with("--")) {
+      const std::string name = w.substr(0, w.find('='));
+      const bool inline_value = w.find('=') != std::string::npos;
+      i += (!inline_value && spec.long_with_argument.count(name)) ? 2 : 1;
+      continue;
+    }
+    if (spec.digits_are_options && std::isdigit(static_cast<unsigned char>(w[1]))) {
+      ++i;
+      continue;
+    }
+    // A cluster: the first option taking an argument takes the rest, or the next word.
+    size_t advance = 1;
+    for (size_t k = 1; k < w.size(); ++k) {
+      if (spec.short_with_argument.find(w[k]) != std::string::npos) {
+        if (k + 1 == w.size()) advance = 2;
+        break;
+      }
+    }
+    i += advance;
+  }
+  return i;
+}
+
+std::vector<ShellWord> from(const std::vector<ShellWord>& words, size_t start) {
+  if (start >= words.size()) return {};
+  return std::vector<ShellWord>(words.begin() + static_cast<std::ptrdiff_t>(start), words.end());
+}
+
+bool isAssignmentWord(const ShellWord& w) {
+  const size_t eq = w.text.find('=');
+  if (eq == std::string::npos || eq == 0) return false;
+  for (size_t i = 0; i < eq; ++i) {
+    const char c = w.text[i];
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  }
+  return !std::isdigit(static_cast<unsigned char>(w.text[0]));
+}
+
+// The script a shell runs with -c: the first operand after the options, if
+// any option cluster contains `c`.
+std::optional<ShellWord> shellScript(const std::vector<ShellWord>& words) {
+  bool has_c = false;
+  size_t i = 1;
+  while (i < words.size()) {
+    const std::string& w = words[i].text;
+    if (w == "--" || w == "-") {
+      ++i;
+      break;
+    }
+    if (w.size() < 2 || (w[0] != '-' && w[0] != '+')) break;
+    if (w.starts_with("--")) {
+      i += (w == "--rcfile" || w == "--init-file") ? 2 : 1;
+      continue;
+    }
+    if (w.find('c') != std::string::npos && w[0] == '-') has_c = true;
+    // -o OPTION / +o OPTION / -O SHOPT take the next word.
+    i += (w.back() == 'o' || w.back() == 'O') ? 2 : 1;
+  }
+  if (!has_c || i >= words.size()) return std::nullopt;
+  return words[i];
+}
+
+ShellWord joinWords(const std::vector<ShellWord>& words, size_t start) {
+  ShellWord joined;
+  for (size_t i = start; i < words.size(); ++i) {
+    if (i > start) {
+      joined.text += ' ';
+      joined.source += ' ';
+    }
+    joined.text += words[i].text;
+    joined.source += words[i].source;
+    joined.dynamic = joined.dynamic || words[i].dynamic;
+  }
+  return joined;
+}
+
+}  // namespace
+
+std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
+  std::vector<Unwrapped> out;
+  if (cmd.words.empty() || cmd.nameIsDynamic()) return out;
+  const std::string name = cmd.name();
+  const std::vector<ShellWord>& w = cmd.words;
+  auto argv = [&](std::string wrapper, size_t start, bool privileged = false) {
+    Unwrapped u;
+    u.wrapper = std::move(wrapper);
+    u.words = from(w, start);
+    u.privileged = privileged;
+    if (!u.words.empty()) out.push_back(std::move(u));
+  };
+  auto script = [&](std::string wrapper, ShellWord text, bool privileged = false) {
+    Unwrapped u;
+    u.wrapper = std::move(wrapper);
+    u.script = std::move(text);
+    u.privileged = privileged;
+    out.push_back(std::move(u));
+  };
+
+  if (name == "sudo") {
+    size_t i = skipOptions(w, 1,
+                           {"ugCDhprtTU",
+                            {"--user", "--group", "--close-from", "--chdir", "--host", "--prompt",
+                             "--role", "--type", "--command-timeout", "--other-user"}});
+    while (i < w.size() && isAssignmentWord(w[i])) ++i;
+    argv("sudo", i, true);
+  } else if (name == "doas") {
+    argv("doas", skipOptions(w, 1, {"uC", {}}), true);
+  } else if (name == "pkexec") {
+    argv("pkexec", skipOptions(w, 1, {"", {"--user"}}), true);
+  } else if (name == "su") {
+    // su [options] [user]: -c COMMAND runs through the user's shell.
+    for (size_t i = 1; i + 1 < w.size(); ++i) {
+      if (w[i].text == "-c" || w[i].text == "--command") script("su -c", w[i + 1], true);
+    }
+  } else if (name == "env") {
+    // env -S/--split-string gives a whole command line in one word.
+    for (size_t i = 1; i < w.size(); ++i) {
+      const std::string& t = w[i].text;
+      if ((t == "-S" || t == "--split-string") && i + 1 < w.size()) {
+        script("env -S", joinWords(w, i + 1));
+        return out;
+      }
+      if (t.starts_with("--split-string=")) {
+        ShellWord rest = joinWords(w, i);
+        rest.text = rest.text.substr(std::string("--split-string=").size());
+        script("env -S", rest);
+        return out;
+      }
+      if (t.starts_with("-S") && t.size() > 2) {
+        ShellWord rest = joinWords(w, i);
+        rest.text = rest.text.substr(2);
+        script("env -S", rest);
+        return out;
+      }
+    }
+    size_t i = skipOptions(w, 1, {"uCP", {"--unset", "--chdir"}});
+    while (i < w.size() && isAssignmentWord(w[i])) ++i;
+    argv("env", i);
+  } else if (name == "command") {
+    const size_t i = skipOptions(w, 1, {});
+    for (size_t k = 1; k < i; ++k) {
+      if (w[k].text.find_first_of("vV") != std::string::npos) return out;  // a lookup, runs nothing
+    }
+    argv("command", i);
+  } else if (name == "builtin" || name == "nohup" || name == "setsid") {
+    argv(name, skipOptions(w, 1, {}));
+  } else if (name == "exec") {
+    argv("exec", skipOptions(w, 1, {"a", {}}));
+  } else if (name == "nice") {
+    argv("nice", skipOptions(w, 1, {"n", {"--adjustment"}, true}));
+  } else if (name == "ionice") {
+    argv("ionice", skipOptions(w, 1, {"cnp", {"--class", "--classdata", "--pid"}}));
+  } else if (name == "timeout") {
+    const size_t duration = skipOptions(w, 1, {"sk", {"--signal", "--kill-after"}});
+    argv("timeout", duration + 1);
+  } else if (name == "stdbuf") {
+    argv("stdbuf", skipOptions(w, 1, {"ioe", {"--input", "--output", "--error"}}));
+  } else if (name == "time") {
+    argv("time", skipOptions(w, 1, {"fo", {"--format", "--output"}}));
+  } else if (name == "watch") {
+    const size_t i = skipOptions(w, 1, {"nq", {"--interval", "--equexit"}});
+    bool exec = false;
+    for (size_t k = 1; k < i; ++k) exec = exec || w[k].text == "-x" || w[k].text == "--exec";
+    if (exec) {
+      argv("watch -x", i);
+    } else if (i < w.size()) {
+      script("watch", joinWords(w, i));
+    }
+  } else if (name == "xargs") {
+    const size_t i = skipOptions(w, 1,
+                                 {"adEILnPs",
+                                  {"--arg-file", "--delimiter", "--max-lines", "--max-args",
+                                   "--max-procs", "--max-chars", "--replace", "--eof"}});
+    Unwrapped u;
+    u.wrapper = "xargs";
+    u.words = i < w.size() ? from(w, i) : std::vector<ShellWord>{ShellWord{"echo", false, "echo"}};
+    u.unknown_extra_arguments = true;
+    out.push_back(std::move(u));
+  } else if (name == "find") {
+    for (size_t i = 1; i < w.size(); ++i) {
+      const std::string& t = w[i].text;
+      if (t != "-exec" && t != "-execdir" && t != "-ok" && t != "-okdir") continue;
+      size_t end = i + 1;
+      while (end < w.size() && w[end].text != ";" && w[end].text != "+") ++end;
+      Unwrapped u;
+      u.wrapper = "find " + t;
+      u.words.assign(w.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                     w.begin() + static_cast<std::ptrdiff_t>(end));
+      u.unknown_extra_arguments = true;  // {} is each file found
+      if (!u.words.empty()) out.push_back(std::move(u));
+      i = end;
+    }
+  } else if (name == "bash" || name == "sh" || name == "zsh" || name == "dash" || name == "ksh" ||
+             name == "mksh" || name == "ash" || name == "busybox") {
+    std::vector<ShellWord> shell_words = w;
+    if (name == "busybox") {
+      if (w.size() < 2 || (w[1].text != "sh" && w[1].text != "ash")) {
+        argv("busybox", 1);
+        return out;
+      }
+      shell_words.erase(shell_words.begin());
+    }
+    if (auto text = shellScript(shell_words)) script(name + " -c", *text);
+  } else if (name == "eval") {
+    if (w.size() > 1) script("eval", joinWords(w, 1));
+  }
+  return out;
+}
+
+}  // namespace toolguard::detail

@@ -1,0 +1,26 @@
+#pragma once
+// Internal: what a wrapper command (sudo, env, bash -c, eval, xargs, find
+// -exec, ...) runs.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "toolguard/shell.hpp"
+
+namespace toolguard::detail {
+
+/// One command a wrapper runs: either words (sudo rm -rf /) or a script to
+/// parse again (bash -c '...', eval ..., env -S '...').
+struct Unwrapped {
+  std::string wrapper;
+  std::vector<ShellWord> words;
+  std::optional<ShellWord> script;
+  bool privileged = false;
+  bool unknown_extra_arguments = false;
+};
+
+/// The commands `cmd` runs on its behalf; empty when it wraps nothing.
+std::vector<Unwrapped> unwrap(const SimpleCommand& cmd);
+
+}  // namespace toolguard::detail
