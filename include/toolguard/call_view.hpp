@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "toolguard/shell.hpp"
 #include "toolguard/tool_call.hpp"
 #include "toolguard/tool_info.hpp"
 
@@ -38,6 +39,10 @@ class CallView {
   /// The workspace roots: the call's cwd and any extra roots, normalized.
   const std::vector<std::string>& workspaceRoots() const;
 
+  /// The shell program of a shell tool's command, parsed once; nullptr when
+  /// the tool is not a shell tool or the call carries no command.
+  const ShellProgram* shellProgram() const;
+
  private:
   const ToolCall& call_;
   const ToolInfo& tool_;
@@ -47,6 +52,8 @@ class CallView {
   mutable std::vector<std::string> raw_paths_;
   mutable std::vector<std::string> paths_;
   mutable std::vector<std::string> roots_;
+  mutable bool program_done_ = false;
+  mutable std::optional<ShellProgram> program_;
 };
 
 }  // namespace toolguard

@@ -16,6 +16,9 @@ namespace toolguard {
 struct RuleTrace {
   std::shared_ptr<const Rule> rule;  ///< id, source, layer and describe() of the rule
   std::optional<Finding> finding;    ///< nullopt: the rule abstained
+  /// For rules that judge shell commands: which command (index in the
+  /// program) this finding is about; nullopt for the whole call.
+  std::optional<size_t> command_index;
 };
 
 /// What decided a call.
@@ -41,6 +44,7 @@ struct Decision {
   std::vector<RuleTrace> consulted;  ///< every rule consulted, in consultation order
   std::string resolution;            ///< how policy_verdict became verdict, if it changed
   std::string approval_key;          ///< tool + canonical arguments an approval binds to
+  std::string decided_on;  ///< the simple command that decided a shell call ("" otherwise)
 };
 
 }  // namespace toolguard

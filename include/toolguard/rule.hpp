@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "toolguard/call_view.hpp"
+#include "toolguard/shell.hpp"
 #include "toolguard/source_location.hpp"
 #include "toolguard/tool_info.hpp"
 #include "toolguard/verdict.hpp"
@@ -62,6 +63,16 @@ class Rule {
 
   /// Judges a call the target already selected: nullopt to abstain.
   virtual std::optional<Finding> evaluate(const CallView& view) const = 0;
+
+  /// True for rules that judge each simple command of a shell program: the
+  /// engine calls evaluateCommand() once per command instead of evaluate(),
+  /// a command no such rule has a finding for is escalated, and the program
+  /// gets the strictest verdict of its commands.
+  virtual bool judgesShellCommands() const { return false; }
+
+  /// Judges one simple command of the call's shell program (see above).
+  virtual std::optional<Finding> evaluateCommand(const SimpleCommand& command,
+                                                 const CallView& view) const;
 
   /// Calls this rule must and must not match (checked at load time).
   virtual const std::vector<RuleExample>& examples() const;

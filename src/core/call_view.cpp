@@ -88,6 +88,18 @@ const std::vector<std::string>& CallView::paths() const {
   return paths_;
 }
 
+const ShellProgram* CallView::shellProgram() const {
+  if (!program_done_) {
+    program_done_ = true;
+    if (tool_.kind == ToolKind::Shell && command()) {
+      ShellParseOptions options;
+      options.home = homeDirectory();
+      program_ = parseShellProgram(*command(), options);
+    }
+  }
+  return program_ ? &*program_ : nullptr;
+}
+
 const std::vector<std::string>& CallView::workspaceRoots() const {
   if (!roots_.empty()) return roots_;
   const std::string home = homeDirectory();

@@ -45,6 +45,77 @@ Decision errorDecision(std::string message) {
   return d;
 }
 
+// The strictest finding so far, the rule that gave it and the command it is about.
+struct Judgement {
+  std::optional<Finding> finding;
+  const Rule* rule = nullptr;
+  std::string command;
+
+  void consider(const std::optional<Finding>& f, const Rule* by, const std::string& on) {
+    if (f && (!finding || isStricter(f->verdict, finding->verdict))) {
+      finding = f;
+      rule = by;
+      command = on;
+    }
+  }
+};
+
+// A rule that throws has a deny finding: an internal error never allows.
+template <typename Evaluate>
+std::optional<Finding> safely(const Rule& rule, Evaluate evaluate) {
+  try {
+    return evaluate();
+  } catch (const std::exception& e) {
+    return Finding{Verdict::Deny, "rule " + rule.id() + " failed: " + e.what()};
+  } catch (...) {
+    return Finding{Verdict::Deny, "rule " + rule.id() + " failed"};
+  }
+}
+
+// What a simple command no rule knows gets: the LLM validator, else a person.
+class UnknownCommandRule final : public Rule {
+ public:
+  UnknownCommandRule()
+      : Rule(RuleHeader{"shell-unknown-command",
+                        {"<builtin:shell>", 0, 0},
+                        PolicyLayer::Builtin,
+                        {{}, {}, {ToolKind::Shell}}}) {}
+  std::optional<Finding> evaluate(const CallView&) const override { return std::nullopt; }
+  std::string describe() const override {
+    return "a simple command no rule has a finding for -> escalate";
+  }
+};
+
+const std::shared_ptr<const Rule>& unknownCommandRule() {
+  static const std::shared_ptr<const Rule> rule = std::make_shared<const UnknownCommandRule>();
+  return rule;
+}
+
+// Each simple command is judged on its own by every command rule; a command
+// with words that no rule has a finding for is escalated. The program gets
+// the strictest verdict of its commands.
+void judgeCommands(const ShellProgram& program,
+                   const std::vector<const std::shared_ptr<const Rule>*>& rules,
+                   const CallView& view, Judgement& best, Decision& d) {
+  for (size_t c = 0; c < program.commands.size(); ++c) {
+    const SimpleCommand& command = program.commands[c];
+    bool found = false;
+    for (const std::shared_ptr<const Rule>* rule : rules) {
+      std::optional<Finding> finding =
+          safely(**rule, [&] { return (*rule)->evaluateCommand(command, view); });
+      if (!finding) continue;
+      found = true;
+      best.consider(finding, rule->get(), command.text);
+      d.consulted.push_back(RuleTrace{*rule, std::move(finding), c});
+    }
+    if (!found && !command.words.empty()) {
+      Finding unknown{Verdict::Escalate, "no rule knows the command '" + command.name() + "'"};
+      best.consider(unknown, unknownCommandRule().get(), command.text);
+      d.consulted.push_back(RuleTrace{unknownCommandRule(), std::move(unknown), c});
+    }
+  }
+}
+
 void resolve(Decision& d, const ToolCall& call) {
   d.verdict = d.policy_verdict;
   if (d.verdict == Verdict::Escalate) {
@@ -90,30 +161,29 @@ Decision Engine::decide(const ToolCall& call) const {
     const CallView view(call, info);
 
     Decision d;
-    const Rule* winner = nullptr;
-    std::optional<Finding> best;
+    Judgement best;
+    std::vector<const std::shared_ptr<const Rule>*> command_rules;
     for (uint32_t i : compiled_->index.candidates(call.tool, info)) {
       const auto& rule_ptr = policy.rules[i];
-      const Rule& rule = *rule_ptr;
-      std::optional<Finding> finding;
-      try {
-        finding = rule.evaluate(view);
-      } catch (const std::exception& e) {
-        finding = Finding{Verdict::Deny, "rule " + rule.id() + " failed: " + e.what()};
+      if (rule_ptr->judgesShellCommands()) {
+        command_rules.push_back(&rule_ptr);
+        continue;
       }
-      if (finding && (!best || isStricter(finding->verdict, best->verdict))) {
-        best = finding;
-        winner = &rule;
-      }
-      d.consulted.push_back(RuleTrace{rule_ptr, std::move(finding)});
+      std::optional<Finding> finding = safely(*rule_ptr, [&] { return rule_ptr->evaluate(view); });
+      best.consider(finding, rule_ptr.get(), "");
+      d.consulted.push_back(RuleTrace{rule_ptr, std::move(finding), std::nullopt});
     }
-
+    if (const ShellProgram* program = view.shellProgram(); program && !command_rules.empty()) {
+      judgeCommands(*program, command_rules, view, best, d);
+    }
+    const Rule* winner = best.rule;
     if (winner != nullptr) {
       d.basis = DecisionBasis::Rule;
-      d.policy_verdict = best->verdict;
-      d.reason = std::move(best->reason);
+      d.policy_verdict = best.finding->verdict;
+      d.reason = std::move(best.finding->reason);
       d.rule_id = winner->id();
       d.source = winner->source();
+      d.decided_on = std::move(best.command);
     } else if (auto tool_policy = effectivePolicy(info)) {
       d.basis = DecisionBasis::ToolPolicy;
       d.policy_verdict = toVerdict(*tool_policy);

@@ -30,6 +30,10 @@ bool toolNameMatches(std::string_view pattern, std::string_view name) {
   return p == pattern.size();
 }
 
+std::optional<Finding> Rule::evaluateCommand(const SimpleCommand&, const CallView&) const {
+  return std::nullopt;
+}
+
 const std::vector<RuleExample>& Rule::examples() const {
   static const std::vector<RuleExample> kNone;
   return kNone;

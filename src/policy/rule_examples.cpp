@@ -14,7 +14,13 @@ std::vector<PolicyDiagnostic> checkRuleExamples(const Policy& policy, bool inclu
       std::optional<Finding> finding;
       if (selected) {
         const CallView view(ex.call, tool);
-        finding = rule->evaluate(view);
+        if (!rule->judgesShellCommands()) {
+          finding = rule->evaluate(view);
+        } else if (const ShellProgram* program = view.shellProgram()) {
+          for (const SimpleCommand& command : program->commands) {
+            if (!finding) finding = rule->evaluateCommand(command, view);
+          }
+        }
       }
       const bool matched = finding.has_value();
       if (matched == ex.should_match) continue;
