@@ -37,6 +37,7 @@ struct ShellPlacement {
   bool in_command_substitution = false;  ///< inside `$( ... )` or backquotes
   bool in_process_substitution = false;  ///< inside `<( ... )` or `>( ... )`
   bool in_function = false;              ///< inside a function body
+  std::string function_name;             ///< the name of that function
   bool in_condition = false;             ///< in an if/while condition or a test
 };
 

@@ -236,6 +236,7 @@ json decisionToJson(const Decision& d, const std::string& tool) {
     out["resolution"] = d.resolution;
   }
   if (!d.approval_key.empty()) out["approval_key"] = d.approval_key;
+  if (!d.decided_on.empty()) out["decided_on"] = d.decided_on;
   return out;
 }
 

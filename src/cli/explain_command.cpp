@@ -33,6 +33,37 @@ std::string describeTool(const ToolInfo& tool, const Policy& policy, const std::
   return out.str();
 }
 
+void printProgram(const ShellProgram& program) {
+  std::cout << "Shell program (" << program.commands.size() << " simple commands";
+  if (program.parse_error) std::cout << "; does not parse: " << program.error;
+  if (program.too_deep) std::cout << "; wrapped too deeply";
+  std::cout << "):\n";
+  for (size_t i = 0; i < program.commands.size(); ++i) {
+    const SimpleCommand& c = program.commands[i];
+    std::cout << "  [" << i + 1 << "]";
+    for (const ShellWord& w : c.words)
+      std::cout << " " << (w.dynamic ? "<dynamic:" + w.text + ">" : w.text);
+    for (const ShellRedirect& r : c.redirects) std::cout << " " << r.op << " " << r.target.text;
+    std::string where;
+    auto add = [&where](const std::string& s) { where += (where.empty() ? "" : ", ") + s; };
+    for (const ShellWrapper& w : c.wrappers) add("via " + w.name);
+    if (c.privileged) add("privileged");
+    if (c.placement.pipeline_length > 1) {
+      add("pipeline " + std::to_string(c.placement.pipeline_position + 1) + "/" +
+          std::to_string(c.placement.pipeline_length));
+    }
+    if (c.placement.background) add("background");
+    if (c.placement.in_subshell) add("subshell");
+    if (c.placement.in_command_substitution) add("command substitution");
+    if (c.placement.in_process_substitution) add("process substitution");
+    if (c.placement.in_function) add("function " + c.placement.function_name);
+    if (c.runsFromUnusualPlace()) add("not a system path");
+    if (c.unknown_extra_arguments) add("more arguments at run time");
+    if (!where.empty()) std::cout << "   (" << where << ")";
+    std::cout << "\n";
+  }
+}
+
 void printExplanation(const ToolCall& call, const Engine& engine, const PolicySources& sources) {
   const Policy& policy = engine.policy();
   const ToolInfo& tool = engine.toolInfo(call.tool);
@@ -44,6 +75,7 @@ void printExplanation(const ToolCall& call, const Engine& engine, const PolicySo
 
   const CallView view(call, tool);
   if (view.command()) std::cout << "  command: " << *view.command() << "\n";
+  if (const ShellProgram* program = view.shellProgram()) printProgram(*program);
   for (size_t i = 0; i < view.paths().size(); ++i) {
     std::cout << "  path: " << view.rawPaths()[i] << " -> " << view.paths()[i] << "\n";
   }
@@ -67,7 +99,9 @@ void printExplanation(const ToolCall& call, const Engine& engine, const PolicySo
   int findings = 0;
   for (const RuleTrace& t : d.consulted) {
     std::cout << "  " << t.rule->id() << "  [" << toString(t.rule->layer()) << " "
-              << t.rule->source().toString() << "]\n      " << t.rule->describe() << "\n      => ";
+              << t.rule->source().toString() << "]";
+    if (t.command_index) std::cout << " on command [" << *t.command_index + 1 << "]";
+    std::cout << "\n      " << t.rule->describe() << "\n      => ";
     if (t.finding) {
       ++findings;
       std::cout << toString(t.finding->verdict) << ": " << t.finding->reason << "\n";
@@ -98,6 +132,7 @@ void printExplanation(const ToolCall& call, const Engine& engine, const PolicySo
       std::cout << "  the call could not be judged (fail closed)\n";
       break;
   }
+  if (!d.decided_on.empty()) std::cout << "  decided on the command: " << d.decided_on << "\n";
   if (d.policy_verdict != d.verdict) {
     std::cout << "  policy said " << toString(d.policy_verdict) << "; " << d.resolution << "\n";
   }

@@ -10,6 +10,7 @@
 
 #include "policy_document.hpp"
 #include "toolguard/policy_error.hpp"
+#include "toolguard/shell_rules.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -175,6 +176,19 @@ void mergeDocument(Policy& policy, PolicyDocument doc, PolicyLayer layer, bool t
           {doc.trusted_where,
            "trusted_projects ignored: only user policy files can trust a project"});
     }
+  }
+  for (const std::string& set : doc.builtin_rules) {
+    if (set != "shell") continue;
+    // Their allow rules loosen too: an untrusted project cannot add them.
+    if (layer == PolicyLayer::Project && !trusted) {
+      policy.warnings.push_back(
+          {doc.default_where, "builtin_rules ignored: " + notAllowed(layer, trusted)});
+      continue;
+    }
+    const bool present = std::any_of(policy.rules.begin(), policy.rules.end(),
+                                     [](const auto& r) { return r->id() == "shell-safe"; });
+    if (present) continue;
+    for (auto& rule : builtinShellRules(layer)) policy.rules.push_back(std::move(rule));
   }
   std::vector<PolicyDiagnostic> errors;
   for (RuleSpec& spec : doc.rules) mergeRule(policy, std::move(spec), layer, trusted, errors);

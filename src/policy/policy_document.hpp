@@ -41,6 +41,7 @@ struct PolicyDocument {
   std::vector<RuleSpec> rules;  ///< examples already turned into calls
   std::vector<std::string> trusted_projects;
   SourceLocation trusted_where;
+  std::vector<std::string> builtin_rules;  ///< built-in rule sets to add ("shell")
 };
 
 /// Parses a policy file's text. `catalog` resolves the tools named by string

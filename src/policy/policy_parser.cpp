@@ -46,12 +46,19 @@ class Parser {
         parseTools(value, doc);
       } else if (k == "rules") {
         rules.emplace(value);
+      } else if (k == "builtin_rules") {
+        for (const std::string& set : strings(value, "builtin_rules")) {
+          if (set != "shell") {
+            error(value, "builtin_rules: unknown rule set '" + set + "' (expected shell)");
+          }
+          doc.builtin_rules.push_back(set);
+        }
       } else if (k == "trusted_projects") {
         doc.trusted_where = where(value);
         doc.trusted_projects = strings(value, "trusted_projects");
       } else {
         error(key, "unknown key '" + k + "' (expected version, default, tools, rules, " +
-                       "trusted_projects)");
+                       "builtin_rules, trusted_projects)");
       }
     }
     // Rules last: string examples resolve tools this file defines too.

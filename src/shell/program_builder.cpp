@@ -104,6 +104,8 @@ void ProgramBuilder::statement(TSNode node, ShellPlacement placement,
     redirectedStatement(node, placement, redirects);
   } else if (type == "function_definition") {
     placement.in_function = true;
+    TSNode name = ts_node_child_by_field_name(node, "name", 4);
+    if (!ts_node_is_null(name)) placement.function_name = std::string(tree_.textOf(name));
     TSNode body = ts_node_child_by_field_name(node, "body", 4);
     if (!ts_node_is_null(body)) statement(body, placement, redirects);
   } else if (isOneOf(type, {"if_statement", "while_statement"})) {

@@ -35,7 +35,7 @@ TEST_F(Check, ContextIsOptionalAndCwdDefaultsToTheProcessDirectory) {
 
 TEST_F(Check, HeadlessTurnsAskIntoDeny) {
   json d = check({{"tool", "Bash"},
-                  {"args", {{"command", "make"}}},
+                  {"args", {{"command", "sudo make install"}}},
                   {"context", {{"cwd", "/w"}, {"mode", "headless"}}}});
   EXPECT_EQ(d["verdict"], "deny");
   EXPECT_EQ(d["policy_verdict"], "ask");
@@ -126,7 +126,7 @@ TEST_F(Check, BatchAnswersEachLineInOrder) {
   for (std::string line; std::getline(lines, line);) {
     verdicts.push_back(json::parse(line)["verdict"]);
   }
-  EXPECT_EQ(verdicts, (std::vector<std::string>{"allow", "deny", "deny", "ask"}));
+  EXPECT_EQ(verdicts, (std::vector<std::string>{"allow", "deny", "deny", "allow"}));
 }
 
 TEST_F(Check, ExplicitPolicyFilesAndProfiles) {
@@ -154,29 +154,32 @@ TEST_F(Check, ABrokenPolicyDeniesAndExitsTwo) {
 
 TEST_F(Check, UserProjectAndManagedLayersAreFound) {
   dir.write("user/mine.yaml", "rules:\n  - {id: user-no-fetch, tool: WebFetch, verdict: deny}\n");
-  dir.write("repo/.toolguard/policy.yaml",
-            "default: allow\nrules:\n  - {id: repo-bash, tool: Bash, verdict: allow}\n");
+  dir.write(
+      "repo/.toolguard/policy.yaml",
+      "default: allow\nrules:\n  - {id: repo-deploy, tool: mcp__ops__deploy, verdict: allow}\n");
   std::filesystem::create_directories(dir.path() / "repo/src");
   const std::string cwd = (dir.path() / "repo/src").string();
-  json d = check({{"tool", "Bash"}, {"args", {{"command", "ls"}}}, {"context", {{"cwd", cwd}}}});
-  EXPECT_EQ(d["verdict"], "ask");  // the untrusted repository cannot allow Bash
-  RunResult explained = run({"explain"}, R"({"tool":"Bash","args":{"command":"ls"}})", cwd);
+  const json deploy = {
+      {"tool", "mcp__ops__deploy"}, {"args", json::object()}, {"context", {{"cwd", cwd}}}};
+  json d = check(deploy);
+  EXPECT_EQ(d["verdict"], "ask");  // the untrusted repository cannot allow it
+  RunResult explained = run({"explain"}, R"({"tool":"mcp__ops__deploy"})", cwd);
   EXPECT_NE(explained.out.find("warning: "), std::string::npos) << explained.out;
   EXPECT_NE(explained.out.find("untrusted project"), std::string::npos) << explained.out;
   d = check({{"tool", "WebFetch"}, {"args", json::object()}, {"context", {{"cwd", cwd}}}});
   EXPECT_EQ(d["rule"], "user-no-fetch");
 
   dir.write("user/trust.yaml", "trusted_projects: [" + (dir.path() / "repo").string() + "]\n");
-  d = check({{"tool", "Bash"}, {"args", {{"command", "ls"}}}, {"context", {{"cwd", cwd}}}});
+  d = check(deploy);
   EXPECT_EQ(d["verdict"], "allow");
-  EXPECT_EQ(d["rule"], "repo-bash");
+  EXPECT_EQ(d["rule"], "repo-deploy");
 
-  dir.write("managed/org.yaml", "rules:\n  - {id: org-no-bash, tool: Bash, verdict: deny}\n");
-  d = check({{"tool", "Bash"}, {"args", {{"command", "ls"}}}, {"context", {{"cwd", cwd}}}});
+  dir.write("managed/org.yaml",
+            "rules:\n  - {id: org-no-ops, tool: 'mcp__ops__*', verdict: deny}\n");
+  d = check(deploy);
   EXPECT_EQ(d["verdict"], "deny");
-  EXPECT_EQ(d["rule"], "org-no-bash");
-  d = check({{"tool", "Bash"}, {"args", {{"command", "ls"}}}, {"context", {{"cwd", cwd}}}},
-            {"--no-managed"});
+  EXPECT_EQ(d["rule"], "org-no-ops");
+  d = check(deploy, {"--no-managed"});
   EXPECT_EQ(d["verdict"], "allow");
 }
 

@@ -23,6 +23,20 @@ TEST_F(Commands, ExplainShowsEveryConsultedRuleAndWhyTheWinnerWon) {
   EXPECT_NE(r.out.find("policy said ask"), std::string::npos) << r.out;
 }
 
+TEST_F(Commands, ExplainShowsTheParsedShellProgram) {
+  RunResult r = run(
+      {"explain"},
+      R"({"tool":"Bash","args":{"command":"echo ok && sudo bash -c 'rm -rf ~' | cat &"},"context":{"cwd":"/w"}})");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* needle :
+       {"Shell program (5 simple commands)", "[1] echo ok", "[2] sudo bash -c rm -rf ~",
+        "pipeline 1/2", "background", "via sudo, via bash -c, privileged",
+        "rm-recursive-protected  [builtin <builtin:shell>] on command [5]", "Decision: deny",
+        "decided on the command: rm -rf ~"}) {
+    EXPECT_NE(r.out.find(needle), std::string::npos) << needle << "\n" << r.out;
+  }
+}
+
 TEST_F(Commands, TestRunsExamplesAndTestFiles) {
   dir.write("policy.yaml", R"(
 rules:

@@ -34,10 +34,10 @@ TEST_F(HookFormats, ClaudeEditOfEtcPasswdIsDeniedWithAReasonForTheModel) {
   EXPECT_FALSE(out.contains("continue"));
 }
 
-TEST_F(HookFormats, ClaudeAsksForKeysShellAndMcp) {
-  EXPECT_EQ(claudeDecision(hook("claude", "claude/read_ssh_key.json"))["permissionDecision"],
-            "ask");
+TEST_F(HookFormats, ClaudeAllowsTestsAndAsksForKeysAndMcp) {
   EXPECT_EQ(claudeDecision(hook("claude", "claude/bash_npm_test.json"))["permissionDecision"],
+            "allow");
+  EXPECT_EQ(claudeDecision(hook("claude", "claude/read_ssh_key.json"))["permissionDecision"],
             "ask");
   EXPECT_EQ(claudeDecision(hook("claude", "claude/mcp_tool.json"))["permissionDecision"], "ask");
 }

@@ -62,9 +62,13 @@ TEST(DefaultPolicy, SearchToolsFileGlobsMeetTheSecretRules) {
 TEST(DefaultPolicy, UnknownToolsAskAndShellAsks) {
   Engine e = builtinEngine();
   EXPECT_EQ(decide(e, "mcp__github__delete_repository", {}).verdict, Verdict::Ask);
-  EXPECT_EQ(decide(e, "Bash", {{"command", "ls"}}).verdict, Verdict::Ask);
-  EXPECT_EQ(decide(e, "Bash", {{"command", "ls"}}, InteractionMode::Headless).verdict,
+  EXPECT_EQ(decide(e, "Bash", {{"command", "ls -la && git status"}}).verdict, Verdict::Allow);
+  EXPECT_EQ(decide(e, "Bash", {{"command", "echo ok; rm -Rf /"}}).rule_id,
+            "rm-recursive-protected");
+  EXPECT_EQ(decide(e, "Bash", {{"command", "terraform plan"}}).policy_verdict, Verdict::Escalate);
+  EXPECT_EQ(decide(e, "Bash", {{"command", "sudo ls"}}, InteractionMode::Headless).verdict,
             Verdict::Deny);
+  EXPECT_EQ(decide(e, "Bash", {{"command", "echo 'unterminated"}}).rule_id, "shell-unparseable");
 }
 
 TEST(Profiles, ReadOnlyChat) {

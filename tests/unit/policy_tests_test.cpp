@@ -15,7 +15,7 @@ tests:
     args: {file_path: /etc/passwd}
     expect: deny
     rule: system-write
-  - command: ls
+  - command: sudo ls
     expect: ask
   - tool: Write
     args: {file_path: /tmp/x}

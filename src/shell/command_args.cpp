@@ -1,0 +1,57 @@
+// GNU-style argument parsing for command rules.
+#include "command_args.hpp"
+
+namespace toolguard::detail {
+
+bool CommandArgs::hasAny(const std::string& short_flags,
+                         std::initializer_list<const char*> long_names) const {
+  for (char c : short_flags) {
+    if (has(c)) return true;
+  }
+  for (const char* name : long_names) {
+    if (hasLong(name)) return true;
+  }
+  return false;
+}
+
+CommandArgs parseArgs(const std::vector<ShellWord>& words, const std::string& short_with_value,
+                      const std::set<std::string>& long_with_value) {
+  CommandArgs args;
+  bool options_end = false;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i].text;
+    if (options_end || words[i].dynamic || w.size() < 2 || w[0] != '-') {
+      args.operands.push_back(words[i]);
+      continue;
+    }
+    if (w == "--") {
+      options_end = true;
+      continue;
+    }
+    if (w.starts_with("--")) {
+      const size_t eq = w.find('=');
+      const std::string name = w.substr(0, eq);
+      args.longs.insert(name);
+      if (eq != std::string::npos) {
+        args.values.push_back(w.substr(eq + 1));
+      } else if (long_with_value.count(name) && i + 1 < words.size()) {
+        args.values.push_back(words[++i].text);
+      }
+      continue;
+    }
+    for (size_t k = 1; k < w.size(); ++k) {
+      args.flags.insert(w[k]);
+      if (short_with_value.find(w[k]) != std::string::npos) {
+        if (k + 1 < w.size()) {
+          args.values.push_back(w.substr(k + 1));
+        } else if (i + 1 < words.size()) {
+          args.values.push_back(words[++i].text);
+        }
+        break;
+      }
+    }
+  }
+  return args;
+}
+
+}  // namespace toolguard::detail

@@ -1,0 +1,31 @@
+#pragma once
+// Internal: a command's arguments parsed the way GNU tools read them:
+// combined short flags (-rf = -r -f = -fr), long options, `--` ending the
+// options, options and operands in any order.
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "toolguard/shell.hpp"
+
+namespace toolguard::detail {
+
+/// The options and operands of one simple command.
+struct CommandArgs {
+  std::set<char> flags;             ///< short options (`-rf` gives r and f)
+  std::set<std::string> longs;      ///< long options without their value ("--force")
+  std::vector<std::string> values;  ///< values of options that take one
+  std::vector<ShellWord> operands;
+
+  bool has(char flag) const { return flags.count(flag) != 0; }
+  bool hasLong(const std::string& name) const { return longs.count(name) != 0; }
+  bool hasAny(const std::string& short_flags, std::initializer_list<const char*> long_names) const;
+};
+
+/// Parses `words` (the command's arguments, without its name). Short options
+/// in `short_with_value` and long options in `long_with_value` take a value.
+CommandArgs parseArgs(const std::vector<ShellWord>& words, const std::string& short_with_value = "",
+                      const std::set<std::string>& long_with_value = {});
+
+}  // namespace toolguard::detail

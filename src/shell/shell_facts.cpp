@@ -1,0 +1,177 @@
+// Paths and programs the built-in shell rules reason about.
+#include "shell_facts.hpp"
+
+#include <algorithm>
+
+#include "command_args.hpp"
+#include "toolguard/paths.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+constexpr std::string_view kProtectedDirectories[] = {
+    "/",        "/bin",       "/boot",         "/dev",     "/etc",     "/home",
+    "/lib",     "/lib32",     "/lib64",        "/opt",     "/proc",    "/root",
+    "/sbin",    "/srv",       "/sys",          "/usr",     "/var",     "/usr/bin",
+    "/usr/lib", "/usr/local", "/usr/sbin",     "/var/lib", "/var/log", "/Users",
+    "/System",  "/Library",   "/Applications", "/private", "/mnt",     "/media"};
+
+constexpr std::string_view kCredentialDirectories[] = {".ssh",    ".gnupg",  ".aws",    ".kube",
+                                                       ".docker", ".config", ".gcloud", ".azure"};
+
+bool isProtected(const std::string& path, const std::string& home) {
+  for (std::string_view dir : kProtectedDirectories) {
+    if (path == dir) return true;
+  }
+  if (path == home || (isWithin(home, path) && path != home)) return true;  // home or a parent
+  for (std::string_view dir : kCredentialDirectories) {
+    if (path == home + "/" + std::string(dir)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string absolutePath(const ShellWord& word, const CommandScene& scene) {
+  return normalizePath(word.text, scene.view.call().context.cwd, scene.home);
+}
+
+PathRisk pathRisk(const ShellWord& word, const CommandScene& scene) {
+  if (!word.dynamic) {
+    return isProtected(absolutePath(word, scene), scene.home) ? PathRisk::Protected
+                                                              : PathRisk::Ordinary;
+  }
+  // A glob or run-time value: judge the directory written before it.
+  const size_t cut = word.text.find_first_of("*?[$`{");
+  const std::string literal = word.text.substr(0, cut);
+  const size_t slash = literal.rfind('/');
+  if (slash == std::string::npos) return PathRisk::Unknown;  // `$DIR/x`, `*`
+  ShellWord prefix{literal.substr(0, slash == 0 ? 1 : slash), false, ""};
+  return isProtected(absolutePath(prefix, scene), scene.home) ? PathRisk::Protected
+                                                              : PathRisk::Unknown;
+}
+
+bool insideWorkspace(const std::string& path, const CommandScene& scene) {
+  const auto& roots = scene.view.workspaceRoots();
+  return std::any_of(roots.begin(), roots.end(),
+                     [&](const std::string& root) { return isWithin(path, root); });
+}
+
+bool isBlockDevice(std::string_view path) {
+  constexpr std::string_view kDisks[] = {"/dev/sd",   "/dev/hd",      "/dev/vd",   "/dev/xvd",
+                                         "/dev/nvme", "/dev/mmcblk",  "/dev/disk", "/dev/md",
+                                         "/dev/dm-",  "/dev/mapper/", "/dev/loop", "/dev/rdisk"};
+  return std::any_of(std::begin(kDisks), std::end(kDisks),
+                     [&](std::string_view disk) { return path.starts_with(disk); });
+}
+
+bool isHarmlessDevice(std::string_view path) {
+  return path == "/dev/null" || path == "/dev/stdout" || path == "/dev/stderr" ||
+         path == "/dev/tty" || path.starts_with("/dev/fd/");
+}
+
+bool isStartupOrAccessFile(const std::string& path, const CommandScene& scene) {
+  constexpr std::string_view kHomeFiles[] = {".bashrc",
+                                             ".bash_profile",
+                                             ".bash_login",
+                                             ".profile",
+                                             ".zshrc",
+                                             ".zprofile",
+                                             ".zshenv",
+                                             ".zlogin",
+                                             ".config/fish/config.fish",
+                                             ".ssh/authorized_keys",
+                                             ".ssh/config",
+                                             ".gitconfig",
+                                             ".npmrc",
+                                             ".pypirc",
+                                             ".netrc"};
+  for (std::string_view file : kHomeFiles) {
+    if (path == scene.home + "/" + std::string(file)) return true;
+  }
+  return path.ends_with("/authorized_keys") || path.starts_with("/etc/profile") ||
+         path.starts_with("/etc/bash") || path.starts_with("/etc/cron") ||
+         path.starts_with("/etc/sudoers");
+}
+
+bool isSecretFile(const std::string& path) {
+  const std::string base = path.substr(path.rfind('/') + 1);
+  return base == ".env" || base.starts_with(".env.") || base.starts_with("id_rsa") ||
+         base.starts_with("id_ed25519") || base.starts_with("id_ecdsa") || base.ends_with(".pem") ||
+         base.ends_with(".key") || base == ".netrc" || base == ".npmrc" || base == ".pypirc" ||
+         path.find("/.aws/credentials") != std::string::npos ||
+         path.find("/.ssh/") != std::string::npos || path.find("/.gnupg/") != std::string::npos ||
+         base.find("credentials") != std::string::npos || base.find("secret") != std::string::npos;
+}
+
+bool isInterpreter(std::string_view name) {
+  constexpr std::string_view kNames[] = {"sh",      "bash", "zsh",  "dash", "ksh",      "fish",
+                                         "ash",     "mksh", "csh",  "tcsh", "python",   "python2",
+                                         "python3", "perl", "ruby", "node", "nodejs",   "php",
+                                         "lua",     "deno", "bun",  "pwsh", "osascript"};
+  if (std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames)) return true;
+  return name.starts_with("python3.");
+}
+
+bool isNetworkSender(std::string_view name) {
+  constexpr std::string_view kNames[] = {"curl", "wget",  "nc",    "ncat",   "netcat", "socat",
+                                         "scp",  "sftp",  "rsync", "ssh",    "ftp",    "telnet",
+                                         "http", "https", "xh",    "aria2c", "fetch",  "lftp"};
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
+
+std::vector<ShellWord> writtenPaths(const SimpleCommand& command) {
+  std::vector<ShellWord> out;
+  for (const ShellRedirect& r : command.redirects) {
+    if (r.op.find('>') != std::string::npos && r.op != ">&" && r.op != "<&")
+      out.push_back(r.target);
+    if (r.op == ">&" && !r.target.text.empty() &&
+        !std::isdigit(static_cast<unsigned char>(r.target.text[0])) && r.target.text != "-") {
+      out.push_back(r.target);  // `>& file` writes both streams to a file
+    }
+  }
+  const std::string name = command.name();
+  const std::vector<ShellWord> words = command.arguments();
+  auto all = [&](const CommandArgs& a) {
+    out.insert(out.end(), a.operands.begin(), a.operands.end());
+  };
+  auto last = [&](const CommandArgs& a) {
+    if (a.operands.size() >= 2) out.push_back(a.operands.back());
+  };
+  if (name == "tee" || name == "touch" || name == "mkdir" || name == "rm" || name == "rmdir" ||
+      name == "unlink" || name == "shred") {
+    all(parseArgs(words, "m", {"--mode", "--reference"}));
+  } else if (name == "truncate") {
+    all(parseArgs(words, "sr", {"--size", "--reference"}));
+  } else if (name == "cp" || name == "mv" || name == "ln" || name == "install" || name == "rsync") {
+    CommandArgs a =
+        parseArgs(words, "tSomgTb",
+                  {"--target-directory", "--suffix", "--owner", "--mode", "--group", "--backup"});
+    if (a.has('t') || a.hasLong("--target-directory")) {
+      for (const std::string& v : a.values) out.push_back(ShellWord{v, false, v});
+    } else {
+      last(a);
+    }
+    if (name == "mv") {  // moving also removes the sources
+      for (size_t i = 0; i + 1 < a.operands.size(); ++i) out.push_back(a.operands[i]);
+    }
+  } else if (name == "sed" || name == "perl") {
+    CommandArgs a = parseArgs(words, "ef", {"--expression", "--file"});
+    const bool in_place = a.has('i') || a.hasLong("--in-place") ||
+                          std::any_of(words.begin(), words.end(),
+                                      [](const ShellWord& w) { return w.text.starts_with("-i"); });
+    if (in_place) {
+      // The script is the first operand unless given with -e/-f.
+      size_t first = (a.has('e') || a.has('f') || a.hasLong("--expression")) ? 0 : 1;
+      for (size_t i = first; i < a.operands.size(); ++i) out.push_back(a.operands[i]);
+    }
+  } else if (name == "dd") {
+    for (const ShellWord& w : words) {
+      if (w.text.starts_with("of="))
+        out.push_back(ShellWord{w.text.substr(3), w.dynamic, w.source});
+    }
+  }
+  return out;
+}
+
+}  // namespace toolguard::detail

@@ -1,0 +1,62 @@
+#pragma once
+// Internal: what the built-in shell rules know about paths and programs.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "toolguard/call_view.hpp"
+#include "toolguard/shell.hpp"
+
+namespace toolguard::detail {
+
+/// What a command rule sees: the command, its program and the call.
+struct CommandScene {
+  const SimpleCommand& command;
+  const ShellProgram& program;
+  const CallView& view;
+  std::string home;
+};
+
+/// How a word that names a path relates to the places that must not be
+/// deleted, moved or changed wholesale.
+enum class PathRisk {
+  Ordinary,   ///< an ordinary place
+  Protected,  ///< `/`, a top-level system directory, the home directory or a parent of it,
+              ///< a credential directory; or a glob or run-time value starting there
+  Unknown     ///< only known at run time and not starting at a known place
+};
+
+/// Classifies a path word (made absolute against the call's cwd).
+PathRisk pathRisk(const ShellWord& word, const CommandScene& scene);
+
+/// The word as an absolute, lexically normal path.
+std::string absolutePath(const ShellWord& word, const CommandScene& scene);
+
+/// True when an absolute path is inside one of the call's workspace roots.
+bool insideWorkspace(const std::string& path, const CommandScene& scene);
+
+/// True for block devices and disks (/dev/sda, /dev/nvme0n1, /dev/disk2, ...).
+bool isBlockDevice(std::string_view path);
+
+/// True for the harmless character devices commands write to (/dev/null, ...).
+bool isHarmlessDevice(std::string_view path);
+
+/// True for shell start-up files, authorized_keys and other files that run
+/// code or grant access when written.
+bool isStartupOrAccessFile(const std::string& path, const CommandScene& scene);
+
+/// True for files that hold secrets (.env, private keys, cloud credentials).
+bool isSecretFile(const std::string& path);
+
+/// True when `name` is a shell or an interpreter that runs code it reads.
+bool isInterpreter(std::string_view name);
+
+/// True when `name` sends data over the network.
+bool isNetworkSender(std::string_view name);
+
+/// The paths a command writes: redirection targets, and the destinations of
+/// tee, cp, mv, touch, mkdir, sed -i, ln, install, truncate, dd of=, rm ...
+std::vector<ShellWord> writtenPaths(const SimpleCommand& command);
+
+}  // namespace toolguard::detail
