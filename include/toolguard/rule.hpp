@@ -43,6 +43,9 @@ struct RuleHeader {
   RuleTarget target;
 };
 
+/// A header for a rule of the shell tools defined in code (source `file`, no line).
+RuleHeader shellRuleHeader(std::string id, std::string file, PolicyLayer layer);
+
 /// A rule. Implementations must be immutable and thread-safe after construction:
 /// one engine serves many threads.
 class Rule {

@@ -76,10 +76,7 @@ std::optional<Finding> safely(const Rule& rule, Evaluate evaluate) {
 class UnknownCommandRule final : public Rule {
  public:
   UnknownCommandRule()
-      : Rule(RuleHeader{"shell-unknown-command",
-                        {"<builtin:shell>", 0, 0},
-                        PolicyLayer::Builtin,
-                        {{}, {}, {ToolKind::Shell}}}) {}
+      : Rule(shellRuleHeader("shell-unknown-command", "<builtin:shell>", PolicyLayer::Builtin)) {}
   std::optional<Finding> evaluate(const CallView&) const override { return std::nullopt; }
   std::string describe() const override {
     return "a simple command no rule has a finding for -> escalate";

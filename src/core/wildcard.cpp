@@ -30,6 +30,16 @@ bool toolNameMatches(std::string_view pattern, std::string_view name) {
   return p == pattern.size();
 }
 
+RuleHeader shellRuleHeader(std::string id, std::string file, PolicyLayer layer) {
+  // Built field by field: GCC 12 warns (maybe-uninitialized) on the aggregate form.
+  RuleHeader header;
+  header.id = std::move(id);
+  header.source.file = std::move(file);
+  header.layer = layer;
+  header.target.kinds.push_back(ToolKind::Shell);
+  return header;
+}
+
 std::optional<Finding> Rule::evaluateCommand(const SimpleCommand&, const CallView&) const {
   return std::nullopt;
 }

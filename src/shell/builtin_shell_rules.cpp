@@ -31,8 +31,7 @@ struct BuiltinRuleSpec {
 class BuiltinCommandRule final : public Rule {
  public:
   BuiltinCommandRule(BuiltinRuleSpec spec, PolicyLayer layer)
-      : Rule(RuleHeader{spec.id, {"<builtin:shell>", 0, 0}, layer, {{}, {}, {ToolKind::Shell}}}),
-        spec_(std::move(spec)) {
+      : Rule(shellRuleHeader(spec.id, "<builtin:shell>", layer)), spec_(std::move(spec)) {
     for (bool should_match : {true, false}) {
       for (const char* command : should_match ? spec_.match : spec_.not_match) {
         RuleExample ex;
@@ -552,8 +551,7 @@ Detail safeCommand(const CommandScene& s) {
 class UnparseableRule final : public Rule {
  public:
   explicit UnparseableRule(PolicyLayer layer)
-      : Rule(RuleHeader{
-            "shell-unparseable", {"<builtin:shell>", 0, 0}, layer, {{}, {}, {ToolKind::Shell}}}) {}
+      : Rule(shellRuleHeader("shell-unparseable", "<builtin:shell>", layer)) {}
   std::optional<Verdict> fixedVerdict() const override { return Verdict::Ask; }
   std::string describe() const override {
     return "a command that does not parse, or wraps too deeply to judge -> ask";
