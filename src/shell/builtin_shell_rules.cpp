@@ -97,20 +97,33 @@ Detail recursiveDelete(const CommandScene& s) {
   return protectedOperand(a.operands, s);
 }
 
-Detail findDelete(const CommandScene& s) {
-  const SimpleCommand& c = s.command;
-  if (c.name() != "find") return std::nullopt;
-  const std::vector<ShellWord> args = c.arguments();
-  const bool deletes =
-      std::any_of(args.begin(), args.end(), [](const ShellWord& w) { return w.text == "-delete"; });
-  if (!deletes) return std::nullopt;
-  std::vector<ShellWord> starts;  // start points come before the expression
-  for (const ShellWord& w : args) {
+// find's start points: the words before its expression (default ".").
+std::vector<ShellWord> findStarts(const SimpleCommand& find) {
+  std::vector<ShellWord> starts;
+  for (const ShellWord& w : find.arguments()) {
     if (w.text.starts_with("-") || w.text == "(" || w.text == "!") break;
     starts.push_back(w);
   }
   if (starts.empty()) starts.push_back(ShellWord{".", false, "."});
-  return protectedOperand(starts, s);
+  return starts;
+}
+
+// find -delete, or a delete that find -exec/-ok runs on every file found.
+Detail findDelete(const CommandScene& s) {
+  const SimpleCommand& c = s.command;
+  if (c.name() == "find") {
+    const std::vector<ShellWord> args = c.arguments();
+    const bool deletes = std::any_of(args.begin(), args.end(),
+                                     [](const ShellWord& w) { return w.text == "-delete"; });
+    return deletes ? protectedOperand(findStarts(c), s) : std::nullopt;
+  }
+  if (c.wrappers.empty() || !c.wrappers.back().name.starts_with("find -") ||
+      !oneOf(c.name(), {"rm", "shred", "unlink", "rmdir"})) {
+    return std::nullopt;
+  }
+  const size_t index = c.wrappers.back().command_index;
+  if (index >= s.program.commands.size()) return std::nullopt;
+  return protectedOperand(findStarts(s.program.commands[index]), s);
 }
 
 Detail diskDestroy(const CommandScene& s) {
@@ -585,8 +598,10 @@ std::vector<BuiltinRuleSpec> specs() {
        deny,
        "find -delete of a protected location",
        findDelete,
-       {"find / -delete", "find ~ -name x -delete", "find /etc -type f -delete"},
-       {"find . -name '*.o' -delete", "find / -name x"}},
+       {"find / -delete", "find ~ -name x -delete", "find /etc -type f -delete",
+        "find / -exec rm -rf {} \\;", "find ~ -type f -execdir rm {} +"},
+       {"find . -name '*.o' -delete", "find / -name x", "find . -exec rm {} \\;",
+        "find / -name x -exec cat {} \\;"}},
       {"disk-destroy",
        deny,
        "formats, wipes or overwrites a disk",
