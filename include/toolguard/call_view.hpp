@@ -39,6 +39,9 @@ class CallView {
   /// The workspace roots: the call's cwd and any extra roots, normalized.
   const std::vector<std::string>& workspaceRoots() const;
 
+  /// The home directory, looked up once per view.
+  const std::string& home() const;
+
   /// The shell program of a shell tool's command, parsed once; nullptr when
   /// the tool is not a shell tool or the call carries no command.
   const ShellProgram* shellProgram() const;
@@ -52,6 +55,7 @@ class CallView {
   mutable std::vector<std::string> raw_paths_;
   mutable std::vector<std::string> paths_;
   mutable std::vector<std::string> roots_;
+  mutable std::optional<std::string> home_;
   mutable bool program_done_ = false;
   mutable std::optional<ShellProgram> program_;
 };

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,8 +73,8 @@ struct SimpleCommand {
   /// inherit that tool's allow rules.
   bool runsFromUnusualPlace() const;
 
-  /// The words after the command name.
-  std::vector<ShellWord> arguments() const;
+  /// The words after the command name (a view into `words`).
+  std::span<const ShellWord> arguments() const;
 };
 
 /// A parsed shell program: every simple command in it, including those inside

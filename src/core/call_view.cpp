@@ -88,12 +88,17 @@ const std::vector<std::string>& CallView::paths() const {
   return paths_;
 }
 
+const std::string& CallView::home() const {
+  if (!home_) home_ = homeDirectory();
+  return *home_;
+}
+
 const ShellProgram* CallView::shellProgram() const {
   if (!program_done_) {
     program_done_ = true;
     if (tool_.kind == ToolKind::Shell && command()) {
       ShellParseOptions options;
-      options.home = homeDirectory();
+      options.home = home();
       program_ = parseShellProgram(*command(), options);
     }
   }

@@ -57,7 +57,7 @@ class BuiltinCommandRule final : public Rule {
                                          const CallView& view) const override {
     const ShellProgram* program = view.shellProgram();
     if (program == nullptr) return std::nullopt;
-    const CommandScene scene{command, *program, view, homeDirectory()};
+    const CommandScene scene{command, *program, view, view.home()};
     Detail detail = spec_.matches(scene);
     if (!detail) return std::nullopt;
     std::string reason = spec_.reason;
@@ -112,7 +112,7 @@ std::vector<ShellWord> findStarts(const SimpleCommand& find) {
 Detail findDelete(const CommandScene& s) {
   const SimpleCommand& c = s.command;
   if (c.name() == "find") {
-    const std::vector<ShellWord> args = c.arguments();
+    const auto args = c.arguments();
     const bool deletes = std::any_of(args.begin(), args.end(),
                                      [](const ShellWord& w) { return w.text == "-delete"; });
     return deletes ? protectedOperand(findStarts(c), s) : std::nullopt;
@@ -249,7 +249,7 @@ Detail privilegeEscalation(const CommandScene& s) {
 Detail remoteCode(const CommandScene& s) {
   const SimpleCommand& c = s.command;
   const std::string name = c.name();
-  const std::vector<ShellWord> args = c.arguments();
+  const auto args = c.arguments();
   const bool from_substitution = std::any_of(
       args.begin(), args.end(), [](const ShellWord& w) { return w.source.starts_with("<("); });
   if ((name == "source" || name == ".") && from_substitution) {
@@ -272,7 +272,7 @@ Detail remoteCode(const CommandScene& s) {
 Detail inlineInterpreter(const CommandScene& s) {
   const SimpleCommand& c = s.command;
   const std::string name = c.name();
-  const std::vector<ShellWord> args = c.arguments();
+  const auto args = c.arguments();
   auto has = [&](std::initializer_list<const char*> options) {
     return std::any_of(args.begin(), args.end(), [&](const ShellWord& w) {
       return std::any_of(options.begin(), options.end(), [&](const char* o) {
@@ -297,7 +297,7 @@ Detail secretsToNetwork(const CommandScene& s) {
   if (!detail::isNetworkSender(c.name())) return std::nullopt;
   // This sender, and a command of the same program that reads a secret file.
   for (const SimpleCommand& other : s.program.commands) {
-    std::vector<ShellWord> read = other.arguments();
+    std::vector<ShellWord> read(other.arguments().begin(), other.arguments().end());
     for (const ShellRedirect& r : other.redirects) {
       if (r.op == "<") read.push_back(r.target);
     }
@@ -358,7 +358,7 @@ Detail gitRewrite(const CommandScene& s) {
 Detail publish(const CommandScene& s) {
   const SimpleCommand& c = s.command;
   const std::string name = c.name();
-  const std::vector<ShellWord> args = c.arguments();
+  const auto args = c.arguments();
   const std::string first = args.empty() ? "" : args[0].text;
   if ((oneOf(name, {"npm", "yarn", "pnpm", "cargo", "poetry", "bun", "flit", "hatch", "uv"}) &&
        first == "publish") ||
@@ -401,7 +401,7 @@ Detail containersAndClusters(const CommandScene& s) {
 Detail systemState(const CommandScene& s) {
   const SimpleCommand& c = s.command;
   const std::string name = c.name();
-  const std::vector<ShellWord> args = c.arguments();
+  const auto args = c.arguments();
   auto arg = [&](const char* text) {
     return std::any_of(args.begin(), args.end(),
                        [&](const ShellWord& w) { return w.text == text; });
@@ -521,7 +521,7 @@ bool safeGit(const SimpleCommand& c) {
 
 bool safeBuildOrTest(const SimpleCommand& c) {
   const std::string name = c.name();
-  const std::vector<ShellWord> args = c.arguments();
+  const auto args = c.arguments();
   const std::string first = args.empty() ? "" : args[0].text;
   if (oneOf(name,
             {"make", "gmake", "ninja", "ctest", "pytest", "tsc", "mvn", "gradle", "./gradlew"})) {

@@ -14,7 +14,7 @@ bool CommandArgs::hasAny(const std::string& short_flags,
   return false;
 }
 
-CommandArgs parseArgs(const std::vector<ShellWord>& words, const std::string& short_with_value,
+CommandArgs parseArgs(std::span<const ShellWord> words, const std::string& short_with_value,
                       const std::set<std::string>& long_with_value) {
   CommandArgs args;
   bool options_end = false;

@@ -4,6 +4,7 @@
 // options, options and operands in any order.
 
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,7 @@ struct CommandArgs {
 
 /// Parses `words` (the command's arguments, without its name). Short options
 /// in `short_with_value` and long options in `long_with_value` take a value.
-CommandArgs parseArgs(const std::vector<ShellWord>& words, const std::string& short_with_value = "",
+CommandArgs parseArgs(std::span<const ShellWord> words, const std::string& short_with_value = "",
                       const std::set<std::string>& long_with_value = {});
 
 }  // namespace toolguard::detail

@@ -131,7 +131,7 @@ std::vector<ShellWord> writtenPaths(const SimpleCommand& command) {
     }
   }
   const std::string name = command.name();
-  const std::vector<ShellWord> words = command.arguments();
+  const auto words = command.arguments();
   auto all = [&](const CommandArgs& a) {
     out.insert(out.end(), a.operands.begin(), a.operands.end());
   };

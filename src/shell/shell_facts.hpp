@@ -15,7 +15,7 @@ struct CommandScene {
   const SimpleCommand& command;
   const ShellProgram& program;
   const CallView& view;
-  std::string home;
+  const std::string& home;
 };
 
 /// How a word that names a path relates to the places that must not be

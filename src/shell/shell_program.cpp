@@ -42,9 +42,9 @@ bool SimpleCommand::runsFromUnusualPlace() const {
       });
 }
 
-std::vector<ShellWord> SimpleCommand::arguments() const {
+std::span<const ShellWord> SimpleCommand::arguments() const {
   if (words.size() <= 1) return {};
-  return std::vector<ShellWord>(words.begin() + 1, words.end());
+  return std::span<const ShellWord>(words).subspan(1);
 }
 
 ShellProgram parseShellProgram(std::string_view script, const ShellParseOptions& options) {
