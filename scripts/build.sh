@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Configures and builds one build tree: scripts/build.sh release|asan
+# Configures and builds one build tree: scripts/build.sh release|asan|fuzz
 # release: optimized, -Werror.  asan: AddressSanitizer + UndefinedBehaviorSanitizer.
+# fuzz: clang with libFuzzer, ASan and UBSan (tests/fuzz).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 kind="${1:-release}"
@@ -9,7 +10,10 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 case "$kind" in
   release) flags=(-DCMAKE_BUILD_TYPE=Release -DTOOLGUARD_WERROR=ON) ;;
   asan) flags=(-DCMAKE_BUILD_TYPE=Debug -DTOOLGUARD_WERROR=ON -DTOOLGUARD_SANITIZE=ON -DTOOLGUARD_BUILD_BENCHMARKS=OFF) ;;
-  *) echo "build.sh: unknown build kind '$kind' (release|asan)" >&2; exit 2 ;;
+  fuzz) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
+               -DTOOLGUARD_WERROR=ON -DTOOLGUARD_SANITIZE=ON -DTOOLGUARD_FUZZ=ON
+               -DTOOLGUARD_BUILD_TESTS=OFF -DTOOLGUARD_BUILD_BENCHMARKS=OFF) ;;
+  *) echo "build.sh: unknown build kind '$kind' (release|asan|fuzz)" >&2; exit 2 ;;
 esac
 cmake -S "$root" -B "$dir" "${flags[@]}" >/dev/null
 cmake --build "$dir" -j "$jobs"

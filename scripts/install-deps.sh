@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config git
   nlohmann-json3-dev libre2-dev libyaml-cpp-dev libcli11-dev libtree-sitter-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  clang-format
+  clang-format clang libclang-rt-14-dev
 )
 
 missing=()

@@ -11,3 +11,5 @@ for kind in release asan; do
   echo "== tests: $kind"
   (cd "$root/build/$kind" && ctest --output-on-failure -j "$jobs")
 done
+echo "== fuzz: ${TOOLGUARD_FUZZ_SECONDS:-60} s"
+"$root/scripts/fuzz.sh"

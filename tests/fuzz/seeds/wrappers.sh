@@ -1,0 +1,1 @@
+env -S 'eval "x=$(printf %s rm)"' ; xargs -0 -I{} sh -c 'echo {}' < list
