@@ -94,6 +94,12 @@ const std::shared_ptr<const Rule>& unknownCommandRule() {
 void judgeCommands(const ShellProgram& program,
                    const std::vector<const std::shared_ptr<const Rule>*>& rules,
                    const CallView& view, Judgement& best, Decision& d) {
+  std::vector<bool> wraps(program.commands.size(), false);
+  for (const SimpleCommand& command : program.commands) {
+    for (const ShellWrapper& w : command.wrappers) {
+      if (w.command_index < wraps.size()) wraps[w.command_index] = true;
+    }
+  }
   for (size_t c = 0; c < program.commands.size(); ++c) {
     const SimpleCommand& command = program.commands[c];
     bool found = false;
@@ -105,7 +111,9 @@ void judgeCommands(const ShellProgram& program,
       best.consider(finding, rule->get(), command.text);
       d.consulted.push_back(RuleTrace{*rule, std::move(finding), c});
     }
-    if (!found && !command.words.empty()) {
+    // A wrapper (sudo, env, bash -c, xargs, ...) is judged through the
+    // commands it runs, which are in the program too.
+    if (!found && !command.words.empty() && !wraps[c]) {
       Finding unknown{Verdict::Escalate, "no rule knows the command '" + command.name() + "'"};
       best.consider(unknown, unknownCommandRule().get(), command.text);
       d.consulted.push_back(RuleTrace{unknownCommandRule(), std::move(unknown), c});

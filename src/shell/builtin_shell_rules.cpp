@@ -100,7 +100,15 @@ Detail recursiveDelete(const CommandScene& s) {
 // find's start points: the words before its expression (default ".").
 std::vector<ShellWord> findStarts(const SimpleCommand& find) {
   std::vector<ShellWord> starts;
-  for (const ShellWord& w : find.arguments()) {
+  auto args = find.arguments();
+  size_t i = 0;
+  // Options before the start points: -H -L -P, -D debugopts, -Olevel.
+  while (i < args.size() && (args[i].text == "-H" || args[i].text == "-L" || args[i].text == "-P" ||
+                             args[i].text == "-D" || args[i].text.starts_with("-O"))) {
+    i += args[i].text == "-D" ? 2 : 1;
+  }
+  for (; i < args.size(); ++i) {
+    const ShellWord& w = args[i];
     if (w.text.starts_with("-") || w.text == "(" || w.text == "!") break;
     starts.push_back(w);
   }
@@ -136,7 +144,11 @@ Detail diskDestroy(const CommandScene& s) {
     const std::string path = detail::absolutePath(target, s);
     if (detail::isBlockDevice(path)) return "writes to the block device " + path;
   }
-  if (oneOf(name, {"shred", "fdisk", "sfdisk", "parted", "sgdisk", "blkdiscard"})) {
+  const auto args = c.arguments();
+  const bool lists = std::any_of(args.begin(), args.end(), [](const ShellWord& w) {
+    return w.text == "-l" || w.text == "--list" || w.text == "print";
+  });
+  if (oneOf(name, {"shred", "fdisk", "sfdisk", "parted", "sgdisk", "blkdiscard"}) && !lists) {
     for (const ShellWord& w : c.arguments()) {
       if (detail::isBlockDevice(detail::absolutePath(w, s))) return name + " on " + w.text;
     }
@@ -160,8 +172,9 @@ Detail recursiveOwnership(const CommandScene& s) {
   if (!oneOf(name, {"chmod", "chown", "chgrp", "setfacl"})) return std::nullopt;
   CommandArgs a = parseArgs(c.arguments(), "", {"--reference"});
   if (!a.hasAny("R", {"--recursive"})) return std::nullopt;
-  // The first operand of chmod/chown is the mode or owner.
-  std::vector<ShellWord> targets(a.operands.begin() + (a.operands.empty() ? 0 : 1),
+  // The first operand of chmod/chown is the mode or owner, unless --reference gives it.
+  const size_t skip = a.operands.empty() || a.hasLong("--reference") ? 0 : 1;
+  std::vector<ShellWord> targets(a.operands.begin() + static_cast<std::ptrdiff_t>(skip),
                                  a.operands.end());
   return protectedOperand(targets, s);
 }
@@ -170,9 +183,10 @@ Detail moveProtected(const CommandScene& s) {
   const SimpleCommand& c = s.command;
   if (c.name() != "mv") return std::nullopt;
   CommandArgs a = parseArgs(c.arguments(), "tS", {"--target-directory", "--suffix"});
-  if (a.operands.size() < 2 && !a.has('t')) return std::nullopt;
+  const bool target_option = a.has('t') || a.hasLong("--target-directory");
+  if (a.operands.size() < 2 && !target_option) return std::nullopt;
   std::vector<ShellWord> sources = a.operands;
-  if (!a.has('t') && !a.hasLong("--target-directory")) sources.pop_back();
+  if (!target_option) sources.pop_back();
   return protectedOperand(sources, s);
 }
 
@@ -189,6 +203,14 @@ Detail reverseShell(const CommandScene& s) {
     if (devTcp(w)) return "uses " + w.text;
   }
   const std::string name = c.name();
+  if (detail::isInterpreter(name)) {
+    CommandArgs a = parseArgs(c.arguments());
+    const bool talks_to_network = std::any_of(
+        s.program.commands.begin(), s.program.commands.end(), [](const SimpleCommand& other) {
+          return oneOf(other.name(), {"nc", "ncat", "netcat", "socat", "telnet", "openssl"});
+        });
+    if (a.has('i') && talks_to_network) return name + " -i wired to a network connection";
+  }
   if (oneOf(name, {"nc", "ncat", "netcat"})) {
     CommandArgs a = parseArgs(c.arguments(), "ecpswqiIOPTx", {"--exec", "--sh-exec"});
     if (a.hasAny("ec", {"--exec", "--sh-exec", "--lua-exec"}))
@@ -206,6 +228,47 @@ Detail reverseShell(const CommandScene& s) {
   return std::nullopt;
 }
 
+// String literals of a script ('...' and "..."), and the literals of each
+// [...] list joined with spaces (subprocess.run(["rm", "-rf", "/"])).
+std::vector<std::string> scriptLiterals(const std::string& script) {
+  std::vector<std::string> out;
+  std::string list;
+  bool in_list = false;
+  for (size_t i = 0; i < script.size(); ++i) {
+    const char c = script[i];
+    if (c == '[') {
+      in_list = true;
+      list.clear();
+    } else if (c == ']' && in_list) {
+      if (!list.empty()) out.push_back(list);
+      in_list = false;
+    } else if (c == '\'' || c == '"') {
+      size_t end = i + 1;
+      while (end < script.size() && script[end] != c) end += script[end] == '\\' ? 2 : 1;
+      if (end >= script.size()) break;
+      std::string literal = script.substr(i + 1, end - i - 1);
+      if (in_list) list += (list.empty() ? "" : " ") + literal;
+      out.push_back(std::move(literal));
+      i = end;
+    }
+  }
+  return out;
+}
+
+Detail recursiveDelete(const CommandScene& s);
+
+// A shell command inside a script literal (os.system('rm -rf /')).
+Detail literalDeletes(const std::string& literal, const CommandScene& s) {
+  ShellParseOptions options;
+  options.home = s.home;
+  const ShellProgram inner = parseShellProgram(literal, options);
+  for (const SimpleCommand& command : inner.commands) {
+    const CommandScene scene{command, inner, s.view, s.home};
+    if (Detail d = recursiveDelete(scene)) return d;
+  }
+  return std::nullopt;
+}
+
 Detail interpreterDeletes(const CommandScene& s) {
   const SimpleCommand& c = s.command;
   const std::string name = c.name();
@@ -216,7 +279,11 @@ Detail interpreterDeletes(const CommandScene& s) {
   }
   for (const ShellWord& w : c.arguments()) {
     const std::string& t = w.text;
-    for (const char* call : {"rmtree(", "remove_tree(", "rm -rf", "rm -fr", "rmSync(", "rimraf("}) {
+    for (const std::string& literal : scriptLiterals(t)) {
+      if (Detail d = literalDeletes(literal, s)) return name + " script runs " + *d;
+    }
+    for (const char* call : {"rmtree(", "remove_tree(", "rm -rf", "rm -fr", "rmSync(", "rimraf(",
+                             "rm_rf(", "rm_r(", "rmdir("}) {
       const size_t at = t.find(call);
       if (at == std::string::npos) continue;
       // The literal argument that follows the call.
@@ -273,11 +340,15 @@ Detail inlineInterpreter(const CommandScene& s) {
   const SimpleCommand& c = s.command;
   const std::string name = c.name();
   const auto args = c.arguments();
+  // `-c`, a cluster holding it (`-Bc`, `-ne`), or `--eval` / `--eval=...`.
   auto has = [&](std::initializer_list<const char*> options) {
     return std::any_of(args.begin(), args.end(), [&](const ShellWord& w) {
       return std::any_of(options.begin(), options.end(), [&](const char* o) {
-        return w.text == o || (w.text.starts_with(o) && std::string_view(o).size() == 2 &&
-                               w.text.size() > 2 && w.text[0] == '-' && w.text[1] != '-');
+        const std::string_view opt(o);
+        if (w.text == opt) return true;
+        if (opt.starts_with("--")) return w.text.starts_with(std::string(opt) + "=");
+        return opt.size() == 2 && w.text.size() > 2 && w.text[0] == '-' && w.text[1] != '-' &&
+               w.text.find(opt[1]) != std::string::npos;
       });
     });
   };
@@ -303,6 +374,9 @@ Detail secretsToNetwork(const CommandScene& s) {
     }
     for (const ShellWord& w : read) {
       std::string text = w.text;
+      if (text.starts_with("--") && text.find('=') != std::string::npos) {
+        text = text.substr(text.find('=') + 1);  // wget --post-file=.env
+      }
       if (text.starts_with("@")) text.erase(0, 1);  // curl -d @file
       if (!text.empty() &&
           detail::isSecretFile(detail::absolutePath(ShellWord{text, false, ""}, s))) {
@@ -447,6 +521,29 @@ Detail writesOutside(const CommandScene& s) {
   return std::nullopt;
 }
 
+// Variables that decide which program runs, or that inject code into it.
+bool hijacksEnvironment(const std::string& name) {
+  return name == "PATH" || name.starts_with("LD_") || name.starts_with("DYLD_") ||
+         oneOf(name,
+               {"BASH_ENV", "ENV", "PROMPT_COMMAND", "IFS", "GIT_SSH_COMMAND", "GIT_EXEC_PATH",
+                "GIT_PAGER", "PAGER", "EDITOR", "VISUAL", "PYTHONSTARTUP", "PERL5OPT",
+                "NODE_OPTIONS", "GIT_CONFIG_PARAMETERS", "SHELLOPTS", "BASHOPTS"});
+}
+
+Detail environmentHijack(const CommandScene& s) {
+  const SimpleCommand& c = s.command;
+  for (const auto& [name, value] : c.assignments) {
+    if (hijacksEnvironment(name)) return name + "=" + value.text;
+  }
+  if (oneOf(c.name(), {"export", "declare", "typeset", "local", "readonly"})) {
+    for (const ShellWord& w : c.arguments()) {
+      const std::string name = w.text.substr(0, w.text.find('='));
+      if (w.text.find('=') != std::string::npos && hijacksEnvironment(name)) return w.text;
+    }
+  }
+  return std::nullopt;
+}
+
 Detail dynamicCommand(const CommandScene& s) {
   if (s.command.nameIsDynamic())
     return "the command name " + quoted(s.command.words[0]) + " is known only at run time";
@@ -495,7 +592,11 @@ bool safeFind(const SimpleCommand& c) {
 bool safeGit(const SimpleCommand& c) {
   CommandArgs top = parseArgs(c.arguments(), "Cc", {"--git-dir", "--work-tree"});
   if (top.has('c')) return false;  // -c core.pager=... runs programs
-  if (top.operands.empty()) return false;
+  if (top.operands.empty()) return top.hasAny("", {"--version", "--help"});
+  // Options that write files or run programs.
+  if (top.hasAny("O", {"--output", "--open-files-in-pager", "--ext-diff", "--exec-path"})) {
+    return false;
+  }
   const std::string sub = top.operands.front().text;
   if (oneOf(sub, {"status",       "log",          "diff",     "show",          "rev-parse",
                   "ls-files",     "blame",        "describe", "shortlog",      "grep",
@@ -555,6 +656,14 @@ Detail safeCommand(const CommandScene& s) {
   if (name == "find") return safeFind(c) ? Detail("") : std::nullopt;
   if (name == "git") return safeGit(c) ? Detail("") : std::nullopt;
   if (name == "command" || name == "type" || name == "hash") return Detail("");
+  // Read-only tools with options or operands that write or change the system.
+  const CommandArgs a = parseArgs(c.arguments(), "o", {"--output"});
+  if ((name == "sort" && a.hasAny("o", {"--output"})) ||
+      (name == "uniq" && a.operands.size() > 1) || (name == "date" && a.hasAny("s", {"--set"})) ||
+      (name == "hostname" && (!a.operands.empty() || a.hasAny("bF", {"--file", "--boot"}))) ||
+      (name == "tree" && a.has('o'))) {
+    return std::nullopt;
+  }
   if (isReadOnlyTool(name) || safeBuildOrTest(c)) return Detail("");
   return std::nullopt;
 }
@@ -707,6 +816,13 @@ std::vector<BuiltinRuleSpec> specs() {
         "cp a /etc/x", "touch ../other/x", "sed -i s/a/b/ /etc/hosts", "mv a ~/x"},
        {"echo x > out.txt", "cp a b", "echo x 2>/dev/null", "sed s/a/b/ /etc/hosts",
         "touch src/new.c"}},
+      {"environment-hijack",
+       ask,
+       "changes which program runs or what it loads",
+       environmentHijack,
+       {"PATH=/tmp:$PATH git status", "LD_PRELOAD=/tmp/x.so ls", "export PATH=.:$PATH",
+        "env PATH=/tmp ls", "GIT_SSH_COMMAND='sh -c id' git fetch"},
+       {"CC=clang make", "FOO=bar ls", "export NAME=x"}},
       {"shell-dynamic-command",
        ask,
        "the command to run is decided at run time",

@@ -158,6 +158,34 @@ void ProgramBuilder::pipeline(TSNode node, ShellPlacement placement,
   }
 }
 
+void ProgramBuilder::drainAfterHeredoc() {
+  std::vector<Pending> pending;
+  pending.swap(after_heredoc_);
+  for (const Pending& p : pending) {
+    if (p.piped) {
+      pipedAfterHeredoc(p.node, p.placement);
+    } else {
+      statement(p.node, p.placement, {});
+    }
+  }
+}
+
+void ProgramBuilder::pipedAfterHeredoc(TSNode node, ShellPlacement placement) {
+  std::vector<TSNode> stages;
+  if (typeOf(node) == "pipeline") {
+    const uint32_t count = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < count; ++i) stages.push_back(ts_node_named_child(node, i));
+  } else {
+    stages.push_back(node);
+  }
+  for (size_t i = 0; i < stages.size(); ++i) {
+    ShellPlacement p = placement;
+    p.pipeline_position = i + 1;
+    p.pipeline_length = stages.size() + 1;
+    statement(stages[i], p, {});
+  }
+}
+
 void ProgramBuilder::conditional(TSNode node, ShellPlacement placement,
                                  const std::vector<ShellRedirect>& redirects) {
   for (const FieldChild& child : childrenOf(node)) {
@@ -183,11 +211,15 @@ void ProgramBuilder::redirectedStatement(TSNode node, ShellPlacement placement,
     }
   }
   substitutions(subs, placement);
+  std::vector<Pending> pending;
+  pending.swap(after_heredoc_);  // the body runs first
   if (has_body) {
     statement(body, placement, redirects);
   } else {
     emit(SimpleCommand{}, placement, redirects, std::string(tree_.textOf(node)));
   }
+  after_heredoc_.insert(after_heredoc_.end(), pending.begin(), pending.end());
+  drainAfterHeredoc();
 }
 
 void ProgramBuilder::redirect(TSNode node, std::vector<ShellRedirect>& redirects,
@@ -218,8 +250,15 @@ void ProgramBuilder::redirect(TSNode node, std::vector<ShellRedirect>& redirects
     } else if (type == "heredoc_redirect" && !has_target) {
       continue;
     } else if (type == "heredoc_redirect") {
-      // `cat <<EOF | sh`: the rest of the line after the heredoc start is a statement.
-      statement(child, placement, {});
+      // The rest of the line after `<<EOF`: more redirections of the same
+      // command (`cat <<EOF > /dev/sda`), the next stages of its pipeline
+      // (`cat <<EOF | sh`), or the next command of a list (`&& ls`).
+      if (isOneOf(child_type, {"file_redirect", "herestring_redirect", "heredoc_redirect"})) {
+        redirect(child, redirects, subs, placement);
+      } else {
+        // Run after the command itself: they come after it in the program.
+        after_heredoc_.push_back({child, placement, f != "right"});
+      }
     } else if (!has_target) {
       r.target = word(child, subs);
       has_target = true;
@@ -259,7 +298,11 @@ void ProgramBuilder::command(TSNode node, ShellPlacement placement,
     }
   }
   substitutions(subs, placement);
+  std::vector<Pending> pending;
+  pending.swap(after_heredoc_);
   emit(std::move(cmd), placement, redirects, std::string(tree_.textOf(node)));
+  after_heredoc_.insert(after_heredoc_.end(), pending.begin(), pending.end());
+  drainAfterHeredoc();
 }
 
 void ProgramBuilder::assignment(TSNode node, SimpleCommand& cmd, std::vector<TSNode>& subs) {

@@ -26,6 +26,8 @@ class ProgramBuilder {
   void children(TSNode node, ShellPlacement placement, const Redirects& redirects);
   void pipeline(TSNode node, ShellPlacement placement, const Redirects& redirects);
   void conditional(TSNode node, ShellPlacement placement, const Redirects& redirects);
+  void pipedAfterHeredoc(TSNode node, ShellPlacement placement);
+  void drainAfterHeredoc();
   void redirectedStatement(TSNode node, ShellPlacement placement, Redirects redirects);
   void command(TSNode node, ShellPlacement placement, Redirects redirects);
   void assignmentsOnly(TSNode node, ShellPlacement placement, const Redirects& redirects);
@@ -42,6 +44,13 @@ class ProgramBuilder {
   const std::string& home_;
   ShellProgram& out_;
   const SimpleCommand& prototype_;
+  // What follows `<<EOF` on its line (`| sh`, `&& ls`), run after the command.
+  struct Pending {
+    TSNode node;
+    ShellPlacement placement;
+    bool piped;
+  };
+  std::vector<Pending> after_heredoc_;
 };
 
 }  // namespace toolguard::detail

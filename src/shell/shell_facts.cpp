@@ -32,8 +32,36 @@ bool isProtected(const std::string& path, const std::string& home) {
 
 }  // namespace
 
+std::optional<std::string> effectiveCwd(const CommandScene& scene) {
+  std::optional<std::string> cwd = scene.view.call().context.cwd;
+  const auto& commands = scene.program.commands;
+  const SimpleCommand* self = &scene.command;
+  if (commands.empty() || self < commands.data() || self >= commands.data() + commands.size()) {
+    return cwd;
+  }
+  for (const SimpleCommand* c = commands.data(); c < self; ++c) {
+    const std::string name = c->name();
+    if (name != "cd" && name != "pushd") continue;
+    CommandArgs a = parseArgs(c->arguments());
+    if (a.operands.empty()) {
+      cwd = scene.home;
+    } else if (a.operands[0].dynamic || a.operands[0].text == "-" || !cwd) {
+      cwd.reset();  // a directory known only at run time
+    } else {
+      cwd = normalizePath(
+          a.operands[0].text.starts_with('~') ? "./" + a.operands[0].text : a.operands[0].text,
+          *cwd, scene.home);
+    }
+  }
+  return cwd;
+}
+
 std::string absolutePath(const ShellWord& word, const CommandScene& scene) {
-  return normalizePath(word.text, scene.view.call().context.cwd, scene.home);
+  // The shell already expanded an unquoted ~; a `~` left in a word is a name.
+  const std::string text = word.text.starts_with('~') ? "./" + word.text : word.text;
+  if (text.starts_with('/')) return normalizePath(text, "/", scene.home);
+  const std::optional<std::string> cwd = effectiveCwd(scene);
+  return normalizePath(text, cwd ? *cwd : std::string(kUnknownDirectory), scene.home);
 }
 
 PathRisk pathRisk(const ShellWord& word, const CommandScene& scene) {
@@ -45,8 +73,12 @@ PathRisk pathRisk(const ShellWord& word, const CommandScene& scene) {
   const size_t cut = word.text.find_first_of("*?[$`{");
   const std::string literal = word.text.substr(0, cut);
   const size_t slash = literal.rfind('/');
-  if (slash == std::string::npos) return PathRisk::Unknown;  // `$DIR/x`, `*`
-  ShellWord prefix{literal.substr(0, slash == 0 ? 1 : slash), false, ""};
+  if (slash == std::string::npos && cut == 0 && word.text.front() == '$') {
+    return PathRisk::Unknown;  // `$DIR/x`: nothing known about where
+  }
+  // `*` is in the current directory, `/etc/*` in /etc.
+  ShellWord prefix{slash == std::string::npos ? "." : literal.substr(0, slash == 0 ? 1 : slash),
+                   false, ""};
   return isProtected(absolutePath(prefix, scene), scene.home) ? PathRisk::Protected
                                                               : PathRisk::Unknown;
 }
@@ -89,13 +121,18 @@ bool isStartupOrAccessFile(const std::string& path, const CommandScene& scene) {
   for (std::string_view file : kHomeFiles) {
     if (path == scene.home + "/" + std::string(file)) return true;
   }
-  return path.ends_with("/authorized_keys") || path.starts_with("/etc/profile") ||
+  return path.ends_with("/authorized_keys") || path.find("/.git/hooks/") != std::string::npos ||
+         path.ends_with("/.git/config") || path.starts_with("/etc/profile") ||
          path.starts_with("/etc/bash") || path.starts_with("/etc/cron") ||
          path.starts_with("/etc/sudoers");
 }
 
 bool isSecretFile(const std::string& path) {
   const std::string base = path.substr(path.rfind('/') + 1);
+  if (base == ".ssh" || base == ".gnupg" || base == ".aws" || base == ".kube" ||
+      path.ends_with("/.docker/config.json") || path.ends_with("/.kube/config")) {
+    return true;
+  }
   return base == ".env" || base.starts_with(".env.") || base.starts_with("id_rsa") ||
          base.starts_with("id_ed25519") || base.starts_with("id_ecdsa") || base.ends_with(".pem") ||
          base.ends_with(".key") || base == ".netrc" || base == ".npmrc" || base == ".pypirc" ||

@@ -1,6 +1,7 @@
 #pragma once
 // Internal: what the built-in shell rules know about paths and programs.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,7 +31,15 @@ enum class PathRisk {
 /// Classifies a path word (made absolute against the call's cwd).
 PathRisk pathRisk(const ShellWord& word, const CommandScene& scene);
 
-/// The word as an absolute, lexically normal path.
+/// Stands for a directory only known at run time (after `cd $X` or `cd -`).
+inline constexpr const char* kUnknownDirectory = "/<unknown directory>";
+
+/// The directory a command runs in: the call's cwd, moved by the `cd` and
+/// `pushd` commands before it in the program; nullopt once it is known only
+/// at run time.
+std::optional<std::string> effectiveCwd(const CommandScene& scene);
+
+/// The word as an absolute, lexically normal path (against effectiveCwd()).
 std::string absolutePath(const ShellWord& word, const CommandScene& scene);
 
 /// True when an absolute path is inside one of the call's workspace roots.

@@ -70,6 +70,11 @@ ShellProgram parseShellProgram(std::string_view script, const ShellParseOptions&
       prototype.unknown_extra_arguments =
           outer.unknown_extra_arguments || u.unknown_extra_arguments;
       if (u.script) {
+        // xargs -I{} / find -exec paste run-time names into `{}`: the script
+        // that runs is not the one written.
+        if (prototype.unknown_extra_arguments && u.script->text.find("{}") != std::string::npos) {
+          u.script->dynamic = true;
+        }
         if (u.script->dynamic) {
           // The script is only known at run time: a command nobody can judge.
           SimpleCommand unknown = prototype;
@@ -83,6 +88,7 @@ ShellProgram parseShellProgram(std::string_view script, const ShellParseOptions&
       }
       SimpleCommand cmd = prototype;
       cmd.words = std::move(u.words);
+      cmd.assignments = std::move(u.assignments);
       for (const ShellWord& word : cmd.words) {
         if (!cmd.text.empty()) cmd.text += ' ';
         cmd.text += word.source.empty() ? word.text : word.source;

@@ -98,6 +98,17 @@ ShellWord joinWords(const std::vector<ShellWord>& words, size_t start) {
   return joined;
 }
 
+// `env A=1 cmd`: the assignments apply to the inner command.
+void addAssignments(std::vector<Unwrapped>& out, const std::vector<ShellWord>& w, size_t from,
+                    size_t to) {
+  if (out.empty()) return;
+  for (size_t i = from; i < to; ++i) {
+    const size_t eq = w[i].text.find('=');
+    ShellWord value{w[i].text.substr(eq + 1), w[i].dynamic, w[i].source};
+    out.back().assignments.emplace_back(w[i].text.substr(0, eq), std::move(value));
+  }
+}
+
 }  // namespace
 
 std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
@@ -125,8 +136,10 @@ std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
                            {"ugCDhprtTU",
                             {"--user", "--group", "--close-from", "--chdir", "--host", "--prompt",
                              "--role", "--type", "--command-timeout", "--other-user"}});
+    const size_t first_assignment = i;
     while (i < w.size() && isAssignmentWord(w[i])) ++i;
     argv("sudo", i, true);
+    addAssignments(out, w, first_assignment, i);
   } else if (name == "doas") {
     argv("doas", skipOptions(w, 1, {"uC", {}}), true);
   } else if (name == "pkexec") {
@@ -158,8 +171,10 @@ std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
       }
     }
     size_t i = skipOptions(w, 1, {"uCP", {"--unset", "--chdir"}});
+    const size_t first_assignment = i;
     while (i < w.size() && isAssignmentWord(w[i])) ++i;
     argv("env", i);
+    addAssignments(out, w, first_assignment, i);
   } else if (name == "command") {
     const size_t i = skipOptions(w, 1, {});
     for (size_t k = 1; k < i; ++k) {

@@ -15,6 +15,7 @@ namespace toolguard::detail {
 struct Unwrapped {
   std::string wrapper;
   std::vector<ShellWord> words;
+  std::vector<std::pair<std::string, ShellWord>> assignments;  ///< env A=1 / sudo A=1
   std::optional<ShellWord> script;
   bool privileged = false;
   bool unknown_extra_arguments = false;

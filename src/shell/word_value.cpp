@@ -2,6 +2,8 @@
 // expanded, anything only known at run time marked dynamic.
 #include "word_value.hpp"
 
+#include <pwd.h>
+
 #include <algorithm>
 #include <cstdint>
 
@@ -218,8 +220,12 @@ void WordEvaluator::appendUnquoted(std::string_view text, ShellWord& word, bool 
     if (user.empty()) {
       word.text += home_;
       text.remove_prefix(1);
+    } else if (const passwd* pw = getpwnam(std::string(user).c_str());
+               pw != nullptr && pw->pw_dir != nullptr) {
+      word.text += pw->pw_dir;  // ~user: that user's home directory
+      text.remove_prefix(1 + user.size());
     } else {
-      word.dynamic = true;  // ~user: another user's home, looked up at run time
+      word.dynamic = true;  // no such user here: known only where it runs
     }
   }
   bool has_glob = false;

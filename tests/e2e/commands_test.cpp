@@ -150,3 +150,19 @@ TEST_F(Commands, UsageErrorsExitTwo) {
 
 }  // namespace
 }  // namespace toolguard::testing
+
+namespace toolguard::testing {
+namespace {
+
+// The labelled shell corpus (tests/data/shell-corpus.yaml, 861 commands:
+// hostile rewrites of every deny and ask rule, and ordinary developer
+// commands that must stay allowed) through `toolguard test`.
+TEST_F(Commands, ShellCorpusPasses) {
+  RunResult r = run({"test", "-q", "--no-user", "--no-project", "--no-managed",
+                     std::string(TOOLGUARD_SOURCE_DIR) + "/tests/data/shell-corpus.yaml"});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find(" 0 failed"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace toolguard::testing

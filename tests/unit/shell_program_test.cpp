@@ -2,6 +2,8 @@
 // and unwrapping, as bash would run them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "toolguard/shell.hpp"
 
 namespace toolguard {
@@ -47,7 +49,7 @@ TEST(ShellProgram, HomeResolvesOtherVariablesAreDynamic) {
   EXPECT_EQ(summary(parse("rm -rf \"$HOME\"")), Lines{"rm -rf /home/u"});
   EXPECT_EQ(summary(parse("rm -rf \"~\"")), Lines{"rm -rf ~"});  // quoted: no expansion
   EXPECT_EQ(summary(parse("rm -rf $DIR")), Lines{"rm -rf $$DIR"});
-  EXPECT_EQ(summary(parse("rm -rf ~root")), Lines{"rm -rf $~root"});
+  EXPECT_EQ(summary(parse("rm -rf ~root")), Lines{"rm -rf /root"});
   EXPECT_EQ(summary(parse("rm -rf *")), Lines{"rm -rf $*"});
   EXPECT_EQ(summary(parse("rm -rf {a,b}")), Lines{"rm -rf ${a,b}"});
 }
@@ -220,6 +222,34 @@ TEST(ShellProgram, ParseErrorsAreReported) {
   EXPECT_FALSE(parse("echo 'it''s'").parse_error);
   EXPECT_FALSE(parse("").parse_error);
   EXPECT_TRUE(parse("").commands.empty());
+}
+
+TEST(ShellProgram, HeredocsKeepTheirRedirectsAndPipes) {
+  ShellProgram p = parse("cat <<EOF > /dev/sda && ls\nx\nEOF\n");
+  ASSERT_EQ(p.commands.size(), 2u);
+  EXPECT_EQ(p.commands[0].name(), "cat");
+  EXPECT_EQ(p.commands[1].name(), "ls");
+  ASSERT_EQ(p.commands[0].redirects.size(), 2u);
+  const auto& r = p.commands[0].redirects;
+  EXPECT_TRUE(std::any_of(r.begin(), r.end(), [](const ShellRedirect& x) {
+    return x.op == ">" && x.target.text == "/dev/sda";
+  }));
+  ShellProgram piped = parse("cat <<EOF | sh\nid\nEOF\n");
+  ASSERT_EQ(piped.commands.size(), 2u);
+  EXPECT_EQ(piped.commands[1].name(), "sh");
+  EXPECT_EQ(piped.commands[1].placement.pipeline_position, 1u);
+}
+
+TEST(ShellProgram, TildeUserAndWrapperAssignments) {
+  EXPECT_EQ(summary(parse("ls ~root")), Lines{"ls /root"});
+  EXPECT_EQ(summary(parse("ls ~no_such_user_here")), Lines{"ls $~no_such_user_here"});
+  ShellProgram p = parse("env PATH=/tmp ls");
+  ASSERT_EQ(p.commands.size(), 2u);
+  ASSERT_EQ(p.commands[1].assignments.size(), 1u);
+  EXPECT_EQ(p.commands[1].assignments[0].first, "PATH");
+  // xargs pastes run-time names into {}: the script is not the one written.
+  ShellProgram injected = parse("ls | xargs -I{} sh -c 'echo {}'");
+  EXPECT_TRUE(injected.commands.back().nameIsDynamic());
 }
 
 TEST(ShellProgram, WordsAreDataNotCommands) {
