@@ -38,6 +38,20 @@ struct PathMatcher {
   SourceLocation where;
 };
 
+/// A test on each simple command of a shell tool's program (policy `shell:`).
+/// Every list that is set must have a matching entry; a rule with one judges
+/// each simple command on its own (see Rule::judgesShellCommands).
+struct ShellMatcher {
+  /// Token patterns such as `git push *` or `npm run test *`: the first token
+  /// matches the command name, each other token one word (`*` and `?` globs
+  /// within the word); a final lone `*` matches any remaining words. Never
+  /// matches a command with a run-time name or one run from an unusual place.
+  std::vector<std::string> tokens;
+  std::vector<std::string> regex;   ///< RE2 on the words joined by single spaces (whole match)
+  std::vector<std::string> writes;  ///< path globs on the paths the command writes
+  SourceLocation where;
+};
+
 /// A declarative rule.
 struct RuleSpec {
   RuleHeader header;                    ///< id, source, layer, target (tools, categories, kinds)
@@ -45,6 +59,7 @@ struct RuleSpec {
   std::vector<std::pair<std::string, ValueMatcher>> args;  ///< argument name or JSON pointer
   std::optional<ValueMatcher> command;  ///< the shell command text of a shell tool
   std::optional<PathMatcher> path;      ///< the paths the call touches
+  std::optional<ShellMatcher> shell;    ///< each simple command of a shell program
   std::vector<std::pair<std::string, ValueMatcher>>
       context;  ///< agent, session, model, role, mode, cwd
   Verdict verdict = Verdict::Deny;

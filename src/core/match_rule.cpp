@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "rule_conditions.hpp"
+#include "shell/shell_matcher.hpp"
 #include "toolguard/policy_error.hpp"
 #include "toolguard/rule_spec.hpp"
 #include "value_matcher.hpp"
@@ -102,6 +103,7 @@ class MatchRule final : public Rule {
       args_.emplace_back(name, CompiledValueMatcher(matcher));
     }
     if (spec.command) command_.emplace(*spec.command);
+    if (spec.shell) shell_.emplace(*spec.shell);
     if (spec.path) path_.emplace(*spec.path);
     for (auto& [name, matcher] : spec.context) {
       auto field = parseContextField(name);
@@ -118,24 +120,37 @@ class MatchRule final : public Rule {
   std::optional<RiskLevel> riskAbove() const { return risk_above_; }
   bool matchesCommandText() const { return command_.has_value(); }
   bool hasConditions() const {
-    return risk_above_ || !args_.empty() || command_ || path_ || !context_.empty();
+    return risk_above_ || !args_.empty() || command_ || path_ || shell_ || !context_.empty();
   }
 
   std::optional<Finding> evaluate(const CallView& view) const override {
-    if (risk_above_ && !(view.tool().metadata.risk > *risk_above_)) return std::nullopt;
+    if (shell_ || !callMatches(view)) return std::nullopt;
+    return Finding{verdict_, reason_};
+  }
+
+  bool judgesShellCommands() const override { return shell_.has_value(); }
+
+  std::optional<Finding> evaluateCommand(const SimpleCommand& command,
+                                         const CallView& view) const override {
+    if (!shell_ || !callMatches(view) || !shell_->matches(command, view)) return std::nullopt;
+    return Finding{verdict_, reason_};
+  }
+
+  bool callMatches(const CallView& view) const {
+    if (risk_above_ && !(view.tool().metadata.risk > *risk_above_)) return false;
     for (const auto& [name, matcher] : args_) {
       const nlohmann::json* value = lookupArgument(view.call().args, name);
-      if (value == nullptr || !matcher.matches(*value)) return std::nullopt;
+      if (value == nullptr || !matcher.matches(*value)) return false;
     }
     if (command_) {
       const auto& command = view.command();
-      if (!command || !command_->matchesText(*command)) return std::nullopt;
+      if (!command || !command_->matchesText(*command)) return false;
     }
-    if (path_ && !path_->matchesAny(view.paths(), view.workspaceRoots())) return std::nullopt;
+    if (path_ && !path_->matchesAny(view.paths(), view.workspaceRoots())) return false;
     for (const auto& [field, matcher] : context_) {
-      if (!matcher.matchesText(contextValue(view.call().context, field))) return std::nullopt;
+      if (!matcher.matchesText(contextValue(view.call().context, field))) return false;
     }
-    return Finding{verdict_, reason_};
+    return true;
   }
 
   std::string describe() const override {
@@ -156,6 +171,7 @@ class MatchRule final : public Rule {
     for (const auto& [name, matcher] : args_) add("arg " + name + " " + matcher.describe());
     if (command_) add("command " + command_->describe());
     if (path_) add(path_->describe());
+    if (shell_) add(shell_->describe());
     if (!context_.empty()) add("context conditions");
     if (out.empty()) out = "every call";
     return out + " -> " + std::string(toString(verdict_));
@@ -166,6 +182,7 @@ class MatchRule final : public Rule {
   std::vector<std::pair<std::string, CompiledValueMatcher>> args_;
   std::optional<CompiledValueMatcher> command_;
   std::optional<CompiledPathMatcher> path_;
+  std::optional<detail::CompiledShellMatcher> shell_;
   std::vector<std::pair<ContextField, CompiledValueMatcher>> context_;
   Verdict verdict_;
   std::string reason_;

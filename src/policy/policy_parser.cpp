@@ -252,6 +252,33 @@ class Parser {
     return out;
   }
 
+  // shell: "git push *" | [patterns] | {command: ..., regex: ..., writes: ...}
+  ShellMatcher shellMatcher(const YAML::Node& node) {
+    ShellMatcher m;
+    m.where = where(node);
+    if (node.IsScalar() || node.IsSequence()) {
+      m.tokens = strings(node, "shell");
+      return m;
+    }
+    if (!node.IsMap()) {
+      error(node, "shell: expected a token pattern, a list of them, or a mapping");
+      return m;
+    }
+    for (const auto& [k, v] : entries(node)) {
+      const std::string key = k.Scalar();
+      if (key == "command") {
+        m.tokens = strings(v, "shell.command");
+      } else if (key == "regex") {
+        m.regex = strings(v, "shell.regex");
+      } else if (key == "writes") {
+        m.writes = strings(v, "shell.writes");
+      } else {
+        error(k, "shell: unknown matcher '" + key + "' (expected command, regex, writes)");
+      }
+    }
+    return m;
+  }
+
   PathMatcher pathMatcher(const YAML::Node& node) {
     PathMatcher m;
     m.where = where(node);
@@ -430,6 +457,8 @@ class Parser {
           rule.command = valueMatcher(v, "command");
         } else if (key == "path") {
           rule.path = pathMatcher(v);
+        } else if (key == "shell") {
+          rule.shell = shellMatcher(v);
         } else if (key == "context") {
           rule.context = namedMatchers(v, "context");
         } else if (key == "verdict") {
@@ -444,8 +473,12 @@ class Parser {
         } else {
           error(k, "unknown key '" + key +
                        "' in a rule (expected id, tool, category, kind, max_risk, args, "
-                       "command, path, context, verdict, reason, description, examples)");
+                       "command, path, shell, context, verdict, reason, description, examples)");
         }
+      }
+      if (rule.shell && rule.header.target.tools.empty() && rule.header.target.kinds.empty() &&
+          rule.header.target.categories.empty()) {
+        rule.header.target.kinds.push_back(ToolKind::Shell);  // shell: implies shell tools
       }
       if (rule.header.id.empty()) error(item, "rule: id is required");
       if (!has_verdict) error(item, "rule " + rule.header.id + ": verdict is required");

@@ -280,6 +280,38 @@ rules:
   EXPECT_EQ(engine.decide(call("count", {{"n", 5}})).verdict, Verdict::Allow);
 }
 
+TEST(PolicyFile, ShellRulesJudgeEachSimpleCommand) {
+  Policy p = load(R"(
+builtin_rules: [shell]
+rules:
+  - id: allow-terraform-plan
+    shell: "terraform plan *"
+    verdict: allow
+    examples:
+      match: ["terraform plan", "cd infra && terraform plan -out x"]
+      not_match: ["terraform apply", "./terraform plan", "$(echo terraform) plan"]
+  - id: no-push-main
+    shell: {regex: "git push( .*)? main"}
+    verdict: deny
+  - id: no-env-writes
+    shell: {writes: [.env, .env.*]}
+    verdict: deny
+)");
+  Engine engine(p);
+  auto bash = [&](const std::string& command) {
+    return engine.decide(call("Bash", {{"command", command}}));
+  };
+  EXPECT_EQ(bash("terraform plan -out plan.bin").verdict, Verdict::Allow);
+  EXPECT_EQ(bash("terraform plan && rm -rf ~").verdict,
+            Verdict::Deny);  // the other command decides
+  EXPECT_EQ(bash("terraform plan; terraform apply").verdict, Verdict::Ask);
+  EXPECT_EQ(bash("ls && git push -u origin main").rule_id, "no-push-main");
+  EXPECT_EQ(bash("echo A=1 >> .env").rule_id, "no-env-writes");
+  EXPECT_EQ(bash("echo A=1 >> notes.txt").verdict, Verdict::Allow);
+  EXPECT_THROW(load("rules:\n  - {id: a, shell: {regex: '(x'}, verdict: deny}\n"), PolicyError);
+  EXPECT_THROW(load("rules:\n  - {id: a, shell: {colour: red}, verdict: deny}\n"), PolicyError);
+}
+
 TEST(PolicyFile, EmptyFileIsAnEmptyPolicy) {
   Policy p = load("");
   EXPECT_TRUE(p.rules.empty());

@@ -1,0 +1,103 @@
+// Policy-file shell rules: token patterns, regexes on the normalized command,
+// and the paths a command writes.
+#include "shell/shell_matcher.hpp"
+
+#include <sstream>
+
+#include "core/glob.hpp"
+#include "core/value_matcher.hpp"
+#include "shell/shell_facts.hpp"
+#include "toolguard/paths.hpp"
+#include "toolguard/policy_error.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+std::vector<std::string> splitTokens(const std::string& pattern) {
+  std::istringstream in(pattern);
+  std::vector<std::string> out;
+  for (std::string token; in >> token;) out.push_back(token);
+  return out;
+}
+
+std::unique_ptr<RE2> alternatives(const std::vector<std::string>& patterns,
+                                  const SourceLocation& where, const char* what) {
+  if (patterns.empty()) return nullptr;
+  std::string joined;
+  for (const std::string& p : patterns) {
+    compileRegex(p, where, what);  // names the bad one
+    joined += (joined.empty() ? "" : "|") + ("(?:" + p + ")");
+  }
+  return compileRegex(joined, where, what);
+}
+
+// Token patterns: the first token is the command name; a final lone `*`
+// takes any remaining words; other tokens match one word each (globs).
+bool tokensMatch(const std::vector<std::string>& pattern, const SimpleCommand& command) {
+  if (pattern.empty() || command.words.empty()) return false;
+  if (command.nameIsDynamic() || command.runsFromUnusualPlace()) return false;
+  if (!toolNameMatches(pattern[0], command.name())) return false;
+  size_t w = 1;
+  for (size_t t = 1; t < pattern.size(); ++t, ++w) {
+    if (pattern[t] == "*" && t + 1 == pattern.size()) return true;
+    if (w >= command.words.size()) return false;
+    const ShellWord& word = command.words[w];
+    if (pattern[t] != "*" && (word.dynamic || !toolNameMatches(pattern[t], word.text)))
+      return false;
+  }
+  return w == command.words.size();
+}
+
+}  // namespace
+
+CompiledShellMatcher::CompiledShellMatcher(const ShellMatcher& spec) {
+  for (const std::string& p : spec.tokens) {
+    tokens_.push_back(splitTokens(p));
+    if (tokens_.back().empty()) throw PolicyError(spec.where, "shell.command: empty pattern");
+    text_ += (text_.empty() ? "" : " or ") + ("'" + p + "'");
+  }
+  regex_ = alternatives(spec.regex, spec.where, "shell.regex");
+  if (!spec.writes.empty()) {
+    const std::string home = homeDirectory();
+    std::vector<std::string> translated;
+    for (const std::string& g : spec.writes) translated.push_back(pathGlobToRegex(g, home));
+    writes_ = alternatives(translated, spec.where, "shell.writes glob");
+  }
+  if (tokens_.empty() && !regex_ && !writes_) {
+    throw PolicyError(spec.where, "shell: expected command, regex or writes");
+  }
+  for (const std::string& r : spec.regex)
+    text_ += (text_.empty() ? "regex '" : " and regex '") + r + "'";
+  for (const std::string& g : spec.writes)
+    text_ += (text_.empty() ? "writes '" : " and writes '") + g + "'";
+}
+
+bool CompiledShellMatcher::matches(const SimpleCommand& command, const CallView& view) const {
+  if (!tokens_.empty() && std::none_of(tokens_.begin(), tokens_.end(), [&](const auto& pattern) {
+        return tokensMatch(pattern, command);
+      })) {
+    return false;
+  }
+  if (regex_) {
+    std::string normalized;
+    for (const ShellWord& w : command.words) normalized += (normalized.empty() ? "" : " ") + w.text;
+    if (!RE2::FullMatch(normalized, *regex_)) return false;
+  }
+  if (writes_) {
+    const ShellProgram* program = view.shellProgram();
+    if (program == nullptr) return false;
+    const CommandScene scene{command, *program, view, view.home()};
+    bool any = false;
+    for (const ShellWord& target : writtenPaths(command)) {
+      any = any || RE2::FullMatch(absolutePath(target, scene), *writes_);
+    }
+    if (!any) return false;
+  }
+  return true;
+}
+
+std::string CompiledShellMatcher::describe() const {
+  return "each shell command: " + text_;
+}
+
+}  // namespace toolguard::detail
