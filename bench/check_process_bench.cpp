@@ -13,12 +13,14 @@ extern char** environ;
 
 namespace {
 
-// Spawns argv with the input file on stdin, once per iteration.
-void spawnLoop(benchmark::State& state, const char* const* argv) {
+const std::string kOneCall =
+    R"({"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},"context":{"cwd":"/w"}})";
+
+// Spawns argv once per iteration with `input` on stdin and stdout discarded.
+void spawnLoop(benchmark::State& state, const char* const* argv,
+               const std::string& input = kOneCall) {
   char input_path[] = "/tmp/toolguard-bench-XXXXXX";
   int fd = mkstemp(input_path);
-  const std::string input =
-      R"({"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},"context":{"cwd":"/w"}})";
   if (fd < 0 || write(fd, input.data(), input.size()) != static_cast<ssize_t>(input.size())) {
     state.SkipWithError("cannot write the input file");
     return;
@@ -54,8 +56,6 @@ BENCHMARK(BM_CheckProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
 // Throughput of one `toolguard check --batch` process over 2,000 JSON lines
 // (a mix of file and shell calls).
 void BM_CheckBatchThroughput(benchmark::State& state) {
-  char input_path[] = "/tmp/toolguard-batch-XXXXXX";
-  int fd = mkstemp(input_path);
   const char* lines[] = {
       R"({"tool":"Bash","args":{"command":"git status && make -j4 test | tail -20"},"context":{"cwd":"/w"}})",
       R"({"tool":"Bash","args":{"command":"echo ok; rm -rf ~"},"context":{"cwd":"/w"}})",
@@ -64,29 +64,10 @@ void BM_CheckBatchThroughput(benchmark::State& state) {
   constexpr int kLines = 2000;
   std::string input;
   for (int i = 0; i < kLines; ++i) input += std::string(lines[i % 4]) + "\n";
-  if (fd < 0 || write(fd, input.data(), input.size()) != static_cast<ssize_t>(input.size())) {
-    state.SkipWithError("cannot write the input file");
-    return;
-  }
-  close(fd);
   const char* argv[] = {TOOLGUARD_BINARY, "check",        "--batch", "--no-user",
                         "--no-project",   "--no-managed", nullptr};
-  for (auto _ : state) {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, input_path, O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    pid_t pid = 0;
-    if (posix_spawn(&pid, argv[0], &actions, nullptr, const_cast<char**>(argv), environ) != 0) {
-      state.SkipWithError("cannot start the process");
-      break;
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    posix_spawn_file_actions_destroy(&actions);
-  }
+  spawnLoop(state, argv, input);
   state.SetItemsProcessed(state.iterations() * kLines);
-  unlink(input_path);
 }
 BENCHMARK(BM_CheckBatchThroughput)->Unit(benchmark::kMillisecond)->UseRealTime();
 
