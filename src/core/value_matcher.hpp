@@ -62,4 +62,10 @@ class CompiledPathMatcher {
 std::unique_ptr<RE2> compileRegex(const std::string& pattern, const SourceLocation& where,
                                   std::string_view what);
 
+/// Patterns already in RE2 syntax as one alternation, compiled once; only when
+/// that fails is each compiled alone, to name the bad one in the PolicyError.
+/// nullptr when there are no patterns.
+std::unique_ptr<RE2> compileAlternatives(const std::vector<std::string>& patterns,
+                                         const SourceLocation& where, std::string_view what);
+
 }  // namespace toolguard::detail

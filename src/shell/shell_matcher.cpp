@@ -20,19 +20,6 @@ std::vector<std::string> splitTokens(const std::string& pattern) {
   return out;
 }
 
-std::unique_ptr<RE2> alternatives(const std::vector<std::string>& patterns,
-                                  const SourceLocation& where, const char* what) {
-  if (patterns.empty()) return nullptr;
-  std::string joined;
-  for (const std::string& p : patterns) {
-    compileRegex(p, where, what);  // names the bad one
-    // Appends, not operator+: GCC 12 -O2 warns (-Wrestrict) on the temporaries.
-    if (!joined.empty()) joined += '|';
-    joined.append("(?:").append(p).append(")");
-  }
-  return compileRegex(joined, where, what);
-}
-
 // Token patterns: the first token is the command name; a final lone `*`
 // takes any remaining words; other tokens match one word each (globs).
 bool tokensMatch(const std::vector<std::string>& pattern, const SimpleCommand& command) {
@@ -59,12 +46,12 @@ CompiledShellMatcher::CompiledShellMatcher(const ShellMatcher& spec) {
     if (!text_.empty()) text_ += " or ";
     text_.append("'").append(p).append("'");
   }
-  regex_ = alternatives(spec.regex, spec.where, "shell.regex");
+  regex_ = compileAlternatives(spec.regex, spec.where, "shell.regex");
   if (!spec.writes.empty()) {
     const std::string home = homeDirectory();
     std::vector<std::string> translated;
     for (const std::string& g : spec.writes) translated.push_back(pathGlobToRegex(g, home));
-    writes_ = alternatives(translated, spec.where, "shell.writes glob");
+    writes_ = compileAlternatives(translated, spec.where, "shell.writes glob");
   }
   if (tokens_.empty() && !regex_ && !writes_) {
     throw PolicyError(spec.where, "shell: expected command, regex or writes");
