@@ -8,6 +8,7 @@
 #include "shell_facts.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/shell_rules.hpp"
+#include "unwrap.hpp"
 
 namespace toolguard {
 namespace {
@@ -272,11 +273,8 @@ Detail literalDeletes(const std::string& literal, const CommandScene& s) {
 Detail interpreterDeletes(const CommandScene& s) {
   const SimpleCommand& c = s.command;
   const std::string name = c.name();
-  // Shells are not read here: their -c scripts are parsed and judged as commands.
-  if (!detail::isInterpreter(name) ||
-      oneOf(name, {"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "csh", "tcsh"})) {
-    return std::nullopt;
-  }
+  // Shells whose -c scripts are unwrapped are judged command by command instead.
+  if (!detail::isInterpreter(name) || detail::runsBashScripts(name)) return std::nullopt;
   for (const ShellWord& w : c.arguments()) {
     const std::string& t = w.text;
     for (const std::string& literal : scriptLiterals(t)) {
@@ -748,7 +746,7 @@ std::vector<BuiltinRuleSpec> specs() {
        "an inline script deletes a protected location",
        interpreterDeletes,
        {"python3 -c \"import shutil; shutil.rmtree('/')\"", "perl -e 'system(\"rm -rf /\")'",
-        "python -c \"import shutil;shutil.rmtree('~')\""},
+        "python -c \"import shutil;shutil.rmtree('~')\"", "tcsh -c 'rm -rf ~'"},
        {"python3 -c \"import shutil; shutil.rmtree('build')\""}},
       {"privilege-escalation",
        ask,

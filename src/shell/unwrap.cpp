@@ -111,6 +111,11 @@ void addAssignments(std::vector<Unwrapped>& out, const std::vector<ShellWord>& w
 
 }  // namespace
 
+bool runsBashScripts(std::string_view name) {
+  return name == "bash" || name == "sh" || name == "zsh" || name == "dash" || name == "ksh" ||
+         name == "mksh" || name == "ash";
+}
+
 std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
   std::vector<Unwrapped> out;
   if (cmd.words.empty() || cmd.nameIsDynamic()) return out;
@@ -229,8 +234,7 @@ std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
       if (!u.words.empty()) out.push_back(std::move(u));
       i = end;
     }
-  } else if (name == "bash" || name == "sh" || name == "zsh" || name == "dash" || name == "ksh" ||
-             name == "mksh" || name == "ash" || name == "busybox") {
+  } else if (runsBashScripts(name) || name == "busybox") {
     std::vector<ShellWord> shell_words = w;
     if (name == "busybox") {
       if (w.size() < 2 || (w[1].text != "sh" && w[1].text != "ash")) {

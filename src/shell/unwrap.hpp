@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "toolguard/shell.hpp"
@@ -20,6 +21,10 @@ struct Unwrapped {
   bool privileged = false;
   bool unknown_extra_arguments = false;
 };
+
+/// True for the shells whose `-c` scripts are parsed as bash and unwrapped
+/// (bash, sh, zsh, dash, ksh, mksh, ash).
+bool runsBashScripts(std::string_view name);
 
 /// The commands `cmd` runs on its behalf; empty when it wraps nothing.
 std::vector<Unwrapped> unwrap(const SimpleCommand& cmd);
