@@ -46,10 +46,10 @@ std::string readPolicyFile(const fs::path& file) {
   const SourceLocation where{file.string(), 0, 0};
   const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw PolicyError(where, std::string("cannot read policy file: ") + strerror(errno));
-  std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) {
-    ::close(*f);
-    delete f;
-  });
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
   struct stat st {};
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     throw PolicyError(where, "not a regular file");
