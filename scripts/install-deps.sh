@@ -8,6 +8,7 @@ packages=(
   nlohmann-json3-dev libre2-dev libyaml-cpp-dev libcli11-dev libtree-sitter-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang libclang-rt-14-dev
+  json-schema-test-suite
 )
 
 missing=()
