@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "toolguard/paths.hpp"
 #include "toolguard/shell.hpp"
 #include "toolguard/tool_call.hpp"
 #include "toolguard/tool_info.hpp"
@@ -17,8 +18,11 @@ namespace toolguard {
 /// shared between threads.
 class CallView {
  public:
-  /// `tool` describes call.tool (from the catalog). Both must outlive the view.
-  CallView(const ToolCall& call, const ToolInfo& tool);
+  /// `tool` describes call.tool (from the catalog). `paths` says how path
+  /// arguments are resolved; `extra_roots` (may be null) are workspace roots
+  /// from the policy. Everything passed must outlive the view.
+  CallView(const ToolCall& call, const ToolInfo& tool, PathOptions paths = {},
+           const std::vector<std::string>* extra_roots = nullptr);
 
   const ToolCall& call() const { return call_; }
   const ToolInfo& tool() const { return tool_; }
@@ -32,12 +36,34 @@ class CallView {
   /// strings are left out); paths()[i] is rawPaths()[i] made absolute.
   const std::vector<std::string>& rawPaths() const;
 
+  /// Where each raw path came from, for messages: "file_path", "paths[2]".
+  const std::vector<std::string>& pathFields() const;
+
   /// rawPaths() made absolute against the call's cwd, with "~" expanded and
   /// "." and ".." removed (lexically).
   const std::vector<std::string>& paths() const;
 
-  /// The workspace roots: the call's cwd and any extra roots, normalized.
+  /// rawPaths() checked and resolved (validatePath): symlinks followed, case
+  /// sensitivity known. Paths that failed the check are left out; see pathError().
+  const std::vector<ResolvedPath>& resolvedPaths() const;
+
+  /// The first path argument validatePath refused, as "FIELD: why"; nullopt
+  /// when all are fine. Rules must not allow a call that has one.
+  const std::optional<std::string>& pathError() const;
+
+  /// The workspace roots: the call's cwd, its extra roots and the policy's,
+  /// normalized lexically.
   const std::vector<std::string>& workspaceRoots() const;
+
+  /// workspaceRoots() with symlinks followed, compared against resolvedPaths().
+  const std::vector<ResolvedPath>& resolvedWorkspaceRoots() const;
+
+  /// True when a resolved path lies in one of the resolved workspace roots.
+  bool insideWorkspace(const ResolvedPath& path) const;
+
+  /// Checks and resolves another path the call touches (e.g. a shell
+  /// command's target) the same way as the path arguments, against `cwd`.
+  PathValidation resolve(std::string_view path, std::string_view cwd) const;
 
   /// The home directory, looked up once per view.
   const std::string& home() const;
@@ -47,14 +73,25 @@ class CallView {
   const ShellProgram* shellProgram() const;
 
  private:
+  void collectPaths() const;
+  void resolvePaths() const;
+
   const ToolCall& call_;
   const ToolInfo& tool_;
+  mutable PathOptions path_options_;  // home filled in on first use
+  const std::vector<std::string>* extra_roots_;
   mutable bool command_done_ = false;
   mutable std::optional<std::string> command_;
   mutable bool paths_done_ = false;
   mutable std::vector<std::string> raw_paths_;
   mutable std::vector<std::string> paths_;
+  mutable std::vector<std::string> path_fields_;
+  mutable bool resolved_done_ = false;
+  mutable std::vector<ResolvedPath> resolved_paths_;
+  mutable std::optional<std::string> path_error_;
   mutable std::vector<std::string> roots_;
+  mutable bool resolved_roots_done_ = false;
+  mutable std::vector<ResolvedPath> resolved_roots_;
   mutable std::optional<std::string> home_;
   mutable bool program_done_ = false;
   mutable std::optional<ShellProgram> program_;

@@ -2,6 +2,7 @@
 // The result of judging one call.
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,10 +27,11 @@ enum class DecisionBasis {
   Rule,        ///< a rule's finding
   ToolPolicy,  ///< no finding; the tool's own policy
   Default,     ///< no finding, no tool policy; the default verdict
+  Arguments,   ///< the arguments failed the tool's input schema or a validateArgs hook
   Error        ///< the call could not be judged (fail closed)
 };
 
-/// The lowercase name of a basis ("rule", "tool-policy", "default", "error").
+/// The lowercase name of a basis ("rule", "tool-policy", "default", "arguments", "error").
 std::string_view toString(DecisionBasis basis);
 
 /// The final judgement of one call.
@@ -45,6 +47,10 @@ struct Decision {
   std::string resolution;            ///< how policy_verdict became verdict, if it changed
   std::string approval_key;          ///< tool + canonical arguments an approval binds to
   std::string decided_on;  ///< the simple command that decided a shell call ("" otherwise)
+  /// The arguments after the validateArgs hooks changed them: what an
+  /// approval prompt shows and what the tool must be run with. nullopt when
+  /// they are unchanged.
+  std::optional<nlohmann::json> sanitized_args;
 };
 
 }  // namespace toolguard

@@ -1,7 +1,9 @@
 #pragma once
 // Path helpers every rule uses: making a path absolute against the call's
-// working directory and testing containment by whole components.
+// working directory, following symlinks, testing containment by whole
+// components, and refusing paths no file tool should be given.
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,10 +17,71 @@ std::string normalizePath(std::string_view path, std::string_view cwd, std::stri
 
 /// True when the normalized absolute `path` is `root` or lies inside it,
 /// comparing whole components: `/data2` is not inside `/data`. An empty root
-/// contains nothing.
-bool isWithin(std::string_view path, std::string_view root);
+/// contains nothing. `case_insensitive` compares ASCII letters without case.
+bool isWithin(std::string_view path, std::string_view root, bool case_insensitive = false);
 
 /// The home directory ($HOME, else the password database, else "/").
 std::string homeDirectory();
+
+/// Whether file names compare without regard to case. Auto asks the file
+/// system that holds the path (see isCaseInsensitiveDirectory).
+enum class CaseSensitivity { Auto, Sensitive, Insensitive };
+
+/// The lowercase name ("auto", "sensitive", "insensitive").
+std::string_view toString(CaseSensitivity value);
+
+/// Parses "auto", "sensitive" or "insensitive"; nullopt otherwise.
+std::optional<CaseSensitivity> parseCaseSensitivity(std::string_view name);
+
+/// A path argument made absolute and resolved.
+struct ResolvedPath {
+  /// Absolute and lexically normal (normalizePath); what the tool was told.
+  std::string lexical;
+  /// `lexical` with every symlink along its longest existing prefix followed
+  /// (also a dangling last link), and the part that does not exist yet
+  /// appended: where a write would really land.
+  std::string resolved;
+  /// The file system holding `resolved` compares names without case: path
+  /// patterns and containment then ignore case.
+  bool case_insensitive = false;
+};
+
+/// How validatePath works; the defaults suit a decision on the local machine.
+struct PathOptions {
+  std::string home;  ///< value of `~`; empty: homeDirectory()
+  CaseSensitivity case_sensitivity = CaseSensitivity::Auto;
+  bool follow_symlinks = true;  ///< false: resolved == lexical (for paths of another machine)
+};
+
+/// validatePath's answer: the resolved path, or why the path is refused.
+struct PathValidation {
+  std::optional<ResolvedPath> path;
+  std::string error;  ///< set when path is nullopt
+  explicit operator bool() const { return path.has_value(); }
+};
+
+/// Checks and resolves a path a tool is given, relative to `base` (the call's
+/// working directory; "/" when empty): rejects an empty path, NUL and other
+/// control characters (U+0000-U+001F, U+007F) and over-long paths; expands
+/// `~`; normalizes `.` and `..`; follows symlinks (a loop is refused); and
+/// tells whether the file system ignores case.
+PathValidation validatePath(std::string_view base, std::string_view path,
+                            const PathOptions& options = {});
+
+/// Why a path string is unacceptable (empty, control character, too long),
+/// or nullopt when its characters are fine. Names the offending byte offset.
+std::optional<std::string> pathCharacterError(std::string_view path);
+
+/// Follows the symlinks of an absolute, lexically normal path component by
+/// component, as the kernel would, up to the first component that does not
+/// exist; the rest is appended lexically. Returns nullopt after 40 links (a
+/// loop), like the kernel's ELOOP.
+std::optional<std::string> resolveSymlinks(std::string_view absolute_path);
+
+/// True when names in the existing directory `dir` compare without case: a
+/// case-folding file system (vfat, exFAT, SMB/CIFS, HFS+), an ext4 or f2fs
+/// directory with the casefold attribute, or a macOS volume that says so.
+/// False when `dir` cannot be examined.
+bool isCaseInsensitiveDirectory(const std::string& dir);
 
 }  // namespace toolguard

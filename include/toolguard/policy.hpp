@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "toolguard/argument_validation.hpp"
+#include "toolguard/paths.hpp"
 #include "toolguard/policy_error.hpp"
 #include "toolguard/rule.hpp"
 #include "toolguard/source_location.hpp"
@@ -27,6 +29,26 @@ struct ToolOrigin {
   SourceLocation source;
 };
 
+/// How the paths in calls are read: the `paths:` section of policy files.
+struct PathSettings {
+  CaseSensitivity case_sensitivity = CaseSensitivity::Auto;
+  bool follow_symlinks = true;               ///< false: judge paths lexically only
+  std::vector<std::string> workspace_roots;  ///< extra workspace roots for every call
+  PolicyLayer layer = PolicyLayer::Builtin;  ///< the layer that last set any of these
+};
+
+/// Limits on a call's arguments (the `limits:` section), checked before
+/// anything else looks at them, so a huge or deeply nested payload is refused
+/// at once.
+struct ArgumentLimits {
+  size_t max_bytes = size_t{1} << 20;  ///< size of the arguments as compact JSON
+  size_t max_depth = kMaxArgumentDepth;
+  PolicyLayer layer = PolicyLayer::Builtin;  ///< the layer that last raised a limit
+};
+
+/// The largest max_argument_bytes a policy may set (64 MiB).
+inline constexpr size_t kMaxArgumentBytes = size_t{64} << 20;
+
 /// A complete, merged policy.
 struct Policy {
   ToolCatalog tools = ToolCatalog::builtin();
@@ -38,6 +60,12 @@ struct Policy {
   std::vector<std::string> trusted_projects;  ///< workspaces the user lets loosen its policy
   /// Where each tool entry that policy files or code added or changed was defined.
   std::map<std::string, ToolOrigin, std::less<>> tool_origins;
+  PathSettings paths;
+  ArgumentLimits limits;
+  /// Check each call's arguments against its tool's input_schema (deny on a violation).
+  bool validate_input_schemas = true;
+  /// C++ checks of arguments (validateArgs), run in order after the rules.
+  std::vector<ArgumentValidatorEntry> argument_validators;
 };
 
 /// Runs every rule's examples against the rule itself and returns one

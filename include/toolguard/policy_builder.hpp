@@ -63,6 +63,22 @@ class PolicyBuilder {
   /// Adds a rule implemented in C++.
   PolicyBuilder& rule(std::shared_ptr<const Rule> custom_rule);
 
+  /// Adds a validateArgs hook for the tools matching `tool_pattern` (a name or
+  /// wildcard): it runs after the rules and before any approval, and may
+  /// sanitize the arguments or reject the call. Hooks run in the order added.
+  PolicyBuilder& validateArgs(std::string_view tool_pattern, std::string name,
+                              ArgumentValidator validator);
+
+  /// Adds a workspace root for every call, besides each call's cwd and roots.
+  PolicyBuilder& workspaceRoot(std::string root);
+
+  /// How path names compare (auto: ask the file system holding each path).
+  PolicyBuilder& caseSensitivity(CaseSensitivity value);
+
+  /// Limits on a call's arguments (bytes as compact JSON, nesting depth at
+  /// most kMaxArgumentDepth).
+  PolicyBuilder& argumentLimits(size_t max_bytes, size_t max_depth = kMaxArgumentDepth);
+
   /// Adds the rules, tools and default of a policy file (an explicit layer).
   PolicyBuilder& policyFile(const std::filesystem::path& file);
 

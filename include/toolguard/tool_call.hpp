@@ -1,6 +1,7 @@
 #pragma once
 // A tool call as an agent asks for it, with the context it is made in.
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@ inline constexpr size_t kMaxArgumentDepth = 64;
 /// The nesting depth of a JSON value (a scalar is 0, `[]` is 1), computed
 /// without recursion; stops counting past `limit`.
 size_t jsonDepth(const nlohmann::json& value, size_t limit = kMaxArgumentDepth + 1);
+
+/// About how many bytes a JSON value takes written compactly (string escapes
+/// are not counted), computed without recursion; stops counting past `limit`.
+size_t jsonSize(const nlohmann::json& value, size_t limit = SIZE_MAX);
 
 /// The lowercase name of an interaction mode ("interactive", "headless").
 std::string_view toString(InteractionMode mode);

@@ -1,9 +1,11 @@
 #pragma once
 // Everything a program that embeds toolguard needs, in one include.
 
+#include "toolguard/argument_validation.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/decision.hpp"
 #include "toolguard/engine.hpp"
+#include "toolguard/json_schema.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/policy.hpp"
 #include "toolguard/policy_builder.hpp"
@@ -12,6 +14,10 @@
 #include "toolguard/policy_tests.hpp"
 #include "toolguard/rule.hpp"
 #include "toolguard/rule_spec.hpp"
+#include "toolguard/safe_shell_arg.hpp"
+#include "toolguard/secret_rules.hpp"
+#include "toolguard/shell.hpp"
+#include "toolguard/shell_rules.hpp"
 #include "toolguard/tool_call.hpp"
 #include "toolguard/tool_catalog.hpp"
 #include "toolguard/tool_info.hpp"

@@ -237,6 +237,7 @@ json decisionToJson(const Decision& d, const std::string& tool) {
   }
   if (!d.approval_key.empty()) out["approval_key"] = d.approval_key;
   if (!d.decided_on.empty()) out["decided_on"] = d.decided_on;
+  if (d.sanitized_args) out["sanitized_args"] = *d.sanitized_args;
   return out;
 }
 

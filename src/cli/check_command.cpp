@@ -2,9 +2,11 @@
 #include <iostream>
 #include <iterator>
 
+#include "cli/bounded_input.hpp"
 #include "cli/call_json.hpp"
 #include "cli/commands.hpp"
 #include "cli/policy_options.hpp"
+#include "toolguard/policy.hpp"
 #include "toolguard/policy_error.hpp"
 
 namespace toolguard::cli {
@@ -61,17 +63,28 @@ struct Judge {
   }
 };
 
+// The largest input accepted: the largest argument limit a policy may set,
+// plus room for the envelope (tool name, context, hook fields).
+constexpr size_t kMaxInputBytes = kMaxArgumentBytes + (size_t{64} << 10);
+
+std::string tooLargeMessage() {
+  return "input larger than " + std::to_string(kMaxInputBytes) + " bytes";
+}
+
 int runCheck(const CheckOptions& o) {
   EngineProvider engines(o.policy);
   Judge judge{engines, callFormatNamed(o.format), currentDirectory()};
   std::string error;
   if (o.batch) {
     std::string line;
-    while (std::getline(std::cin, line)) {
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    bool too_large = false;
+    while (readBoundedLine(std::cin, kMaxInputBytes, line, too_large)) {
+      if (!too_large && line.find_first_not_of(" \t\r") == std::string::npos) continue;
       std::optional<nlohmann::json> out;
       try {
-        out = judge(line, error);
+        out = too_large
+                  ? renderDecision(inputErrorDecision(tooLargeMessage()), "", CallFormat::Toolguard)
+                  : judge(line, error);
       } catch (const std::exception& e) {  // one bad line never stops the others
         out = renderDecision(inputErrorDecision(std::string("internal error: ") + e.what()), "",
                              CallFormat::Toolguard);
@@ -80,9 +93,15 @@ int runCheck(const CheckOptions& o) {
     }
     return judge.policy_failed ? kExitError : kExitOk;
   }
-  const std::string text{std::istreambuf_iterator<char>(std::cin),
-                         std::istreambuf_iterator<char>()};
-  auto out = judge(text, error);
+  std::string text;
+  std::optional<nlohmann::json> out;
+  if (readBounded(std::cin, kMaxInputBytes, text)) {
+    out = judge(text, error);
+  } else if (judge.format == CallFormat::Toolguard) {
+    out = renderDecision(inputErrorDecision(tooLargeMessage()), "", CallFormat::Toolguard);
+  } else {
+    error = "invalid hook input: " + tooLargeMessage();
+  }
   if (!out) {
     std::cerr << "toolguard: " << error << "\n";
     return kExitError;

@@ -17,6 +17,7 @@ void addExplainCommand(CLI::App& app, int& exit_code);
 void addTestCommand(CLI::App& app, int& exit_code);
 void addPolicyCommand(CLI::App& app, int& exit_code);
 void addDemoCommand(CLI::App& app, int& exit_code);
+void addValidateCommand(CLI::App& app, int& exit_code);
 
 /// Exit codes shared by the sub-commands.
 constexpr int kExitOk = 0;

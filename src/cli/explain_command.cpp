@@ -64,6 +64,25 @@ void printProgram(const ShellProgram& program) {
   }
 }
 
+// Each path argument: as given, made absolute, and where its symlinks lead.
+void printPaths(const CallView& view) {
+  for (size_t i = 0; i < view.rawPaths().size(); ++i) {
+    const std::string& raw = view.rawPaths()[i];
+    std::cout << "  path " << view.pathFields()[i] << ": " << dumpLine(raw);
+    PathValidation checked = view.resolve(raw, view.call().context.cwd);
+    if (!checked) {
+      std::cout << " refused: " << checked.error << "\n";
+      continue;
+    }
+    const ResolvedPath& p = *checked.path;
+    std::cout << " -> " << p.lexical;
+    if (p.resolved != p.lexical) std::cout << " (symlinks lead to " << p.resolved << ")";
+    if (p.case_insensitive) std::cout << " [case-insensitive file system]";
+    std::cout << (view.insideWorkspace(p) ? ", inside the workspace" : ", outside the workspace")
+              << "\n";
+  }
+}
+
 void printExplanation(const ToolCall& call, const Engine& engine, const PolicySources& sources) {
   const Policy& policy = engine.policy();
   const ToolInfo& tool = engine.toolInfo(call.tool);
@@ -73,12 +92,13 @@ void printExplanation(const ToolCall& call, const Engine& engine, const PolicySo
   if (!call.context.model.empty()) std::cout << ", model " << call.context.model;
   std::cout << "\n" << describeTool(tool, policy, call.tool);
 
-  const CallView view(call, tool);
+  PathOptions path_options;
+  path_options.case_sensitivity = policy.paths.case_sensitivity;
+  path_options.follow_symlinks = policy.paths.follow_symlinks;
+  const CallView view(call, tool, path_options, &policy.paths.workspace_roots);
   if (view.command()) std::cout << "  command: " << *view.command() << "\n";
   if (const ShellProgram* program = view.shellProgram()) printProgram(*program);
-  for (size_t i = 0; i < view.paths().size(); ++i) {
-    std::cout << "  path: " << view.rawPaths()[i] << " -> " << view.paths()[i] << "\n";
-  }
+  printPaths(view);
 
   std::cout << "Policy layers:";
   std::cout << (sources.builtin ? " builtin" : "");
@@ -127,6 +147,9 @@ void printExplanation(const ToolCall& call, const Engine& engine, const PolicySo
     case DecisionBasis::Default:
       std::cout << "  no rule had a finding and the tool has no policy; the default verdict ("
                 << d.source.toString() << ") decides\n";
+      break;
+    case DecisionBasis::Arguments:
+      std::cout << "  the arguments failed the tool's input schema or a validateArgs hook\n";
       break;
     case DecisionBasis::Error:
       std::cout << "  the call could not be judged (fail closed)\n";

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   addTestCommand(app, exit_code);
   addPolicyCommand(app, exit_code);
   addDemoCommand(app, exit_code);
+  addValidateCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

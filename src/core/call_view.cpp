@@ -42,7 +42,9 @@ std::string joinWords(const nlohmann::json& words) {
 
 }  // namespace
 
-CallView::CallView(const ToolCall& call, const ToolInfo& tool) : call_(call), tool_(tool) {}
+CallView::CallView(const ToolCall& call, const ToolInfo& tool, PathOptions paths,
+                   const std::vector<std::string>* extra_roots)
+    : call_(call), tool_(tool), path_options_(std::move(paths)), extra_roots_(extra_roots) {}
 
 const std::optional<std::string>& CallView::command() const {
   if (command_done_) return command_;
@@ -58,13 +60,8 @@ const std::optional<std::string>& CallView::command() const {
   return command_;
 }
 
-const std::vector<std::string>& CallView::rawPaths() const {
-  if (!paths_done_) paths();
-  return raw_paths_;
-}
-
-const std::vector<std::string>& CallView::paths() const {
-  if (paths_done_) return paths_;
+void CallView::collectPaths() const {
+  if (paths_done_) return;
   paths_done_ = true;
   if (call_.args.is_object()) {
     for (const std::string& name : tool_.path_args) {
@@ -72,24 +69,69 @@ const std::vector<std::string>& CallView::paths() const {
       if (it == call_.args.end()) continue;
       if (it->is_string() && !it->get_ref<const std::string&>().empty()) {
         raw_paths_.push_back(it->get<std::string>());
+        path_fields_.push_back(name);
       } else if (it->is_array()) {
-        for (const auto& element : *it) {
+        for (size_t i = 0; i < it->size(); ++i) {
+          const auto& element = (*it)[i];
           if (element.is_string() && !element.get_ref<const std::string&>().empty()) {
             raw_paths_.push_back(element.get<std::string>());
+            path_fields_.push_back(name + "[" + std::to_string(i) + "]");
           }
         }
       }
     }
   }
-  const std::string home = homeDirectory();
   for (const std::string& raw : raw_paths_) {
-    paths_.push_back(normalizePath(raw, call_.context.cwd, home));
+    paths_.push_back(normalizePath(raw, call_.context.cwd, home()));
   }
+}
+
+const std::vector<std::string>& CallView::rawPaths() const {
+  collectPaths();
+  return raw_paths_;
+}
+
+const std::vector<std::string>& CallView::pathFields() const {
+  collectPaths();
+  return path_fields_;
+}
+
+const std::vector<std::string>& CallView::paths() const {
+  collectPaths();
   return paths_;
 }
 
+PathValidation CallView::resolve(std::string_view path, std::string_view cwd) const {
+  if (path_options_.home.empty()) path_options_.home = home();
+  return validatePath(cwd, path, path_options_);
+}
+
+void CallView::resolvePaths() const {
+  if (resolved_done_) return;
+  resolved_done_ = true;
+  collectPaths();
+  for (size_t i = 0; i < raw_paths_.size(); ++i) {
+    PathValidation checked = resolve(raw_paths_[i], call_.context.cwd);
+    if (checked) {
+      resolved_paths_.push_back(std::move(*checked.path));
+    } else if (!path_error_) {
+      path_error_ = "args." + path_fields_[i] + ": " + checked.error;
+    }
+  }
+}
+
+const std::vector<ResolvedPath>& CallView::resolvedPaths() const {
+  resolvePaths();
+  return resolved_paths_;
+}
+
+const std::optional<std::string>& CallView::pathError() const {
+  resolvePaths();
+  return path_error_;
+}
+
 const std::string& CallView::home() const {
-  if (!home_) home_ = homeDirectory();
+  if (!home_) home_ = path_options_.home.empty() ? homeDirectory() : path_options_.home;
   return *home_;
 }
 
@@ -107,12 +149,34 @@ const ShellProgram* CallView::shellProgram() const {
 
 const std::vector<std::string>& CallView::workspaceRoots() const {
   if (!roots_.empty()) return roots_;
-  const std::string home = homeDirectory();
-  if (!call_.context.cwd.empty()) roots_.push_back(normalizePath(call_.context.cwd, "/", home));
-  for (const std::string& root : call_.context.workspace_roots) {
-    if (!root.empty()) roots_.push_back(normalizePath(root, call_.context.cwd, home));
-  }
+  const std::string& home_dir = home();
+  if (!call_.context.cwd.empty()) roots_.push_back(normalizePath(call_.context.cwd, "/", home_dir));
+  auto add = [&](const std::vector<std::string>& roots) {
+    for (const std::string& root : roots) {
+      if (!root.empty()) roots_.push_back(normalizePath(root, call_.context.cwd, home_dir));
+    }
+  };
+  add(call_.context.workspace_roots);
+  if (extra_roots_ != nullptr) add(*extra_roots_);
   return roots_;
+}
+
+const std::vector<ResolvedPath>& CallView::resolvedWorkspaceRoots() const {
+  if (resolved_roots_done_) return resolved_roots_;
+  resolved_roots_done_ = true;
+  for (const std::string& root : workspaceRoots()) {
+    // A root that cannot be resolved (a loop, a control character) contains nothing.
+    if (PathValidation checked = resolve(root, "/")) resolved_roots_.push_back(*checked.path);
+  }
+  return resolved_roots_;
+}
+
+bool CallView::insideWorkspace(const ResolvedPath& path) const {
+  for (const ResolvedPath& root : resolvedWorkspaceRoots()) {
+    const bool fold = path.case_insensitive || root.case_insensitive;
+    if (isWithin(path.resolved, root.resolved, fold)) return true;
+  }
+  return false;
 }
 
 }  // namespace toolguard

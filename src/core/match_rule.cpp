@@ -31,6 +31,11 @@ namespace {
 using detail::CompiledPathMatcher;
 using detail::CompiledValueMatcher;
 
+// Rules whose finding can be looser than ask must hold for every path.
+bool loosens(Verdict verdict) {
+  return verdict == Verdict::Allow || verdict == Verdict::Escalate;
+}
+
 enum class ContextField { Agent, Session, Model, Role, Mode, Cwd };
 
 std::optional<ContextField> parseContextField(std::string_view name) {
@@ -104,7 +109,7 @@ class MatchRule final : public Rule {
     }
     if (spec.command) command_.emplace(*spec.command);
     if (spec.shell) shell_.emplace(*spec.shell);
-    if (spec.path) path_.emplace(*spec.path);
+    if (spec.path) path_.emplace(*spec.path, loosens(spec.verdict));
     for (auto& [name, matcher] : spec.context) {
       auto field = parseContextField(name);
       if (!field) {
@@ -146,7 +151,7 @@ class MatchRule final : public Rule {
       const auto& command = view.command();
       if (!command || !command_->matchesText(*command)) return false;
     }
-    if (path_ && !path_->matchesAny(view.paths(), view.workspaceRoots())) return false;
+    if (path_ && !path_->matches(view)) return false;
     for (const auto& [field, matcher] : context_) {
       if (!matcher.matchesText(contextValue(view.call().context, field))) return false;
     }

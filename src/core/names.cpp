@@ -61,9 +61,10 @@ constexpr NameTable<ToolKind, 7> kKinds{{{ToolKind::Shell, "shell"},
                                          {ToolKind::Network, "network"},
                                          {ToolKind::Agent, "agent"},
                                          {ToolKind::Other, "other"}}};
-constexpr NameTable<DecisionBasis, 4> kBases{{{DecisionBasis::Rule, "rule"},
+constexpr NameTable<DecisionBasis, 5> kBases{{{DecisionBasis::Rule, "rule"},
                                               {DecisionBasis::ToolPolicy, "tool-policy"},
                                               {DecisionBasis::Default, "default"},
+                                              {DecisionBasis::Arguments, "arguments"},
                                               {DecisionBasis::Error, "error"}}};
 constexpr NameTable<InteractionMode, 2> kModes{
     {{InteractionMode::Interactive, "interactive"}, {InteractionMode::Headless, "headless"}}};
@@ -132,20 +133,6 @@ std::string_view toString(InteractionMode v) {
 }
 const char* toString(PolicyLayer v) {
   return nameOf(kLayers, v).data();
-}
-
-size_t jsonDepth(const nlohmann::json& value, size_t limit) {
-  size_t deepest = 0;
-  std::vector<std::pair<const nlohmann::json*, size_t>> stack{{&value, 0}};
-  while (!stack.empty()) {
-    auto [node, depth] = stack.back();
-    stack.pop_back();
-    if (!node->is_structured()) continue;
-    deepest = std::max(deepest, depth + 1);
-    if (deepest > limit) return deepest;
-    for (const auto& child : *node) stack.emplace_back(&child, depth + 1);
-  }
-  return deepest;
 }
 
 std::string setContextField(CallContext& c, std::string_view field, std::string value) {

@@ -121,8 +121,20 @@ std::string CompiledValueMatcher::describe() const {
   return out;
 }
 
-CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec)
-    : outside_workspace_(spec.outside_workspace) {
+namespace {
+
+// The same pattern, ignoring case: for paths on case-folding file systems.
+std::unique_ptr<RE2> ignoringCase(const std::unique_ptr<RE2>& re) {
+  if (!re) return nullptr;
+  RE2::Options options = re->options();
+  options.set_case_sensitive(false);
+  return std::make_unique<RE2>(re->pattern(), options);
+}
+
+}  // namespace
+
+CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_path)
+    : outside_workspace_(spec.outside_workspace), every_path_(every_path) {
   const std::string home = homeDirectory();
   glob_ = compileTranslated(spec.glob, spec.where, "path glob", glob_text_,
                             [&home](const std::string& g) { return pathGlobToRegex(g, home); });
@@ -130,21 +142,40 @@ CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec)
   if (!glob_ && !regex_ && !outside_workspace_) {
     throw PolicyError(spec.where, "path matcher needs one of glob, regex, outside_workspace");
   }
+  glob_nocase_ = ignoringCase(glob_);
+  regex_nocase_ = ignoringCase(regex_);
 }
 
-bool CompiledPathMatcher::matchesAny(const std::vector<std::string>& paths,
-                                     const std::vector<std::string>& roots) const {
-  for (const std::string& path : paths) {
-    if (glob_ && !RE2::FullMatch(path, *glob_)) continue;
-    if (regex_ && !RE2::FullMatch(path, *regex_)) continue;
-    if (outside_workspace_) {
-      bool inside = false;
-      for (const std::string& root : roots) inside = inside || isWithin(path, root);
-      if (inside == *outside_workspace_) continue;
-    }
-    return true;
+bool CompiledPathMatcher::nameMatches(const std::string& name, bool fold) const {
+  const RE2* glob = fold ? glob_nocase_.get() : glob_.get();
+  const RE2* regex = fold ? regex_nocase_.get() : regex_.get();
+  if (glob != nullptr && !RE2::FullMatch(name, *glob)) return false;
+  if (regex != nullptr && !RE2::FullMatch(name, *regex)) return false;
+  return true;
+}
+
+bool CompiledPathMatcher::pathMatches(const ResolvedPath& path, const CallView& view) const {
+  if (glob_ || regex_) {
+    // Restricting rules catch a path by either name; loosening ones need both.
+    const bool lexical = nameMatches(path.lexical, path.case_insensitive);
+    const bool resolved =
+        path.resolved == path.lexical ? lexical : nameMatches(path.resolved, path.case_insensitive);
+    if (every_path_ ? !(lexical && resolved) : !(lexical || resolved)) return false;
   }
-  return false;
+  if (outside_workspace_ && view.insideWorkspace(path) == *outside_workspace_) return false;
+  return true;
+}
+
+bool CompiledPathMatcher::matches(const CallView& view) const {
+  const std::vector<ResolvedPath>& paths = view.resolvedPaths();
+  if (paths.empty()) return false;
+  if (every_path_) {
+    if (view.pathError()) return false;
+    return std::all_of(paths.begin(), paths.end(),
+                       [&](const ResolvedPath& p) { return pathMatches(p, view); });
+  }
+  return std::any_of(paths.begin(), paths.end(),
+                     [&](const ResolvedPath& p) { return pathMatches(p, view); });
 }
 
 std::string CompiledPathMatcher::describe() const {

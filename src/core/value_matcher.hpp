@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "toolguard/call_view.hpp"
 #include "toolguard/rule_spec.hpp"
 
 namespace toolguard::detail {
@@ -39,23 +40,33 @@ class CompiledValueMatcher {
   std::unique_ptr<RE2> regex_;
 };
 
-/// A PathMatcher with its patterns compiled.
+/// A PathMatcher with its patterns compiled. Patterns are tested against
+/// both the lexical and the resolved (symlink-free) form of each path, without
+/// case where the file system ignores it; containment uses the resolved form.
 class CompiledPathMatcher {
  public:
-  explicit CompiledPathMatcher(const PathMatcher& spec);
+  /// `every_path`: the matcher belongs to a loosening rule (allow, escalate),
+  /// which must hold for every path of the call and both of its forms. A
+  /// restricting rule matches when one form of one path does.
+  CompiledPathMatcher(const PathMatcher& spec, bool every_path);
 
-  /// True when one path satisfies every condition that is set.
-  bool matchesAny(const std::vector<std::string>& paths,
-                  const std::vector<std::string>& workspace_roots) const;
+  /// True when the call's paths satisfy every condition that is set.
+  bool matches(const CallView& view) const;
 
   std::string describe() const;
 
  private:
+  bool nameMatches(const std::string& name, bool fold) const;
+  bool pathMatches(const ResolvedPath& path, const CallView& view) const;
+
   std::string glob_text_;
   std::string regex_text_;
   std::unique_ptr<RE2> glob_;
   std::unique_ptr<RE2> regex_;
+  std::unique_ptr<RE2> glob_nocase_;
+  std::unique_ptr<RE2> regex_nocase_;
   std::optional<bool> outside_workspace_;
+  bool every_path_;
 };
 
 /// Compiles `pattern` with RE2 (whole-value match) or throws PolicyError at `where`.

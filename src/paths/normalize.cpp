@@ -2,6 +2,8 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <vector>
 
@@ -54,11 +56,20 @@ std::string normalizePath(std::string_view path, std::string_view cwd, std::stri
   return out;
 }
 
-bool isWithin(std::string_view path, std::string_view root) {
+bool isWithin(std::string_view path, std::string_view root, bool case_insensitive) {
   if (root.empty() || path.empty()) return false;
   while (root.size() > 1 && root.back() == '/') root.remove_suffix(1);
   if (root == "/") return path.starts_with('/');
-  if (!path.starts_with(root)) return false;
+  if (path.size() < root.size()) return false;
+  const std::string_view head = path.substr(0, root.size());
+  const bool same = case_insensitive
+                        ? std::equal(head.begin(), head.end(), root.begin(),
+                                     [](char a, char b) {
+                                       return std::tolower(static_cast<unsigned char>(a)) ==
+                                              std::tolower(static_cast<unsigned char>(b));
+                                     })
+                        : head == root;
+  if (!same) return false;
   return path.size() == root.size() || path[root.size()] == '/';
 }
 

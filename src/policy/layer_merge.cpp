@@ -10,6 +10,7 @@
 
 #include "policy_document.hpp"
 #include "toolguard/policy_error.hpp"
+#include "toolguard/secret_rules.hpp"
 #include "toolguard/shell_rules.hpp"
 
 namespace toolguard::detail {
@@ -164,6 +165,82 @@ void applyToolEntry(ToolInfo& tool, const ToolEntry& e) {
   if (e.input_schema) tool.input_schema = *e.input_schema;
 }
 
+// paths: settings. Judging case-sensitively, not following symlinks and
+// widening the workspace loosen; restricted layers may only tighten.
+void mergePathSettings(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, bool trusted) {
+  PathSettings& paths = policy.paths;
+  const bool may_loosen = mayLoosen(paths.layer, layer, trusted);
+  auto refuse = [&](const std::string& what) {
+    policy.warnings.push_back({doc.paths_where, what + " ignored: " + notAllowed(layer, trusted)});
+  };
+  bool changed = false;
+  if (doc.case_sensitivity) {
+    const bool tightens = *doc.case_sensitivity == CaseSensitivity::Insensitive ||
+                          *doc.case_sensitivity == paths.case_sensitivity;
+    if (tightens || may_loosen) {
+      paths.case_sensitivity = *doc.case_sensitivity;
+      changed = true;
+    } else {
+      refuse("paths.case_sensitivity " + std::string(toString(*doc.case_sensitivity)));
+    }
+  }
+  if (doc.follow_symlinks) {
+    if (*doc.follow_symlinks || !paths.follow_symlinks || may_loosen) {
+      paths.follow_symlinks = *doc.follow_symlinks;
+      changed = true;
+    } else {
+      refuse("paths.follow_symlinks false");
+    }
+  }
+  if (!doc.workspace_roots.empty()) {
+    if (may_loosen) {
+      paths.workspace_roots.insert(paths.workspace_roots.end(), doc.workspace_roots.begin(),
+                                   doc.workspace_roots.end());
+      changed = true;
+    } else {
+      refuse("paths.workspace_roots");
+    }
+  }
+  if (changed) paths.layer = owner(paths.layer, layer);
+}
+
+// limits: lowering a limit tightens; raising one loosens.
+void mergeLimits(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, bool trusted) {
+  ArgumentLimits& limits = policy.limits;
+  const bool may_loosen = mayLoosen(limits.layer, layer, trusted);
+  auto apply = [&](const std::optional<size_t>& incoming, size_t& current, const char* name) {
+    if (!incoming) return;
+    if (*incoming <= current || may_loosen) {
+      limits.layer = owner(limits.layer, layer);
+      current = *incoming;
+      return;
+    }
+    policy.warnings.push_back({doc.limits_where, std::string("limits.") + name + " " +
+                                                     std::to_string(*incoming) +
+                                                     " ignored: " + notAllowed(layer, trusted)});
+  };
+  apply(doc.max_argument_bytes, limits.max_bytes, "max_argument_bytes");
+  apply(doc.max_argument_depth, limits.max_depth, "max_argument_depth");
+}
+
+// The built-in rule sets a document asks for, each added once.
+void mergeBuiltinRules(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, bool trusted) {
+  for (const std::string& set : doc.builtin_rules) {
+    // Their allow rules loosen too: an untrusted project cannot add them.
+    if (layer == PolicyLayer::Project && !trusted) {
+      policy.warnings.push_back(
+          {doc.default_where, "builtin_rules ignored: " + notAllowed(layer, trusted)});
+      continue;
+    }
+    const std::string marker = set == "shell" ? "shell-safe" : "secrets-in-arguments";
+    const bool present = std::any_of(policy.rules.begin(), policy.rules.end(),
+                                     [&](const auto& r) { return r->id() == marker; });
+    if (present) continue;
+    auto rules = set == "shell" ? builtinShellRules(layer) : builtinSecretRules(layer);
+    for (auto& rule : rules) policy.rules.push_back(std::move(rule));
+  }
+}
+
 void mergeDocument(Policy& policy, PolicyDocument doc, PolicyLayer layer, bool trusted) {
   mergeDefault(policy, doc, layer, trusted);
   for (const ToolEntry& entry : doc.tools) mergeTool(policy, entry, layer, trusted);
@@ -177,19 +254,9 @@ void mergeDocument(Policy& policy, PolicyDocument doc, PolicyLayer layer, bool t
            "trusted_projects ignored: only user policy files can trust a project"});
     }
   }
-  for (const std::string& set : doc.builtin_rules) {
-    if (set != "shell") continue;
-    // Their allow rules loosen too: an untrusted project cannot add them.
-    if (layer == PolicyLayer::Project && !trusted) {
-      policy.warnings.push_back(
-          {doc.default_where, "builtin_rules ignored: " + notAllowed(layer, trusted)});
-      continue;
-    }
-    const bool present = std::any_of(policy.rules.begin(), policy.rules.end(),
-                                     [](const auto& r) { return r->id() == "shell-safe"; });
-    if (present) continue;
-    for (auto& rule : builtinShellRules(layer)) policy.rules.push_back(std::move(rule));
-  }
+  mergeBuiltinRules(policy, doc, layer, trusted);
+  mergePathSettings(policy, doc, layer, trusted);
+  mergeLimits(policy, doc, layer, trusted);
   std::vector<PolicyDiagnostic> errors;
   for (RuleSpec& spec : doc.rules) mergeRule(policy, std::move(spec), layer, trusted, errors);
   if (!errors.empty()) throw PolicyError(std::move(errors));

@@ -1,6 +1,8 @@
 // The fluent policy builder.
 #include "toolguard/policy_builder.hpp"
 
+#include <algorithm>
+
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
@@ -112,6 +114,29 @@ PolicyBuilder& PolicyBuilder::profile(std::string_view name) {
                       "unknown profile '" + std::string(name) + "'");
   }
   mergePolicyText(policy_, text, "<profile:" + std::string(name) + ">", PolicyLayer::Builtin);
+  return *this;
+}
+
+PolicyBuilder& PolicyBuilder::validateArgs(std::string_view tool_pattern, std::string name,
+                                           ArgumentValidator validator) {
+  policy_.argument_validators.push_back(
+      ArgumentValidatorEntry{std::string(tool_pattern), std::move(name), std::move(validator)});
+  return *this;
+}
+
+PolicyBuilder& PolicyBuilder::workspaceRoot(std::string root) {
+  policy_.paths.workspace_roots.push_back(std::move(root));
+  return *this;
+}
+
+PolicyBuilder& PolicyBuilder::caseSensitivity(CaseSensitivity value) {
+  policy_.paths.case_sensitivity = value;
+  return *this;
+}
+
+PolicyBuilder& PolicyBuilder::argumentLimits(size_t max_bytes, size_t max_depth) {
+  policy_.limits.max_bytes = max_bytes;
+  policy_.limits.max_depth = std::min(max_depth, kMaxArgumentDepth);
   return *this;
 }
 

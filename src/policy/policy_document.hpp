@@ -41,7 +41,16 @@ struct PolicyDocument {
   std::vector<RuleSpec> rules;  ///< examples already turned into calls
   std::vector<std::string> trusted_projects;
   SourceLocation trusted_where;
-  std::vector<std::string> builtin_rules;  ///< built-in rule sets to add ("shell")
+  std::vector<std::string> builtin_rules;  ///< built-in rule sets to add ("shell", "secrets")
+  // paths:
+  SourceLocation paths_where;
+  std::optional<CaseSensitivity> case_sensitivity;
+  std::optional<bool> follow_symlinks;
+  std::vector<std::string> workspace_roots;
+  // limits:
+  SourceLocation limits_where;
+  std::optional<size_t> max_argument_bytes;
+  std::optional<size_t> max_argument_depth;
 };
 
 /// Parses a policy file's text. `catalog` resolves the tools named by string

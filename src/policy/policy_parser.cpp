@@ -4,6 +4,8 @@
 #include <set>
 
 #include "policy_document.hpp"
+#include "toolguard/json_schema.hpp"
+#include "toolguard/paths.hpp"
 #include "toolguard/policy_error.hpp"
 #include "yaml_json.hpp"
 
@@ -48,17 +50,21 @@ class Parser {
         rules.emplace(value);
       } else if (k == "builtin_rules") {
         for (const std::string& set : strings(value, "builtin_rules")) {
-          if (set != "shell") {
-            error(value, "builtin_rules: unknown rule set '" + set + "' (expected shell)");
+          if (set != "shell" && set != "secrets") {
+            error(value, "builtin_rules: unknown rule set '" + set + "' (expected shell, secrets)");
           }
           doc.builtin_rules.push_back(set);
         }
       } else if (k == "trusted_projects") {
         doc.trusted_where = where(value);
         doc.trusted_projects = strings(value, "trusted_projects");
+      } else if (k == "paths") {
+        parsePathSettings(value, doc);
+      } else if (k == "limits") {
+        parseLimits(value, doc);
       } else {
         error(key, "unknown key '" + k + "' (expected version, default, tools, rules, " +
-                       "builtin_rules, trusted_projects)");
+                       "builtin_rules, trusted_projects, paths, limits)");
       }
     }
     // Rules last: string examples resolve tools this file defines too.
@@ -147,6 +153,66 @@ class Parser {
     return named<Verdict>(node, what, parseVerdict, "allow, escalate, ask, deny, abort");
   }
 
+  void parsePathSettings(const YAML::Node& node, PolicyDocument& doc) {
+    doc.paths_where = where(node);
+    if (!node.IsMap()) {
+      error(node,
+            "paths: expected a mapping with case_sensitivity, follow_symlinks, "
+            "workspace_roots");
+      return;
+    }
+    for (const auto& [key, value] : entries(node)) {
+      const std::string k = key.Scalar();
+      if (k == "case_sensitivity") {
+        doc.case_sensitivity = named<CaseSensitivity>(
+            value, "paths.case_sensitivity", parseCaseSensitivity, "auto, sensitive, insensitive");
+      } else if (k == "follow_symlinks") {
+        doc.follow_symlinks = boolean(value, "paths.follow_symlinks");
+      } else if (k == "workspace_roots") {
+        doc.workspace_roots = strings(value, "paths.workspace_roots");
+        for (const std::string& root : doc.workspace_roots) {
+          if (auto problem = pathCharacterError(root)) {
+            error(value, "paths.workspace_roots: " + *problem);
+          }
+        }
+      } else {
+        error(key, "paths: unknown key '" + k +
+                       "' (expected case_sensitivity, follow_symlinks, workspace_roots)");
+      }
+    }
+  }
+
+  std::optional<size_t> count(const YAML::Node& node, const std::string& what, size_t low,
+                              size_t high) {
+    nlohmann::json value = node.IsScalar() ? yamlToJson(node) : nlohmann::json();
+    if (!value.is_number_integer() || value.get<int64_t>() < 0 || value.get<uint64_t>() < low ||
+        value.get<uint64_t>() > high) {
+      error(node, what + ": expected a whole number from " + std::to_string(low) + " to " +
+                      std::to_string(high));
+      return std::nullopt;
+    }
+    return static_cast<size_t>(value.get<uint64_t>());
+  }
+
+  void parseLimits(const YAML::Node& node, PolicyDocument& doc) {
+    doc.limits_where = where(node);
+    if (!node.IsMap()) {
+      error(node, "limits: expected a mapping with max_argument_bytes, max_argument_depth");
+      return;
+    }
+    for (const auto& [key, value] : entries(node)) {
+      const std::string k = key.Scalar();
+      if (k == "max_argument_bytes") {
+        doc.max_argument_bytes = count(value, "limits.max_argument_bytes", 2, kMaxArgumentBytes);
+      } else if (k == "max_argument_depth") {
+        doc.max_argument_depth = count(value, "limits.max_argument_depth", 1, kMaxArgumentDepth);
+      } else {
+        error(key,
+              "limits: unknown key '" + k + "' (expected max_argument_bytes, max_argument_depth)");
+      }
+    }
+  }
+
   void parseTools(const YAML::Node& node, PolicyDocument& doc) {
     if (!node.IsMap()) {
       error(node, "tools: expected a mapping from tool name to its description");
@@ -192,6 +258,11 @@ class Parser {
           entry.path_args = strings(fv, p + f);
         } else if (f == "input_schema") {
           entry.input_schema = yamlToJson(fv);
+          try {
+            JsonSchema::compile(*entry.input_schema);
+          } catch (const SchemaError& e) {
+            error(fv, p + f + ": " + e.what());
+          }
         } else {
           error(fk, "unknown key '" + f +
                         "' in a tool (expected description, kind, category, side_effect, risk, "

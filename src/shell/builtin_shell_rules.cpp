@@ -142,8 +142,10 @@ Detail diskDestroy(const CommandScene& s) {
     return "'" + name + "' formats or wipes a disk";
   }
   for (const ShellWord& target : detail::writtenPaths(c)) {
-    const std::string path = detail::absolutePath(target, s);
-    if (detail::isBlockDevice(path)) return "writes to the block device " + path;
+    const ResolvedPath path = detail::resolvedPath(target, s);
+    if (detail::eitherForm(path, detail::isBlockDevice)) {
+      return "writes to the block device " + path.lexical;
+    }
   }
   const auto args = c.arguments();
   const bool lists = std::any_of(args.begin(), args.end(), [](const ShellWord& w) {
@@ -151,7 +153,9 @@ Detail diskDestroy(const CommandScene& s) {
   });
   if (oneOf(name, {"shred", "fdisk", "sfdisk", "parted", "sgdisk", "blkdiscard"}) && !lists) {
     for (const ShellWord& w : c.arguments()) {
-      if (detail::isBlockDevice(detail::absolutePath(w, s))) return name + " on " + w.text;
+      if (detail::eitherForm(detail::resolvedPath(w, s), detail::isBlockDevice)) {
+        return name + " on " + w.text;
+      }
     }
   }
   return std::nullopt;
@@ -376,8 +380,8 @@ Detail secretsToNetwork(const CommandScene& s) {
         text = text.substr(text.find('=') + 1);  // wget --post-file=.env
       }
       if (text.starts_with("@")) text.erase(0, 1);  // curl -d @file
-      if (!text.empty() &&
-          detail::isSecretFile(detail::absolutePath(ShellWord{text, false, ""}, s))) {
+      if (!text.empty() && detail::eitherForm(detail::resolvedPath(ShellWord{text, false, ""}, s),
+                                              detail::isSecretFile)) {
         return c.name() + " in a command that reads " + text;
       }
     }
@@ -505,16 +509,26 @@ Detail systemState(const CommandScene& s) {
   return std::nullopt;
 }
 
+// "/w/link (-> /etc/x)" when a symlink leads elsewhere.
+std::string describePath(const ResolvedPath& path) {
+  if (path.resolved == path.lexical) return path.lexical;
+  return path.lexical + " (-> " + path.resolved + ")";
+}
+
 Detail writesOutside(const CommandScene& s) {
   for (const ShellWord& target : detail::writtenPaths(s.command)) {
     if (target.dynamic && detail::pathRisk(target, s) != PathRisk::Ordinary) {
       return "writes to " + quoted(target) + ", known only at run time";
     }
-    const std::string path = detail::absolutePath(target, s);
-    if (detail::isHarmlessDevice(path)) continue;
-    if (detail::isStartupOrAccessFile(path, s))
-      return "writes " + path + " (runs code or grants access)";
-    if (!detail::insideWorkspace(path, s)) return "writes " + path + ", outside the workspace";
+    const ResolvedPath path = detail::resolvedPath(target, s);
+    if (detail::isHarmlessDevice(path.lexical)) continue;
+    if (detail::eitherForm(
+            path, [&](const std::string& p) { return detail::isStartupOrAccessFile(p, s); })) {
+      return "writes " + describePath(path) + " (runs code or grants access)";
+    }
+    if (!detail::insideWorkspace(path, s)) {
+      return "writes " + describePath(path) + ", outside the workspace";
+    }
   }
   return std::nullopt;
 }

@@ -64,10 +64,24 @@ std::string absolutePath(const ShellWord& word, const CommandScene& scene) {
   return normalizePath(text, cwd ? *cwd : std::string(kUnknownDirectory), scene.home);
 }
 
+ResolvedPath resolvedPath(const ShellWord& word, const CommandScene& scene) {
+  ResolvedPath out;
+  out.lexical = absolutePath(word, scene);
+  out.resolved = out.lexical;
+  if (word.dynamic || out.lexical.starts_with(kUnknownDirectory)) return out;
+  if (PathValidation checked = scene.view.resolve(out.lexical, "/")) {
+    out.resolved = std::move(checked.path->resolved);
+    out.case_insensitive = checked.path->case_insensitive;
+  }
+  return out;
+}
+
 PathRisk pathRisk(const ShellWord& word, const CommandScene& scene) {
   if (!word.dynamic) {
-    return isProtected(absolutePath(word, scene), scene.home) ? PathRisk::Protected
-                                                              : PathRisk::Ordinary;
+    return eitherForm(resolvedPath(word, scene),
+                      [&](const std::string& p) { return isProtected(p, scene.home); })
+               ? PathRisk::Protected
+               : PathRisk::Ordinary;
   }
   // A glob or run-time value: judge the directory written before it.
   const size_t cut = word.text.find_first_of("*?[$`{");
@@ -83,10 +97,8 @@ PathRisk pathRisk(const ShellWord& word, const CommandScene& scene) {
                                                               : PathRisk::Unknown;
 }
 
-bool insideWorkspace(const std::string& path, const CommandScene& scene) {
-  const auto& roots = scene.view.workspaceRoots();
-  return std::any_of(roots.begin(), roots.end(),
-                     [&](const std::string& root) { return isWithin(path, root); });
+bool insideWorkspace(const ResolvedPath& path, const CommandScene& scene) {
+  return scene.view.insideWorkspace(path);
 }
 
 bool isBlockDevice(std::string_view path) {

@@ -42,8 +42,19 @@ std::optional<std::string> effectiveCwd(const CommandScene& scene);
 /// The word as an absolute, lexically normal path (against effectiveCwd()).
 std::string absolutePath(const ShellWord& word, const CommandScene& scene);
 
-/// True when an absolute path is inside one of the call's workspace roots.
-bool insideWorkspace(const std::string& path, const CommandScene& scene);
+/// The word as a path in both forms: absolutePath(), and that with its
+/// symlinks followed (the same resolution file tools' paths get). A path under
+/// a directory known only at run time stays as it is.
+ResolvedPath resolvedPath(const ShellWord& word, const CommandScene& scene);
+
+/// True when the resolved path is inside one of the call's workspace roots.
+bool insideWorkspace(const ResolvedPath& path, const CommandScene& scene);
+
+/// True when `test` holds for the lexical or the resolved form of the path.
+template <typename Test>
+bool eitherForm(const ResolvedPath& path, Test test) {
+  return test(path.lexical) || (path.resolved != path.lexical && test(path.resolved));
+}
 
 /// True for block devices and disks (/dev/sda, /dev/nvme0n1, /dev/disk2, ...).
 bool isBlockDevice(std::string_view path);

@@ -79,7 +79,9 @@ bool CompiledShellMatcher::matches(const SimpleCommand& command, const CallView&
     const CommandScene scene{command, *program, view, view.home()};
     bool any = false;
     for (const ShellWord& target : writtenPaths(command)) {
-      any = any || RE2::FullMatch(absolutePath(target, scene), *writes_);
+      any = any || eitherForm(resolvedPath(target, scene), [&](const std::string& path) {
+              return RE2::FullMatch(path, *writes_);
+            });
     }
     if (!any) return false;
   }

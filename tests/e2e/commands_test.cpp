@@ -11,13 +11,15 @@ TEST_F(Commands, ExplainShowsEveryConsultedRuleAndWhyTheWinnerWon) {
                     R"({"tool":"Write","args":{"file_path":"/etc/hosts"},"context":{"cwd":"/w"}})");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* needle :
-       {"Tool: Write", "path: /etc/hosts -> /etc/hosts", "system-write", "write-outside-workspace",
-        "=> deny", "=> ask", "abstains", "Decision: deny", "the strictest of 2 findings",
-        "decided by rule system-write"}) {
+       {"Tool: Write", "path file_path: \"/etc/hosts\" -> /etc/hosts", "system-write",
+        "write-outside-workspace", "=> deny", "=> ask", "abstains", "Decision: deny",
+        "the strictest of 2 findings", "decided by rule system-write"}) {
     EXPECT_NE(r.out.find(needle), std::string::npos) << needle << "\n" << r.out;
   }
   r = run({"explain"}, R"({"tool":"move_file","args":{"source":"","destination":"/etc/x"}})");
-  EXPECT_NE(r.out.find("path: /etc/x -> /etc/x"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("path destination: \"/etc/x\" -> /etc/x, outside the workspace"),
+            std::string::npos)
+      << r.out;
   r = run({"explain"}, R"({"tool":"launch","context":{"cwd":"/w","mode":"headless"}})");
   EXPECT_NE(r.out.find("the default verdict"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("policy said ask"), std::string::npos) << r.out;

@@ -1,0 +1,38 @@
+#pragma once
+// isSafeShellArg: can a value from a model be pasted into a shell command as
+// one plain word, with no quoting, expansion or option injection?
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace toolguard {
+
+/// The characters a shell gives meaning to; isSafeShellArg rejects each one:
+/// `|` `&` `;` `<` `>` `(` `)` (operators), space, tab, newline (word
+/// splitting), `$` and backquote (expansion and command substitution), `\`,
+/// `'` and `"` (quoting), `*` `?` `[` `]` (globs), `{` `}` (brace expansion),
+/// `~` (home), `#` (comments), `!` (history), `^` (zsh and old shells' pipe).
+inline constexpr std::string_view kShellMetacharacters = "|&;<>() \t\n$`\\'\"*?[]{}~#!^";
+
+/// What isSafeShellArg accepts besides plain words.
+struct SafeShellArgOptions {
+  bool allow_leading_dash = false;  ///< accept "-x" (only when the command ends its options first)
+  bool allow_empty = false;         ///< accept "" (an empty word needs quotes to survive)
+};
+
+/// Why `value` is not a safe shell word (naming the character and its byte
+/// offset), or nullopt when it is. Besides the metacharacters it rejects
+/// control characters (C0, DEL, C1), NUL, invisible and bidirectional
+/// formatting characters (U+200B-U+200F, U+202A-U+202E, U+2066-U+2069),
+/// bytes that are not UTF-8, a leading `-` and the empty string (unless
+/// options allow them).
+std::optional<std::string> unsafeShellArgReason(std::string_view value,
+                                                const SafeShellArgOptions& options = {});
+
+/// True when `value` can be pasted into a shell command line as one word.
+inline bool isSafeShellArg(std::string_view value, const SafeShellArgOptions& options = {}) {
+  return !unsafeShellArgReason(value, options).has_value();
+}
+
+}  // namespace toolguard

@@ -1,0 +1,90 @@
+// Limits, input schemas and validateArgs hooks: the argument checks that are not rules.
+#include "argument_stage.hpp"
+
+#include <algorithm>
+#include <exception>
+
+#include "toolguard/rule.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+std::string byteCount(size_t bytes) {
+  return std::to_string(bytes) + " bytes";
+}
+
+// The schema's verdict on `args`, or nullopt when they conform (or the tool has none).
+std::optional<std::string> schemaError(const CompiledPolicy& compiled, const std::string& tool,
+                                       const nlohmann::json& args) {
+  if (!compiled.policy.validate_input_schemas) return std::nullopt;
+  auto it = compiled.schemas.find(tool);
+  if (it == compiled.schemas.end()) return std::nullopt;
+  if (const auto* broken = std::get_if<std::string>(&it->second)) {
+    return "the input schema of " + tool + " cannot be checked: " + *broken;
+  }
+  const JsonSchema& schema = std::get<JsonSchema>(it->second);
+  std::optional<SchemaViolation> violation = schema.firstViolation(args);
+  if (!violation) return std::nullopt;
+  return "the arguments do not match the input schema of " + tool + ": " + describe(*violation);
+}
+
+}  // namespace
+
+std::optional<std::string> argumentShapeError(const ToolCall& call, const ArgumentLimits& limits) {
+  if (!call.args.is_object() && !call.args.is_null()) return "args: expected a JSON object";
+  const size_t max_depth = std::min(limits.max_depth, kMaxArgumentDepth);
+  if (jsonDepth(call.args, max_depth + 1) > max_depth) {
+    return "args: nested deeper than " + std::to_string(max_depth) +
+           " levels (limits.max_argument_depth)";
+  }
+  if (const size_t size = jsonSize(call.args, limits.max_bytes); size > limits.max_bytes) {
+    return "args: larger than " + byteCount(limits.max_bytes) + " (limits.max_argument_bytes)";
+  }
+  return std::nullopt;
+}
+
+ArgumentOutcome checkArguments(const CompiledPolicy& compiled, const ToolCall& call) {
+  ArgumentOutcome out;
+  if (auto error = schemaError(compiled, call.tool, call.args)) {
+    out.rejection = std::move(error);
+    return out;
+  }
+  ToolCall current = call;
+  bool changed = false;
+  for (const ArgumentValidatorEntry& entry : compiled.policy.argument_validators) {
+    if (!entry.validate || !toolNameMatches(entry.tool, call.tool)) continue;
+    const std::string who = "validator " + (entry.name.empty() ? entry.tool : entry.name);
+    ArgumentCheck check;
+    try {
+      check = entry.validate(current);
+    } catch (const std::exception& e) {
+      out.rejection = who + " failed: " + e.what();
+      return out;
+    } catch (...) {
+      out.rejection = who + " failed";
+      return out;
+    }
+    if (check.rejected) {
+      out.rejection = who + " rejected the arguments: " +
+                      (check.reason.empty() ? std::string("no reason given") : check.reason);
+      return out;
+    }
+    if (check.sanitized && *check.sanitized != current.args) {
+      if (!check.sanitized->is_object()) {
+        out.rejection = who + " returned arguments that are not a JSON object";
+        return out;
+      }
+      current.args = std::move(*check.sanitized);
+      changed = true;
+    }
+  }
+  if (!changed) return out;
+  if (auto error = schemaError(compiled, call.tool, current.args)) {
+    out.rejection = "after the validators: " + *error;
+    return out;
+  }
+  out.sanitized = std::move(current.args);
+  return out;
+}
+
+}  // namespace toolguard::detail

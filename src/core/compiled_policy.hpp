@@ -1,0 +1,26 @@
+#pragma once
+// Internal: a policy compiled for decisions (rule indexes, tool schemas).
+
+#include <map>
+#include <string>
+#include <variant>
+
+#include "rule_index.hpp"
+#include "toolguard/json_schema.hpp"
+#include "toolguard/policy.hpp"
+
+namespace toolguard::detail {
+
+/// A tool's input schema compiled once, or why it could not be compiled (then
+/// every call of the tool is denied: a schema we cannot check fails closed).
+using CompiledToolSchema = std::variant<JsonSchema, std::string>;
+
+/// Everything an Engine decides with; immutable after construction.
+struct CompiledPolicy {
+  explicit CompiledPolicy(Policy p);
+  Policy policy;
+  RuleIndex index;
+  std::map<std::string, CompiledToolSchema, std::less<>> schemas;  ///< by tool name
+};
+
+}  // namespace toolguard::detail

@@ -1,0 +1,129 @@
+// Consulting the rules: strictest finding wins, then tool policy, then default.
+#include "rule_judging.hpp"
+
+#include <exception>
+
+namespace toolguard::detail {
+namespace {
+
+// The strictest finding so far, the rule that gave it and the command it is about.
+struct Judgement {
+  std::optional<Finding> finding;
+  const Rule* rule = nullptr;
+  std::string command;
+
+  void consider(const std::optional<Finding>& f, const Rule* by, const std::string& on) {
+    if (f && (!finding || isStricter(f->verdict, finding->verdict))) {
+      finding = f;
+      rule = by;
+      command = on;
+    }
+  }
+};
+
+// A rule that throws has a deny finding: an internal error never allows.
+template <typename Evaluate>
+std::optional<Finding> safely(const Rule& rule, Evaluate evaluate) {
+  try {
+    return evaluate();
+  } catch (const std::exception& e) {
+    return Finding{Verdict::Deny, "rule " + rule.id() + " failed: " + e.what()};
+  } catch (...) {
+    return Finding{Verdict::Deny, "rule " + rule.id() + " failed"};
+  }
+}
+
+// What a simple command no rule knows gets: the LLM validator, else a person.
+class UnknownCommandRule final : public Rule {
+ public:
+  UnknownCommandRule()
+      : Rule(shellRuleHeader("shell-unknown-command", "<builtin:shell>", PolicyLayer::Builtin)) {}
+  std::optional<Finding> evaluate(const CallView&) const override { return std::nullopt; }
+  std::string describe() const override {
+    return "a simple command no rule has a finding for -> escalate";
+  }
+};
+
+const std::shared_ptr<const Rule>& unknownCommandRule() {
+  static const std::shared_ptr<const Rule> rule = std::make_shared<const UnknownCommandRule>();
+  return rule;
+}
+
+// Each simple command is judged on its own by every command rule; a command
+// with words that no rule has a finding for is escalated. The program gets
+// the strictest verdict of its commands.
+void judgeCommands(const ShellProgram& program,
+                   const std::vector<const std::shared_ptr<const Rule>*>& rules,
+                   const CallView& view, Judgement& best, Decision& d) {
+  std::vector<bool> wraps(program.commands.size(), false);
+  for (const SimpleCommand& command : program.commands) {
+    for (const ShellWrapper& w : command.wrappers) {
+      if (w.command_index < wraps.size()) wraps[w.command_index] = true;
+    }
+  }
+  for (size_t c = 0; c < program.commands.size(); ++c) {
+    const SimpleCommand& command = program.commands[c];
+    bool found = false;
+    for (const std::shared_ptr<const Rule>* rule : rules) {
+      std::optional<Finding> finding =
+          safely(**rule, [&] { return (*rule)->evaluateCommand(command, view); });
+      if (!finding) continue;
+      found = true;
+      best.consider(finding, rule->get(), command.text);
+      d.consulted.push_back(RuleTrace{*rule, std::move(finding), c});
+    }
+    // A wrapper (sudo, env, bash -c, xargs, ...) is judged through the
+    // commands it runs, which are in the program too.
+    if (!found && !command.words.empty() && !wraps[c]) {
+      Finding unknown{Verdict::Escalate, "no rule knows the command '" + command.name() + "'"};
+      best.consider(unknown, unknownCommandRule().get(), command.text);
+      d.consulted.push_back(RuleTrace{unknownCommandRule(), std::move(unknown), c});
+    }
+  }
+}
+
+}  // namespace
+
+void judgeRules(const CompiledPolicy& compiled, const CallView& view, Decision& d) {
+  const Policy& policy = compiled.policy;
+  const ToolInfo& info = view.tool();
+  const std::string& tool = view.toolName();
+  Judgement best;
+  std::vector<const std::shared_ptr<const Rule>*> command_rules;
+  for (uint32_t i : compiled.index.candidates(tool, info)) {
+    const auto& rule_ptr = policy.rules[i];
+    if (rule_ptr->judgesShellCommands()) {
+      command_rules.push_back(&rule_ptr);
+      continue;
+    }
+    std::optional<Finding> finding = safely(*rule_ptr, [&] { return rule_ptr->evaluate(view); });
+    best.consider(finding, rule_ptr.get(), "");
+    d.consulted.push_back(RuleTrace{rule_ptr, std::move(finding), std::nullopt});
+  }
+  if (const ShellProgram* program = view.shellProgram(); program && !command_rules.empty()) {
+    judgeCommands(*program, command_rules, view, best, d);
+  }
+  if (const Rule* winner = best.rule; winner != nullptr) {
+    d.basis = DecisionBasis::Rule;
+    d.policy_verdict = best.finding->verdict;
+    d.reason = std::move(best.finding->reason);
+    d.rule_id = winner->id();
+    d.source = winner->source();
+    d.decided_on = std::move(best.command);
+  } else if (auto tool_policy = effectivePolicy(info)) {
+    d.basis = DecisionBasis::ToolPolicy;
+    d.policy_verdict = toVerdict(*tool_policy);
+    d.reason = "tool " + tool + " has policy " + std::string(toString(*tool_policy));
+    auto origin = policy.tool_origins.find(tool);
+    d.source = origin != policy.tool_origins.end() ? origin->second.source
+                                                   : SourceLocation{"<builtin catalog>", 0, 0};
+  } else {
+    d.basis = DecisionBasis::Default;
+    d.policy_verdict = policy.default_verdict;
+    d.reason =
+        "no rule matched; the default verdict is " + std::string(toString(policy.default_verdict));
+    d.source = policy.default_source;
+  }
+}
+
+}  // namespace toolguard::detail

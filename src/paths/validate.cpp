@@ -1,0 +1,76 @@
+// validatePath: the checks and resolution every path argument goes through.
+#include <cstdio>
+
+#include "resolve.hpp"
+#include "toolguard/paths.hpp"
+
+namespace toolguard {
+namespace {
+
+// Longer paths are refused: no file system takes them (PATH_MAX on Linux).
+constexpr size_t kMaxPathBytes = 4096;
+
+}  // namespace
+
+std::optional<std::string> pathCharacterError(std::string_view path) {
+  if (path.empty()) return "empty path";
+  if (path.size() > kMaxPathBytes) {
+    return "path is " + std::to_string(path.size()) + " bytes long (at most " +
+           std::to_string(kMaxPathBytes) + ")";
+  }
+  for (size_t i = 0; i < path.size(); ++i) {
+    const auto c = static_cast<unsigned char>(path[i]);
+    if (c < 0x20 || c == 0x7F) {
+      char code[8];
+      std::snprintf(code, sizeof code, "0x%02X", c);
+      return std::string(c == 0 ? "NUL byte" : "control character ") + (c == 0 ? "" : code) +
+             " at byte " + std::to_string(i) + " of the path";
+    }
+  }
+  return std::nullopt;
+}
+
+PathValidation validatePath(std::string_view base, std::string_view path,
+                            const PathOptions& options) {
+  PathValidation out;
+  if (std::optional<std::string> error = pathCharacterError(path)) {
+    out.error = std::move(*error);
+    return out;
+  }
+  if (!base.empty()) {
+    if (std::optional<std::string> error = pathCharacterError(base)) {
+      out.error = "working directory: " + *error;
+      return out;
+    }
+  }
+  const std::string home = options.home.empty() ? homeDirectory() : options.home;
+  ResolvedPath result;
+  result.lexical = normalizePath(path, base.empty() ? std::string_view("/") : base, home);
+  result.resolved = result.lexical;
+  std::string existing_directory;
+  if (options.follow_symlinks) {
+    std::optional<detail::Resolution> resolution = detail::resolveExisting(result.lexical);
+    if (!resolution) {
+      out.error = "too many levels of symbolic links (a loop) in " + result.lexical;
+      return out;
+    }
+    result.resolved = std::move(resolution->resolved);
+    existing_directory = std::move(resolution->existing_directory);
+  }
+  switch (options.case_sensitivity) {
+    case CaseSensitivity::Insensitive:
+      result.case_insensitive = true;
+      break;
+    case CaseSensitivity::Sensitive:
+      result.case_insensitive = false;
+      break;
+    case CaseSensitivity::Auto:
+      result.case_insensitive =
+          !existing_directory.empty() && isCaseInsensitiveDirectory(existing_directory);
+      break;
+  }
+  out.path = std::move(result);
+  return out;
+}
+
+}  // namespace toolguard

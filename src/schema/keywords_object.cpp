@@ -1,0 +1,324 @@
+// required, properties / patternProperties / additionalProperties (one check:
+// what is "additional" depends on the other two), minProperties and
+// maxProperties, dependencies, propertyNames.
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "schema/context.hpp"
+#include "schema/keywords.hpp"
+#include "schema/regex.hpp"
+#include "schema/value_text.hpp"
+
+namespace toolguard::schema {
+namespace {
+
+class RequiredCheck final : public Keyword {
+ public:
+  RequiredCheck(KeywordInfo info, std::vector<std::string> names)
+      : Keyword(std::move(info)), names_(std::move(names)) {}
+
+  bool validate(const Json& value, Context& context) const override {
+    bool ok = true;
+    for (const std::string& name : names_) {
+      if (value.find(name) != value.end()) continue;
+      ok = false;
+      if (context.fail(info(),
+                       [&] { return "required property " + quoteText(name) + " is missing"; })) {
+        return false;
+      }
+    }
+    return ok;
+  }
+
+ private:
+  std::vector<std::string> names_;
+};
+
+// What is allowed for members no "properties" or "patternProperties" entry covers.
+enum class Extra { Any, None, Schema };
+
+struct PatternProperty {
+  std::shared_ptr<const re2::RE2> re;
+  NodeId node;
+};
+
+class PropertiesCheck final : public Keyword {
+ public:
+  PropertiesCheck(KeywordInfo info, std::vector<std::pair<std::string, NodeId>> properties,
+                  std::vector<PatternProperty> patterns, Extra extra, NodeId extra_schema,
+                  KeywordInfo extra_info, std::string allowed)
+      : Keyword(std::move(info)),
+        properties_(std::move(properties)),
+        patterns_(std::move(patterns)),
+        extra_(extra),
+        extra_schema_(extra_schema),
+        extra_info_(std::move(extra_info)),
+        allowed_(std::move(allowed)) {}
+
+  bool validate(const Json& value, Context& context) const override {
+    bool ok = true;
+    // Members come sorted (std::map), and so do properties_: one merge pass.
+    auto property = properties_.begin();
+    for (auto member = value.begin(); member != value.end(); ++member) {
+      const std::string& key = member.key();
+      while (property != properties_.end() && property->first < key) ++property;
+      bool covered = false;
+      if (property != properties_.end() && property->first == key) {
+        covered = true;
+        if (!check(property->second, key, member.value(), context)) {
+          ok = false;
+          if (context.stopped()) return false;
+        }
+      }
+      for (const PatternProperty& pattern : patterns_) {
+        if (!searchPattern(*pattern.re, key)) continue;
+        covered = true;
+        if (!check(pattern.node, key, member.value(), context)) {
+          ok = false;
+          if (context.stopped()) return false;
+        }
+      }
+      if (covered || extra_ == Extra::Any) continue;
+      if (extra_ == Extra::None) {
+        ok = false;
+        Context::Step step(context, key);
+        if (context.fail(extra_info_, [&] {
+              return "property " + quoteText(key) + " is not allowed" + allowed_;
+            })) {
+          return false;
+        }
+      } else if (!check(extra_schema_, key, member.value(), context)) {
+        ok = false;
+        if (context.stopped()) return false;
+      }
+    }
+    return ok;
+  }
+
+ private:
+  static bool check(NodeId node, const std::string& key, const Json& value, Context& context) {
+    Context::Step step(context, key);
+    return context.validate(node, value);
+  }
+
+  std::vector<std::pair<std::string, NodeId>> properties_;
+  std::vector<PatternProperty> patterns_;
+  Extra extra_;
+  NodeId extra_schema_;
+  KeywordInfo extra_info_;
+  std::string allowed_;
+};
+
+class PropertyCountCheck final : public Keyword {
+ public:
+  PropertyCountCheck(KeywordInfo info, std::size_t limit, bool is_maximum)
+      : Keyword(std::move(info)), limit_(limit), is_maximum_(is_maximum) {}
+
+  bool validate(const Json& value, Context& context) const override {
+    const std::size_t size = value.size();
+    if (is_maximum_ ? size <= limit_ : size >= limit_) return true;
+    context.fail(info(), [&] {
+      return "the object has " + std::to_string(size) +
+             (size == 1 ? " property, " : " properties, ") +
+             (is_maximum_ ? "more than the maximum of " : "fewer than the minimum of ") +
+             std::to_string(limit_);
+    });
+    return false;
+  }
+
+ private:
+  std::size_t limit_;
+  bool is_maximum_;
+};
+
+struct Dependency {
+  std::string name;
+  std::vector<std::string> required;  // the array form
+  std::optional<NodeId> schema;       // the schema form
+};
+
+class DependenciesCheck final : public Keyword {
+ public:
+  DependenciesCheck(KeywordInfo info, std::vector<Dependency> dependencies)
+      : Keyword(std::move(info)), dependencies_(std::move(dependencies)) {}
+
+  bool validate(const Json& value, Context& context) const override {
+    bool ok = true;
+    for (const Dependency& dependency : dependencies_) {
+      if (value.find(dependency.name) == value.end()) continue;
+      if (dependency.schema) {
+        if (!context.validate(*dependency.schema, value)) {
+          ok = false;
+          if (context.stopped()) return false;
+        }
+        continue;
+      }
+      for (const std::string& name : dependency.required) {
+        if (value.find(name) != value.end()) continue;
+        ok = false;
+        if (context.fail(info(), [&] {
+              return "property " + quoteText(name) + " is required when " +
+                     quoteText(dependency.name) + " is present";
+            })) {
+          return false;
+        }
+      }
+    }
+    return ok;
+  }
+
+ private:
+  std::vector<Dependency> dependencies_;
+};
+
+class PropertyNamesCheck final : public Keyword {
+ public:
+  PropertyNamesCheck(KeywordInfo info, NodeId node) : Keyword(std::move(info)), node_(node) {}
+
+  bool validate(const Json& value, Context& context) const override {
+    bool ok = true;
+    for (auto member = value.begin(); member != value.end(); ++member) {
+      const Json name(member.key());
+      if (!context.collecting()) {
+        if (!context.test(node_, name)) return false;
+        continue;
+      }
+      std::optional<SchemaViolation> problem = context.first(node_, name);
+      if (!problem) continue;
+      ok = false;
+      if (context.aborted()) return false;
+      if (context.fail(info(), [&] {
+            return "property name " + quoteText(member.key()) + " is invalid: " + problem->message;
+          })) {
+        return false;
+      }
+    }
+    return ok;
+  }
+
+ private:
+  NodeId node_;
+};
+
+std::vector<std::string> stringArray(Scope& scope, const Json& value, const std::string& pointer,
+                                     const char* what) {
+  if (!value.is_array()) scope.failAt(pointer, std::string(what) + " must be an array of strings");
+  std::vector<std::string> names;
+  for (const Json& name : value) {
+    if (!name.is_string()) {
+      scope.failAt(pointer, std::string(what) + " must be an array of strings, not contain " +
+                                renderValue(name));
+    }
+    names.push_back(name.get<std::string>());
+  }
+  return names;
+}
+
+const Json& objectValue(Scope& scope, const char* keyword) {
+  const Json& value = *scope.find(keyword);
+  if (!value.is_object()) scope.fail(keyword, "must be an object, not " + renderValue(value));
+  return value;
+}
+
+void compileProperties(Scope& scope) {
+  const Json* properties = scope.find("properties");
+  const Json* patterns = scope.find("patternProperties");
+  const Json* additional = scope.find("additionalProperties");
+  if (properties == nullptr && patterns == nullptr && additional == nullptr) return;
+  std::vector<std::pair<std::string, NodeId>> named;
+  if (properties != nullptr) {
+    for (auto it = objectValue(scope, "properties").begin(); it != properties->end(); ++it) {
+      named.emplace_back(it.key(), scope.subschema("properties", it.key()));
+    }
+    std::sort(named.begin(), named.end());
+  }
+  std::vector<PatternProperty> patterned;
+  std::string allowed;
+  if (patterns != nullptr) {
+    for (auto it = objectValue(scope, "patternProperties").begin(); it != patterns->end(); ++it) {
+      patterned.push_back({scope.regex(it.key(), scope.pointerOf("patternProperties", it.key())),
+                           scope.subschema("patternProperties", it.key())});
+    }
+  }
+  Extra extra = Extra::Any;
+  NodeId extra_schema = 0;
+  if (additional != nullptr) {
+    if (additional->is_boolean()) {
+      extra = additional->get<bool>() ? Extra::Any : Extra::None;
+    } else {
+      extra = Extra::Schema;
+      extra_schema = scope.subschema("additionalProperties");
+    }
+  }
+  if (extra == Extra::None) {  // name what is allowed, for the model to correct itself
+    std::string names;
+    std::size_t shown = 0;
+    for (const auto& [name, node] : named) {
+      if (shown == 12) {
+        names += ", ...";
+        break;
+      }
+      names += (shown++ == 0 ? "" : ", ") + quoteText(name, 40);
+    }
+    if (!names.empty()) allowed = " (allowed: " + names;
+    if (patterns != nullptr && !patterns->empty()) {
+      allowed += allowed.empty() ? " (allowed: " : ", ";
+      allowed += "names matching patternProperties";
+    }
+    if (!allowed.empty()) allowed += ")";
+  }
+  scope.add(Applies::Object,
+            std::make_unique<PropertiesCheck>(
+                scope.info("properties"), std::move(named), std::move(patterned), extra,
+                extra_schema, scope.info("additionalProperties"), std::move(allowed)));
+}
+
+void compileDependencies(Scope& scope) {
+  if (scope.find("dependencies") == nullptr) return;
+  const Json& value = objectValue(scope, "dependencies");
+  std::vector<Dependency> dependencies;
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    Dependency dependency{it.key(), {}, std::nullopt};
+    if (it.value().is_array()) {
+      dependency.required = stringArray(
+          scope, it.value(), scope.pointerOf("dependencies", it.key()), "a property dependency");
+    } else {
+      dependency.schema = scope.subschema("dependencies", it.key());
+    }
+    dependencies.push_back(std::move(dependency));
+  }
+  scope.add(Applies::Object, std::make_unique<DependenciesCheck>(scope.info("dependencies"),
+                                                                 std::move(dependencies)));
+}
+
+}  // namespace
+
+void compileObjectKeywords(Scope& scope) {
+  if (const Json* required = scope.find("required")) {
+    scope.add(Applies::Object,
+              std::make_unique<RequiredCheck>(
+                  scope.info("required"),
+                  stringArray(scope, *required, scope.pointerOf("required"), "\"required\"")));
+  }
+  if (scope.find("minProperties") != nullptr) {
+    scope.add(Applies::Object,
+              std::make_unique<PropertyCountCheck>(scope.info("minProperties"),
+                                                   scope.count("minProperties"), false));
+  }
+  if (scope.find("maxProperties") != nullptr) {
+    scope.add(Applies::Object,
+              std::make_unique<PropertyCountCheck>(scope.info("maxProperties"),
+                                                   scope.count("maxProperties"), true));
+  }
+  compileProperties(scope);
+  compileDependencies(scope);
+  if (scope.draft() != SchemaDraft::Draft4 && scope.find("propertyNames") != nullptr) {
+    scope.add(Applies::Object, std::make_unique<PropertyNamesCheck>(
+                                   scope.info("propertyNames"), scope.subschema("propertyNames")));
+  }
+}
+
+}  // namespace toolguard::schema

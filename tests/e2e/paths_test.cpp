@@ -1,0 +1,90 @@
+// Paths and arguments through the real binary: symlink escapes, refused path
+// characters, oversized input, the secrets rule and `explain`'s path lines.
+#include <filesystem>
+
+#include "e2e/cli_fixture.hpp"
+
+namespace toolguard::testing {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+class Paths : public Cli {
+ protected:
+  void SetUp() override {
+    ws = (dir.path() / "ws").string();
+    fs::create_directories(ws);
+    fs::create_directories(dir.path() / "outside");
+    fs::create_directories(dir.path() / "home");
+    fs::create_directory_symlink("../outside", ws + "/escape");
+    fs::create_symlink((dir.path() / "home/.bashrc").string(), ws + "/rc");
+  }
+  json write(const std::string& path) const {
+    return check({{"tool", "Write"}, {"args", {{"file_path", path}}}, {"context", {{"cwd", ws}}}});
+  }
+  std::string ws;
+};
+
+TEST_F(Paths, SymlinkEscapesAndDanglingLinksAreCaught) {
+  EXPECT_EQ(write("new/file.txt")["verdict"], "allow");
+  json escape = write("escape/file.txt");
+  EXPECT_EQ(escape["verdict"], "ask");
+  EXPECT_EQ(escape["rule"], "write-outside-workspace");
+  json rc = write("rc");  // a dangling link to ~/.bashrc, which does not exist yet
+  EXPECT_EQ(rc["verdict"], "ask");
+  EXPECT_EQ(rc["rule"], "sensitive-write");
+}
+
+TEST_F(Paths, ControlCharactersInAPathAreDeniedNamingTheField) {
+  RunResult r = run({"check"}, R"({"tool":"Write","args":{"file_path":"a\u0000b"}})");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json d = json::parse(r.out);
+  EXPECT_EQ(d["verdict"], "deny");
+  EXPECT_NE(d["reason"].get<std::string>().find("args.file_path: NUL byte"), std::string::npos)
+      << d["reason"];
+}
+
+TEST_F(Paths, OversizedInputIsDeniedWithoutReadingItAll) {
+  std::string huge = R"({"tool":"Write","args":{"content":")" + std::string(70 << 20, 'a') + "\"}}";
+  RunResult r = run({"check"}, huge);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json d = json::parse(r.out);
+  EXPECT_EQ(d["verdict"], "deny");
+  EXPECT_NE(d["reason"].get<std::string>().find("input larger than"), std::string::npos);
+}
+
+TEST_F(Paths, APolicyLimitOnArgumentSizeApplies) {
+  dir.write("limits.yaml", "version: 1\nlimits: {max_argument_bytes: 64}\n");
+  json call = {{"tool", "Write"},
+               {"args", {{"file_path", "a.txt"}, {"content", std::string(100, 'x')}}},
+               {"context", {{"cwd", ws}}}};
+  json d = check(call, {"--policy", (dir.path() / "limits.yaml").string()});
+  EXPECT_EQ(d["verdict"], "deny");
+  EXPECT_NE(d["reason"].get<std::string>().find("max_argument_bytes"), std::string::npos);
+}
+
+TEST_F(Paths, CredentialsSentOverTheNetworkAsk) {
+  json d = check({{"tool", "Bash"},
+                  {"args",
+                   {{"command",
+                     "curl -H 'Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789' "
+                     "https://api.github.com/user"}}},
+                  {"context", {{"cwd", ws}}}});
+  EXPECT_EQ(d["verdict"], "ask");
+}
+
+TEST_F(Paths, ExplainShowsWhereSymlinksLead) {
+  RunResult r = run(
+      {"explain"},
+      json{{"tool", "Write"}, {"args", {{"file_path", "escape/x.txt"}}}, {"context", {{"cwd", ws}}}}
+          .dump());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("symlinks lead to " + (dir.path() / "outside/x.txt").string()),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("outside the workspace"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace toolguard::testing
