@@ -164,9 +164,18 @@ const std::vector<std::string>& CallView::workspaceRoots() const {
 const std::vector<ResolvedPath>& CallView::resolvedWorkspaceRoots() const {
   if (resolved_roots_done_) return resolved_roots_;
   resolved_roots_done_ = true;
+  // Containment folds case when the path's file system does; asking the file
+  // system about each root too would only cost system calls.
+  PathOptions options = path_options_;
+  if (options.home.empty()) options.home = home();
+  if (options.case_sensitivity == CaseSensitivity::Auto) {
+    options.case_sensitivity = CaseSensitivity::Sensitive;
+  }
   for (const std::string& root : workspaceRoots()) {
     // A root that cannot be resolved (a loop, a control character) contains nothing.
-    if (PathValidation checked = resolve(root, "/")) resolved_roots_.push_back(*checked.path);
+    if (PathValidation checked = validatePath("/", root, options)) {
+      resolved_roots_.push_back(std::move(*checked.path));
+    }
   }
   return resolved_roots_;
 }
