@@ -41,7 +41,7 @@ struct PathSettings {
 /// anything else looks at them, so a huge or deeply nested payload is refused
 /// at once.
 struct ArgumentLimits {
-  size_t max_bytes = size_t{1} << 20;  ///< size of the arguments as compact JSON
+  size_t max_bytes = size_t{8} << 20;  ///< size of the arguments as compact JSON (8 MiB)
   size_t max_depth = kMaxArgumentDepth;
   PolicyLayer layer = PolicyLayer::Builtin;  ///< the layer that last raised a limit
 };

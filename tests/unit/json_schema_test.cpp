@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <thread>
 
 #include "schema/json_values.hpp"
@@ -220,6 +221,10 @@ TEST(JsonSchema, NumbersAreComparedExactly) {
                   .isValid(json::parse(R"([0,1,2,3,4,5,6,7,8,9,{"a":[1]},{"a":[2]}])")));
   EXPECT_TRUE(compile(R"({"enum":[{"a":1.0}]})").isValid(json::parse(R"({"a":1})")));
   EXPECT_TRUE(compile(R"({"minLength":2,"maxLength":2})").isValid(json::parse(R"("é😀")")));
+  // A NaN can only come from a value built in code; it is never within bounds.
+  EXPECT_FALSE(compile(R"({"maximum":5})").isValid(json(std::nan(""))));
+  EXPECT_FALSE(compile(R"({"minimum":5})").isValid(json(std::nan(""))));
+  EXPECT_FALSE(compile(R"({"multipleOf":2})").isValid(json(std::nan(""))));
 }
 
 TEST(JsonSchema, RefsReachDefinitionsIdsStoreAndMetaSchemas) {
