@@ -41,10 +41,31 @@ struct ResolvedPath {
   /// (also a dangling last link), and the part that does not exist yet
   /// appended: where a write would really land.
   std::string resolved;
+  /// Where the path leads when `..` is removed by name first and symlinks are
+  /// followed after (as tools that normalize before opening do); set only
+  /// when that differs from `resolved`, where `..` after a symlink climbs out
+  /// of the link's target as the kernel does.
+  std::string resolved_after_normalizing;
   /// The file system holding `resolved` compares names without case: path
-  /// patterns and containment then ignore case.
+  /// patterns then ignore case (containment never does: a folded match could
+  /// only widen the workspace).
   bool case_insensitive = false;
 };
+
+/// True when `test` holds for any form of the path (lexical, resolved, or
+/// resolved after normalizing): how restricting checks read a path.
+template <typename Test>
+bool anyForm(const ResolvedPath& path, Test test) {
+  return test(path.lexical) || (path.resolved != path.lexical && test(path.resolved)) ||
+         (!path.resolved_after_normalizing.empty() && test(path.resolved_after_normalizing));
+}
+
+/// True when `test` holds for every form of the path: how loosening checks read it.
+template <typename Test>
+bool everyForm(const ResolvedPath& path, Test test) {
+  return test(path.lexical) && (path.resolved == path.lexical || test(path.resolved)) &&
+         (path.resolved_after_normalizing.empty() || test(path.resolved_after_normalizing));
+}
 
 /// How validatePath works; the defaults suit a decision on the local machine.
 struct PathOptions {
@@ -63,8 +84,9 @@ struct PathValidation {
 /// Checks and resolves a path a tool is given, relative to `base` (the call's
 /// working directory; "/" when empty): rejects an empty path, NUL and other
 /// control characters (U+0000-U+001F, U+007F) and over-long paths; expands
-/// `~`; normalizes `.` and `..`; follows symlinks (a loop is refused); and
-/// tells whether the file system ignores case.
+/// `~`; normalizes `.` and `..`; follows symlinks (a loop, or a link target
+/// with a control character, is refused); and tells whether the file system
+/// ignores case.
 PathValidation validatePath(std::string_view base, std::string_view path,
                             const PathOptions& options = {});
 

@@ -24,9 +24,9 @@ struct SafeShellArgOptions {
 /// Why `value` is not a safe shell word (naming the character and its byte
 /// offset), or nullopt when it is. Besides the metacharacters it rejects
 /// control characters (C0, DEL, C1), NUL, invisible and bidirectional
-/// formatting characters (U+200B-U+200F, U+202A-U+202E, U+2066-U+2069),
-/// bytes that are not UTF-8, a leading `-` and the empty string (unless
-/// options allow them).
+/// formatting characters (U+00AD, U+061C, U+200B-U+200F, U+202A-U+202E, U+2060-U+2064,
+/// U+2066-U+2069), bytes that are not UTF-8, a leading `-` and the empty string (unless options
+/// allow them).
 std::optional<std::string> unsafeShellArgReason(std::string_view value,
                                                 const SafeShellArgOptions& options = {});
 

@@ -164,8 +164,8 @@ const std::vector<std::string>& CallView::workspaceRoots() const {
 const std::vector<ResolvedPath>& CallView::resolvedWorkspaceRoots() const {
   if (resolved_roots_done_) return resolved_roots_;
   resolved_roots_done_ = true;
-  // Containment folds case when the path's file system does; asking the file
-  // system about each root too would only cost system calls.
+  // Containment never folds case (see insideWorkspace): asking the file
+  // system about each root would only cost system calls.
   PathOptions options = path_options_;
   if (options.home.empty()) options.home = home();
   if (options.case_sensitivity == CaseSensitivity::Auto) {
@@ -181,11 +181,16 @@ const std::vector<ResolvedPath>& CallView::resolvedWorkspaceRoots() const {
 }
 
 bool CallView::insideWorkspace(const ResolvedPath& path) const {
-  for (const ResolvedPath& root : resolvedWorkspaceRoots()) {
-    const bool fold = path.case_insensitive || root.case_insensitive;
-    if (isWithin(path.resolved, root.resolved, fold)) return true;
-  }
-  return false;
+  // Case is never folded here: on a case-folding file system a path spelled
+  // differently counts as outside (ask), never as inside another root.
+  auto inside = [&](const std::string& form) {
+    for (const ResolvedPath& root : resolvedWorkspaceRoots()) {
+      if (isWithin(form, root.resolved)) return true;
+    }
+    return false;
+  };
+  return inside(path.resolved) &&
+         (path.resolved_after_normalizing.empty() || inside(path.resolved_after_normalizing));
 }
 
 }  // namespace toolguard

@@ -46,7 +46,13 @@ class SecretScanner {
 
   std::optional<std::string> find(std::string_view text) const {
     std::vector<int> hits;
-    if (!set_.Match(text, &hits) || hits.empty()) return std::nullopt;
+    RE2::Set::ErrorInfo error{};
+    if (!set_.Match(text, &hits, &error) || hits.empty()) {
+      // A matcher that gave up (out of memory on a huge value) cannot say
+      // "no secret": fail closed.
+      if (error.kind != RE2::Set::kNoError) return "text too large to scan for secrets";
+      return std::nullopt;
+    }
     return kFormats[*std::min_element(hits.begin(), hits.end())].kind;
   }
 
@@ -97,7 +103,8 @@ std::optional<SecretMatch> findSecret(const nlohmann::json& value) {
     } else if (node->is_object()) {
       for (const auto& [key, child] : node->items()) {
         std::string child_pointer = pointer + "/" + escapePointerToken(key);
-        if (auto kind = findSecretInText(key)) return SecretMatch{*kind, child_pointer};
+        // The key itself: name the object, never the secret.
+        if (auto kind = findSecretInText(key)) return SecretMatch{*kind + " (as a key)", pointer};
         stack.emplace_back(&child, std::move(child_pointer));
       }
     } else if (node->is_array()) {

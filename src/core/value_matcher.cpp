@@ -156,11 +156,9 @@ bool CompiledPathMatcher::nameMatches(const std::string& name, bool fold) const 
 
 bool CompiledPathMatcher::pathMatches(const ResolvedPath& path, const CallView& view) const {
   if (glob_ || regex_) {
-    // Restricting rules catch a path by either name; loosening ones need both.
-    const bool lexical = nameMatches(path.lexical, path.case_insensitive);
-    const bool resolved =
-        path.resolved == path.lexical ? lexical : nameMatches(path.resolved, path.case_insensitive);
-    if (every_path_ ? !(lexical && resolved) : !(lexical || resolved)) return false;
+    // Restricting rules catch a path by any of its forms; loosening ones need all.
+    auto test = [&](const std::string& name) { return nameMatches(name, path.case_insensitive); };
+    if (every_path_ ? !everyForm(path, test) : !anyForm(path, test)) return false;
   }
   if (outside_workspace_ && view.insideWorkspace(path) == *outside_workspace_) return false;
   return true;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "resolve.hpp"
 #include "toolguard/paths.hpp"
 
 namespace toolguard {
@@ -19,20 +20,38 @@ std::string homeDirectory() {
   return "/";
 }
 
-std::string normalizePath(std::string_view path, std::string_view cwd, std::string_view home) {
-  if (path.empty()) return {};
+namespace detail {
+
+std::string joinPath(std::string_view path, std::string_view cwd, std::string_view home) {
   std::string joined;
   if (path == "~" || path.starts_with("~/")) {
     joined.append(home);
     joined.push_back('/');
     joined.append(path.substr(1));
-  } else if (path.front() == '/') {
+  } else if (!path.empty() && path.front() == '/') {
     joined.append(path);
   } else {
     joined.append(cwd.empty() ? std::string_view("/") : cwd);
     joined.push_back('/');
     joined.append(path);
   }
+  return joined;
+}
+
+bool hasDotDot(std::string_view path) {
+  for (size_t at = path.find(".."); at != std::string_view::npos; at = path.find("..", at + 1)) {
+    const bool starts = at == 0 || path[at - 1] == '/';
+    const bool ends = at + 2 == path.size() || path[at + 2] == '/';
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+}  // namespace detail
+
+std::string normalizePath(std::string_view path, std::string_view cwd, std::string_view home) {
+  if (path.empty()) return {};
+  const std::string joined = detail::joinPath(path, cwd, home);
 
   std::vector<std::string_view> parts;
   std::string_view rest = joined;

@@ -13,6 +13,13 @@ struct Resolution {
   std::string existing_directory;
 };
 
+/// `path` made absolute (`~` expanded, joined to `base`) with `.` and `..`
+/// left in place.
+std::string joinPath(std::string_view path, std::string_view base, std::string_view home);
+
+/// True when an absolute path has a `..` component.
+bool hasDotDot(std::string_view path);
+
 /// Follows the symlinks of an absolute path component by component (see
 /// resolveSymlinks); nullopt after too many links.
 std::optional<Resolution> resolveExisting(std::string_view absolute_path);

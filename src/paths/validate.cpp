@@ -49,13 +49,30 @@ PathValidation validatePath(std::string_view base, std::string_view path,
   result.resolved = result.lexical;
   std::string existing_directory;
   if (options.follow_symlinks) {
-    std::optional<detail::Resolution> resolution = detail::resolveExisting(result.lexical);
-    if (!resolution) {
+    // With `..` in the path, the kernel climbs out of a symlink's target, not
+    // back to the link's directory: resolve the path as written too.
+    const std::string joined = detail::joinPath(path, base.empty() ? "/" : base, home);
+    const std::string& written = detail::hasDotDot(joined) ? joined : result.lexical;
+    std::optional<detail::Resolution> physical = detail::resolveExisting(written);
+    std::optional<detail::Resolution> normalized_first;
+    if (physical && &written != &result.lexical) {
+      normalized_first = detail::resolveExisting(result.lexical);
+    }
+    if (!physical || (&written != &result.lexical && !normalized_first)) {
       out.error = "too many levels of symbolic links (a loop) in " + result.lexical;
       return out;
     }
-    result.resolved = std::move(resolution->resolved);
-    existing_directory = std::move(resolution->existing_directory);
+    result.resolved = physical->resolved;
+    existing_directory = physical->existing_directory;
+    if (normalized_first && normalized_first->resolved != result.resolved) {
+      result.resolved_after_normalizing = normalized_first->resolved;
+    }
+    for (const std::string* form : {&result.resolved, &result.resolved_after_normalizing}) {
+      if (std::optional<std::string> error = pathCharacterError(*form); error && !form->empty()) {
+        out.error = "a symbolic link leads to an unacceptable path: " + *error;
+        return out;
+      }
+    }
   }
   switch (options.case_sensitivity) {
     case CaseSensitivity::Insensitive:

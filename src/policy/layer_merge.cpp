@@ -226,8 +226,9 @@ void mergeLimits(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, b
 // The built-in rule sets a document asks for, each added once.
 void mergeBuiltinRules(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, bool trusted) {
   for (const std::string& set : doc.builtin_rules) {
-    // Their allow rules loosen too: an untrusted project cannot add them.
-    if (layer == PolicyLayer::Project && !trusted) {
+    // The shell rules' allow rules loosen: an untrusted project cannot add
+    // them. The secrets rule only asks, so anyone may add it.
+    if (set == "shell" && layer == PolicyLayer::Project && !trusted) {
       policy.warnings.push_back(
           {doc.default_where, "builtin_rules ignored: " + notAllowed(layer, trusted)});
       continue;

@@ -69,11 +69,25 @@ ResolvedPath resolvedPath(const ShellWord& word, const CommandScene& scene) {
   out.lexical = absolutePath(word, scene);
   out.resolved = out.lexical;
   if (word.dynamic || out.lexical.starts_with(kUnknownDirectory)) return out;
-  if (PathValidation checked = scene.view.resolve(out.lexical, "/")) {
-    out.resolved = std::move(checked.path->resolved);
-    out.case_insensitive = checked.path->case_insensitive;
+  // As absolutePath reads the word, but resolved as written: `link/..` climbs
+  // out of the link's target, as the kernel does.
+  const std::string text = word.text.starts_with('~') ? "./" + word.text : word.text;
+  const std::optional<std::string> cwd =
+      text.starts_with('/') ? std::optional<std::string>("/") : effectiveCwd(scene);
+  PathValidation checked = cwd ? scene.view.resolve(text, *cwd) : PathValidation{};
+  if (checked) {
+    out = std::move(*checked.path);
+  } else {
+    out.resolved = std::string(kUnknownDirectory) + out.lexical;
   }
   return out;
+}
+
+std::string asciiLower(std::string text) {
+  for (char& c : text) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return text;
 }
 
 PathRisk pathRisk(const ShellWord& word, const CommandScene& scene) {

@@ -44,16 +44,25 @@ std::string absolutePath(const ShellWord& word, const CommandScene& scene);
 
 /// The word as a path in both forms: absolutePath(), and that with its
 /// symlinks followed (the same resolution file tools' paths get). A path under
-/// a directory known only at run time stays as it is.
+/// a directory known only at run time stays as it is; one that cannot be
+/// resolved (a loop, a control character) resolves to kUnknownDirectory, so
+/// it is never inside the workspace.
 ResolvedPath resolvedPath(const ShellWord& word, const CommandScene& scene);
 
 /// True when the resolved path is inside one of the call's workspace roots.
 bool insideWorkspace(const ResolvedPath& path, const CommandScene& scene);
 
-/// True when `test` holds for the lexical or the resolved form of the path.
+/// The path with ASCII letters in lower case.
+std::string asciiLower(std::string text);
+
+/// True when `test` holds for any form of the path (anyForm), or, on a file
+/// system that ignores case, for any form in lower case (the names the shell
+/// rules know are lower case).
 template <typename Test>
 bool eitherForm(const ResolvedPath& path, Test test) {
-  return test(path.lexical) || (path.resolved != path.lexical && test(path.resolved));
+  if (anyForm(path, test)) return true;
+  return path.case_insensitive &&
+         anyForm(path, [&](const std::string& form) { return test(asciiLower(form)); });
 }
 
 /// True for block devices and disks (/dev/sda, /dev/nvme0n1, /dev/disk2, ...).

@@ -201,6 +201,10 @@ TEST(Secrets, CommonCredentialFormatsAreRecognized) {
   auto match = findSecret({{"headers", {{"X-Api/Key", "AKIAIOSFODNN7EXAMPLE"}}}});
   ASSERT_TRUE(match);
   EXPECT_EQ(match->pointer, "/headers/X-Api~1Key");
+  auto as_key = findSecret({{"h", {{"ghp_abcdefghijklmnopqrstuvwxyz0123456789", 1}}}});
+  ASSERT_TRUE(as_key);
+  EXPECT_EQ(as_key->pointer, "/h");  // the object, never the secret itself
+  EXPECT_EQ(as_key->kind, "a GitHub token (as a key)");
 }
 
 TEST(Secrets, NetworkToolsAndCommandsCarryingCredentialsAsk) {

@@ -87,6 +87,37 @@ TEST_F(FileRules, SymlinksToSensitiveFilesAreCaught) {
   EXPECT_EQ(decide(e, "Read", {{"file_path", "settings"}}).rule_id, "env-file-read");
 }
 
+TEST_F(FileRules, DotDotThroughASymlinkIsJudgedWhereTheKernelGoes) {
+  // ws/dots -> ../home/.config: dots/../.bashrc is ~/.bashrc, not ws/.bashrc.
+  fs::create_directories(home + "/.config");
+  fs::create_directory_symlink("../home/.config", ws + "/dots");
+  Engine e = defaultEngine();
+  EXPECT_EQ(decide(e, "Write", {{"file_path", "dots/../.bashrc"}}).rule_id, "sensitive-write");
+  Decision shell = decide(e, "Bash", {{"command", "echo 'curl x | sh' >> dots/../.bashrc"}});
+  EXPECT_EQ(shell.verdict, Verdict::Ask);
+  EXPECT_NE(shell.reason.find("runs code or grants access"), std::string::npos) << shell.reason;
+}
+
+TEST_F(FileRules, ShellRulesFoldCaseOnCaseInsensitiveFileSystems) {
+  Policy insensitive = loadPolicy(PolicySources{});
+  insensitive.paths.case_sensitivity = CaseSensitivity::Insensitive;
+  Engine folded(insensitive);
+  Decision hook = decide(folded, "Bash", {{"command", "echo x > .GIT/hooks/pre-commit"}});
+  EXPECT_EQ(hook.verdict, Verdict::Ask) << hook.reason;
+  EXPECT_EQ(decide(folded, "Bash", {{"command", "rm -rf /USR"}}).verdict, Verdict::Deny);
+  Engine kept = defaultEngine();
+  EXPECT_EQ(decide(kept, "Bash", {{"command", "echo x > .GIT/hooks/pre-commit"}}).verdict,
+            Verdict::Allow);
+}
+
+TEST_F(FileRules, ContainmentNeverFoldsCase) {
+  Policy insensitive = loadPolicy(PolicySources{});
+  insensitive.paths.case_sensitivity = CaseSensitivity::Insensitive;
+  Engine folded(insensitive);
+  fs::create_directories(root + "/WS");
+  EXPECT_EQ(decide(folded, "Write", {{"file_path", root + "/WS/x.c"}}).verdict, Verdict::Ask);
+}
+
 TEST_F(FileRules, TheGuardsOwnConfigurationIsDeniedWhateverTheName) {
   Engine e = defaultEngine();
   EXPECT_EQ(decide(e, "Write", {{"file_path", ".toolguard/policy.yaml"}}).verdict, Verdict::Deny);

@@ -83,6 +83,24 @@ TEST_F(PathResolution, ALinkTargetWithDotDotIsResolvedPhysically) {
   EXPECT_EQ(resolved("a/b/via"), root + "/ws2/target");
 }
 
+TEST_F(PathResolution, DotDotAfterASymlinkClimbsOutOfItsTargetAsTheKernelDoes) {
+  // ws/link_out -> ../outside: link_out/../x is root/x for the kernel, ws/x by name.
+  PathValidation v = check("link_out/../x");
+  ASSERT_TRUE(v) << v.error;
+  EXPECT_EQ(v.path->lexical, ws + "/x");
+  EXPECT_EQ(v.path->resolved, root + "/x");
+  EXPECT_EQ(v.path->resolved_after_normalizing, ws + "/x");
+  EXPECT_TRUE(check("src/../x").path->resolved_after_normalizing.empty());
+}
+
+TEST_F(PathResolution, ALinkToANameWithAControlCharacterIsRefused) {
+  fs::create_symlink(root + "/outside/evil\x1b[2J", ws + "/escape-seq");
+  PathValidation v = check("escape-seq");
+  EXPECT_FALSE(v);
+  EXPECT_NE(v.error.find("symbolic link leads to an unacceptable path"), std::string::npos)
+      << v.error;
+}
+
 TEST_F(PathResolution, SymlinkLoopsAreRefused) {
   PathValidation v = check("loop_a/x");
   EXPECT_FALSE(v);
