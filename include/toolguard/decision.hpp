@@ -28,11 +28,30 @@ enum class DecisionBasis {
   ToolPolicy,  ///< no finding; the tool's own policy
   Default,     ///< no finding, no tool policy; the default verdict
   Arguments,   ///< the arguments failed the tool's input schema or a validateArgs hook
+  RateLimit,   ///< a rate limit of the policy refused the call (Guard only)
   Error        ///< the call could not be judged (fail closed)
 };
 
-/// The lowercase name of a basis ("rule", "tool-policy", "default", "arguments", "error").
+/// The lowercase name of a basis ("rule", "tool-policy", "default", "arguments",
+/// "rate-limit", "error").
 std::string_view toString(DecisionBasis basis);
+
+/// How an ask was settled after the policy: by a remembered approval, by a
+/// person (through a handler), or by nobody (fail closed).
+struct ApprovalResolution {
+  /// Who settled it: "session-cache", "store", the handler's name
+  /// ("terminal", "callback", "async-callback", "auto-deny"), "no-handler",
+  /// "headless", "timeout", "handler-error", or "unresolved" (reported as ask).
+  std::string by;
+  /// "allow-once", "always-allow", "deny", or "" when nobody answered.
+  std::string outcome;
+  std::string binding;   ///< "exact", "pattern" or "tool" for always-allow and remembered approvals
+  std::string value;     ///< the approval key or pattern the approval is bound to
+  std::string scope;     ///< "session", "project", "agent" or "global"
+  std::string scope_id;  ///< the session id, project root or agent id
+  std::string file;      ///< the store file the approval came from or went to
+  std::string reason;    ///< the person's reason for a deny, or why nobody could answer
+};
 
 /// The final judgement of one call.
 struct Decision {
@@ -51,6 +70,9 @@ struct Decision {
   /// approval prompt shows and what the tool must be run with. nullopt when
   /// they are unchanged.
   std::optional<nlohmann::json> sanitized_args;
+  /// How an ask was settled (Guard only; Engine::decide leaves it empty).
+  std::optional<ApprovalResolution> approval;
+  std::string id;  ///< unique id of this decision (Guard only; written to the audit log)
 };
 
 }  // namespace toolguard

@@ -1,6 +1,7 @@
 #pragma once
 // A policy: the tools, rules and default that an Engine is built from.
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -49,6 +50,23 @@ struct ArgumentLimits {
 /// The largest max_argument_bytes a policy may set (64 MiB).
 inline constexpr size_t kMaxArgumentBytes = size_t{64} << 20;
 
+/// What a rate limit counts calls per.
+enum class RateLimitPer { Session, Agent };
+
+/// At most `max_calls` calls of the matching tools per `window`, and at most
+/// `max_concurrent` running at once, counted per session or per agent (the
+/// `rate_limits:` section). The counts are in-process state of a Guard.
+struct RateLimit {
+  std::string tool = "*";  ///< tool name or wildcard (`mcp__github__*`)
+  std::string category;    ///< when set, only tools of this category count
+  size_t max_calls = 0;    ///< 0: no limit on the number of calls
+  std::chrono::milliseconds window{0};
+  RateLimitPer per = RateLimitPer::Session;
+  size_t max_concurrent = 0;  ///< 0: no limit on calls running at once
+  SourceLocation source;
+  PolicyLayer layer = PolicyLayer::Code;
+};
+
 /// A complete, merged policy.
 struct Policy {
   ToolCatalog tools = ToolCatalog::builtin();
@@ -66,6 +84,8 @@ struct Policy {
   bool validate_input_schemas = true;
   /// C++ checks of arguments (validateArgs), run in order after the rules.
   std::vector<ArgumentValidatorEntry> argument_validators;
+  /// Rate limits from every layer (each can only tighten).
+  std::vector<RateLimit> rate_limits;
 };
 
 /// Runs every rule's examples against the rule itself and returns one

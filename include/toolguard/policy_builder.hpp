@@ -79,6 +79,9 @@ class PolicyBuilder {
   /// most kMaxArgumentDepth).
   PolicyBuilder& argumentLimits(size_t max_bytes, size_t max_depth = kMaxArgumentDepth);
 
+  /// Adds a rate limit (see RateLimit); a Guard built on the policy enforces it.
+  PolicyBuilder& rateLimit(RateLimit limit);
+
   /// Adds the rules, tools and default of a policy file (an explicit layer).
   PolicyBuilder& policyFile(const std::filesystem::path& file);
 

@@ -258,6 +258,10 @@ void mergeDocument(Policy& policy, PolicyDocument doc, PolicyLayer layer, bool t
   mergeBuiltinRules(policy, doc, layer, trusted);
   mergePathSettings(policy, doc, layer, trusted);
   mergeLimits(policy, doc, layer, trusted);
+  for (RateLimit& limit : doc.rate_limits) {  // a limit only ever tightens
+    limit.layer = layer;
+    policy.rate_limits.push_back(std::move(limit));
+  }
   std::vector<PolicyDiagnostic> errors;
   for (RuleSpec& spec : doc.rules) mergeRule(policy, std::move(spec), layer, trusted, errors);
   if (!errors.empty()) throw PolicyError(std::move(errors));

@@ -134,6 +134,12 @@ PolicyBuilder& PolicyBuilder::caseSensitivity(CaseSensitivity value) {
   return *this;
 }
 
+PolicyBuilder& PolicyBuilder::rateLimit(RateLimit limit) {
+  limit.layer = PolicyLayer::Code;
+  policy_.rate_limits.push_back(std::move(limit));
+  return *this;
+}
+
 PolicyBuilder& PolicyBuilder::argumentLimits(size_t max_bytes, size_t max_depth) {
   policy_.limits.max_bytes = max_bytes;
   policy_.limits.max_depth = std::min(max_depth, kMaxArgumentDepth);

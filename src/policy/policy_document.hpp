@@ -51,6 +51,7 @@ struct PolicyDocument {
   SourceLocation limits_where;
   std::optional<size_t> max_argument_bytes;
   std::optional<size_t> max_argument_depth;
+  std::vector<RateLimit> rate_limits;
 };
 
 /// Parses a policy file's text. `catalog` resolves the tools named by string

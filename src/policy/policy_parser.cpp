@@ -1,6 +1,7 @@
 // Policy files (YAML) to PolicyDocument, with file:line:column errors.
 #include <yaml-cpp/yaml.h>
 
+#include <map>
 #include <set>
 
 #include "policy_document.hpp"
@@ -62,9 +63,11 @@ class Parser {
         parsePathSettings(value, doc);
       } else if (k == "limits") {
         parseLimits(value, doc);
+      } else if (k == "rate_limits") {
+        parseRateLimits(value, doc);
       } else {
         error(key, "unknown key '" + k + "' (expected version, default, tools, rules, " +
-                       "builtin_rules, trusted_projects, paths, limits)");
+                       "builtin_rules, trusted_projects, paths, limits, rate_limits)");
       }
     }
     // Rules last: string examples resolve tools this file defines too.
@@ -210,6 +213,78 @@ class Parser {
         error(key,
               "limits: unknown key '" + k + "' (expected max_argument_bytes, max_argument_depth)");
       }
+    }
+  }
+
+  // `window: 60s`: a whole number with ms, s, m or h.
+  std::optional<std::chrono::milliseconds> duration(const YAML::Node& node,
+                                                    const std::string& what) {
+    static const std::map<std::string, int64_t, std::less<>> kUnits = {
+        {"ms", 1}, {"s", 1000}, {"m", 60000}, {"h", 3600000}};
+    const std::string text = node.IsScalar() ? node.Scalar() : "";
+    size_t digits = text.find_first_not_of("0123456789");
+    auto unit = digits == std::string::npos ? kUnits.end() : kUnits.find(text.substr(digits));
+    if (digits == 0 || digits > 9 || unit == kUnits.end()) {
+      error(node, what + ": expected a duration such as 500ms, 30s, 5m or 1h");
+      return std::nullopt;
+    }
+    int64_t amount = std::stoll(text.substr(0, digits));
+    if (amount == 0) {
+      error(node, what + ": must be longer than 0");
+      return std::nullopt;
+    }
+    return std::chrono::milliseconds(amount * unit->second);
+  }
+
+  void parseRateLimits(const YAML::Node& node, PolicyDocument& doc) {
+    if (!node.IsSequence()) {
+      error(node, "rate_limits: expected a list of limits");
+      return;
+    }
+    for (size_t i = 0; i < node.size(); ++i) {
+      const YAML::Node item = node[i];
+      const std::string p = "rate_limits[" + std::to_string(i) + "]";
+      if (!item.IsMap()) {
+        error(item, p + ": expected a mapping with tool or category, max_calls and window, " +
+                        "per, max_concurrent");
+        continue;
+      }
+      RateLimit limit;
+      limit.source = where(item);
+      bool has_window = false;
+      for (const auto& [key, value] : entries(item)) {
+        const std::string k = key.Scalar();
+        if (k == "tool") {
+          limit.tool = scalar(value, p + ".tool").value_or("*");
+        } else if (k == "category") {
+          limit.category = scalar(value, p + ".category").value_or("");
+        } else if (k == "max_calls") {
+          limit.max_calls = count(value, p + ".max_calls", 1, 1000000).value_or(0);
+        } else if (k == "window") {
+          has_window = true;
+          limit.window = duration(value, p + ".window").value_or(std::chrono::milliseconds(0));
+        } else if (k == "max_concurrent") {
+          limit.max_concurrent = count(value, p + ".max_concurrent", 1, 100000).value_or(0);
+        } else if (k == "per") {
+          std::string per = scalar(value, p + ".per").value_or("");
+          if (per == "session") {
+            limit.per = RateLimitPer::Session;
+          } else if (per == "agent") {
+            limit.per = RateLimitPer::Agent;
+          } else {
+            error(value, p + ".per: expected session or agent");
+          }
+        } else {
+          error(key, p + ": unknown key '" + k +
+                         "' (expected tool, category, max_calls, window, per, max_concurrent)");
+        }
+      }
+      if ((limit.max_calls > 0) != has_window) {
+        error(item, p + ": max_calls and window go together");
+      } else if (limit.max_calls == 0 && limit.max_concurrent == 0) {
+        error(item, p + ": expected max_calls with window, or max_concurrent");
+      }
+      doc.rate_limits.push_back(std::move(limit));
     }
   }
 

@@ -1,0 +1,97 @@
+#pragma once
+// The approval store: remembered "always allow" entries, one JSON file per
+// scope, written so that concurrent writers and crashes never lose an entry.
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "toolguard/approval.hpp"
+
+namespace toolguard {
+
+/// A store file that cannot be read, parsed or written. The message names
+/// the file and the problem; a corrupt file is never overwritten.
+class ApprovalStoreError : public std::runtime_error {
+ public:
+  ApprovalStoreError(std::string path, const std::string& problem);
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+/// The toolguard home directory: `flag` when not empty, else
+/// `$TOOLGUARD_HOME` when set and not empty, else `~/.toolguard`.
+std::string toolguardHome(const std::string& flag = "");
+
+/// Entries read from store files, with the files that could not be read.
+struct ApprovalListing {
+  std::vector<ApprovalEntry> entries;
+  std::vector<std::string> errors;  ///< "PATH: problem", one per bad file
+};
+
+/// The store under one home directory. Files (created on first write):
+///   HOME/approvals/global.json
+///   HOME/approvals/projects/<name>.json   (one per project root)
+///   HOME/approvals/agents/<name>.json     (one per agent id)
+///   HOME/approvals/sessions/<name>.json   (one per session id)
+/// where <name> is the scope id made safe for a file name plus a hash of it.
+/// Each file is {"version": 1, "format": "toolguard-approvals", "scope": ...,
+/// "scope_id": ..., "entries": [...]}; the plain format {"version": 1,
+/// "allowed_tools": [NAME, ...]} is read too (each name a Tool entry).
+/// Safe to use from many threads and many processes at once.
+class ApprovalStore {
+ public:
+  /// A store in `home` (see toolguardHome()).
+  explicit ApprovalStore(std::string home);
+
+  const std::string& home() const { return home_; }
+
+  /// The file that holds one scope's entries.
+  std::string fileFor(ApprovalScope scope, std::string_view scope_id) const;
+
+  /// The entries of one scope file (none when it does not exist). Throws
+  /// ApprovalStoreError when it cannot be read or parsed, or belongs to
+  /// another scope id.
+  std::vector<ApprovalEntry> load(ApprovalScope scope, std::string_view scope_id) const;
+
+  /// The entries that apply to a call made in `context`: global, its
+  /// project's, its agent's and its session's. Files are re-read only when
+  /// they changed (size, time, inode). A bad file gives no entries and is
+  /// listed in `errors`.
+  ApprovalListing lookup(const CallContext& context) const;
+
+  /// Every entry of every scope file, for listing.
+  ApprovalListing list() const;
+
+  /// Adds an entry: takes the scope file's lock, re-reads the file, adds the
+  /// entry unless the same grant is there, writes a temporary file, fsyncs it,
+  /// renames it into place and fsyncs the directory. Returns false when the
+  /// same grant was already there. Throws ApprovalStoreError (and leaves the
+  /// file as it was) when the file is corrupt or cannot be written.
+  bool add(const ApprovalEntry& entry);
+
+  /// Removes the entries of one scope file for which `matches` is true, in
+  /// the same locked, atomic way. Returns the removed entries.
+  std::vector<ApprovalEntry> remove(ApprovalScope scope, std::string_view scope_id,
+                                    const std::function<bool(const ApprovalEntry&)>& matches);
+
+  /// Reads a plain-format file ({"version": 1, "allowed_tools": [...]}) and
+  /// adds a Tool entry for each name to the given scope. Returns the entries
+  /// added (names already granted are skipped). Throws ApprovalStoreError
+  /// naming the file for anything that is not that format.
+  std::vector<ApprovalEntry> importPlain(const std::string& path, ApprovalScope scope,
+                                         std::string_view scope_id);
+
+ private:
+  std::string home_;
+  struct Cache;
+  std::shared_ptr<Cache> cache_;
+};
+
+}  // namespace toolguard

@@ -1,0 +1,88 @@
+#pragma once
+// The audit log: every decision as one JSON line, appended so that
+// concurrent processes never interleave, rotated by size.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "toolguard/decision.hpp"
+#include "toolguard/tool_call.hpp"
+
+namespace toolguard {
+
+/// The audit log could not be opened, written or rotated; the message names
+/// the file and the system error.
+class AuditLogError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Where and how the log is written.
+struct AuditLogOptions {
+  std::string path;                          ///< the log file (parent directories are created)
+  std::uint64_t max_bytes = 10 * 1024 * 1024;  ///< rotate when the file grows past this
+  unsigned keep_rotated = 5;                 ///< rotated files kept: PATH.1 (newest) .. PATH.N
+};
+
+/// Arguments with secrets replaced: values of keys that name a credential
+/// (password, token, api_key, secret, authorization, ...) and every match of
+/// the built-in secret patterns inside strings become "[REDACTED]".
+nlohmann::json redactSecrets(const nlohmann::json& args);
+
+/// The audit record of one decision: time (RFC 3339 UTC with milliseconds),
+/// id, tool, arguments (redacted), context, verdict, policy verdict, reason,
+/// rule, source, basis, resolution and approval (who approved and how).
+nlohmann::json auditRecord(const ToolCall& call, const Decision& decision,
+                           std::chrono::system_clock::time_point when);
+
+/// Appends audit records to a file. Each record is one write(2) of one whole
+/// line to a file opened with O_APPEND, so lines from concurrent processes
+/// never interleave. When the file passes max_bytes it is rotated under a
+/// lock (PATH -> PATH.1 -> PATH.2 ...). Thread-safe.
+class AuditLog {
+ public:
+  explicit AuditLog(AuditLogOptions options);
+  ~AuditLog();
+  AuditLog(const AuditLog&) = delete;
+  AuditLog& operator=(const AuditLog&) = delete;
+
+  /// Writes the record of one decision. Throws AuditLogError when it cannot.
+  void write(const ToolCall& call, const Decision& decision);
+
+  /// Writes a prepared record (one JSON object). Throws AuditLogError.
+  void writeRecord(const nlohmann::json& record);
+
+  const AuditLogOptions& options() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// Which records `readAuditLog` returns. Empty fields do not filter.
+struct AuditQuery {
+  std::optional<std::chrono::system_clock::time_point> since;  ///< time >= since
+  std::optional<std::chrono::system_clock::time_point> until;  ///< time < until
+  std::string tool;     ///< tool name or wildcard pattern (`mcp__github__*`)
+  std::string verdict;  ///< allow, ask, deny, abort
+  std::string rule;     ///< rule id or wildcard pattern
+  size_t last = 0;      ///< keep only the last N matches; 0 keeps all
+};
+
+/// Records of the log and its rotated files, oldest first, that match the
+/// query. Lines that are not JSON objects are returned as
+/// {"unreadable": LINE, "file": PATH, "line": N} so nothing is hidden.
+/// Throws AuditLogError when a file exists but cannot be read.
+std::vector<nlohmann::json> readAuditLog(const std::string& path, const AuditQuery& query);
+
+/// Parses an RFC 3339 time ("2026-11-23T10:00:00Z", with optional fraction
+/// and offset) or a date ("2026-11-23", midnight UTC). nullopt if malformed.
+std::optional<std::chrono::system_clock::time_point> parseAuditTime(std::string_view text);
+
+}  // namespace toolguard

@@ -1,0 +1,74 @@
+#pragma once
+// The Guard: the engine's decision plus everything after it. Rate limits,
+// remembered approvals (session cache, store), asking a person, and the
+// audit log.
+
+#include <chrono>
+#include <memory>
+
+#include "toolguard/approval.hpp"
+#include "toolguard/approval_store.hpp"
+#include "toolguard/audit_log.hpp"
+#include "toolguard/engine.hpp"
+#include "toolguard/rate_limiter.hpp"
+#include "toolguard/session_approvals.hpp"
+
+namespace toolguard {
+
+/// How a Guard settles asks and records decisions. Every member is optional.
+struct GuardOptions {
+  /// Who is asked when a call needs approval and nothing remembered covers
+  /// it. nullptr: nobody, so ask becomes deny (unless report_ask).
+  std::shared_ptr<ApprovalHandler> approval_handler;
+  /// How long the handler has to answer; past it the call is denied. 0: no limit.
+  std::chrono::milliseconds approval_timeout{std::chrono::minutes(5)};
+  /// Remembered approvals for the project, agent and global scopes (and the
+  /// session scope when store_session_approvals). nullptr: none.
+  std::shared_ptr<ApprovalStore> store;
+  /// Where every decision is written. nullptr: no audit. A failed write
+  /// turns the decision into deny (fail closed).
+  std::shared_ptr<AuditLog> audit_log;
+  /// With no handler, report ask as ask instead of denying: for hooks, whose
+  /// agent asks its own user.
+  bool report_ask = false;
+  /// Keep "always allow for this session" in the store's session file
+  /// instead of memory: for processes that live for one call (hooks).
+  bool store_session_approvals = false;
+};
+
+/// Judges calls like Engine::decide, then settles ask:
+///  1. a rate limit that is full denies, saying when to retry;
+///  2. an ask covered by a session approval or a store entry is allowed;
+///  3. a headless call, or one with no handler, is denied (or reported as
+///     ask with report_ask);
+///  4. otherwise the handler is asked; allow once allows, always allow
+///     also remembers the chosen binding in the chosen scope, deny denies
+///     with the person's reason for the model, no answer in time denies.
+/// Approvals never override a deny or an abort. Every decision gets an id
+/// and goes to the audit log. Thread-safe.
+class Guard {
+ public:
+  explicit Guard(Engine engine, GuardOptions options = {});
+
+  /// Judges and settles one call. Never throws.
+  Decision decide(const ToolCall& call);
+
+  /// Like decide(); an allowed call also holds its place in the
+  /// concurrency limits (max_concurrent) until `running` is released or
+  /// destroyed. Run the tool while it lives.
+  Decision decide(const ToolCall& call, RateLimitTicket& running);
+
+  /// The in-memory "always allow for this session" approvals.
+  SessionApprovals& sessionApprovals() { return *session_; }
+
+  const Engine& engine() const { return engine_; }
+  const GuardOptions& options() const { return options_; }
+
+ private:
+  Engine engine_;
+  GuardOptions options_;
+  std::shared_ptr<SessionApprovals> session_;
+  std::shared_ptr<RateLimiter> limiter_;
+};
+
+}  // namespace toolguard

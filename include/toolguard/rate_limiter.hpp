@@ -1,0 +1,76 @@
+#pragma once
+// Enforces a policy's rate limits: calls per time window and calls running
+// at once, counted per session or per agent. In-process state only: each
+// process (and each Guard) counts on its own.
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "toolguard/policy.hpp"
+#include "toolguard/tool_call.hpp"
+#include "toolguard/tool_info.hpp"
+
+namespace toolguard {
+
+namespace detail {
+struct RateLimiterState;
+}
+
+/// A call's place in the limits it counts against. While the ticket lives
+/// the call counts as running; cancel() also takes it out of the windows
+/// (for a call that did not run after all). Move-only.
+class RateLimitTicket {
+ public:
+  RateLimitTicket() = default;
+  RateLimitTicket(RateLimitTicket&& other) noexcept;
+  RateLimitTicket& operator=(RateLimitTicket&& other) noexcept;
+  RateLimitTicket(const RateLimitTicket&) = delete;
+  RateLimitTicket& operator=(const RateLimitTicket&) = delete;
+  ~RateLimitTicket();
+
+  /// Ends "running" now (the call finished) but keeps the call in the windows.
+  void release();
+  /// Ends "running" and removes the call from the windows.
+  void cancel();
+
+ private:
+  friend class RateLimiter;
+  struct Hold {
+    size_t counter = 0;  ///< index of the counter in the state
+    std::optional<std::chrono::steady_clock::time_point> counted_at;
+    bool running = false;
+  };
+  std::shared_ptr<detail::RateLimiterState> state_;
+  std::vector<Hold> holds_;
+};
+
+/// The answer of RateLimiter::admit.
+struct RateLimitAdmission {
+  bool admitted = false;
+  RateLimitTicket ticket;            ///< admitted: the place taken
+  std::string reason;                ///< refused: why, and when to retry
+  const RateLimit* limit = nullptr;  ///< refused: the limit that refused
+};
+
+/// Counts calls against a list of limits. Thread-safe.
+class RateLimiter {
+ public:
+  explicit RateLimiter(std::vector<RateLimit> limits);
+
+  /// Checks every limit that applies to the call; when all have room, takes
+  /// a place in each (one call in each window, one running) and admits.
+  RateLimitAdmission admit(
+      const ToolCall& call, const ToolInfo& tool,
+      std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
+
+  /// True when no limit is configured.
+  bool empty() const;
+
+ private:
+  std::shared_ptr<detail::RateLimiterState> state_;
+};
+
+}  // namespace toolguard

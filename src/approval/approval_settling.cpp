@@ -1,0 +1,207 @@
+// Settling an ask: session cache, store, then the person (or nobody).
+#include "approval_settling.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <random>
+
+#include "approval_matching.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+constexpr const char* kNoRetry = " Do not retry the same call; explain or choose another approach.";
+
+void allow(Decision& d, ApprovalResolution how, const std::string& note) {
+  d.verdict = Verdict::Allow;
+  d.model_reason.clear();
+  if (!d.resolution.empty()) d.resolution += "; ";
+  d.resolution += note;
+  d.approval = std::move(how);
+}
+
+void deny(Decision& d, ApprovalResolution how, const std::string& reason,
+          const std::string& model_reason) {
+  d.verdict = Verdict::Deny;
+  d.reason = reason;
+  d.model_reason = model_reason + kNoRetry;
+  if (!d.resolution.empty()) d.resolution += "; ";
+  d.resolution += "denied: " + reason;
+  d.approval = std::move(how);
+}
+
+ApprovalResolution remembered(std::string by, const ApprovalEntry& entry, std::string file) {
+  return ApprovalResolution{std::move(by),
+                            "always-allow",
+                            std::string(toString(entry.binding)),
+                            entry.value,
+                            std::string(toString(entry.scope)),
+                            entry.scope_id,
+                            std::move(file),
+                            ""};
+}
+
+std::vector<ApprovalScope> offeredScopes(const CallContext& context) {
+  std::vector<ApprovalScope> scopes;
+  for (ApprovalScope scope : {ApprovalScope::Session, ApprovalScope::Project, ApprovalScope::Agent,
+                              ApprovalScope::Global}) {
+    if (scope == ApprovalScope::Session || scopeIdOf(scope, context)) scopes.push_back(scope);
+  }
+  return scopes;
+}
+
+PathOptions pathOptionsOf(const Policy& policy) {
+  PathOptions options;
+  options.case_sensitivity = policy.paths.case_sensitivity;
+  options.follow_symlinks = policy.paths.follow_symlinks;
+  return options;
+}
+
+}  // namespace
+
+bool needsApproval(const Decision& d) {
+  bool asked = d.policy_verdict == Verdict::Ask || d.policy_verdict == Verdict::Escalate;
+  return asked && (d.verdict == Verdict::Ask || d.verdict == Verdict::Deny) &&
+         d.basis != DecisionBasis::Error;
+}
+
+std::string newDecisionId() {
+  thread_local std::mt19937_64 random{std::random_device{}()};
+  char text[33];
+  std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(random()),
+                static_cast<unsigned long long>(random()));
+  return text;
+}
+
+std::string utcNow() {
+  std::time_t now = std::time(nullptr);
+  std::tm parts{};
+  gmtime_r(&now, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
+  return text;
+}
+
+void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
+  ToolCall call = original;  // as it would run
+  if (d.sanitized_args) call.args = *d.sanitized_args;
+  const Policy& policy = engine.policy();
+  const CallView view(call, engine.toolInfo(call.tool), pathOptionsOf(policy),
+                      &policy.paths.workspace_roots);
+
+  for (const ApprovalEntry& entry : session.entries(call.context.session)) {
+    if (approvalCovers(entry, view, d)) {
+      return allow(d, remembered("session-cache", entry, ""),
+                   "allowed: approved for this session (" + entry.describe() + ")");
+    }
+  }
+  if (options.store) {
+    ApprovalListing listing = options.store->lookup(call.context);
+    for (const std::string& error : listing.errors) {
+      if (!d.resolution.empty()) d.resolution += "; ";
+      d.resolution += "approvals not read from " + error;
+    }
+    for (const ApprovalEntry& entry : listing.entries) {
+      if (approvalCovers(entry, view, d)) {
+        return allow(
+            d, remembered("store", entry, options.store->fileFor(entry.scope, entry.scope_id)),
+            "allowed: remembered approval (" + entry.describe() + ")");
+      }
+    }
+  }
+  if (call.context.mode == InteractionMode::Headless) {
+    return deny(d, {"headless", "", "", "", "", "", "", "the call is headless"},
+                "needs approval and the call is headless: " + d.reason,
+                "Blocked by toolguard: this call needs a person's approval and none can be "
+                "asked (headless).");
+  }
+  if (!options.approval_handler) {
+    if (options.report_ask) {
+      d.approval = ApprovalResolution{"unresolved", "", "", "", "", "", "", ""};
+      return;
+    }
+    return deny(d, {"no-handler", "", "", "", "", "", "", "no approval handler"},
+                "needs approval and no one can be asked: " + d.reason,
+                "Blocked by toolguard: this call needs a person's approval and no one can be "
+                "asked.");
+  }
+  ApprovalRequest request{call, d, approvalOptions(view, d), offeredScopes(call.context),
+                          options.approval_timeout};
+  const std::string by = options.approval_handler->name();
+  ApprovalAnswer answer;
+  try {
+    std::future<ApprovalAnswer> pending = options.approval_handler->ask(request);
+    if (options.approval_timeout.count() > 0 &&
+        pending.wait_for(options.approval_timeout) == std::future_status::timeout) {
+      std::string why =
+          "no answer within " + std::to_string(options.approval_timeout.count()) + " ms";
+      return deny(d, {"timeout", "", "", "", "", "", "", why}, "needs approval: " + why,
+                  "Blocked by toolguard: no one approved this call in time.");
+    }
+    answer = pending.get();
+  } catch (const std::exception& e) {
+    std::string why = by + " failed: " + e.what();
+    return deny(d, {"handler-error", "", "", "", "", "", "", why}, "needs approval: " + why,
+                "Blocked by toolguard: the approval could not be obtained.");
+  }
+  switch (answer.outcome) {
+    case ApprovalOutcome::AllowOnce:
+      return allow(d, {by, "allow-once", "", "", "", "", "", ""}, "allowed once by " + by);
+    case ApprovalOutcome::Deny: {
+      std::string reason =
+          answer.reason.empty() ? "denied by a person" : "denied by a person: " + answer.reason;
+      std::string told = answer.reason.empty()
+                             ? "A person declined this call."
+                             : "A person declined this call: " + answer.reason + ".";
+      return deny(d, {by, "deny", "", "", "", "", "", answer.reason}, reason, told);
+    }
+    case ApprovalOutcome::AlwaysAllow:
+      break;
+  }
+  const bool scope_offered =
+      std::find(request.scopes.begin(), request.scopes.end(), answer.scope) != request.scopes.end();
+  if (answer.option >= request.options.size() || !scope_offered) {
+    std::string why = by + " answered with a binding or scope that was not offered";
+    return deny(d, {"handler-error", "", "", "", "", "", "", why}, "needs approval: " + why,
+                "Blocked by toolguard: the approval could not be obtained.");
+  }
+  const ApprovalOption& option = request.options[answer.option];
+  ApprovalEntry entry{call.tool,
+                      option.binding,
+                      option.value,
+                      answer.scope,
+                      scopeIdOf(answer.scope, call.context).value_or(""),
+                      utcNow(),
+                      "approved through " + by,
+                      option.binding == ApprovalBinding::ExactCall ? "" : askingRule(d)};
+  ApprovalResolution how{by,
+                         "always-allow",
+                         std::string(toString(entry.binding)),
+                         entry.value,
+                         std::string(toString(entry.scope)),
+                         entry.scope_id,
+                         "",
+                         ""};
+  std::string note = "allowed always by " + by + " (" + entry.describe() + ")";
+  const bool in_memory =
+      entry.scope == ApprovalScope::Session &&
+      !(options.store_session_approvals && options.store && !entry.scope_id.empty());
+  if (in_memory || !options.store) {
+    ApprovalEntry cached = entry;
+    cached.scope_id = call.context.session;
+    session.add(std::move(cached));
+    if (!in_memory) note += "; no store: remembered for this session only";
+  } else {
+    try {
+      options.store->add(entry);
+      how.file = options.store->fileFor(entry.scope, entry.scope_id);
+    } catch (const std::exception& e) {
+      // The person allowed this call; only remembering it failed.
+      note += "; not remembered: " + std::string(e.what());
+    }
+  }
+  allow(d, std::move(how), note);
+}
+
+}  // namespace toolguard::detail

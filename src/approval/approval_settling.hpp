@@ -1,0 +1,29 @@
+#pragma once
+// Settling an ask: remembered approvals first, then the handler.
+
+#include <string>
+
+#include "toolguard/guard.hpp"
+
+namespace toolguard::detail {
+
+/// True when the policy asked (or escalated) and nothing stricter decided:
+/// the only decisions an approval may change.
+bool needsApproval(const Decision& decision);
+
+/// A random 128-bit id in hex.
+std::string newDecisionId();
+
+/// The current time as RFC 3339 UTC with seconds ("2026-11-23T10:00:00Z").
+std::string utcNow();
+
+/// Settles one decision that needs approval, in place.
+struct ApprovalSettler {
+  const Engine& engine;
+  const GuardOptions& options;
+  SessionApprovals& session;
+
+  void settle(const ToolCall& call, Decision& decision) const;
+};
+
+}  // namespace toolguard::detail

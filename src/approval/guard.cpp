@@ -1,0 +1,86 @@
+// The Guard: engine decision, rate limits, approvals, audit.
+#include "toolguard/guard.hpp"
+
+#include <exception>
+
+#include "approval_settling.hpp"
+
+namespace toolguard {
+namespace {
+
+bool isFinal(Verdict verdict) {
+  return verdict == Verdict::Deny || verdict == Verdict::Abort;
+}
+
+void refuseForRateLimit(Decision& d, const RateLimitAdmission& admission) {
+  d.verdict = d.policy_verdict = Verdict::Deny;
+  d.basis = DecisionBasis::RateLimit;
+  d.reason = admission.reason;
+  d.rule_id.clear();
+  d.decided_on.clear();
+  if (admission.limit) d.source = admission.limit->source;
+  d.model_reason = "Blocked by toolguard: " + admission.reason + ".";
+}
+
+void failClosed(Decision& d, const std::string& why) {
+  if (d.verdict == Verdict::Abort) return;
+  d.verdict = Verdict::Deny;
+  d.reason = why;
+  d.model_reason = "Blocked by toolguard: " + why;
+  if (!d.resolution.empty()) d.resolution += "; ";
+  d.resolution += "denied: " + why;
+}
+
+}  // namespace
+
+Guard::Guard(Engine engine, GuardOptions options)
+    : engine_(std::move(engine)),
+      options_(std::move(options)),
+      session_(std::make_shared<SessionApprovals>()),
+      limiter_(std::make_shared<RateLimiter>(engine_.policy().rate_limits)) {}
+
+Decision Guard::decide(const ToolCall& call) {
+  RateLimitTicket ticket;
+  return decide(call, ticket);
+}
+
+Decision Guard::decide(const ToolCall& call, RateLimitTicket& running) {
+  Decision d = engine_.decide(call);
+  d.id = detail::newDecisionId();
+  try {
+    RateLimitTicket ticket;
+    bool limited = false;
+    if (!isFinal(d.verdict) && !limiter_->empty()) {
+      RateLimitAdmission admission = limiter_->admit(call, engine_.toolInfo(call.tool));
+      if (admission.admitted) {
+        ticket = std::move(admission.ticket);
+      } else {
+        refuseForRateLimit(d, admission);
+        limited = true;
+      }
+    }
+    if (!limited && detail::needsApproval(d)) {
+      detail::ApprovalSettler{engine_, options_, *session_}.settle(call, d);
+    }
+    if (d.verdict == Verdict::Allow) {
+      running = std::move(ticket);
+    } else {
+      ticket.cancel();  // the call does not run: it takes no place in the limits
+    }
+  } catch (const std::exception& e) {
+    failClosed(d, std::string("internal error while settling approval: ") + e.what());
+  } catch (...) {
+    failClosed(d, "internal error while settling approval");
+  }
+  if (options_.audit_log) {
+    try {
+      options_.audit_log->write(call, d);
+    } catch (const std::exception& e) {
+      failClosed(d, std::string("the audit log could not be written: ") + e.what());
+      running = RateLimitTicket();
+    }
+  }
+  return d;
+}
+
+}  // namespace toolguard

@@ -1,0 +1,167 @@
+// Rate limits: sliding windows of call times and counts of running calls.
+#include "toolguard/rate_limiter.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <mutex>
+
+#include "toolguard/rule.hpp"
+
+namespace toolguard {
+namespace detail {
+
+// One limit's counts for one session or agent.
+struct RateCounter {
+  size_t limit = 0;
+  std::deque<std::chrono::steady_clock::time_point> calls;  // oldest first
+  size_t running = 0;
+};
+
+struct RateLimiterState {
+  std::vector<RateLimit> limits;
+  std::mutex mutex;
+  std::deque<RateCounter> counters;  // stable addresses; tickets refer by index
+  std::map<std::pair<size_t, std::string>, size_t> index;
+
+  size_t counterFor(size_t limit, const std::string& key) {
+    auto [it, added] = index.try_emplace({limit, key}, counters.size());
+    if (added) counters.push_back(RateCounter{limit, {}, 0});
+    return it->second;
+  }
+};
+
+}  // namespace detail
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool applies(const RateLimit& limit, const ToolCall& call, const ToolInfo& tool) {
+  if (!limit.category.empty() && limit.category != tool.metadata.category) return false;
+  return toolNameMatches(limit.tool, call.tool);
+}
+
+std::string countedPer(const RateLimit& limit, const ToolCall& call) {
+  return limit.per == RateLimitPer::Agent ? call.context.agent : call.context.session;
+}
+
+std::string describeLimit(const RateLimit& limit) {
+  std::string what = limit.category.empty() ? limit.tool : "category " + limit.category;
+  return what + " (" + limit.source.toString() + ")";
+}
+
+std::string seconds(Clock::duration wait) {
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wait).count();
+  return std::to_string(std::max<int64_t>(1, (ms + 999) / 1000)) + " s";
+}
+
+}  // namespace
+
+RateLimiter::RateLimiter(std::vector<RateLimit> limits)
+    : state_(std::make_shared<detail::RateLimiterState>()) {
+  state_->limits = std::move(limits);
+}
+
+bool RateLimiter::empty() const {
+  return state_->limits.empty();
+}
+
+RateLimitAdmission RateLimiter::admit(const ToolCall& call, const ToolInfo& tool,
+                                      Clock::time_point now) {
+  RateLimitAdmission admission;
+  if (state_->limits.empty()) {
+    admission.admitted = true;
+    return admission;
+  }
+  std::lock_guard lock(state_->mutex);
+  std::vector<size_t> counters;
+  for (size_t i = 0; i < state_->limits.size(); ++i) {
+    const RateLimit& limit = state_->limits[i];
+    if (!applies(limit, call, tool)) continue;
+    size_t c = state_->counterFor(i, countedPer(limit, call));
+    detail::RateCounter& counter = state_->counters[c];
+    if (limit.max_calls > 0) {
+      while (!counter.calls.empty() && counter.calls.front() + limit.window <= now) {
+        counter.calls.pop_front();
+      }
+      if (counter.calls.size() >= limit.max_calls) {
+        admission.limit = &limit;
+        admission.reason = "rate limit: at most " + std::to_string(limit.max_calls) + " calls of " +
+                           describeLimit(limit) + " per " + seconds(limit.window) + "; retry in " +
+                           seconds(counter.calls.front() + limit.window - now);
+        return admission;
+      }
+    }
+    if (limit.max_concurrent > 0 && counter.running >= limit.max_concurrent) {
+      admission.limit = &limit;
+      admission.reason = "rate limit: at most " + std::to_string(limit.max_concurrent) +
+                         " calls of " + describeLimit(limit) +
+                         " may run at once; retry when one of them has finished";
+      return admission;
+    }
+    counters.push_back(c);
+  }
+  admission.admitted = true;
+  admission.ticket.state_ = state_;
+  for (size_t c : counters) {
+    detail::RateCounter& counter = state_->counters[c];
+    const RateLimit& limit = state_->limits[counter.limit];
+    RateLimitTicket::Hold hold{c, std::nullopt, false};
+    if (limit.max_calls > 0) {
+      counter.calls.push_back(now);
+      hold.counted_at = now;
+    }
+    if (limit.max_concurrent > 0) {
+      ++counter.running;
+      hold.running = true;
+    }
+    admission.ticket.holds_.push_back(hold);
+  }
+  return admission;
+}
+
+RateLimitTicket::RateLimitTicket(RateLimitTicket&& other) noexcept
+    : state_(std::move(other.state_)), holds_(std::move(other.holds_)) {
+  other.holds_.clear();
+}
+
+RateLimitTicket& RateLimitTicket::operator=(RateLimitTicket&& other) noexcept {
+  if (this != &other) {
+    release();
+    state_ = std::move(other.state_);
+    holds_ = std::move(other.holds_);
+    other.holds_.clear();
+  }
+  return *this;
+}
+
+RateLimitTicket::~RateLimitTicket() {
+  release();
+}
+
+void RateLimitTicket::release() {
+  if (!state_) return;
+  std::lock_guard lock(state_->mutex);
+  for (Hold& hold : holds_) {
+    if (hold.running) {
+      --state_->counters[hold.counter].running;
+      hold.running = false;
+    }
+  }
+}
+
+void RateLimitTicket::cancel() {
+  if (!state_) return;
+  release();
+  std::lock_guard lock(state_->mutex);
+  for (Hold& hold : holds_) {
+    if (!hold.counted_at) continue;
+    auto& calls = state_->counters[hold.counter].calls;
+    auto it = std::find(calls.begin(), calls.end(), *hold.counted_at);
+    if (it != calls.end()) calls.erase(it);
+    hold.counted_at.reset();
+  }
+}
+
+}  // namespace toolguard
