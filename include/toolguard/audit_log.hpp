@@ -26,7 +26,7 @@ class AuditLogError : public std::runtime_error {
 /// Where and how the log is written.
 struct AuditLogOptions {
   std::string path;                          ///< the log file (parent directories are created)
-  std::uint64_t max_bytes = 10 * 1024 * 1024;  ///< rotate when the file grows past this
+  std::uint64_t max_bytes = 10 * 1024 * 1024;  ///< rotate when the file grows past this (0: never)
   unsigned keep_rotated = 5;                 ///< rotated files kept: PATH.1 (newest) .. PATH.N
 };
 
@@ -77,7 +77,8 @@ struct AuditQuery {
 
 /// Records of the log and its rotated files, oldest first, that match the
 /// query. Lines that are not JSON objects are returned as
-/// {"unreadable": LINE, "file": PATH, "line": N} so nothing is hidden.
+/// {"unreadable": LINE, "file": PATH, "line": N}, whatever the filters, so
+/// nothing is hidden (they count towards `last`).
 /// Throws AuditLogError when a file exists but cannot be read.
 std::vector<nlohmann::json> readAuditLog(const std::string& path, const AuditQuery& query);
 

@@ -1,0 +1,31 @@
+#pragma once
+// Internals of the audit log shared by its source files and tests.
+
+#include <chrono>
+#include <string>
+#include <string_view>
+
+namespace toolguard::detail {
+
+/// What replaces a secret in an audit record.
+inline constexpr std::string_view kRedacted = "[REDACTED]";
+
+/// "2026-11-23T10:00:00.123Z": RFC 3339, UTC, milliseconds (rounded down).
+std::string formatAuditTime(std::chrono::system_clock::time_point when);
+
+/// 32 lowercase hex digits from the system's random source (128 bits).
+std::string randomAuditId();
+
+/// True when an object key names a credential (password, token, api_key,
+/// Authorization, ...): its whole value is redacted. Case-insensitive; words
+/// are split at `_`, `-`, `.`, spaces and camelCase humps, so `max_tokens`
+/// and `author` are not credentials but `GITHUB_TOKEN` and `apiKey` are.
+bool isCredentialKey(std::string_view key);
+
+/// The text with every match of the built-in secret formats replaced by
+/// "[REDACTED]" (the rest kept: `Bearer [REDACTED]`, `https://[REDACTED]@host`,
+/// a private key block from BEGIN to END). If findSecretInText still finds a
+/// secret afterwards, the whole text is "[REDACTED]".
+std::string redactSecretsInText(std::string_view text);
+
+}  // namespace toolguard::detail

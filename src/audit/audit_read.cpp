@@ -1,0 +1,208 @@
+// Reading the audit log and its rotated files back, oldest first, filtered.
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <deque>
+#include <optional>
+#include <system_error>
+#include <utility>
+
+#include "toolguard/audit_log.hpp"
+#include "toolguard/rule.hpp"
+
+namespace toolguard {
+namespace {
+
+using nlohmann::json;
+
+AuditLogError failure(const std::string& file, const std::string& what, int error) {
+  return AuditLogError("audit log " + file + ": " + what + ": " +
+                       std::generic_category().message(error));
+}
+
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Fd& operator=(Fd&& other) noexcept {
+    std::swap(fd_, other.fd_);
+    return *this;
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+struct LogFile {
+  std::string path;
+  Fd fd;
+};
+
+// The numbers N of the rotated files PATH.N present in PATH's directory.
+std::vector<unsigned long> rotatedNumbers(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path.substr(0, slash);
+  const std::string prefix = (slash == std::string::npos ? path : path.substr(slash + 1)) + ".";
+  std::vector<unsigned long> numbers;
+  DIR* listing = ::opendir(dir.c_str());
+  if (listing == nullptr) {
+    // Cannot list: look for PATH.1, PATH.2, ... in turn.
+    for (unsigned long n = 1; ::access((path + "." + std::to_string(n)).c_str(), F_OK) == 0; ++n) {
+      numbers.push_back(n);
+    }
+    return numbers;
+  }
+  while (const dirent* entry = ::readdir(listing)) {
+    const std::string_view name = entry->d_name;
+    if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix) continue;
+    const std::string_view suffix = name.substr(prefix.size());
+    if (suffix.size() > 9 || suffix[0] == '0' ||
+        !std::all_of(suffix.begin(), suffix.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      continue;
+    }
+    numbers.push_back(std::stoul(std::string(suffix)));
+  }
+  ::closedir(listing);
+  return numbers;
+}
+
+// Opens PATH.N ... PATH.1, PATH (oldest first) while holding PATH.lock
+// shared, so that no rotation happens between listing and opening; reading
+// the open files afterwards is unaffected by later rotations.
+std::vector<LogFile> openLogFiles(const std::string& path) {
+  Fd lock(::open((path + ".lock").c_str(), O_RDONLY | O_CLOEXEC));
+  if (lock.get() >= 0) {
+    while (::flock(lock.get(), LOCK_SH) != 0 && errno == EINTR) {
+    }
+  }
+  std::vector<unsigned long> numbers = rotatedNumbers(path);
+  std::sort(numbers.begin(), numbers.end(), std::greater<>());
+  std::vector<std::string> names;
+  for (unsigned long n : numbers) names.push_back(path + "." + std::to_string(n));
+  names.push_back(path);
+  std::vector<LogFile> files;
+  for (const std::string& name : names) {
+    int fd = -1;
+    do {
+      fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+      if (errno == ENOENT) continue;  // not there (or removed meanwhile): nothing to read
+      throw failure(name, "cannot read", errno);
+    }
+    files.push_back({name, Fd(fd)});
+  }
+  return files;
+}
+
+std::string_view stringField(const json& record, const char* key) {
+  auto it = record.find(key);
+  if (it == record.end() || !it->is_string()) return {};
+  return it->get_ref<const std::string&>();
+}
+
+bool matches(const json& record, const AuditQuery& query) {
+  if (query.since || query.until) {
+    auto time = parseAuditTime(stringField(record, "time"));
+    if (!time) return false;
+    if (query.since && *time < *query.since) return false;
+    if (query.until && *time >= *query.until) return false;
+  }
+  if (!query.tool.empty() && !toolNameMatches(query.tool, stringField(record, "tool"))) {
+    return false;
+  }
+  if (!query.verdict.empty() && stringField(record, "verdict") != query.verdict) return false;
+  if (!query.rule.empty() && !toolNameMatches(query.rule, stringField(record, "rule"))) {
+    return false;
+  }
+  return true;
+}
+
+// A line as a record, or nullopt when it is not a JSON object (or nested
+// deeper than any record the log writes).
+std::optional<json> parseRecord(const std::string& line) {
+  constexpr int kMaxDepth = static_cast<int>(kMaxArgumentDepth) + 8;
+  bool too_deep = false;
+  json value = json::parse(
+      line,
+      [&too_deep](int depth, json::parse_event_t, json&) {
+        if (depth > kMaxDepth) too_deep = true;
+        return !too_deep;
+      },
+      false);
+  if (too_deep || !value.is_object()) return std::nullopt;
+  return value;
+}
+
+class Collector {
+ public:
+  explicit Collector(const AuditQuery& query) : query_(query) {}
+
+  void line(const LogFile& file, size_t number, std::string& text) {
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    if (text.find_first_not_of(" \t") == std::string::npos) return;
+    std::optional<json> record = parseRecord(text);
+    if (!record) {
+      keep({{"unreadable", std::move(text)}, {"file", file.path}, {"line", number}});
+    } else if (matches(*record, query_)) {
+      keep(std::move(*record));
+    }
+  }
+
+  std::vector<json> take() {
+    return {std::make_move_iterator(kept_.begin()), std::make_move_iterator(kept_.end())};
+  }
+
+ private:
+  void keep(json value) {
+    kept_.push_back(std::move(value));
+    if (query_.last > 0 && kept_.size() > query_.last) kept_.pop_front();
+  }
+
+  const AuditQuery& query_;
+  std::deque<json> kept_;
+};
+
+void readLines(const LogFile& file, Collector& collector) {
+  std::string pending;  // the start of a line not yet ended
+  size_t number = 0;
+  char buffer[64 * 1024];
+  for (;;) {
+    const ssize_t n = ::read(file.fd.get(), buffer, sizeof buffer);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw failure(file.path, "cannot read", errno);
+    }
+    if (n == 0) break;
+    std::string_view chunk(buffer, static_cast<size_t>(n));
+    for (size_t newline; (newline = chunk.find('\n')) != std::string_view::npos;) {
+      pending.append(chunk.substr(0, newline));
+      collector.line(file, ++number, pending);
+      pending.clear();
+      chunk.remove_prefix(newline + 1);
+    }
+    pending.append(chunk);
+  }
+  if (!pending.empty()) collector.line(file, ++number, pending);
+}
+
+}  // namespace
+
+std::vector<nlohmann::json> readAuditLog(const std::string& path, const AuditQuery& query) {
+  std::vector<LogFile> files = openLogFiles(path);
+  Collector collector(query);
+  for (const LogFile& file : files) readLines(file, collector);
+  return collector.take();
+}
+
+}  // namespace toolguard

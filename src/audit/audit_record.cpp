@@ -1,0 +1,134 @@
+// The audit record of one decision.
+#include <sys/random.h>
+
+#include <cerrno>
+#include <random>
+
+#include "audit/audit_detail.hpp"
+#include "toolguard/audit_log.hpp"
+
+namespace toolguard {
+namespace detail {
+
+std::string randomAuditId() {
+  unsigned char bytes[16];
+  size_t filled = 0;
+  while (filled < sizeof bytes) {
+    const ssize_t n = getrandom(bytes + filled, sizeof bytes - filled, 0);
+    if (n > 0) {
+      filled += static_cast<size_t>(n);
+    } else if (n < 0 && errno != EINTR) {
+      break;
+    }
+  }
+  if (filled < sizeof bytes) {  // no getrandom (old kernel, seccomp): the library's source
+    std::random_device device;
+    for (unsigned char& b : bytes) b = static_cast<unsigned char>(device());
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id;
+  id.reserve(2 * sizeof bytes);
+  for (unsigned char b : bytes) {
+    id += kHex[b >> 4];
+    id += kHex[b & 0xf];
+  }
+  return id;
+}
+
+}  // namespace detail
+
+namespace {
+
+using nlohmann::json;
+
+// Arguments as recorded: redacted, and not at all when nested too deep to
+// copy and print safely (such a call was denied before anything read it).
+json recordedArguments(const json& args) {
+  if (jsonDepth(args) > kMaxArgumentDepth) {
+    return "[not recorded: nested deeper than " + std::to_string(kMaxArgumentDepth) + " levels]";
+  }
+  return redactSecrets(args);
+}
+
+// An approval key or pattern: "TOOL {canonical arguments}" has its
+// arguments redacted like the call's; anything else is redacted as text.
+std::string redactedApprovalValue(const std::string& value) {
+  const size_t brace = value.find('{');
+  if (brace != std::string::npos) {
+    constexpr int kMaxDepth = static_cast<int>(kMaxArgumentDepth);
+    bool too_deep = false;
+    json args = json::parse(
+        value.begin() + static_cast<std::ptrdiff_t>(brace), value.end(),
+        [&too_deep](int depth, json::parse_event_t, json&) {
+          if (depth > kMaxDepth) too_deep = true;
+          return !too_deep;
+        },
+        false);
+    if (!too_deep && args.is_object()) {
+      std::string out = detail::redactSecretsInText(value.substr(0, brace));
+      out += redactSecrets(args).dump(-1, ' ', false, json::error_handler_t::replace);
+      return out;
+    }
+  }
+  return detail::redactSecretsInText(value);
+}
+
+void putIfNotEmpty(json& object, const char* key, const std::string& value) {
+  if (!value.empty()) object[key] = value;
+}
+
+void putRedactedIfNotEmpty(json& object, const char* key, const std::string& value) {
+  if (!value.empty()) object[key] = detail::redactSecretsInText(value);
+}
+
+json contextRecord(const CallContext& context) {
+  json out = json::object();
+  putIfNotEmpty(out, "cwd", context.cwd);
+  if (!context.workspace_roots.empty()) out["workspace_roots"] = context.workspace_roots;
+  putIfNotEmpty(out, "agent", context.agent);
+  putIfNotEmpty(out, "session", context.session);
+  putIfNotEmpty(out, "model", context.model);
+  putIfNotEmpty(out, "role", context.role);
+  out["mode"] = toString(context.mode);
+  return out;
+}
+
+json approvalRecord(const ApprovalResolution& a) {
+  json out = json::object();
+  putIfNotEmpty(out, "by", a.by);
+  putIfNotEmpty(out, "outcome", a.outcome);
+  putIfNotEmpty(out, "binding", a.binding);
+  if (!a.value.empty()) out["value"] = redactedApprovalValue(a.value);
+  putIfNotEmpty(out, "scope", a.scope);
+  putIfNotEmpty(out, "scope_id", a.scope_id);
+  putIfNotEmpty(out, "file", a.file);
+  putRedactedIfNotEmpty(out, "reason", a.reason);
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json auditRecord(const ToolCall& call, const Decision& decision,
+                           std::chrono::system_clock::time_point when) {
+  json record = json::object();
+  record["time"] = detail::formatAuditTime(when);
+  record["id"] = decision.id.empty() ? detail::randomAuditId() : decision.id;
+  record["tool"] = call.tool;
+  record["args"] = recordedArguments(call.args);
+  if (decision.sanitized_args)
+    record["sanitized_args"] = recordedArguments(*decision.sanitized_args);
+  record["context"] = contextRecord(call.context);
+  record["verdict"] = toString(decision.verdict);
+  record["policy_verdict"] = toString(decision.policy_verdict);
+  // Reasons and the deciding command can quote the arguments.
+  record["reason"] = detail::redactSecretsInText(decision.reason);
+  putIfNotEmpty(record, "rule", decision.rule_id);
+  putIfNotEmpty(record, "source", decision.source.toString());
+  record["basis"] = toString(decision.basis);
+  putRedactedIfNotEmpty(record, "resolution", decision.resolution);
+  putRedactedIfNotEmpty(record, "decided_on", decision.decided_on);
+  if (decision.approval) record["approval"] = approvalRecord(*decision.approval);
+  return record;
+}
+
+}  // namespace toolguard
