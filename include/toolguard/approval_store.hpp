@@ -43,7 +43,14 @@ struct ApprovalListing {
 /// where <name> is the scope id made safe for a file name plus a hash of it.
 /// Each file is {"version": 1, "format": "toolguard-approvals", "scope": ...,
 /// "scope_id": ..., "entries": [...]}; the plain format {"version": 1,
-/// "allowed_tools": [NAME, ...]} is read too (each name a Tool entry).
+/// "allowed_tools": [NAME, ...]} is read too (each name a Tool entry of the
+/// scope asked for). An add or remove that changes a plain-format file
+/// rewrites it in the toolguard format, its names kept as Tool entries; one
+/// with keys besides "version" and "allowed_tools" is never rewritten (the
+/// change throws, as those keys would be lost). A symlink in place of a scope
+/// file is replaced by the new file; its target is left as it was.
+/// The Global scope's id is ""; every other scope needs a non-empty id (else
+/// ApprovalStoreError). A bad file is never overwritten and grants nothing.
 /// Safe to use from many threads and many processes at once.
 class ApprovalStore {
  public:
@@ -66,7 +73,11 @@ class ApprovalStore {
   /// listed in `errors`.
   ApprovalListing lookup(const CallContext& context) const;
 
-  /// Every entry of every scope file, for listing.
+  /// Every entry of every scope file, for listing. A file in the directory of
+  /// another scope, or whose recorded scope id is not the one its name is made
+  /// from, is listed in `errors` (lookup never reads it). The entries of a
+  /// plain-format file under projects/, agents/ or sessions/ have an empty
+  /// scope_id: the file does not record it.
   ApprovalListing list() const;
 
   /// Adds an entry: takes the scope file's lock, re-reads the file, adds the
@@ -77,7 +88,8 @@ class ApprovalStore {
   bool add(const ApprovalEntry& entry);
 
   /// Removes the entries of one scope file for which `matches` is true, in
-  /// the same locked, atomic way. Returns the removed entries.
+  /// the same locked, atomic way (the file is not written when none match).
+  /// Returns the removed entries.
   std::vector<ApprovalEntry> remove(ApprovalScope scope, std::string_view scope_id,
                                     const std::function<bool(const ApprovalEntry&)>& matches);
 
