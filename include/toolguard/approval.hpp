@@ -55,6 +55,7 @@ struct ApprovalEntry {
   /// Pattern and Tool entries: the rule whose ask this answers. Empty: the
   /// entry answers only asks that come from the tool's policy or the default,
   /// never a rule's (so approving a tool does not approve writing its .env).
+  /// "*": every ask, whatever made it.
   std::string rule;
 
   /// What the entry is bound to, for people: `Bash: commands matching "npm run test *"`.
@@ -98,6 +99,9 @@ struct ApprovalAnswer {
   size_t option = 0;  ///< AlwaysAllow: index into ApprovalRequest::options
   ApprovalScope scope = ApprovalScope::Session;  ///< AlwaysAllow: one of ApprovalRequest::scopes
   std::string reason;                            ///< Deny: optional reason, passed to the model
+  /// Deny: false when no person answered (the prompt timed out, the
+  /// terminal closed or was missing) and `reason` says why.
+  bool by_person = true;
 };
 
 /// Asks someone to approve a call. Implementations must answer (or let the

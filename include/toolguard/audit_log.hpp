@@ -25,9 +25,9 @@ class AuditLogError : public std::runtime_error {
 
 /// Where and how the log is written.
 struct AuditLogOptions {
-  std::string path;                          ///< the log file (parent directories are created)
+  std::string path;                            ///< the log file (parent directories are created)
   std::uint64_t max_bytes = 10 * 1024 * 1024;  ///< rotate when the file grows past this (0: never)
-  unsigned keep_rotated = 5;                 ///< rotated files kept: PATH.1 (newest) .. PATH.N
+  unsigned keep_rotated = 5;                   ///< rotated files kept: PATH.1 (newest) .. PATH.N
 };
 
 /// Arguments with secrets replaced: values of keys that name a credential

@@ -136,6 +136,7 @@ std::optional<std::string> pathPattern(const CallView& view) {
 // True when `rule` is the only rule that asked (every ask or escalate finding
 // is its), or, for "", when no rule asked.
 bool answersEveryAsk(const std::string& rule, const Decision& decision) {
+  if (rule == "*") return true;
   bool any = false;
   for (const RuleTrace& trace : decision.consulted) {
     if (!trace.finding || !trace.rule) continue;

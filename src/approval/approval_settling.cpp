@@ -42,11 +42,14 @@ ApprovalResolution remembered(std::string by, const ApprovalEntry& entry, std::s
                             ""};
 }
 
-std::vector<ApprovalScope> offeredScopes(const CallContext& context) {
+// Session is offered when it can be remembered: in memory, or in the store
+// under the call's session id.
+std::vector<ApprovalScope> offeredScopes(const CallContext& context, const GuardOptions& options) {
   std::vector<ApprovalScope> scopes;
   for (ApprovalScope scope : {ApprovalScope::Session, ApprovalScope::Project, ApprovalScope::Agent,
                               ApprovalScope::Global}) {
-    if (scope == ApprovalScope::Session || scopeIdOf(scope, context)) scopes.push_back(scope);
+    bool in_memory = scope == ApprovalScope::Session && !options.store_session_approvals;
+    if (in_memory || scopeIdOf(scope, context)) scopes.push_back(scope);
   }
   return scopes;
 }
@@ -126,7 +129,7 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
                 "Blocked by toolguard: this call needs a person's approval and no one can be "
                 "asked.");
   }
-  ApprovalRequest request{call, d, approvalOptions(view, d), offeredScopes(call.context),
+  ApprovalRequest request{call, d, approvalOptions(view, d), offeredScopes(call.context, options),
                           options.approval_timeout};
   const std::string by = options.approval_handler->name();
   ApprovalAnswer answer;
@@ -149,6 +152,11 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
     case ApprovalOutcome::AllowOnce:
       return allow(d, {by, "allow-once", "", "", "", "", "", ""}, "allowed once by " + by);
     case ApprovalOutcome::Deny: {
+      if (!answer.by_person) {
+        std::string why = by + ": " + (answer.reason.empty() ? "no answer" : answer.reason);
+        return deny(d, {by, "", "", "", "", "", "", why}, "needs approval, none given: " + why,
+                    "Blocked by toolguard: no one approved this call (" + why + ").");
+      }
       std::string reason =
           answer.reason.empty() ? "denied by a person" : "denied by a person: " + answer.reason;
       std::string told = answer.reason.empty()

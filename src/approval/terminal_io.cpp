@@ -67,6 +67,7 @@ ApprovalAnswer deniedAnswer(std::string reason) {
   ApprovalAnswer answer;
   answer.outcome = ApprovalOutcome::Deny;
   answer.reason = std::move(reason);
+  answer.by_person = false;  // the prompt's own denials; a person's are marked by the caller
   return answer;
 }
 

@@ -108,7 +108,9 @@ class Dialogue {
   ApprovalAnswer denied(std::string reason, std::string_view why = {}) {
     std::string shown = "denied";
     if (!why.empty()) shown += " (" + std::string(why) + ")";
-    return finish(deniedAnswer(std::move(reason)), shown);
+    ApprovalAnswer answer = deniedAnswer(std::move(reason));
+    answer.by_person = why.empty();  // Esc, Ctrl-C, or `n` with the person's own reason
+    return finish(std::move(answer), shown);
   }
 
   // How a key that is not an answer ends the prompt, if it does.
@@ -122,7 +124,8 @@ class Dialogue {
         return denied(reason, reason);
       }
       case Key::Kind::Closed:
-        return denied("the terminal closed before an answer");
+        return denied("the terminal closed before an answer",
+                      "the terminal closed before an answer");
       case Key::Kind::Error: {
         const std::string reason = "cannot read the terminal (" + errorText(key.error) + ")";
         return denied(reason, reason);

@@ -7,7 +7,9 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "toolguard/approval_store.hpp"
 #include "toolguard/audit_log.hpp"
+#include "toolguard/terminal_prompt.hpp"
 
 namespace toolguard::cli {
 namespace {
@@ -23,105 +25,6 @@ struct AuditOptions {
   size_t last = 0;
 };
 
-// TODO(lead): use toolguardHome (include/toolguard/approval_store.hpp) once
-// it is implemented; same semantics: the flag, else a non-empty
-// $TOOLGUARD_HOME, else ~/.toolguard.
-std::string auditHome(const std::string& flag) {
-  if (!flag.empty()) return flag;
-  if (const char* env = std::getenv("TOOLGUARD_HOME"); env != nullptr && *env != '\0') return env;
-  std::string home;
-  if (const char* env = std::getenv("HOME"); env != nullptr && *env != '\0') {
-    home = env;
-  } else if (const passwd* user = ::getpwuid(::getuid());
-             user != nullptr && user->pw_dir != nullptr) {
-    home = user->pw_dir;
-  }
-  if (home.empty()) return "";
-  return home + "/.toolguard";
-}
-
-// TODO(lead): use terminalSafe (include/toolguard/terminal_prompt.hpp) once
-// it is implemented. Text a model wrote, made harmless on a terminal:
-// control characters, DEL, C1 controls, invisible and bidirectional
-// formatting characters become visible escapes; invalid UTF-8 bytes \xNN.
-std::string visible(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(text.size());
-  auto byte = [&out](unsigned char b) {
-    out += "\\x";
-    out += kHex[b >> 4];
-    out += kHex[b & 0xf];
-  };
-  auto codepoint = [&out](char32_t c) {
-    out += "\\u";
-    for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(c >> shift) & 0xf];
-  };
-  size_t i = 0;
-  while (i < text.size()) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    if (b < 0x80) {
-      if (b == '\n') {
-        out += "\\n";
-      } else if (b == '\r') {
-        out += "\\r";
-      } else if (b == '\t') {
-        out += "\\t";
-      } else if (b < 0x20 || b == 0x7f) {
-        byte(b);
-      } else {
-        out += static_cast<char>(b);
-      }
-      ++i;
-      continue;
-    }
-    // A UTF-8 sequence: its length, first-byte bits and smallest value.
-    size_t length = 0;
-    char32_t c = 0, minimum = 0;
-    if ((b & 0xe0) == 0xc0) {
-      length = 2;
-      c = b & 0x1f;
-      minimum = 0x80;
-    } else if ((b & 0xf0) == 0xe0) {
-      length = 3;
-      c = b & 0x0f;
-      minimum = 0x800;
-    } else if ((b & 0xf8) == 0xf0) {
-      length = 4;
-      c = b & 0x07;
-      minimum = 0x10000;
-    }
-    bool valid = length > 0 && i + length <= text.size();
-    for (size_t k = 1; valid && k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      valid = (next & 0xc0) == 0x80;
-      c = (c << 6) | (next & 0x3f);
-    }
-    valid = valid && c >= minimum && c <= 0x10ffff && !(c >= 0xd800 && c <= 0xdfff);
-    if (!valid) {
-      byte(b);
-      ++i;
-      continue;
-    }
-    const bool invisible = (c >= 0x80 && c <= 0x9f) || c == 0xad || c == 0x61c || c == 0x180e ||
-                           (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) ||
-                           (c >= 0x2060 && c <= 0x206f) || c == 0xfeff ||
-                           (c >= 0xfff9 && c <= 0xfffb) || (c >= 0xe0000 && c <= 0xe007f);
-    if (invisible) {
-      if (c > 0xffff) {
-        out += "\\U";
-        for (int shift = 28; shift >= 0; shift -= 4) out += kHex[(c >> shift) & 0xf];
-      } else {
-        codepoint(c);
-      }
-    } else {
-      out.append(text.substr(i, length));
-    }
-    i += length;
-  }
-  return out;
-}
-
 std::string field(const json& record, const char* key) {
   auto it = record.find(key);
   if (it == record.end() || it->is_null()) return "";
@@ -132,36 +35,36 @@ std::string field(const json& record, const char* key) {
 // TIME VERDICT TOOL [rule=ID] [policy=VERDICT] [by=WHO] reason=TEXT
 std::string readableLine(const json& record) {
   if (record.contains("unreadable")) {
-    std::string line = visible(field(record, "file"));
+    std::string line = terminalSafe(field(record, "file"));
     line += ':';
     line += field(record, "line");
     line += ": unreadable: ";
-    line += visible(field(record, "unreadable"));
+    line += terminalSafe(field(record, "unreadable"));
     return line;
   }
   auto orDash = [](std::string text) { return text.empty() ? std::string("-") : text; };
-  std::string line = visible(orDash(field(record, "time")));
+  std::string line = terminalSafe(orDash(field(record, "time")));
   line += ' ';
-  line += visible(orDash(field(record, "verdict")));
+  line += terminalSafe(orDash(field(record, "verdict")));
   line += ' ';
-  line += visible(orDash(field(record, "tool")));
+  line += terminalSafe(orDash(field(record, "tool")));
   if (const std::string rule = field(record, "rule"); !rule.empty()) {
     line += " rule=";
-    line += visible(rule);
+    line += terminalSafe(rule);
   }
   const std::string policy = field(record, "policy_verdict");
   if (!policy.empty() && policy != field(record, "verdict")) {
     line += " policy=";
-    line += visible(policy);
+    line += terminalSafe(policy);
   }
   if (auto approval = record.find("approval"); approval != record.end() && approval->is_object()) {
     if (const std::string by = field(*approval, "by"); !by.empty()) {
       line += " by=";
-      line += visible(by);
+      line += terminalSafe(by);
     }
   }
   line += " reason=";
-  line += visible(field(record, "reason"));
+  line += terminalSafe(field(record, "reason"));
   return line;
 }
 
@@ -188,7 +91,7 @@ int usageError(const std::string& command, const std::string& message) {
 int run(const std::string& command, const AuditOptions& o, AuditQuery query) {
   std::string path = o.log;
   if (path.empty()) {
-    const std::string home = auditHome(o.home);
+    const std::string home = toolguardHome(o.home);
     if (home.empty()) {
       return usageError(command, "no home directory: give --home DIR or --log FILE");
     }
@@ -223,21 +126,21 @@ int runQuery(const AuditOptions& o) {
   if (!o.since.empty()) {
     query.since = parseAuditTime(o.since);
     if (!query.since) {
-      return usageError("query",
-                        "--since: " + std::string(kTimeForms) + ", got '" + visible(o.since) + "'");
+      return usageError(
+          "query", "--since: " + std::string(kTimeForms) + ", got '" + terminalSafe(o.since) + "'");
     }
   }
   if (!o.until.empty()) {
     query.until = parseAuditTime(o.until);
     if (!query.until) {
-      return usageError("query",
-                        "--until: " + std::string(kTimeForms) + ", got '" + visible(o.until) + "'");
+      return usageError(
+          "query", "--until: " + std::string(kTimeForms) + ", got '" + terminalSafe(o.until) + "'");
     }
   }
   if (!o.verdict.empty() && o.verdict != "allow" && o.verdict != "ask" && o.verdict != "deny" &&
       o.verdict != "abort") {
-    return usageError(
-        "query", "--verdict: expected allow, ask, deny or abort, got '" + visible(o.verdict) + "'");
+    return usageError("query", "--verdict: expected allow, ask, deny or abort, got '" +
+                                   terminalSafe(o.verdict) + "'");
   }
   query.tool = o.tool;
   query.verdict = o.verdict;
@@ -253,7 +156,7 @@ const CLI::Validator kCount(
           text.find_first_not_of("0123456789") == std::string::npos) {
         return "";
       }
-      return "expected a number of records (0, 1, 2, ...), got '" + visible(text) + "'";
+      return "expected a number of records (0, 1, 2, ...), got '" + terminalSafe(text) + "'";
     },
     "");
 

@@ -231,13 +231,27 @@ json decisionToJson(const Decision& d, const std::string& tool) {
       {"basis", toString(d.basis)},
       {"tool", tool},
   };
-  if (d.policy_verdict != d.verdict) {
-    out["policy_verdict"] = toString(d.policy_verdict);
-    out["resolution"] = d.resolution;
-  }
+  if (d.policy_verdict != d.verdict) out["policy_verdict"] = toString(d.policy_verdict);
+  if (d.policy_verdict != d.verdict || !d.resolution.empty()) out["resolution"] = d.resolution;
   if (!d.approval_key.empty()) out["approval_key"] = d.approval_key;
   if (!d.decided_on.empty()) out["decided_on"] = d.decided_on;
   if (d.sanitized_args) out["sanitized_args"] = *d.sanitized_args;
+  if (!d.id.empty()) out["id"] = d.id;
+  if (d.approval) {
+    json approval = json::object();
+    const ApprovalResolution& a = *d.approval;
+    for (const auto& [name, value] : {std::pair{"by", &a.by},
+                                      {"outcome", &a.outcome},
+                                      {"binding", &a.binding},
+                                      {"value", &a.value},
+                                      {"scope", &a.scope},
+                                      {"scope_id", &a.scope_id},
+                                      {"file", &a.file},
+                                      {"reason", &a.reason}}) {
+      if (!value->empty()) approval[name] = *value;
+    }
+    out["approval"] = std::move(approval);
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include "cli/bounded_input.hpp"
 #include "cli/call_json.hpp"
 #include "cli/commands.hpp"
+#include "cli/guard_options.hpp"
 #include "cli/policy_options.hpp"
 #include "toolguard/policy.hpp"
 #include "toolguard/policy_error.hpp"
@@ -14,6 +15,7 @@ namespace {
 
 struct CheckOptions {
   PolicyOptions policy;
+  GuardCliOptions guard;
   std::string format = "toolguard";
   bool batch = false;
 };
@@ -21,6 +23,8 @@ struct CheckOptions {
 // Judges one input text. Policy errors deny (and are remembered for the exit code).
 struct Judge {
   EngineProvider& engines;
+  GuardProvider* guards;  // null: the store or the audit log could not be set up
+  std::string guard_error;
   CallFormat format;
   std::string cwd;
   bool policy_failed = false;
@@ -39,7 +43,10 @@ struct Judge {
     const ToolCall& call = *parsed.call;
     try {
       const Engine& engine = engines.forCwd(call.context.cwd);
-      return renderDecision(engine.decide(call), call.tool, format);
+      if (!guards) {
+        return policyFailure(guard_error, SourceLocation{}, call.tool, error);
+      }
+      return renderDecision(guards->forEngine(engine).decide(call), call.tool, format);
     } catch (const PolicyError& e) {
       return policyFailure(e.what(), e.errors().empty() ? SourceLocation{} : e.errors()[0].where,
                            call.tool, error);
@@ -56,8 +63,9 @@ struct Judge {
       return std::nullopt;
     }
     Decision d = inputErrorDecision("");
-    d.reason = "the policy could not be loaded: " + what;
-    d.model_reason = "Blocked by toolguard: its policy could not be loaded";
+    d.reason = guards ? "the policy could not be loaded: " + what : what;
+    d.model_reason = guards ? "Blocked by toolguard: its policy could not be loaded"
+                            : "Blocked by toolguard: " + what;
     d.source = std::move(where);
     return renderDecision(d, tool, format);
   }
@@ -73,7 +81,14 @@ std::string tooLargeMessage() {
 
 int runCheck(const CheckOptions& o) {
   EngineProvider engines(o.policy);
-  Judge judge{engines, callFormatNamed(o.format), currentDirectory()};
+  std::unique_ptr<GuardProvider> guards;
+  std::string guard_error;
+  try {
+    guards = std::make_unique<GuardProvider>(o.guard);
+  } catch (const std::exception& e) {
+    guard_error = std::string("approvals and audit could not be set up: ") + e.what();
+  }
+  Judge judge{engines, guards.get(), guard_error, callFormatNamed(o.format), currentDirectory()};
   std::string error;
   if (o.batch) {
     std::string line;
@@ -120,7 +135,10 @@ void addCheckCommand(CLI::App& app, int& exit_code) {
       "Input: {\"tool\": NAME, \"args\": {...}, \"context\": {\"cwd\": DIR, \"agent\": ..., "
       "\"session\": ..., \"model\": ..., \"role\": ..., \"mode\": \"interactive\"|\"headless\"}}\n"
       "Output: {\"verdict\": allow|ask|deny|abort, \"reason\", \"model_reason\", \"rule\", "
-      "\"source\", ...}. Malformed input is denied, never a crash.");
+      "\"source\", \"approval\", ...}. Malformed input is denied, never a crash.\n"
+      "An ask is settled by remembered approvals (toolguard approvals); with --prompt a "
+      "person is asked on the terminal, else ask is reported. Headless calls never ask. "
+      "Every decision is appended to the audit log.");
   cmd->add_option("--format", options->format,
                   "Input and output format: toolguard, claude (a Claude Code PreToolUse hook), "
                   "gemini (a Gemini CLI safety checker)")
@@ -128,6 +146,7 @@ void addCheckCommand(CLI::App& app, int& exit_code) {
   cmd->add_flag("--batch", options->batch,
                 "Read JSON Lines, print one decision per line, in order (toolguard format)");
   addPolicyOptions(*cmd, options->policy);
+  addGuardOptions(*cmd, options->guard);
   cmd->callback([options, &exit_code] {
     if (options->batch && options->format != "toolguard") {
       throw CLI::ValidationError("--batch", "only with --format toolguard");

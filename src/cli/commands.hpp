@@ -18,6 +18,8 @@ void addTestCommand(CLI::App& app, int& exit_code);
 void addPolicyCommand(CLI::App& app, int& exit_code);
 void addDemoCommand(CLI::App& app, int& exit_code);
 void addValidateCommand(CLI::App& app, int& exit_code);
+void addAuditCommand(CLI::App& app, int& exit_code);
+void addApprovalsCommand(CLI::App& app, int& exit_code);
 
 /// Exit codes shared by the sub-commands.
 constexpr int kExitOk = 0;

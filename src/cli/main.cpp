@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   addPolicyCommand(app, exit_code);
   addDemoCommand(app, exit_code);
   addValidateCommand(app, exit_code);
+  addAuditCommand(app, exit_code);
+  addApprovalsCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

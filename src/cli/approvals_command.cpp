@@ -1,0 +1,212 @@
+// `toolguard approvals list|add|remove|clear|import`: the remembered approvals.
+#include <iostream>
+
+#include "approval/approval_matching.hpp"
+#include "cli/commands.hpp"
+#include "cli/guard_options.hpp"
+#include "cli/policy_options.hpp"
+#include "toolguard/approval_store.hpp"
+#include "toolguard/paths.hpp"
+#include "toolguard/terminal_prompt.hpp"
+#include "toolguard/tool_catalog.hpp"
+
+namespace toolguard::cli {
+namespace {
+
+struct ApprovalsOptions {
+  std::string home;
+  std::string scope = "project";
+  std::string project;  // --project DIR (project scope; default: the cwd)
+  std::string agent;
+  std::string session;
+  bool json = false;
+  std::string tool;
+  std::string pattern;
+  std::string rule;
+  std::string file;
+  bool scope_given = false;
+};
+
+ApprovalScope scopeOf(const ApprovalsOptions& o) {
+  return parseApprovalScope(o.scope).value_or(ApprovalScope::Project);
+}
+
+// The scope id the options name; throws a usage error when one is missing.
+std::string scopeIdOf(const ApprovalsOptions& o) {
+  switch (scopeOf(o)) {
+    case ApprovalScope::Global:
+      return "";
+    case ApprovalScope::Project:
+      return normalizePath(o.project.empty() ? currentDirectory() : o.project, currentDirectory(),
+                           homeDirectory());
+    case ApprovalScope::Agent:
+      if (o.agent.empty()) throw CLI::ValidationError("--agent", "needed with --scope agent");
+      return o.agent;
+    case ApprovalScope::Session:
+      if (o.session.empty()) throw CLI::ValidationError("--session", "needed with --scope session");
+      return o.session;
+  }
+  return "";
+}
+
+nlohmann::json entryJson(const ApprovalEntry& e) {
+  nlohmann::json out = {{"tool", e.tool},         {"binding", toString(e.binding)},
+                        {"value", e.value},       {"scope", toString(e.scope)},
+                        {"scope_id", e.scope_id}, {"created", e.created},
+                        {"note", e.note},         {"description", e.describe()}};
+  if (!e.rule.empty()) out["rule"] = e.rule;
+  return out;
+}
+
+void printEntry(const char* what, const ApprovalEntry& e) {
+  std::cout << what << terminalSafe(e.describe()) << "\n";
+}
+
+int runList(const ApprovalsOptions& o) {
+  ApprovalStore store(toolguardHome(o.home));
+  ApprovalListing listing = store.list();
+  std::optional<ApprovalScope> only;
+  if (o.scope_given) only = scopeOf(o);
+  nlohmann::json out = nlohmann::json::array();
+  for (const ApprovalEntry& e : listing.entries) {
+    if (only && e.scope != *only) continue;
+    if (o.json) {
+      out.push_back(entryJson(e));
+    } else {
+      printEntry("", e);
+    }
+  }
+  if (o.json) std::cout << out.dump(2) << "\n";
+  for (const std::string& error : listing.errors) {
+    std::cerr << "toolguard: not read (no approval is taken from it): " << terminalSafe(error)
+              << "\n";
+  }
+  return listing.errors.empty() ? kExitOk : kExitError;
+}
+
+int runAdd(const ApprovalsOptions& o) {
+  ApprovalEntry entry;
+  entry.tool = o.tool;
+  entry.binding = o.pattern.empty() ? ApprovalBinding::Tool : ApprovalBinding::Pattern;
+  entry.value = o.pattern;
+  entry.scope = scopeOf(o);
+  entry.scope_id = scopeIdOf(o);
+  entry.rule = o.rule;
+  entry.note = "toolguard approvals add";
+  if (!o.pattern.empty()) {
+    const ToolInfo& tool = ToolCatalog::builtin().resolve(o.tool);
+    if (std::optional<std::string> problem = detail::patternProblem(tool, o.pattern)) {
+      std::cerr << "toolguard: not added: " << *problem << "\n";
+      return kExitError;
+    }
+  }
+  ApprovalStore store(toolguardHome(o.home));
+  bool added = store.add(entry);
+  printEntry(added ? "added: " : "already there: ", entry);
+  if (entry.rule.empty()) {
+    std::cout << "  (answers only asks that no rule made; to answer a rule's asks, add "
+                 "--rule ID with the rule that check reports)\n";
+  }
+  std::cout << "  in " << store.fileFor(entry.scope, entry.scope_id) << "\n";
+  return kExitOk;
+}
+
+int runRemove(const ApprovalsOptions& o, bool everything) {
+  ApprovalStore store(toolguardHome(o.home));
+  std::vector<ApprovalEntry> removed =
+      store.remove(scopeOf(o), scopeIdOf(o), [&](const ApprovalEntry& e) {
+        if (everything) return true;
+        if (e.tool != o.tool) return false;
+        return o.pattern.empty() || (e.binding == ApprovalBinding::Pattern && e.value == o.pattern);
+      });
+  for (const ApprovalEntry& e : removed) printEntry("removed: ", e);
+  if (removed.empty()) std::cout << "nothing to remove\n";
+  return kExitOk;
+}
+
+int runImport(const ApprovalsOptions& o) {
+  ApprovalStore store(toolguardHome(o.home));
+  std::vector<ApprovalEntry> added = store.importPlain(o.file, scopeOf(o), scopeIdOf(o));
+  for (const ApprovalEntry& e : added) printEntry("imported: ", e);
+  if (added.empty()) std::cout << "nothing new to import\n";
+  return kExitOk;
+}
+
+// Runs a sub-command; store errors exit 2 with the message.
+void runGuarded(int& exit_code, const std::function<int()>& run) {
+  try {
+    exit_code = run();
+  } catch (const ApprovalStoreError& e) {
+    std::cerr << "toolguard: " << terminalSafe(e.what()) << "\n";
+    exit_code = kExitError;
+  }
+}
+
+void addScopeOptions(CLI::App& cmd, ApprovalsOptions& o) {
+  cmd.add_option("--scope", o.scope, "session, project (default), agent or global")
+      ->check(CLI::IsMember({"session", "project", "agent", "global", "everywhere"}))
+      ->each([&o](const std::string&) { o.scope_given = true; });
+  cmd.add_option("--project", o.project, "The project root for --scope project (default: cwd)");
+  cmd.add_option("--agent", o.agent, "The agent id for --scope agent");
+  cmd.add_option("--session", o.session, "The session id for --scope session");
+  addHomeOption(cmd, o.home);
+}
+
+}  // namespace
+
+void addApprovalsCommand(CLI::App& app, int& exit_code) {
+  CLI::App* approvals = app.add_subcommand(
+      "approvals", "List and change remembered approvals (\"always allow\") in the store");
+  approvals->require_subcommand(1);
+
+  auto list_options = std::make_shared<ApprovalsOptions>();
+  CLI::App* list = approvals->add_subcommand("list", "Print every remembered approval");
+  addScopeOptions(*list, *list_options);
+  list->add_flag("--json", list_options->json, "A JSON array, one object per entry");
+  list->callback([list_options, &exit_code] {
+    runGuarded(exit_code, [&] { return runList(*list_options); });
+  });
+
+  auto add_options = std::make_shared<ApprovalsOptions>();
+  CLI::App* add = approvals->add_subcommand(
+      "add", "Always allow TOOL (whole tool, or calls matching --pattern) in a scope");
+  add->add_option("tool", add_options->tool, "The tool's exact name")->required();
+  add->add_option("--pattern", add_options->pattern,
+                  "A command pattern (\"npm run test *\") or a path glob (\"/work/app/src/**\")");
+  add->add_option("--rule", add_options->rule,
+                  "Answer asks of this rule (the \"rule\" in check's output), or '*' for "
+                  "every rule; default: only asks that no rule made (the tool's policy)");
+  addScopeOptions(*add, *add_options);
+  add->callback(
+      [add_options, &exit_code] { runGuarded(exit_code, [&] { return runAdd(*add_options); }); });
+
+  auto remove_options = std::make_shared<ApprovalsOptions>();
+  CLI::App* remove = approvals->add_subcommand(
+      "remove", "Forget TOOL's approvals in a scope (only --pattern's, if given)");
+  remove->add_option("tool", remove_options->tool, "The tool's exact name")->required();
+  remove->add_option("--pattern", remove_options->pattern, "Only the entry with this pattern");
+  addScopeOptions(*remove, *remove_options);
+  remove->callback([remove_options, &exit_code] {
+    runGuarded(exit_code, [&] { return runRemove(*remove_options, false); });
+  });
+
+  auto clear_options = std::make_shared<ApprovalsOptions>();
+  CLI::App* clear = approvals->add_subcommand("clear", "Forget every approval of a scope");
+  addScopeOptions(*clear, *clear_options);
+  clear->callback([clear_options, &exit_code] {
+    runGuarded(exit_code, [&] { return runRemove(*clear_options, true); });
+  });
+
+  auto import_options = std::make_shared<ApprovalsOptions>();
+  CLI::App* import = approvals->add_subcommand(
+      "import", "Import {\"version\": 1, \"allowed_tools\": [...]} as whole-tool approvals");
+  import->add_option("file", import_options->file, "The file to import")->required();
+  addScopeOptions(*import, *import_options);
+  import->callback([import_options, &exit_code] {
+    runGuarded(exit_code, [&] { return runImport(*import_options);
+});
+}  // namespace toolguard::cli
+);
+}
+
+}  // namespace toolguard::cli

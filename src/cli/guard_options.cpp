@@ -1,0 +1,60 @@
+// The Guard of `toolguard check`: store, audit log and, with --prompt, the terminal.
+#include "cli/guard_options.hpp"
+
+#include <csignal>
+
+#include "toolguard/terminal_prompt.hpp"
+
+namespace toolguard::cli {
+
+void addHomeOption(CLI::App& command, std::string& home) {
+  command.add_option("--home", home,
+                     "toolguard's directory for approvals and the audit log (default: "
+                     "$TOOLGUARD_HOME, else ~/.toolguard)");
+}
+
+void addGuardOptions(CLI::App& command, GuardCliOptions& options) {
+  addHomeOption(command, options.home);
+  command.add_flag("--prompt", options.prompt,
+                   "Ask on the terminal (/dev/tty) when a call needs approval; without it, "
+                   "ask is reported (an agent's hook asks its own user)");
+  command
+      .add_option("--approval-timeout", options.approval_timeout_s,
+                  "Seconds a person has to answer the prompt before the call is denied")
+      ->check(CLI::Range(1, 86400));
+  command.add_option("--audit-log", options.audit_log,
+                     "Append every decision to FILE (default: HOME/audit.jsonl)");
+  command.add_flag("--no-audit", options.no_audit, "Do not write the audit log");
+}
+
+std::string auditLogPath(const GuardCliOptions& options) {
+  return options.audit_log.empty() ? toolguardHome(options.home) + "/audit.jsonl"
+                                   : options.audit_log;
+}
+
+GuardProvider::GuardProvider(const GuardCliOptions& cli) {
+  options_.store = std::make_shared<ApprovalStore>(toolguardHome(cli.home));
+  options_.store_session_approvals = true;  // one process per call: memory would forget
+  if (cli.prompt) {
+    // A terminal that hangs up mid-prompt must end in a printed deny, not
+    // in death by SIGHUP (which an agent could read as "no objection").
+    std::signal(SIGHUP, SIG_IGN);
+    options_.approval_handler = terminalApprovalHandler();
+    options_.approval_timeout = std::chrono::seconds(cli.approval_timeout_s);
+  } else {
+    options_.report_ask = true;
+  }
+  if (!cli.no_audit) {
+    AuditLogOptions log;
+    log.path = auditLogPath(cli);
+    options_.audit_log = std::make_shared<AuditLog>(std::move(log));
+  }
+}
+
+Guard& GuardProvider::forEngine(const Engine& engine) {
+  std::unique_ptr<Guard>& guard = guards_[&engine];
+  if (!guard) guard = std::make_unique<Guard>(engine, options_);
+  return *guard;
+}
+
+}  // namespace toolguard::cli

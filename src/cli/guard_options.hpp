@@ -1,0 +1,47 @@
+#pragma once
+// Options of the sub-commands that settle asks and write the audit log
+// (check), and the Guard built from them.
+
+#include <CLI/CLI.hpp>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "toolguard/guard.hpp"
+
+namespace toolguard::cli {
+
+/// --home, --prompt, --approval-timeout, --audit-log, --no-audit.
+struct GuardCliOptions {
+  std::string home;     ///< --home DIR (else $TOOLGUARD_HOME, else ~/.toolguard)
+  bool prompt = false;  ///< ask on the terminal instead of reporting ask
+  int approval_timeout_s = 300;
+  std::string audit_log;  ///< --audit-log FILE (else HOME/audit.jsonl)
+  bool no_audit = false;
+};
+
+/// Adds --home to a command (every command that uses the store or the log).
+void addHomeOption(CLI::App& command, std::string& home);
+
+/// Adds the options above.
+void addGuardOptions(CLI::App& command, GuardCliOptions& options);
+
+/// The audit log file the options name.
+std::string auditLogPath(const GuardCliOptions& options);
+
+/// Builds Guards for engines, one per engine, sharing the store, the log and
+/// the prompt. Throws AuditLogError or ApprovalStoreError when they cannot
+/// be set up.
+class GuardProvider {
+ public:
+  explicit GuardProvider(const GuardCliOptions& options);
+
+  /// The Guard for decisions of `engine` (which must outlive the provider).
+  Guard& forEngine(const Engine& engine);
+
+ private:
+  GuardOptions options_;
+  std::map<const Engine*, std::unique_ptr<Guard>> guards_;
+};
+
+}  // namespace toolguard::cli
