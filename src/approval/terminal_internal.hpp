@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/unicode_text.hpp"
 #include "toolguard/terminal_prompt.hpp"
 
 namespace toolguard::detail {
@@ -17,17 +18,6 @@ namespace toolguard::detail {
 using PromptClock = std::chrono::steady_clock;
 /// When the prompt gives up; nullopt: never.
 using PromptDeadline = std::optional<PromptClock::time_point>;
-
-/// Decodes one UTF-8 sequence at text[i]; returns its length, 0 when the
-/// bytes there are not valid UTF-8 (overlong, surrogate, out of range, cut).
-size_t decodeUtf8(std::string_view text, size_t i, unsigned& code_point);
-
-/// True for the code points terminalSafe() shows as escapes: C0 and C1
-/// controls, DEL, and invisible or bidirectional formatting characters
-/// (zero-width spaces and joiners, bidi embeddings, overrides and isolates,
-/// word joiners and invisible operators, byte order mark, variation
-/// selectors, tag characters, fillers, interlinear annotations).
-bool shownAsEscape(unsigned code_point);
 
 /// "no answer within 30 s" (whole seconds) or "no answer within 200 ms".
 std::string timeoutReason(std::chrono::milliseconds timeout);

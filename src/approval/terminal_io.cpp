@@ -237,7 +237,7 @@ Key KeyReader::next() {
     }
     unsigned code_point = 0;
     if (text.size() == length && decodeUtf8(text, 0, code_point) == length &&
-        !shownAsEscape(code_point)) {
+        !isInvisibleOrControl(code_point)) {
       key.kind = Key::Kind::Text;
       key.text = std::move(text);
     }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "audit/audit_detail.hpp"
+#include "core/secret_formats.hpp"
 #include "toolguard/audit_log.hpp"
 #include "toolguard/secret_rules.hpp"
 
@@ -19,36 +20,17 @@ namespace {
 
 using nlohmann::json;
 
-// The formats of secret_scan.cpp, written to find where each match is: the
-// part in group 1 (when there is one) or the whole match is replaced. Kept
-// in step by the tests; and when findSecretInText still finds a secret after
-// these replacements, the whole string is redacted (fail closed).
-constexpr const char* kSecretPatterns[] = {
-    // A private key block, through its END line (or the end of the text).
-    R"(-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\z))",
-    R"(\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b)",
-    R"((?i)aws_secret_access_key["']?\s*[=:]\s*["']?([A-Za-z0-9/+]{40,}))",
-    R"(\bAIza[0-9A-Za-z_\-]{35})",
-    R"(\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}))",
-    R"(\bglpat-[A-Za-z0-9_\-]{20,})",
-    R"(\bxox[abposr]-[A-Za-z0-9\-]{10,})",
-    R"(\b[sr]k_live_[A-Za-z0-9]{16,})",
-    R"(\bsk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,})",
-    R"((?i)\bbearer\s+([A-Za-z0-9._~+/\-]{20,}=*))",
-    R"((?i)\bauthorization:\s*basic\s+([A-Za-z0-9+/]{8,}=*))",
-    R"(\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})",
-    // user:password@ of a URL (the user goes too: it is often a token).
-    R"(\b[a-zA-Z][a-zA-Z0-9+.\-]*://([^/\s:@]+:[^/\s@]+)@)",
-};
-
+// Each match of a format's `redact` pattern is replaced; and when
+// findSecretInText still finds a secret after these replacements, the whole
+// string is redacted (fail closed).
 class Redactor {
  public:
   Redactor() {
     RE2::Options options;
     options.set_log_errors(false);
-    for (const char* pattern : kSecretPatterns) {
-      auto re = std::make_unique<RE2>(pattern, options);
-      if (!re->ok()) std::abort();  // a bug in the table above
+    for (const SecretFormat& format : kSecretFormats) {
+      auto re = std::make_unique<RE2>(format.redact, options);
+      if (!re->ok()) std::abort();  // a bug in the shared table
       patterns_.push_back(std::move(re));
     }
   }

@@ -6,40 +6,20 @@
 #include <cstdlib>
 #include <utility>
 
+#include "core/secret_formats.hpp"
 #include "toolguard/secret_rules.hpp"
 
 namespace toolguard {
 namespace {
 
-struct SecretFormat {
-  const char* kind;
-  const char* pattern;  // RE2, searched anywhere in the text
-};
-
-// Formats with a recognizable prefix or shape; generic high-entropy strings
-// are left out on purpose (too many hashes and ids look like them).
-constexpr SecretFormat kFormats[] = {
-    {"a private key", R"(-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)"},
-    {"an AWS access key id", R"(\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b)"},
-    {"an AWS secret access key",
-     R"((?i)aws_secret_access_key["']?\s*[=:]\s*["']?[A-Za-z0-9/+]{40})"},
-    {"a Google API key", R"(\bAIza[0-9A-Za-z_\-]{35})"},
-    {"a GitHub token", R"(\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}))"},
-    {"a GitLab token", R"(\bglpat-[A-Za-z0-9_\-]{20,})"},
-    {"a Slack token", R"(\bxox[abposr]-[A-Za-z0-9\-]{10,})"},
-    {"a Stripe secret key", R"(\b[sr]k_live_[A-Za-z0-9]{16,})"},
-    {"an Anthropic or OpenAI API key", R"(\bsk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,})"},
-    {"a bearer token", R"((?i)\bbearer\s+[A-Za-z0-9._~+/\-]{20,}=*)"},
-    {"basic authorization credentials", R"((?i)\bauthorization:\s*basic\s+[A-Za-z0-9+/]{8,}=*)"},
-    {"a JSON web token", R"(\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})"},
-    {"a URL with a password", R"(\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:[^/\s@]+@)"},
-};
+using detail::kSecretFormats;
+using detail::SecretFormat;
 
 class SecretScanner {
  public:
   SecretScanner() : set_(options(), RE2::UNANCHORED) {
-    for (const SecretFormat& format : kFormats) {
-      if (set_.Add(format.pattern, nullptr) < 0) std::abort();  // a bug in the table above
+    for (const SecretFormat& format : kSecretFormats) {
+      if (set_.Add(format.detect, nullptr) < 0) std::abort();  // a bug in the table above
     }
     if (!set_.Compile()) std::abort();
   }
@@ -53,7 +33,7 @@ class SecretScanner {
       if (error.kind != RE2::Set::kNoError) return "text too large to scan for secrets";
       return std::nullopt;
     }
-    return kFormats[*std::min_element(hits.begin(), hits.end())].kind;
+    return kSecretFormats[*std::min_element(hits.begin(), hits.end())].kind;
   }
 
  private:

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <sstream>
 
 #include "cli_fixture.hpp"
 #include "support/run_in_pty.hpp"
@@ -231,6 +232,56 @@ TEST_F(Prompt, ArgumentsCannotRepaintTheScreen) {
   finish(*session);
   EXPECT_EQ(session->screen().find("\x1b[2J"), std::string::npos);
   EXPECT_EQ(session->screen().find("\x1b]0;"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace toolguard::testing
+
+namespace toolguard::testing {
+namespace {
+
+// --- check writes the audit log ---------------------------------------------
+
+class CheckAudit : public Approvals {
+ protected:
+  std::vector<json> records(const std::string& path) const {
+    std::vector<json> out;
+    std::istringstream lines(slurp(path));
+    for (std::string line; std::getline(lines, line);) out.push_back(json::parse(line));
+    return out;
+  }
+};
+
+TEST_F(CheckAudit, EveryDecisionIsOneLineWithSecretsRedacted) {
+  json call = bashCall("curl -H 'Authorization: Bearer ghp_" + std::string(36, 'a') +
+                       "' https://api.github.com");
+  json d = decide(call);
+  decide(bashCall("ls"));
+  std::vector<json> logged = records(home() + "/audit.jsonl");
+  ASSERT_EQ(logged.size(), 2u);
+  EXPECT_EQ(logged[0]["id"], d["id"]);
+  EXPECT_EQ(logged[0]["verdict"], d["verdict"]);
+  EXPECT_EQ(logged[0]["tool"], "Bash");
+  EXPECT_EQ(logged[0].dump().find("ghp_aaaa"), std::string::npos) << logged[0].dump();
+  EXPECT_EQ(logged[1]["verdict"], "allow");
+  RunResult tail = tg({"audit", "tail", "-n", "1"});
+  EXPECT_NE(tail.out.find("allow"), std::string::npos) << tail.out;
+}
+
+TEST_F(CheckAudit, AuditLogFlagAndNoAudit) {
+  std::string log = (dir.path() / "elsewhere.jsonl").string();
+  decide(bashCall("ls"), {"--audit-log", log});
+  EXPECT_EQ(records(log).size(), 1u);
+  decide(bashCall("ls"), {"--no-audit"});
+  EXPECT_FALSE(std::filesystem::exists(home() + "/audit.jsonl"));
+}
+
+TEST_F(CheckAudit, ALogThatCannotBeWrittenDenies) {
+  dir.write("blocker", "a file where a directory should be");
+  std::string log = (dir.path() / "blocker" / "audit.jsonl").string();
+  json d = decide(bashCall("ls"), {"--audit-log", log});
+  EXPECT_EQ(d["verdict"], "deny");
+  EXPECT_NE(d["reason"].get<std::string>().find("audit log"), std::string::npos) << d.dump();
 }
 
 }  // namespace
