@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <memory>
 
 #include "core/glob.hpp"
 
@@ -15,22 +16,18 @@ bool isShellTool(const CallView& view) {
   return view.tool().kind == ToolKind::Shell || !view.tool().command_arg.empty();
 }
 
-// The words of a command as one line: literal text, or the source of a word
-// whose value is only known at run time.
-std::string commandLine(const SimpleCommand& command) {
-  std::string line;
-  for (const ShellWord& word : command.words) {
-    if (!line.empty()) line += ' ';
-    line += word.dynamic ? word.source : word.text;
-  }
-  return line;
+// A word as the pattern sees it: its value, or for a word only known at run
+// time, its text as written (which only a `*` can match).
+const std::string& patternWord(const ShellWord& word) {
+  return word.dynamic ? word.source : word.text;
 }
 
 bool writesFiles(const ShellRedirect& redirect) {
   if (redirect.op.find('>') == std::string::npos) return false;
   const std::string& target = redirect.target.text;
   if (redirect.target.dynamic) return true;
-  if (target == "/dev/null" || target == "-") return false;
+  if (target == "/dev/null") return false;
+  if (target == "-" && redirect.op.find('&') != std::string::npos) return false;  // `>&-` closes
   // `2>&1`, `>&2`: duplicating a descriptor writes no file.
   bool descriptor = !target.empty() && std::all_of(target.begin(), target.end(),
                                                    [](char c) { return c >= '0' && c <= '9'; });
@@ -53,19 +50,46 @@ bool fullMatch(const RE2& regex, const std::string& text) {
   return regex.ok() && RE2::FullMatch(text, regex);
 }
 
+// A command pattern word by word: each token matches one whole word (a glob
+// within it), and a last token `*` matches any number of remaining words
+// (none too), so `"terraform plan" -destroy` is not `terraform plan *`.
+class CommandPattern {
+ public:
+  explicit CommandPattern(const std::string& pattern) {
+    size_t start = 0;
+    while ((start = pattern.find_first_not_of(' ', start)) != std::string::npos) {
+      size_t end = std::min(pattern.find(' ', start), pattern.size());
+      tokens_.push_back(pattern.substr(start, end - start));
+      start = end;
+    }
+    rest_ = !tokens_.empty() && tokens_.back() == "*";
+    if (rest_) tokens_.pop_back();
+    for (const std::string& token : tokens_) {
+      words_.push_back(std::make_unique<RE2>(textGlobToRegex(token)));
+    }
+  }
+
+  bool matches(const SimpleCommand& command) const {
+    const std::vector<ShellWord>& words = command.words;
+    if (words.size() < words_.size() || (!rest_ && words.size() != words_.size())) return false;
+    for (size_t i = 0; i < words_.size(); ++i) {
+      if (!fullMatch(*words_[i], patternWord(words[i]))) return false;
+    }
+    return !words_.empty();
+  }
+
+ private:
+  std::vector<std::string> tokens_;
+  std::vector<std::unique_ptr<RE2>> words_;
+  bool rest_ = false;
+};
+
 bool commandsMatch(const ShellProgram& program, const std::string& pattern) {
   if (program.parse_error || program.too_deep || program.commands.empty()) return false;
-  RE2 regex(textGlobToRegex(pattern));
-  // "npm run test *" also covers "npm run test" with nothing after it.
-  std::optional<RE2> bare;
-  if (pattern.size() > 2 && pattern.ends_with(" *")) {
-    bare.emplace(textGlobToRegex(pattern.substr(0, pattern.size() - 2)));
-  }
+  const CommandPattern compiled(pattern);
   return std::all_of(program.commands.begin(), program.commands.end(),
                      [&](const SimpleCommand& command) {
-                       if (!patternMayCover(command)) return false;
-                       std::string line = commandLine(command);
-                       return fullMatch(regex, line) || (bare && fullMatch(*bare, line));
+                       return patternMayCover(command) && compiled.matches(command);
                      });
 }
 
@@ -108,9 +132,13 @@ std::optional<std::string> commandPattern(const CallView& view) {
   std::string pattern = command.words.front().text;
   if (pattern.find_first_of("*?[]\\") != std::string::npos) return std::nullopt;
   std::span<const ShellWord> rest = command.arguments();
-  for (size_t i = 0; i < rest.size() && i < 2 && isSubcommandWord(rest[i]); ++i) {
-    pattern += ' ' + rest[i].text;
+  size_t taken = 0;
+  for (; taken < rest.size() && taken < 2 && isSubcommandWord(rest[taken]); ++taken) {
+    pattern += ' ' + rest[taken].text;
   }
+  // `sed *`, `tar *`, `git *`: a bare name covers every option, including
+  // those that run code (`sed 1e`, `tar --to-command`, `git -c core.pager`).
+  if (taken == 0) return std::nullopt;
   return pattern + " *";
 }
 
@@ -126,7 +154,8 @@ std::optional<std::string> pathPattern(const CallView& view) {
   for (const ResolvedPath& path : paths) {
     if (parentDirectory(path.lexical) != dir) return std::nullopt;
   }
-  if (std::count(dir.begin(), dir.end(), '/') < 2 || dir == view.home()) return std::nullopt;
+  const std::string home = normalizePath(view.home(), "/", "/");
+  if (std::count(dir.begin(), dir.end(), '/') < 2 || dir == home) return std::nullopt;
   if (dir.find_first_of("*?[]\\") != std::string::npos) return std::nullopt;
   return dir + "/**";
 }
@@ -153,7 +182,13 @@ std::optional<std::string> patternProblem(const ToolInfo& tool, const std::strin
   if (start == std::string::npos) return "the pattern is empty";
   bool shell = tool.kind == ToolKind::Shell || !tool.command_arg.empty();
   if (!shell) {
-    if (pattern == "/**" || pattern == "**" || pattern == "~/**" || pattern == "*") {
+    // Too broad when it matches places no approval should reach at once.
+    RE2 regex(pathGlobToRegex(pattern, "/home/user"));
+    bool everywhere = true;
+    for (const char* probe : {"/etc/passwd", "/home/user/.ssh/id_rsa", "/usr/bin/x"}) {
+      everywhere = everywhere && fullMatch(regex, probe);
+    }
+    if (everywhere) {
       return "the pattern \"" + pattern + "\" covers every path: approve the whole tool instead";
     }
     return std::nullopt;
@@ -163,8 +198,10 @@ std::optional<std::string> patternProblem(const ToolInfo& tool, const std::strin
     return "the command name in \"" + pattern + "\" is a wildcard: it would approve any command";
   }
   if (size_t slash = name.rfind('/'); slash != std::string::npos) name = name.substr(slash + 1);
-  if (runsArbitraryCode(name)) {
-    return "\"" + name + "\" runs code given to it: only exact calls of it can be approved";
+  if (runsArbitraryCode(name) || pattern.find(' ', start) == std::string::npos) {
+    return "\"" + name +
+           "\" alone, or a command that runs code given to it, is too broad: only exact calls "
+           "of it can be approved";
   }
   return std::nullopt;
 }
@@ -213,15 +250,24 @@ std::vector<ApprovalOption> approvalOptions(const CallView& view, const Decision
 
 namespace toolguard {
 
-bool runsArbitraryCode(std::string_view name) {
+bool runsArbitraryCode(std::string_view command_name) {
+  // Case folded: on case-insensitive file systems `BASH` runs bash.
+  std::string lowered(command_name);
+  for (char& c : lowered) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+  const std::string_view name = lowered;
   static constexpr std::string_view kRunsCode[] = {
-      "sh",         "bash",    "zsh",    "dash",    "ksh",     "fish",     "csh",       "tcsh",
-      "busybox",    "eval",    "exec",   "source",  ".",       "sudo",     "doas",      "su",
-      "pkexec",     "env",     "xargs",  "nohup",   "timeout", "nice",     "ionice",    "chroot",
-      "setsid",     "watch",   "time",   "command", "builtin", "parallel", "ssh",       "docker",
-      "podman",     "kubectl", "python", "python2", "python3", "node",     "deno",      "bun",
-      "perl",       "ruby",    "php",    "lua",     "awk",     "gawk",     "osascript", "pwsh",
-      "powershell", "npx",     "uvx",    "make"};
+      "sh",      "bash",     "zsh",    "dash",      "ksh",       "fish",    "csh",
+      "tcsh",    "busybox",  "eval",   "exec",      "source",    ".",       "sudo",
+      "doas",    "su",       "pkexec", "env",       "xargs",     "nohup",   "timeout",
+      "nice",    "ionice",   "chroot", "setsid",    "watch",     "time",    "command",
+      "builtin", "parallel", "ssh",    "docker",    "podman",    "kubectl", "python",
+      "python2", "python3",  "node",   "deno",      "bun",       "perl",    "ruby",
+      "php",     "lua",      "awk",    "gawk",      "osascript", "pwsh",    "powershell",
+      "npx",     "uvx",      "make",   "sed",       "tar",       "find",    "rsync",
+      "strace",  "ltrace",   "flock",  "script",    "expect",    "java",    "rscript",
+      "tclsh",   "mawk",     "nawk",   "gdb",       "vim",       "vi",      "nvim",
+      "emacs",   "less",     "man",    "git-shell", "unshare",   "nsenter", "systemd-run",
+      "at",      "batch",    "crontab"};
   if (std::find(std::begin(kRunsCode), std::end(kRunsCode), name) != std::end(kRunsCode)) {
     return true;
   }

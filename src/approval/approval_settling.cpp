@@ -166,6 +166,11 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
     }
     case ApprovalOutcome::AlwaysAllow:
       break;
+    default: {  // not an answer toolguard knows: fail closed
+      std::string why = by + " gave an unknown answer";
+      return deny(d, {"handler-error", "", "", "", "", "", "", why}, "needs approval: " + why,
+                  "Blocked by toolguard: the approval could not be obtained.");
+    }
   }
   const bool scope_offered =
       std::find(request.scopes.begin(), request.scopes.end(), answer.scope) != request.scopes.end();

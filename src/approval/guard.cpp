@@ -46,11 +46,13 @@ Decision Guard::decide(const ToolCall& call) {
 
 Decision Guard::decide(const ToolCall& call, RateLimitTicket& running) {
   Decision d = engine_.decide(call);
-  d.id = detail::newDecisionId();
   try {
+    d.id = detail::newDecisionId();
     RateLimitTicket ticket;
     bool limited = false;
-    if (!isFinal(d.verdict) && !limiter_->empty()) {
+    // A headless ask (already deny) may still be allowed by a remembered
+    // approval: it counts against the limits too.
+    if ((!isFinal(d.verdict) || detail::needsApproval(d)) && !limiter_->empty()) {
       RateLimitAdmission admission = limiter_->admit(call, engine_.toolInfo(call.tool));
       if (admission.admitted) {
         ticket = std::move(admission.ticket);
@@ -77,7 +79,10 @@ Decision Guard::decide(const ToolCall& call, RateLimitTicket& running) {
       options_.audit_log->write(call, d);
     } catch (const std::exception& e) {
       failClosed(d, std::string("the audit log could not be written: ") + e.what());
-      running = RateLimitTicket();
+      running.cancel();
+    } catch (...) {
+      failClosed(d, "the audit log could not be written");
+      running.cancel();
     }
   }
   return d;

@@ -93,8 +93,13 @@ int runAdd(const ApprovalsOptions& o) {
   entry.scope_id = scopeIdOf(o);
   entry.rule = o.rule;
   entry.note = "toolguard approvals add";
+  const ToolInfo& tool = ToolCatalog::builtin().resolve(o.tool);
+  if (o.pattern.empty() && (tool.kind == ToolKind::Shell || !tool.command_arg.empty())) {
+    std::cerr << "toolguard: not added: approving every call of the shell tool " << o.tool
+              << " would approve any command; add --pattern\n";
+    return kExitError;
+  }
   if (!o.pattern.empty()) {
-    const ToolInfo& tool = ToolCatalog::builtin().resolve(o.tool);
     if (std::optional<std::string> problem = detail::patternProblem(tool, o.pattern)) {
       std::cerr << "toolguard: not added: " << *problem << "\n";
       return kExitError;

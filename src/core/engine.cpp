@@ -130,7 +130,9 @@ Decision Engine::decide(const ToolCall& call) const {
         sanitized.args = std::move(*checked.sanitized);
         Decision again = judge(*compiled_, sanitized);
         if (again.basis == DecisionBasis::Error) return again;
-        if (isStricter(again.policy_verdict, d.policy_verdict)) d = std::move(again);
+        // The sanitized judgement describes what will run: it stands unless
+        // the original one was stricter.
+        if (!isStricter(d.policy_verdict, again.policy_verdict)) d = std::move(again);
         d.sanitized_args = std::move(sanitized.args);
       }
     }

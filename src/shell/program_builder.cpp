@@ -106,8 +106,20 @@ void ProgramBuilder::statement(TSNode node, ShellPlacement placement,
     placement.in_function = true;
     TSNode name = ts_node_child_by_field_name(node, "name", 4);
     if (!ts_node_is_null(name)) placement.function_name = std::string(tree_.textOf(name));
+    // `f() { ...; } > "$(cmd)"`: the redirection applies to every run of the
+    // body, and its substitutions run too.
+    std::vector<TSNode> subs;
+    Redirects with_own = redirects;
+    for (const FieldChild& child : childrenOf(node)) {
+      if (child.named && (child.field == "redirect" ||
+                          isOneOf(typeOf(child.node),
+                                  {"file_redirect", "heredoc_redirect", "herestring_redirect"}))) {
+        redirect(child.node, with_own, subs, placement);
+      }
+    }
+    substitutions(subs, placement);
     TSNode body = ts_node_child_by_field_name(node, "body", 4);
-    if (!ts_node_is_null(body)) statement(body, placement, redirects);
+    if (!ts_node_is_null(body)) statement(body, placement, with_own);
   } else if (isOneOf(type, {"if_statement", "while_statement"})) {
     conditional(node, placement, redirects);
   } else if (isOneOf(type, {"for_statement", "case_statement", "c_style_for_statement"})) {

@@ -70,10 +70,16 @@ TEST_F(Approvals, AddedPatternSettlesTheAsksOfItsRuleAndNothingChained) {
 }
 
 TEST_F(Approvals, BroadPatternsOverCodeRunnersAreRefused) {
-  for (const char* pattern : {"bash *", "python3 *", "sudo *", "* *", "env *"}) {
+  for (const char* pattern : {"bash *", "python3 *", "sudo *", "* *", "env *", "SED *", "git"}) {
     RunResult r = tg({"approvals", "add", "Bash", "--pattern", pattern, "--scope", "global"});
     EXPECT_EQ(r.exit_code, 2) << pattern;
     EXPECT_NE(r.err.find("not added"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(tg({"approvals", "add", "Bash", "--scope", "global"}).exit_code, 2);  // whole shell
+  for (const char* glob : {"/**", "/**/", "**/*", "*/**"}) {
+    EXPECT_EQ(tg({"approvals", "add", "Write", "--pattern", glob, "--scope", "global"}).exit_code,
+              2)
+        << glob;
   }
   EXPECT_FALSE(std::filesystem::exists(globalFile()));
 }

@@ -170,6 +170,7 @@ TEST(ApprovalFlow, NoPatternIsOfferedForCommandsThatRunArbitraryCode) {
   Guard guard = guardWith(person.handler());
   for (const char* command :
        {"python3 -c 'print(1)'", "node -e 'x()'", "bash -c 'terraform apply'", "sudo apt update",
+        "sed -n 1p notes.txt", "BASH -c 'terraform apply'", "terraform -chdir=x plan",
         "env FOO=1 terraform plan", "find . -name x | xargs terraform fmt", "eval \"$X\""}) {
     person.last.reset();
     guard.decide(bash(command));
@@ -281,6 +282,14 @@ TEST(ApprovalFlow, HandlerFailuresAndAnswersOutsideTheOfferDeny) {
   ToolCall no_agent = bash("terraform plan");
   no_agent.context.agent.clear();
   EXPECT_EQ(bad_option.decide(no_agent).verdict, Verdict::Deny);
+}
+
+TEST(ApprovalFlow, AnAnswerToolguardDoesNotKnowDenies) {
+  ScriptedPerson person;
+  person.answer.outcome = static_cast<ApprovalOutcome>(7);
+  Guard guard = guardWith(person.handler());
+  EXPECT_EQ(guard.decide(bash("terraform plan")).verdict, Verdict::Deny);
+  EXPECT_TRUE(guard.sessionApprovals().entries("s1").empty());
 }
 
 TEST(ApprovalFlow, AutoDenyDeniesWithItsReason) {
