@@ -70,8 +70,9 @@ void BM_AskSettledByStore(benchmark::State& state) {
                 "", "", ""});
   }
   ToolCall call = deployCall();
+  // rule "*": answers the ask of the requireApproval rule
   store->add(
-      {"deploy", ApprovalBinding::Tool, "", ApprovalScope::Project, "/work/app", "", "", ""});
+      {"deploy", ApprovalBinding::Tool, "", ApprovalScope::Project, "/work/app", "", "", "*"});
   GuardOptions options;
   options.store = store;
   Guard guard(askingEngine(), options);
