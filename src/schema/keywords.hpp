@@ -19,6 +19,10 @@ void compileArrayKeywords(Scope& scope);
 /// required, properties, patternProperties, additionalProperties,
 /// minProperties, maxProperties, dependencies, propertyNames.
 void compileObjectKeywords(Scope& scope);
+/// Bounds on an array's items (minItems, maxItems) or an object's
+/// properties (minProperties, maxProperties); `applies` is Array or Object.
+void compileSizeBounds(Scope& scope, Applies applies, const char* min_keyword,
+                       const char* max_keyword);
 /// allOf, anyOf, oneOf, not, if / then / else.
 void compileCombinatorKeywords(Scope& scope);
 

@@ -65,27 +65,6 @@ class ItemsCheck final : public Keyword {
   KeywordInfo extra_info_;
 };
 
-class ItemCountCheck final : public Keyword {
- public:
-  ItemCountCheck(KeywordInfo info, std::size_t limit, bool is_maximum)
-      : Keyword(std::move(info)), limit_(limit), is_maximum_(is_maximum) {}
-
-  bool validate(const Json& value, Context& context) const override {
-    const std::size_t size = value.size();
-    if (is_maximum_ ? size <= limit_ : size >= limit_) return true;
-    context.fail(info(), [&] {
-      return "the array has " + std::to_string(size) + (size == 1 ? " item, " : " items, ") +
-             (is_maximum_ ? "more than the maximum of " : "fewer than the minimum of ") +
-             std::to_string(limit_);
-    });
-    return false;
-  }
-
- private:
-  std::size_t limit_;
-  bool is_maximum_;
-};
-
 class UniqueItemsCheck final : public Keyword {
  public:
   explicit UniqueItemsCheck(KeywordInfo info) : Keyword(std::move(info)) {}
@@ -181,14 +160,7 @@ void compileItems(Scope& scope, const Json& items) {
 }  // namespace
 
 void compileArrayKeywords(Scope& scope) {
-  if (scope.find("minItems") != nullptr) {
-    scope.add(Applies::Array, std::make_unique<ItemCountCheck>(scope.info("minItems"),
-                                                               scope.count("minItems"), false));
-  }
-  if (scope.find("maxItems") != nullptr) {
-    scope.add(Applies::Array, std::make_unique<ItemCountCheck>(scope.info("maxItems"),
-                                                               scope.count("maxItems"), true));
-  }
+  compileSizeBounds(scope, Applies::Array, "minItems", "maxItems");
   if (const Json* unique = scope.find("uniqueItems")) {
     if (!unique->is_boolean()) scope.fail("uniqueItems", "must be a boolean");
     if (unique->get<bool>()) {

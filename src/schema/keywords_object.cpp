@@ -112,28 +112,6 @@ class PropertiesCheck final : public Keyword {
   std::string allowed_;
 };
 
-class PropertyCountCheck final : public Keyword {
- public:
-  PropertyCountCheck(KeywordInfo info, std::size_t limit, bool is_maximum)
-      : Keyword(std::move(info)), limit_(limit), is_maximum_(is_maximum) {}
-
-  bool validate(const Json& value, Context& context) const override {
-    const std::size_t size = value.size();
-    if (is_maximum_ ? size <= limit_ : size >= limit_) return true;
-    context.fail(info(), [&] {
-      return "the object has " + std::to_string(size) +
-             (size == 1 ? " property, " : " properties, ") +
-             (is_maximum_ ? "more than the maximum of " : "fewer than the minimum of ") +
-             std::to_string(limit_);
-    });
-    return false;
-  }
-
- private:
-  std::size_t limit_;
-  bool is_maximum_;
-};
-
 struct Dependency {
   std::string name;
   std::vector<std::string> required;  // the array form
@@ -303,16 +281,7 @@ void compileObjectKeywords(Scope& scope) {
                   scope.info("required"),
                   stringArray(scope, *required, scope.pointerOf("required"), "\"required\"")));
   }
-  if (scope.find("minProperties") != nullptr) {
-    scope.add(Applies::Object,
-              std::make_unique<PropertyCountCheck>(scope.info("minProperties"),
-                                                   scope.count("minProperties"), false));
-  }
-  if (scope.find("maxProperties") != nullptr) {
-    scope.add(Applies::Object,
-              std::make_unique<PropertyCountCheck>(scope.info("maxProperties"),
-                                                   scope.count("maxProperties"), true));
-  }
+  compileSizeBounds(scope, Applies::Object, "minProperties", "maxProperties");
   compileProperties(scope);
   compileDependencies(scope);
   if (scope.draft() != SchemaDraft::Draft4 && scope.find("propertyNames") != nullptr) {
