@@ -36,6 +36,14 @@ struct PathSettings {
   bool follow_symlinks = true;               ///< false: judge paths lexically only
   std::vector<std::string> workspace_roots;  ///< extra workspace roots for every call
   PolicyLayer layer = PolicyLayer::Builtin;  ///< the layer that last set any of these
+
+  /// How a CallView resolves paths under these settings.
+  PathOptions pathOptions() const {
+    PathOptions options;
+    options.case_sensitivity = case_sensitivity;
+    options.follow_symlinks = follow_symlinks;
+    return options;
+  }
 };
 
 /// Limits on a call's arguments (the `limits:` section), checked before

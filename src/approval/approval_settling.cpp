@@ -31,6 +31,21 @@ void deny(Decision& d, ApprovalResolution how, const std::string& reason,
   d.approval = std::move(how);
 }
 
+// Who settled an ask, with no binding (nothing remembered).
+ApprovalResolution settledBy(std::string by, std::string outcome, std::string reason) {
+  ApprovalResolution how;
+  how.by = std::move(by);
+  how.outcome = std::move(outcome);
+  how.reason = std::move(reason);
+  return how;
+}
+
+// The handler failed or answered outside what was asked: fail closed.
+void handlerFailed(Decision& d, const std::string& why) {
+  deny(d, settledBy("handler-error", "", why), "needs approval: " + why,
+       "Blocked by toolguard: the approval could not be obtained.");
+}
+
 ApprovalResolution remembered(std::string by, const ApprovalEntry& entry, std::string file) {
   return ApprovalResolution{std::move(by),
                             "always-allow",
@@ -52,13 +67,6 @@ std::vector<ApprovalScope> offeredScopes(const CallContext& context, const Guard
     if (in_memory || scopeIdOf(scope, context)) scopes.push_back(scope);
   }
   return scopes;
-}
-
-PathOptions pathOptionsOf(const Policy& policy) {
-  PathOptions options;
-  options.case_sensitivity = policy.paths.case_sensitivity;
-  options.follow_symlinks = policy.paths.follow_symlinks;
-  return options;
 }
 
 }  // namespace
@@ -90,7 +98,7 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
   ToolCall call = original;  // as it would run
   if (d.sanitized_args) call.args = *d.sanitized_args;
   const Policy& policy = engine.policy();
-  const CallView view(call, engine.toolInfo(call.tool), pathOptionsOf(policy),
+  const CallView view(call, engine.toolInfo(call.tool), policy.paths.pathOptions(),
                       &policy.paths.workspace_roots);
 
   for (const ApprovalEntry& entry : session.entries(call.context.session)) {
@@ -114,17 +122,17 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
     }
   }
   if (call.context.mode == InteractionMode::Headless) {
-    return deny(d, {"headless", "", "", "", "", "", "", "the call is headless"},
+    return deny(d, settledBy("headless", "", "the call is headless"),
                 "needs approval and the call is headless: " + d.reason,
                 "Blocked by toolguard: this call needs a person's approval and none can be "
                 "asked (headless).");
   }
   if (!options.approval_handler) {
     if (options.report_ask) {
-      d.approval = ApprovalResolution{"unresolved", "", "", "", "", "", "", ""};
+      d.approval = settledBy("unresolved", "", "");
       return;
     }
-    return deny(d, {"no-handler", "", "", "", "", "", "", "no approval handler"},
+    return deny(d, settledBy("no-handler", "", "no approval handler"),
                 "needs approval and no one can be asked: " + d.reason,
                 "Blocked by toolguard: this call needs a person's approval and no one can be "
                 "asked.");
@@ -139,22 +147,21 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
         pending.wait_for(options.approval_timeout) == std::future_status::timeout) {
       std::string why =
           "no answer within " + std::to_string(options.approval_timeout.count()) + " ms";
-      return deny(d, {"timeout", "", "", "", "", "", "", why}, "needs approval: " + why,
+      return deny(d, settledBy("timeout", "", why), "needs approval: " + why,
                   "Blocked by toolguard: no one approved this call in time.");
     }
     answer = pending.get();
   } catch (const std::exception& e) {
     std::string why = by + " failed: " + e.what();
-    return deny(d, {"handler-error", "", "", "", "", "", "", why}, "needs approval: " + why,
-                "Blocked by toolguard: the approval could not be obtained.");
+    return handlerFailed(d, why);
   }
   switch (answer.outcome) {
     case ApprovalOutcome::AllowOnce:
-      return allow(d, {by, "allow-once", "", "", "", "", "", ""}, "allowed once by " + by);
+      return allow(d, settledBy(by, "allow-once", ""), "allowed once by " + by);
     case ApprovalOutcome::Deny: {
       if (!answer.by_person) {
         std::string why = by + ": " + (answer.reason.empty() ? "no answer" : answer.reason);
-        return deny(d, {by, "", "", "", "", "", "", why}, "needs approval, none given: " + why,
+        return deny(d, settledBy(by, "", why), "needs approval, none given: " + why,
                     "Blocked by toolguard: no one approved this call (" + why + ").");
       }
       std::string reason =
@@ -162,22 +169,20 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
       std::string told = answer.reason.empty()
                              ? "A person declined this call."
                              : "A person declined this call: " + answer.reason + ".";
-      return deny(d, {by, "deny", "", "", "", "", "", answer.reason}, reason, told);
+      return deny(d, settledBy(by, "deny", answer.reason), reason, told);
     }
     case ApprovalOutcome::AlwaysAllow:
       break;
     default: {  // not an answer toolguard knows: fail closed
       std::string why = by + " gave an unknown answer";
-      return deny(d, {"handler-error", "", "", "", "", "", "", why}, "needs approval: " + why,
-                  "Blocked by toolguard: the approval could not be obtained.");
+      return handlerFailed(d, why);
     }
   }
   const bool scope_offered =
       std::find(request.scopes.begin(), request.scopes.end(), answer.scope) != request.scopes.end();
   if (answer.option >= request.options.size() || !scope_offered) {
     std::string why = by + " answered with a binding or scope that was not offered";
-    return deny(d, {"handler-error", "", "", "", "", "", "", why}, "needs approval: " + why,
-                "Blocked by toolguard: the approval could not be obtained.");
+    return handlerFailed(d, why);
   }
   const ApprovalOption& option = request.options[answer.option];
   ApprovalEntry entry{call.tool,

@@ -92,10 +92,7 @@ void printExplanation(const ToolCall& call, const Engine& engine, const PolicySo
   if (!call.context.model.empty()) std::cout << ", model " << call.context.model;
   std::cout << "\n" << describeTool(tool, policy, call.tool);
 
-  PathOptions path_options;
-  path_options.case_sensitivity = policy.paths.case_sensitivity;
-  path_options.follow_symlinks = policy.paths.follow_symlinks;
-  const CallView view(call, tool, path_options, &policy.paths.workspace_roots);
+  const CallView view(call, tool, policy.paths.pathOptions(), &policy.paths.workspace_roots);
   if (view.command()) std::cout << "  command: " << *view.command() << "\n";
   if (const ShellProgram* program = view.shellProgram()) printProgram(*program);
   printPaths(view);

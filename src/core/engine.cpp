@@ -91,10 +91,7 @@ Decision judge(const detail::CompiledPolicy& compiled, const ToolCall& call) {
     return errorDecision(std::move(*problem));
   }
   const ToolInfo& info = policy.tools.resolve(call.tool);
-  PathOptions path_options;
-  path_options.case_sensitivity = policy.paths.case_sensitivity;
-  path_options.follow_symlinks = policy.paths.follow_symlinks;
-  const CallView view(call, info, std::move(path_options), &policy.paths.workspace_roots);
+  const CallView view(call, info, policy.paths.pathOptions(), &policy.paths.workspace_roots);
   if (const std::optional<std::string>& bad_path = view.pathError()) {
     return errorDecision(*bad_path);
   }
