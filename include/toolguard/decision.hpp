@@ -29,11 +29,12 @@ enum class DecisionBasis {
   Default,     ///< no finding, no tool policy; the default verdict
   Arguments,   ///< the arguments failed the tool's input schema or a validateArgs hook
   RateLimit,   ///< a rate limit of the policy refused the call (Guard only)
+  Validator,   ///< the validation callback denied or aborted the call (Guard only)
   Error        ///< the call could not be judged (fail closed)
 };
 
 /// The lowercase name of a basis ("rule", "tool-policy", "default", "arguments",
-/// "rate-limit", "error").
+/// "rate-limit", "validator", "error").
 std::string_view toString(DecisionBasis basis);
 
 /// How an ask was settled after the policy: by a remembered approval, by a
@@ -73,6 +74,8 @@ struct Decision {
   /// How an ask was settled (Guard only; Engine::decide leaves it empty).
   std::optional<ApprovalResolution> approval;
   std::string id;  ///< unique id of this decision (Guard only; written to the audit log)
+  /// What the validation callback attached to its deny or abort (null otherwise).
+  nlohmann::json extra;
 };
 
 }  // namespace toolguard

@@ -9,6 +9,8 @@
 #include "toolguard/approval.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/audit_log.hpp"
+#include "toolguard/call_validator.hpp"
+#include "toolguard/cancellation.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/rate_limiter.hpp"
 #include "toolguard/session_approvals.hpp"
@@ -34,9 +36,16 @@ struct GuardOptions {
   /// Keep "always allow for this session" in the store's session file
   /// instead of memory: for processes that live for one call (hooks).
   bool store_session_approvals = false;
+  /// The program's own check, consulted after the policy and before an
+  /// ask is settled, for calls the policy did not deny. It can deny or
+  /// abort, never loosen. Empty: none.
+  CallValidator validator;
+  /// How long the validator has to answer; past it the call is denied. 0: no limit.
+  std::chrono::milliseconds validator_timeout{std::chrono::seconds(30)};
 };
 
-/// Judges calls like Engine::decide, then settles ask:
+/// Judges calls like Engine::decide, then:
+///  0. the validator (if any) may deny or abort what the policy did not;
 ///  1. a rate limit that is full denies, saying when to retry;
 ///  2. an ask covered by a session approval or a store entry is allowed;
 ///  3. a headless call, or one with no handler, is denied (or reported as
@@ -57,6 +66,15 @@ class Guard {
   /// concurrency limits (max_concurrent) until `running` is released or
   /// destroyed. Run the tool while it lives.
   Decision decide(const ToolCall& call, RateLimitTicket& running);
+
+  /// Like decide(call, running); `cancellation` reaches the validator.
+  Decision decide(const ToolCall& call, RateLimitTicket& running,
+                  const CancellationToken& cancellation);
+
+  /// A guard with the same options, session approvals and rate-limit counts
+  /// that judges with `engine` (after tools were registered). The engine's
+  /// policy must have the same rate limits as this guard's.
+  Guard withEngine(Engine engine) const;
 
   /// The in-memory "always allow for this session" approvals.
   SessionApprovals& sessionApprovals() { return *session_; }

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "approval_settling.hpp"
+#include "validator_step.hpp"
 
 namespace toolguard {
 namespace {
@@ -44,10 +45,24 @@ Decision Guard::decide(const ToolCall& call) {
   return decide(call, ticket);
 }
 
+Guard Guard::withEngine(Engine engine) const {
+  Guard next = *this;
+  next.engine_ = std::move(engine);
+  return next;
+}
+
 Decision Guard::decide(const ToolCall& call, RateLimitTicket& running) {
+  return decide(call, running, CancellationToken{});
+}
+
+Decision Guard::decide(const ToolCall& call, RateLimitTicket& running,
+                       const CancellationToken& cancellation) {
   Decision d = engine_.decide(call);
   try {
     d.id = detail::newDecisionId();
+    if (options_.validator) {
+      detail::consultValidator(options_, engine_.toolInfo(call.tool), call, cancellation, d);
+    }
     RateLimitTicket ticket;
     bool limited = false;
     // A headless ask (already deny) may still be allowed by a remembered

@@ -151,6 +151,9 @@ void printExplanation(const ToolCall& call, const Engine& engine, const PolicySo
     case DecisionBasis::RateLimit:
       std::cout << "  a rate limit (" << d.source.toString() << ") refused the call\n";
       break;
+    case DecisionBasis::Validator:
+      std::cout << "  the program's validation callback refused the call\n";
+      break;
     case DecisionBasis::Error:
       std::cout << "  the call could not be judged (fail closed)\n";
       break;

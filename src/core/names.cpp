@@ -61,11 +61,12 @@ constexpr NameTable<ToolKind, 7> kKinds{{{ToolKind::Shell, "shell"},
                                          {ToolKind::Network, "network"},
                                          {ToolKind::Agent, "agent"},
                                          {ToolKind::Other, "other"}}};
-constexpr NameTable<DecisionBasis, 6> kBases{{{DecisionBasis::Rule, "rule"},
+constexpr NameTable<DecisionBasis, 7> kBases{{{DecisionBasis::Rule, "rule"},
                                               {DecisionBasis::ToolPolicy, "tool-policy"},
                                               {DecisionBasis::Default, "default"},
                                               {DecisionBasis::Arguments, "arguments"},
                                               {DecisionBasis::RateLimit, "rate-limit"},
+                                              {DecisionBasis::Validator, "validator"},
                                               {DecisionBasis::Error, "error"}}};
 constexpr NameTable<InteractionMode, 2> kModes{
     {{InteractionMode::Interactive, "interactive"}, {InteractionMode::Headless, "headless"}}};

@@ -1,0 +1,99 @@
+// The validation callback step of the Guard: stricter only, fail closed.
+#include "validator_step.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <thread>
+
+#include "approval_settling.hpp"
+
+namespace toolguard {
+
+std::string_view toString(ValidationVerdict verdict) {
+  switch (verdict) {
+    case ValidationVerdict::Allow:
+      return "allow";
+    case ValidationVerdict::Deny:
+      return "deny";
+    case ValidationVerdict::Abort:
+      return "abort";
+  }
+  return "deny";
+}
+
+namespace detail {
+namespace {
+
+constexpr std::chrono::milliseconds kCancellationPoll{20};
+
+/// Waits for the validator's answer, polling the cancellation token. On a
+/// timeout or a cancellation the future is handed to a detached thread, so
+/// a std::async future (whose destructor blocks) cannot hold the call.
+ValidationResult awaitAnswer(std::future<ValidationResult> answer,
+                             std::chrono::milliseconds timeout,
+                             const CancellationToken& cancellation) {
+  if (!answer.valid()) return ValidationResult::deny("the validator returned no future");
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  const bool limited = timeout.count() > 0;
+  while (true) {
+    auto slice = kCancellationPoll;
+    if (limited) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      slice = std::clamp(left, std::chrono::milliseconds(0), kCancellationPoll);
+    }
+    if (answer.wait_for(slice) == std::future_status::ready) return answer.get();
+    const bool cancelled = cancellation.cancelled();
+    if (cancelled || (limited && std::chrono::steady_clock::now() >= deadline)) {
+      std::thread([pending = std::move(answer)]() mutable { pending.wait(); }).detach();
+      return ValidationResult::deny(cancelled ? "the generation was cancelled while the "
+                                                "validator was judging the call"
+                                              : "the validator did not answer in time (" +
+                                                    std::to_string(timeout.count()) + " ms)");
+    }
+  }
+}
+
+void applyAnswer(const ValidationResult& answer, Decision& d) {
+  if (answer.verdict == ValidationVerdict::Allow) return;
+  const bool abort = answer.verdict == ValidationVerdict::Abort;
+  d.verdict = d.policy_verdict = abort ? Verdict::Abort : Verdict::Deny;
+  d.basis = DecisionBasis::Validator;
+  d.rule_id.clear();
+  d.decided_on.clear();
+  d.source = SourceLocation{"<validator>", 0, 0};
+  const std::string why = answer.reason.empty() ? "no reason given" : answer.reason;
+  d.reason =
+      std::string("the validator ").append(abort ? "aborted" : "denied").append(" the call: ");
+  d.reason.append(why);
+  d.model_reason = "Blocked by toolguard (validator): " + why;
+  d.extra = answer.extra;
+}
+
+}  // namespace
+
+void consultValidator(const GuardOptions& options, const ToolInfo& tool, const ToolCall& call,
+                      const CancellationToken& cancellation, Decision& d) {
+  const bool final = d.verdict == Verdict::Deny || d.verdict == Verdict::Abort;
+  if (final && !needsApproval(d)) return;  // the policy already refused it
+  ValidationContext context{call.context.model, call.context.agent, call.context.session,
+                            cancellation};
+  const nlohmann::json& args = d.sanitized_args ? *d.sanitized_args : call.args;
+  ValidationResult answer;
+  try {
+    answer = awaitAnswer(options.validator(context, tool, args), options.validator_timeout,
+                         cancellation);
+  } catch (const std::exception& e) {
+    answer = ValidationResult::deny(std::string("the validator failed: ") + e.what());
+  } catch (...) {
+    answer = ValidationResult::deny("the validator failed");
+  }
+  if (answer.verdict != ValidationVerdict::Allow && answer.verdict != ValidationVerdict::Deny &&
+      answer.verdict != ValidationVerdict::Abort) {
+    answer = ValidationResult::deny("the validator gave an unknown verdict");
+  }
+  applyAnswer(answer, d);
+}
+
+}  // namespace detail
+}  // namespace toolguard
