@@ -3,8 +3,6 @@
 // endpoint, runs the tool calls the model asks for through a ToolRegistry,
 // feeds the outcomes back, and loops until the model stops.
 
-#include <condition_variable>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -12,7 +10,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "toolguard/chat_client.hpp"
@@ -129,7 +126,8 @@ class Agent {
                   const CancellationToken& cancellation = {});
 
   /// Runs a generation on a background thread and hands its events out one
-  /// by one, as an iterator.
+  /// by one, as an iterator. The agent and its registry must outlive the
+  /// stream.
   AgentEventStream stream(const std::string& prompt);
 
   const AgentOptions& options() const { return options_; }

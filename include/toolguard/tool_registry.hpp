@@ -84,7 +84,11 @@ class ToolRegistry {
 
   /// Runs one call through the whole pipeline (see the class comment).
   /// Never throws. An unregistered tool is denied without asking anyone.
-  ToolOutcome executeTool(const ToolCall& call, const CancellationToken& cancellation = {});
+  /// `on_running`, when set, is called once the guard allowed the call,
+  /// just before the invocation filters run (the agent loop's "running"
+  /// event); an exception from it is an error outcome.
+  ToolOutcome executeTool(const ToolCall& call, const CancellationToken& cancellation = {},
+                          const std::function<void(const ToolInvocation&)>& on_running = {});
 
   /// The guard as it is now (session approvals, engine, options).
   std::shared_ptr<Guard> guard() const;

@@ -133,7 +133,8 @@ ToolOutcome outcomeOfRefusal(const Decision& decision) {
 }
 
 ToolOutcome executeOnSnapshot(const ToolRegistry::Snapshot& snapshot, const ToolCall& call,
-                              const CancellationToken& cancellation) {
+                              const CancellationToken& cancellation,
+                              const std::function<void(const ToolInvocation&)>& on_running) {
   const ToolRegistry::Entry* entry = snapshot.find(call.tool);
   if (entry == nullptr) {
     return ToolOutcome::denied("Blocked by toolguard: there is no tool named '" + call.tool +
@@ -152,6 +153,7 @@ ToolOutcome executeOnSnapshot(const ToolRegistry::Snapshot& snapshot, const Tool
   ToolCall allowed = call;
   if (decision.sanitized_args) allowed.args = *decision.sanitized_args;
   ToolInvocation invocation{allowed, entry->info, decision, cancellation};
+  if (on_running) on_running(invocation);
   ToolOutcome outcome = detail::runAllowedCall(snapshot, *entry, invocation);
   running.release();
   outcome.decision = std::move(decision);
@@ -160,9 +162,11 @@ ToolOutcome executeOnSnapshot(const ToolRegistry::Snapshot& snapshot, const Tool
 
 }  // namespace
 
-ToolOutcome ToolRegistry::executeTool(const ToolCall& call, const CancellationToken& cancellation) {
+ToolOutcome ToolRegistry::executeTool(
+    const ToolCall& call, const CancellationToken& cancellation,
+    const std::function<void(const ToolInvocation&)>& on_running) {
   try {
-    return executeOnSnapshot(*snapshot(), call, cancellation);
+    return executeOnSnapshot(*snapshot(), call, cancellation, on_running);
   } catch (const std::exception& e) {
     return ToolOutcome::error(std::string("toolguard failed while running the call: ") + e.what());
   } catch (...) {

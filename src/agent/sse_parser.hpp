@@ -1,0 +1,56 @@
+#pragma once
+// An incremental parser of server-sent events (text/event-stream): bytes in,
+// complete events out, whatever the chunk boundaries.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace toolguard::detail {
+
+/// One dispatched event.
+struct SseEvent {
+  std::string event;  ///< the "event:" field ("" when not sent)
+  std::string data;   ///< the "data:" lines joined with "\n"
+  /// An "error:" line's value: not in the SSE standard, but llama.cpp's
+  /// server reports errors in a stream that way.
+  std::string error;
+};
+
+/// Splits a byte stream into events. Lines end with "\n", "\r\n" or "\r";
+/// ":" lines are comments; "id:" and "retry:" are ignored. An event is
+/// dispatched at its blank line when it has data or an error.
+class SseParser {
+ public:
+  /// `max_event_bytes` bounds one event (its pending line included).
+  explicit SseParser(size_t max_event_bytes = 8u << 20) : max_event_bytes_(max_event_bytes) {}
+
+  /// Parses `bytes`, appending the events they complete to `out`. False
+  /// (and error() set) once an event exceeds the cap; later calls fail too.
+  bool feed(std::string_view bytes, std::vector<SseEvent>& out);
+
+  /// Ends the stream: dispatches an event the server left without its
+  /// blank line (an unterminated last line included). False after an error.
+  bool finish(std::vector<SseEvent>& out);
+
+  /// Why feed or finish failed ("" when they did not).
+  const std::string& error() const { return error_; }
+
+ private:
+  // Handles one complete line (without its terminator).
+  void processLine(std::string_view line, std::vector<SseEvent>& out);
+  // Dispatches the pending event, if any, and starts a new one.
+  void dispatch(std::vector<SseEvent>& out);
+  // Bytes held for the current event.
+  size_t pendingBytes() const;
+
+  size_t max_event_bytes_;
+  std::string line_;  // the current line, not yet terminated
+  SseEvent event_;    // the event being built
+  bool has_data_ = false;
+  bool skip_lf_ = false;  // the last byte was a "\r": a "\n" right after it ends nothing
+  std::string error_;
+};
+
+}  // namespace toolguard::detail
