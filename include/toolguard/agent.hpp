@@ -111,7 +111,8 @@ class AgentEventStream;
 /// Non-streaming and streaming runs give the same events (a non-streamed
 /// reply's text arrives as one Content event) and the same AgentResult; an
 /// abort is reported as a value (AgentResult::stop == Aborted), never as an
-/// exception. run() and stream() never throw.
+/// exception. run() and stream() never throw (a thread that cannot be
+/// started is an End event with stop Error).
 class Agent {
  public:
   Agent(AgentOptions options, ToolRegistry& registry);
@@ -141,7 +142,9 @@ class Agent {
 /// The events of a generation running on a background thread:
 ///   for (const AgentEvent& e : agent.stream("...")) { ... }
 /// The last event is always End; result() is valid after it. Destroying the
-/// stream early cancels the generation and waits for the thread. Move-only.
+/// stream early cancels the generation and waits for the thread (up to the
+/// endpoint's timeout while a request is being connected). Events queue up
+/// until they are read; the generation does not wait for the reader. Move-only.
 class AgentEventStream {
  public:
   AgentEventStream(AgentEventStream&&) noexcept;
@@ -152,7 +155,8 @@ class AgentEventStream {
   /// The next event, waiting for it; nullopt after End.
   std::optional<AgentEvent> next();
 
-  /// How the generation ended (waits for it).
+  /// How the generation ended (waits for it). Throws std::logic_error on
+  /// a moved-from stream.
   const AgentResult& result();
 
   /// Stops the generation (the stream still ends with End).

@@ -49,8 +49,12 @@ struct ValidationResult {
 
 /// The validation callback: (context, tool, arguments) -> a future answer.
 /// Arguments are those the tool would run with (after validateArgs). It may
-/// answer at once (a ready future) or later; an exception, a broken future
-/// or no answer within GuardOptions::validator_timeout denies the call.
+/// answer at once (a ready future), later (a promise, std::async), or in
+/// the guard's thread (a std::launch::deferred future, which has no
+/// timeout). An exception, a broken future or no answer within
+/// GuardOptions::validator_timeout denies the call. The three references
+/// stay valid until the future is ready, even after a timeout, so an
+/// asynchronous validator may capture them by reference.
 using CallValidator = std::function<std::future<ValidationResult>(
     const ValidationContext& context, const ToolInfo& tool, const nlohmann::json& args)>;
 

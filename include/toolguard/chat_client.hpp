@@ -113,7 +113,10 @@ class ChatClient {
 
   /// Sends one request and waits for the whole reply. `callbacks` are used
   /// only when request.stream is true. Cancelling the token stops reading
-  /// and returns a Cancelled error.
+  /// within about 20 ms and returns a Cancelled error; connecting is not
+  /// interrupted, but takes at most 10 s (or endpoint.timeout if shorter).
+  /// endpoint.timeout bounds each read, not the whole reply: a stream may
+  /// last as long as the server keeps sending.
   ChatResult complete(const ChatRequest& request, const ChatStreamCallbacks& callbacks = {},
                       const CancellationToken& cancellation = {}) const;
 

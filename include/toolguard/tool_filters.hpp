@@ -33,8 +33,11 @@ using InvocationNext = std::function<ToolOutcome(const ToolInvocation&)>;
 
 /// Wraps the call of a tool: runs code before and after `next`, or answers
 /// without calling it (a cache hit, a refusal). Filters run in the order
-/// they were added, the first one outermost. An exception thrown by a
-/// filter becomes an error outcome. Implementations must be thread-safe.
+/// they were added, the first one outermost. A filter must pass on the
+/// invocation it was given: `next` with any other call (changed
+/// arguments) is an error outcome, since the guard judged that call only.
+/// An exception thrown by a filter becomes an error outcome.
+/// Implementations must be thread-safe.
 class InvocationFilter {
  public:
   virtual ~InvocationFilter() = default;
@@ -80,8 +83,10 @@ struct ResultCacheOptions {
 };
 
 /// Serves repeated calls of tools marked both idempotent and read-only from
-/// a cache keyed by tool, canonical arguments and working directory. Only
-/// results are cached, never denials or errors; other tools pass through.
+/// a cache keyed by tool, canonical arguments, working directory, agent,
+/// session and role. Only results are cached, never denials or errors;
+/// other tools pass through. Cached results have passed the result filters
+/// that existed when they were stored: add result filters before calls run.
 std::shared_ptr<InvocationFilter> resultCacheFilter(ResultCacheOptions options = {});
 
 /// Replaces credentials in tool output with "[REDACTED]" before the model

@@ -49,11 +49,14 @@ class ToolRegistry {
   ToolRegistry(Policy policy, GuardOptions options);
 
   /// Registers a tool. Its policy, when unset, becomes the registry's
-  /// default policy (setDefaultPolicy) as it is now. The tool's entry
-  /// replaces any catalog entry of the same name (a program knows its own
-  /// tools best), but keeps the policy's rules. Throws RegistryError for an
-  /// empty or duplicate name, a missing function, or an input schema that
-  /// does not compile.
+  /// default policy (setDefaultPolicy) as it is now. When the policy's
+  /// catalog already knows the name (built-in tools such as Bash or Write,
+  /// or tools of policy files), what the program left unset is taken from
+  /// the catalog (kind, command and path arguments, category, description,
+  /// schema), the more cautious metadata wins, and so does the stricter of
+  /// the two tool policies: registering a tool never loosens what the
+  /// policy says about it. Throws RegistryError for an empty or duplicate
+  /// name, a missing function, or an input schema that does not compile.
   void registerTool(ToolInfo info, ToolFunction function);
 
   /// Sets the policy of tools registered from now on that have none of

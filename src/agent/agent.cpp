@@ -152,7 +152,13 @@ class Generation {
     ToolOutcome outcome;
     try {
       call.args = nlohmann::json::parse(requested.arguments.empty() ? "{}" : requested.arguments);
-      if (!call.args.is_object()) {
+      if (jsonDepth(call.args) > kMaxArgumentDepth) {
+        // Refused before anything copies it: copies and dumps recurse.
+        call.args = nullptr;
+        outcome =
+            ToolOutcome::denied("Blocked by toolguard: the arguments are nested deeper than " +
+                                std::to_string(kMaxArgumentDepth) + " levels.");
+      } else if (!call.args.is_object()) {
         outcome =
             ToolOutcome::denied("Blocked by toolguard: the arguments must be a JSON object, got " +
                                 std::string(call.args.type_name()) + ".");

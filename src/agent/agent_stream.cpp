@@ -3,6 +3,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 
 #include "toolguard/agent.hpp"
@@ -44,6 +45,7 @@ std::optional<AgentEvent> AgentEventStream::next() {
 }
 
 const AgentResult& AgentEventStream::result() {
+  if (!state_) throw std::logic_error("AgentEventStream::result() on a moved-from stream");
   std::unique_lock lock(state_->mutex);
   state_->changed.wait(lock, [&] { return state_->done; });
   return state_->result;
@@ -61,7 +63,7 @@ AgentEventStream::iterator& AgentEventStream::iterator::operator++() {
 
 AgentEventStream Agent::stream(const std::string& prompt) {
   auto state = std::make_shared<AgentEventStream::State>();
-  state->worker = std::thread([this, prompt, raw = state.get()] {
+  auto generate = [this, prompt, raw = state.get()] {
     AgentResult result = run(
         prompt,
         [raw](const AgentEvent& event) {
@@ -74,7 +76,20 @@ AgentEventStream Agent::stream(const std::string& prompt) {
     raw->result = std::move(result);
     raw->done = true;
     raw->changed.notify_all();
-  });
+  };
+  try {
+    state->worker = std::thread(generate);
+  } catch (const std::exception& e) {
+    // No thread: the stream still ends with End and an error result.
+    state->result.stop = AgentStop::Error;
+    state->result.reason = std::string("could not start the generation: ") + e.what();
+    AgentEvent end;
+    end.type = AgentEventType::End;
+    end.stop = AgentStop::Error;
+    end.reason = state->result.reason;
+    state->queue.push_back(std::move(end));
+    state->done = true;
+  }
   return AgentEventStream(std::move(state));
 }
 

@@ -19,6 +19,9 @@ using nlohmann::json;
 
 namespace {
 
+/// How long connecting may take (it cannot be cancelled).
+constexpr std::chrono::milliseconds kConnectTimeout{10'000};
+
 using Kind = ChatError::Kind;
 
 // Stops `client` from a second thread once the token is cancelled, so that a
@@ -109,7 +112,8 @@ ChatResult send(const ChatEndpoint& endpoint, const ChatRequest& request,
     return detail::chatFailure(Kind::Connection, "cannot make a client for " + where);
   }
   auto timeout = std::max(endpoint.timeout, std::chrono::milliseconds(1));
-  client.set_connection_timeout(timeout);
+  // Connecting cannot be cancelled, so it gets a short limit of its own.
+  client.set_connection_timeout(std::min(timeout, kConnectTimeout));
   client.set_read_timeout(timeout);
   client.set_write_timeout(timeout);
   client.set_keep_alive(false);

@@ -1,5 +1,6 @@
 // Chat messages: factories, the wire format out, and replies in.
 #include "chat_wire.hpp"
+#include "toolguard/tool_call.hpp"
 
 namespace toolguard {
 
@@ -112,6 +113,14 @@ std::string argumentsText(const json& value, std::string& out) {
   return "";
 }
 
+json parseServerJson(std::string_view text) {
+  json value = json::parse(text, nullptr, false);
+  if (!value.is_discarded() && jsonDepth(value, kMaxServerJsonDepth + 1) > kMaxServerJsonDepth) {
+    return json(json::value_t::discarded);
+  }
+  return value;
+}
+
 std::string fallbackToolCallId(size_t index) {
   return "call_" + std::to_string(index);
 }
@@ -128,6 +137,9 @@ std::string parseAssistantMessage(const json& message, ChatMessage& out) {
   auto calls = message.find("tool_calls");
   if (calls == message.end() || calls->is_null()) return "";
   if (!calls->is_array()) return "\"tool_calls\" is not an array";
+  if (calls->size() > kMaxToolCallsPerReply) {
+    return "more than " + std::to_string(kMaxToolCallsPerReply) + " tool calls in one reply";
+  }
   for (size_t i = 0; i < calls->size(); ++i) {
     ChatToolCall call;
     std::string error = parseToolCall((*calls)[i], i, call);

@@ -9,6 +9,18 @@
 
 namespace toolguard::detail {
 
+/// Tool calls one reply may carry; more is a protocol error (a hostile
+/// server must not make the agent run a tool thousands of times at once).
+inline constexpr size_t kMaxToolCallsPerReply = 128;
+
+/// JSON from the server nested deeper than this is refused before anything
+/// copies or prints it (copies and dumps recurse).
+inline constexpr size_t kMaxServerJsonDepth = 128;
+
+/// Parses JSON from the server; a discarded value when it is not JSON or is
+/// nested deeper than kMaxServerJsonDepth.
+nlohmann::json parseServerJson(std::string_view text);
+
 /// A tool call's "arguments" as text: a string as is, an object or array
 /// (some servers send those) as compact JSON, null or absent as "".
 std::string argumentsText(const nlohmann::json& value, std::string& out);

@@ -76,16 +76,17 @@ bool ResponseReader::consume(std::string_view bytes) {
 
 bool ResponseReader::onEvent(const SseEvent& event) {
   if (!event.error.empty()) {
-    failWithServerError(json::parse(event.error, nullptr, false), event.error);
+    failWithServerError(parseServerJson(event.error), event.error);
     return false;
   }
   if (event.data == "[DONE]") {
     done_ = true;
     return false;
   }
-  json chunk = json::parse(event.data, nullptr, false);
+  json chunk = parseServerJson(event.data);
   if (chunk.is_discarded()) {
-    fail(ChatError::Kind::Protocol, "a stream chunk is not JSON: " + excerpt(event.data));
+    fail(ChatError::Kind::Protocol,
+         "a stream chunk is not JSON (or is nested too deeply): " + excerpt(event.data));
     return false;
   }
   if (chunk.is_object() && chunk.contains("error") && !chunk["error"].is_null()) {
@@ -132,7 +133,7 @@ ChatResult ResponseReader::finish(const std::string& transfer_error, const std::
     return chatFailure(ChatError::Kind::Connection, what + url + ": " + transfer_error);
   }
   if (status_ != 200) {
-    json body = json::parse(body_, nullptr, false);
+    json body = parseServerJson(body_);
     std::string message = body.is_discarded() ? "" : serverErrorMessage(body);
     if (message.empty()) message = body_.empty() ? "(empty body)" : body_;
     return chatFailure(
@@ -153,14 +154,22 @@ ChatResult ResponseReader::finish(const std::string& transfer_error, const std::
     return chatFailure(ChatError::Kind::Protocol,
                        "the stream from " + url + " ended early (no finish_reason, no [DONE])");
   }
-  return ChatResult{assembler_.reply(), std::nullopt};
+  ChatReply reply = assembler_.reply();
+  for (const ChatToolCall& call : reply.message.tool_calls) {
+    // The same rule as a plain reply: a call without a name is malformed.
+    if (call.name.empty()) {
+      return chatFailure(ChatError::Kind::Protocol,
+                         "the stream from " + url + " has a tool call without a name");
+    }
+  }
+  return ChatResult{std::move(reply), std::nullopt};
 }
 
 ChatResult ResponseReader::finishJson(const std::string& url) {
-  json body = json::parse(body_, nullptr, false);
+  json body = parseServerJson(body_);
   if (body.is_discarded()) {
     return chatFailure(ChatError::Kind::Protocol,
-                       "the reply from " + url + " is not JSON: " +
+                       "the reply from " + url + " is not JSON (or is nested too deeply): " +
                            (body_.empty() ? std::string("(empty body)") : excerpt(body_)));
   }
   if (body.is_object() && body.contains("error") && !body["error"].is_null()) {

@@ -14,7 +14,7 @@
 namespace toolguard::detail {
 
 /// The most a response body may hold (a streamed one in total).
-inline constexpr size_t kMaxResponseBytes = 64u << 20;
+inline constexpr size_t kMaxResponseBytes = 16u << 20;
 /// The most of an error body kept for its message.
 inline constexpr size_t kMaxErrorBodyBytes = 64u << 10;
 

@@ -83,6 +83,9 @@ std::string StreamAssembler::applyToolCall(const json& delta, size_t position) {
     bool is_new = !id.empty() && id != calls_[last_index_].id;
     index = is_new ? calls_.rbegin()->first + 1 : last_index_;
   }
+  if (calls_.count(index) == 0 && calls_.size() >= kMaxToolCallsPerReply) {
+    return "more than " + std::to_string(kMaxToolCallsPerReply) + " tool calls in one reply";
+  }
   last_index_ = index;
   ChatToolCall& call = calls_[index];
   if (call.id.empty()) call.id = id;

@@ -26,13 +26,28 @@ namespace {
 
 constexpr std::chrono::milliseconds kCancellationPoll{20};
 
-/// Waits for the validator's answer, polling the cancellation token. On a
-/// timeout or a cancellation the future is handed to a detached thread, so
-/// a std::async future (whose destructor blocks) cannot hold the call.
+/// What the validator is handed, owned by whoever waits longest: a
+/// validator that answers after the call was judged (timeout,
+/// cancellation) may still read its arguments safely.
+struct ValidatorInput {
+  ValidationContext context;
+  ToolInfo tool;
+  nlohmann::json args;
+};
+
+/// Waits for the validator's answer, polling the cancellation token. A
+/// deferred future (std::launch::deferred) runs here, on this thread. On a
+/// timeout or a cancellation the future and the input are handed to a
+/// detached thread, so a std::async future (whose destructor blocks) cannot
+/// hold the call.
 ValidationResult awaitAnswer(std::future<ValidationResult> answer,
+                             std::shared_ptr<const ValidatorInput> input,
                              std::chrono::milliseconds timeout,
                              const CancellationToken& cancellation) {
   if (!answer.valid()) return ValidationResult::deny("the validator returned no future");
+  if (answer.wait_for(std::chrono::seconds(0)) == std::future_status::deferred) {
+    return answer.get();
+  }
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   const bool limited = timeout.count() > 0;
   while (true) {
@@ -45,7 +60,7 @@ ValidationResult awaitAnswer(std::future<ValidationResult> answer,
     if (answer.wait_for(slice) == std::future_status::ready) return answer.get();
     const bool cancelled = cancellation.cancelled();
     if (cancelled || (limited && std::chrono::steady_clock::now() >= deadline)) {
-      std::thread([pending = std::move(answer)]() mutable { pending.wait(); }).detach();
+      std::thread([pending = std::move(answer), input]() mutable { pending.wait(); }).detach();
       return ValidationResult::deny(cancelled ? "the generation was cancelled while the "
                                                 "validator was judging the call"
                                               : "the validator did not answer in time (" +
@@ -76,13 +91,14 @@ void consultValidator(const GuardOptions& options, const ToolInfo& tool, const T
                       const CancellationToken& cancellation, Decision& d) {
   const bool final = d.verdict == Verdict::Deny || d.verdict == Verdict::Abort;
   if (final && !needsApproval(d)) return;  // the policy already refused it
-  ValidationContext context{call.context.model, call.context.agent, call.context.session,
-                            cancellation};
-  const nlohmann::json& args = d.sanitized_args ? *d.sanitized_args : call.args;
   ValidationResult answer;
   try {
-    answer = awaitAnswer(options.validator(context, tool, args), options.validator_timeout,
-                         cancellation);
+    auto input = std::make_shared<const ValidatorInput>(
+        ValidatorInput{ValidationContext{call.context.model, call.context.agent,
+                                         call.context.session, cancellation},
+                       tool, d.sanitized_args ? *d.sanitized_args : call.args});
+    answer = awaitAnswer(options.validator(input->context, input->tool, input->args), input,
+                         options.validator_timeout, cancellation);
   } catch (const std::exception& e) {
     answer = ValidationResult::deny(std::string("the validator failed: ") + e.what());
   } catch (...) {

@@ -56,7 +56,12 @@ ToolOutcome runFrom(size_t position, const ToolRegistry::Snapshot& snapshot,
   }
   const auto& filter = snapshot.invocation_filters[position];
   InvocationNext next = [&, position](const ToolInvocation& inner) {
-    return runFrom(position + 1, snapshot, entry, inner);
+    // The tool runs with the call the guard judged, never another one.
+    if (&inner.call != &invocation.call || &inner.decision != &invocation.decision) {
+      return ToolOutcome::error("invocation filter '" + filter->name() +
+                                "' passed on a different call than the one the guard judged");
+    }
+    return runFrom(position + 1, snapshot, entry, invocation);
   };
   try {
     return filter->invoke(invocation, next);

@@ -36,8 +36,10 @@ struct ToolRegistry::Snapshot {
 namespace detail {
 
 /// The registered entry a program gave, merged with what the policy's
-/// catalog already knows of the name (see ToolRegistry::registerTool).
-ToolInfo mergeWithCatalog(ToolInfo info, const Policy& policy);
+/// catalog already knows of the name (see ToolRegistry::registerTool);
+/// `default_policy` is the registry's policy for tools without one.
+ToolInfo mergeWithCatalog(ToolInfo info, const Policy& policy,
+                          std::optional<ToolPolicy> default_policy);
 
 /// True when the policy refuses every call of the tool (tool policy deny,
 /// or a deny/abort rule with no conditions that targets it).

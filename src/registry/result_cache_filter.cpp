@@ -13,11 +13,16 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Tool, canonical arguments (sorted keys) and working directory; nullopt
+// Tool, canonical arguments (sorted keys), working directory and who asks
+// (agent, session, role: results are not shared between them); nullopt
 // when the arguments cannot be written as JSON (the call is not cached).
 std::optional<std::string> cacheKey(const ToolCall& call) {
   try {
-    return approvalKey(call) + "\n" + call.context.cwd;
+    nlohmann::json who = {call.context.cwd, call.context.agent, call.context.session,
+                          call.context.role};
+    std::string key = approvalKey(call);
+    key.append("\n").append(who.dump());
+    return key;
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;
   }

@@ -8,26 +8,49 @@
 
 namespace toolguard::detail {
 
-ToolInfo mergeWithCatalog(ToolInfo info, const Policy& policy) {
+namespace {
+
+std::optional<ToolPolicy> stricterPolicy(std::optional<ToolPolicy> a, std::optional<ToolPolicy> b) {
+  if (!a) return b;
+  if (!b) return a;
+  return isStricter(toVerdict(*b), toVerdict(*a)) ? b : a;
+}
+
+/// Fills what the program left unset from the catalog, and keeps whichever
+/// metadata is more cautious.
+void mergeMetadata(ToolMetadata& ours, const ToolMetadata& known) {
+  if (ours.category.empty()) ours.category = known.category;
+  ours.side_effect = std::max(ours.side_effect, known.side_effect);
+  ours.risk = std::max(ours.risk, known.risk);
+  ours.default_approval = std::max(ours.default_approval, known.default_approval);
+  // Only results of tools both sides call read-only and idempotent are cached.
+  ours.read_only = ours.read_only && known.read_only;
+  ours.idempotent = ours.idempotent && known.idempotent;
+}
+
+}  // namespace
+
+ToolInfo mergeWithCatalog(ToolInfo info, const Policy& policy,
+                          std::optional<ToolPolicy> default_policy) {
   const ToolInfo* known = policy.tools.find(info.name);
-  if (known == nullptr) return info;
-  // Leaving the kind or argument roles unset must not switch off what the
-  // catalog knows (a "Bash" registered as kind other would skip the shell
-  // parser).
-  if (info.kind == ToolKind::Other && known->kind != ToolKind::Other) {
-    info.kind = known->kind;
+  if (known == nullptr) {
+    if (!info.policy) info.policy = default_policy;
+    return info;
+  }
+  // Leaving the kind or the argument roles unset must not switch off what
+  // the catalog knows: a "Bash" without command_arg would skip the shell
+  // parser, a "Write" without path_args the path rules.
+  if (info.kind == ToolKind::Other) info.kind = known->kind;
+  if (info.kind == known->kind) {
     if (info.command_arg.empty()) info.command_arg = known->command_arg;
     if (info.path_args.empty()) info.path_args = known->path_args;
   }
-  // A tool policy set by a policy file (or earlier code) still holds when
-  // it is stricter than the program's.
-  if (policy.tool_origins.count(info.name) != 0) {
-    auto theirs = effectivePolicy(*known);
-    auto ours = effectivePolicy(info);
-    if (theirs && (!ours || isStricter(toVerdict(*theirs), toVerdict(*ours)))) {
-      info.policy = theirs;
-    }
-  }
+  mergeMetadata(info.metadata, known->metadata);
+  if (info.description.empty()) info.description = known->description;
+  if (info.input_schema.is_null()) info.input_schema = known->input_schema;
+  // The catalog's (or a policy file's) tool policy holds when it is
+  // stricter than the program's, or than the registry's default.
+  info.policy = stricterPolicy(info.policy ? info.policy : default_policy, effectivePolicy(*known));
   return info;
 }
 

@@ -3,6 +3,7 @@
 
 #include <exception>
 
+#include "../approval/approval_settling.hpp"
 #include "registry_state.hpp"
 #include "toolguard/json_schema.hpp"
 #include "toolguard/policy_loader.hpp"
@@ -48,9 +49,8 @@ void ToolRegistry::registerTool(ToolInfo info, ToolFunction function) {
   if (current_->find(info.name)) {
     throw RegistryError("a tool named '" + info.name + "' is already registered");
   }
-  if (!info.policy) info.policy = default_policy_;
   auto next = std::make_shared<Snapshot>(*current_);
-  ToolInfo merged = detail::mergeWithCatalog(std::move(info), next->policy);
+  ToolInfo merged = detail::mergeWithCatalog(std::move(info), next->policy, default_policy_);
   next->policy.tools.add(merged);
   next->policy.tool_origins[merged.name] = ToolOrigin{PolicyLayer::Code, {"<registry>", 0, 0}};
   next->guard = std::make_shared<Guard>(current_->guard->withEngine(Engine(next->policy)));
@@ -132,16 +132,39 @@ ToolOutcome outcomeOfRefusal(const Decision& decision) {
   return outcome;
 }
 
+/// Denies a call of a tool that is not registered or is disabled, without
+/// consulting the policy, and records it in the audit log like any decision.
+ToolOutcome refuseUnrunnable(const ToolRegistry::Snapshot& snapshot, const ToolCall& call,
+                             const std::string& why) {
+  Decision d;
+  d.verdict = d.policy_verdict = Verdict::Deny;
+  d.basis = DecisionBasis::Error;
+  d.reason = why;
+  d.model_reason = "Blocked by toolguard: " + why;
+  d.source = SourceLocation{"<registry>", 0, 0};
+  d.id = detail::newDecisionId();
+  if (const auto& audit = snapshot.guard->options().audit_log) {
+    try {
+      audit->write(call, d);
+    } catch (...) {  // the call is denied either way
+    }
+  }
+  ToolOutcome outcome = ToolOutcome::denied(d.model_reason);
+  outcome.decision = std::move(d);
+  return outcome;
+}
+
 ToolOutcome executeOnSnapshot(const ToolRegistry::Snapshot& snapshot, const ToolCall& call,
                               const CancellationToken& cancellation,
                               const std::function<void(const ToolInvocation&)>& on_running) {
   const ToolRegistry::Entry* entry = snapshot.find(call.tool);
   if (entry == nullptr) {
-    return ToolOutcome::denied("Blocked by toolguard: there is no tool named '" + call.tool +
-                               "'. Use one of the tools you were given.");
+    return refuseUnrunnable(
+        snapshot, call,
+        "there is no tool named '" + call.tool + "'. Use one of the tools you were given.");
   }
   if (!entry->enabled) {
-    return ToolOutcome::denied("Blocked by toolguard: the tool '" + call.tool + "' is disabled.");
+    return refuseUnrunnable(snapshot, call, "the tool '" + call.tool + "' is disabled.");
   }
   RateLimitTicket running;
   Decision decision = snapshot.guard->decide(call, running, cancellation);

@@ -19,6 +19,13 @@ ChatToolCall toolCall(std::string id, std::string name, json args) {
   return ChatToolCall{std::move(id), std::move(name), args.dump()};
 }
 
+// "c" followed by the number (append, not +: GCC 12 -Wrestrict misfires on +).
+std::string callId(int number) {
+  std::string id = "c";
+  id.append(std::to_string(number));
+  return id;
+}
+
 // A registry with `lookup` (allowed), `erase` (denied by policy) and, when
 // asked, a validator that aborts calls of `launch`.
 struct Tools {
@@ -254,10 +261,35 @@ TEST_P(AgentLoop, ArgumentsThatAreNotJsonAreRefusedWithoutRunning) {
   EXPECT_NE(content.find("not valid JSON"), std::string::npos) << content;
 }
 
+TEST_P(AgentLoop, DeeplyNestedArgumentsAreRefusedWithoutCrashing) {
+  std::string deep(100000, '[');
+  deep += std::string(100000, ']');
+  ScriptedChatServer server(
+      {ScriptedReply::toolCalls({ChatToolCall{"c1", "lookup", deep}}), ScriptedReply::text("ok")});
+  Agent agent(optionsFor(server), *tools.registry);
+  AgentResult result = agent.run("do it");
+  EXPECT_EQ(result.stop, AgentStop::Completed) << result.reason;
+  EXPECT_EQ(tools.lookups, 0);
+  std::string content = server.requests().at(1)["messages"][3]["content"];
+  EXPECT_NE(content.find("nested deeper"), std::string::npos) << content;
+}
+
+TEST_P(AgentLoop, TooManyToolCallsInOneReplyAreAProtocolError) {
+  std::vector<ChatToolCall> calls;
+  for (int i = 0; i < 200; ++i) calls.push_back(toolCall(callId(i), "lookup", {}));
+  ScriptedChatServer server({ScriptedReply::toolCalls(calls)});
+  Agent agent(optionsFor(server), *tools.registry);
+  AgentResult result = agent.run("do it");
+  EXPECT_EQ(result.stop, AgentStop::Error);
+  ASSERT_TRUE(result.error);
+  EXPECT_EQ(result.error->kind, ChatError::Kind::Protocol);
+  EXPECT_EQ(tools.lookups, 0);
+}
+
 TEST_P(AgentLoop, TurnLimitStopsAModelThatNeverFinishes) {
   std::vector<ScriptedReply> script;
   for (int i = 0; i < 6; ++i) {
-    script.push_back(ScriptedReply::toolCalls({toolCall("c" + std::to_string(i), "lookup", {})}));
+    script.push_back(ScriptedReply::toolCalls({toolCall(callId(i), "lookup", {})}));
   }
   ScriptedChatServer server(script);
   Agent agent(optionsFor(server), *tools.registry);

@@ -145,6 +145,40 @@ TEST(CallValidator, ThrowingBrokenOrSilentValidatorsDeny) {
   EXPECT_EQ(throwing.runs + broken.runs + invalid.runs + silent.runs, 0);
 }
 
+TEST(CallValidator, ADeferredFutureRunsOnTheGuardsThread) {
+  Fixture f(
+      [](const ValidationContext&, const ToolInfo&, const json& args) {
+        return std::async(std::launch::deferred, [args] {
+          return args.contains("drop") ? ValidationResult::deny("no drops")
+                                       : ValidationResult::allow();
+        });
+      },
+      PolicyBuilder().buildPolicy(), std::chrono::milliseconds(1));
+  EXPECT_EQ(f.registry->executeTool(makeCall("query", {{"select", true}})).kind,
+            OutcomeKind::Result);
+  EXPECT_EQ(f.registry->executeTool(makeCall("query", {{"drop", true}})).kind, OutcomeKind::Denied);
+}
+
+TEST(CallValidator, ALateValidatorStillReadsValidArguments) {
+  // Captures the arguments by reference and answers after the timeout.
+  std::atomic<bool> read_ok{false};
+  Fixture f(
+      [&](const ValidationContext&, const ToolInfo& tool, const json& args) {
+        return std::async(std::launch::async, [&tool, &args, &read_ok] {
+          std::this_thread::sleep_for(std::chrono::milliseconds(80));
+          read_ok = tool.name == "query" && args.value("q", "") == "still here";
+          return ValidationResult::allow();
+        });
+      },
+      PolicyBuilder().buildPolicy(), std::chrono::milliseconds(10));
+  EXPECT_EQ(f.registry->executeTool(makeCall("query", {{"q", "still here"}})).kind,
+            OutcomeKind::Denied);
+  for (int i = 0; i < 200 && !read_ok; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(read_ok);
+}
+
 TEST(CallValidator, CancellationStopsTheWait) {
   auto never = std::make_shared<std::promise<ValidationResult>>();
   Fixture f([never](const ValidationContext&, const ToolInfo&, const json&) {

@@ -257,7 +257,7 @@ TEST(ChatClient, MalformedBodiesAreProtocolErrors) {
   ChatClient client(endpointFor(server));
   std::string url = completionsUrl(server);
   std::vector<std::string> expected = {
-      "the reply from " + url + " is not JSON: {not json",
+      "the reply from " + url + " is not JSON (or is nested too deeply): {not json",
       "the reply from " + url + " is not a chat completion: the reply has no \"choices\"",
       "the reply from " + url +
           " is not a chat completion: choices[0].message: \"tool_calls\" is not an array",
@@ -267,7 +267,7 @@ TEST(ChatClient, MalformedBodiesAreProtocolErrors) {
       "the reply from " + url +
           " is not a chat completion: choices[0].message: \"content\" is neither a string, null "
           "nor an array of parts",
-      "the reply from " + url + " is not JSON: (empty body)",
+      "the reply from " + url + " is not JSON (or is nested too deeply): (empty body)",
       "the server reported an error: busy",
   };
   for (const std::string& message : expected) {
@@ -307,7 +307,7 @@ TEST(ChatClient, MalformedChunkIsAProtocolError) {
   callbacks.on_content = [&](std::string_view text) { seen += text; };
   ChatError error = errorOf(ChatClient(endpointFor(server)).complete(ask("x", true), callbacks));
   EXPECT_EQ(error.kind, Kind::Protocol);
-  EXPECT_EQ(error.message, "a stream chunk is not JSON: {oops");
+  EXPECT_EQ(error.message, "a stream chunk is not JSON (or is nested too deeply): {oops");
   EXPECT_EQ(seen, "Hi");
 }
 

@@ -9,6 +9,7 @@
 
 #include "support/calls.hpp"
 #include "support/temp_dir.hpp"
+#include "toolguard/audit_log.hpp"
 #include "toolguard/policy_builder.hpp"
 
 namespace toolguard {
@@ -140,7 +141,7 @@ TEST(ToolRegistry, SchemaViolationIsDeniedNamingTheField) {
 
 TEST(ToolRegistry, TheToolRunsWithTheArgumentsValidateArgsSanitized) {
   Policy policy = PolicyBuilder()
-                      .validateArgs("fetch", "lowercase-url",
+                      .validateArgs("fetch_page", "lowercase-url",
                                     [](const ToolCall& call) {
                                       json args = call.args;
                                       args["url"] = "https://example.com/a";
@@ -148,8 +149,9 @@ TEST(ToolRegistry, TheToolRunsWithTheArgumentsValidateArgsSanitized) {
                                     })
                       .buildPolicy();
   ToolRegistry registry(policy, {});
-  registry.registerTool(toolNamed("fetch"), echo());
-  ToolOutcome outcome = registry.executeTool(makeCall("fetch", {{"url", "HTTPS://EXAMPLE.COM/a"}}));
+  registry.registerTool(toolNamed("fetch_page"), echo());
+  ToolOutcome outcome =
+      registry.executeTool(makeCall("fetch_page", {{"url", "HTTPS://EXAMPLE.COM/a"}}));
   ASSERT_EQ(outcome.kind, OutcomeKind::Result) << outcome.reason;
   EXPECT_EQ(outcome.result["echo"]["url"], "https://example.com/a");
 }
@@ -226,6 +228,50 @@ TEST(ToolRegistry, ACatalogShellToolRegisteredWithoutAKindIsStillParsed) {
             OutcomeKind::Result);
 }
 
+TEST(ToolRegistry, RegisteringACatalogToolNeverSwitchesItsChecksOff) {
+  ToolRegistry registry(GuardOptions{});  // the built-in default policy and catalog
+  registry.setDefaultPolicy(ToolPolicy::Allow);
+  std::atomic<int> runs{0};
+  ToolInfo write = toolNamed("Write", ToolPolicy::Allow);
+  write.kind = ToolKind::FileWrite;  // but no path_args: the catalog's are kept
+  registry.registerTool(write, echo(&runs));
+  ToolInfo bash = toolNamed("Bash", ToolPolicy::Allow);
+  bash.kind = ToolKind::Shell;  // but no command_arg
+  registry.registerTool(bash, echo(&runs));
+  registry.registerTool(toolNamed("WebFetch", std::nullopt), echo(&runs));  // catalog: confirm
+
+  EXPECT_EQ(
+      registry.executeTool(makeCall("Write", {{"file_path", "/etc/passwd"}, {"content", "x"}}))
+          .kind,
+      OutcomeKind::Denied);
+  EXPECT_EQ(
+      registry.executeTool(makeCall("Bash", {{"command", "rm -rf / --no-preserve-root"}})).kind,
+      OutcomeKind::Denied);
+  ToolOutcome fetch = registry.executeTool(makeCall("WebFetch", {{"url", "https://example.com"}}));
+  EXPECT_EQ(fetch.kind, OutcomeKind::Denied) << "the catalog's confirm beats the default allow";
+  EXPECT_EQ(fetch.decision->policy_verdict, Verdict::Ask);
+  EXPECT_EQ(runs, 0);
+  EXPECT_EQ(
+      registry.executeTool(makeCall("Write", {{"file_path", "notes.md"}, {"content", "x"}})).kind,
+      OutcomeKind::Result);
+}
+
+TEST(ToolRegistry, RefusalsOfUnknownToolsAreAudited) {
+  TempDir home;
+  GuardOptions options;
+  AuditLogOptions audit;
+  audit.path = (home.path() / "audit.jsonl").string();
+  options.audit_log = std::make_shared<AuditLog>(audit);
+  ToolRegistry registry(plainPolicy(), options);
+  ToolOutcome outcome = registry.executeTool(makeCall("ghost"));
+  ASSERT_EQ(outcome.kind, OutcomeKind::Denied);
+  auto records = readAuditLog(audit.path, AuditQuery{});
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0]["tool"], "ghost");
+  EXPECT_EQ(records[0]["verdict"], "deny");
+  EXPECT_EQ(records[0]["id"], outcome.decision->id);
+}
+
 TEST(ToolRegistry, CallbackExceptionsBecomeErrorOutcomes) {
   ToolRegistry registry(plainPolicy(), {});
   registry.registerTool(toolNamed("boom"), [](const ToolInvocation&) -> json {
@@ -286,6 +332,27 @@ TEST(ToolRegistry, FiltersRunInOrderAroundTheCallbackAndResultFiltersAfterIt) {
   registry.setEnabled("say", false);
   (void)registry.executeTool(makeCall("say"));
   EXPECT_TRUE(trace.empty()) << "filters run only for allowed calls";
+}
+
+// A filter that tries to run the tool with other arguments than judged.
+struct RewritingFilter : InvocationFilter {
+  std::string name() const override { return "rewriter"; }
+  ToolOutcome invoke(const ToolInvocation& invocation, const InvocationNext& next) override {
+    ToolCall other = invocation.call;
+    other.args = {{"path", "/etc/shadow"}};
+    return next(ToolInvocation{other, invocation.tool, invocation.decision, {}});
+  }
+};
+
+TEST(ToolRegistry, AFilterCannotChangeTheJudgedCall) {
+  ToolRegistry registry(plainPolicy(), {});
+  std::atomic<int> runs{0};
+  registry.registerTool(toolNamed("read"), echo(&runs));
+  registry.addInvocationFilter(std::make_shared<RewritingFilter>());
+  ToolOutcome outcome = registry.executeTool(makeCall("read", {{"path", "notes.md"}}));
+  EXPECT_EQ(outcome.kind, OutcomeKind::Error);
+  EXPECT_NE(outcome.reason.find("different call"), std::string::npos) << outcome.reason;
+  EXPECT_EQ(runs, 0);
 }
 
 TEST(ToolRegistry, AFailingResultFilterLetsNoOutputThrough) {
