@@ -1,10 +1,13 @@
 // Uses an installed toolguard through its public headers: a ToolRegistry
-// with an allowed and a denied tool, and the default policy's decision on
-// `rm -rf ~`. Exits 1 when anything is not as expected.
+// with an allowed and a denied tool, the default policy's decision on
+// `rm -rf ~`, and the chat client (cpp-httplib) failing to connect to a
+// closed local port. Exits 1 when anything is not as expected.
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <string>
 
+#include "toolguard/chat_client.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/policy_builder.hpp"
 #include "toolguard/tool_registry.hpp"
@@ -73,6 +76,21 @@ int main() {
               << "): " << decision.reason << '\n';
     expect(decision.verdict == Verdict::Deny || decision.verdict == Verdict::Abort,
            "the default policy denies rm -rf ~");
+
+    // Links the library's HTTP client: nothing listens on port 9 (discard).
+    ChatEndpoint endpoint;
+    endpoint.base_url = "http://127.0.0.1:9/v1";
+    endpoint.model = "none";
+    endpoint.timeout = std::chrono::seconds(2);
+    ChatRequest request;
+    request.messages.push_back(ChatMessage::user("hello"));
+    ChatResult chat = ChatClient(endpoint).complete(request);
+    std::cout << "chat to a closed port: "
+              << (chat.error ? std::string(toString(chat.error->kind)) + ": " + chat.error->message
+                             : std::string("a reply"))
+              << '\n';
+    expect(chat.error && chat.error->kind == ChatError::Kind::Connection,
+           "the chat client reports a connection error");
   } catch (const std::exception& error) {
     std::cout << "FAIL: exception: " << error.what() << '\n';
     return 1;
