@@ -56,25 +56,6 @@ json ChatMessage::toJson() const {
 namespace detail {
 namespace {
 
-// Message content: a string, null, or (some servers) an array of text parts.
-std::string contentText(const json& value, std::string& out) {
-  out.clear();
-  if (value.is_null()) return "";
-  if (value.is_string()) {
-    out = value.get<std::string>();
-    return "";
-  }
-  if (!value.is_array()) return "\"content\" is neither a string, null nor an array of parts";
-  for (const json& part : value) {
-    auto text = part.is_object() ? part.find("text") : part.end();
-    if (!part.is_object() || text == part.end() || !text->is_string()) {
-      return "a \"content\" part has no string \"text\"";
-    }
-    out += text->get<std::string>();
-  }
-  return "";
-}
-
 std::string parseToolCall(const json& value, size_t index, ChatToolCall& out) {
   std::string where = "tool_calls[" + std::to_string(index) + "]";
   if (!value.is_object()) return where + " is not an object";
@@ -100,6 +81,24 @@ std::string parseToolCall(const json& value, size_t index, ChatToolCall& out) {
 }
 
 }  // namespace
+
+std::string contentText(const json& value, std::string& out) {
+  out.clear();
+  if (value.is_null()) return "";
+  if (value.is_string()) {
+    out = value.get<std::string>();
+    return "";
+  }
+  if (!value.is_array()) return "\"content\" is neither a string, null nor an array of parts";
+  for (const json& part : value) {
+    auto text = part.is_object() ? part.find("text") : part.end();
+    if (!part.is_object() || text == part.end() || !text->is_string()) {
+      return "a \"content\" part has no string \"text\"";
+    }
+    out += text->get<std::string>();
+  }
+  return "";
+}
 
 std::string argumentsText(const json& value, std::string& out) {
   out.clear();

@@ -25,6 +25,10 @@ nlohmann::json parseServerJson(std::string_view text);
 /// (some servers send those) as compact JSON, null or absent as "".
 std::string argumentsText(const nlohmann::json& value, std::string& out);
 
+/// Message content as text: a string, null (""), or an array of text parts
+/// (some servers), joined.
+std::string contentText(const nlohmann::json& value, std::string& out);
+
 /// An id for a tool call the server sent without one ("call_0", ...).
 std::string fallbackToolCallId(size_t index);
 

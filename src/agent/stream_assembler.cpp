@@ -52,7 +52,11 @@ std::string StreamAssembler::applyChoice(const json& choice) {
   if (delta == choice.end() || delta->is_null()) return "";
   if (!delta->is_object()) return "a chunk's delta is not an object";
   std::string text;
-  if (!optionalString(*delta, "content", text)) return "a delta's content is not a string";
+  auto content = delta->find("content");
+  if (content != delta->end()) {
+    std::string error = contentText(*content, text);
+    if (!error.empty()) return "a delta's " + error;
+  }
   if (!text.empty()) {
     reply_.message.content += text;
     if (callbacks_.on_content) callbacks_.on_content(text);

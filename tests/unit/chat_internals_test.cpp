@@ -194,13 +194,26 @@ TEST(StreamAssembler, ToolCallsByIndexInTheirOrder) {
   EXPECT_EQ(started, (std::vector<std::string>{"0:a:f", "1:b:g"}));
 }
 
+TEST(StreamAssembler, JoinsContentSentAsPartsLikeAPlainReply) {
+  std::string seen;
+  ChatStreamCallbacks callbacks;
+  callbacks.on_content = [&](std::string_view text) { seen += text; };
+  StreamAssembler assembler(callbacks);
+  json parts = json::array({{{"type", "text"}, {"text", "a"}}, {{"type", "text"}, {"text", "b"}}});
+  EXPECT_EQ(assembler.apply(chunk({{"content", parts}})), "");
+  EXPECT_EQ(assembler.apply(chunk({{"content", "c"}})), "");
+  EXPECT_EQ(assembler.reply().message.content, "abc");
+  EXPECT_EQ(seen, "abc");
+}
+
 TEST(StreamAssembler, RejectsBadShapes) {
   ChatStreamCallbacks none;
   std::vector<std::pair<json, std::string>> cases = {
       {json::array(), "a chunk is not a JSON object"},
       {{{"choices", 1}}, "a chunk's \"choices\" is not an array"},
       {chunk("text"), "a chunk's delta is not an object"},
-      {chunk({{"content", 1}}), "a delta's content is not a string"},
+      {chunk({{"content", 1}}),
+       "a delta's \"content\" is neither a string, null nor an array of parts"},
       {chunk({{"tool_calls", json::object()}}), "a delta's tool_calls is not an array"},
       {chunk(json::object(), 3), "a chunk's finish_reason is not a string"},
       {callDelta(0, {{"function", {{"arguments", true}}}}),
