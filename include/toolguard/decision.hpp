@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "toolguard/llm_judgement.hpp"
 #include "toolguard/rule.hpp"
 #include "toolguard/source_location.hpp"
 #include "toolguard/verdict.hpp"
@@ -24,17 +25,18 @@ struct RuleTrace {
 
 /// What decided a call.
 enum class DecisionBasis {
-  Rule,        ///< a rule's finding
-  ToolPolicy,  ///< no finding; the tool's own policy
-  Default,     ///< no finding, no tool policy; the default verdict
-  Arguments,   ///< the arguments failed the tool's input schema or a validateArgs hook
-  RateLimit,   ///< a rate limit of the policy refused the call (Guard only)
-  Validator,   ///< the validation callback denied or aborted the call (Guard only)
-  Error        ///< the call could not be judged (fail closed)
+  Rule,          ///< a rule's finding
+  ToolPolicy,    ///< no finding; the tool's own policy
+  Default,       ///< no finding, no tool policy; the default verdict
+  Arguments,     ///< the arguments failed the tool's input schema or a validateArgs hook
+  RateLimit,     ///< a rate limit of the policy refused the call (Guard only)
+  Validator,     ///< the validation callback denied or aborted the call (Guard only)
+  LlmValidator,  ///< the LLM validator allowed or denied an escalated call (Guard only)
+  Error          ///< the call could not be judged (fail closed)
 };
 
 /// The lowercase name of a basis ("rule", "tool-policy", "default", "arguments",
-/// "rate-limit", "validator", "error").
+/// "rate-limit", "validator", "llm-validator", "error").
 std::string_view toString(DecisionBasis basis);
 
 /// How an ask was settled after the policy: by a remembered approval, by a
@@ -76,6 +78,9 @@ struct Decision {
   std::string id;  ///< unique id of this decision (Guard only; written to the audit log)
   /// What the validation callback attached to its deny or abort (null otherwise).
   nlohmann::json extra;
+  /// What the LLM validator said, when it was consulted about an escalated
+  /// call (Guard only): verdict, reason, and the requests and replies.
+  std::shared_ptr<const LlmJudgement> llm;
 };
 
 }  // namespace toolguard

@@ -12,6 +12,7 @@
 #include "toolguard/call_validator.hpp"
 #include "toolguard/cancellation.hpp"
 #include "toolguard/engine.hpp"
+#include "toolguard/llm_validator.hpp"
 #include "toolguard/rate_limiter.hpp"
 #include "toolguard/session_approvals.hpp"
 
@@ -42,15 +43,22 @@ struct GuardOptions {
   CallValidator validator;
   /// How long the validator has to answer; past it the call is denied. 0: no limit.
   std::chrono::milliseconds validator_timeout{std::chrono::seconds(30)};
+  /// Judges the calls the policy escalated (and nothing stricter decided):
+  /// its ALLOW allows, its DENY denies, and its ASK or any failure leaves the
+  /// call to the approval flow. nullptr: escalate is ask.
+  std::shared_ptr<const LlmValidator> llm_validator;
 };
 
 /// Judges calls like Engine::decide, then:
-///  0. the validator (if any) may deny or abort what the policy did not;
-///  1. a rate limit that is full denies, saying when to retry;
-///  2. an ask covered by a session approval or a store entry is allowed;
-///  3. a headless call, or one with no handler, is denied (or reported as
+///  0. the LLM validator (if any) settles an escalated call: allow, deny, or
+///     leave it to the steps below as ask;
+///  1. the validation callback (if any) may deny or abort what the policy
+///     did not;
+///  2. a rate limit that is full denies, saying when to retry;
+///  3. an ask covered by a session approval or a store entry is allowed;
+///  4. a headless call, or one with no handler, is denied (or reported as
 ///     ask with report_ask);
-///  4. otherwise the handler is asked; allow once allows, always allow
+///  5. otherwise the handler is asked; allow once allows, always allow
 ///     also remembers the chosen binding in the chosen scope, deny denies
 ///     with the person's reason for the model, no answer in time denies.
 /// Approvals never override a deny or an abort. Every decision gets an id

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "toolguard/argument_validation.hpp"
+#include "toolguard/llm_settings.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/policy_error.hpp"
 #include "toolguard/rule.hpp"
@@ -94,6 +95,9 @@ struct Policy {
   std::vector<ArgumentValidatorEntry> argument_validators;
   /// Rate limits from every layer (each can only tighten).
   std::vector<RateLimit> rate_limits;
+  /// The LLM validator for escalated calls (the `llm:` section), before the
+  /// TOOLGUARD_LLM_* variables are applied (applyLlmEnvironment).
+  LlmSettings llm;
 };
 
 /// Runs every rule's examples against the rule itself and returns one

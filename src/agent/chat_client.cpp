@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "chat_wire.hpp"
 #include "endpoint_url.hpp"
 #include "response_reader.hpp"
 
@@ -68,27 +69,6 @@ bool hasControlCharacters(std::string_view text) {
   });
 }
 
-// The request body, or an error message in `error`.
-std::string requestBody(const ChatEndpoint& endpoint, const ChatRequest& request,
-                        std::string& error) {
-  if (!endpoint.extra_body.is_null() && !endpoint.extra_body.is_object()) {
-    error = "endpoint.extra_body is not a JSON object";
-    return "";
-  }
-  json body = {{"model", endpoint.model}, {"messages", json::array()}};
-  for (const ChatMessage& message : request.messages) body["messages"].push_back(message.toJson());
-  if (!request.tools.is_null() && !request.tools.empty()) body["tools"] = request.tools;
-  body["stream"] = request.stream;
-  json extra = endpoint.extra_body.is_object() ? endpoint.extra_body : json::object();
-  // Streamed usage is sent only when asked for (OpenAI); extra_body may say otherwise.
-  if (request.stream) extra.emplace("stream_options", json{{"include_usage", true}});
-  for (const auto& [key, value] : extra.items()) {
-    // The fields above are the client's: extra_body adds, it does not replace.
-    body.emplace(key, value);
-  }
-  return body.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
 std::string lowercase(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
@@ -102,8 +82,9 @@ ChatResult send(const ChatEndpoint& endpoint, const ChatRequest& request,
   if (hasControlCharacters(endpoint.api_key)) {
     return detail::chatFailure(Kind::Connection, "the API key contains control characters");
   }
-  std::string body = requestBody(endpoint, request, error);
+  json body_json = detail::chatRequestBody(endpoint, request, error);
   if (!error.empty()) return detail::chatFailure(Kind::Connection, error);
+  std::string body = body_json.dump(-1, ' ', false, json::error_handler_t::replace);
   std::string path = url->path_prefix + "/chat/completions";
   std::string where = url->origin() + path;
 

@@ -193,3 +193,26 @@ std::string serverErrorMessage(const json& body) {
 
 }  // namespace detail
 }  // namespace toolguard
+
+namespace toolguard::detail {
+
+json chatRequestBody(const ChatEndpoint& endpoint, const ChatRequest& request, std::string& error) {
+  if (!endpoint.extra_body.is_null() && !endpoint.extra_body.is_object()) {
+    error = "endpoint.extra_body is not a JSON object";
+    return nullptr;
+  }
+  json body = {{"model", endpoint.model}, {"messages", json::array()}};
+  for (const ChatMessage& message : request.messages) body["messages"].push_back(message.toJson());
+  if (!request.tools.is_null() && !request.tools.empty()) body["tools"] = request.tools;
+  body["stream"] = request.stream;
+  json extra = endpoint.extra_body.is_object() ? endpoint.extra_body : json::object();
+  // Streamed usage is sent only when asked for (OpenAI); extra_body may say otherwise.
+  if (request.stream) extra.emplace("stream_options", json{{"include_usage", true}});
+  for (const auto& [key, value] : extra.items()) {
+    // The fields above are the client's: extra_body adds, it does not replace.
+    body.emplace(key, value);
+  }
+  return body;
+}
+
+}  // namespace toolguard::detail

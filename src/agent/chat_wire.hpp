@@ -38,6 +38,11 @@ std::string parseAssistantMessage(const nlohmann::json& message, ChatMessage& ou
 /// Parses a whole (non-streamed) chat.completion body.
 std::string parseCompletion(const nlohmann::json& body, ChatReply& out);
 
+/// The JSON body of a request to `endpoint` (model, messages, tools, stream,
+/// then extra_body's own fields). On an unusable endpoint, null with `error` set.
+nlohmann::json chatRequestBody(const ChatEndpoint& endpoint, const ChatRequest& request,
+                               std::string& error);
+
 /// The error text of an error body ({"error":{"message":...}},
 /// {"error":"..."}, {"message":...} or {"detail":...}); "" when there is none.
 std::string serverErrorMessage(const nlohmann::json& body);

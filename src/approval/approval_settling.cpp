@@ -73,8 +73,9 @@ std::vector<ApprovalScope> offeredScopes(const CallContext& context, const Guard
 
 bool needsApproval(const Decision& d) {
   bool asked = d.policy_verdict == Verdict::Ask || d.policy_verdict == Verdict::Escalate;
+  // A validator's deny is its own finding, not an ask a person may overrule.
   return asked && (d.verdict == Verdict::Ask || d.verdict == Verdict::Deny) &&
-         d.basis != DecisionBasis::Error;
+         d.basis != DecisionBasis::Error && d.basis != DecisionBasis::LlmValidator;
 }
 
 std::string newDecisionId() {

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "approval_settling.hpp"
+#include "llm_step.hpp"
 #include "validator_step.hpp"
 
 namespace toolguard {
@@ -60,6 +61,10 @@ Decision Guard::decide(const ToolCall& call, RateLimitTicket& running,
   Decision d = engine_.decide(call);
   try {
     d.id = detail::newDecisionId();
+    if (options_.llm_validator && d.policy_verdict == Verdict::Escalate &&
+        detail::needsApproval(d)) {
+      detail::consultLlmValidator(*options_.llm_validator, engine_, call, cancellation, d);
+    }
     if (options_.validator) {
       detail::consultValidator(options_, engine_.toolInfo(call.tool), call, cancellation, d);
     }

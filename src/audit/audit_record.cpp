@@ -106,6 +106,21 @@ json approvalRecord(const ApprovalResolution& a) {
   return out;
 }
 
+// What the LLM validator said: never the conversation (it repeats the
+// arguments) and never the endpoint's key (which is not in the judgement).
+json llmRecord(const LlmJudgement& j) {
+  json out = json::object();
+  out["verdict"] = toString(j.verdict);
+  out["answered"] = j.answered;
+  if (j.cached) out["cached"] = true;
+  putRedactedIfNotEmpty(out, "reason", j.reason);
+  putIfNotEmpty(out, "model", j.model);
+  if (!j.skills.empty()) out["skills"] = j.skills;
+  out["requests"] = j.exchanges.size();
+  out["elapsed_ms"] = j.elapsed.count();
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json auditRecord(const ToolCall& call, const Decision& decision,
@@ -128,6 +143,8 @@ nlohmann::json auditRecord(const ToolCall& call, const Decision& decision,
   putRedactedIfNotEmpty(record, "resolution", decision.resolution);
   putRedactedIfNotEmpty(record, "decided_on", decision.decided_on);
   if (decision.approval) record["approval"] = approvalRecord(*decision.approval);
+  if (decision.llm) record["llm"] = llmRecord(*decision.llm);
+  if (!decision.extra.is_null()) record["extra"] = recordedArguments(decision.extra);
   return record;
 }
 

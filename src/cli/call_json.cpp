@@ -252,6 +252,15 @@ json decisionToJson(const Decision& d, const std::string& tool) {
     }
     out["approval"] = std::move(approval);
   }
+  if (d.llm) {
+    const LlmJudgement& j = *d.llm;
+    out["llm"] = {{"verdict", toString(j.verdict)},
+                  {"answered", j.answered},
+                  {"cached", j.cached},
+                  {"reason", j.reason},
+                  {"model", j.model},
+                  {"requests", j.exchanges.size()}};
+  }
   return out;
 }
 

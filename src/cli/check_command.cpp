@@ -46,7 +46,8 @@ struct Judge {
       if (!guards) {
         return policyFailure(guard_error, SourceLocation{}, call.tool, error);
       }
-      return renderDecision(guards->forEngine(engine).decide(call), call.tool, format);
+      Guard& guard = guards->forEngine(engine, engines.projectRootsOf(engine));
+      return renderDecision(guard.decide(call), call.tool, format);
     } catch (const PolicyError& e) {
       return policyFailure(e.what(), e.errors().empty() ? SourceLocation{} : e.errors()[0].where,
                            call.tool, error);

@@ -6,6 +6,7 @@
 
 #include "cli/call_json.hpp"
 #include "cli/commands.hpp"
+#include "cli/explain_llm.hpp"
 #include "cli/policy_options.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/policy_error.hpp"
@@ -154,6 +155,9 @@ void printExplanation(const ToolCall& call, const Engine& engine, const PolicySo
     case DecisionBasis::Validator:
       std::cout << "  the program's validation callback refused the call\n";
       break;
+    case DecisionBasis::LlmValidator:
+      std::cout << "  the LLM validator settled the escalated call\n";
+      break;
     case DecisionBasis::Error:
       std::cout << "  the call could not be judged (fail closed)\n";
       break;
@@ -165,6 +169,7 @@ void printExplanation(const ToolCall& call, const Engine& engine, const PolicySo
   std::cout << "  reason: " << d.reason << "\n";
   if (!d.model_reason.empty()) std::cout << "  to the model: " << d.model_reason << "\n";
   std::cout << "  approval key: " << d.approval_key << "\n";
+  printLlmConsultation(call, engine, sources, d);
 }
 
 int runExplain(const ExplainOptions& o) {

@@ -3,6 +3,7 @@
 
 #include <csignal>
 
+#include "toolguard/policy_loader.hpp"
 #include "toolguard/terminal_prompt.hpp"
 
 namespace toolguard::cli {
@@ -32,8 +33,19 @@ std::string auditLogPath(const GuardCliOptions& options) {
                                    : options.audit_log;
 }
 
-GuardProvider::GuardProvider(const GuardCliOptions& cli) {
-  options_.store = std::make_shared<ApprovalStore>(toolguardHome(cli.home));
+std::shared_ptr<const LlmValidator> llmValidatorFor(
+    const Policy& policy, const std::vector<std::filesystem::path>& project_roots,
+    const std::string& toolguard_home, std::shared_ptr<LlmVerdictCache> cache) {
+  LlmSettings settings = applyLlmEnvironment(policy.llm);
+  if (!settings.enabled) return nullptr;
+  GuardSkillLibrary skills = loadGuardSkills(
+      guardSkillDirectories(toolguard_home, project_roots, trustedProjects(policy)));
+  return std::make_shared<const LlmValidator>(std::move(settings), std::move(skills),
+                                              std::move(cache));
+}
+
+GuardProvider::GuardProvider(const GuardCliOptions& cli) : home_(toolguardHome(cli.home)) {
+  options_.store = std::make_shared<ApprovalStore>(home_);
   options_.store_session_approvals = true;  // one process per call: memory would forget
   if (cli.prompt) {
     // A terminal that hangs up mid-prompt must end in a printed deny, not
@@ -51,9 +63,16 @@ GuardProvider::GuardProvider(const GuardCliOptions& cli) {
   }
 }
 
-Guard& GuardProvider::forEngine(const Engine& engine) {
+Guard& GuardProvider::forEngine(const Engine& engine,
+                                const std::vector<std::filesystem::path>& project_roots) {
   std::unique_ptr<Guard>& guard = guards_[&engine];
-  if (!guard) guard = std::make_unique<Guard>(engine, options_);
+  if (!guard) {
+    GuardOptions options = options_;
+    // One process per call: the session's answers are kept in files.
+    options.llm_validator = llmValidatorFor(engine.policy(), project_roots, home_,
+                                            fileLlmVerdictCache(home_ + "/llm-verdicts"));
+    guard = std::make_unique<Guard>(engine, std::move(options));
+  }
   return *guard;
 }
 

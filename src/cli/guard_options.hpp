@@ -3,6 +3,7 @@
 // (check), and the Guard built from them.
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -29,6 +30,14 @@ void addGuardOptions(CLI::App& command, GuardCliOptions& options);
 /// The audit log file the options name.
 std::string auditLogPath(const GuardCliOptions& options);
 
+/// The LLM validator for calls judged under `policy` (its `llm:` section and
+/// the TOOLGUARD_LLM_* variables), with the built-in skills and those of the
+/// user's and the trusted projects' guard-skills directories; nullptr when
+/// it is off. `cache` may be null. Throws LlmSettingsError or PolicyError.
+std::shared_ptr<const LlmValidator> llmValidatorFor(
+    const Policy& policy, const std::vector<std::filesystem::path>& project_roots,
+    const std::string& toolguard_home, std::shared_ptr<LlmVerdictCache> cache);
+
 /// Builds Guards for engines, one per engine, sharing the store, the log and
 /// the prompt. Throws AuditLogError or ApprovalStoreError when they cannot
 /// be set up.
@@ -36,10 +45,14 @@ class GuardProvider {
  public:
   explicit GuardProvider(const GuardCliOptions& options);
 
-  /// The Guard for decisions of `engine` (which must outlive the provider).
-  Guard& forEngine(const Engine& engine);
+  /// The Guard for decisions of `engine` (which must outlive the provider),
+  /// with the LLM validator its policy and the environment configure.
+  /// Throws LlmSettingsError for a bad TOOLGUARD_LLM_* variable and
+  /// PolicyError for a broken guard skill.
+  Guard& forEngine(const Engine& engine, const std::vector<std::filesystem::path>& project_roots);
 
  private:
+  std::string home_;
   GuardOptions options_;
   std::map<const Engine*, std::unique_ptr<Guard>> guards_;
 };

@@ -48,9 +48,19 @@ const Engine& EngineProvider::forCwd(const std::string& cwd) {
   for (const auto& root : sources.project_roots) key += root.string() + '\n';
   auto it = by_project_.find(key);
   if (it == by_project_.end()) {
-    it = by_project_.emplace(key, std::make_unique<Engine>(loadPolicy(sources))).first;
+    Built built{std::make_unique<Engine>(loadPolicy(sources)), sources.project_roots};
+    it = by_project_.emplace(key, std::move(built)).first;
   }
-  return *it->second;
+  return *it->second.engine;
+}
+
+const std::vector<std::filesystem::path>& EngineProvider::projectRootsOf(
+    const Engine& engine) const {
+  static const std::vector<std::filesystem::path> kNone;
+  for (const auto& [key, built] : by_project_) {
+    if (built.engine.get() == &engine) return built.project_roots;
+  }
+  return kNone;
 }
 
 }  // namespace toolguard::cli

@@ -38,9 +38,16 @@ class EngineProvider {
   /// The engine for calls made in `cwd`. Throws PolicyError.
   const Engine& forCwd(const std::string& cwd);
 
+  /// The project roots whose layers an engine of forCwd() was built with.
+  const std::vector<std::filesystem::path>& projectRootsOf(const Engine& engine) const;
+
  private:
+  struct Built {
+    std::unique_ptr<Engine> engine;
+    std::vector<std::filesystem::path> project_roots;
+  };
   PolicyOptions options_;
-  std::map<std::string, std::unique_ptr<Engine>> by_project_;
+  std::map<std::string, Built> by_project_;
 };
 
 /// The process's working directory.

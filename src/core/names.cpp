@@ -61,12 +61,13 @@ constexpr NameTable<ToolKind, 7> kKinds{{{ToolKind::Shell, "shell"},
                                          {ToolKind::Network, "network"},
                                          {ToolKind::Agent, "agent"},
                                          {ToolKind::Other, "other"}}};
-constexpr NameTable<DecisionBasis, 7> kBases{{{DecisionBasis::Rule, "rule"},
+constexpr NameTable<DecisionBasis, 8> kBases{{{DecisionBasis::Rule, "rule"},
                                               {DecisionBasis::ToolPolicy, "tool-policy"},
                                               {DecisionBasis::Default, "default"},
                                               {DecisionBasis::Arguments, "arguments"},
                                               {DecisionBasis::RateLimit, "rate-limit"},
                                               {DecisionBasis::Validator, "validator"},
+                                              {DecisionBasis::LlmValidator, "llm-validator"},
                                               {DecisionBasis::Error, "error"}}};
 constexpr NameTable<InteractionMode, 2> kModes{
     {{InteractionMode::Interactive, "interactive"}, {InteractionMode::Headless, "headless"}}};

@@ -223,6 +223,43 @@ void mergeLimits(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, b
   apply(doc.max_argument_depth, limits.max_depth, "max_argument_depth");
 }
 
+// llm: turning the validator off and lowering its limits tighten; turning
+// it on, pointing it at an endpoint or a model, and raising limits loosen
+// (an untrusted project must not send calls to a server that says ALLOW).
+void mergeLlmSettings(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, bool trusted) {
+  LlmSettings& llm = policy.llm;
+  const bool may_loosen = mayLoosen(llm.layer, layer, trusted);
+  bool changed = false;
+  auto refuse = [&](const std::string& what) {
+    policy.warnings.push_back(
+        {doc.llm_where, "llm." + what + " ignored: " + notAllowed(layer, trusted)});
+  };
+  auto set = [&](auto& current, const auto& incoming, bool tightens, const std::string& what) {
+    if (!incoming) return;
+    if (tightens || may_loosen) {
+      current = *incoming;
+      changed = true;
+    } else {
+      refuse(what);
+    }
+  };
+  set(llm.enabled, doc.llm_enabled, doc.llm_enabled == false, "enabled");
+  set(llm.base_url, doc.llm_base_url, false, "base_url");
+  set(llm.model, doc.llm_model, false, "model");
+  set(llm.api_key_env, doc.llm_api_key_env, false, "api_key_env");
+  std::optional<int> turns;
+  if (doc.llm_max_turns) turns = static_cast<int>(*doc.llm_max_turns);
+  set(llm.max_turns, turns, turns && *turns <= llm.max_turns, "max_turns");
+  set(llm.timeout, doc.llm_timeout, doc.llm_timeout && *doc.llm_timeout <= llm.timeout, "timeout");
+  set(llm.max_input_bytes, doc.llm_max_input_bytes,
+      doc.llm_max_input_bytes && *doc.llm_max_input_bytes <= llm.max_input_bytes,
+      "max_input_bytes");
+  if (changed) {
+    llm.layer = owner(llm.layer, layer);
+    llm.source = doc.llm_where;
+  }
+}
+
 // The built-in rule sets a document asks for, each added once.
 void mergeBuiltinRules(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, bool trusted) {
   for (const std::string& set : doc.builtin_rules) {
@@ -258,6 +295,7 @@ void mergeDocument(Policy& policy, PolicyDocument doc, PolicyLayer layer, bool t
   mergeBuiltinRules(policy, doc, layer, trusted);
   mergePathSettings(policy, doc, layer, trusted);
   mergeLimits(policy, doc, layer, trusted);
+  mergeLlmSettings(policy, doc, layer, trusted);
   for (RateLimit& limit : doc.rate_limits) {  // a limit only ever tightens
     limit.layer = layer;
     policy.rate_limits.push_back(std::move(limit));

@@ -52,6 +52,15 @@ struct PolicyDocument {
   std::optional<size_t> max_argument_bytes;
   std::optional<size_t> max_argument_depth;
   std::vector<RateLimit> rate_limits;
+  // llm:
+  SourceLocation llm_where;
+  std::optional<bool> llm_enabled;
+  std::optional<std::string> llm_base_url;
+  std::optional<std::string> llm_model;
+  std::optional<std::string> llm_api_key_env;
+  std::optional<size_t> llm_max_turns;
+  std::optional<std::chrono::milliseconds> llm_timeout;
+  std::optional<size_t> llm_max_input_bytes;
 };
 
 /// Parses a policy file's text. `catalog` resolves the tools named by string

@@ -65,9 +65,11 @@ class Parser {
         parseLimits(value, doc);
       } else if (k == "rate_limits") {
         parseRateLimits(value, doc);
+      } else if (k == "llm") {
+        parseLlm(value, doc);
       } else {
         error(key, "unknown key '" + k + "' (expected version, default, tools, rules, " +
-                       "builtin_rules, trusted_projects, paths, limits, rate_limits)");
+                       "builtin_rules, trusted_projects, paths, limits, rate_limits, llm)");
       }
     }
     // Rules last: string examples resolve tools this file defines too.
@@ -212,6 +214,44 @@ class Parser {
       } else {
         error(key,
               "limits: unknown key '" + k + "' (expected max_argument_bytes, max_argument_depth)");
+      }
+    }
+  }
+
+  // llm: the LLM validator for escalated calls (docs/llm-validator.md).
+  void parseLlm(const YAML::Node& node, PolicyDocument& doc) {
+    doc.llm_where = where(node);
+    if (!node.IsMap()) {
+      error(node,
+            "llm: expected a mapping with enabled, base_url, model, api_key_env, "
+            "max_turns, timeout, max_input_bytes");
+      return;
+    }
+    for (const auto& [key, value] : entries(node)) {
+      const std::string k = key.Scalar();
+      const std::string what = "llm." + k;
+      if (k == "enabled") {
+        doc.llm_enabled = boolean(value, what);
+      } else if (k == "base_url") {
+        doc.llm_base_url = scalar(value, what);
+      } else if (k == "model") {
+        doc.llm_model = scalar(value, what);
+      } else if (k == "api_key_env") {
+        doc.llm_api_key_env = scalar(value, what);
+      } else if (k == "max_turns") {
+        doc.llm_max_turns = count(value, what, 1, 20);
+      } else if (k == "timeout") {
+        doc.llm_timeout = duration(value, what);
+      } else if (k == "max_input_bytes") {
+        doc.llm_max_input_bytes = count(value, what, 256, size_t{1} << 20);
+      } else if (k == "api_key") {
+        error(key,
+              "llm.api_key: a policy file never holds the key; name the environment "
+              "variable that does with api_key_env");
+      } else {
+        error(key, "llm: unknown key '" + k +
+                       "' (expected enabled, base_url, model, "
+                       "api_key_env, max_turns, timeout, max_input_bytes)");
       }
     }
   }

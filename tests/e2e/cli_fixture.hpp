@@ -20,7 +20,14 @@ class Cli : public ::testing::Test {
     return {{"HOME", (dir.path() / "home").string()},
             {"TOOLGUARD_CONFIG_DIR", (dir.path() / "user").string()},
             {"TOOLGUARD_MANAGED_DIR", (dir.path() / "managed").string()},
-            {"XDG_CONFIG_HOME", ""}};
+            {"XDG_CONFIG_HOME", ""},
+            // The developer's LLM validator must not judge the tests' calls.
+            {"TOOLGUARD_LLM", ""},
+            {"TOOLGUARD_LLM_BASE_URL", ""},
+            {"TOOLGUARD_LLM_MODEL", ""},
+            {"TOOLGUARD_LLM_API_KEY", ""},
+            {"TOOLGUARD_LLM_MAX_TURNS", ""},
+            {"TOOLGUARD_LLM_TIMEOUT_MS", ""}};
   }
 
   RunResult run(const std::vector<std::string>& args, const std::string& input = "",

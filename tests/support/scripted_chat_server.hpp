@@ -34,6 +34,8 @@ struct ScriptedReply {
   /// SSE data payloads sent as "data: X\n\n" each (no automatic [DONE]).
   std::optional<std::vector<std::string>> raw_events;
   std::chrono::milliseconds delay_between_events{0};
+  /// How long the server waits before answering at all (a slow model).
+  std::chrono::milliseconds delay_before_reply{0};
 
   static ScriptedReply text(std::string content) {
     ScriptedReply r;
@@ -230,6 +232,11 @@ class ScriptedChatServer {
       requests_.push_back(body);
       authorizations_.push_back(req.get_header_value("Authorization"));
       if (next_ < script_.size()) reply = script_[next_++];
+    }
+    if (reply && reply->delay_before_reply.count() > 0 &&
+        !pause(reply->delay_before_reply, *stopping_)) {
+      res.status = 503;
+      return;
     }
     if (!reply) {
       res.status = 500;

@@ -37,7 +37,7 @@ TEST(PolicyFile, ErrorsNameFileLineColumnAndWhatWasExpected) {
             "abort)");
   EXPECT_EQ(firstError("rulez: []\n"),
             "p.yaml:1:1: unknown key 'rulez' (expected version, default, tools, rules, "
-            "builtin_rules, trusted_projects, paths, limits, rate_limits)");
+            "builtin_rules, trusted_projects, paths, limits, rate_limits, llm)");
   EXPECT_EQ(firstError("rules:\n  - id: a\n    tool: Bash\n"),
             "p.yaml:2:5: rule a: verdict is required");
   EXPECT_EQ(firstError("rules:\n  - verdict: deny\n"), "p.yaml:2:5: rule: id is required");

@@ -1,0 +1,57 @@
+// The LLM validator step of the Guard: settles escalate as allow, deny or ask.
+#include "llm_step.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+// The person's and the log's account of how escalate ended.
+std::string settledBy(const LlmJudgement& j) {
+  std::string by = "the LLM validator";
+  if (!j.model.empty()) by += " (" + j.model + (j.cached ? ", cached answer)" : ")");
+  return by;
+}
+
+void keepAsk(const LlmJudgement& j, const ToolCall& call, Decision& d) {
+  const std::string why = j.answered ? settledBy(j) + " answered ASK: " + j.reason : j.reason;
+  d.resolution = "escalate becomes ask: " + why;
+  if (call.context.mode == InteractionMode::Headless) {
+    d.resolution += "; ask becomes deny: the call is headless, no one can approve it";
+  }
+  d.reason += " (" + (j.answered ? "LLM validator: " + j.reason : j.reason) + ")";
+}
+
+}  // namespace
+
+void consultLlmValidator(const LlmValidator& validator, const Engine& engine,
+                         const ToolCall& original, const CancellationToken& cancellation,
+                         Decision& d) {
+  ToolCall call = original;  // as it would run
+  if (d.sanitized_args) call.args = *d.sanitized_args;
+  const Policy& policy = engine.policy();
+  const CallView view(call, engine.toolInfo(call.tool), policy.paths.pathOptions(),
+                      &policy.paths.workspace_roots);
+  auto judgement = std::make_shared<const LlmJudgement>(validator.judge(view, cancellation));
+  d.llm = judgement;
+  const LlmJudgement& j = *judgement;
+  if (!j.answered || j.verdict == LlmVerdict::Ask) {
+    keepAsk(j, call, d);
+    return;
+  }
+  const bool allow = j.verdict == LlmVerdict::Allow;
+  d.verdict = allow ? Verdict::Allow : Verdict::Deny;
+  d.basis = DecisionBasis::LlmValidator;
+  d.rule_id.clear();
+  d.decided_on.clear();
+  d.source = SourceLocation{"<llm-validator>", 0, 0};
+  d.resolution = "escalate settled by " + settledBy(j) + ": " + std::string(toString(j.verdict));
+  if (allow) {
+    d.reason = "the LLM validator allowed it (the policy escalated: " + d.reason + ")";
+    d.model_reason.clear();
+  } else {
+    d.reason = "the LLM validator denied the call: " + j.reason;
+    d.model_reason = "Blocked by toolguard (LLM validator): " + j.reason +
+                     ". Do not retry the same call; explain or choose another approach.";
+  }
+}
+
+}  // namespace toolguard::detail

@@ -1,0 +1,212 @@
+// The LLM validator and guard agent: one request, or a short loop in which
+// the model may load skills; every failure ends in ask.
+#include "toolguard/llm_validator.hpp"
+
+#include "agent/chat_wire.hpp"
+#include "deadline.hpp"
+#include "toolguard/chat_client.hpp"
+
+namespace toolguard {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+// Skills the model may ask for in one judgement: enough for any sensible
+// use, few enough that a looping model ends quickly.
+constexpr int kMaxSkillCallsPerReply = 4;
+
+// The key the cache remembers an answer under: tool, canonical arguments, cwd.
+std::string cacheKey(const CallView& view) {
+  return view.toolName() + " " +
+         view.call().args.dump(-1, ' ', false, json::error_handler_t::replace) + " @ " +
+         view.call().context.cwd;
+}
+
+json skillTool(const std::vector<const GuardSkill*>& offered) {
+  json names = json::array();
+  for (const GuardSkill* skill : offered) names.push_back(skill->name);
+  return json::array({{{"type", "function"},
+                       {"function",
+                        {{"name", "skill"},
+                         {"description",
+                          "Read a guard skill: guidance on judging code in one language or on "
+                          "simulating what a call does."},
+                         {"parameters",
+                          {{"type", "object"},
+                           {"properties", {{"name", {{"type", "string"}, {"enum", names}}}}},
+                           {"required", json::array({"name"})},
+                           {"additionalProperties", false}}}}}}});
+}
+
+// The answer to one `skill` call, and the skill's name when one was loaded.
+std::string answerSkillCall(const ChatToolCall& call, const GuardSkillLibrary& library,
+                            const std::vector<const GuardSkill*>& offered, std::string& loaded) {
+  if (call.name != "skill") return "error: there is no tool '" + call.name + "'; answer now.";
+  json args = detail::parseServerJson(call.arguments);
+  if (!args.is_object() || !args.contains("name") || !args["name"].is_string()) {
+    return "error: call skill with {\"name\": NAME}.";
+  }
+  const std::string name = args["name"].get<std::string>();
+  const GuardSkill* skill = library.find(name);
+  bool is_offered = false;
+  for (const GuardSkill* s : offered) is_offered = is_offered || s == skill;
+  if (!skill || !is_offered) return "error: there is no skill '" + name + "'.";
+  loaded = skill->name;
+  return skill->body;
+}
+
+std::string failureReason(const ChatError& error, const detail::Deadline& deadline,
+                          const CancellationToken& caller, const LlmSettings& settings) {
+  if (caller.cancelled()) return "the LLM validator was cancelled";
+  if (error.kind == ChatError::Kind::Cancelled || deadline.expired()) {
+    return "the LLM validator did not answer within " + std::to_string(settings.timeout.count()) +
+           " ms";
+  }
+  switch (error.kind) {
+    case ChatError::Kind::Connection:
+      return "the LLM validator could not be reached: " + error.message;
+    case ChatError::Kind::Http:
+      return "the LLM validator's endpoint answered HTTP " + std::to_string(error.http_status) +
+             ": " + error.message;
+    case ChatError::Kind::Protocol:
+    case ChatError::Kind::Cancelled:
+      break;
+  }
+  return "the LLM validator's reply was not a chat completion: " + error.message;
+}
+
+class Judging {
+ public:
+  Judging(const LlmSettings& settings, const GuardSkillLibrary& library, const CallView& view,
+          const CancellationToken& cancellation)
+      : settings_(settings), library_(library), view_(view), caller_(cancellation) {}
+
+  LlmJudgement run() {
+    judgement_.model = settings_.model;
+    if (!settings_.usable()) {
+      return fail("the LLM validator is not configured (enabled, base URL and model)");
+    }
+    std::vector<const GuardSkill*> skills = library_.autoInvoked(detectCallLanguages(view_));
+    std::vector<const GuardSkill*> offered;
+    if (settings_.max_turns > 1) {
+      for (const GuardSkill& skill : library_.all()) {
+        bool shown = false;
+        for (const GuardSkill* s : skills) shown = shown || s == &skill;
+        if (!shown) offered.push_back(&skill);
+      }
+    }
+    for (const GuardSkill* skill : skills) judgement_.skills.push_back(skill->name);
+    LlmPrompt prompt = buildLlmPrompt(view_, settings_, skills, offered);
+    if (prompt.too_long) {
+      return fail("the call is too long for the LLM validator (" +
+                  std::to_string(prompt.call_bytes) + " bytes, limit " +
+                  std::to_string(settings_.max_input_bytes) +
+                  "): it is not shown in part, a person decides");
+    }
+    ChatRequest request;
+    request.messages = {ChatMessage::system(prompt.system), ChatMessage::user(prompt.user)};
+    if (!offered.empty()) request.tools = skillTool(offered);
+    return converse(std::move(request), offered);
+  }
+
+ private:
+  LlmJudgement converse(ChatRequest request, const std::vector<const GuardSkill*>& offered) {
+    detail::Deadline deadline(caller_, settings_.timeout);
+    for (int turn = 1; turn <= settings_.max_turns; ++turn) {
+      ChatEndpoint endpoint{settings_.base_url, settings_.model, settings_.api_key,
+                            std::max(deadline.remaining(), std::chrono::milliseconds(1)),
+                            json{{"temperature", 0}}};
+      LlmExchange exchange;
+      std::string body_error;
+      exchange.request = detail::chatRequestBody(endpoint, request, body_error);
+      ChatResult result = ChatClient(endpoint).complete(request, {}, deadline.token());
+      if (!result.ok()) {
+        exchange.error = std::string(toString(result.error->kind)) + ": " + result.error->message;
+        judgement_.exchanges.push_back(std::move(exchange));
+        return fail(failureReason(*result.error, deadline, caller_, settings_));
+      }
+      const ChatMessage& reply = result.reply->message;
+      exchange.reply = reply.toJson();
+      judgement_.exchanges.push_back(std::move(exchange));
+      if (reply.tool_calls.empty()) return read(reply.content);
+      if (offered.empty()) {
+        return fail("the LLM validator called a tool, but it has none: read as ASK");
+      }
+      if (turn == settings_.max_turns) break;
+      if (reply.tool_calls.size() > static_cast<size_t>(kMaxSkillCallsPerReply)) {
+        return fail("the guard agent asked for " + std::to_string(reply.tool_calls.size()) +
+                    " skills at once (at most " + std::to_string(kMaxSkillCallsPerReply) + ")");
+      }
+      request.messages.push_back(reply);
+      for (const ChatToolCall& call : reply.tool_calls) {
+        std::string loaded;
+        std::string answer = answerSkillCall(call, library_, offered, loaded);
+        if (!loaded.empty()) judgement_.skills.push_back(loaded);
+        request.messages.push_back(ChatMessage::tool(call.id, call.name, std::move(answer)));
+      }
+    }
+    return fail("the guard agent gave no answer within " + std::to_string(settings_.max_turns) +
+                " turns");
+  }
+
+  LlmJudgement read(const std::string& content) {
+    LlmReplyReading reading = readLlmReply(content);
+    judgement_.reading = reading.note;
+    judgement_.verdict = reading.verdict;
+    judgement_.answered = reading.well_formed;
+    judgement_.reason = reading.reason;
+    return finish();
+  }
+
+  LlmJudgement fail(std::string why) {
+    judgement_.verdict = LlmVerdict::Ask;
+    judgement_.answered = false;
+    judgement_.reason = std::move(why);
+    if (judgement_.reading.empty()) judgement_.reading = "no answer: read as ASK";
+    return finish();
+  }
+
+  LlmJudgement finish() {
+    judgement_.elapsed =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started_);
+    return std::move(judgement_);
+  }
+
+  const LlmSettings& settings_;
+  const GuardSkillLibrary& library_;
+  const CallView& view_;
+  const CancellationToken& caller_;
+  Clock::time_point started_ = Clock::now();
+  LlmJudgement judgement_;
+};
+
+}  // namespace
+
+LlmValidator::LlmValidator(LlmSettings settings, GuardSkillLibrary skills,
+                           std::shared_ptr<LlmVerdictCache> cache)
+    : settings_(std::move(settings)), skills_(std::move(skills)), cache_(std::move(cache)) {}
+
+LlmJudgement LlmValidator::judge(const CallView& view, const CancellationToken& cancellation,
+                                 bool use_cache) const {
+  try {
+    const std::string key = use_cache && cache_ ? cacheKey(view) : "";
+    const std::string& session = view.call().context.session;
+    if (!key.empty()) {
+      if (std::optional<LlmJudgement> hit = cache_->find(session, key)) return *hit;
+    }
+    LlmJudgement judgement = Judging(settings_, skills_, view, cancellation).run();
+    if (!key.empty() && judgement.answered) cache_->store(session, key, judgement);
+    return judgement;
+  } catch (const std::exception& e) {
+    LlmJudgement failed;
+    failed.reason = std::string("the LLM validator failed: ") + e.what();
+    return failed;
+  } catch (...) {
+    LlmJudgement failed;
+    failed.reason = "the LLM validator failed";
+    return failed;
+  }
+}
+
+}  // namespace toolguard
