@@ -66,25 +66,6 @@ void BM_LlmReplyRead(benchmark::State& state) {
 }
 BENCHMARK(BM_LlmReplyRead);
 
-void BM_LlmJudgeCached(benchmark::State& state) {
-  const ToolCatalog catalog = ToolCatalog::builtin();
-  const ToolCall call = shellCall();
-  auto cache = memoryLlmVerdictCache();
-  const LlmValidator validator(settings("http://127.0.0.1:9/v1", 1), GuardSkillLibrary{}, cache);
-  LlmJudgement answer;
-  answer.verdict = LlmVerdict::Allow;
-  answer.answered = true;
-  const CallView first(call, catalog.resolve(call.tool));
-  cache->store("bench", call.tool + " " + call.args.dump() + " @ " + call.context.cwd, answer);
-  for (auto _ : state) {
-    const CallView view(call, catalog.resolve(call.tool));
-    LlmJudgement j = validator.judge(view);
-    if (!j.cached) state.SkipWithError("the answer was not cached");
-    benchmark::DoNotOptimize(j);
-  }
-}
-BENCHMARK(BM_LlmJudgeCached);
-
 // A loopback endpoint that answers every request at once with ALLOW.
 class InstantEndpoint {
  public:
@@ -128,5 +109,22 @@ void BM_LlmJudgeLoopback(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_LlmJudgeLoopback)->UseRealTime();
+
+// A call judged before in the session: the answer comes from the cache.
+void BM_LlmJudgeCached(benchmark::State& state) {
+  InstantEndpoint endpoint;
+  const ToolCatalog catalog = ToolCatalog::builtin();
+  const ToolCall call = shellCall();
+  const LlmValidator validator(settings(endpoint.baseUrl(), 1), GuardSkillLibrary::builtin(),
+                               memoryLlmVerdictCache());
+  validator.judge(CallView(call, catalog.resolve(call.tool)));  // the one request
+  for (auto _ : state) {
+    const CallView view(call, catalog.resolve(call.tool));
+    LlmJudgement j = validator.judge(view);
+    if (!j.cached) state.SkipWithError("the answer was not cached");
+    benchmark::DoNotOptimize(j);
+  }
+}
+BENCHMARK(BM_LlmJudgeCached);
 
 }  // namespace

@@ -2,7 +2,6 @@
 // store outlives the process: a new registry (as after a restart) allows the
 // same call from the store, and only that call.
 #include <algorithm>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -31,16 +30,6 @@ std::unique_ptr<toolguard::ToolRegistry> startRegistry(
   auto registry = std::make_unique<toolguard::ToolRegistry>(options);
   addTool(*registry, deployTool(), toolguard::ToolPolicy::Confirm);
   return registry;
-}
-
-// Now in RFC 3339 UTC, as ApprovalEntry::created wants it.
-std::string utcNow() {
-  std::time_t now = std::time(nullptr);
-  std::tm parts{};
-  gmtime_r(&now, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-  return text;
 }
 
 std::string fileText(const std::string& path) {
@@ -82,7 +71,7 @@ bool runPermissionsMode(const DemoSettings& settings, Report& report) {
   entry.value = toolguard::approvalKey(staging);
   entry.scope = ApprovalScope::Project;
   entry.scope_id = project;
-  entry.created = utcNow();
+  // entry.created stays empty: ApprovalStore::add stamps the time.
   entry.note = "security_demo mode 4";
 
   const auto existing = store->load(ApprovalScope::Project, project);

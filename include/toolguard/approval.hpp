@@ -50,8 +50,10 @@ struct ApprovalEntry {
   std::string value;  ///< ExactCall: the approval key; Pattern: the pattern; Tool: ""
   ApprovalScope scope = ApprovalScope::Session;
   std::string scope_id;  ///< session id, project root or agent id; "" for Global
-  std::string created;   ///< when it was added, RFC 3339 UTC ("2026-11-23T10:00:00Z")
-  std::string note;      ///< how it was added ("terminal prompt", "approvals add", "import FILE")
+  /// When it was added, RFC 3339 UTC ("2026-11-23T10:00:00Z"); ApprovalStore::add
+  /// fills it in when it is empty.
+  std::string created;
+  std::string note;  ///< how it was added ("terminal prompt", "approvals add", "import FILE")
   /// Pattern and Tool entries: the rule whose ask this answers. Empty: the
   /// entry answers only asks that come from the tool's policy or the default,
   /// never a rule's (so approving a tool does not approve writing its .env).

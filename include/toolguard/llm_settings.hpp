@@ -58,9 +58,11 @@ std::optional<std::string> processEnvironment(const std::string& name);
 
 /// `settings` with the TOOLGUARD_LLM_* variables applied on top, and the API
 /// key read (TOOLGUARD_LLM_API_KEY, else the variable api_key_env names).
-/// Fields a managed policy set are kept: the environment may still turn
-/// the validator off, never on against a managed `enabled: false`, and never
-/// point it at another endpoint or model. Throws LlmSettingsError naming the
+/// Under a managed `llm:` section (any field set by the managed layer makes
+/// the whole section managed) the environment may turn the validator off
+/// and lower the turn and time limits, nothing else: it never turns it on,
+/// points it at another endpoint or model, or replaces a managed
+/// api_key_env's key. Throws LlmSettingsError naming the
 /// variable for a value that is not valid (TOOLGUARD_LLM=yes, a timeout of
 /// "fast", ...).
 LlmSettings applyLlmEnvironment(LlmSettings settings,

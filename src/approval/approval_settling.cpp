@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <random>
 
 #include "approval_matching.hpp"
+#include "store_format.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -83,15 +83,6 @@ std::string newDecisionId() {
   char text[33];
   std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(random()),
                 static_cast<unsigned long long>(random()));
-  return text;
-}
-
-std::string utcNow() {
-  std::time_t now = std::time(nullptr);
-  std::tm parts{};
-  gmtime_r(&now, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
   return text;
 }
 
@@ -191,7 +182,7 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
                       option.value,
                       answer.scope,
                       scopeIdOf(answer.scope, call.context).value_or(""),
-                      utcNow(),
+                      currentUtcTimestamp(),
                       "approved through " + by,
                       option.binding == ApprovalBinding::ExactCall ? "" : askingRule(d)};
   ApprovalResolution how{by,

@@ -14,9 +14,6 @@ bool needsApproval(const Decision& decision);
 /// A random 128-bit id in hex.
 std::string newDecisionId();
 
-/// The current time as RFC 3339 UTC with seconds ("2026-11-23T10:00:00Z").
-std::string utcNow();
-
 /// Settles one decision that needs approval, in place.
 struct ApprovalSettler {
   const Engine& engine;

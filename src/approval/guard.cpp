@@ -5,6 +5,7 @@
 
 #include "approval_settling.hpp"
 #include "llm_step.hpp"
+#include "overrule.hpp"
 #include "validator_step.hpp"
 
 namespace toolguard {
@@ -15,13 +16,10 @@ bool isFinal(Verdict verdict) {
 }
 
 void refuseForRateLimit(Decision& d, const RateLimitAdmission& admission) {
-  d.verdict = d.policy_verdict = Verdict::Deny;
-  d.basis = DecisionBasis::RateLimit;
-  d.reason = admission.reason;
-  d.rule_id.clear();
-  d.decided_on.clear();
-  if (admission.limit) d.source = admission.limit->source;
-  d.model_reason = "Blocked by toolguard: " + admission.reason + ".";
+  SourceLocation where = admission.limit ? admission.limit->source : d.source;
+  detail::overrule(d, Verdict::Deny, DecisionBasis::RateLimit, std::move(where), admission.reason,
+                   "Blocked by toolguard: " + admission.reason + ".");
+  d.policy_verdict = Verdict::Deny;
 }
 
 void failClosed(Decision& d, const std::string& why) {

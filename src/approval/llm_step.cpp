@@ -1,6 +1,8 @@
 // The LLM validator step of the Guard: settles escalate as allow, deny or ask.
 #include "llm_step.hpp"
 
+#include "overrule.hpp"
+
 namespace toolguard::detail {
 namespace {
 
@@ -37,21 +39,17 @@ void consultLlmValidator(const LlmValidator& validator, const Engine& engine,
     keepAsk(j, call, d);
     return;
   }
-  const bool allow = j.verdict == LlmVerdict::Allow;
-  d.verdict = allow ? Verdict::Allow : Verdict::Deny;
-  d.basis = DecisionBasis::LlmValidator;
-  d.rule_id.clear();
-  d.decided_on.clear();
-  d.source = SourceLocation{"<llm-validator>", 0, 0};
-  d.resolution = "escalate settled by " + settledBy(j) + ": " + std::string(toString(j.verdict));
-  if (allow) {
-    d.reason = "the LLM validator allowed it (the policy escalated: " + d.reason + ")";
-    d.model_reason.clear();
+  const SourceLocation where{"<llm-validator>", 0, 0};
+  if (j.verdict == LlmVerdict::Allow) {
+    overrule(d, Verdict::Allow, DecisionBasis::LlmValidator, where,
+             "the LLM validator allowed it (the policy escalated: " + d.reason + ")", "");
   } else {
-    d.reason = "the LLM validator denied the call: " + j.reason;
-    d.model_reason = "Blocked by toolguard (LLM validator): " + j.reason +
-                     ". Do not retry the same call; explain or choose another approach.";
+    overrule(d, Verdict::Deny, DecisionBasis::LlmValidator, where,
+             "the LLM validator denied the call: " + j.reason,
+             "Blocked by toolguard (LLM validator): " + j.reason +
+                 ". Do not retry the same call; explain or choose another approach.");
   }
+  d.resolution = "escalate settled by " + settledBy(j) + ": " + std::string(toString(j.verdict));
 }
 
 }  // namespace toolguard::detail

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "approval_settling.hpp"
+#include "overrule.hpp"
 
 namespace toolguard {
 
@@ -72,16 +73,13 @@ ValidationResult awaitAnswer(std::future<ValidationResult> answer,
 void applyAnswer(const ValidationResult& answer, Decision& d) {
   if (answer.verdict == ValidationVerdict::Allow) return;
   const bool abort = answer.verdict == ValidationVerdict::Abort;
-  d.verdict = d.policy_verdict = abort ? Verdict::Abort : Verdict::Deny;
-  d.basis = DecisionBasis::Validator;
-  d.rule_id.clear();
-  d.decided_on.clear();
-  d.source = SourceLocation{"<validator>", 0, 0};
   const std::string why = answer.reason.empty() ? "no reason given" : answer.reason;
-  d.reason =
+  std::string reason =
       std::string("the validator ").append(abort ? "aborted" : "denied").append(" the call: ");
-  d.reason.append(why);
-  d.model_reason = "Blocked by toolguard (validator): " + why;
+  overrule(d, abort ? Verdict::Abort : Verdict::Deny, DecisionBasis::Validator,
+           SourceLocation{"<validator>", 0, 0}, reason.append(why),
+           "Blocked by toolguard (validator): " + why);
+  d.policy_verdict = d.verdict;
   d.extra = answer.extra;
 }
 

@@ -3,16 +3,11 @@
 // lookups by name and by language.
 #include "toolguard/guard_skills.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <stdexcept>
 
 #include "llm/embedded_skills.hpp"
+#include "policy/bounded_file.hpp"
 #include "toolguard/policy_error.hpp"
 
 namespace toolguard {
@@ -22,36 +17,6 @@ namespace {
 
 // Skill files larger than this are refused.
 constexpr size_t kMaxGuardSkillBytes = 256 * 1024;
-
-// Reads a skill file without blocking on a FIFO or reading a device forever.
-std::string readSkillFile(const fs::path& file) {
-  const SourceLocation where{file.string(), 0, 0};
-  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) throw PolicyError(where, std::string("cannot read guard skill: ") + strerror(errno));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    throw PolicyError(where, std::string("cannot examine guard skill: ") + strerror(errno));
-  }
-  if (!S_ISREG(st.st_mode)) throw PolicyError(where, "a guard skill must be a regular file");
-  const std::string too_large = "larger than " + std::to_string(kMaxGuardSkillBytes) + " bytes";
-  if (static_cast<size_t>(st.st_size) > kMaxGuardSkillBytes) throw PolicyError(where, too_large);
-  std::string text;
-  char buffer[65536];
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0)
-      throw PolicyError(where, std::string("error reading guard skill: ") + strerror(errno));
-    if (n == 0) break;
-    text.append(buffer, static_cast<size_t>(n));
-    if (text.size() > kMaxGuardSkillBytes) throw PolicyError(where, too_large);  // it grew
-  }
-  return text;
-}
 
 // The `*.md` files directly in `dir`, sorted by name. Hidden files (editors'
 // lock and backup files) are not skills, as a shell's `*.md` would not match them.
@@ -112,7 +77,8 @@ void GuardSkillLibrary::addDirectory(const fs::path& dir) {
   if (!fs::is_directory(status))
     throw PolicyError(where, "a guard skill directory, but not a directory");
   for (const fs::path& file : skillFilesIn(dir)) {
-    add(parseGuardSkill(readSkillFile(file), file.string()));
+    add(parseGuardSkill(detail::readBoundedFile(file, kMaxGuardSkillBytes, "guard skill"),
+                        file.string()));
   }
 }
 

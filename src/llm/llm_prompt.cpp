@@ -9,27 +9,27 @@ namespace {
 
 using nlohmann::json;
 
-// 128 random bits in hex: a fence the judged text cannot guess.
+// 128 random bits in hex, from the operating system's generator
+// (std::random_device reads getrandom on Linux): a fence the judged text
+// cannot guess.
 std::string newNonce() {
-  thread_local std::mt19937_64 random{[] {
-    std::random_device device;
-    std::seed_seq seed{device(), device(), device(), device(), device(), device()};
-    return std::mt19937_64(seed);
-  }()};
+  thread_local std::random_device device;
   static constexpr char kHex[] = "0123456789abcdef";
   std::string nonce;
-  for (int part = 0; part < 2; ++part) {
-    uint64_t bits = random();
-    for (int i = 0; i < 16; ++i, bits >>= 4) nonce.push_back(kHex[bits & 0xf]);
+  for (int part = 0; part < 4; ++part) {
+    uint32_t bits = device();
+    for (int i = 0; i < 8; ++i, bits >>= 4) nonce.push_back(kHex[bits & 0xf]);
   }
   return nonce;
 }
 
-// The untrusted part: everything the agent or a tool's author wrote. JSON
-// with every non-ASCII character escaped, so it is one unambiguous text
-// whose line breaks are all "\n" escapes inside strings.
+// The untrusted part: everything the agent or a tool's author wrote (the
+// working directory too: an agent can cd into a directory named like an
+// instruction). JSON with every non-ASCII character escaped, so it is one
+// unambiguous text whose line breaks are all "\n" escapes inside strings.
 std::string callText(const CallView& view) {
-  json call = {{"tool", view.toolName()},
+  json call = {{"working_directory", view.call().context.cwd},
+               {"tool", view.toolName()},
                {"tool_description", view.tool().description},
                {"arguments", view.call().args}};
   return call.dump(2, ' ', true, json::error_handler_t::replace);
@@ -98,9 +98,8 @@ LlmPrompt buildLlmPrompt(const CallView& view, const LlmSettings& settings,
   s += kJob;
   appendSkills(s, skills, offered);
   s += fenceRules(prompt.nonce);
-  s += "Working directory: ";
-  s += json(view.call().context.cwd).dump(-1, ' ', true, json::error_handler_t::replace);
-  s += "\n\n<<<CALL-" + prompt.nonce + "\n";
+  s += "The call (its working directory, the tool, the tool's description and the arguments):\n";
+  s += "<<<CALL-" + prompt.nonce + "\n";
   s += call;
   s += "\nCALL-" + prompt.nonce + ">>>\n";
   prompt.user =

@@ -40,14 +40,18 @@ LlmSettings applyLlmEnvironment(LlmSettings s, const EnvironmentLookup& environm
   }
   if (auto url = environment("TOOLGUARD_LLM_BASE_URL"); url && !managed) s.base_url = *url;
   if (auto model = environment("TOOLGUARD_LLM_MODEL"); model && !managed) s.model = *model;
+  // Under a managed policy the limits may only be lowered.
   if (auto turns = environment("TOOLGUARD_LLM_MAX_TURNS")) {
-    s.max_turns = static_cast<int>(number("TOOLGUARD_LLM_MAX_TURNS", *turns, 1, kMaxTurnsLimit));
+    int value = static_cast<int>(number("TOOLGUARD_LLM_MAX_TURNS", *turns, 1, kMaxTurnsLimit));
+    if (!managed || value <= s.max_turns) s.max_turns = value;
   }
   if (auto timeout = environment("TOOLGUARD_LLM_TIMEOUT_MS")) {
-    s.timeout =
-        std::chrono::milliseconds(number("TOOLGUARD_LLM_TIMEOUT_MS", *timeout, 1, kMaxTimeoutMs));
+    std::chrono::milliseconds value(number("TOOLGUARD_LLM_TIMEOUT_MS", *timeout, 1, kMaxTimeoutMs));
+    if (!managed || value <= s.timeout) s.timeout = value;
   }
-  if (auto key = environment("TOOLGUARD_LLM_API_KEY")) {
+  // A managed policy that names the key's variable keeps it.
+  const bool managed_key = managed && !s.api_key_env.empty();
+  if (auto key = environment("TOOLGUARD_LLM_API_KEY"); key && !managed_key) {
     s.api_key = *key;
   } else if (!s.api_key_env.empty()) {
     s.api_key = environment(s.api_key_env).value_or("");

@@ -16,11 +16,29 @@ using Clock = std::chrono::steady_clock;
 // use, few enough that a looping model ends quickly.
 constexpr int kMaxSkillCallsPerReply = 4;
 
-// The key the cache remembers an answer under: tool, canonical arguments, cwd.
-std::string cacheKey(const CallView& view) {
-  return view.toolName() + " " +
-         view.call().args.dump(-1, ' ', false, json::error_handler_t::replace) + " @ " +
-         view.call().context.cwd;
+// The key the cache remembers an answer under: everything the model was
+// shown about the call (tool, description, canonical arguments, cwd) and who
+// answered, as one JSON array, so no two different calls share a key.
+std::string cacheKey(const CallView& view, const LlmSettings& settings) {
+  json key = json::array({view.toolName(), view.tool().description, view.call().args,
+                          view.call().context.cwd, settings.model, settings.base_url});
+  return key.dump(-1, ' ', true, json::error_handler_t::strict);  // throws on bad UTF-8
+}
+
+// `text` with the API key and the base URL's credentials (user info,
+// query) replaced: servers and proxies may echo them in errors.
+std::string scrub(std::string text, const LlmSettings& settings) {
+  auto replaceAll = [&text](const std::string& secret) {
+    if (secret.size() < 4) return;
+    for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at)) {
+      text.replace(at, secret.size(), "[redacted]");
+      at += 10;
+    }
+  };
+  replaceAll(settings.api_key);
+  const std::string& url = settings.base_url;
+  if (url.find('@') != std::string::npos || url.find('?') != std::string::npos) replaceAll(url);
+  return text;
 }
 
 json skillTool(const std::vector<const GuardSkill*>& offered) {
@@ -122,13 +140,21 @@ class Judging {
       exchange.request = detail::chatRequestBody(endpoint, request, body_error);
       ChatResult result = ChatClient(endpoint).complete(request, {}, deadline.token());
       if (!result.ok()) {
-        exchange.error = std::string(toString(result.error->kind)) + ": " + result.error->message;
+        exchange.error = scrub(
+            std::string(toString(result.error->kind)) + ": " + result.error->message, settings_);
         judgement_.exchanges.push_back(std::move(exchange));
-        return fail(failureReason(*result.error, deadline, caller_, settings_));
+        return fail(scrub(failureReason(*result.error, deadline, caller_, settings_), settings_));
       }
       const ChatMessage& reply = result.reply->message;
       exchange.reply = reply.toJson();
+      exchange.reply["finish_reason"] = result.reply->finish_reason;
       judgement_.exchanges.push_back(std::move(exchange));
+      if (caller_.cancelled()) return fail("the LLM validator was cancelled");
+      const std::string& finish = result.reply->finish_reason;
+      if (reply.tool_calls.empty() && !finish.empty() && finish != "stop") {
+        // A reply cut short (length, content_filter) is not a whole answer.
+        return fail("the LLM validator's reply ended with finish_reason '" + finish + "'");
+      }
       if (reply.tool_calls.empty()) return read(reply.content);
       if (offered.empty()) {
         return fail("the LLM validator called a tool, but it has none: read as ASK");
@@ -190,8 +216,14 @@ LlmValidator::LlmValidator(LlmSettings settings, GuardSkillLibrary skills,
 LlmJudgement LlmValidator::judge(const CallView& view, const CancellationToken& cancellation,
                                  bool use_cache) const {
   try {
-    const std::string key = use_cache && cache_ ? cacheKey(view) : "";
     const std::string& session = view.call().context.session;
+    std::string key;  // empty: not cached (no session, cancelled, or not valid UTF-8)
+    if (use_cache && cache_ && !session.empty() && !cancellation.cancelled()) {
+      try {
+        key = cacheKey(view, settings_);
+      } catch (const nlohmann::json::exception&) {
+      }
+    }
     if (!key.empty()) {
       if (std::optional<LlmJudgement> hit = cache_->find(session, key)) return *hit;
     }

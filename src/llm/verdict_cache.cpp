@@ -10,12 +10,16 @@
 #include <map>
 #include <mutex>
 
+#include "policy/bounded_file.hpp"
 #include "toolguard/llm_validator.hpp"
 
 namespace toolguard {
 namespace {
 
 using nlohmann::json;
+
+// The keys an in-memory cache keeps, at most (a key holds a whole call).
+constexpr size_t kMaxMemoryCacheBytes = size_t{64} << 20;
 
 // A session file larger than this is neither read nor added to.
 constexpr std::uintmax_t kMaxCacheFileBytes = std::uintmax_t{8} << 20;
@@ -25,6 +29,12 @@ std::optional<LlmVerdict> verdictNamed(const std::string& name) {
   if (name == "DENY") return LlmVerdict::Deny;
   if (name == "ASK") return LlmVerdict::Ask;
   return std::nullopt;
+}
+
+// A string member, or "" when it is missing or of another type.
+std::string stringField(const json& entry, const char* name) {
+  auto it = entry.find(name);
+  return it != entry.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 LlmJudgement fromCache(LlmVerdict verdict, std::string reason, std::string model) {
@@ -43,6 +53,7 @@ class MemoryCache : public LlmVerdictCache {
   explicit MemoryCache(size_t max_entries) : max_entries_(std::max<size_t>(max_entries, 1)) {}
 
   std::optional<LlmJudgement> find(const std::string& session, const std::string& key) override {
+    if (session.empty()) return std::nullopt;
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = entries_.find(session + '\0' + key);
     if (it == entries_.end()) return std::nullopt;
@@ -50,13 +61,15 @@ class MemoryCache : public LlmVerdictCache {
   }
 
   void store(const std::string& session, const std::string& key, const LlmJudgement& j) override {
-    if (!j.answered) return;
+    if (session.empty() || !j.answered) return;
     std::lock_guard<std::mutex> lock(mutex_);
     std::string full = session + '\0' + key;
     if (entries_.insert_or_assign(full, Entry{j.verdict, j.reason, j.model}).second) {
+      bytes_ += full.size();
       order_.push_back(std::move(full));
     }
-    while (entries_.size() > max_entries_) {
+    while (entries_.size() > max_entries_ || bytes_ > kMaxMemoryCacheBytes) {
+      bytes_ -= order_.front().size();
       entries_.erase(order_.front());
       order_.pop_front();
     }
@@ -72,6 +85,7 @@ class MemoryCache : public LlmVerdictCache {
   std::mutex mutex_;
   std::map<std::string, Entry> entries_;
   std::deque<std::string> order_;  // insertion order, oldest first
+  size_t bytes_ = 0;               // size of the keys kept
 };
 
 // 64-bit FNV-1a: the session's file name (the session itself is checked on
@@ -90,23 +104,26 @@ class FileCache : public LlmVerdictCache {
 
   std::optional<LlmJudgement> find(const std::string& session, const std::string& key) override {
     if (session.empty()) return std::nullopt;
-    const std::filesystem::path file = std::filesystem::path(dir_) / fileNameOf(session);
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec) ||
-        std::filesystem::file_size(file, ec) > kMaxCacheFileBytes || ec) {
-      return std::nullopt;
+    std::string text;
+    try {  // a regular file only (never a FIFO or a link), bounded in size
+      text = detail::readBoundedFile(fileOf(session), kMaxCacheFileBytes, "verdict cache");
+    } catch (const std::exception&) {
+      return std::nullopt;  // missing or unusable: the model is asked again
     }
-    std::ifstream in(file);
     std::optional<LlmJudgement> found;
-    std::string line;
-    while (std::getline(in, line)) {
-      json entry = json::parse(line, nullptr, false);
-      if (!entry.is_object() || entry.value("session", "") != session ||
-          entry.value("key", "") != key) {
-        continue;  // another session's, or a line a crash cut short
+    size_t start = 0;
+    while (start < text.size()) {
+      size_t end = text.find('\n', start);
+      if (end == std::string::npos) break;  // a line a crash cut short
+      json entry = json::parse(text.substr(start, end - start), nullptr, false);
+      start = end + 1;
+      if (!entry.is_object() || stringField(entry, "session") != session ||
+          stringField(entry, "key") != key) {
+        continue;  // another session's, or not an entry
       }
-      auto verdict = verdictNamed(entry.value("verdict", ""));
-      if (verdict) found = fromCache(*verdict, entry.value("reason", ""), entry.value("model", ""));
+      if (auto verdict = verdictNamed(stringField(entry, "verdict"))) {
+        found = fromCache(*verdict, stringField(entry, "reason"), stringField(entry, "model"));
+      }
     }
     return found;  // the last answer for the key wins
   }
@@ -116,23 +133,33 @@ class FileCache : public LlmVerdictCache {
     std::error_code ec;
     std::filesystem::create_directories(dir_, ec);
     if (ec) return;
-    ::chmod(dir_.c_str(), 0700);
-    const std::string file = (std::filesystem::path(dir_) / fileNameOf(session)).string();
-    if (std::filesystem::file_size(file, ec) > kMaxCacheFileBytes && !ec) return;
+    const std::string file = fileOf(session);
     json entry = {{"session", session},
                   {"key", key},
                   {"verdict", toString(j.verdict)},
                   {"reason", j.reason},
                   {"model", j.model}};
     std::string line = entry.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
-    int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    // Never through a link, never blocking on a FIFO, only into a regular
+    // file of ours that is not too large already.
+    int fd = ::open(file.c_str(),
+                    O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
     if (fd < 0) return;
-    // One write of the whole line: concurrent writers append whole lines.
-    [[maybe_unused]] ssize_t written = ::write(fd, line.data(), line.size());
+    struct stat st {};
+    const bool usable = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::getuid() &&
+                        static_cast<std::uintmax_t>(st.st_size) + line.size() <= kMaxCacheFileBytes;
+    if (usable) {
+      // One write of the whole line: concurrent writers append whole lines.
+      [[maybe_unused]] ssize_t written = ::write(fd, line.data(), line.size());
+    }
     ::close(fd);
   }
 
  private:
+  std::string fileOf(const std::string& session) const {
+    return (std::filesystem::path(dir_) / fileNameOf(session)).string();
+  }
+
   std::string dir_;
 };
 

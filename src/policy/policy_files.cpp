@@ -4,12 +4,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 
+#include "bounded_file.hpp"
 #include "policy_document.hpp"
+#include "toolguard/approval_store.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/policy_builder.hpp"
 #include "toolguard/policy_loader.hpp"
@@ -41,37 +42,6 @@ std::vector<fs::path> policyFilesIn(const fs::path& dir) {
   return files;
 }
 
-// Reads a policy file without blocking on a FIFO or reading a device forever.
-std::string readPolicyFile(const fs::path& file) {
-  const SourceLocation where{file.string(), 0, 0};
-  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) throw PolicyError(where, std::string("cannot read policy file: ") + strerror(errno));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    throw PolicyError(where, "not a regular file");
-  }
-  if (static_cast<size_t>(st.st_size) > kMaxPolicyFileBytes) {
-    throw PolicyError(where, "larger than " + std::to_string(kMaxPolicyFileBytes) + " bytes");
-  }
-  std::string text;
-  char buffer[65536];
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw PolicyError(where, std::string("error reading file: ") + strerror(errno));
-    if (n == 0) break;
-    text.append(buffer, static_cast<size_t>(n));
-    if (text.size() > kMaxPolicyFileBytes) {
-      throw PolicyError(where, "larger than " + std::to_string(kMaxPolicyFileBytes) + " bytes");
-    }
-  }
-  return text;
-}
-
 // `*`, `?`, `[` and `\` in a directory name stand for themselves in a glob.
 std::string escapeGlob(const std::string& text) {
   std::string out;
@@ -93,7 +63,14 @@ std::shared_ptr<const Rule> guardLocationsRule(const PolicySources& sources) {
   spec.header.target.kinds = {ToolKind::FileWrite};
   const std::string home = homeDirectory();
   PathMatcher locations;
-  for (const fs::path& dir : {sources.user_dir, sources.managed_dir}) {
+  // The user and managed policy directories, toolguard's home (approvals,
+  // the LLM validator's verdict cache, its skills) and the other agents'
+  // guard-skills directories, whose texts instruct the LLM validator.
+  std::vector<fs::path> dirs = {sources.user_dir, sources.managed_dir, toolguardHome()};
+  for (const char* agent_dir : {".agents", ".claude", ".bitcode"}) {
+    dirs.push_back(fs::path(home) / agent_dir / "guard-skills");
+  }
+  for (const fs::path& dir : dirs) {
     if (dir.empty()) continue;
     locations.glob.push_back(escapeGlob(normalizePath(dir.string(), "/", home)) + "/**");
   }
@@ -122,7 +99,8 @@ void mergePolicyText(Policy& policy, std::string_view text, const std::string& n
 }
 
 void mergePolicyFile(Policy& policy, const fs::path& file, PolicyLayer layer, bool trusted) {
-  mergePolicyText(policy, readPolicyFile(file), file.string(), layer, trusted);
+  mergePolicyText(policy, detail::readBoundedFile(file, kMaxPolicyFileBytes, "policy file"),
+                  file.string(), layer, trusted);
 }
 
 std::vector<std::string> trustedProjects(const Policy& policy) {

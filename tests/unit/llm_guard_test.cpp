@@ -161,10 +161,11 @@ TEST(LlmSettingsTest, TheEnvironmentConfiguresTheValidator) {
 }
 
 TEST(LlmSettingsTest, ABadValueNamesTheVariable) {
-  for (const auto& [name, value] : Env{{"TOOLGUARD_LLM", "yes"},
-                                       {"TOOLGUARD_LLM_MAX_TURNS", "0"},
-                                       {"TOOLGUARD_LLM_MAX_TURNS", "five"},
-                                       {"TOOLGUARD_LLM_TIMEOUT_MS", "-1"}}) {
+  using Pairs = std::vector<std::pair<std::string, std::string>>;
+  for (const auto& [name, value] : Pairs{{"TOOLGUARD_LLM", "yes"},
+                                         {"TOOLGUARD_LLM_MAX_TURNS", "0"},
+                                         {"TOOLGUARD_LLM_MAX_TURNS", "five"},
+                                         {"TOOLGUARD_LLM_TIMEOUT_MS", "-1"}}) {
     try {
       applyLlmEnvironment({}, lookup({{name, value}}));
       ADD_FAILURE() << name << "=" << value << " accepted";
@@ -221,6 +222,20 @@ TEST(LlmSettingsTest, AManagedEndpointCannotBeRedirectedOrTurnedOnFromTheEnviron
       p.llm, lookup({{"TOOLGUARD_LLM", "1"}, {"TOOLGUARD_LLM_BASE_URL", "http://else/v1"}}));
   EXPECT_FALSE(s.enabled);
   EXPECT_EQ(s.base_url, "http://corp/v1");
+  // Limits may be lowered, never raised; a managed key variable stays.
+  Policy limits;
+  mergePolicyText(limits, "llm: {max_turns: 3, timeout: 5s, api_key_env: CORP_KEY}\n", "m.yaml",
+                  PolicyLayer::Managed);
+  LlmSettings raised =
+      applyLlmEnvironment(limits.llm, lookup({{"TOOLGUARD_LLM_MAX_TURNS", "20"},
+                                              {"TOOLGUARD_LLM_TIMEOUT_MS", "600000"},
+                                              {"TOOLGUARD_LLM_API_KEY", "mine"},
+                                              {"CORP_KEY", "corp"}}));
+  EXPECT_EQ(raised.max_turns, 3);
+  EXPECT_EQ(raised.timeout, std::chrono::seconds(5));
+  EXPECT_EQ(raised.api_key, "corp");
+  LlmSettings lowered = applyLlmEnvironment(limits.llm, lookup({{"TOOLGUARD_LLM_MAX_TURNS", "1"}}));
+  EXPECT_EQ(lowered.max_turns, 1);
 }
 
 }  // namespace
