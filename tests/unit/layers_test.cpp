@@ -3,6 +3,7 @@
 
 #include "support/calls.hpp"
 #include "support/temp_dir.hpp"
+#include "toolguard/approval_store.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/policy_loader.hpp"
 
@@ -98,6 +99,21 @@ TEST(Layers, WritesToTheConfigurationInUseAreDenied) {
     Decision d = engine.decide(call("Write", {{"file_path", target.string()}}));
     EXPECT_EQ(d.verdict, Verdict::Deny) << target;
     EXPECT_EQ(d.rule_id, "guard-config-locations");
+  }
+}
+
+TEST(Layers, WritesToToolguardsHomeAndTheGuardSkillsOfOtherAgentsAreDenied) {
+  Layers l;
+  l.user("default: allow\n");
+  Engine engine(loadPolicy(l.sources()));
+  const std::string home = homeDirectory();
+  for (const std::string& target :
+       {toolguardHome() + "/llm-verdicts/0123456789abcdef.jsonl",
+        toolguardHome() + "/guard-skills/bash.md", home + "/.claude/guard-skills/bash.md",
+        home + "/.agents/guard-skills/python.md", home + "/.bitcode/guard-skills/go.md"}) {
+    Decision d = engine.decide(call("Write", {{"file_path", target}}));
+    EXPECT_EQ(d.verdict, Verdict::Deny) << target;
+    EXPECT_EQ(d.rule_id, "guard-config-locations") << target;
   }
 }
 
