@@ -42,12 +42,11 @@ struct Judge {
     }
     const ToolCall& call = *parsed.call;
     try {
-      const Engine& engine = engines.forCwd(call.context.cwd);
+      const ProjectEngine& project = engines.forCwd(call.context.cwd);
       if (!guards) {
         return policyFailure(guard_error, SourceLocation{}, call.tool, error);
       }
-      Guard& guard = guards->forEngine(engine, engines.projectRootsOf(engine));
-      return renderDecision(guard.decide(call), call.tool, format);
+      return renderDecision(guards->forProject(project).decide(call), call.tool, format);
     } catch (const PolicyError& e) {
       return policyFailure(e.what(), e.errors().empty() ? SourceLocation{} : e.errors()[0].where,
                            call.tool, error);

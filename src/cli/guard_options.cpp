@@ -63,15 +63,14 @@ GuardProvider::GuardProvider(const GuardCliOptions& cli) : home_(toolguardHome(c
   }
 }
 
-Guard& GuardProvider::forEngine(const Engine& engine,
-                                const std::vector<std::filesystem::path>& project_roots) {
-  std::unique_ptr<Guard>& guard = guards_[&engine];
+Guard& GuardProvider::forProject(const ProjectEngine& project) {
+  std::unique_ptr<Guard>& guard = guards_[&project.engine];
   if (!guard) {
     GuardOptions options = options_;
     // One process per call: the session's answers are kept in files.
-    options.llm_validator = llmValidatorFor(engine.policy(), project_roots, home_,
+    options.llm_validator = llmValidatorFor(project.engine.policy(), project.project_roots, home_,
                                             fileLlmVerdictCache(home_ + "/llm-verdicts"));
-    guard = std::make_unique<Guard>(engine, std::move(options));
+    guard = std::make_unique<Guard>(project.engine, std::move(options));
   }
   return *guard;
 }

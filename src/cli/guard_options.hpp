@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/policy_options.hpp"
 #include "toolguard/guard.hpp"
 
 namespace toolguard::cli {
@@ -45,11 +46,11 @@ class GuardProvider {
  public:
   explicit GuardProvider(const GuardCliOptions& options);
 
-  /// The Guard for decisions of `engine` (which must outlive the provider),
-  /// with the LLM validator its policy and the environment configure.
-  /// Throws LlmSettingsError for a bad TOOLGUARD_LLM_* variable and
-  /// PolicyError for a broken guard skill.
-  Guard& forEngine(const Engine& engine, const std::vector<std::filesystem::path>& project_roots);
+  /// The Guard for decisions of `project`'s engine (which must outlive the
+  /// provider), with the LLM validator its policy and the environment
+  /// configure. Throws LlmSettingsError for a bad TOOLGUARD_LLM_* variable
+  /// and PolicyError for a broken guard skill.
+  Guard& forProject(const ProjectEngine& project);
 
  private:
   std::string home_;

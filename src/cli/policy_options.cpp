@@ -42,25 +42,17 @@ PolicySources sourcesFor(const PolicyOptions& o, const std::string& cwd) {
   return s;
 }
 
-const Engine& EngineProvider::forCwd(const std::string& cwd) {
+const ProjectEngine& EngineProvider::forCwd(const std::string& cwd) {
   PolicySources sources = sourcesFor(options_, cwd);
   std::string key;
   for (const auto& root : sources.project_roots) key += root.string() + '\n';
   auto it = by_project_.find(key);
   if (it == by_project_.end()) {
-    Built built{std::make_unique<Engine>(loadPolicy(sources)), sources.project_roots};
+    auto built = std::make_unique<ProjectEngine>(
+        ProjectEngine{Engine(loadPolicy(sources)), std::move(sources.project_roots)});
     it = by_project_.emplace(key, std::move(built)).first;
   }
-  return *it->second.engine;
-}
-
-const std::vector<std::filesystem::path>& EngineProvider::projectRootsOf(
-    const Engine& engine) const {
-  static const std::vector<std::filesystem::path> kNone;
-  for (const auto& [key, built] : by_project_) {
-    if (built.engine.get() == &engine) return built.project_roots;
-  }
-  return kNone;
+  return *it->second;
 }
 
 }  // namespace toolguard::cli

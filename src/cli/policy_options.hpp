@@ -29,25 +29,24 @@ void addPolicyOptions(CLI::App& command, PolicyOptions& options);
 /// The policy sources for a call made in `cwd`.
 PolicySources sourcesFor(const PolicyOptions& options, const std::string& cwd);
 
+/// An engine and the project roots whose layers it was built with.
+struct ProjectEngine {
+  Engine engine;
+  std::vector<std::filesystem::path> project_roots;
+};
+
 /// Builds and caches engines: one per project root, since the project layer
 /// depends on where a call is made.
 class EngineProvider {
  public:
   explicit EngineProvider(PolicyOptions options) : options_(std::move(options)) {}
 
-  /// The engine for calls made in `cwd`. Throws PolicyError.
-  const Engine& forCwd(const std::string& cwd);
-
-  /// The project roots whose layers an engine of forCwd() was built with.
-  const std::vector<std::filesystem::path>& projectRootsOf(const Engine& engine) const;
+  /// The engine for calls made in `cwd`, with its project roots. Throws PolicyError.
+  const ProjectEngine& forCwd(const std::string& cwd);
 
  private:
-  struct Built {
-    std::unique_ptr<Engine> engine;
-    std::vector<std::filesystem::path> project_roots;
-  };
   PolicyOptions options_;
-  std::map<std::string, Built> by_project_;
+  std::map<std::string, std::unique_ptr<ProjectEngine>> by_project_;
 };
 
 /// The process's working directory.

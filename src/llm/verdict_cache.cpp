@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 
+#include "approval/store_layout.hpp"
 #include "policy/bounded_file.hpp"
 #include "toolguard/llm_validator.hpp"
 
@@ -88,13 +89,13 @@ class MemoryCache : public LlmVerdictCache {
   size_t bytes_ = 0;               // size of the keys kept
 };
 
-// 64-bit FNV-1a: the session's file name (the session itself is checked on
-// every line, so two sessions sharing a file never see each other's answers).
+// The session's file name: the 64-bit FNV-1a hash of the id, in hex (the
+// session itself is checked on every line, so two sessions sharing a file
+// never see each other's answers).
 std::string fileNameOf(const std::string& session) {
-  uint64_t hash = 1469598103934665603ULL;
-  for (unsigned char c : session) hash = (hash ^ c) * 1099511628211ULL;
   char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  std::snprintf(text, sizeof text, "%016llx",
+                static_cast<unsigned long long>(detail::fnv1a64(session)));
   return std::string(text) + ".jsonl";
 }
 

@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -14,6 +13,7 @@
 
 #include "support/calls.hpp"
 #include "support/scripted_chat_server.hpp"
+#include "support/temp_dir.hpp"
 #include "toolguard/tool_catalog.hpp"
 
 namespace toolguard {
@@ -332,13 +332,20 @@ TEST(LlmValidator, AKeyEchoedByTheServerIsRedacted) {
   EXPECT_EQ(j.exchanges.at(0).error.find("sk-test-secret"), std::string::npos);
 }
 
-TEST(LlmValidator, TheFileCacheSkipsLinesItCannotUse) {
-  const std::string dir = ::testing::TempDir() + "llm-cache-bad-" + std::to_string(::getpid());
-  std::filesystem::remove_all(dir);
+// A model's well-formed DENY, as a cache stores it.
+LlmJudgement deniedAnswer() {
   LlmJudgement answer;
   answer.verdict = LlmVerdict::Deny;
   answer.reason = "no";
   answer.answered = true;
+  answer.model = "m";
+  return answer;
+}
+
+TEST(LlmValidator, TheFileCacheSkipsLinesItCannotUse) {
+  testing::TempDir temp;
+  const std::string dir = (temp.path() / "llm-verdicts").string();
+  const LlmJudgement answer = deniedAnswer();
   auto cache = fileLlmVerdictCache(dir);
   cache->store("s", "k", answer);  // creates the session's file
   std::filesystem::path file = *std::filesystem::directory_iterator(dir);
@@ -353,18 +360,12 @@ TEST(LlmValidator, TheFileCacheSkipsLinesItCannotUse) {
   ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0);  // a FIFO is neither read nor written
   EXPECT_FALSE(cache->find("s", "k"));
   cache->store("s", "k", answer);
-  std::filesystem::remove_all(dir);
 }
 
 TEST(LlmValidator, TheFileCacheKeepsAnswersAcrossProcessesPerSession) {
-  const std::string dir = ::testing::TempDir() + "llm-cache-" + std::to_string(::getpid());
-  std::filesystem::remove_all(dir);
-  LlmJudgement answer;
-  answer.verdict = LlmVerdict::Deny;
-  answer.reason = "no";
-  answer.answered = true;
-  answer.model = "m";
-  fileLlmVerdictCache(dir)->store("session one", "Bash {} @ /w", answer);
+  testing::TempDir temp;
+  const std::string dir = (temp.path() / "llm-verdicts").string();
+  fileLlmVerdictCache(dir)->store("session one", "Bash {} @ /w", deniedAnswer());
   auto fresh = fileLlmVerdictCache(dir);  // as a new process would
   std::optional<LlmJudgement> hit = fresh->find("session one", "Bash {} @ /w");
   ASSERT_TRUE(hit);
@@ -374,7 +375,6 @@ TEST(LlmValidator, TheFileCacheKeepsAnswersAcrossProcessesPerSession) {
   EXPECT_FALSE(fresh->find("session two", "Bash {} @ /w"));
   EXPECT_FALSE(fresh->find("session one", "Bash {} @ /x"));
   EXPECT_FALSE(fresh->find("", "Bash {} @ /w"));
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
