@@ -40,3 +40,21 @@ if [ "$want" != "$have" ] || [ ! -f "$grammar/node_modules/tree-sitter-bash/src/
   echo "install-deps: fetching tree-sitter-bash $want (npm ci)" >&2
   (cd "$grammar" && npm ci --no-audit --no-fund >/dev/null)
 fi
+
+# The real MCP peers of the `toolguard mcp` end-to-end tests (the official SDK's
+# client and the reference filesystem server), exactly as package-lock.json pins
+# them: npm ci when a package is missing or has another version than the lock.
+peers="$(cd "$(dirname "$0")/.." && pwd)/tests/mcp-peers"
+if ! (cd "$peers" && node -e '
+  const fs = require("fs");
+  const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")).packages;
+  for (const [path, want] of Object.entries(lock)) {
+    if (path === "" || want.link) continue;
+    let have;
+    try { have = JSON.parse(fs.readFileSync(path + "/package.json", "utf8")).version; } catch {}
+    if (have === undefined && want.optional) continue;
+    if (have !== want.version) process.exit(1);
+  }' 2>/dev/null); then
+  echo "install-deps: fetching the MCP test peers (npm ci in tests/mcp-peers)" >&2
+  (cd "$peers" && npm ci --no-audit --no-fund >/dev/null)
+fi

@@ -19,6 +19,7 @@ struct CallContext {
   std::string session;                       ///< session id
   std::string model;                         ///< model id
   std::string role;                          ///< role of the caller (e.g. "planner")
+  std::string mcp_server;                    ///< the MCP server the call goes to (toolguard mcp)
   InteractionMode mode = InteractionMode::Interactive;
 };
 

@@ -31,6 +31,14 @@ void deny(Decision& d, ApprovalResolution how, const std::string& reason,
   d.approval = std::move(how);
 }
 
+// What the model reads when nobody approved an ask: why it needed approval
+// (the policy's reason, read before deny() replaces it) and what happened.
+std::string unapprovedModelReason(const Decision& d, const std::string& what_happened) {
+  std::string who = d.rule_id.empty() ? std::string(toString(d.basis)) : "rule " + d.rule_id;
+  return "Blocked by toolguard (" + who + "): " + d.reason + ". It needs a person's approval and " +
+         what_happened + ".";
+}
+
 // Who settled an ask, with no binding (nothing remembered).
 ApprovalResolution settledBy(std::string by, std::string outcome, std::string reason) {
   ApprovalResolution how;
@@ -116,8 +124,7 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
   if (call.context.mode == InteractionMode::Headless) {
     return deny(d, settledBy("headless", "", "the call is headless"),
                 "needs approval and the call is headless: " + d.reason,
-                "Blocked by toolguard: this call needs a person's approval and none can be "
-                "asked (headless).");
+                unapprovedModelReason(d, "none can be asked (the call is headless)"));
   }
   if (!options.approval_handler) {
     if (options.report_ask) {
@@ -126,8 +133,7 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
     }
     return deny(d, settledBy("no-handler", "", "no approval handler"),
                 "needs approval and no one can be asked: " + d.reason,
-                "Blocked by toolguard: this call needs a person's approval and no one can be "
-                "asked.");
+                unapprovedModelReason(d, "no one can be asked"));
   }
   ApprovalRequest request{call, d, approvalOptions(view, d), offeredScopes(call.context, options),
                           options.approval_timeout};
@@ -140,7 +146,7 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
       std::string why =
           "no answer within " + std::to_string(options.approval_timeout.count()) + " ms";
       return deny(d, settledBy("timeout", "", why), "needs approval: " + why,
-                  "Blocked by toolguard: no one approved this call in time.");
+                  unapprovedModelReason(d, "no one approved it in time"));
     }
     answer = pending.get();
   } catch (const std::exception& e) {
@@ -154,7 +160,7 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
       if (!answer.by_person) {
         std::string why = by + ": " + (answer.reason.empty() ? "no answer" : answer.reason);
         return deny(d, settledBy(by, "", why), "needs approval, none given: " + why,
-                    "Blocked by toolguard: no one approved this call (" + why + ").");
+                    unapprovedModelReason(d, "no one approved it (" + why + ")"));
       }
       std::string reason =
           answer.reason.empty() ? "denied by a person" : "denied by a person: " + answer.reason;

@@ -89,6 +89,7 @@ json contextRecord(const CallContext& context) {
   putIfNotEmpty(out, "session", context.session);
   putIfNotEmpty(out, "model", context.model);
   putIfNotEmpty(out, "role", context.role);
+  putIfNotEmpty(out, "mcp_server", context.mcp_server);
   out["mode"] = toString(context.mode);
   return out;
 }

@@ -20,6 +20,7 @@ void addDemoCommand(CLI::App& app, int& exit_code);
 void addValidateCommand(CLI::App& app, int& exit_code);
 void addAuditCommand(CLI::App& app, int& exit_code);
 void addApprovalsCommand(CLI::App& app, int& exit_code);
+void addMcpCommand(CLI::App& app, int& exit_code);
 
 /// Exit codes shared by the sub-commands.
 constexpr int kExitOk = 0;

@@ -14,11 +14,13 @@ void addHomeOption(CLI::App& command, std::string& home) {
                      "$TOOLGUARD_HOME, else ~/.toolguard)");
 }
 
-void addGuardOptions(CLI::App& command, GuardCliOptions& options) {
+void addGuardOptions(CLI::App& command, GuardCliOptions& options, bool with_prompt) {
   addHomeOption(command, options.home);
-  command.add_flag("--prompt", options.prompt,
-                   "Ask on the terminal (/dev/tty) when a call needs approval; without it, "
-                   "ask is reported (an agent's hook asks its own user)");
+  if (with_prompt) {
+    command.add_flag("--prompt", options.prompt,
+                     "Ask on the terminal (/dev/tty) when a call needs approval; without it, "
+                     "ask is reported (an agent's hook asks its own user)");
+  }
   command
       .add_option("--approval-timeout", options.approval_timeout_s,
                   "Seconds a person has to answer the prompt before the call is denied")
@@ -44,22 +46,28 @@ std::shared_ptr<const LlmValidator> llmValidatorFor(
                                               std::move(cache));
 }
 
-GuardProvider::GuardProvider(const GuardCliOptions& cli) : home_(toolguardHome(cli.home)) {
-  options_.store = std::make_shared<ApprovalStore>(home_);
+GuardOptions baseGuardOptions(const GuardCliOptions& cli) {
+  GuardOptions options;
+  options.store = std::make_shared<ApprovalStore>(toolguardHome(cli.home));
+  options.approval_timeout = std::chrono::seconds(cli.approval_timeout_s);
+  if (!cli.no_audit) {
+    AuditLogOptions log;
+    log.path = auditLogPath(cli);
+    options.audit_log = std::make_shared<AuditLog>(std::move(log));
+  }
+  return options;
+}
+
+GuardProvider::GuardProvider(const GuardCliOptions& cli)
+    : home_(toolguardHome(cli.home)), options_(baseGuardOptions(cli)) {
   options_.store_session_approvals = true;  // one process per call: memory would forget
   if (cli.prompt) {
     // A terminal that hangs up mid-prompt must end in a printed deny, not
     // in death by SIGHUP (which an agent could read as "no objection").
     std::signal(SIGHUP, SIG_IGN);
     options_.approval_handler = terminalApprovalHandler();
-    options_.approval_timeout = std::chrono::seconds(cli.approval_timeout_s);
   } else {
     options_.report_ask = true;
-  }
-  if (!cli.no_audit) {
-    AuditLogOptions log;
-    log.path = auditLogPath(cli);
-    options_.audit_log = std::make_shared<AuditLog>(std::move(log));
   }
 }
 

@@ -25,12 +25,15 @@ struct GuardCliOptions {
 /// Adds --home to a command (every command that uses the store or the log).
 void addHomeOption(CLI::App& command, std::string& home);
 
-/// Adds the options above.
-void addGuardOptions(CLI::App& command, GuardCliOptions& options);
+/// Adds the options above (--prompt only when `with_prompt`).
+void addGuardOptions(CLI::App& command, GuardCliOptions& options, bool with_prompt = true);
 
 /// The audit log file the options name.
 std::string auditLogPath(const GuardCliOptions& options);
 
+/// The approval store, the approval timeout and the audit log the options
+/// name. Throws AuditLogError or ApprovalStoreError when they cannot be set up.
+GuardOptions baseGuardOptions(const GuardCliOptions& options);
 /// The LLM validator for calls judged under `policy` (its `llm:` section and
 /// the TOOLGUARD_LLM_* variables), with the built-in skills and those of the
 /// user's and the trusted projects' guard-skills directories; nullptr when

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   addValidateCommand(app, exit_code);
   addAuditCommand(app, exit_code);
   addApprovalsCommand(app, exit_code);
+  addMcpCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

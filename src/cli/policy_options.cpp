@@ -7,12 +7,14 @@ namespace toolguard::cli {
 
 void addPolicyOptions(CLI::App& command, PolicyOptions& o) {
   command.add_option("--policy", o.policy_files, "Add a policy file (explicit layer); repeatable")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->allow_extra_args(false);  // one file per --policy: `-- COMMAND` stays positional
   command
       .add_option("--profile", o.profiles,
                   "Add a ready-made profile on top of the default: read-only-chat, "
                   "developer-assistant, document-processing")
-      ->type_name("NAME");
+      ->type_name("NAME")
+      ->allow_extra_args(false);
   command
       .add_option("--project", o.project,
                   "Workspace whose .toolguard/ is the project layer (default: found from "

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "catalog_merge.hpp"
 #include "toolguard/tool_registry.hpp"
 
 namespace toolguard {
@@ -34,16 +35,6 @@ struct ToolRegistry::Snapshot {
 };
 
 namespace detail {
-
-/// The registered entry a program gave, merged with what the policy's
-/// catalog already knows of the name (see ToolRegistry::registerTool);
-/// `default_policy` is the registry's policy for tools without one.
-ToolInfo mergeWithCatalog(ToolInfo info, const Policy& policy,
-                          std::optional<ToolPolicy> default_policy);
-
-/// True when the policy refuses every call of the tool (tool policy deny,
-/// or a deny/abort rule with no conditions that targets it).
-bool deniedOutright(const ToolInfo& tool, const Policy& policy);
 
 /// The tool as an OpenAI-style function definition.
 nlohmann::json functionDefinition(const ToolInfo& tool);

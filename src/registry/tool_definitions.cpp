@@ -16,8 +16,8 @@ std::optional<ToolPolicy> stricterPolicy(std::optional<ToolPolicy> a, std::optio
   return isStricter(toVerdict(*b), toVerdict(*a)) ? b : a;
 }
 
-/// Fills what the program left unset from the catalog, and keeps whichever
-/// metadata is more cautious.
+}  // namespace
+
 void mergeMetadata(ToolMetadata& ours, const ToolMetadata& known) {
   if (ours.category.empty()) ours.category = known.category;
   ours.side_effect = std::max(ours.side_effect, known.side_effect);
@@ -27,8 +27,6 @@ void mergeMetadata(ToolMetadata& ours, const ToolMetadata& known) {
   ours.read_only = ours.read_only && known.read_only;
   ours.idempotent = ours.idempotent && known.idempotent;
 }
-
-}  // namespace
 
 ToolInfo mergeWithCatalog(ToolInfo info, const Policy& policy,
                           std::optional<ToolPolicy> default_policy) {

@@ -50,7 +50,8 @@ TEST_F(SecurityDemo, PoliciesAllowConfirmDenyAndFilters) {
   EXPECT_TRUE(has(r.out, "[ok] read_file {\"path\":\"README.md\"} -> result:"));
   EXPECT_TRUE(has(r.out,
                   "[ok] write_file {\"content\":\"hello\",\"path\":\"notes.txt\"} -> "
-                  "denied: Blocked by toolguard: this call needs a person's approval"));
+                  "denied: Blocked by toolguard (tool-policy): tool write_file has policy "
+                  "confirm. It needs a person's approval and none can be asked"));
   EXPECT_TRUE(has(r.out, "[ok] drop_database {\"name\":\"customers\"} -> denied:"));
   EXPECT_TRUE(has(r.out, "aws_access_key_id = [REDACTED]"));
   EXPECT_TRUE(has(r.out, "[toolguard: output truncated: 200 of"));
@@ -68,9 +69,9 @@ TEST_F(SecurityDemo, ArgumentAndPathValidation) {
   EXPECT_TRUE(has(r.out,
                   "[ok] write_file {\"content\":\"x\",\"path\":\"../../etc/passwd\"} -> "
                   "denied:"));
-  EXPECT_TRUE(has(r.out, "rule write-outside-workspace: "));
+  EXPECT_TRUE(has(r.out, "(rule write-outside-workspace): the file is outside the workspace"));
   EXPECT_TRUE(has(r.out, "(rule system-write)"));
-  EXPECT_TRUE(has(r.out, "rule private-key-read: "));
+  EXPECT_TRUE(has(r.out, "(rule private-key-read): reading private keys"));
   EXPECT_TRUE(has(r.out, "control character 0x1B"));
   EXPECT_TRUE(has(r.out, "[ok] isSafeShellArg(\"$(reboot)\") -> unsafe:"));
   EXPECT_TRUE(has(r.out, "[ok] isSafeShellArg(\"main\") -> safe"));

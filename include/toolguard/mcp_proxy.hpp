@@ -1,0 +1,61 @@
+#pragma once
+// The MCP proxy: runs an MCP server as a child process and relays its stdio
+// JSON-RPC messages, judging every tools/call before the server sees it.
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "toolguard/guard.hpp"
+#include "toolguard/policy.hpp"
+#include "toolguard/tool_call.hpp"
+
+namespace toolguard {
+
+/// Who is asked when a call needs approval.
+enum class McpAskChannel {
+  Auto,         ///< the client, by elicitation, when it declared that capability; else the terminal
+  Elicitation,  ///< only the client, by elicitation (no capability: deny)
+  Terminal,     ///< only the terminal (/dev/tty; none: deny)
+  None          ///< nobody: ask is deny
+};
+
+/// What the proxy runs and how it judges.
+struct McpProxyOptions {
+  /// The server's name in tool names (mcp__NAME__TOOL), the audit log and
+  /// messages. Must pass mcpServerNameError().
+  std::string server_name;
+  /// The server's command line (argv[0] is looked up in PATH).
+  std::vector<std::string> command;
+  /// The context of every call: cwd and workspace roots (the paths rules
+  /// judge against), agent, session (a random id when empty), model, role.
+  /// mcp_server is set to server_name; agent defaults to the client's name
+  /// from its initialize request.
+  CallContext context;
+  McpAskChannel ask = McpAskChannel::Auto;
+  /// The longest message accepted from either side, in bytes (without the
+  /// newline). Longer ones are refused and reported.
+  size_t max_message_bytes = size_t{64} << 20;
+  /// How long the server gets to exit after its stdin is closed, and again
+  /// after SIGTERM, before SIGKILL.
+  std::chrono::milliseconds shutdown_grace{2000};
+};
+
+/// Relays between a client on (client_in, client_out) and the server of
+/// `options`, as the MCP stdio transport defines it (one JSON-RPC message or
+/// batch per line; the server's stderr is the proxy's). Every tool a
+/// tools/list response names is judged as mcp__NAME__TOOL with its schema
+/// and annotations (mcpToolInfo), and tools the policy denies outright are
+/// removed from the list. Every tools/call is decided by a Guard built from
+/// `policy` and `guard_options` (whose approval_handler, when set, is asked
+/// in place of the terminal) before it reaches the server: allow forwards
+/// it, deny answers it with an error result the model reads, abort with a
+/// JSON-RPC error. Returns when the client closes its input (the server is
+/// then stopped) or the server exits (pending requests get errors): the
+/// server's exit code, or 0 when the proxy stopped it. Throws
+/// std::system_error when the server cannot be started and
+/// std::invalid_argument for bad options.
+int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard_options,
+                const McpProxyOptions& options);
+
+}  // namespace toolguard

@@ -1,0 +1,39 @@
+#pragma once
+// MCP tools as toolguard sees them: the name a server's tool is judged under,
+// and what its tools/list entry (schema, annotations) says about it.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "toolguard/tool_info.hpp"
+
+namespace toolguard {
+
+/// The name a server's tool is judged under: `mcp__SERVER__TOOL`, so a
+/// policy can select a whole server (`mcp__github__*`) or one tool.
+std::string mcpToolName(std::string_view server, std::string_view tool);
+
+/// Why `name` cannot name a server ("" when it can): it must be 1 to 64
+/// letters, digits, '-' or '_', and hold no "__" (which would make
+/// `mcp__a__b__c` ambiguous).
+std::string mcpServerNameError(std::string_view name);
+
+/// True when a tool's name says it changes something: a word of it (split at
+/// '_', '-', '.', '/', spaces and camelCase) is write, delete, send, run, and
+/// the like.
+bool mcpNameSaysItActs(std::string_view tool_name);
+
+/// What a tools/list entry (`{"name", "description", "inputSchema",
+/// "annotations"}`) tells toolguard about the tool, judged as
+/// mcpToolName(server, name). Annotations are the server's hints, so they
+/// are only believed in the cautious direction: a tool is read-only only
+/// when it says readOnlyHint and its name does not say it acts; every other
+/// tool is asked about by default (DefaultApproval::Always). Arguments whose
+/// names say they hold paths (`path`, `paths`, `source`, `destination`,
+/// `*_path`, `file`, `directory`, ...) become path arguments, so the path
+/// rules judge them (kind file-read for read-only tools, file-write
+/// otherwise). Throws std::invalid_argument naming the field when the entry
+/// has no string name or its inputSchema is not an object.
+ToolInfo mcpToolInfo(std::string_view server, const nlohmann::json& tool);
+
+}  // namespace toolguard

@@ -1,0 +1,157 @@
+// `toolguard mcp`: runs an MCP server behind the guarding proxy.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/guard_options.hpp"
+#include "cli/policy_options.hpp"
+#include "toolguard/mcp_proxy.hpp"
+#include "toolguard/mcp_tools.hpp"
+
+namespace toolguard::cli {
+namespace {
+
+struct McpOptions {
+  PolicyOptions policy;
+  GuardCliOptions guard;
+  std::string name;
+  std::vector<std::string> workspaces;
+  std::string ask = "auto";
+  size_t max_message_bytes = size_t{64} << 20;
+  int shutdown_grace_ms = 2000;
+  std::vector<std::string> command;
+};
+
+// Programs that start the real server named by a later argument.
+bool isLauncher(const std::string& program) {
+  static const char* const kLaunchers[] = {"npx",  "node", "uvx", "uv",   "python", "python3",
+                                           "pipx", "bunx", "bun", "deno", "docker", "podman",
+                                           "sh",   "bash", "env", "pnpm", "yarn",   "npm"};
+  for (const char* launcher : kLaunchers) {
+    if (program == launcher) return true;
+  }
+  return false;
+}
+
+/// A server name from its command line: the program's base name, or for a
+/// launcher (npx, uvx, node, docker, ...) the first argument that names the
+/// package or script (`@modelcontextprotocol/server-filesystem@1.0` ->
+/// `server-filesystem`), cut to what mcpServerNameError() accepts.
+std::string serverNameFromCommand(const std::vector<std::string>& command) {
+  std::string chosen = std::filesystem::path(command[0]).filename().string();
+  if (isLauncher(chosen)) {
+    for (size_t i = 1; i < command.size(); ++i) {
+      const std::string& arg = command[i];
+      if (arg.empty() || arg[0] == '-' || arg == "run" || arg == "exec" || arg == "dlx" ||
+          arg == "x" || arg.find('=') != std::string::npos) {
+        continue;
+      }
+      chosen = arg;
+      break;
+    }
+  }
+  if (size_t slash = chosen.find_last_of('/'); slash != std::string::npos) {
+    chosen = chosen.substr(slash + 1);
+  }
+  if (size_t at = chosen.find('@', 1); at != std::string::npos) chosen.resize(at);
+  for (const char* suffix : {".js", ".mjs", ".py", ".ts"}) {
+    if (chosen.size() > std::strlen(suffix) && chosen.ends_with(suffix)) {
+      chosen.resize(chosen.size() - std::strlen(suffix));
+    }
+  }
+  std::string name;
+  for (char c : chosen) {
+    bool ok = std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
+    char next = ok ? c : '-';
+    if (next == '_' && !name.empty() && name.back() == '_') continue;
+    name.push_back(next);
+  }
+  if (name.size() > 64) name.resize(64);
+  return name.empty() || !mcpServerNameError(name).empty() ? "server" : name;
+}
+
+McpAskChannel askChannelNamed(const std::string& name) {
+  if (name == "elicitation") return McpAskChannel::Elicitation;
+  if (name == "terminal") return McpAskChannel::Terminal;
+  if (name == "none") return McpAskChannel::None;
+  return McpAskChannel::Auto;
+}
+
+int runMcp(const McpOptions& o) {
+  McpProxyOptions proxy;
+  proxy.command = o.command;
+  proxy.server_name = o.name.empty() ? serverNameFromCommand(o.command) : o.name;
+  if (std::string error = mcpServerNameError(proxy.server_name); !error.empty()) {
+    std::cerr << "toolguard mcp: --name " << proxy.server_name << ": " << error << "\n";
+    return kExitError;
+  }
+  proxy.ask = askChannelNamed(o.ask);
+  proxy.max_message_bytes = o.max_message_bytes;
+  proxy.shutdown_grace = std::chrono::milliseconds(o.shutdown_grace_ms);
+  std::error_code ec;
+  for (const std::string& dir : o.workspaces) {
+    std::string absolute = std::filesystem::absolute(dir, ec).lexically_normal().string();
+    if (absolute.size() > 1 && absolute.back() == '/') absolute.pop_back();
+    if (proxy.context.cwd.empty()) {
+      proxy.context.cwd = absolute;
+    } else {
+      proxy.context.workspace_roots.push_back(absolute);
+    }
+  }
+  if (proxy.context.cwd.empty()) proxy.context.cwd = currentDirectory();
+  try {
+    EngineProvider engines(o.policy);
+    const ProjectEngine& project = engines.forCwd(proxy.context.cwd);
+    GuardOptions guard = baseGuardOptions(o.guard);
+    // One long-lived process: the session's LLM answers are kept in memory.
+    guard.llm_validator = llmValidatorFor(project.engine.policy(), project.project_roots,
+                                          toolguardHome(o.guard.home), memoryLlmVerdictCache());
+    return runMcpProxy(STDIN_FILENO, STDOUT_FILENO, project.engine.policy(), std::move(guard),
+                       proxy);
+  } catch (const std::exception& e) {
+    // Nothing was relayed: the client sees the proxy's output end, and why on stderr.
+    std::cerr << "toolguard mcp: " << e.what() << "\n";
+    return kExitError;
+  }
+}
+
+}  // namespace
+
+void addMcpCommand(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<McpOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "mcp",
+      "Run an MCP server behind toolguard: toolguard mcp [OPTIONS] -- COMMAND [ARGS...]\n"
+      "Start COMMAND as the server over stdio and relay its JSON-RPC messages. Every tool it "
+      "lists is judged as mcp__NAME__TOOL (tools the policy denies outright are hidden); every "
+      "tools/call is decided before the server sees it: allow forwards it, deny answers with "
+      "an error result the model reads, ask asks the person (through the client's elicitation, "
+      "else on the terminal; nobody to ask: deny). Every decision goes to the audit log.");
+  cmd->add_option("--name", options->name,
+                  "The server's name in tool names (mcp__NAME__TOOL), the audit log and messages "
+                  "(default: from COMMAND, e.g. server-filesystem)");
+  cmd->add_option("--workspace", options->workspaces,
+                  "The workspace the path rules judge against (repeatable; the first is the "
+                  "calls' working directory). Default: the current directory")
+      ->allow_extra_args(false);
+  cmd->add_option("--ask", options->ask,
+                  "Who is asked when a call needs approval: auto (the client by elicitation when "
+                  "it supports it, else the terminal), elicitation, terminal, none")
+      ->check(CLI::IsMember({"auto", "elicitation", "terminal", "none"}));
+  cmd->add_option("--max-message-bytes", options->max_message_bytes,
+                  "The longest message accepted from either side (default 64 MiB)")
+      ->check(CLI::Range(size_t{1024}, size_t{1} << 30));
+  cmd->add_option("--shutdown-grace-ms", options->shutdown_grace_ms,
+                  "How long the server gets to exit after its input is closed, and again after "
+                  "SIGTERM, before SIGKILL (default 2000)")
+      ->check(CLI::Range(1, 600000));
+  addPolicyOptions(*cmd, options->policy);
+  addGuardOptions(*cmd, options->guard, /*with_prompt=*/false);
+  cmd->add_option("command", options->command, "The MCP server's command line, after --")
+      ->required();
+  cmd->callback([options, &exit_code] { exit_code = runMcp(*options); });
+}
+
+}  // namespace toolguard::cli

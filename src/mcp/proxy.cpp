@@ -1,0 +1,206 @@
+// runMcpProxy: the server process, the two readers in one poll loop, the
+// writer threads, and shutdown as the MCP stdio transport defines it.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+
+#include "mcp/child_process.hpp"
+#include "mcp/line_io.hpp"
+#include "mcp/session.hpp"
+#include "toolguard/mcp_proxy.hpp"
+#include "toolguard/mcp_tools.hpp"
+
+namespace toolguard {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The stop signals (SIGTERM, SIGINT, SIGHUP) end the proxy like a client
+// that closed its input; their handler only writes to this pipe.
+int g_signal_pipe[2] = {-1, -1};
+
+void onStopSignal(int) {
+  int saved = errno;
+  char byte = 1;
+  [[maybe_unused]] ssize_t n = ::write(g_signal_pipe[1], &byte, 1);
+  errno = saved;
+}
+
+/// Installs the stop-signal handlers (and ignores SIGPIPE: a peer that went
+/// away is an error to report, not a reason to die) for its lifetime.
+class StopSignals {
+ public:
+  StopSignals() {
+    if (::pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+      throw std::system_error(errno, std::generic_category(), "cannot create a pipe");
+    }
+    struct sigaction action {};
+    action.sa_handler = onStopSignal;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &action, &previous_[i]);
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGPIPE, &ignore, &previous_pipe_);
+  }
+  ~StopSignals() {
+    for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
+    sigaction(SIGPIPE, &previous_pipe_, nullptr);
+    ::close(g_signal_pipe[0]);
+    ::close(g_signal_pipe[1]);
+    g_signal_pipe[0] = g_signal_pipe[1] = -1;
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  int fd() const { return g_signal_pipe[0]; }
+
+ private:
+  static constexpr std::array<int, 3> kSignals = {SIGTERM, SIGINT, SIGHUP};
+  std::array<struct sigaction, 3> previous_{};
+  struct sigaction previous_pipe_ {};
+};
+
+/// Writes whole lines to stderr, one at a time.
+void logLine(const std::string& message) {
+  static std::mutex mutex;
+  std::string line = message + "\n";
+  std::lock_guard lock(mutex);
+  std::string_view rest = line;
+  while (!rest.empty()) {
+    ssize_t n = ::write(STDERR_FILENO, rest.data(), rest.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    rest.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
+/// Reads what is there; false at the end of the stream or on an error.
+bool readSome(int fd, std::string& buffer) {
+  buffer.resize(size_t{64} << 10);
+  for (;;) {
+    ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      buffer.clear();
+      return false;
+    }
+    buffer.resize(static_cast<size_t>(n));
+    return true;
+  }
+}
+
+}  // namespace
+
+int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard_options,
+                const McpProxyOptions& options) {
+  if (std::string error = mcpServerNameError(options.server_name); !error.empty()) {
+    throw std::invalid_argument(error);
+  }
+  if (options.command.empty()) throw std::invalid_argument("no server command to run");
+  const std::string& name = options.server_name;
+  StopSignals signals;
+  mcp::ChildProcess child(options.command);
+
+  auto to_client = std::make_shared<mcp::LineWriter>(client_out, false, [](const std::string& e) {
+    logLine("toolguard mcp: cannot write to the client: " + e);
+  });
+  auto to_server =
+      std::make_shared<mcp::LineWriter>(child.releaseStdin(), true, [name](const std::string& e) {
+        logLine("toolguard mcp: cannot write to the server \"" + name + "\": " + e);
+      });
+  mcp::SessionSinks sinks{[to_client](std::string line) { to_client->push(std::move(line)); },
+                          [to_server](std::string line) { to_server->push(std::move(line)); },
+                          logLine};
+  auto session =
+      mcp::Session::create(std::move(policy), std::move(guard_options), options, std::move(sinks));
+
+  mcp::LineSplitter client_lines(options.max_message_bytes);
+  mcp::LineSplitter server_lines(options.max_message_bytes);
+  auto from_client = [&](std::string_view line) { session->fromClient(line); };
+  auto from_server = [&](std::string_view line) { session->fromServer(line); };
+  auto client_too_long = [&] { session->clientLineTooLong(options.max_message_bytes); };
+  auto server_too_long = [&] { session->serverLineTooLong(options.max_message_bytes); };
+
+  bool client_open = true;
+  bool server_open = true;
+  // After the client left: when to send the next stop signal to the server.
+  std::optional<Clock::time_point> next_escalation;
+  int escalation = 0;  // 0: stdin closed, 1: SIGTERM sent, 2: SIGKILL sent
+  auto stop_relaying_client = [&] {
+    client_open = false;
+    session->clientGone();
+    to_server->closeWhenDrained();  // the server's cue to exit
+    next_escalation = Clock::now() + options.shutdown_grace;
+  };
+
+  std::string buffer;
+  while (server_open) {
+    std::array<pollfd, 3> fds{};
+    fds[0] = {client_open ? client_in : -1, POLLIN, 0};
+    fds[1] = {child.stdoutFd(), POLLIN, 0};
+    fds[2] = {signals.fd(), POLLIN, 0};
+    int timeout = -1;
+    if (next_escalation) {
+      auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(*next_escalation - Clock::now());
+      timeout = static_cast<int>(std::max<int64_t>(0, left.count()));
+    }
+    int ready = ::poll(fds.data(), fds.size(), timeout);
+    if (ready < 0 && errno != EINTR) {
+      logLine(std::string("toolguard mcp: poll failed: ") + std::strerror(errno));
+      break;
+    }
+    if (fds[2].revents != 0) {
+      char drained[16];
+      while (::read(signals.fd(), drained, sizeof drained) > 0) {
+      }
+      if (client_open) stop_relaying_client();
+    }
+    if (fds[1].revents != 0) {
+      if (readSome(child.stdoutFd(), buffer)) {
+        server_lines.feed(buffer, from_server, server_too_long);
+      } else {
+        server_lines.finish(from_server);
+        server_open = false;
+      }
+    }
+    if (client_open && fds[0].revents != 0) {
+      if (readSome(client_in, buffer)) {
+        client_lines.feed(buffer, from_client, client_too_long);
+      } else {
+        client_lines.finish(from_client);
+        stop_relaying_client();
+      }
+    }
+    if (next_escalation && Clock::now() >= *next_escalation && escalation < 2) {
+      ++escalation;
+      ::kill(child.pid(), escalation == 1 ? SIGTERM : SIGKILL);
+      next_escalation = Clock::now() + options.shutdown_grace;
+      if (escalation == 2) next_escalation.reset();
+    }
+  }
+
+  // The server closed its output: it has exited or is about to.
+  int status = child.stop(options.shutdown_grace);
+  if (client_open) {
+    std::string why = mcp::describeWaitStatus(status);
+    logLine("toolguard mcp: the server \"" + name + "\" exited (" + why + ")");
+    session->serverGone(why);
+    session->clientGone();
+  }
+  session->waitForDecisions(options.shutdown_grace);
+  to_server->finish();
+  to_client->finish();
+  // A server the proxy had to stop after the client left ended normally.
+  bool stopped_by_us = !client_open && (escalation > 0 || child.wasSignalled());
+  return stopped_by_us ? 0 : mcp::exitCodeOf(status);
+}
+
+}  // namespace toolguard

@@ -1,0 +1,457 @@
+// `toolguard mcp` end to end, between real MCP peers: the official TypeScript
+// SDK's stdio client (tests/mcp-peers/client.mjs, one JSON line per step) and
+// the reference filesystem server, both pinned in tests/mcp-peers. The server
+// runs behind `tee`, so its log holds every line that really reached it: a
+// blocked call must never appear there.
+//
+// The client runs under `setsid`: the proxy then has no controlling terminal,
+// /dev/tty cannot be opened, and an "ask" can never prompt the developer's
+// terminal (with no client elicitation it is denied, as the contract says).
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <sstream>
+#include <thread>
+
+#include "e2e/cli_fixture.hpp"
+
+namespace toolguard::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string kClient = std::string(MCP_PEERS_DIR) + "/client.mjs";
+const std::string kServer = std::string(MCP_PEERS_DIR) +
+                            "/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js";
+// The tools the filesystem server lists.
+const std::vector<std::string> kServerTools = {"read_file",
+                                               "read_text_file",
+                                               "read_media_file",
+                                               "read_multiple_files",
+                                               "write_file",
+                                               "edit_file",
+                                               "create_directory",
+                                               "list_directory",
+                                               "list_directory_with_sizes",
+                                               "directory_tree",
+                                               "move_file",
+                                               "search_files",
+                                               "get_file_info",
+                                               "list_allowed_directories"};
+
+const char* const kPolicy = R"(version: 1
+rules:
+  - id: no-moves
+    tool: mcp__fs__move_file
+    verdict: deny
+    reason: moving files is not allowed here
+  - id: no-forbidden-dirs
+    tool: mcp__fs__create_directory
+    args:
+      path: {glob: "*forbidden*"}
+    verdict: abort
+    reason: forbidden directories stop the agent
+)";
+
+/// Every non-empty line of `text`, parsed; a line that is not JSON fails the test.
+std::vector<json> jsonLines(const std::string& text, const std::string& what) {
+  std::vector<json> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    json parsed = json::parse(line, nullptr, false);
+    if (parsed.is_discarded()) {
+      ADD_FAILURE() << what << " has a line that is not JSON: " << line;
+      continue;
+    }
+    lines.push_back(std::move(parsed));
+  }
+  return lines;
+}
+
+/// The text blocks of a CallToolResult, joined.
+std::string textOf(const json& result) {
+  std::string text;
+  for (const json& block : result.value("content", json::array())) {
+    if (block.value("type", "") == "text") text += block.value("text", "");
+  }
+  return text;
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+/// The processes whose command line mentions `needle` ("PID: command line").
+std::vector<std::string> processesMentioning(const std::string& needle) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+    std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = slurp((entry.path() / "cmdline").string());
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(needle) != std::string::npos) found.push_back(pid + ": " + cmdline);
+  }
+  return found;
+}
+
+/// One run of the scripted client: its exit, output and one parsed line per step.
+struct ClientRun {
+  RunResult run;
+  std::vector<json> lines;
+
+  /// The line of step `i`, or null (failing the test) when the client printed fewer.
+  json step(size_t i) const {
+    if (i >= lines.size()) {
+      ADD_FAILURE() << "no output line for step " << i << "; stdout:\n"
+                    << run.out << "stderr:\n"
+                    << run.err;
+      return json();
+    }
+    return lines[i];
+  }
+};
+
+std::ostream& operator<<(std::ostream& out, const ClientRun& r) {
+  return out << "exit " << r.run.exit_code << "\nstdout:\n"
+             << r.run.out << "stderr:\n"
+             << r.run.err;
+}
+
+class McpProxy : public Cli {
+ protected:
+  McpProxy() {
+    dir.write("ws/notes.txt", "the notes of the workspace\n");
+    fs::create_directories(dir.path() / "home");
+  }
+
+  fs::path workspace() const { return dir.path() / "ws"; }
+  fs::path serverLog() const { return dir.path() / "server-received.jsonl"; }
+  fs::path auditLog() const { return dir.path() / "audit.jsonl"; }
+  std::string policyFile() const { return dir.write("policies/mcp.yaml", kPolicy).string(); }
+
+  /// The environment of the client, and so of the proxy and the server: the
+  /// fixture's isolated one.
+  std::map<std::string, std::string> clientEnv() const {
+    std::map<std::string, std::string> environment = env();
+    environment["TOOLGUARD_HOME"] = "";  // an empty value removes it
+    return environment;
+  }
+
+  /// The command line that runs the proxy in front of the filesystem server
+  /// (behind tee, which records what the server receives).
+  std::vector<std::string> proxyArgs(const std::vector<std::string>& extra) const {
+    std::vector<std::string> args = {
+        "mcp",         "--name",           "fs", "--workspace", workspace().string(),
+        "--audit-log", auditLog().string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    for (const char* word : {"--", "sh", "-c", R"(tee "$1" | exec "$2" "$3" "$4")", "sh"}) {
+      args.emplace_back(word);
+    }
+    for (const std::string& word :
+         {serverLog().string(), std::string(NODE_BINARY), kServer, workspace().string()}) {
+      args.push_back(word);
+    }
+    return args;
+  }
+
+  /// Runs the client on `script` (completed with the environment and cwd).
+  ClientRun runClient(json script) const {
+    json environment = json::object();
+    for (const auto& [name, value] : clientEnv()) {
+      environment[name] = value.empty() ? json() : json(value);
+    }
+    script["env"] = environment;
+    if (!script.contains("cwd")) script["cwd"] = dir.path().string();
+    if (!script.contains("timeoutMs")) script["timeoutMs"] = 30000;
+    std::string path =
+        dir.write("scripts/script-" + std::to_string(++scripts_) + ".json", script.dump(2))
+            .string();
+    ClientRun r;
+    r.run = runBinary("/usr/bin/setsid", {"-w", NODE_BINARY, kClient, path}, "", clientEnv(),
+                      dir.path().string());
+    r.lines = jsonLines(r.run.out, "the client's output");
+    return r;
+  }
+
+  /// Runs `steps` through `toolguard mcp EXTRA... -- (the server)`.
+  ClientRun throughProxy(const std::vector<json>& steps, const std::vector<std::string>& extra = {},
+                         json script = json::object()) const {
+    script["command"] = TOOLGUARD_BINARY;
+    script["args"] = proxyArgs(extra);
+    script["steps"] = json(steps);
+    return runClient(std::move(script));
+  }
+
+  /// Runs `steps` against the server directly, without the proxy.
+  ClientRun direct(const std::vector<json>& steps) const {
+    return runClient(
+        {{"command", NODE_BINARY}, {"args", {kServer, workspace().string()}}, {"steps", steps}});
+  }
+
+  /// Every message the server received.
+  std::vector<json> serverReceived() const {
+    return jsonLines(slurp(serverLog().string()), "the server's log");
+  }
+
+  /// The tools/call requests the server received for `tool`.
+  std::vector<json> serverCalls(const std::string& tool) const {
+    std::vector<json> calls;
+    for (const json& message : serverReceived()) {
+      if (message.value("method", "") == "tools/call" &&
+          message["params"].value("name", "") == tool) {
+        calls.push_back(message);
+      }
+    }
+    return calls;
+  }
+
+  std::vector<json> auditRecords() const {
+    return jsonLines(slurp(auditLog().string()), "the audit log");
+  }
+
+  /// Asserts that `line` is a call blocked by toolguard, its text holding `reason`.
+  static void expectBlocked(const json& line, const std::string& tool, const std::string& reason) {
+    SCOPED_TRACE(line.dump());
+    EXPECT_EQ(line.value("op", ""), "call");
+    EXPECT_EQ(line.value("name", ""), tool);
+    ASSERT_TRUE(line.contains("result")) << "expected a tool result, not a JSON-RPC error";
+    const json& result = line["result"];
+    EXPECT_EQ(result.value("isError", false), true);
+    std::string text = textOf(result);
+    EXPECT_NE(text.find("toolguard"), std::string::npos) << text;
+    EXPECT_NE(text.find(reason), std::string::npos) << text;
+  }
+
+ private:
+  mutable int scripts_ = 0;
+};
+
+json call(const std::string& tool, json arguments) {
+  return {{"op", "call"}, {"name", tool}, {"arguments", std::move(arguments)}};
+}
+
+json listStep() {
+  return {{"op", "list"}};
+}
+
+TEST_F(McpProxy, ListsTheServersToolsAndHidesThoseThePolicyDenies) {
+  ClientRun reference = direct({listStep()});
+  ASSERT_EQ(reference.run.exit_code, 0) << reference;
+  json expected = reference.step(0);
+  ASSERT_TRUE(expected.contains("tools")) << reference;
+  // The server this test was written for (a newer one may list more).
+  for (const std::string& tool : kServerTools) {
+    EXPECT_TRUE(contains(expected["tools"].get<std::vector<std::string>>(), tool)) << tool;
+  }
+
+  ClientRun open = throughProxy({listStep()});
+  ASSERT_EQ(open.run.exit_code, 0) << open;
+  json listed = open.step(0);
+  // Nothing denied outright: the same tools, names and annotations.
+  EXPECT_EQ(listed["tools"], expected["tools"]) << open;
+  EXPECT_EQ(listed["annotations"], expected["annotations"]);
+
+  ClientRun guarded = throughProxy({listStep()}, {"--policy", policyFile()});
+  ASSERT_EQ(guarded.run.exit_code, 0) << guarded;
+  std::vector<std::string> names = guarded.step(0).value("tools", std::vector<std::string>());
+  EXPECT_FALSE(contains(names, "move_file")) << guarded;
+  std::vector<std::string> rest = expected["tools"].get<std::vector<std::string>>();
+  rest.erase(std::find(rest.begin(), rest.end(), "move_file"));
+  EXPECT_EQ(names, rest);  // only a conditional abort: create_directory stays
+}
+
+TEST_F(McpProxy, ReadsAFileInsideTheWorkspace) {
+  const std::string notes = (workspace() / "notes.txt").string();
+  ClientRun r = throughProxy({call("read_text_file", {{"path", notes}})});
+  ASSERT_EQ(r.run.exit_code, 0) << r;
+  json line = r.step(0);
+  ASSERT_TRUE(line.contains("result")) << r;
+  EXPECT_FALSE(line["result"].value("isError", false)) << r;
+  EXPECT_EQ(textOf(line["result"]), "the notes of the workspace\n");
+
+  std::vector<json> received = serverCalls("read_text_file");
+  ASSERT_EQ(received.size(), 1u) << slurp(serverLog().string());
+  EXPECT_EQ(received[0]["params"]["arguments"], json({{"path", notes}}));  // unchanged
+}
+
+TEST_F(McpProxy, BlocksAWriteOutsideTheWorkspaceBeforeTheServerSeesIt) {
+  // ws/../outside.txt is the temporary directory's outside.txt: next to the workspace.
+  const std::string outside = (workspace() / ".." / "outside.txt").string();
+  ClientRun r =
+      throughProxy({call("write_file", {{"path", outside}, {"content", "escaped"}}),
+                    call("read_text_file", {{"path", (workspace() / "notes.txt").string()}})});
+  ASSERT_EQ(r.run.exit_code, 0) << r;
+  expectBlocked(r.step(0), "write_file", "outside the workspace");
+  EXPECT_FALSE(fs::exists(dir.path() / "outside.txt"));
+  EXPECT_TRUE(serverCalls("write_file").empty()) << slurp(serverLog().string());
+  // The session goes on: the next call reaches the server.
+  EXPECT_EQ(textOf(r.step(1).value("result", json::object())), "the notes of the workspace\n") << r;
+  EXPECT_EQ(serverCalls("read_text_file").size(), 1u);
+}
+
+TEST_F(McpProxy, BlocksAWriteToDotEnvBeforeTheServerSeesIt) {
+  ClientRun r = throughProxy(
+      {call("write_file", {{"path", (workspace() / ".env").string()}, {"content", "KEY=1\n"}})});
+  ASSERT_EQ(r.run.exit_code, 0) << r;
+  expectBlocked(r.step(0), "write_file", "secrets");
+  EXPECT_FALSE(fs::exists(workspace() / ".env"));
+  EXPECT_TRUE(serverCalls("write_file").empty()) << slurp(serverLog().string());
+  // The server is there all the same: it received the handshake.
+  std::vector<json> received = serverReceived();
+  ASSERT_FALSE(received.empty());
+  EXPECT_EQ(received[0].value("method", ""), "initialize");
+}
+
+TEST_F(McpProxy, BlocksACallThePolicyDeniesEvenWhenTheClientCallsAnUnlistedTool) {
+  const std::string notes = (workspace() / "notes.txt").string();
+  const std::string moved = (workspace() / "moved.txt").string();
+  ClientRun r = throughProxy({call("move_file", {{"source", notes}, {"destination", moved}})},
+                             {"--policy", policyFile()});
+  ASSERT_EQ(r.run.exit_code, 0) << r;
+  expectBlocked(r.step(0), "move_file", "moving files is not allowed here");
+  EXPECT_TRUE(fs::exists(notes));
+  EXPECT_FALSE(fs::exists(moved));
+  EXPECT_TRUE(serverCalls("move_file").empty()) << slurp(serverLog().string());
+}
+
+TEST_F(McpProxy, AnswersAnAbortWithAJsonRpcError) {
+  const std::string forbidden = (workspace() / "forbidden").string();
+  const std::string allowed = (workspace() / "allowed").string();
+  ClientRun r = throughProxy({call("create_directory", {{"path", forbidden}}),
+                              call("create_directory", {{"path", allowed}})},
+                             {"--policy", policyFile()});
+  ASSERT_EQ(r.run.exit_code, 0) << r;
+  json aborted = r.step(0);
+  ASSERT_TRUE(aborted.contains("error")) << r;
+  EXPECT_TRUE(aborted["error"]["code"].is_number_integer());
+  EXPECT_NE(aborted["error"].dump().find("forbidden directories stop the agent"), std::string::npos)
+      << aborted.dump();
+  EXPECT_FALSE(fs::exists(forbidden));
+  // The condition holds for that path only: the other one is an ordinary
+  // ask (create_directory is not read-only), which nobody can answer here.
+  json asked = r.step(1);
+  EXPECT_FALSE(asked.contains("error")) << r;
+  EXPECT_TRUE(asked.value("result", json::object()).value("isError", false)) << r;
+  EXPECT_EQ(textOf(asked["result"]).find("stopped the generation"), std::string::npos);
+  EXPECT_TRUE(serverCalls("create_directory").empty()) << slurp(serverLog().string());
+}
+
+TEST_F(McpProxy, AuditsEveryDecisionWithTheServersName) {
+  const std::string notes = (workspace() / "notes.txt").string();
+  ClientRun r = throughProxy(
+      {listStep(), call("read_text_file", {{"path", notes}}),
+       call("write_file",
+            {{"path", (workspace() / ".." / "outside.txt").string()}, {"content", "x"}}),
+       call("write_file", {{"path", (workspace() / ".env").string()}, {"content", "x"}}),
+       call("move_file", {{"source", notes}, {"destination", (workspace() / "b.txt").string()}})},
+      {"--policy", policyFile()});
+  ASSERT_EQ(r.run.exit_code, 0) << r;
+  ASSERT_EQ(r.lines.size(), 5u) << r;
+
+  struct Expected {
+    std::string tool, verdict, policy_verdict, rule;
+  };
+  const std::vector<Expected> expected = {
+      {"mcp__fs__read_text_file", "allow", "allow", "(any)"},
+      {"mcp__fs__write_file", "deny", "ask", "write-outside-workspace"},
+      {"mcp__fs__write_file", "deny", "ask", "sensitive-write"},
+      {"mcp__fs__move_file", "deny", "deny", "no-moves"},
+  };
+  // One record per tools/call, none for the list.
+  std::vector<json> records = auditRecords();
+  ASSERT_EQ(records.size(), expected.size()) << slurp(auditLog().string());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    SCOPED_TRACE(records[i].dump());
+    EXPECT_EQ(records[i].value("tool", ""), expected[i].tool);
+    EXPECT_EQ(records[i].value("verdict", ""), expected[i].verdict);
+    EXPECT_EQ(records[i].value("policy_verdict", ""), expected[i].policy_verdict);
+    if (expected[i].rule != "(any)") {
+      EXPECT_EQ(records[i].value("rule", ""), expected[i].rule);
+    }
+    EXPECT_FALSE(records[i].value("reason", "").empty());
+    EXPECT_EQ(records[i]["context"].value("mcp_server", ""), "fs");
+  }
+  EXPECT_EQ(records[3].value("reason", ""), "moving files is not allowed here");
+  EXPECT_EQ(records[1]["args"].value("content", ""), "x");
+}
+
+TEST_F(McpProxy, AsksAClientThatDeclaresElicitation) {
+  const std::string env_file = (workspace() / ".env").string();
+  json script = json::parse(R"({"elicitation": [
+      {"action": "decline"},
+      {"action": "accept", "content": {"decision": "allow once"}}]})");
+  ClientRun r = throughProxy({call("write_file", {{"path", env_file}, {"content", "FIRST=1\n"}}),
+                              call("write_file", {{"path", env_file}, {"content", "SECOND=1\n"}})},
+                             {}, script);
+  ASSERT_EQ(r.run.exit_code, 0) << r;
+  json declined = r.step(0);
+  expectBlocked(declined, "write_file", "declined");
+  ASSERT_EQ(declined.value("elicitations", json::array()).size(), 1u) << r;
+  std::string question = declined["elicitations"][0].value("message", "");
+  EXPECT_NE(question.find("write_file"), std::string::npos) << question;
+  EXPECT_NE(question.find("\"fs\""), std::string::npos) << question;
+  EXPECT_NE(question.find("sensitive-write"), std::string::npos) << question;
+  EXPECT_NE(declined["elicitations"][0]["requestedSchema"].dump().find("allow once"),
+            std::string::npos);
+
+  json accepted = r.step(1);
+  ASSERT_TRUE(accepted.contains("result")) << r;
+  EXPECT_FALSE(accepted["result"].value("isError", false)) << r;
+  EXPECT_EQ(slurp(env_file), "SECOND=1\n");
+  std::vector<json> received = serverCalls("write_file");
+  ASSERT_EQ(received.size(), 1u) << slurp(serverLog().string());
+  EXPECT_EQ(received[0]["params"]["arguments"]["content"], "SECOND=1\n");
+}
+
+TEST_F(McpProxy, AskNoneDeniesWithoutAskingTheClient) {
+  const std::string env_file = (workspace() / ".env").string();
+  json script = json::parse(
+      R"({"elicitation": [{"action": "accept", "content": {"decision": "allow once"}}]})");
+  ClientRun r = throughProxy({call("write_file", {{"path", env_file}, {"content", "KEY=1\n"}})},
+                             {"--ask", "none"}, script);
+  ASSERT_EQ(r.run.exit_code, 0) << r;
+  expectBlocked(r.step(0), "write_file", "secrets");
+  EXPECT_FALSE(r.step(0).contains("elicitations")) << r;
+  EXPECT_FALSE(fs::exists(env_file));
+  EXPECT_TRUE(serverCalls("write_file").empty());
+}
+
+TEST_F(McpProxy, ExitsCleanlyWhenTheClientCloses) {
+  const std::string notes = (workspace() / "notes.txt").string();
+  ClientRun r = throughProxy({listStep(), call("read_text_file", {{"path", notes}})}, {},
+                             {{"reportExit", true}});
+  ASSERT_EQ(r.run.exit_code, 0) << r;
+  ASSERT_EQ(r.lines.size(), 3u) << r;
+  json exit = r.lines[2];
+  EXPECT_EQ(exit.value("op", ""), "exit") << r;
+  EXPECT_EQ(exit["code"], 0) << r;
+  EXPECT_TRUE(exit["signal"].is_null()) << r;
+  // The SDK closes the proxy's stdin and sends SIGTERM only after 2 s.
+  EXPECT_LT(exit.value("closeMs", 99999), 2000) << r;
+
+  // The server's log is whole: every line complete and JSON.
+  std::string log = slurp(serverLog().string());
+  ASSERT_FALSE(log.empty());
+  EXPECT_EQ(log.back(), '\n');
+  std::vector<std::string> methods;
+  for (const json& message : serverReceived()) methods.push_back(message.value("method", ""));
+  EXPECT_EQ(methods, (std::vector<std::string>{"initialize", "notifications/initialized",
+                                               "tools/list", "tools/call"}))
+      << log;
+
+  // Neither the proxy nor sh, tee or the server outlive the client.
+  const std::string mark = workspace().string();
+  std::vector<std::string> left = processesMentioning(mark);
+  for (int i = 0; i < 20 && !left.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    left = processesMentioning(mark);
+  }
+  EXPECT_TRUE(left.empty()) << ::testing::PrintToString(left);
+}
+
+}  // namespace
+}  // namespace toolguard::testing

@@ -1,0 +1,439 @@
+// The MCP proxy's session driven message by message: tools registered from
+// tools/list (denied ones hidden), tools/call allowed, denied, aborted or
+// asked (by elicitation or the program's handler), malformed input, batches,
+// cancellation, and a server that goes away.
+#include <gtest/gtest.h>
+
+#include <mutex>
+
+#include "mcp/jsonrpc.hpp"
+#include "mcp/session.hpp"
+#include "toolguard/policy_loader.hpp"
+
+namespace toolguard::mcp {
+namespace {
+
+using nlohmann::json;
+
+const char* kTestPolicy = R"(
+version: 1
+rules:
+  - id: no-danger
+    tool: mcp__srv__danger
+    verdict: deny
+    reason: danger is never allowed
+  - id: stop-everything
+    tool: mcp__srv__halt
+    verdict: abort
+    reason: halting means the agent went wrong
+)";
+
+json toolsListResponse(int id) {
+  json read_tool = {{"name", "lookup"},
+                    {"description", "Looks a word up"},
+                    {"inputSchema",
+                     {{"type", "object"},
+                      {"properties", {{"word", {{"type", "string"}}}}},
+                      {"required", {"word"}}}},
+                    {"annotations", {{"readOnlyHint", true}, {"openWorldHint", false}}}};
+  json write_tool = {{"name", "store"},
+                     {"inputSchema", {{"type", "object"}, {"properties", json::object()}}}};
+  json danger = {{"name", "danger"}, {"inputSchema", {{"type", "object"}}}};
+  json halt = {{"name", "halt"}, {"inputSchema", {{"type", "object"}}}};
+  return {{"jsonrpc", "2.0"},
+          {"id", id},
+          {"result", {{"tools", {read_tool, write_tool, danger, halt}}}}};
+}
+
+json request(const json& id, const std::string& method, json params = json::object()) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
+}
+
+json toolCall(int id, const std::string& tool, json args) {
+  return request(id, "tools/call", {{"name", tool}, {"arguments", std::move(args)}});
+}
+
+struct Harness {
+  std::mutex mutex;
+  std::vector<std::string> to_client;
+  std::vector<std::string> to_server;
+  std::vector<std::string> logged;
+  std::vector<ApprovalRequest> asked;
+  ApprovalOutcome person_says = ApprovalOutcome::AllowOnce;
+  std::shared_ptr<Session> session;
+
+  explicit Harness(McpAskChannel ask = McpAskChannel::Terminal,
+                   const char* policy_text = kTestPolicy) {
+    Policy policy;
+    mergePolicyText(policy, policy_text, "test.yaml", PolicyLayer::User);
+    GuardOptions guard;
+    guard.approval_handler = callbackApprovalHandler([this](const ApprovalRequest& r) {
+      std::lock_guard lock(mutex);
+      asked.push_back(r);
+      ApprovalAnswer answer;
+      answer.outcome = person_says;
+      return answer;
+    });
+    McpProxyOptions options;
+    options.server_name = "srv";
+    options.context.cwd = "/work/project";
+    options.ask = ask;
+    SessionSinks sinks{[this](std::string line) {
+                         std::lock_guard lock(mutex);
+                         to_client.push_back(std::move(line));
+                       },
+                       [this](std::string line) {
+                         std::lock_guard lock(mutex);
+                         to_server.push_back(std::move(line));
+                       },
+                       [this](const std::string& line) {
+                         std::lock_guard lock(mutex);
+                         logged.push_back(line);
+                       }};
+    session = Session::create(std::move(policy), std::move(guard), options, std::move(sinks));
+  }
+  ~Harness() {
+    session->clientGone();
+    session->waitForDecisions(std::chrono::seconds(10));
+  }
+
+  void client(const json& message) { session->fromClient(message.dump()); }
+  void server(const json& message) { session->fromServer(message.dump()); }
+  void settled() { ASSERT_TRUE(session->waitForDecisions(std::chrono::seconds(10))); }
+
+  /// Lists the tools: the request goes to the server, its answer comes back.
+  json listTools() {
+    client(request(1, "tools/list"));
+    server(toolsListResponse(1));
+    return json::parse(lastToClient());
+  }
+  std::string lastToClient() {
+    std::lock_guard lock(mutex);
+    return to_client.empty() ? "" : to_client.back();
+  }
+  std::string lastToServer() {
+    std::lock_guard lock(mutex);
+    return to_server.empty() ? "" : to_server.back();
+  }
+  size_t serverCount() {
+    std::lock_guard lock(mutex);
+    return to_server.size();
+  }
+};
+
+std::vector<std::string> toolNames(const json& list_response) {
+  std::vector<std::string> names;
+  for (const json& tool : list_response["result"]["tools"]) names.push_back(tool["name"]);
+  return names;
+}
+
+TEST(McpSession, ToolsTheServerListsAreJudgedAndDeniedOnesHidden) {
+  Harness h;
+  json listed = h.listTools();
+  EXPECT_EQ(toolNames(listed),
+            (std::vector<std::string>{"lookup", "store"}));  // deny and abort hidden
+  const ToolInfo& lookup = h.session->guard()->engine().toolInfo("mcp__srv__lookup");
+  EXPECT_TRUE(lookup.metadata.read_only);
+  EXPECT_EQ(lookup.metadata.category, "mcp");
+  EXPECT_EQ(lookup.input_schema["required"], json({"word"}));
+}
+
+TEST(McpSession, ListWithNothingToHideIsRelayedByteForByte) {
+  Harness h(McpAskChannel::Terminal, "version: 1\n");
+  h.client(request(7, "tools/list"));
+  std::string original =
+      "{\"jsonrpc\":\"2.0\",  \"id\":7,\"result\":{\"tools\":[{\"name\":\"lookup\"}]}}";
+  h.session->fromServer(original);
+  EXPECT_EQ(h.lastToClient(), original);
+}
+
+TEST(McpSession, AllowedCallIsForwardedUnchanged) {
+  Harness h;
+  h.listTools();
+  std::string line =
+      R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"lookup","arguments":{"word":"x"}}})";
+  h.session->fromClient(line);
+  EXPECT_EQ(h.lastToServer(), line);
+  std::string answer = R"({"jsonrpc":"2.0","id":5,"result":{"content":[]}})";
+  h.session->fromServer(answer);
+  EXPECT_EQ(h.lastToClient(), answer);
+}
+
+TEST(McpSession, DeniedCallNeverReachesTheServerAndTheModelReadsWhy) {
+  Harness h;
+  h.listTools();
+  size_t before = h.serverCount();
+  h.client(toolCall(9, "danger", json::object()));
+  EXPECT_EQ(h.serverCount(), before);
+  json reply = json::parse(h.lastToClient());
+  EXPECT_EQ(reply["id"], 9);
+  EXPECT_EQ(reply["result"]["isError"], true);
+  std::string text = reply["result"]["content"][0]["text"];
+  EXPECT_NE(text.find("danger is never allowed"), std::string::npos) << text;
+}
+
+TEST(McpSession, ArgumentsAgainstTheSchemaAreDenied) {
+  Harness h;
+  h.listTools();
+  size_t before = h.serverCount();
+  h.client(toolCall(3, "lookup", {{"word", 42}}));
+  EXPECT_EQ(h.serverCount(), before);
+  EXPECT_EQ(json::parse(h.lastToClient())["result"]["isError"], true);
+}
+
+TEST(McpSession, AbortIsAJsonRpcError) {
+  Harness h;
+  h.listTools();
+  h.client(toolCall(4, "halt", json::object()));
+  json reply = json::parse(h.lastToClient());
+  EXPECT_EQ(reply["error"]["code"], kAbortedByGuard);
+  EXPECT_EQ(reply["error"]["data"]["rule"], "stop-everything");
+}
+
+TEST(McpSession, AWritingToolAsksThePersonFirst) {
+  Harness h;
+  h.listTools();
+  h.client(toolCall(11, "store", {{"value", 1}}));
+  h.settled();
+  ASSERT_EQ(h.asked.size(), 1u);
+  EXPECT_EQ(h.asked[0].call.tool, "mcp__srv__store");
+  EXPECT_EQ(json::parse(h.lastToServer())["id"], 11);
+
+  h.person_says = ApprovalOutcome::Deny;
+  size_t before = h.serverCount();
+  h.client(toolCall(12, "store", {{"value", 2}}));
+  h.settled();
+  EXPECT_EQ(h.serverCount(), before);
+  EXPECT_EQ(json::parse(h.lastToClient())["result"]["isError"], true);
+}
+
+/// Answers the tools/list the proxy sent the server on its own.
+void answerOwnToolsList(Harness& h) {
+  json own;
+  for (int i = 0; i < 1000 && own.is_null(); ++i) {
+    std::string last = h.lastToServer();
+    if (!last.empty()) own = json::parse(last);
+    if (own.is_null()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(own["method"], "tools/list");
+  ASSERT_TRUE(own["id"].is_string());
+  json listed = toolsListResponse(0);
+  listed["id"] = own["id"];
+  h.server(listed);
+}
+
+TEST(McpSession, ACallBeforeAnyListIsJudgedWithTheToolsTheProxyListsItself) {
+  Harness h;
+  h.client(toolCall(2, "lookup", {{"word", "w"}}));
+  answerOwnToolsList(h);
+  h.settled();
+  EXPECT_EQ(json::parse(h.lastToServer())["id"], 2);  // read-only: allowed
+  EXPECT_TRUE(h.to_client.empty());                   // the proxy's own list stays with it
+  EXPECT_TRUE(h.session->guard()->engine().toolInfo("mcp__srv__lookup").metadata.read_only);
+}
+
+TEST(McpSession, AnUnlistedToolIsAskedAbout) {
+  Harness h(McpAskChannel::None);
+  h.client(toolCall(2, "mystery", json::object()));
+  answerOwnToolsList(h);
+  h.settled();
+  json reply = json::parse(h.lastToClient());
+  EXPECT_EQ(reply["result"]["isError"], true);
+  std::string text = reply["result"]["content"][0]["text"];
+  EXPECT_NE(text.find("--ask none"), std::string::npos) << text;
+  EXPECT_EQ(h.serverCount(), 1u);  // only the proxy's own tools/list
+}
+
+json initialize(bool elicitation, const std::string& version = "2025-06-18") {
+  json caps = elicitation ? json{{"elicitation", json::object()}} : json::object();
+  return request(0, "initialize",
+                 {{"protocolVersion", version},
+                  {"capabilities", caps},
+                  {"clientInfo", {{"name", "test-client"}, {"version", "1"}}}});
+}
+
+/// Answers the elicitation the proxy sent last with `result`.
+void answerElicitation(Harness& h, const json& result) {
+  json question = json::parse(h.lastToClient());
+  ASSERT_EQ(question["method"], "elicitation/create") << question.dump();
+  EXPECT_NE(question["params"]["message"].get<std::string>().find("store"), std::string::npos);
+  h.client({{"jsonrpc", "2.0"}, {"id", question["id"]}, {"result", result}});
+}
+
+/// Waits until the proxy has sent something to the client after `count` lines.
+bool waitForClientLine(Harness& h, size_t count) {
+  for (int i = 0; i < 1000; ++i) {
+    {
+      std::lock_guard lock(h.mutex);
+      if (h.to_client.size() > count) return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
+}
+
+TEST(McpSession, TheClientIsAskedByElicitationWhenItCan) {
+  Harness h(McpAskChannel::Auto);
+  h.client(initialize(true));
+  h.server({{"jsonrpc", "2.0"}, {"id", 0}, {"result", {{"protocolVersion", "2025-06-18"}}}});
+  h.listTools();
+  size_t seen = h.to_client.size();
+  h.client(toolCall(21, "store", {{"value", 1}}));
+  ASSERT_TRUE(waitForClientLine(h, seen));
+  answerElicitation(h, {{"action", "accept"}, {"content", {{"decision", "allow once"}}}});
+  h.settled();
+  EXPECT_TRUE(h.asked.empty());  // the program's handler was not asked
+  EXPECT_EQ(json::parse(h.lastToServer())["id"], 21);
+
+  seen = h.to_client.size();
+  h.client(toolCall(22, "store", {{"value", 2}}));
+  ASSERT_TRUE(waitForClientLine(h, seen));
+  answerElicitation(h, {{"action", "decline"}, {"content", {{"reason", "not now"}}}});
+  h.settled();
+  json reply = json::parse(h.lastToClient());
+  EXPECT_EQ(reply["id"], 22);
+  EXPECT_NE(reply["result"]["content"][0]["text"].get<std::string>().find("not now"),
+            std::string::npos);
+}
+
+TEST(McpSession, ADisconnectingClientDeniesItsPendingQuestion) {
+  Harness h(McpAskChannel::Elicitation);
+  h.client(initialize(true));
+  h.listTools();
+  size_t seen = h.to_client.size();
+  size_t forwarded = h.serverCount();
+  h.client(toolCall(31, "store", json::object()));
+  ASSERT_TRUE(waitForClientLine(h, seen));
+  h.session->clientGone();
+  h.settled();
+  EXPECT_EQ(h.serverCount(), forwarded);
+}
+
+TEST(McpSession, ElicitationWithoutTheCapabilityIsDeny) {
+  Harness h(McpAskChannel::Elicitation);
+  h.client(initialize(false));
+  h.listTools();
+  h.client(toolCall(32, "store", json::object()));
+  h.settled();
+  std::string text = json::parse(h.lastToClient())["result"]["content"][0]["text"];
+  EXPECT_NE(text.find("does not support elicitation"), std::string::npos) << text;
+}
+
+TEST(McpSession, ACancelledCallIsNeitherForwardedNorAnswered) {
+  Harness h(McpAskChannel::Elicitation);
+  h.client(initialize(true));
+  h.listTools();
+  size_t seen = h.to_client.size();
+  size_t forwarded = h.serverCount();
+  h.client(toolCall(41, "store", json::object()));
+  ASSERT_TRUE(waitForClientLine(h, seen));
+  json question = json::parse(h.lastToClient());
+  h.client(
+      {{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", 41}}}});
+  size_t after_cancel = h.serverCount();  // the notification itself is relayed
+  EXPECT_EQ(after_cancel, forwarded + 1);
+  h.client({{"jsonrpc", "2.0"},
+            {"id", question["id"]},
+            {"result", {{"action", "accept"}, {"content", {{"decision", "allow once"}}}}}});
+  h.settled();
+  EXPECT_EQ(h.serverCount(), after_cancel);
+  EXPECT_EQ(h.lastToClient(), question.dump());  // nothing after the question
+}
+
+TEST(McpSession, MalformedClientMessagesGetJsonRpcErrors) {
+  Harness h;
+  h.session->fromClient("{not json");
+  EXPECT_EQ(json::parse(h.lastToClient())["error"]["code"], kParseError);
+  h.client({{"id", 1}, {"method", "ping"}});
+  EXPECT_EQ(json::parse(h.lastToClient())["error"]["code"], kInvalidRequest);
+  h.client(request(2, "tools/call", {{"arguments", json::object()}}));
+  json reply = json::parse(h.lastToClient());
+  EXPECT_EQ(reply["error"]["code"], kInvalidParams);
+  EXPECT_NE(reply["error"]["message"].get<std::string>().find("params.name"), std::string::npos);
+  h.client(request(3, "tools/call", {{"name", "lookup"}, {"arguments", json::array()}}));
+  EXPECT_NE(
+      json::parse(h.lastToClient())["error"]["message"].get<std::string>().find("params.arguments"),
+      std::string::npos);
+  h.session->clientLineTooLong(1024);
+  EXPECT_EQ(json::parse(h.lastToClient())["error"]["code"], kInvalidRequest);
+  EXPECT_EQ(h.serverCount(), 0u);
+}
+
+TEST(McpSession, BatchesOnlyWhereTheProtocolVersionHasThem) {
+  Harness h;
+  h.client(initialize(false));
+  h.server({{"jsonrpc", "2.0"}, {"id", 0}, {"result", {{"protocolVersion", "2025-06-18"}}}});
+  size_t forwarded = h.serverCount();
+  h.client(json::array({request(1, "ping")}));
+  EXPECT_EQ(json::parse(h.lastToClient())["error"]["code"], kInvalidRequest);
+  EXPECT_EQ(h.serverCount(), forwarded);
+
+  Harness old;
+  old.client(initialize(false, "2025-03-26"));
+  old.server({{"jsonrpc", "2.0"}, {"id", 0}, {"result", {{"protocolVersion", "2025-03-26"}}}});
+  old.listTools();
+  old.client(json::array({request(5, "ping"), toolCall(6, "danger", json::object()),
+                          toolCall(7, "lookup", {{"word", "w"}})}));
+  json batch = json::parse(old.lastToServer());
+  ASSERT_TRUE(batch.is_array());
+  ASSERT_EQ(batch.size(), 2u);  // the denied call stayed behind
+  EXPECT_EQ(batch[0]["id"], 5);
+  EXPECT_EQ(batch[1]["id"], 7);
+  EXPECT_EQ(json::parse(old.lastToClient())["id"], 6);
+}
+
+TEST(McpSession, AServerThatGoesAwayOwesErrorsToPendingRequests) {
+  Harness h;
+  h.client(request(1, "resources/list"));
+  h.client(request("two", "prompts/list"));
+  h.session->serverGone("exit code 3");
+  std::vector<json> errors;
+  for (const std::string& line : h.to_client) errors.push_back(json::parse(line));
+  ASSERT_EQ(errors.size(), 2u);
+  for (const json& e : errors) {
+    EXPECT_EQ(e["error"]["code"], kServerUnavailable);
+    EXPECT_NE(e["error"]["message"].get<std::string>().find("exit code 3"), std::string::npos);
+  }
+  h.client(request(3, "ping"));
+  EXPECT_EQ(json::parse(h.lastToClient())["id"], 3);
+  EXPECT_EQ(json::parse(h.lastToClient())["error"]["code"], kServerUnavailable);
+}
+
+TEST(McpSession, AnInvalidServerResponseBecomesAnErrorForItsRequest) {
+  Harness h;
+  h.client(request(8, "resources/list"));
+  h.session->fromServer(R"({"jsonrpc":"1.0","id":8,"result":{}})");
+  json reply = json::parse(h.lastToClient());
+  EXPECT_EQ(reply["id"], 8);
+  EXPECT_EQ(reply["error"]["code"], kInternalError);
+  h.session->fromServer("{broken");
+  EXPECT_EQ(h.to_client.size(), 1u);  // dropped, and said on stderr
+  EXPECT_FALSE(h.logged.empty());
+}
+
+TEST(McpSession, ServerRequestsAndClientResponsesPassThrough) {
+  Harness h;
+  std::string sampling =
+      R"({"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{}})";
+  h.session->fromServer(sampling);
+  EXPECT_EQ(h.lastToClient(), sampling);
+  std::string answer = R"({"jsonrpc":"2.0","id":"s1","result":{"role":"assistant"}})";
+  h.session->fromClient(answer);
+  EXPECT_EQ(h.lastToServer(), answer);
+}
+
+TEST(McpSession, CallsCarryTheServerAndTheClientsName) {
+  Harness h;
+  h.client(initialize(false));
+  h.listTools();
+  h.client(toolCall(50, "store", json::object()));
+  h.settled();
+  ASSERT_EQ(h.asked.size(), 1u);
+  EXPECT_EQ(h.asked[0].call.context.mcp_server, "srv");
+  EXPECT_EQ(h.asked[0].call.context.agent, "test-client");
+  EXPECT_EQ(h.asked[0].call.context.cwd, "/work/project");
+  EXPECT_FALSE(h.asked[0].call.context.session.empty());
+}
+
+}  // namespace
+}  // namespace toolguard::mcp
