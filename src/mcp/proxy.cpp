@@ -189,12 +189,11 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
 
   // The server closed its output: it has exited or is about to.
   int status = child.stop(options.shutdown_grace);
-  if (client_open) {
-    std::string why = mcp::describeWaitStatus(status);
-    logLine("toolguard mcp: the server \"" + name + "\" exited (" + why + ")");
-    session->serverGone(why);
-    session->clientGone();
-  }
+  std::string why = mcp::describeWaitStatus(status);
+  if (client_open) logLine("toolguard mcp: the server \"" + name + "\" exited (" + why + ")");
+  // A client that closed its input may still read: it gets its answers.
+  session->serverGone(why);
+  session->clientGone();
   session->waitForDecisions(options.shutdown_grace);
   to_server->finish();
   to_client->finish();
