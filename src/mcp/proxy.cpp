@@ -131,7 +131,9 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
   bool client_open = true;
   bool server_open = true;
   // After the client left: when to send the next stop signal to the server.
-  std::optional<Clock::time_point> next_escalation;
+  // (max: no escalation pending; a sentinel, not std::optional, which GCC 12
+  // at -O2 wrongly calls maybe-uninitialized.)
+  Clock::time_point next_escalation = Clock::time_point::max();
   int escalation = 0;  // 0: stdin closed, 1: SIGTERM sent, 2: SIGKILL sent
   auto stop_relaying_client = [&] {
     client_open = false;
@@ -147,9 +149,9 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
     fds[1] = {child.stdoutFd(), POLLIN, 0};
     fds[2] = {signals.fd(), POLLIN, 0};
     int timeout = -1;
-    if (next_escalation) {
+    if (next_escalation != Clock::time_point::max()) {
       auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(*next_escalation - Clock::now());
+          std::chrono::duration_cast<std::chrono::milliseconds>(next_escalation - Clock::now());
       timeout = static_cast<int>(std::max<int64_t>(0, left.count()));
     }
     int ready = ::poll(fds.data(), fds.size(), timeout);
@@ -179,11 +181,11 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
         stop_relaying_client();
       }
     }
-    if (next_escalation && Clock::now() >= *next_escalation && escalation < 2) {
+    if (next_escalation != Clock::time_point::max() && Clock::now() >= next_escalation) {
       ++escalation;
       ::kill(child.pid(), escalation == 1 ? SIGTERM : SIGKILL);
-      next_escalation = Clock::now() + options.shutdown_grace;
-      if (escalation == 2) next_escalation.reset();
+      next_escalation =
+          escalation == 1 ? Clock::now() + options.shutdown_grace : Clock::time_point::max();
     }
   }
 
