@@ -9,7 +9,7 @@ packages=(
   libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang libclang-rt-14-dev
-  json-schema-test-suite
+  json-schema-test-suite libtomlplusplus-dev
 )
 
 missing=()

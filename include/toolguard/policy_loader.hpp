@@ -28,8 +28,15 @@ struct PolicySources {
   /// project layer, trusted only if the user's trust list names it.
   std::vector<std::filesystem::path> project_roots;
   std::vector<std::filesystem::path> explicit_files;  ///< --policy files, in order
-  std::filesystem::path managed_dir;                  ///< managed layer directory
-  bool check_examples = true;  ///< false: leave examples to the caller (`toolguard test`)
+  /// The user's guard plugin directories, lowest precedence first (see
+  /// discoverPolicySources); plugins load as the user layer.
+  std::vector<std::filesystem::path> user_plugin_dirs;
+  /// Directories at or above the cwd holding guard plugin directories,
+  /// outermost first; their plugins load (as the project layer) only when the
+  /// user's trust list names the directory.
+  std::vector<std::filesystem::path> plugin_project_roots;
+  std::filesystem::path managed_dir;  ///< managed layer directory
+  bool check_examples = true;         ///< false: leave examples to the caller (`toolguard test`)
 };
 
 /// The usual sources for a workspace: user dir from $TOOLGUARD_CONFIG_DIR, else
@@ -37,7 +44,10 @@ struct PolicySources {
 /// $TOOLGUARD_MANAGED_DIR, else /etc/toolguard; project roots: every directory
 /// at or above `cwd` holding a `.toolguard/` directory that belongs to the user
 /// (or root) and is not writable by others. The home directory itself is
-/// skipped: ~/.toolguard is the approval store.
+/// skipped: ~/.toolguard is the approval store. Guard plugins: `guards/` in
+/// toolguard's home (~/.toolguard), ~/.agents, ~/.claude and ~/.bitcode, then
+/// the same four inside each directory at or above `cwd` (not the home
+/// directory) that belongs to the user.
 PolicySources discoverPolicySources(const std::filesystem::path& cwd);
 
 /// Loads and merges every layer, checks every rule example (unless told not to). Throws PolicyError

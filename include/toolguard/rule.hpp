@@ -17,6 +17,9 @@ namespace toolguard {
 struct Finding {
   Verdict verdict = Verdict::Deny;
   std::string reason;  ///< shown to the person and to the model
+  /// The part of a composite rule (a `first_match` case) that gave this
+  /// finding, named in the decision instead of the rule; null otherwise.
+  const class Rule* decided_by = nullptr;
 };
 
 /// Which calls a rule applies to; the engine indexes rules by it so a decision

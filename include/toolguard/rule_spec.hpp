@@ -65,6 +65,13 @@ struct RuleSpec {
   Verdict verdict = Verdict::Deny;
   std::string reason;
   std::vector<RuleExample> examples;
+  /// Ordered cases (policy `first_match:`). When set, the rule's finding is
+  /// the first case, in order, whose target selects the call and whose
+  /// conditions hold; the rule's own conditions, verdict and reason are not
+  /// used. For a shell program each simple command is judged on its own: a
+  /// case with `shell` tests that command, a case without tests the call.
+  /// Other agents' ordered rule lists (guard plugins, priorities) use it.
+  std::vector<RuleSpec> first_match;
 };
 
 /// Compiles a rule spec (RE2 patterns, globs). Throws PolicyError naming the

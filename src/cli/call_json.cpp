@@ -154,10 +154,67 @@ ParsedCall parseGemini(const json& in, const std::string& default_cwd) {
   return out;
 }
 
+// Gemini CLI BeforeTool hook input (docs/formats/gemini-cli-checker.md,
+// section 5). The hook cannot ask the user in every Gemini CLI revision, so
+// the call is headless: an ask no remembered approval settles is denied.
+ParsedCall parseGeminiHook(const json& in, const std::string& default_cwd) {
+  ParsedCall out;
+  if (!in.is_object()) return {std::nullopt, "expected a BeforeTool hook input object"};
+  ToolCall call;
+  auto name = in.find("tool_name");
+  if (name == in.end() || !name->is_string() || name->get<std::string>().empty()) {
+    return {std::nullopt, "tool_name: required, a non-empty string"};
+  }
+  call.tool = name->get<std::string>();
+  if (auto input = in.find("tool_input"); input != in.end() && !input->is_null()) {
+    if (!input->is_object()) return {std::nullopt, "tool_input: expected a JSON object"};
+    call.args = *input;
+  }
+  std::string cwd, event;
+  if (!optionalString(in, "cwd", "", cwd, out.error) ||
+      !optionalString(in, "session_id", "", call.context.session, out.error) ||
+      !optionalString(in, "hook_event_name", "", event, out.error)) {
+    return out;
+  }
+  if (!event.empty() && event != "BeforeTool") {
+    return {std::nullopt, "hook_event_name: expected BeforeTool, got " + event};
+  }
+  if (auto mcp = in.find("mcp_context"); mcp != in.end() && !mcp->is_null()) {
+    if (!mcp->is_object()) return {std::nullopt, "mcp_context: expected a JSON object"};
+    if (!optionalString(*mcp, "server_name", "mcp_context.", call.context.mcp_server, out.error)) {
+      return out;
+    }
+  }
+  call.context.agent = "gemini-cli";
+  call.context.mode = InteractionMode::Headless;
+  call.context.cwd = absoluteCwd(cwd, default_cwd);
+  out.call = std::move(call);
+  return out;
+}
+
 std::string reasonFor(const Decision& d) {
   if (d.verdict == Verdict::Deny || d.verdict == Verdict::Abort) return d.model_reason;
   if (d.reason.empty()) return std::string("toolguard: ") + std::string(toString(d.verdict));
   return "toolguard: " + d.reason;
+}
+
+// Gemini CLI BeforeTool hook output: only "deny" blocks, and its reason goes
+// to the model. An ask is answered "deny" too: "ask" does not stop the call
+// in every Gemini CLI revision (a hook cannot count on a confirmation).
+json renderGeminiHook(const Decision& d) {
+  if (d.verdict == Verdict::Allow) return {{"decision", "allow"}};
+  std::string reason = d.model_reason;
+  if (d.verdict == Verdict::Ask || reason.empty()) {
+    reason =
+        "Blocked by toolguard: " + (d.reason.empty() ? std::string("needs approval") : d.reason) +
+        ". It needs a person's approval, which toolguard cannot ask for from a Gemini CLI hook.";
+  }
+  json out = {{"decision", "deny"}, {"reason", reason}};
+  if (d.verdict == Verdict::Abort) {
+    out["continue"] = false;
+    out["stopReason"] = reason;
+  }
+  return out;
 }
 
 }  // namespace
@@ -165,6 +222,7 @@ std::string reasonFor(const Decision& d) {
 CallFormat callFormatNamed(const std::string& name) {
   if (name == "claude") return CallFormat::Claude;
   if (name == "gemini") return CallFormat::Gemini;
+  if (name == "gemini-hook") return CallFormat::GeminiHook;
   return CallFormat::Toolguard;
 }
 
@@ -174,6 +232,8 @@ ParsedCall parseCall(const json& input, CallFormat format, const std::string& de
       return parseClaude(input, default_cwd);
     case CallFormat::Gemini:
       return parseGemini(input, default_cwd);
+    case CallFormat::GeminiHook:
+      return parseGeminiHook(input, default_cwd);
     case CallFormat::Toolguard:
       break;
   }
@@ -286,6 +346,8 @@ json renderDecision(const Decision& d, const std::string& tool, CallFormat forma
                                                          : "deny";
       return {{"decision", decision}, {"reason", reasonFor(d)}};
     }
+    case CallFormat::GeminiHook:
+      return renderGeminiHook(d);
     case CallFormat::Toolguard:
       break;
   }

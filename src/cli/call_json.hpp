@@ -11,11 +11,12 @@
 
 namespace toolguard::cli {
 
-/// Input and output formats of `check`.
-enum class CallFormat { Toolguard, Claude, Gemini };
+/// Input and output formats of `check`: toolguard's own, Claude Code's
+/// PreToolUse hook, Gemini CLI's safety checker and Gemini CLI's BeforeTool hook.
+enum class CallFormat { Toolguard, Claude, Gemini, GeminiHook };
 
-/// The format named by --format ("toolguard", "claude", "gemini"); CLI11
-/// checks the name, anything else is toolguard's own.
+/// The format named by --format ("toolguard", "claude", "gemini",
+/// "gemini-hook"); CLI11 checks the name, anything else is toolguard's own.
 CallFormat callFormatNamed(const std::string& name);
 
 /// A call read from input, or the reason it could not be read (naming the field).
@@ -37,7 +38,7 @@ ParsedCall parseCallText(const std::string& text, CallFormat format,
 nlohmann::json decisionToJson(const Decision& decision, const std::string& tool);
 
 /// The answer in `format` (Claude Code PreToolUse hook output, Gemini CLI
-/// safety-checker output, or decisionToJson).
+/// safety-checker or BeforeTool hook output, or decisionToJson).
 nlohmann::json renderDecision(const Decision& decision, const std::string& tool, CallFormat format);
 
 /// One line of JSON output; bytes that are not UTF-8 become U+FFFD.

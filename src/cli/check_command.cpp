@@ -79,6 +79,15 @@ std::string tooLargeMessage() {
   return "input larger than " + std::to_string(kMaxInputBytes) + " bytes";
 }
 
+// The BeforeTool answer when a hook call fails: exit 2 already blocks (stderr
+// is the reason); a deny on stdout blocks too in the Gemini CLI revisions that
+// read stdout whatever the exit code.
+nlohmann::json geminiHookError(const std::string& error) {
+  Decision d = inputErrorDecision(error);
+  d.model_reason = "Blocked by toolguard: " + error;
+  return renderDecision(d, "", CallFormat::GeminiHook);
+}
+
 int runCheck(const CheckOptions& o) {
   EngineProvider engines(o.policy);
   std::unique_ptr<GuardProvider> guards;
@@ -119,9 +128,16 @@ int runCheck(const CheckOptions& o) {
   }
   if (!out) {
     std::cerr << "toolguard: " << error << "\n";
+    if (judge.format == CallFormat::GeminiHook) {
+      std::cout << dumpLine(geminiHookError(error)) << '\n';
+    }
     return kExitError;
   }
   std::cout << dumpLine(*out) << '\n';
+  if (judge.format == CallFormat::GeminiHook && out->value("decision", "") == "deny") {
+    // Read by the Gemini CLI revisions that take a blocking reason from stderr.
+    std::cerr << "toolguard: " << out->value("reason", "") << "\n";
+  }
   return judge.policy_failed ? kExitError : kExitOk;
 }
 
@@ -141,8 +157,9 @@ void addCheckCommand(CLI::App& app, int& exit_code) {
       "Every decision is appended to the audit log.");
   cmd->add_option("--format", options->format,
                   "Input and output format: toolguard, claude (a Claude Code PreToolUse hook), "
-                  "gemini (a Gemini CLI safety checker)")
-      ->check(CLI::IsMember({"toolguard", "claude", "gemini"}));
+                  "gemini (a Gemini CLI safety checker), gemini-hook (a Gemini CLI BeforeTool "
+                  "hook: allow or deny, ask is answered deny, abort also stops the agent)")
+      ->check(CLI::IsMember({"toolguard", "claude", "gemini", "gemini-hook"}));
   cmd->add_flag("--batch", options->batch,
                 "Read JSON Lines, print one decision per line, in order (toolguard format)");
   addPolicyOptions(*cmd, options->policy);

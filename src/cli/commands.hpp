@@ -6,7 +6,9 @@
 //   0  success: decisions printed (whatever their verdict), tests passed, lint clean
 //   1  tests failed, or lint found errors (or warnings with --strict)
 //   2  usage error, a policy that cannot be loaded, or an internal error; with
-//      --format claude|gemini any failure, with the message on stderr
+//      --format claude|gemini|gemini-hook any failure, with the message on
+//      stderr; install/uninstall: a settings file that cannot be read, parsed
+//      or written (nothing is changed)
 
 #include <CLI/CLI.hpp>
 
@@ -21,6 +23,8 @@ void addValidateCommand(CLI::App& app, int& exit_code);
 void addAuditCommand(CLI::App& app, int& exit_code);
 void addApprovalsCommand(CLI::App& app, int& exit_code);
 void addMcpCommand(CLI::App& app, int& exit_code);
+/// `install` and `uninstall` (the agent hook in the agent's settings file).
+void addInstallCommands(CLI::App& app, int& exit_code);
 
 /// Exit codes shared by the sub-commands.
 constexpr int kExitOk = 0;

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   addAuditCommand(app, exit_code);
   addApprovalsCommand(app, exit_code);
   addMcpCommand(app, exit_code);
+  addInstallCommands(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

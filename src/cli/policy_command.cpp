@@ -1,7 +1,9 @@
-// `toolguard policy lint FILES`: load errors and warnings for policy files.
+// `toolguard policy lint FILES`: load errors and warnings for policy files
+// (`policy import` is in policy_import_command.cpp).
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/policy_import_command.hpp"
 #include "cli/policy_options.hpp"
 #include "toolguard/policy_builder.hpp"
 
@@ -63,6 +65,7 @@ void addPolicyCommand(CLI::App& app, int& exit_code) {
   lint->add_flag("--no-builtin", options->no_builtin,
                  "Lint the files alone, without the built-in default policy");
   lint->callback([options, &exit_code] { exit_code = runLint(*options); });
+  addPolicyImportCommand(*policy, exit_code);
 }
 
 }  // namespace toolguard::cli

@@ -2,6 +2,7 @@
 #include <memory>
 #include <optional>
 
+#include "first_match_rule.hpp"
 #include "rule_conditions.hpp"
 #include "shell/shell_matcher.hpp"
 #include "toolguard/policy_error.hpp"
@@ -198,6 +199,7 @@ class MatchRule final : public Rule {
 
 std::shared_ptr<const Rule> compileRule(RuleSpec spec) {
   if (spec.header.id.empty()) throw PolicyError(spec.header.source, "rule needs an id");
+  if (!spec.first_match.empty()) return detail::compileFirstMatchRule(std::move(spec));
   return std::make_shared<const MatchRule>(std::move(spec));
 }
 

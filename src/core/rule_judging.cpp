@@ -15,7 +15,7 @@ struct Judgement {
   void consider(const std::optional<Finding>& f, const Rule* by, const std::string& on) {
     if (f && (!finding || isStricter(f->verdict, finding->verdict))) {
       finding = f;
-      rule = by;
+      rule = f->decided_by != nullptr ? f->decided_by : by;  // a first_match case
       command = on;
     }
   }
@@ -33,19 +33,32 @@ std::optional<Finding> safely(const Rule& rule, Evaluate evaluate) {
   }
 }
 
-// What a simple command no rule knows gets: the LLM validator, else a person.
-class UnknownCommandRule final : public Rule {
+// The engine's own findings about shell programs (named in decisions): the
+// LLM validator, else a person, decides.
+class EngineShellRule final : public Rule {
  public:
-  UnknownCommandRule()
-      : Rule(shellRuleHeader("shell-unknown-command", "<builtin:shell>", PolicyLayer::Builtin)) {}
+  EngineShellRule(std::string id, std::string description)
+      : Rule(shellRuleHeader(std::move(id), "<builtin:shell>", PolicyLayer::Builtin)),
+        description_(std::move(description)) {}
   std::optional<Finding> evaluate(const CallView&) const override { return std::nullopt; }
-  std::string describe() const override {
-    return "a simple command no rule has a finding for -> escalate";
-  }
+  std::string describe() const override { return description_; }
+
+ private:
+  std::string description_;
 };
 
+// What a simple command no rule knows gets.
 const std::shared_ptr<const Rule>& unknownCommandRule() {
-  static const std::shared_ptr<const Rule> rule = std::make_shared<const UnknownCommandRule>();
+  static const std::shared_ptr<const Rule> rule = std::make_shared<const EngineShellRule>(
+      "shell-unknown-command", "a simple command no rule has a finding for -> escalate");
+  return rule;
+}
+
+// What a program that does not parse gets when no rule was stricter than allow.
+const std::shared_ptr<const Rule>& unreadableProgramRule() {
+  static const std::shared_ptr<const Rule> rule = std::make_shared<const EngineShellRule>(
+      "shell-unreadable-program",
+      "a program that does not parse, or is wrapped too deeply, is never allowed -> escalate");
   return rule;
 }
 
@@ -90,9 +103,11 @@ void judgeRules(const CompiledPolicy& compiled, const CallView& view, Decision& 
   const std::string& tool = view.toolName();
   Judgement best;
   std::vector<const std::shared_ptr<const Rule>*> command_rules;
+  const ShellProgram* program = view.shellProgram();
   for (uint32_t i : compiled.index.candidates(tool, info)) {
     const auto& rule_ptr = policy.rules[i];
-    if (rule_ptr->judgesShellCommands()) {
+    // Rules about simple commands judge the whole call when there is no program.
+    if (rule_ptr->judgesShellCommands() && program != nullptr) {
       command_rules.push_back(&rule_ptr);
       continue;
     }
@@ -100,8 +115,19 @@ void judgeRules(const CompiledPolicy& compiled, const CallView& view, Decision& 
     best.consider(finding, rule_ptr.get(), "");
     d.consulted.push_back(RuleTrace{rule_ptr, std::move(finding), std::nullopt});
   }
-  if (const ShellProgram* program = view.shellProgram(); program && !command_rules.empty()) {
+  if (program != nullptr && !command_rules.empty()) {
     judgeCommands(*program, command_rules, view, best, d);
+  }
+  // A program that does not parse, or is wrapped too deeply, is never allowed,
+  // whatever rules its readable parts met (the default policy asks; a policy
+  // without the built-in shell rules must not allow it either).
+  if (program != nullptr && (program->parse_error || program->too_deep) &&
+      (!best.finding || best.finding->verdict == Verdict::Allow)) {
+    Finding unreadable{Verdict::Escalate,
+                       program->too_deep ? "commands are wrapped too deeply to judge"
+                                         : "the command does not parse (" + program->error + ")"};
+    best.consider(unreadable, unreadableProgramRule().get(), "");
+    d.consulted.push_back(RuleTrace{unreadableProgramRule(), std::move(unreadable), std::nullopt});
   }
   if (const Rule* winner = best.rule; winner != nullptr) {
     d.basis = DecisionBasis::Rule;

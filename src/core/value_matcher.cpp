@@ -136,28 +136,83 @@ std::unique_ptr<RE2> ignoringCase(const std::unique_ptr<RE2>& re) {
 CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_path)
     : outside_workspace_(spec.outside_workspace), every_path_(every_path) {
   const std::string home = homeDirectory();
-  glob_ = compileTranslated(spec.glob, spec.where, "path glob", glob_text_,
+  // A glob starting with "./" is relative to the call's cwd: it is matched,
+  // as an anchored glob, against the part of a path below the cwd.
+  std::vector<std::string> anywhere;
+  std::vector<std::string> below_cwd;
+  for (const std::string& g : spec.glob) {
+    if (g == "." || g == "./") {
+      below_cwd.emplace_back("/");
+    } else if (g.starts_with("./")) {
+      below_cwd.push_back(g.substr(1));
+    } else {
+      anywhere.push_back(g);
+    }
+  }
+  std::string cwd_text;
+  glob_ = compileTranslated(anywhere, spec.where, "path glob", glob_text_,
                             [&home](const std::string& g) { return pathGlobToRegex(g, home); });
+  cwd_glob_ = compileTranslated(below_cwd, spec.where, "path glob", cwd_text,
+                                [&home](const std::string& g) { return pathGlobToRegex(g, home); });
+  for (const std::string& g : spec.glob) {
+    if (!g.starts_with("./") && g != ".") continue;
+    if (!glob_text_.empty()) glob_text_ += "\", \"";
+    glob_text_ += g;
+  }
   regex_ = compileTranslated(spec.regex, spec.where, "regex", regex_text_, same);
-  if (!glob_ && !regex_ && !outside_workspace_) {
+  if (!glob_ && !cwd_glob_ && !regex_ && !outside_workspace_) {
     throw PolicyError(spec.where, "path matcher needs one of glob, regex, outside_workspace");
   }
   glob_nocase_ = ignoringCase(glob_);
+  cwd_glob_nocase_ = ignoringCase(cwd_glob_);
   regex_nocase_ = ignoringCase(regex_);
 }
 
-bool CompiledPathMatcher::nameMatches(const std::string& name, bool fold) const {
+namespace {
+
+// The call's cwd as written (normalized) and with its symlinks followed.
+std::vector<std::string> cwdForms(const CallView& view) {
+  std::vector<std::string> forms;
+  const std::string& cwd = view.call().context.cwd;
+  if (cwd.empty()) return forms;
+  forms.push_back(view.workspaceRoots().front());
+  if (PathValidation checked = view.resolve(forms.front(), "/"); checked.path) {
+    if (checked.path->resolved != forms.front()) forms.push_back(checked.path->resolved);
+  }
+  return forms;
+}
+
+}  // namespace
+
+bool CompiledPathMatcher::globMatches(const std::string& name, bool fold,
+                                      const CallView& view) const {
   const RE2* glob = fold ? glob_nocase_.get() : glob_.get();
+  if (glob != nullptr && RE2::FullMatch(name, *glob)) return true;
+  const RE2* below_cwd = fold ? cwd_glob_nocase_.get() : cwd_glob_.get();
+  if (below_cwd == nullptr) return false;
+  for (const std::string& cwd : cwdForms(view)) {
+    if (!isWithin(name, cwd, fold)) continue;
+    std::string_view rest = std::string_view(name).substr(cwd == "/" ? 0 : cwd.size());
+    if (rest.empty()) rest = "/";
+    if (RE2::FullMatch(rest, *below_cwd)) return true;
+  }
+  return false;
+}
+
+bool CompiledPathMatcher::nameMatches(const std::string& name, bool fold,
+                                      const CallView& view) const {
   const RE2* regex = fold ? regex_nocase_.get() : regex_.get();
-  if (glob != nullptr && !RE2::FullMatch(name, *glob)) return false;
+  if ((glob_ || cwd_glob_) && !globMatches(name, fold, view)) return false;
   if (regex != nullptr && !RE2::FullMatch(name, *regex)) return false;
   return true;
 }
 
 bool CompiledPathMatcher::pathMatches(const ResolvedPath& path, const CallView& view) const {
-  if (glob_ || regex_) {
+  if (glob_ || cwd_glob_ || regex_) {
     // Restricting rules catch a path by any of its forms; loosening ones need all.
-    auto test = [&](const std::string& name) { return nameMatches(name, path.case_insensitive); };
+    auto test = [&](const std::string& name) {
+      return nameMatches(name, path.case_insensitive, view);
+    };
     if (every_path_ ? !everyForm(path, test) : !anyForm(path, test)) return false;
   }
   if (outside_workspace_ && view.insideWorkspace(path) == *outside_workspace_) return false;
@@ -182,7 +237,7 @@ std::string CompiledPathMatcher::describe() const {
     if (!out.empty()) out += " and ";
     out += part;
   };
-  if (glob_) add("path glob \"" + glob_text_ + "\"");
+  if (glob_ || cwd_glob_) add("path glob \"" + glob_text_ + "\"");
   if (regex_) add("path regex \"" + regex_text_ + "\"");
   if (outside_workspace_)
     add(*outside_workspace_ ? "outside the workspace" : "inside the workspace");

@@ -56,7 +56,8 @@ class CompiledPathMatcher {
   std::string describe() const;
 
  private:
-  bool nameMatches(const std::string& name, bool fold) const;
+  bool nameMatches(const std::string& name, bool fold, const CallView& view) const;
+  bool globMatches(const std::string& name, bool fold, const CallView& view) const;
   bool pathMatches(const ResolvedPath& path, const CallView& view) const;
 
   std::string glob_text_;
@@ -64,6 +65,8 @@ class CompiledPathMatcher {
   std::unique_ptr<RE2> glob_;
   std::unique_ptr<RE2> regex_;
   std::unique_ptr<RE2> glob_nocase_;
+  std::unique_ptr<RE2> cwd_glob_;  ///< `./` globs: on the path below the call's cwd
+  std::unique_ptr<RE2> cwd_glob_nocase_;
   std::unique_ptr<RE2> regex_nocase_;
   std::optional<bool> outside_workspace_;
   bool every_path_;

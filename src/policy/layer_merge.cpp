@@ -121,8 +121,25 @@ void mergeRule(Policy& policy, RuleSpec spec, PolicyLayer layer, bool trusted,
                                  (*existing)->source().toString() + ")"});
     return;
   }
-  if (layer == PolicyLayer::Project && !trusted &&
-      (spec.verdict == Verdict::Allow || spec.verdict == Verdict::Escalate)) {
+  auto loosening = [](const RuleSpec& s) {
+    return s.verdict == Verdict::Allow || s.verdict == Verdict::Escalate;
+  };
+  if (layer == PolicyLayer::Project && !trusted && !spec.first_match.empty()) {
+    // Dropping a loosening case only lets a later, stricter case decide.
+    auto& cases = spec.first_match;
+    for (auto it = cases.begin(); it != cases.end();) {
+      if (!loosening(*it)) {
+        ++it;
+        continue;
+      }
+      policy.warnings.push_back(
+          {it->header.source, "rule " + id + ": a first_match case (" +
+                                  std::string(toString(it->verdict)) +
+                                  ") ignored: " + notAllowed(layer, trusted)});
+      it = cases.erase(it);
+    }
+    if (cases.empty()) return;
+  } else if (layer == PolicyLayer::Project && !trusted && loosening(spec)) {
     policy.warnings.push_back({where, "rule " + id + " (" + std::string(toString(spec.verdict)) +
                                           ") ignored: " + notAllowed(layer, trusted)});
     return;

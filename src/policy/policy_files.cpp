@@ -9,6 +9,8 @@
 #include <memory>
 
 #include "bounded_file.hpp"
+#include "formats/foreign_policy.hpp"
+#include "guard_plugins.hpp"
 #include "policy_document.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/paths.hpp"
@@ -70,6 +72,8 @@ std::shared_ptr<const Rule> guardLocationsRule(const PolicySources& sources) {
   for (const char* agent_dir : {".agents", ".claude", ".bitcode"}) {
     dirs.push_back(fs::path(home) / agent_dir / "guard-skills");
   }
+  // The user's guard plugins (the project's are covered by guard-config-write).
+  for (const fs::path& dir : sources.user_plugin_dirs) dirs.push_back(dir);
   for (const fs::path& dir : dirs) {
     if (dir.empty()) continue;
     locations.glob.push_back(escapeGlob(normalizePath(dir.string(), "/", home)) + "/**");
@@ -90,6 +94,79 @@ bool belongsToUser(const fs::path& dir) {
   return (st.st_mode & S_IWOTH) == 0;
 }
 
+// A plugin file read and parsed, with the layer it loads as.
+struct LoadedPlugin {
+  detail::GuardPlugin plugin;
+  PolicyLayer layer;
+};
+
+// Reads the plugins of `dirs` into `plugins`, by id: a later plugin with the
+// same id replaces an earlier one, except that a project plugin never
+// replaces a user plugin (it could loosen it).
+void readPlugins(Policy& policy, const std::vector<fs::path>& dirs, PolicyLayer layer,
+                 std::vector<LoadedPlugin>& plugins, std::vector<PolicyDiagnostic>& errors) {
+  for (const fs::path& dir : dirs) {
+    for (const fs::path& file : detail::guardPluginFiles(dir)) {
+      try {
+        detail::GuardPlugin plugin = detail::parseGuardPlugin(
+            detail::readBoundedFile(file, kMaxPolicyFileBytes, "guard plugin"), file.string(),
+            layer, policy.tools);
+        auto same = std::find_if(plugins.begin(), plugins.end(),
+                                 [&](const LoadedPlugin& p) { return p.plugin.id == plugin.id; });
+        if (same == plugins.end()) {
+          plugins.push_back({std::move(plugin), layer});
+        } else if (same->layer != PolicyLayer::Project && layer == PolicyLayer::Project) {
+          policy.warnings.push_back({plugin.rule.header.source,
+                                     "guard plugin " + plugin.id +
+                                         " ignored: a project plugin cannot replace the plugin "
+                                         "of the same id from " +
+                                         same->plugin.rule.header.source.file});
+        } else {
+          *same = LoadedPlugin{std::move(plugin), layer};
+        }
+      } catch (const PolicyError& e) {
+        errors.insert(errors.end(), e.errors().begin(), e.errors().end());
+      }
+    }
+  }
+}
+
+// The guard plugins: the user's, then those of trusted project directories.
+void mergeGuardPlugins(Policy& policy, const PolicySources& sources,
+                       const std::vector<std::string>& trusted_roots) {
+  std::vector<LoadedPlugin> plugins;
+  std::vector<PolicyDiagnostic> errors;
+  readPlugins(policy, sources.user_plugin_dirs, PolicyLayer::User, plugins, errors);
+  for (const fs::path& project : sources.plugin_project_roots) {
+    const std::string root = normalizePath(project.string(), "/", homeDirectory());
+    const std::vector<fs::path> dirs = detail::guardPluginDirs(project);
+    if (std::find(trusted_roots.begin(), trusted_roots.end(), root) == trusted_roots.end()) {
+      for (const fs::path& dir : dirs) {
+        if (!detail::guardPluginFiles(dir).empty()) {
+          policy.warnings.push_back({SourceLocation{dir.string(), 0, 0},
+                                     "guard plugins not loaded: the project " + root +
+                                         " is not in a user file's trusted_projects"});
+        }
+      }
+      continue;
+    }
+    readPlugins(policy, dirs, PolicyLayer::Project, plugins, errors);
+  }
+  if (!errors.empty()) throw PolicyError(std::move(errors));
+  for (LoadedPlugin& loaded : plugins) {
+    detail::PolicyDocument doc;
+    doc.name = loaded.plugin.rule.header.source.file;
+    doc.rules.push_back(std::move(loaded.plugin.rule));
+    detail::mergeDocument(policy, std::move(doc), loaded.layer, /*trusted=*/true);
+  }
+}
+
+// True when `dir` holds a guard plugin directory that belongs to the user.
+bool hasPluginDir(const fs::path& dir) {
+  const std::vector<fs::path> dirs = detail::guardPluginDirs(dir);
+  return std::any_of(dirs.begin(), dirs.end(), [](const fs::path& d) { return belongsToUser(d); });
+}
+
 }  // namespace
 
 void mergePolicyText(Policy& policy, std::string_view text, const std::string& name,
@@ -99,8 +176,23 @@ void mergePolicyText(Policy& policy, std::string_view text, const std::string& n
 }
 
 void mergePolicyFile(Policy& policy, const fs::path& file, PolicyLayer layer, bool trusted) {
-  mergePolicyText(policy, detail::readBoundedFile(file, kMaxPolicyFileBytes, "policy file"),
-                  file.string(), layer, trusted);
+  const std::string text = detail::readBoundedFile(file, kMaxPolicyFileBytes, "policy file");
+  const std::string name = file.string();
+  detail::PolicyDocument doc;
+  if (auto format = detail::foreignFormatOfFile(name)) {
+    // Another agent's policy, read as it is (see `toolguard policy import`).
+    detail::ForeignPolicy imported = detail::importForeignPolicy(*format, text, name, layer);
+    for (detail::ImportNote& note : imported.notes) {
+      policy.warnings.push_back({std::move(note.where), std::move(note.message)});
+    }
+    doc = std::move(imported.document);
+  } else if (detail::isGuardPluginText(text, name)) {
+    doc.name = name;
+    doc.rules.push_back(detail::parseGuardPlugin(text, name, layer, policy.tools).rule);
+  } else {
+    doc = detail::parsePolicyDocument(text, name, layer, policy.tools);
+  }
+  detail::mergeDocument(policy, std::move(doc), layer, trusted);
 }
 
 std::vector<std::string> trustedProjects(const Policy& policy) {
@@ -123,10 +215,18 @@ PolicySources discoverPolicySources(const fs::path& cwd) {
   std::string managed = env("TOOLGUARD_MANAGED_DIR");
   sources.managed_dir = managed.empty() ? fs::path("/etc/toolguard") : fs::path(managed);
 
+  sources.user_plugin_dirs = {fs::path(toolguardHome()) / "guards"};
+  for (const char* agent_dir : {".agents", ".claude", ".bitcode"}) {
+    sources.user_plugin_dirs.push_back(fs::path(home) / agent_dir / "guards");
+  }
+
   const std::string start = normalizePath(cwd.string(), "/", home);
   for (fs::path dir = start;; dir = dir.parent_path()) {
     if (dir.string() != home && belongsToUser(dir / ".toolguard")) {
       sources.project_roots.insert(sources.project_roots.begin(), dir);
+    }
+    if (dir.string() != home && hasPluginDir(dir)) {
+      sources.plugin_project_roots.insert(sources.plugin_project_roots.begin(), dir);
     }
     if (dir == dir.parent_path()) break;
   }
@@ -157,6 +257,7 @@ Policy loadPolicy(const PolicySources& sources) {
       mergePolicyFile(policy, file, PolicyLayer::Project, trusted);
     }
   }
+  mergeGuardPlugins(policy, sources, trusted_roots);
   for (const fs::path& file : sources.explicit_files) {
     mergePolicyFile(policy, file, PolicyLayer::Explicit);
   }

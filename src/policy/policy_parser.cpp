@@ -510,6 +510,11 @@ class Parser {
         if (k == kind) return local_catalog_.find(name);
       }
     }
+    // A first_match rule without a target of its own: its first case's tool.
+    if (!rule.first_match.empty() && rule.header.target.tools.empty() &&
+        rule.header.target.kinds.empty()) {
+      return exampleTool(rule.first_match.front());
+    }
     return nullptr;
   }
 
@@ -610,66 +615,116 @@ class Parser {
         error(item, "rule: expected a mapping");
         continue;
       }
-      RuleSpec rule;
-      rule.header.source = where(item);
-      rule.header.layer = layer_;
-      bool has_verdict = false;
-      std::optional<YAML::Node> examples;
-      for (const auto& [k, v] : entries(item)) {
-        const std::string key = k.Scalar();
-        if (key == "id") {
-          if (auto s = scalar(v, "id")) rule.header.id = *s;
-        } else if (key == "tool") {
-          rule.header.target.tools = strings(v, "tool");
-          if (rule.header.target.tools.empty()) error(v, "tool: the list is empty");
-        } else if (key == "category") {
-          rule.header.target.categories = strings(v, "category");
-        } else if (key == "kind") {
-          for (const auto& name : strings(v, "kind")) {
-            if (auto kind = parseToolKind(name)) {
-              rule.header.target.kinds.push_back(*kind);
-            } else {
-              error(v, "kind: unknown kind '" + name +
-                           "' (expected shell, file-read, file-write, file-search, network, "
-                           "agent, other)");
-            }
-          }
-        } else if (key == "max_risk") {
-          rule.risk_above =
-              named<RiskLevel>(v, "max_risk", parseRiskLevel, "low, medium, high, critical");
-        } else if (key == "args") {
-          rule.args = namedMatchers(v, "args");
-        } else if (key == "command") {
-          rule.command = valueMatcher(v, "command");
-        } else if (key == "path") {
-          rule.path = pathMatcher(v);
-        } else if (key == "shell") {
-          rule.shell = shellMatcher(v);
-        } else if (key == "context") {
-          rule.context = namedMatchers(v, "context");
-        } else if (key == "verdict") {
-          has_verdict = true;
-          if (auto value = verdict(v, "verdict")) rule.verdict = *value;
-        } else if (key == "reason") {
-          if (auto s = scalar(v, "reason")) rule.reason = *s;
-        } else if (key == "description") {
-          (void)scalar(v, "description");
-        } else if (key == "examples") {
-          examples.emplace(v);
+      doc.rules.push_back(parseRule(item, /*is_case=*/false));
+    }
+  }
+
+  // One key a rule and a first_match case share (target, conditions, verdict,
+  // reason); false when `key` is not one of them.
+  bool ruleField(const std::string& key, const YAML::Node& v, RuleSpec& rule, bool& has_verdict) {
+    if (key == "tool") {
+      rule.header.target.tools = strings(v, "tool");
+      if (rule.header.target.tools.empty()) error(v, "tool: the list is empty");
+    } else if (key == "category") {
+      rule.header.target.categories = strings(v, "category");
+    } else if (key == "kind") {
+      for (const auto& name : strings(v, "kind")) {
+        if (auto kind = parseToolKind(name)) {
+          rule.header.target.kinds.push_back(*kind);
         } else {
-          error(k, "unknown key '" + key +
-                       "' in a rule (expected id, tool, category, kind, max_risk, args, "
-                       "command, path, shell, context, verdict, reason, description, examples)");
+          error(v, "kind: unknown kind '" + name +
+                       "' (expected shell, file-read, file-write, file-search, network, "
+                       "agent, other)");
         }
       }
-      if (rule.shell && rule.header.target.tools.empty() && rule.header.target.kinds.empty() &&
-          rule.header.target.categories.empty()) {
-        rule.header.target.kinds.push_back(ToolKind::Shell);  // shell: implies shell tools
+    } else if (key == "max_risk") {
+      rule.risk_above =
+          named<RiskLevel>(v, "max_risk", parseRiskLevel, "low, medium, high, critical");
+    } else if (key == "args") {
+      rule.args = namedMatchers(v, "args");
+    } else if (key == "command") {
+      rule.command = valueMatcher(v, "command");
+    } else if (key == "path") {
+      rule.path = pathMatcher(v);
+    } else if (key == "shell") {
+      rule.shell = shellMatcher(v);
+    } else if (key == "context") {
+      rule.context = namedMatchers(v, "context");
+    } else if (key == "verdict") {
+      has_verdict = true;
+      if (auto value = verdict(v, "verdict")) rule.verdict = *value;
+    } else if (key == "reason") {
+      if (auto s = scalar(v, "reason")) rule.reason = *s;
+    } else if (key == "description") {
+      (void)scalar(v, "description");
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  // A `rules:` entry, or (is_case) one case of a rule's `first_match` list.
+  RuleSpec parseRule(const YAML::Node& item, bool is_case) {
+    RuleSpec rule;
+    rule.header.source = where(item);
+    rule.header.layer = layer_;
+    bool has_verdict = false;
+    bool has_conditions = false;
+    std::optional<YAML::Node> examples;
+    std::optional<YAML::Node> cases;
+    for (const auto& [k, v] : entries(item)) {
+      const std::string key = k.Scalar();
+      if (key == "id") {
+        if (auto s = scalar(v, "id")) rule.header.id = *s;
+      } else if (key == "examples" && !is_case) {
+        examples.emplace(v);
+      } else if (key == "first_match" && !is_case) {
+        cases.emplace(v);
+      } else if (ruleField(key, v, rule, has_verdict)) {
+        has_conditions = has_conditions || (key != "tool" && key != "category" && key != "kind" &&
+                                            key != "description");
+      } else if (is_case) {
+        error(k, "unknown key '" + key +
+                     "' in a first_match case (expected id, tool, category, kind, max_risk, "
+                     "args, command, path, shell, context, verdict, reason, description)");
+      } else {
+        error(k, "unknown key '" + key +
+                     "' in a rule (expected id, tool, category, kind, max_risk, args, "
+                     "command, path, shell, context, verdict, reason, description, examples, "
+                     "first_match)");
       }
-      if (rule.header.id.empty()) error(item, "rule: id is required");
-      if (!has_verdict) error(item, "rule " + rule.header.id + ": verdict is required");
-      if (examples) parseExamples(*examples, rule);
-      doc.rules.push_back(std::move(rule));
+    }
+    if (rule.shell && rule.header.target.tools.empty() && rule.header.target.kinds.empty() &&
+        rule.header.target.categories.empty()) {
+      rule.header.target.kinds.push_back(ToolKind::Shell);  // shell: implies shell tools
+    }
+    if (cases) {
+      if (has_conditions) {
+        error(*cases, "rule " + rule.header.id +
+                          ": a first_match rule has its conditions, verdicts and reasons in "
+                          "its cases");
+      }
+      parseCases(*cases, rule);
+    } else if (!has_verdict) {
+      error(item, (is_case ? "first_match case" : "rule " + rule.header.id) +
+                      std::string(": verdict is required"));
+    }
+    if (!is_case && rule.header.id.empty()) error(item, "rule: id is required");
+    if (examples) parseExamples(*examples, rule);
+    return rule;
+  }
+
+  void parseCases(const YAML::Node& node, RuleSpec& rule) {
+    if (!node.IsSequence() || node.size() == 0) {
+      error(node, "first_match: expected a non-empty list of cases");
+      return;
+    }
+    for (const auto& item : node) {
+      if (!item.IsMap()) {
+        error(item, "first_match case: expected a mapping");
+        continue;
+      }
+      rule.first_match.push_back(parseRule(item, /*is_case=*/true));
     }
   }
 

@@ -14,9 +14,10 @@ std::vector<PolicyDiagnostic> checkRuleExamples(const Policy& policy, bool inclu
       std::optional<Finding> finding;
       if (selected) {
         const CallView view(ex.call, tool);
-        if (!rule->judgesShellCommands()) {
+        const ShellProgram* program = view.shellProgram();
+        if (!rule->judgesShellCommands() || program == nullptr) {
           finding = rule->evaluate(view);
-        } else if (const ShellProgram* program = view.shellProgram()) {
+        } else {
           for (const SimpleCommand& command : program->commands) {
             if (!finding) finding = rule->evaluateCommand(command, view);
           }

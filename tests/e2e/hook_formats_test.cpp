@@ -1,5 +1,5 @@
-// `toolguard check --format claude|gemini` with inputs in the exact shape the
-// agents send (tests/data/, see docs/formats/).
+// `toolguard check --format claude|gemini|gemini-hook` with inputs in the
+// exact shape the agents send (tests/data/ and below, see docs/formats/).
 #include "e2e/cli_fixture.hpp"
 
 namespace toolguard::testing {
@@ -98,6 +98,85 @@ TEST_F(HookFormats, GeminiErrorsExitNonZeroSoTheCheckerDenies) {
   RunResult r = run({"check", "--format", "gemini"}, R"({"toolCall":{"args":{}}})");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("toolCall.name"), std::string::npos);
+}
+
+// A Gemini CLI BeforeTool hook input (docs/formats/gemini-cli-checker.md, section 5).
+json beforeTool(const std::string& tool, const json& input) {
+  return {{"session_id", "s-1"},
+          {"transcript_path", "/home/u/.gemini/tmp/s-1.json"},
+          {"cwd", "/home/u/proj"},
+          {"hook_event_name", "BeforeTool"},
+          {"timestamp", "2026-05-01T10:00:00.000Z"},
+          {"tool_name", tool},
+          {"tool_input", input}};
+}
+
+TEST_F(HookFormats, GeminiHookAllowsAReadInTheWorkspace) {
+  RunResult r =
+      run({"check", "--format", "gemini-hook"},
+          beforeTool("read_file", {{"absolute_path", "/home/u/proj/src/index.ts"}}).dump());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out), json({{"decision", "allow"}}));
+}
+
+TEST_F(HookFormats, GeminiHookDeniesAWriteToEtcPasswdWithAReasonForTheModel) {
+  RunResult r =
+      run({"check", "--format", "gemini-hook"},
+          beforeTool("write_file", {{"file_path", "/etc/passwd"}, {"content", "x"}}).dump());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json out = json::parse(r.out);
+  EXPECT_EQ(out["decision"], "deny");
+  std::string reason = out["reason"];
+  EXPECT_NE(reason.find("Blocked by toolguard"), std::string::npos) << reason;
+  EXPECT_FALSE(out.contains("continue"));
+  EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;  // also on stderr
+}
+
+TEST_F(HookFormats, GeminiHookAnswersAskWithDenyBecauseTheHookCannotAsk) {
+  RunResult r = run({"check", "--format", "gemini-hook"},
+                    beforeTool("run_shell_command", {{"command", "rm -rf build"}}).dump());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json out = json::parse(r.out);
+  EXPECT_EQ(out["decision"], "deny");
+  EXPECT_NE(out["reason"].get<std::string>().find("approval"), std::string::npos) << out;
+}
+
+TEST_F(HookFormats, GeminiHookAbortStopsTheAgent) {
+  dir.write("abort.yaml",
+            "rules:\n  - {id: stop-mcp, tool: 'mcp__*', verdict: abort, reason: stop now}\n");
+  json input = beforeTool("mcp__coop__wait", {{"from", "operator"}});
+  input["mcp_context"] = {{"server_name", "coop"}, {"tool_name", "wait"}, {"command", "coop"}};
+  RunResult r =
+      run({"check", "--format", "gemini-hook", "--policy", (dir.path() / "abort.yaml").string()},
+          input.dump());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json out = json::parse(r.out);
+  EXPECT_EQ(out["decision"], "deny");
+  EXPECT_EQ(out["continue"], false);
+  EXPECT_NE(out["stopReason"].get<std::string>().find("stop now"), std::string::npos) << out;
+  EXPECT_FALSE(out["reason"].get<std::string>().empty());
+}
+
+TEST_F(HookFormats, GeminiHookErrorsBlockWithExitTwoAndADeny) {
+  for (const std::string& input :
+       {std::string("not json"), std::string(R"({"tool_input":{}})"),
+        std::string(R"({"tool_name":"run_shell_command","tool_input":"rm -rf /"})"),
+        std::string(R"({"hook_event_name":"AfterTool","tool_name":"read_file","tool_input":{}})"),
+        std::string(R"({"tool_name":"x","tool_input":{},"mcp_context":"srv"})")}) {
+    RunResult r = run({"check", "--format", "gemini-hook"}, input);
+    EXPECT_EQ(r.exit_code, 2) << input;
+    EXPECT_NE(r.err.find("toolguard: invalid hook input"), std::string::npos) << r.err;
+    json out = json::parse(r.out);
+    EXPECT_EQ(out["decision"], "deny") << input;
+    EXPECT_FALSE(out["reason"].get<std::string>().empty());
+  }
+  dir.write("bad.yaml", "default: allowed\n");
+  RunResult r =
+      run({"check", "--format", "gemini-hook", "--policy", (dir.path() / "bad.yaml").string()},
+          beforeTool("read_file", {{"absolute_path", "/home/u/proj/a"}}).dump());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("bad.yaml:1:10"), std::string::npos) << r.err;
+  EXPECT_EQ(json::parse(r.out)["decision"], "deny");
 }
 
 }  // namespace

@@ -1,0 +1,299 @@
+// toolguard's hook entry in Claude Code's and Gemini CLI's settings: adding,
+// recognizing and removing it. The shapes are in docs/formats/.
+#include "cli/agent_hooks.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <string_view>
+
+namespace toolguard::cli {
+namespace {
+
+using nlohmann::ordered_json;
+
+const AgentInfo kClaude{"claude", "Claude Code", ".claude", "PreToolUse", "claude"};
+const AgentInfo kGemini{"gemini", "Gemini CLI", ".gemini", "BeforeTool", "gemini-hook"};
+
+// Characters a path may hold and still be one word for `sh` without quotes.
+bool shellSafe(const std::string& word) {
+  return !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("/._-+:@%,=").find(c) != std::string_view::npos;
+  });
+}
+
+// `word` as one `sh` word: as is when safe, else in single quotes.
+std::string shellQuote(const std::string& word) {
+  if (shellSafe(word)) return word;
+  std::string quoted = "'";
+  for (char c : word) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+// Splits a command line into words the way `sh` would for plain words,
+// quotes and backslashes (enough to read back what hookCommand writes);
+// nullopt for an unterminated quote.
+std::optional<std::vector<std::string>> shellWords(const std::string& command) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (size_t i = 0; i < command.size(); ++i) {
+    const char c = command[i];
+    if (c == ' ' || c == '\t' || c == '\n') {
+      if (in_word) words.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+      continue;
+    }
+    in_word = true;
+    if (c == '\\' && i + 1 < command.size()) {
+      word += command[++i];
+    } else if (c == '\'') {
+      const size_t end = command.find('\'', i + 1);
+      if (end == std::string::npos) return std::nullopt;
+      word += command.substr(i + 1, end - i - 1);
+      i = end;
+    } else if (c == '"') {
+      size_t j = i + 1;
+      for (; j < command.size() && command[j] != '"'; ++j) {
+        if (command[j] == '\\' && j + 1 < command.size()) ++j;
+        word += command[j];
+      }
+      if (j >= command.size()) return std::nullopt;
+      i = j;
+    } else {
+      word += c;
+    }
+  }
+  if (in_word) words.push_back(std::move(word));
+  return words;
+}
+
+// The handler's command, or "" when it has none.
+std::string commandOf(const ordered_json& handler) {
+  if (!handler.is_object()) return "";
+  auto command = handler.find("command");
+  return command != handler.end() && command->is_string() ? command->get<std::string>() : "";
+}
+
+// Whether a hook handler runs toolguard's check in `format`, whatever the
+// binary's directory: `.../toolguard check --format <format>`.
+bool isToolguardHandler(const ordered_json& handler, const std::string& format) {
+  auto words = shellWords(commandOf(handler));
+  if (!words || words->size() != 4) return false;
+  return std::filesystem::path((*words)[0]).filename() == "toolguard" && (*words)[1] == "check" &&
+         (*words)[2] == "--format" && (*words)[3] == format;
+}
+
+// "found string" for a shape error.
+std::string found(const ordered_json& value) {
+  return std::string("found ") + value.type_name();
+}
+
+// The array of matcher groups under hooks.<event>, checked for the shape
+// install and uninstall edit; null when there is none (and `create` is false).
+ordered_json* eventGroups(ordered_json& settings, const std::string& event, bool create) {
+  auto hooks = settings.find("hooks");
+  if (hooks == settings.end() || hooks->is_null()) {
+    if (!create) return nullptr;
+    settings["hooks"] = ordered_json::object();
+    hooks = settings.find("hooks");
+  }
+  if (!hooks->is_object()) throw HookShapeError("hooks: expected an object, " + found(*hooks));
+  auto groups = hooks->find(event);
+  if (groups == hooks->end() || groups->is_null()) {
+    if (!create) return nullptr;
+    (*hooks)[event] = ordered_json::array();
+    groups = hooks->find(event);
+  }
+  const std::string where = "hooks." + event;
+  if (!groups->is_array()) throw HookShapeError(where + ": expected an array, " + found(*groups));
+  for (size_t i = 0; i < groups->size(); ++i) {
+    const ordered_json& group = (*groups)[i];
+    const std::string at = where + "[" + std::to_string(i) + "]";
+    if (!group.is_object()) throw HookShapeError(at + ": expected an object, " + found(group));
+    auto handlers = group.find("hooks");
+    if (handlers != group.end() && !handlers->is_array()) {
+      throw HookShapeError(at + ".hooks: expected an array, " + found(*handlers));
+    }
+  }
+  return &*groups;
+}
+
+// "hooks.<event>[group].hooks[handler]".
+std::string handlerWhere(const std::string& event, size_t group, size_t handler) {
+  return "hooks." + event + "[" + std::to_string(group) + "].hooks[" + std::to_string(handler) +
+         "]";
+}
+
+}  // namespace
+
+const AgentInfo& agentInfo(Agent agent) {
+  return agent == Agent::Claude ? kClaude : kGemini;
+}
+
+std::optional<Agent> agentNamed(const std::string& id) {
+  if (id == kClaude.id) return Agent::Claude;
+  if (id == kGemini.id) return Agent::Gemini;
+  return std::nullopt;
+}
+
+std::string settingsPath(Agent agent, InstallScope scope, const std::string& home,
+                         const std::string& project) {
+  const std::filesystem::path base = scope == InstallScope::User ? home : project;
+  return (base / agentInfo(agent).directory / "settings.json").string();
+}
+
+std::string hookCommand(Agent agent, const std::string& binary) {
+  return shellQuote(binary) + " check --format " + agentInfo(agent).format;
+}
+
+ordered_json hookGroup(Agent agent, const std::string& command) {
+  ordered_json handler = ordered_json::object();
+  if (agent == Agent::Gemini) {
+    // A name lets Gemini CLI's /hooks panel and hooksConfig.disabled refer to it.
+    handler["name"] = "toolguard";
+  }
+  handler["type"] = "command";
+  handler["command"] = command;
+  if (agent == Agent::Gemini) {
+    handler["description"] = "toolguard: allow, deny or abort each tool call";
+  }
+  ordered_json group = ordered_json::object();
+  // Gemini CLI matches tools with a regex: ".*" (every tool) works in every
+  // revision, where "*" is only special-cased in newer ones.
+  group["matcher"] = agent == Agent::Gemini ? ".*" : "*";
+  group["hooks"] = ordered_json::array();
+  group["hooks"].push_back(std::move(handler));
+  return group;
+}
+
+std::vector<HookChange> installHook(ordered_json& settings, Agent agent,
+                                    const std::string& command) {
+  const AgentInfo& info = agentInfo(agent);
+  // Checks the shape (throwing before anything changes) without creating keys.
+  ordered_json* groups = eventGroups(settings, info.event, false);
+  std::vector<std::pair<size_t, size_t>> stale;  // toolguard handlers with another path
+  if (groups) {
+    for (size_t g = 0; g < groups->size(); ++g) {
+      const ordered_json& handlers = (*groups)[g].value("hooks", ordered_json::array());
+      for (size_t h = 0; h < handlers.size(); ++h) {
+        if (commandOf(handlers[h]) == command) return {};  // already installed
+        if (isToolguardHandler(handlers[h], info.format)) stale.emplace_back(g, h);
+      }
+    }
+  }
+  groups = eventGroups(settings, info.event, true);
+  std::vector<HookChange> changes;
+  if (!stale.empty()) {
+    for (const auto& [g, h] : stale) {
+      ordered_json& handler = (*groups)[g]["hooks"][h];
+      HookChange change;
+      change.kind = HookChange::Kind::Updated;
+      change.where = handlerWhere(info.event, g, h);
+      change.previous_command = handler["command"].get<std::string>();
+      handler["command"] = command;
+      change.entry = handler;
+      changes.push_back(std::move(change));
+    }
+    return changes;
+  }
+  HookChange change;
+  change.kind = HookChange::Kind::Added;
+  change.where = "hooks." + info.event + "[" + std::to_string(groups->size()) + "]";
+  change.entry = hookGroup(agent, command);
+  groups->push_back(change.entry);
+  changes.push_back(std::move(change));
+  return changes;
+}
+
+std::vector<HookChange> uninstallHook(ordered_json& settings, Agent agent,
+                                      const std::string& command) {
+  const AgentInfo& info = agentInfo(agent);
+  ordered_json* groups = eventGroups(settings, info.event, false);
+  if (!groups) return {};
+  std::vector<HookChange> changes;
+  ordered_json kept = ordered_json::array();
+  for (size_t g = 0; g < groups->size(); ++g) {
+    ordered_json& group = (*groups)[g];
+    auto handlers = group.find("hooks");
+    if (handlers == group.end()) {
+      kept.push_back(std::move(group));
+      continue;
+    }
+    const ordered_json original = group;
+    const size_t changes_before = changes.size();
+    ordered_json remaining = ordered_json::array();
+    for (size_t h = 0; h < handlers->size(); ++h) {
+      ordered_json& handler = (*handlers)[h];
+      if (commandOf(handler) != command && !isToolguardHandler(handler, info.format)) {
+        remaining.push_back(std::move(handler));
+        continue;
+      }
+      HookChange change;
+      change.kind = HookChange::Kind::Removed;
+      change.where = handlerWhere(info.event, g, h);
+      change.entry = std::move(handler);
+      changes.push_back(std::move(change));
+    }
+    const bool emptied = remaining.empty() && !handlers->empty();
+    *handlers = std::move(remaining);
+    if (!emptied) {
+      kept.push_back(std::move(group));
+      continue;
+    }
+    // A group whose only handlers were toolguard's is what install added: it
+    // goes too, and is reported whole (as install reported it).
+    changes.resize(changes_before);
+    HookChange change;
+    change.kind = HookChange::Kind::Removed;
+    change.where = "hooks." + info.event + "[" + std::to_string(g) + "]";
+    change.entry = original;
+    changes.push_back(std::move(change));
+  }
+  if (changes.empty()) return {};
+  *groups = std::move(kept);
+  ordered_json& hooks = settings["hooks"];
+  if (groups->empty()) hooks.erase(info.event);
+  if (hooks.empty()) settings.erase("hooks");
+  return changes;
+}
+
+std::vector<std::string> hookWarnings(const ordered_json& settings, Agent agent) {
+  std::vector<std::string> warnings;
+  if (agent == Agent::Claude) {
+    auto disable = settings.find("disableAllHooks");
+    if (disable != settings.end() && *disable == true) {
+      warnings.push_back(
+          "\"disableAllHooks\": true in this file: Claude Code runs no hooks while it is set");
+    }
+    return warnings;
+  }
+  auto config = settings.find("hooksConfig");
+  if (config == settings.end() || !config->is_object()) return warnings;
+  auto enabled = config->find("enabled");
+  if (enabled != config->end() && *enabled == false) {
+    warnings.push_back(
+        "\"hooksConfig\": {\"enabled\": false} in this file: Gemini CLI runs no hooks while it "
+        "is set");
+  }
+  auto disabled = config->find("disabled");
+  if (disabled != config->end() && disabled->is_array()) {
+    for (const ordered_json& name : *disabled) {
+      if (name == "toolguard") {
+        warnings.push_back(
+            "\"toolguard\" is in hooksConfig.disabled in this file: Gemini CLI skips the hook");
+      }
+    }
+  }
+  return warnings;
+}
+
+}  // namespace toolguard::cli

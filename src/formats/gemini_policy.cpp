@@ -1,0 +1,62 @@
+// Gemini CLI policy files (TOML `[[rule]]` tables) read into one toolguard
+// rule whose first_match cases follow Gemini CLI's order: priority, highest
+// first, ties in file order (docs/formats/gemini-cli-policy.md).
+#include <algorithm>
+
+#include "formats/foreign_policy.hpp"
+#include "formats/gemini_rule.hpp"
+#include "toolguard/policy_error.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+// A case and where it goes in Gemini CLI's order.
+struct OrderedCase {
+  int priority;
+  RuleSpec spec;
+};
+
+}  // namespace
+
+ForeignPolicy importGeminiPolicy(std::string_view text, const std::string& file,
+                                 PolicyLayer layer) {
+  ForeignPolicy out;
+  out.document.name = file;
+  const std::vector<gemini::GeminiRule> rules = gemini::readGeminiRules(text, file, out.notes);
+  const std::string id = "gemini:" + file;
+  std::vector<OrderedCase> ordered;
+  std::vector<PolicyDiagnostic> errors;
+  for (const gemini::GeminiRule& rule : rules) {
+    try {
+      gemini::MappedRule mapped = gemini::mapGeminiRule(rule, id);
+      for (RuleSpec& c : mapped.cases) ordered.push_back({rule.priority, std::move(c)});
+      for (RuleSpec& s : mapped.standalone) {
+        s.header.layer = layer;
+        out.document.rules.push_back(std::move(s));
+      }
+      out.notes.insert(out.notes.end(), mapped.notes.begin(), mapped.notes.end());
+    } catch (const PolicyError& e) {
+      errors.insert(errors.end(), e.errors().begin(), e.errors().end());
+    }
+  }
+  if (!errors.empty()) throw PolicyError(std::move(errors));
+  // Highest priority first; equal priorities keep the file's order, as the
+  // stable sort of Gemini CLI's PolicyEngine does.
+  std::stable_sort(ordered.begin(), ordered.end(), [](const OrderedCase& a, const OrderedCase& b) {
+    return a.priority > b.priority;
+  });
+  if (!ordered.empty()) {
+    RuleSpec rule;
+    rule.header.id = id;
+    rule.header.source = ordered.front().spec.header.source;
+    rule.header.layer = layer;
+    for (OrderedCase& c : ordered) {
+      c.spec.header.layer = layer;
+      rule.first_match.push_back(std::move(c.spec));
+    }
+    out.document.rules.insert(out.document.rules.begin(), std::move(rule));
+  }
+  return out;
+}
+
+}  // namespace toolguard::detail
