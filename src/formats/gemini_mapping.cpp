@@ -156,8 +156,11 @@ MappedRule mapGeminiRule(const GeminiRule& rule, const std::string& id) {
     addRedirectionGuards(b);
   }
   for (size_t i = 0; i < b.cases.size(); ++i) {
-    b.cases[i].header.id =
-        id + ":" + std::to_string(rule.where.line) + (i == 0 ? "" : "." + std::to_string(i + 1));
+    // Appends, not operator+: GCC 12 -O2 warns (-Wrestrict) on the temporaries.
+    std::string case_id = id;
+    case_id.append(":").append(std::to_string(rule.where.line));
+    if (i > 0) case_id.append(".").append(std::to_string(i + 1));
+    b.cases[i].header.id = std::move(case_id);
   }
   if (rule.decision == Verdict::Ask && b.broadened && !b.cases.empty()) {
     b.note(

@@ -228,7 +228,9 @@ std::vector<GeminiRule> readGeminiRules(std::string_view text, const std::string
       continue;
     }
     if (key.str() != "rule") {
-      notes.push_back({where, "'" + std::string(key.str()) + "' is ignored (not a policy key)"});
+      std::string message = "'";  // appends: GCC 12 -O2 -Wrestrict on "lit" + std::string
+      message.append(key.str()).append("' is ignored (not a policy key)");
+      notes.push_back({where, std::move(message)});
       continue;
     }
     const auto* array = node.as_array();
