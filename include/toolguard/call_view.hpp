@@ -58,6 +58,11 @@ class CallView {
   /// workspaceRoots() with symlinks followed, compared against resolvedPaths().
   const std::vector<ResolvedPath>& resolvedWorkspaceRoots() const;
 
+  /// The call's cwd normalized, then (when it differs) with its symlinks
+  /// followed; empty when the call has no cwd. Computed once per view, for
+  /// path globs relative to the cwd (`./src/**`).
+  const std::vector<std::string>& cwdForms() const;
+
   /// True when a resolved path lies in one of the resolved workspace roots.
   bool insideWorkspace(const ResolvedPath& path) const;
 
@@ -92,6 +97,8 @@ class CallView {
   mutable std::vector<std::string> roots_;
   mutable bool resolved_roots_done_ = false;
   mutable std::vector<ResolvedPath> resolved_roots_;
+  mutable bool cwd_forms_done_ = false;
+  mutable std::vector<std::string> cwd_forms_;
   mutable std::optional<std::string> home_;
   mutable bool program_done_ = false;
   mutable std::optional<ShellProgram> program_;

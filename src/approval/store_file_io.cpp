@@ -13,6 +13,7 @@
 #include <cstring>
 #include <random>
 
+#include "core/file_descriptor.hpp"
 #include "toolguard/approval_store.hpp"
 
 namespace toolguard::detail {
@@ -37,27 +38,6 @@ FileStamp stampOf(const struct stat& st) {
   stamp.modified = st.st_mtim;
   return stamp;
 }
-
-// Closes a descriptor when it goes out of scope.
-class Descriptor {
- public:
-  explicit Descriptor(int fd) : fd_(fd) {}
-  ~Descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  int get() const { return fd_; }
-  /// Closes now and reports the error close gives (a deferred write error).
-  int close() {
-    const int result = ::close(fd_);
-    fd_ = -1;
-    return result;
-  }
-
- private:
-  int fd_;
-};
 
 int openRetrying(const char* path, int flags, mode_t mode = 0) {
   int fd;
@@ -93,7 +73,7 @@ void writeAll(int fd, std::string_view bytes, const std::string& path) {
 }
 
 void syncDirectory(const std::string& dir) {
-  Descriptor fd(openRetrying(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  FileDescriptor fd(openRetrying(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (fd.get() < 0) throw ApprovalStoreError(dir, errnoText("cannot open to sync", errno));
   if (::fsync(fd.get()) != 0) throw ApprovalStoreError(dir, errnoText("cannot sync", errno));
 }
@@ -122,7 +102,7 @@ bool FileStamp::operator==(const FileStamp& other) const {
 }
 
 std::optional<FileContents> readStoreFile(const std::string& path) {
-  Descriptor fd(openRetrying(path.c_str(), O_RDONLY | O_CLOEXEC));
+  FileDescriptor fd(openRetrying(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) {
     if (errno == ENOENT) return std::nullopt;
     throw ApprovalStoreError(path, errnoText("cannot open", errno));
@@ -199,7 +179,7 @@ ScopeFileLock::~ScopeFileLock() {
 
 void replaceFileAtomically(const std::string& path, std::string_view bytes) {
   std::string temporary;
-  Descriptor fd(createTemporaryFile(path, temporary));
+  FileDescriptor fd(createTemporaryFile(path, temporary));
   try {
     writeAll(fd.get(), bytes, temporary);
     if (::fsync(fd.get()) != 0)

@@ -11,6 +11,7 @@
 #include <system_error>
 #include <utility>
 
+#include "core/file_descriptor.hpp"
 #include "toolguard/audit_log.hpp"
 #include "toolguard/rule.hpp"
 
@@ -24,26 +25,9 @@ AuditLogError failure(const std::string& file, const std::string& what, int erro
                        std::generic_category().message(error));
 }
 
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  Fd& operator=(Fd&& other) noexcept {
-    std::swap(fd_, other.fd_);
-    return *this;
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 struct LogFile {
   std::string path;
-  Fd fd;
+  detail::FileDescriptor fd;
 };
 
 // The numbers N of the rotated files PATH.N present in PATH's directory.
@@ -80,7 +64,7 @@ std::vector<unsigned long> rotatedNumbers(const std::string& path) {
 // shared, so that no rotation happens between listing and opening; reading
 // the open files afterwards is unaffected by later rotations.
 std::vector<LogFile> openLogFiles(const std::string& path) {
-  Fd lock(::open((path + ".lock").c_str(), O_RDONLY | O_CLOEXEC));
+  detail::FileDescriptor lock(::open((path + ".lock").c_str(), O_RDONLY | O_CLOEXEC));
   if (lock.get() >= 0) {
     while (::flock(lock.get(), LOCK_SH) != 0 && errno == EINTR) {
     }
@@ -100,7 +84,7 @@ std::vector<LogFile> openLogFiles(const std::string& path) {
       if (errno == ENOENT) continue;  // not there (or removed meanwhile): nothing to read
       throw failure(name, "cannot read", errno);
     }
-    files.push_back({name, Fd(fd)});
+    files.push_back({name, detail::FileDescriptor(fd)});
   }
   return files;
 }

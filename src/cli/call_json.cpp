@@ -82,20 +82,28 @@ ParsedCall parseToolguard(const json& in, const std::string& default_cwd) {
   return out;
 }
 
+// `tool_name` and `tool_input` of a hook input (Claude Code and Gemini CLI
+// hooks share them) into `call`; the problem, or empty when there is none.
+std::string readHookTool(const json& in, ToolCall& call) {
+  auto name = in.find("tool_name");
+  if (name == in.end() || !name->is_string() || name->get<std::string>().empty()) {
+    return "tool_name: required, a non-empty string";
+  }
+  call.tool = name->get<std::string>();
+  if (auto input = in.find("tool_input"); input != in.end() && !input->is_null()) {
+    if (!input->is_object()) return "tool_input: expected a JSON object";
+    call.args = *input;
+  }
+  return "";
+}
+
 // Claude Code PreToolUse hook input (docs/formats/claude-code-hook.md).
 ParsedCall parseClaude(const json& in, const std::string& default_cwd) {
   ParsedCall out;
   if (!in.is_object()) return {std::nullopt, "expected a PreToolUse hook input object"};
   ToolCall call;
-  auto name = in.find("tool_name");
-  if (name == in.end() || !name->is_string() || name->get<std::string>().empty()) {
-    return {std::nullopt, "tool_name: required, a non-empty string"};
-  }
-  call.tool = name->get<std::string>();
-  if (auto input = in.find("tool_input"); input != in.end() && !input->is_null()) {
-    if (!input->is_object()) return {std::nullopt, "tool_input: expected a JSON object"};
-    call.args = *input;
-  }
+  if (std::string problem = readHookTool(in, call); !problem.empty())
+    return {std::nullopt, problem};
   std::string cwd, mode, event;
   if (!optionalString(in, "cwd", "", cwd, out.error) ||
       !optionalString(in, "session_id", "", call.context.session, out.error) ||
@@ -161,15 +169,8 @@ ParsedCall parseGeminiHook(const json& in, const std::string& default_cwd) {
   ParsedCall out;
   if (!in.is_object()) return {std::nullopt, "expected a BeforeTool hook input object"};
   ToolCall call;
-  auto name = in.find("tool_name");
-  if (name == in.end() || !name->is_string() || name->get<std::string>().empty()) {
-    return {std::nullopt, "tool_name: required, a non-empty string"};
-  }
-  call.tool = name->get<std::string>();
-  if (auto input = in.find("tool_input"); input != in.end() && !input->is_null()) {
-    if (!input->is_object()) return {std::nullopt, "tool_input: expected a JSON object"};
-    call.args = *input;
-  }
+  if (std::string problem = readHookTool(in, call); !problem.empty())
+    return {std::nullopt, problem};
   std::string cwd, event;
   if (!optionalString(in, "cwd", "", cwd, out.error) ||
       !optionalString(in, "session_id", "", call.context.session, out.error) ||

@@ -12,6 +12,8 @@
 #include <ctime>
 #include <filesystem>
 
+#include "core/file_descriptor.hpp"
+
 namespace toolguard::cli {
 namespace {
 
@@ -24,27 +26,6 @@ constexpr off_t kMaxSettingsBytes = 16 * 1024 * 1024;
 SettingsFileError systemError(const std::string& path, const std::string& what, int error) {
   return SettingsFileError(path + ": " + what + ": " + std::strerror(error));
 }
-
-// Closes a descriptor when it goes out of scope.
-class Descriptor {
- public:
-  explicit Descriptor(int fd) : fd_(fd) {}
-  ~Descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  int get() const { return fd_; }
-  /// Closes now; the result of close (a deferred write error shows here).
-  int close() {
-    const int result = ::close(fd_);
-    fd_ = -1;
-    return result;
-  }
-
- private:
-  int fd_;
-};
 
 // The directory part of a path ("." for a bare name).
 std::string directoryOf(const std::string& path) {
@@ -82,7 +63,7 @@ void writeAll(int fd, const std::string& bytes, const std::string& path) {
 
 // fsyncs a directory so that a rename or unlink in it survives a crash.
 void syncDirectory(const std::string& dir) {
-  Descriptor fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  detail::FileDescriptor fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (fd.get() < 0 || ::fsync(fd.get()) != 0) throw systemError(dir, "cannot sync", errno);
 }
 
@@ -196,7 +177,7 @@ SettingsFile readSettingsFile(const std::string& path) {
     }
     file.target = resolved;
   }
-  Descriptor fd(::open(file.target.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  detail::FileDescriptor fd(::open(file.target.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) throw systemError(path, "cannot open", errno);
   if (::fstat(fd.get(), &st) != 0) throw systemError(path, "cannot examine", errno);
   if (!S_ISREG(st.st_mode)) throw SettingsFileError(path + ": not a regular file");
@@ -216,7 +197,7 @@ std::string backupSettingsFile(const SettingsFile& file) {
   const std::string base = file.path + ".toolguard-backup-" + backupTime();
   for (int attempt = 0; attempt < 100; ++attempt) {
     const std::string name = attempt == 0 ? base : base + "." + std::to_string(attempt);
-    Descriptor fd(
+    detail::FileDescriptor fd(
         ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, file.mode));
     if (fd.get() < 0) {
       if (errno == EEXIST) continue;
@@ -242,7 +223,7 @@ void writeSettingsFile(const SettingsFile& file, const ordered_json& content) {
     if (ec) throw SettingsFileError(dir + ": cannot create the directory: " + ec.message());
   }
   std::string temporary = file.target + ".toolguard-tmp-XXXXXX";
-  Descriptor fd(::mkostemp(temporary.data(), O_CLOEXEC));
+  detail::FileDescriptor fd(::mkostemp(temporary.data(), O_CLOEXEC));
   if (fd.get() < 0) throw systemError(temporary, "cannot create", errno);
   try {
     const mode_t mode = file.exists ? file.mode : newFileMode();

@@ -180,6 +180,17 @@ const std::vector<ResolvedPath>& CallView::resolvedWorkspaceRoots() const {
   return resolved_roots_;
 }
 
+const std::vector<std::string>& CallView::cwdForms() const {
+  if (cwd_forms_done_) return cwd_forms_;
+  cwd_forms_done_ = true;
+  if (call_.context.cwd.empty()) return cwd_forms_;
+  cwd_forms_.push_back(workspaceRoots().front());  // the cwd comes first
+  if (PathValidation checked = resolve(cwd_forms_.front(), "/"); checked.path) {
+    if (checked.path->resolved != cwd_forms_.front()) cwd_forms_.push_back(checked.path->resolved);
+  }
+  return cwd_forms_;
+}
+
 bool CallView::insideWorkspace(const ResolvedPath& path) const {
   // Case is never folded here: on a case-folding file system a path spelled
   // differently counts as outside (ask), never as inside another root.

@@ -3,6 +3,7 @@
 // shell argument unseen.
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace toolguard::detail {
@@ -10,6 +11,9 @@ namespace toolguard::detail {
 /// Decodes one UTF-8 sequence at text[i]; returns its length, or 0 when it
 /// is invalid (truncated, overlong, out of range, or a surrogate).
 size_t decodeUtf8(std::string_view text, size_t i, unsigned& code_point);
+
+/// Appends a code point (at most 0x10FFFF) to `out` as UTF-8.
+void appendUtf8(std::string& out, unsigned code_point);
 
 /// True for control characters (C0, DEL, C1) and characters that are
 /// invisible or reorder text: zero-width, bidirectional controls, joiners,

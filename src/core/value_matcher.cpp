@@ -168,29 +168,13 @@ CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_pat
   regex_nocase_ = ignoringCase(regex_);
 }
 
-namespace {
-
-// The call's cwd as written (normalized) and with its symlinks followed.
-std::vector<std::string> cwdForms(const CallView& view) {
-  std::vector<std::string> forms;
-  const std::string& cwd = view.call().context.cwd;
-  if (cwd.empty()) return forms;
-  forms.push_back(view.workspaceRoots().front());
-  if (PathValidation checked = view.resolve(forms.front(), "/"); checked.path) {
-    if (checked.path->resolved != forms.front()) forms.push_back(checked.path->resolved);
-  }
-  return forms;
-}
-
-}  // namespace
-
 bool CompiledPathMatcher::globMatches(const std::string& name, bool fold,
                                       const CallView& view) const {
   const RE2* glob = fold ? glob_nocase_.get() : glob_.get();
   if (glob != nullptr && RE2::FullMatch(name, *glob)) return true;
   const RE2* below_cwd = fold ? cwd_glob_nocase_.get() : cwd_glob_.get();
   if (below_cwd == nullptr) return false;
-  for (const std::string& cwd : cwdForms(view)) {
+  for (const std::string& cwd : view.cwdForms()) {
     if (!isWithin(name, cwd, fold)) continue;
     std::string_view rest = std::string_view(name).substr(cwd == "/" ? 0 : cwd.size());
     if (rest.empty()) rest = "/";

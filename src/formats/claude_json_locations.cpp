@@ -124,17 +124,7 @@ SourceLocation LocatedJson::at(const std::string& pointer) const {
 }
 
 std::string childPointer(const std::string& pointer, const std::string& key) {
-  std::string out = pointer + "/";
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return (nlohmann::json::json_pointer(pointer) / key).to_string();  // escapes ~ and /
 }
 
 LocatedJson parseLocatedJson(std::string_view text, const std::string& file) {

@@ -5,29 +5,11 @@
 #include <cstdio>
 #include <utility>
 
+#include "core/unicode_text.hpp"
 #include "toolguard/policy_error.hpp"
 
 namespace toolguard::detail {
 namespace {
-
-// Appends a code point as UTF-8.
-void appendUtf8(std::string& out, unsigned cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 // Length of the valid UTF-8 sequence starting at `s[i]`, or 0 if it is not one.
 size_t utf8Length(std::string_view s, size_t i) {

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -43,6 +44,25 @@ std::string readBoundedFile(const std::filesystem::path& file, size_t max_bytes,
     if (text.size() > max_bytes) throw PolicyError(where, too_large);  // it grew
   }
   return text;
+}
+
+std::vector<std::filesystem::path> configFilesIn(const std::filesystem::path& dir,
+                                                 const std::vector<std::string_view>& extensions) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (dir.empty() || !fs::is_directory(dir, ec)) return files;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    const std::string ext = p.extension().string();
+    if (std::find(extensions.begin(), extensions.end(), ext) != extensions.end() &&
+        !it->is_directory(ec)) {
+      files.push_back(p);
+    }
+  }
+  if (ec) throw PolicyError(SourceLocation{dir.string(), 0, 0}, "cannot list: " + ec.message());
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace toolguard::detail

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace toolguard::detail {
 
@@ -15,5 +16,11 @@ namespace toolguard::detail {
 /// kind of file in messages ("policy file", "guard skill").
 std::string readBoundedFile(const std::filesystem::path& file, size_t max_bytes,
                             std::string_view what);
+
+/// The files of `dir` whose extension is one of `extensions` (".yaml"),
+/// sorted by name; none when `dir` does not exist. Throws PolicyError when
+/// the directory cannot be listed.
+std::vector<std::filesystem::path> configFilesIn(const std::filesystem::path& dir,
+                                                 const std::vector<std::string_view>& extensions);
 
 }  // namespace toolguard::detail

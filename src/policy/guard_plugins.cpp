@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "bounded_file.hpp"
 #include "toolguard/policy_error.hpp"
 #include "yaml_json.hpp"
 
@@ -22,19 +23,7 @@ std::vector<fs::path> guardPluginDirs(const fs::path& base) {
 }
 
 std::vector<fs::path> guardPluginFiles(const fs::path& dir) {
-  std::vector<fs::path> files;
-  std::error_code ec;
-  if (dir.empty() || !fs::is_directory(dir, ec)) return files;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const fs::path& p = it->path();
-    const std::string ext = p.extension().string();
-    if ((ext == ".md" || ext == ".yaml" || ext == ".yml") && !it->is_directory(ec)) {
-      files.push_back(p);
-    }
-  }
-  if (ec) throw PolicyError(SourceLocation{dir.string(), 0, 0}, "cannot list: " + ec.message());
-  std::sort(files.begin(), files.end());
-  return files;
+  return configFilesIn(dir, {".md", ".yaml", ".yml"});
 }
 
 namespace {
@@ -330,6 +319,8 @@ class PluginParser {
 
 bool isGuardPluginText(std::string_view text, const std::string& file) {
   if (file.ends_with(".md")) return true;
+  // Most policy files never mention patterns: spare them a second YAML parse.
+  if (text.find("patterns") == std::string_view::npos) return false;
   try {
     const YAML::Node root = YAML::Load(std::string(text));
     return root.IsMap() && root["patterns"] && !root["rules"];

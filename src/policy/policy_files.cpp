@@ -30,18 +30,7 @@ std::string env(const char* name) {
 
 // *.yaml and *.yml files of a directory, sorted by name; none if it does not exist.
 std::vector<fs::path> policyFilesIn(const fs::path& dir) {
-  std::vector<fs::path> files;
-  std::error_code ec;
-  if (dir.empty() || !fs::is_directory(dir, ec)) return files;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const fs::path& p = it->path();
-    if ((p.extension() == ".yaml" || p.extension() == ".yml") && !it->is_directory(ec)) {
-      files.push_back(p);
-    }
-  }
-  if (ec) throw PolicyError(SourceLocation{dir.string(), 0, 0}, "cannot list: " + ec.message());
-  std::sort(files.begin(), files.end());
-  return files;
+  return detail::configFilesIn(dir, {".yaml", ".yml"});
 }
 
 // `*`, `?`, `[` and `\` in a directory name stand for themselves in a glob.
