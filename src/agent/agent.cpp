@@ -4,6 +4,8 @@
 
 #include <exception>
 
+#include "toolguard/strict_json.hpp"
+
 namespace toolguard {
 namespace {
 
@@ -150,23 +152,33 @@ class Generation {
     call.context = options_.context;
     if (call.context.model.empty()) call.context.model = options_.endpoint.model;
     ToolOutcome outcome;
-    try {
-      call.args = nlohmann::json::parse(requested.arguments.empty() ? "{}" : requested.arguments);
-      if (jsonDepth(call.args) > kMaxArgumentDepth) {
+    // Read strictly: a key twice would leave it open which value the tool gets.
+    StrictJson args = parseStrictJson(requested.arguments.empty() ? "{}" : requested.arguments,
+                                      kMaxArgumentDepth);
+    call.args = args.value ? std::move(*args.value) : nlohmann::json();
+    switch (args.problem) {
+      case StrictJsonProblem::None:
+        if (!call.args.is_object()) {
+          outcome = ToolOutcome::denied(
+              "Blocked by toolguard: the arguments must be a JSON object, got " +
+              std::string(call.args.type_name()) + ".");
+        }
+        break;
+      case StrictJsonProblem::TooDeep:
         // Refused before anything copies it: copies and dumps recurse.
-        call.args = nullptr;
         outcome =
             ToolOutcome::denied("Blocked by toolguard: the arguments are nested deeper than " +
                                 std::to_string(kMaxArgumentDepth) + " levels.");
-      } else if (!call.args.is_object()) {
+        break;
+      case StrictJsonProblem::DuplicateKey:
         outcome =
-            ToolOutcome::denied("Blocked by toolguard: the arguments must be a JSON object, got " +
-                                std::string(call.args.type_name()) + ".");
-      }
-    } catch (const std::exception&) {
-      call.args = nullptr;
-      outcome = ToolOutcome::denied(
-          "Blocked by toolguard: the arguments are not valid JSON; send them as a JSON object.");
+            ToolOutcome::denied("Blocked by toolguard: the arguments are malformed: " + args.error +
+                                ". Send each key once.");
+        break;
+      case StrictJsonProblem::Syntax:
+        outcome = ToolOutcome::denied(
+            "Blocked by toolguard: the arguments are not valid JSON; send them as a JSON object.");
+        break;
     }
     if (outcome.kind != OutcomeKind::Denied) {
       outcome = registry_.executeTool(call, cancellation_, [&](const ToolInvocation& running) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "toolguard/paths.hpp"
+#include "toolguard/strict_json.hpp"
 
 namespace toolguard::cli {
 namespace {
@@ -241,29 +242,19 @@ ParsedCall parseCall(const json& input, CallFormat format, const std::string& de
   return parseToolguard(input, default_cwd);
 }
 
-namespace {
-
-struct TooDeep {};
-
-}  // namespace
-
 ParsedCall parseCallText(const std::string& text, CallFormat format,
                          const std::string& default_cwd) {
-  json input;
-  try {
-    // The argument limit plus the levels of the envelope (e.g. toolCall.args).
-    constexpr int kMaxInputDepth = static_cast<int>(kMaxArgumentDepth) + 3;
-    input = json::parse(text, [](int depth, json::parse_event_t, json&) {
-      if (depth > kMaxInputDepth) throw TooDeep{};
-      return true;
-    });
-  } catch (const TooDeep&) {
-    return {std::nullopt,
-            "input nested deeper than " + std::to_string(kMaxArgumentDepth) + " levels"};
-  } catch (const json::parse_error& e) {
-    return {std::nullopt, std::string("invalid JSON: ") + e.what()};
+  // The argument limit plus the levels of the envelope (e.g. toolCall.args).
+  constexpr size_t kMaxInputDepth = kMaxArgumentDepth + 4;
+  StrictJson input = parseStrictJson(text, kMaxInputDepth);
+  if (!input.value) {
+    if (input.problem == StrictJsonProblem::TooDeep) {
+      return {std::nullopt,
+              "input nested deeper than " + std::to_string(kMaxArgumentDepth) + " levels"};
+    }
+    return {std::nullopt, input.error};
   }
-  return parseCall(input, format, default_cwd);
+  return parseCall(*input.value, format, default_cwd);
 }
 
 std::string dumpLine(const json& value) {

@@ -30,7 +30,8 @@ struct ParsedCall {
 ParsedCall parseCall(const nlohmann::json& input, CallFormat format,
                      const std::string& default_cwd);
 
-/// Reads a call from JSON text (a syntax error names line and column).
+/// Reads a call from JSON text with parseStrictJson: a syntax error names line
+/// and column, a key twice in one object (at any depth) its JSON pointer.
 ParsedCall parseCallText(const std::string& text, CallFormat format,
                          const std::string& default_cwd);
 

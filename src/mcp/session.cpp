@@ -2,6 +2,7 @@
 // judges tools/call requests and answers what the server must not see.
 #include "mcp/session.hpp"
 
+#include <limits>
 #include <thread>
 
 #include "../audit/audit_detail.hpp"
@@ -10,6 +11,7 @@
 #include "mcp/jsonrpc.hpp"
 #include "toolguard/json_schema.hpp"
 #include "toolguard/mcp_tools.hpp"
+#include "toolguard/strict_json.hpp"
 #include "toolguard/terminal_prompt.hpp"
 
 namespace toolguard::mcp {
@@ -148,12 +150,17 @@ void Session::reply(const json& message) {
 // ---- from the client ----
 
 void Session::fromClient(std::string_view line) {
-  json message = json::parse(line, nullptr, false);
-  if (message.is_discarded()) {
+  StrictJson parsed = parseStrictJson(line, std::numeric_limits<size_t>::max());
+  if (parsed.problem == StrictJsonProblem::DuplicateKey) {
+    refuseAmbiguous(line, parsed.error);
+    return;
+  }
+  if (!parsed.value) {
     sinks_.log("toolguard mcp: the client sent a line that is not JSON (answered with an error)");
     reply(errorResponse(nullptr, kParseError, "toolguard mcp: the message is not JSON"));
     return;
   }
+  json message = std::move(*parsed.value);
   if (!message.is_array()) {
     handleClientMessage(std::move(message), line, nullptr);
     return;
@@ -174,6 +181,35 @@ void Session::fromClient(std::string_view line) {
   json forward_batch = json::array();
   for (json& element : message) handleClientMessage(std::move(element), "", &forward_batch);
   if (!forward_batch.empty()) sinks_.to_server(toLine(forward_batch));
+}
+
+void Session::refuseAmbiguous(std::string_view line, const std::string& error) {
+  sinks_.log("toolguard mcp: the client sent a message with a " + error +
+             " (refused; nothing of it forwarded)");
+  json message = json::parse(line, nullptr, false);  // the last value of each key, for the ids
+  std::vector<const json*> elements;
+  if (message.is_array()) {
+    for (const json& element : message) elements.push_back(&element);
+  } else {
+    elements.push_back(&message);
+  }
+  for (const json* element : elements) {
+    MessageShape shape = shapeOf(*element);
+    if (shape.kind == MessageKind::Request && shape.method == "tools/call") {
+      reply(toolErrorResponse(shape.id, "Blocked by toolguard: the tool call is malformed (" +
+                                            error + "). Send each key once."));
+    } else if (shape.kind == MessageKind::Response) {
+      std::unique_lock lock(mutex_);
+      auto question = questions_.find(idKey(shape.id));
+      if (question == questions_.end()) continue;  // a response for the server: dropped
+      PendingQuestion asked = std::move(question->second);
+      questions_.erase(question);
+      lock.unlock();
+      asked.answer.set_value(deniedWithoutPerson("the client's answer holds a " + error));
+    } else if (shape.kind != MessageKind::Notification) {
+      reply(errorResponse(shape.id, kInvalidRequest, "toolguard mcp: invalid message: " + error));
+    }
+  }
 }
 
 void Session::handleClientMessage(json message, std::string_view line, json* batch_forward) {

@@ -77,6 +77,12 @@ class Session : public std::enable_shared_from_this<Session> {
     ApprovalRequest request;
   };
 
+  /// A client line with a key twice in one object (`error` names it): the
+  /// server might read another value than the proxy judged, so nothing of it
+  /// is forwarded. A tools/call is answered as a blocked call, other
+  /// requests with an error, an answer to the proxy's question is a deny;
+  /// notifications and responses for the server are dropped.
+  void refuseAmbiguous(std::string_view line, const std::string& error);
   void handleClientMessage(nlohmann::json message, std::string_view line,
                            nlohmann::json* batch_forward);
   void handleToolCall(const nlohmann::json& message, std::string_view line,

@@ -111,6 +111,38 @@ TEST_F(Check, BytesThatAreNotUtf8GiveADenyDecision) {
   EXPECT_EQ(json::parse(second)["verdict"], "allow");
 }
 
+TEST_F(Check, ADuplicateKeyAtAnyDepthIsDeniedNamingWhere) {
+  // The guard's reader keeps the last value; an agent runtime may run the first.
+  RunResult r = run({"check"}, R"({"tool":"Bash","args":{"command":"ls","command":"rm -rf ~"}})");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  json d = json::parse(r.out);
+  EXPECT_EQ(d["verdict"], "deny");
+  EXPECT_EQ(d["basis"], "error");
+  EXPECT_NE(d["reason"].get<std::string>().find("duplicate key \"command\" at /args/command"),
+            std::string::npos)
+      << d["reason"];
+  EXPECT_NE(d["model_reason"].get<std::string>().find("/args/command"), std::string::npos);
+  // The envelope, and deep inside the arguments, alike; also on --batch lines.
+  r = run({"check", "--batch"},
+          R"({"tool":"Read","tool":"Bash","args":{"command":"ls"}})"
+          "\n"
+          R"({"tool":"Read","args":{"file_path":"a","x":[{"y":{"z":1,"z":2}}]}})"
+          "\n"
+          R"({"tool":"Read","args":{"file_path":"a"},"context":{"cwd":"/w"}})"
+          "\n");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::vector<json> decisions;
+  for (std::string line; std::getline(lines, line);) decisions.push_back(json::parse(line));
+  ASSERT_EQ(decisions.size(), 3u) << r.out;
+  EXPECT_EQ(decisions[0]["verdict"], "deny");
+  EXPECT_NE(decisions[0]["reason"].get<std::string>().find("at /tool"), std::string::npos);
+  EXPECT_EQ(decisions[1]["verdict"], "deny");
+  EXPECT_NE(decisions[1]["reason"].get<std::string>().find("at /args/x/0/y/z"), std::string::npos)
+      << decisions[1]["reason"];
+  EXPECT_EQ(decisions[2]["verdict"], "allow");
+}
+
 TEST_F(Check, BatchAnswersEachLineInOrder) {
   std::string input = R"({"tool":"Read","args":{"file_path":"a"},"context":{"cwd":"/w"}})"
                       "\n\n"

@@ -179,5 +179,29 @@ TEST_F(HookFormats, GeminiHookErrorsBlockWithExitTwoAndADeny) {
   EXPECT_EQ(json::parse(r.out)["decision"], "deny");
 }
 
+TEST_F(HookFormats, ADuplicateKeyBlocksTheCallInEveryHookFormat) {
+  // Claude Code: exit 2 blocks, the reason on stderr names where.
+  RunResult r = run({"check", "--format", "claude"},
+                    R"({"hook_event_name":"PreToolUse","cwd":"/home/u/proj","tool_name":"Bash",)"
+                    R"("tool_input":{"command":"ls","command":"rm -rf ~"}})");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("duplicate key \"command\" at /tool_input/command"), std::string::npos)
+      << r.err;
+  // Gemini CLI's BeforeTool hook: exit 2 and a deny on stdout.
+  r = run({"check", "--format", "gemini-hook"},
+          R"({"hook_event_name":"BeforeTool","cwd":"/home/u/proj","tool_name":"run_shell_command",)"
+          R"("tool_name":"read_file","tool_input":{"command":"rm -rf ~"}})");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("at /tool_name"), std::string::npos) << r.err;
+  EXPECT_EQ(json::parse(r.out)["decision"], "deny");
+  // Gemini CLI's safety checker.
+  r = run(
+      {"check", "--format", "gemini"},
+      R"({"toolCall":{"name":"run_shell_command","args":{"command":"ls","command":"rm -rf ~"}}})");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("at /toolCall/args/command"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace toolguard::testing

@@ -261,6 +261,18 @@ TEST_P(AgentLoop, ArgumentsThatAreNotJsonAreRefusedWithoutRunning) {
   EXPECT_NE(content.find("not valid JSON"), std::string::npos) << content;
 }
 
+TEST_P(AgentLoop, ArgumentsWithADuplicateKeyAreRefusedWithoutRunning) {
+  ScriptedChatServer server({ScriptedReply::toolCalls({ChatToolCall{
+                                 "c1", "lookup", R"({"key":"a","opts":{"n":1,"n":2}})"}}),
+                             ScriptedReply::text("sorry")});
+  Agent agent(optionsFor(server), *tools.registry);
+  AgentResult result = agent.run("do it");
+  EXPECT_EQ(result.stop, AgentStop::Completed);
+  EXPECT_EQ(tools.lookups, 0);
+  std::string content = server.requests().at(1)["messages"][3]["content"];
+  EXPECT_NE(content.find("duplicate key \"n\" at /opts/n"), std::string::npos) << content;
+}
+
 TEST_P(AgentLoop, DeeplyNestedArgumentsAreRefusedWithoutCrashing) {
   std::string deep(100000, '[');
   deep += std::string(100000, ']');

@@ -435,5 +435,75 @@ TEST(McpSession, CallsCarryTheServerAndTheClientsName) {
   EXPECT_FALSE(h.asked[0].call.context.session.empty());
 }
 
+TEST(McpSession, AToolCallWithADuplicateKeyIsBlockedAndNeverForwarded) {
+  Harness h(McpAskChannel::Terminal, "version: 1\ndefault: allow\n");
+  h.listTools();
+  size_t before = h.serverCount();
+  // The proxy's reader keeps the last value, a server's may keep the first.
+  h.session->fromClient(
+      R"({"jsonrpc":"2.0","id":60,"method":"tools/call","params":{"name":"store",)"
+      R"("arguments":{"value":"ls","value":"rm -rf ~"}}})");
+  EXPECT_EQ(h.serverCount(), before);
+  json reply = json::parse(h.lastToClient());
+  EXPECT_EQ(reply["id"], 60);
+  EXPECT_EQ(reply["result"]["isError"], true);
+  std::string text = reply["result"]["content"][0]["text"];
+  EXPECT_NE(text.find("toolguard"), std::string::npos) << text;
+  EXPECT_NE(text.find("duplicate key \"value\" at /params/arguments/value"), std::string::npos)
+      << text;
+  ASSERT_FALSE(h.logged.empty());
+  EXPECT_NE(h.logged.back().find("/params/arguments/value"), std::string::npos);
+
+  // The envelope too: which tool, or which method, must not be in doubt.
+  h.session->fromClient(
+      R"({"jsonrpc":"2.0","id":61,"method":"tools/call","params":{"name":"danger","name":"store",)"
+      R"("arguments":{}}})");
+  EXPECT_EQ(json::parse(h.lastToClient())["id"], 61);
+  EXPECT_EQ(json::parse(h.lastToClient())["result"]["isError"], true);
+  h.session->fromClient(
+      R"({"jsonrpc":"2.0","id":62,"method":"tools/call","method":"ping","params":{"name":"danger"}})");
+  json error = json::parse(h.lastToClient());
+  EXPECT_EQ(error["id"], 62);
+  EXPECT_EQ(error["error"]["code"], kInvalidRequest);
+  EXPECT_NE(error["error"]["message"].get<std::string>().find("/method"), std::string::npos);
+  EXPECT_EQ(h.serverCount(), before);
+}
+
+TEST(McpSession, ADuplicateKeyInABatchRefusesTheWholeBatch) {
+  Harness h(McpAskChannel::Terminal, "version: 1\ndefault: allow\n");
+  h.client(initialize(false, "2025-03-26"));
+  h.server({{"jsonrpc", "2.0"}, {"id", 0}, {"result", {{"protocolVersion", "2025-03-26"}}}});
+  h.listTools();
+  size_t before = h.serverCount();
+  size_t answered = h.to_client.size();
+  h.session->fromClient(
+      R"([{"jsonrpc":"2.0","id":70,"method":"ping"},)"
+      R"({"jsonrpc":"2.0","id":71,"method":"tools/call","params":{"name":"store","arguments":{"v":1,"v":2}}}])");
+  EXPECT_EQ(h.serverCount(), before);
+  ASSERT_EQ(h.to_client.size(), answered + 2);
+  EXPECT_EQ(json::parse(h.to_client[answered])["error"]["code"], kInvalidRequest);
+  EXPECT_EQ(json::parse(h.to_client[answered + 1])["result"]["isError"], true);
+  EXPECT_NE(h.to_client[answered + 1].find("/1/params/arguments/v"), std::string::npos);
+}
+
+TEST(McpSession, AnElicitationAnswerWithADuplicateKeyIsADeny) {
+  Harness h(McpAskChannel::Elicitation);
+  h.client(initialize(true));
+  h.listTools();
+  size_t seen = h.to_client.size();
+  size_t forwarded = h.serverCount();
+  h.client(toolCall(80, "store", json::object()));
+  ASSERT_TRUE(waitForClientLine(h, seen));
+  json question = json::parse(h.lastToClient());
+  h.session->fromClient(R"({"jsonrpc":"2.0","id":)" + question["id"].dump() +
+                        R"(,"result":{"action":"accept","content":{"decision":"deny",)"
+                        R"("decision":"allow once"}}})");
+  h.settled();
+  EXPECT_EQ(h.serverCount(), forwarded);
+  json reply = json::parse(h.lastToClient());
+  EXPECT_EQ(reply["id"], 80);
+  EXPECT_EQ(reply["result"]["isError"], true);
+}
+
 }  // namespace
 }  // namespace toolguard::mcp
