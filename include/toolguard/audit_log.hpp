@@ -41,6 +41,29 @@ nlohmann::json redactSecrets(const nlohmann::json& args);
 nlohmann::json auditRecord(const ToolCall& call, const Decision& decision,
                            std::chrono::system_clock::time_point when);
 
+/// Input that could not be read as a call (it was denied without being judged).
+struct MalformedCall {
+  std::string input;       ///< the raw input, or its first bytes
+  bool input_cut = false;  ///< `input` is only the beginning of what was sent
+  size_t input_bytes = 0;  ///< the size of the whole input, when known (0: unknown)
+  std::string error;       ///< why it could not be read
+  std::string format;      ///< what it was read as: "toolguard", "claude", "gemini", ...
+};
+
+/// The input kept in a malformed call's record, at most.
+inline constexpr size_t kMaxRecordedInputBytes = 4096;
+
+/// The audit record of a malformed call: time, id, "tool": "", "malformed":
+/// true, "error", "format", "input" (its first `max_input_bytes` bytes, with
+/// the values of credential keys and the built-in secret formats redacted
+/// as text, since it may not parse), "input_truncated": true when that is
+/// not all of it, "input_bytes" when known, and the decision's verdict,
+/// policy verdict, reason, source and basis. Errors and reasons are recorded
+/// without the reader's quote of the input ("last read: '...'").
+nlohmann::json malformedCallRecord(const MalformedCall& input, const Decision& decision,
+                                   std::chrono::system_clock::time_point when,
+                                   size_t max_input_bytes = kMaxRecordedInputBytes);
+
 /// Appends audit records to a file. Each record is one write(2) of one whole
 /// line to a file opened with O_APPEND, so lines from concurrent processes
 /// never interleave. When the file passes max_bytes it is rotated under a

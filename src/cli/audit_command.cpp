@@ -32,7 +32,7 @@ std::string field(const json& record, const char* key) {
   return it->dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-// TIME VERDICT TOOL [rule=ID] [policy=VERDICT] [by=WHO] reason=TEXT
+// TIME VERDICT TOOL [malformed] [rule=ID] [policy=VERDICT] [by=WHO] reason=TEXT
 std::string readableLine(const json& record) {
   if (record.contains("unreadable")) {
     std::string line = terminalSafe(field(record, "file"));
@@ -48,6 +48,9 @@ std::string readableLine(const json& record) {
   line += terminalSafe(orDash(field(record, "verdict")));
   line += ' ';
   line += terminalSafe(orDash(field(record, "tool")));
+  if (auto malformed = record.find("malformed"); malformed != record.end() && *malformed == true) {
+    line += " malformed";
+  }
   if (const std::string rule = field(record, "rule"); !rule.empty()) {
     line += " rule=";
     line += terminalSafe(rule);

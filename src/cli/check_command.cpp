@@ -1,4 +1,5 @@
 // `toolguard check`: one call (or JSON Lines with --batch) in, decisions out.
+#include <chrono>
 #include <iostream>
 #include <iterator>
 
@@ -7,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/guard_options.hpp"
 #include "cli/policy_options.hpp"
+#include "toolguard/audit_log.hpp"
 #include "toolguard/policy.hpp"
 #include "toolguard/policy_error.hpp"
 
@@ -20,12 +22,14 @@ struct CheckOptions {
   bool batch = false;
 };
 
-// Judges one input text. Policy errors deny (and are remembered for the exit code).
+// Judges one input text. Policy errors deny (and are remembered for the exit
+// code). Every decision goes to the audit log, malformed input's too.
 struct Judge {
   EngineProvider& engines;
   GuardProvider* guards;  // null: the store or the audit log could not be set up
   std::string guard_error;
   CallFormat format;
+  std::string format_name;
   std::string cwd;
   bool policy_failed = false;
 
@@ -34,40 +38,69 @@ struct Judge {
   std::optional<nlohmann::json> operator()(const std::string& text, std::string& error) {
     ParsedCall parsed = parseCallText(text, format, cwd);
     if (!parsed.call) {
-      if (format != CallFormat::Toolguard) {
-        error = "invalid hook input: " + parsed.error;
-        return std::nullopt;
-      }
-      return renderDecision(inputErrorDecision(parsed.error), "", format);
+      return malformed(MalformedCall{text, false, text.size(), parsed.error, format_name}, error);
     }
     const ToolCall& call = *parsed.call;
     try {
       const ProjectEngine& project = engines.forCwd(call.context.cwd);
       if (!guards) {
-        return policyFailure(guard_error, SourceLocation{}, call.tool, error);
+        return policyFailure(guard_error, SourceLocation{}, call, error);
       }
       return renderDecision(guards->forProject(project).decide(call), call.tool, format);
     } catch (const PolicyError& e) {
       return policyFailure(e.what(), e.errors().empty() ? SourceLocation{} : e.errors()[0].where,
-                           call.tool, error);
+                           call, error);
     } catch (const std::exception& e) {
-      return policyFailure(e.what(), SourceLocation{}, call.tool, error);
+      return policyFailure(e.what(), SourceLocation{}, call, error);
     }
   }
 
-  std::optional<nlohmann::json> policyFailure(const std::string& what, SourceLocation where,
-                                              const std::string& tool, std::string& error) {
-    policy_failed = true;
+  // Input that is not a call: denied, and audited with its first bytes.
+  std::optional<nlohmann::json> malformed(MalformedCall input, std::string& error) {
+    Decision d = inputErrorDecision(input.error);
+    if (std::string problem =
+            audit([&] { return malformedCallRecord(input, d, std::chrono::system_clock::now()); });
+        !problem.empty()) {
+      input.error += "; " + problem;
+      d = inputErrorDecision(input.error);
+    }
     if (format != CallFormat::Toolguard) {
-      error = "policy error:\n" + what;
+      error = "invalid hook input: " + input.error;
       return std::nullopt;
     }
+    return renderDecision(d, "", format);
+  }
+
+  std::optional<nlohmann::json> policyFailure(const std::string& what, SourceLocation where,
+                                              const ToolCall& call, std::string& error) {
+    policy_failed = true;
     Decision d = inputErrorDecision("");
     d.reason = guards ? "the policy could not be loaded: " + what : what;
     d.model_reason = guards ? "Blocked by toolguard: its policy could not be loaded"
                             : "Blocked by toolguard: " + what;
     d.source = std::move(where);
-    return renderDecision(d, tool, format);
+    std::string problem =
+        audit([&] { return auditRecord(call, d, std::chrono::system_clock::now()); });
+    if (format != CallFormat::Toolguard) {
+      error = "policy error:\n" + what + (problem.empty() ? "" : "\n" + problem);
+      return std::nullopt;
+    }
+    if (!problem.empty()) d.reason += "; " + problem;
+    return renderDecision(d, call.tool, format);
+  }
+
+  // Writes the record `make` gives; the problem, or "" when it was written
+  // (or there is no log: --no-audit, or it could not be set up).
+  template <typename MakeRecord>
+  std::string audit(MakeRecord make) {
+    std::shared_ptr<AuditLog> log = guards ? guards->auditLog() : nullptr;
+    if (!log) return "";
+    try {
+      log->writeRecord(make());
+      return "";
+    } catch (const std::exception& e) {
+      return std::string("the audit log could not be written: ") + e.what();
+    }
   }
 };
 
@@ -97,17 +130,21 @@ int runCheck(const CheckOptions& o) {
   } catch (const std::exception& e) {
     guard_error = std::string("approvals and audit could not be set up: ") + e.what();
   }
-  Judge judge{engines, guards.get(), guard_error, callFormatNamed(o.format), currentDirectory()};
+  Judge judge{engines,  guards.get(),      guard_error, callFormatNamed(o.format),
+              o.format, currentDirectory()};
   std::string error;
   if (o.batch) {
     std::string line;
     bool too_large = false;
-    while (readBoundedLine(std::cin, kMaxInputBytes, line, too_large)) {
+    size_t line_bytes = 0;
+    while (readBoundedLine(std::cin, kMaxInputBytes, line, too_large, kMaxRecordedInputBytes,
+                           &line_bytes)) {
       if (!too_large && line.find_first_not_of(" \t\r") == std::string::npos) continue;
       std::optional<nlohmann::json> out;
       try {
         out = too_large
-                  ? renderDecision(inputErrorDecision(tooLargeMessage()), "", CallFormat::Toolguard)
+                  ? judge.malformed(
+                        MalformedCall{line, true, line_bytes, tooLargeMessage(), o.format}, error)
                   : judge(line, error);
       } catch (const std::exception& e) {  // one bad line never stops the others
         out = renderDecision(inputErrorDecision(std::string("internal error: ") + e.what()), "",
@@ -119,12 +156,10 @@ int runCheck(const CheckOptions& o) {
   }
   std::string text;
   std::optional<nlohmann::json> out;
-  if (readBounded(std::cin, kMaxInputBytes, text)) {
+  if (readBounded(std::cin, kMaxInputBytes, text, kMaxRecordedInputBytes)) {
     out = judge(text, error);
-  } else if (judge.format == CallFormat::Toolguard) {
-    out = renderDecision(inputErrorDecision(tooLargeMessage()), "", CallFormat::Toolguard);
   } else {
-    error = "invalid hook input: " + tooLargeMessage();
+    out = judge.malformed(MalformedCall{text, true, 0, tooLargeMessage(), o.format}, error);
   }
   if (!out) {
     std::cerr << "toolguard: " << error << "\n";
@@ -151,10 +186,12 @@ void addCheckCommand(CLI::App& app, int& exit_code) {
       "Input: {\"tool\": NAME, \"args\": {...}, \"context\": {\"cwd\": DIR, \"agent\": ..., "
       "\"session\": ..., \"model\": ..., \"role\": ..., \"mode\": \"interactive\"|\"headless\"}}\n"
       "Output: {\"verdict\": allow|ask|deny|abort, \"reason\", \"model_reason\", \"rule\", "
-      "\"source\", \"approval\", ...}. Malformed input is denied, never a crash.\n"
+      "\"source\", \"approval\", ...}. Malformed input (including a key twice in one object) is "
+      "denied, never a crash.\n"
       "An ask is settled by remembered approvals (toolguard approvals); with --prompt a "
       "person is asked on the terminal, else ask is reported. Headless calls never ask. "
-      "Every decision is appended to the audit log.");
+      "Every decision is appended to the audit log, denials of malformed input too (their "
+      "first 4 KiB, redacted).");
   cmd->add_option("--format", options->format,
                   "Input and output format: toolguard, claude (a Claude Code PreToolUse hook), "
                   "gemini (a Gemini CLI safety checker), gemini-hook (a Gemini CLI BeforeTool "

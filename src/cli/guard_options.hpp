@@ -55,6 +55,10 @@ class GuardProvider {
   /// and PolicyError for a broken guard skill.
   Guard& forProject(const ProjectEngine& project);
 
+  /// The audit log every Guard writes (nullptr with --no-audit), for
+  /// decisions made without a Guard (malformed input, a broken policy).
+  std::shared_ptr<AuditLog> auditLog() const { return options_.audit_log; }
+
  private:
   std::string home_;
   GuardOptions options_;

@@ -196,6 +196,7 @@ void Session::refuseAmbiguous(std::string_view line, const std::string& error) {
   for (const json* element : elements) {
     MessageShape shape = shapeOf(*element);
     if (shape.kind == MessageKind::Request && shape.method == "tools/call") {
+      auditMalformedCall(line, error);
       reply(toolErrorResponse(shape.id, "Blocked by toolguard: the tool call is malformed (" +
                                             error + "). Send each key once."));
     } else if (shape.kind == MessageKind::Response) {
@@ -209,6 +210,25 @@ void Session::refuseAmbiguous(std::string_view line, const std::string& error) {
     } else if (shape.kind != MessageKind::Notification) {
       reply(errorResponse(shape.id, kInvalidRequest, "toolguard mcp: invalid message: " + error));
     }
+  }
+}
+
+void Session::auditMalformedCall(std::string_view line, const std::string& error) {
+  std::shared_ptr<AuditLog> log = guard()->options().audit_log;
+  if (!log) return;
+  Decision d;
+  d.verdict = d.policy_verdict = Verdict::Deny;
+  d.basis = DecisionBasis::Error;
+  d.reason = "invalid call: " + error;
+  d.source = SourceLocation{"<input>", 0, 0};
+  json record =
+      malformedCallRecord(MalformedCall{std::string(line), false, line.size(), error, "mcp"}, d,
+                          std::chrono::system_clock::now());
+  record["context"] = {{"mcp_server", options_.server_name}};
+  try {
+    log->writeRecord(record);
+  } catch (const std::exception& e) {  // the call is refused anyway
+    sinks_.log(std::string("toolguard mcp: the audit log could not be written: ") + e.what());
   }
 }
 

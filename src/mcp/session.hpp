@@ -83,6 +83,8 @@ class Session : public std::enable_shared_from_this<Session> {
   /// requests with an error, an answer to the proxy's question is a deny;
   /// notifications and responses for the server are dropped.
   void refuseAmbiguous(std::string_view line, const std::string& error);
+  /// Writes a refused tools/call's line to the audit log as a malformed call.
+  void auditMalformedCall(std::string_view line, const std::string& error);
   void handleClientMessage(nlohmann::json message, std::string_view line,
                            nlohmann::json* batch_forward);
   void handleToolCall(const nlohmann::json& message, std::string_view line,

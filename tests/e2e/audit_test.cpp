@@ -246,5 +246,69 @@ TEST_F(Audit, ControlCharactersArePrintedVisibly) {
   EXPECT_EQ(out[2]["unreadable"], "bad \xef\xbf\xbd byte");  // U+FFFD
 }
 
+// Malformed calls are decisions too: `check` writes them, `audit` reads them back.
+TEST_F(Audit, MalformedCallsFromEveryCheckFormatAreAuditedRedactedAndCut) {
+  const std::string home = (dir.path() / "tg").string();
+  auto check = [&](const std::vector<std::string>& extra, const std::string& input) {
+    std::vector<std::string> args = {"check", "--home", home};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args, input);
+  };
+  // toolguard's format: a key twice, and a credential in text that does not parse.
+  RunResult r = check({}, R"({"tool":"Bash","args":{"command":"ls","command":"rm -rf ~"}})");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = check({}, R"({"tool":"Bash","args":{"password":"hunter2","key":"ghp_)" +
+                    std::string(36, 'a') + R"(", )");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // Claude Code's hook format (exit 2), and a --batch with a line too large to keep.
+  r = check({"--format", "claude"}, R"({"tool_name":"Bash","tool_input":"rm -rf /"})");
+  EXPECT_EQ(r.exit_code, 2);
+  std::string huge = R"({"tool":"Write","args":{"content":")" + std::string(70 << 20, 'x') + "\"}}";
+  r = check({"--batch"}, "garbage\n" + huge + "\n" +
+                             R"({"tool":"Read","args":{"file_path":"a"},"context":{"cwd":"/w"}})" +
+                             "\n");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+
+  r = audit({"query", "--home", home, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json records = json::parse(r.out);
+  ASSERT_EQ(records.size(), 6u) << r.out;  // five malformed, one allowed Read
+  for (size_t i = 0; i < 5; ++i) {
+    SCOPED_TRACE(records[i].dump());
+    EXPECT_EQ(records[i]["malformed"], true);
+    EXPECT_EQ(records[i]["verdict"], "deny");
+    EXPECT_EQ(records[i]["basis"], "error");
+    EXPECT_FALSE(records[i]["error"].get<std::string>().empty());
+    EXPECT_TRUE(records[i]["input"].is_string());
+  }
+  EXPECT_EQ(records[5]["tool"], "Read");
+  EXPECT_FALSE(records[5].contains("malformed"));
+
+  // The duplicate key: the whole input kept as sent, both values visible.
+  EXPECT_EQ(records[0]["input"], R"({"tool":"Bash","args":{"command":"ls","command":"rm -rf ~"}})");
+  EXPECT_NE(records[0]["error"].get<std::string>().find("at /args/command"), std::string::npos);
+  EXPECT_EQ(records[0]["format"], "toolguard");
+  // Secrets redacted though the text does not parse, the reader's quote left out.
+  std::string second = records[1].dump();
+  EXPECT_EQ(second.find("hunter2"), std::string::npos) << second;
+  EXPECT_EQ(second.find("ghp_aaaa"), std::string::npos) << second;
+  EXPECT_NE(records[1]["input"].get<std::string>().find(R"("password":"[REDACTED]")"),
+            std::string::npos);
+  EXPECT_EQ(records[2]["format"], "claude");
+  EXPECT_NE(records[2]["error"].get<std::string>().find("tool_input"), std::string::npos);
+  EXPECT_EQ(records[3]["input"], "garbage");
+  // The large line: its first 4 KiB, and said to be cut.
+  EXPECT_EQ(records[4]["input_truncated"], true);
+  EXPECT_EQ(records[4]["input"].get<std::string>().size(), 4096u);
+  EXPECT_EQ(records[4]["input_bytes"], huge.size());
+  EXPECT_NE(records[4]["error"].get<std::string>().find("larger than"), std::string::npos);
+
+  r = audit({"tail", "-n", "1", "--home", home});
+  EXPECT_NE(r.out.find("allow Read"), std::string::npos) << r.out;
+  r = audit({"query", "--home", home, "--verdict", "deny"});
+  EXPECT_NE(r.out.find(" deny - malformed reason=invalid call: duplicate key"), std::string::npos)
+      << r.out;
+}
+
 }  // namespace
 }  // namespace toolguard::testing
