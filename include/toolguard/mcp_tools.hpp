@@ -25,15 +25,21 @@ bool mcpNameSaysItActs(std::string_view tool_name);
 
 /// What a tools/list entry (`{"name", "description", "inputSchema",
 /// "annotations"}`) tells toolguard about the tool, judged as
-/// mcpToolName(server, name). Annotations are the server's hints, so they
-/// are only believed in the cautious direction: a tool is read-only only
-/// when it says readOnlyHint and its name does not say it acts; every other
-/// tool is asked about by default (DefaultApproval::Always). Arguments whose
-/// names say they hold paths (`path`, `paths`, `source`, `destination`,
-/// `*_path`, `file`, `directory`, ...) become path arguments, so the path
-/// rules judge them (kind file-read for read-only tools, file-write
-/// otherwise). Throws std::invalid_argument naming the field when the entry
-/// has no string name or its inputSchema is not an object.
-ToolInfo mcpToolInfo(std::string_view server, const nlohmann::json& tool);
+/// mcpToolName(server, name) under a policy whose default verdict is
+/// `policy_default`. Annotations are the server's claims about its own tool,
+/// so they can make the verdict stricter, never looser: a tool is read-only
+/// only when it says readOnlyHint and its name does not say it acts; a
+/// read-only tool gets the policy's default (DefaultApproval::Conditional);
+/// every other tool is asked about (DefaultApproval::Always) when the
+/// default is looser than ask, else gets the default too. A server's
+/// annotations thus never turn a `default: deny` or `default: ask` into an
+/// allow. Rules and a policy file's own entry for the name decide before
+/// any of this. Arguments whose names say they hold paths (`path`, `paths`,
+/// `source`, `destination`, `*_path`, `file`, `directory`, ...) become path
+/// arguments, so the path rules judge them (kind file-read for read-only
+/// tools, file-write otherwise). Throws std::invalid_argument naming the
+/// field when the entry has no string name or its inputSchema is not an
+/// object.
+ToolInfo mcpToolInfo(std::string_view server, const nlohmann::json& tool, Verdict policy_default);
 
 }  // namespace toolguard

@@ -46,25 +46,6 @@ std::string modelReason(const Decision& d) {
   return d.model_reason;
 }
 
-/// What the server says of a tool, merged with what the policy's catalog
-/// knows of the judged name: the policy file's own tool policy is the user's
-/// word and wins; otherwise the server's (cautious) reading holds, and the
-/// more cautious metadata of the two.
-ToolInfo mergeServerTool(ToolInfo from_server, const Policy& policy) {
-  const ToolInfo* known = policy.tools.find(from_server.name);
-  if (known == nullptr) return from_server;
-  if (known->kind != ToolKind::Other) {
-    from_server.kind = known->kind;
-    from_server.command_arg = known->command_arg;
-    if (!known->path_args.empty()) from_server.path_args = known->path_args;
-  }
-  detail::mergeMetadata(from_server.metadata, known->metadata);
-  if (known->policy) from_server.policy = known->policy;
-  if (from_server.description.empty()) from_server.description = known->description;
-  if (from_server.input_schema.is_null()) from_server.input_schema = known->input_schema;
-  return from_server;
-}
-
 /// The tool's name as the server knows it (mcp__NAME__TOOL -> TOOL).
 std::string serverToolName(const std::string& judged, const std::string& server) {
   size_t prefix = mcpToolName(server, "").size();
@@ -573,7 +554,7 @@ bool Session::registerListedTools(json& response) {
   std::vector<std::optional<ToolInfo>> infos;  // nullopt: the entry is dropped
   for (const json& entry : *tools) {
     try {
-      ToolInfo info = mcpToolInfo(options_.server_name, entry);
+      ToolInfo info = mcpToolInfo(options_.server_name, entry, base_policy_.default_verdict);
       if (!info.input_schema.is_null()) (void)JsonSchema::compile(info.input_schema);
       infos.push_back(std::move(info));
     } catch (const std::exception& e) {
@@ -586,13 +567,16 @@ bool Session::registerListedTools(json& response) {
   std::lock_guard lock(mutex_);
   std::map<std::string, ToolInfo> listed = listed_tools_;
   for (auto& info : infos) {
-    if (info) listed[info->name] = mergeServerTool(*info, base_policy_);
+    if (info) listed[info->name] = detail::mergeServerTool(*info, base_policy_);
   }
   Policy policy = base_policy_;
   for (const auto& [name, tool] : listed) {
     policy.tools.add(tool);
-    policy.tool_origins[name] =
-        ToolOrigin{PolicyLayer::Code, {"<mcp server " + options_.server_name + ">", 0, 0}};
+    // A tool policy comes from the policy file's entry, which keeps its origin.
+    if (!tool.policy || policy.tool_origins.count(name) == 0) {
+      policy.tool_origins[name] =
+          ToolOrigin{PolicyLayer::Code, {"<mcp server " + options_.server_name + ">", 0, 0}};
+    }
   }
   try {
     guard_ = std::make_shared<Guard>(guard_->withEngine(Engine(policy)));

@@ -144,7 +144,7 @@ bool mcpNameSaysItActs(std::string_view tool_name) {
   return std::any_of(words.begin(), words.end(), isActingWord);
 }
 
-ToolInfo mcpToolInfo(std::string_view server, const nlohmann::json& tool) {
+ToolInfo mcpToolInfo(std::string_view server, const nlohmann::json& tool, Verdict policy_default) {
   if (!tool.is_object()) throw std::invalid_argument("a tool entry is not an object");
   auto name = tool.find("name");
   if (name == tool.end() || !name->is_string() || name->get_ref<const std::string&>().empty()) {
@@ -172,16 +172,19 @@ ToolInfo mcpToolInfo(std::string_view server, const nlohmann::json& tool) {
   m.category = "mcp";
   m.read_only = read_only;
   m.idempotent = read_only || hint(annotations, "idempotentHint", false);
+  // The claims only ever tighten the policy's default: read-only leaves it
+  // as it is, anything else asks unless the default is already ask or stricter.
   if (read_only) {
     m.side_effect = open_world ? SideEffect::NetworkRead : SideEffect::LocalRead;
     m.risk = RiskLevel::Low;
-    m.default_approval = DefaultApproval::Never;
+    m.default_approval = DefaultApproval::Conditional;
   } else {
     m.side_effect = destructive  ? SideEffect::Irreversible
                     : open_world ? SideEffect::NetworkWrite
                                  : SideEffect::LocalWrite;
     m.risk = destructive ? RiskLevel::High : RiskLevel::Medium;
-    m.default_approval = DefaultApproval::Always;
+    m.default_approval = isStricter(Verdict::Ask, policy_default) ? DefaultApproval::Always
+                                                                  : DefaultApproval::Conditional;
   }
   info.path_args = pathArguments(info.input_schema);
   if (!info.path_args.empty()) info.kind = read_only ? ToolKind::FileRead : ToolKind::FileWrite;

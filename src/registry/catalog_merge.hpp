@@ -19,6 +19,14 @@ void mergeMetadata(ToolMetadata& ours, const ToolMetadata& known);
 ToolInfo mergeWithCatalog(ToolInfo info, const Policy& policy,
                           std::optional<ToolPolicy> default_policy);
 
+/// A tool an MCP server listed (mcpToolInfo), merged with what the policy
+/// knows of the judged name: the policy's own entry decides the tool's
+/// policy (its `policy` or `default_approval`) when it sets one, else the
+/// server's reading does (which never loosens the default); its kind and
+/// argument roles hold when it names a kind, and the more cautious metadata
+/// of the two is kept.
+ToolInfo mergeServerTool(ToolInfo from_server, const Policy& policy);
+
 /// True when the policy refuses every call of the tool (tool policy deny,
 /// or a deny/abort rule with no conditions that targets it).
 bool deniedOutright(const ToolInfo& tool, const Policy& policy);

@@ -52,6 +52,22 @@ ToolInfo mergeWithCatalog(ToolInfo info, const Policy& policy,
   return info;
 }
 
+ToolInfo mergeServerTool(ToolInfo from_server, const Policy& policy) {
+  const ToolInfo* known = policy.tools.find(from_server.name);
+  if (known == nullptr) return from_server;
+  if (known->kind != ToolKind::Other) {
+    from_server.kind = known->kind;
+    from_server.command_arg = known->command_arg;
+    if (!known->path_args.empty()) from_server.path_args = known->path_args;
+  }
+  mergeMetadata(from_server.metadata, known->metadata);
+  // The user's word for this tool, not the server's claims about it.
+  if (std::optional<ToolPolicy> own = effectivePolicy(*known)) from_server.policy = own;
+  if (from_server.description.empty()) from_server.description = known->description;
+  if (from_server.input_schema.is_null()) from_server.input_schema = known->input_schema;
+  return from_server;
+}
+
 bool deniedOutright(const ToolInfo& tool, const Policy& policy) {
   if (effectivePolicy(tool) == ToolPolicy::Deny) return true;
   return std::any_of(policy.rules.begin(), policy.rules.end(), [&](const auto& rule) {

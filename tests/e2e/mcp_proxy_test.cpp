@@ -42,6 +42,9 @@ const std::vector<std::string> kServerTools = {"read_file",
 
 const char* const kPolicy = R"(version: 1
 rules:
+  - id: fs-reads
+    tool: "mcp__fs__read_*"
+    verdict: allow
   - id: no-moves
     tool: mcp__fs__move_file
     verdict: deny
@@ -266,7 +269,8 @@ TEST_F(McpProxy, ListsTheServersToolsAndHidesThoseThePolicyDenies) {
 
 TEST_F(McpProxy, ReadsAFileInsideTheWorkspace) {
   const std::string notes = (workspace() / "notes.txt").string();
-  ClientRun r = throughProxy({call("read_text_file", {{"path", notes}})});
+  ClientRun r =
+      throughProxy({call("read_text_file", {{"path", notes}})}, {"--policy", policyFile()});
   ASSERT_EQ(r.run.exit_code, 0) << r;
   json line = r.step(0);
   ASSERT_TRUE(line.contains("result")) << r;
@@ -278,12 +282,62 @@ TEST_F(McpProxy, ReadsAFileInsideTheWorkspace) {
   EXPECT_EQ(received[0]["params"]["arguments"], json({{"path", notes}}));  // unchanged
 }
 
+// The server's annotations are its own claims: they never loosen the policy's default.
+TEST_F(McpProxy, ReadOnlyAnnotatedToolsNeverRunUnderADenyDefault) {
+  const std::string notes = (workspace() / "notes.txt").string();
+  const std::string deny_all = dir.write("policies/deny.yaml", "version: 1\ndefault: deny\n");
+  ClientRun r = throughProxy({listStep(), call("read_text_file", {{"path", notes}}),
+                              call("list_directory", {{"path", workspace().string()}})},
+                             {"--policy", deny_all});
+  ASSERT_EQ(r.run.exit_code, 0) << r;
+  // Both are annotated readOnlyHint by the server, and neither reaches it.
+  expectBlocked(r.step(1), "read_text_file", "the default verdict is deny");
+  expectBlocked(r.step(2), "list_directory", "the default verdict is deny");
+  EXPECT_TRUE(serverCalls("read_text_file").empty()) << slurp(serverLog().string());
+  EXPECT_TRUE(serverCalls("list_directory").empty()) << slurp(serverLog().string());
+  std::vector<json> records = auditRecords();
+  ASSERT_EQ(records.size(), 2u) << slurp(auditLog().string());
+  EXPECT_EQ(records[0].value("basis", ""), "default");
+  EXPECT_EQ(records[0].value("verdict", ""), "deny");
+
+  // What the policy allows by name runs; the path rules still judge it.
+  const std::string reads = dir.write("policies/reads.yaml", R"(version: 1
+default: deny
+rules:
+  - id: fs-reads
+    tool: mcp__fs__read_text_file
+    verdict: allow
+)");
+  r = throughProxy({call("read_text_file", {{"path", notes}}),
+                    call("read_text_file", {{"path", (workspace() / ".env").string()}}),
+                    call("list_directory", {{"path", workspace().string()}})},
+                   {"--policy", reads});
+  ASSERT_EQ(r.run.exit_code, 0) << r;
+  EXPECT_EQ(textOf(r.step(0).value("result", json::object())), "the notes of the workspace\n") << r;
+  expectBlocked(r.step(1), "read_text_file", ".env");
+  expectBlocked(r.step(2), "list_directory", "the default verdict is deny");
+}
+
+TEST_F(McpProxy, UnderTheBuiltInPolicyAReadOnlyToolIsAskedAboutLikeAnyUnknownTool) {
+  const std::string notes = (workspace() / "notes.txt").string();
+  ClientRun r = throughProxy({call("read_text_file", {{"path", notes}})});
+  ASSERT_EQ(r.run.exit_code, 0) << r;
+  // default: ask, and nobody can be asked here (no elicitation, no terminal).
+  expectBlocked(r.step(0), "read_text_file", "toolguard");
+  EXPECT_TRUE(serverCalls("read_text_file").empty()) << slurp(serverLog().string());
+  std::vector<json> records = auditRecords();
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].value("policy_verdict", ""), "ask");
+  EXPECT_EQ(records[0].value("basis", ""), "default");
+}
+
 TEST_F(McpProxy, BlocksAWriteOutsideTheWorkspaceBeforeTheServerSeesIt) {
   // ws/../outside.txt is the temporary directory's outside.txt: next to the workspace.
   const std::string outside = (workspace() / ".." / "outside.txt").string();
   ClientRun r =
       throughProxy({call("write_file", {{"path", outside}, {"content", "escaped"}}),
-                    call("read_text_file", {{"path", (workspace() / "notes.txt").string()}})});
+                    call("read_text_file", {{"path", (workspace() / "notes.txt").string()}})},
+                   {"--policy", policyFile()});
   ASSERT_EQ(r.run.exit_code, 0) << r;
   expectBlocked(r.step(0), "write_file", "outside the workspace");
   EXPECT_FALSE(fs::exists(dir.path() / "outside.txt"));
@@ -422,8 +476,8 @@ TEST_F(McpProxy, AskNoneDeniesWithoutAskingTheClient) {
 
 TEST_F(McpProxy, ExitsCleanlyWhenTheClientCloses) {
   const std::string notes = (workspace() / "notes.txt").string();
-  ClientRun r = throughProxy({listStep(), call("read_text_file", {{"path", notes}})}, {},
-                             {{"reportExit", true}});
+  ClientRun r = throughProxy({listStep(), call("read_text_file", {{"path", notes}})},
+                             {"--policy", policyFile()}, {{"reportExit", true}});
   ASSERT_EQ(r.run.exit_code, 0) << r;
   ASSERT_EQ(r.lines.size(), 3u) << r;
   json exit = r.lines[2];

@@ -8,6 +8,7 @@
 
 #include "mcp/jsonrpc.hpp"
 #include "mcp/session.hpp"
+#include "support/temp_dir.hpp"
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard::mcp {
@@ -18,6 +19,9 @@ using nlohmann::json;
 const char* kTestPolicy = R"(
 version: 1
 rules:
+  - id: lookups-are-fine
+    tool: mcp__srv__lookup
+    verdict: allow
   - id: no-danger
     tool: mcp__srv__danger
     verdict: deny
@@ -227,7 +231,7 @@ TEST(McpSession, ACallBeforeAnyListIsJudgedWithTheToolsTheProxyListsItself) {
   h.client(toolCall(2, "lookup", {{"word", "w"}}));
   answerOwnToolsList(h);
   h.settled();
-  EXPECT_EQ(json::parse(h.lastToServer())["id"], 2);  // read-only: allowed
+  EXPECT_EQ(json::parse(h.lastToServer())["id"], 2);  // allowed by the policy's rule
   EXPECT_TRUE(h.to_client.empty());                   // the proxy's own list stays with it
   EXPECT_TRUE(h.session->guard()->engine().toolInfo("mcp__srv__lookup").metadata.read_only);
 }
@@ -469,6 +473,37 @@ TEST(McpSession, AToolCallWithADuplicateKeyIsBlockedAndNeverForwarded) {
   EXPECT_EQ(h.serverCount(), before);
 }
 
+TEST(McpSession, ARefusedToolCallIsAuditedAsMalformed) {
+  testing::TempDir dir;
+  const std::string log = (dir.path() / "audit.jsonl").string();
+  Policy policy;
+  mergePolicyText(policy, "version: 1\n", "test.yaml", PolicyLayer::User);
+  GuardOptions guard;
+  guard.audit_log = std::make_shared<AuditLog>(AuditLogOptions{log});
+  McpProxyOptions options;
+  options.server_name = "srv";
+  std::vector<std::string> replies;
+  auto session =
+      Session::create(std::move(policy), std::move(guard), options,
+                      SessionSinks{[&](std::string line) { replies.push_back(std::move(line)); },
+                                   [](std::string) {}, [](const std::string&) {}});
+  const std::string line =
+      R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"store",)"
+      R"("arguments":{"token":"s3cr3t","token":"other"}}})";
+  session->fromClient(line);
+  session->clientGone();
+  ASSERT_EQ(replies.size(), 1u);
+  std::vector<json> records = readAuditLog(log, AuditQuery{});
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0]["malformed"], true);
+  EXPECT_EQ(records[0]["format"], "mcp");
+  EXPECT_EQ(records[0]["verdict"], "deny");
+  EXPECT_EQ(records[0]["context"]["mcp_server"], "srv");
+  EXPECT_NE(records[0]["error"].get<std::string>().find("/params/arguments/token"),
+            std::string::npos);
+  EXPECT_EQ(records[0].dump().find("s3cr3t"), std::string::npos) << records[0].dump();
+}
+
 TEST(McpSession, ADuplicateKeyInABatchRefusesTheWholeBatch) {
   Harness h(McpAskChannel::Terminal, "version: 1\ndefault: allow\n");
   h.client(initialize(false, "2025-03-26"));
@@ -503,6 +538,81 @@ TEST(McpSession, AnElicitationAnswerWithADuplicateKeyIsADeny) {
   json reply = json::parse(h.lastToClient());
   EXPECT_EQ(reply["id"], 80);
   EXPECT_EQ(reply["result"]["isError"], true);
+}
+
+/// The basis, rule and verdict of judging `tool` under a session with `policy_text`.
+Decision judged(const char* policy_text, const std::string& tool) {
+  Harness h(McpAskChannel::None, policy_text);
+  h.listTools();
+  ToolCall call{"mcp__srv__" + tool, {{"word", "w"}, {"value", 1}}, h.session->context()};
+  return h.session->guard()->engine().decide(call);
+}
+
+TEST(McpSession, AnnotationsNeverLoosenADenyDefault) {
+  // lookup says readOnlyHint; store says nothing (so: acting, destructive).
+  const char* deny_all = "version: 1\ndefault: deny\n";
+  for (const char* tool : {"lookup", "store"}) {
+    Decision d = judged(deny_all, tool);
+    EXPECT_EQ(d.verdict, Verdict::Deny) << tool << ": " << d.reason;
+    EXPECT_EQ(d.basis, DecisionBasis::Default) << tool;
+  }
+  // The tools are not hidden (a rule could allow some of their calls), but a call is refused
+  // before the server sees it.
+  Harness h(McpAskChannel::None, deny_all);
+  EXPECT_EQ(toolNames(h.listTools()),
+            (std::vector<std::string>{"lookup", "store", "danger", "halt"}));
+  size_t before = h.serverCount();
+  h.client(toolCall(90, "lookup", {{"word", "w"}}));
+  h.settled();
+  EXPECT_EQ(h.serverCount(), before);
+  json reply = json::parse(h.lastToClient());
+  EXPECT_EQ(reply["result"]["isError"], true);
+  EXPECT_NE(
+      reply["result"]["content"][0]["text"].get<std::string>().find("default verdict is deny"),
+      std::string::npos)
+      << reply.dump();
+}
+
+TEST(McpSession, AnnotationsOnlyTightenTheDefault) {
+  // ask: a read-only claim does not make it allow.
+  Decision d = judged("version: 1\ndefault: ask\n", "lookup");
+  EXPECT_EQ(d.verdict, Verdict::Ask);
+  EXPECT_EQ(d.basis, DecisionBasis::Default);
+  // allow: read-only tools follow it, a tool that does not claim read-only is asked about.
+  d = judged("version: 1\ndefault: allow\n", "lookup");
+  EXPECT_EQ(d.verdict, Verdict::Allow);
+  d = judged("version: 1\ndefault: allow\n", "store");
+  EXPECT_EQ(d.verdict, Verdict::Ask);
+  EXPECT_EQ(d.basis, DecisionBasis::ToolPolicy);
+  EXPECT_EQ(d.source.file, "<mcp server srv>");
+}
+
+TEST(McpSession, RulesAndThePolicyFilesOwnEntryComeBeforeTheDefault) {
+  const char* policy = R"(
+version: 1
+default: deny
+tools:
+  mcp__srv__lookup:
+    policy: allow
+rules:
+  - id: store-asks
+    tool: mcp__srv__store
+    verdict: ask
+)";
+  Decision d = judged(policy, "lookup");
+  EXPECT_EQ(d.verdict, Verdict::Allow) << d.reason;
+  EXPECT_EQ(d.basis, DecisionBasis::ToolPolicy);
+  EXPECT_EQ(d.source.file, "test.yaml");  // the user's entry, not the server
+  d = judged(policy, "store");
+  EXPECT_EQ(d.verdict, Verdict::Ask);
+  EXPECT_EQ(d.rule_id, "store-asks");
+  d = judged(policy, "danger");
+  EXPECT_EQ(d.verdict, Verdict::Deny);
+  // An entry without a policy of its own leaves the default in charge.
+  d = judged("version: 1\ndefault: deny\ntools:\n  mcp__srv__lookup:\n    category: words\n",
+             "lookup");
+  EXPECT_EQ(d.verdict, Verdict::Deny);
+  EXPECT_EQ(d.basis, DecisionBasis::Default);
 }
 
 }  // namespace

@@ -40,28 +40,51 @@ TEST(McpTools, NamesThatSayTheyAct) {
 
 TEST(McpTools, ReadOnlyHintIsBelievedOnlyWhenTheNameAgrees) {
   json schema = {{"type", "object"}, {"properties", {{"path", {{"type", "string"}}}}}};
-  ToolInfo read =
-      mcpToolInfo("fs", {{"name", "read_text_file"},
-                         {"inputSchema", schema},
-                         {"annotations", {{"readOnlyHint", true}, {"openWorldHint", false}}}});
+  ToolInfo read = mcpToolInfo("fs",
+                              {{"name", "read_text_file"},
+                               {"inputSchema", schema},
+                               {"annotations", {{"readOnlyHint", true}, {"openWorldHint", false}}}},
+                              Verdict::Allow);
   EXPECT_EQ(read.name, "mcp__fs__read_text_file");
   EXPECT_TRUE(read.metadata.read_only);
   EXPECT_EQ(read.metadata.side_effect, SideEffect::LocalRead);
   EXPECT_EQ(read.metadata.risk, RiskLevel::Low);
-  EXPECT_EQ(read.metadata.default_approval, DefaultApproval::Never);
+  EXPECT_EQ(read.metadata.default_approval, DefaultApproval::Conditional);
+  EXPECT_EQ(effectivePolicy(read), std::nullopt);  // the policy's default decides
   EXPECT_EQ(read.kind, ToolKind::FileRead);
   EXPECT_EQ(read.path_args, std::vector<std::string>{"path"});
 
-  ToolInfo liar = mcpToolInfo("fs", {{"name", "delete_everything"},
-                                     {"inputSchema", schema},
-                                     {"annotations", {{"readOnlyHint", true}}}});
+  ToolInfo liar = mcpToolInfo("fs",
+                              {{"name", "delete_everything"},
+                               {"inputSchema", schema},
+                               {"annotations", {{"readOnlyHint", true}}}},
+                              Verdict::Allow);
   EXPECT_FALSE(liar.metadata.read_only);
   EXPECT_EQ(liar.metadata.default_approval, DefaultApproval::Always);
   EXPECT_EQ(liar.kind, ToolKind::FileWrite);
 }
 
+TEST(McpTools, AnnotationsNeverLoosenThePolicysDefault) {
+  const json read_only = {{"name", "read_text_file"}, {"annotations", {{"readOnlyHint", true}}}};
+  const json acting = {{"name", "write_file"}};
+  for (Verdict default_verdict :
+       {Verdict::Allow, Verdict::Escalate, Verdict::Ask, Verdict::Deny, Verdict::Abort}) {
+    SCOPED_TRACE(std::string(toString(default_verdict)));
+    // Read-only: whatever the default says.
+    EXPECT_EQ(effectivePolicy(mcpToolInfo("s", read_only, default_verdict)), std::nullopt);
+    // Acting: asked about where the default is looser than ask, else the default.
+    std::optional<ToolPolicy> acting_policy =
+        effectivePolicy(mcpToolInfo("s", acting, default_verdict));
+    if (isStricter(Verdict::Ask, default_verdict)) {
+      EXPECT_EQ(acting_policy, ToolPolicy::Confirm);
+    } else {
+      EXPECT_EQ(acting_policy, std::nullopt);
+    }
+  }
+}
+
 TEST(McpTools, MissingAnnotationsMeanTheProtocolsCautiousDefaults) {
-  ToolInfo bare = mcpToolInfo("api", {{"name", "lookup"}});
+  ToolInfo bare = mcpToolInfo("api", {{"name", "lookup"}}, Verdict::Allow);
   EXPECT_FALSE(bare.metadata.read_only);
   EXPECT_EQ(bare.metadata.side_effect, SideEffect::Irreversible);  // destructive by default
   EXPECT_EQ(bare.metadata.risk, RiskLevel::High);
@@ -70,9 +93,11 @@ TEST(McpTools, MissingAnnotationsMeanTheProtocolsCautiousDefaults) {
   EXPECT_EQ(bare.kind, ToolKind::Other);
 
   ToolInfo gentle = mcpToolInfo(
-      "api", {{"name", "tag"},
-              {"annotations",
-               {{"destructiveHint", false}, {"idempotentHint", true}, {"openWorldHint", true}}}});
+      "api",
+      {{"name", "tag"},
+       {"annotations",
+        {{"destructiveHint", false}, {"idempotentHint", true}, {"openWorldHint", true}}}},
+      Verdict::Ask);
   EXPECT_EQ(gentle.metadata.side_effect, SideEffect::NetworkWrite);
   EXPECT_EQ(gentle.metadata.risk, RiskLevel::Medium);
   EXPECT_TRUE(gentle.metadata.idempotent);
@@ -88,22 +113,22 @@ TEST(McpTools, PathArgumentsAreFoundByName) {
                    {"count", {{"type", "integer"}}},
                    {"path_depth", {{"type", "integer"}}},
                    {"content", {{"type", "string"}}}}}};
-  ToolInfo info = mcpToolInfo("fs", {{"name", "move_file"}, {"inputSchema", schema}});
+  ToolInfo info = mcpToolInfo("fs", {{"name", "move_file"}, {"inputSchema", schema}}, Verdict::Ask);
   std::vector<std::string> args = info.path_args;
   std::sort(args.begin(), args.end());
   EXPECT_EQ(args, (std::vector<std::string>{"destination", "outputPath", "paths", "source"}));
 }
 
 TEST(McpTools, BadEntriesAreErrorsNamingTheField) {
-  EXPECT_THROW(mcpToolInfo("s", json::array()), std::invalid_argument);
+  EXPECT_THROW(mcpToolInfo("s", json::array(), Verdict::Ask), std::invalid_argument);
   try {
-    mcpToolInfo("s", {{"description", "no name"}});
+    mcpToolInfo("s", {{"description", "no name"}}, Verdict::Ask);
     FAIL();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("\"name\""), std::string::npos);
   }
   try {
-    mcpToolInfo("s", {{"name", "t"}, {"inputSchema", "object"}});
+    mcpToolInfo("s", {{"name", "t"}, {"inputSchema", "object"}}, Verdict::Ask);
     FAIL();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("inputSchema"), std::string::npos);
