@@ -379,7 +379,13 @@ std::vector<std::string> commandFor(Route route, const Server& server, const fs:
     argv.push_back("--audit-log");
     argv.push_back(audit_log.string());
   }
-  // Only the built-in policy: no user, project or managed policy files.
+  // The built-in policy (no user, project or managed policy files) and a rule
+  // allowing the measured tool: a server's read-only hint alone never allows.
+  const fs::path policy = audit_log.parent_path() / "bench-policy.yaml";
+  std::ofstream(policy) << "version: 1\nrules:\n  - id: bench-tool\n    tool: mcp__" << server.name
+                        << "__" << server.tool << "\n    verdict: allow\n";
+  argv.push_back("--policy");
+  argv.push_back(policy.string());
   for (const char* flag : {"--no-user", "--no-project", "--no-managed", "--"}) argv.push_back(flag);
   argv.insert(argv.end(), server.argv.begin(), server.argv.end());
   return argv;
