@@ -13,6 +13,7 @@
 #include "toolguard/cancellation.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/llm_validator.hpp"
+#include "toolguard/rate_limit_store.hpp"
 #include "toolguard/rate_limiter.hpp"
 #include "toolguard/session_approvals.hpp"
 
@@ -37,6 +38,11 @@ struct GuardOptions {
   /// Keep "always allow for this session" in the store's session file
   /// instead of memory: for processes that live for one call (hooks).
   bool store_session_approvals = false;
+  /// Where the policy's rate-limit windows are counted: nullptr counts them
+  /// in this Guard's memory; a store (fileRateLimitStore) shares them with
+  /// every process using it, for processes that live for one call (hooks).
+  /// Consulted only for calls a limit with max_calls applies to.
+  std::shared_ptr<RateLimitStore> rate_limit_store;
   /// The program's own check, consulted after the policy and before an
   /// ask is settled, for calls the policy did not deny. It can deny or
   /// abort, never loosen. Empty: none.

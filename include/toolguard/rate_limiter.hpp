@@ -1,7 +1,8 @@
 #pragma once
 // Enforces a policy's rate limits: calls per time window and calls running
-// at once, counted per session or per agent. In-process state only: each
-// process (and each Guard) counts on its own.
+// at once, counted per session or per agent. Calls running at once are
+// counted in the process; windows too, unless a RateLimitStore is given,
+// which makes them hold across processes (one `toolguard check` per call).
 
 #include <chrono>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "toolguard/policy.hpp"
+#include "toolguard/rate_limit_store.hpp"
 #include "toolguard/tool_call.hpp"
 #include "toolguard/tool_info.hpp"
 
@@ -45,6 +47,8 @@ class RateLimitTicket {
   };
   std::shared_ptr<detail::RateLimiterState> state_;
   std::vector<Hold> holds_;
+  std::vector<RateWindow> stored_;                   ///< windows counted in the store
+  std::chrono::system_clock::time_point stored_at_;  ///< when they were counted
 };
 
 /// The answer of RateLimiter::admit.
@@ -60,8 +64,14 @@ class RateLimiter {
  public:
   explicit RateLimiter(std::vector<RateLimit> limits);
 
+  /// Counts the windows (max_calls per window) in `windows` instead of in
+  /// memory; nullptr counts them in memory. The store is consulted only for
+  /// calls a window applies to.
+  RateLimiter(std::vector<RateLimit> limits, std::shared_ptr<RateLimitStore> windows);
+
   /// Checks every limit that applies to the call; when all have room, takes
-  /// a place in each (one call in each window, one running) and admits.
+  /// a place in each (one call in each window, one running) and admits. A
+  /// store that fails refuses the call, naming the problem (fail closed).
   RateLimitAdmission admit(
       const ToolCall& call, const ToolInfo& tool,
       std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());

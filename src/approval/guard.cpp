@@ -37,7 +37,8 @@ Guard::Guard(Engine engine, GuardOptions options)
     : engine_(std::move(engine)),
       options_(std::move(options)),
       session_(std::make_shared<SessionApprovals>()),
-      limiter_(std::make_shared<RateLimiter>(engine_.policy().rate_limits)) {}
+      limiter_(
+          std::make_shared<RateLimiter>(engine_.policy().rate_limits, options_.rate_limit_store)) {}
 
 Decision Guard::decide(const ToolCall& call) {
   RateLimitTicket ticket;

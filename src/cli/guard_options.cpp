@@ -61,6 +61,8 @@ GuardOptions baseGuardOptions(const GuardCliOptions& cli) {
 GuardProvider::GuardProvider(const GuardCliOptions& cli)
     : home_(toolguardHome(cli.home)), options_(baseGuardOptions(cli)) {
   options_.store_session_approvals = true;  // one process per call: memory would forget
+  // Likewise rate-limit windows (the file is touched only by limited calls).
+  options_.rate_limit_store = fileRateLimitStore(home_);
   if (cli.prompt) {
     // A terminal that hangs up mid-prompt must end in a printed deny, not
     // in death by SIGHUP (which an agent could read as "no objection").

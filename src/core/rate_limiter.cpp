@@ -1,10 +1,12 @@
-// Rate limits: sliding windows of call times and counts of running calls.
+// Rate limits: sliding windows of call times (in memory or in a store) and
+// counts of running calls.
 #include "toolguard/rate_limiter.hpp"
 
 #include <algorithm>
 #include <deque>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 
 #include "toolguard/rule.hpp"
 
@@ -20,6 +22,7 @@ struct RateCounter {
 
 struct RateLimiterState {
   std::vector<RateLimit> limits;
+  std::shared_ptr<RateLimitStore> store;  // windows counted there when set
   std::mutex mutex;
   std::deque<RateCounter> counters;  // stable addresses; tickets refer by index
   std::map<std::pair<size_t, std::string>, size_t> index;
@@ -56,11 +59,33 @@ std::string seconds(Clock::duration wait) {
   return std::to_string(std::max<int64_t>(1, (ms + 999) / 1000)) + " s";
 }
 
+std::string windowFullReason(const RateLimit& limit, Clock::duration retry) {
+  return "rate limit: at most " + std::to_string(limit.max_calls) + " calls of " +
+         describeLimit(limit) + " per " + seconds(limit.window) + "; retry in " + seconds(retry);
+}
+
+// The store's name for one limit's window for one session or agent: the
+// limit as written (where, what, how much) and whom it counts.
+RateWindow storedWindow(const RateLimit& limit, const std::string& counted_for) {
+  nlohmann::json key = {limit.source.toString(),
+                        limit.tool,
+                        limit.category,
+                        limit.max_calls,
+                        limit.window.count(),
+                        limit.per == RateLimitPer::Agent ? "agent" : "session",
+                        counted_for};
+  return RateWindow{key.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                    limit.max_calls, limit.window};
+}
+
 }  // namespace
 
-RateLimiter::RateLimiter(std::vector<RateLimit> limits)
+RateLimiter::RateLimiter(std::vector<RateLimit> limits) : RateLimiter(std::move(limits), nullptr) {}
+
+RateLimiter::RateLimiter(std::vector<RateLimit> limits, std::shared_ptr<RateLimitStore> windows)
     : state_(std::make_shared<detail::RateLimiterState>()) {
   state_->limits = std::move(limits);
+  state_->store = std::move(windows);
 }
 
 bool RateLimiter::empty() const {
@@ -76,20 +101,23 @@ RateLimitAdmission RateLimiter::admit(const ToolCall& call, const ToolInfo& tool
   }
   std::lock_guard lock(state_->mutex);
   std::vector<size_t> counters;
+  std::vector<RateWindow> stored;           // windows the store counts
+  std::vector<const RateLimit*> stored_of;  // their limits
   for (size_t i = 0; i < state_->limits.size(); ++i) {
     const RateLimit& limit = state_->limits[i];
     if (!applies(limit, call, tool)) continue;
     size_t c = state_->counterFor(i, countedPer(limit, call));
     detail::RateCounter& counter = state_->counters[c];
-    if (limit.max_calls > 0) {
+    if (limit.max_calls > 0 && state_->store) {
+      stored.push_back(storedWindow(limit, countedPer(limit, call)));
+      stored_of.push_back(&limit);
+    } else if (limit.max_calls > 0) {
       while (!counter.calls.empty() && counter.calls.front() + limit.window <= now) {
         counter.calls.pop_front();
       }
       if (counter.calls.size() >= limit.max_calls) {
         admission.limit = &limit;
-        admission.reason = "rate limit: at most " + std::to_string(limit.max_calls) + " calls of " +
-                           describeLimit(limit) + " per " + seconds(limit.window) + "; retry in " +
-                           seconds(counter.calls.front() + limit.window - now);
+        admission.reason = windowFullReason(limit, counter.calls.front() + limit.window - now);
         return admission;
       }
     }
@@ -102,13 +130,31 @@ RateLimitAdmission RateLimiter::admit(const ToolCall& call, const ToolInfo& tool
     }
     counters.push_back(c);
   }
+  const auto stored_at = std::chrono::system_clock::now();
+  if (!stored.empty()) {  // last: nothing is counted in the store for a refused call
+    try {
+      RateWindowAdmission answer = state_->store->admit(stored, stored_at);
+      if (!answer.admitted) {
+        admission.limit = stored_of.at(answer.full);
+        admission.reason = windowFullReason(*admission.limit, answer.retry_after);
+        return admission;
+      }
+    } catch (const std::exception& e) {
+      admission.limit = stored_of.front();
+      admission.reason =
+          "rate limit of " + describeLimit(*admission.limit) + " could not be counted: " + e.what();
+      return admission;
+    }
+  }
   admission.admitted = true;
   admission.ticket.state_ = state_;
+  admission.ticket.stored_ = std::move(stored);
+  admission.ticket.stored_at_ = stored_at;
   for (size_t c : counters) {
     detail::RateCounter& counter = state_->counters[c];
     const RateLimit& limit = state_->limits[counter.limit];
     RateLimitTicket::Hold hold{c, std::nullopt, false};
-    if (limit.max_calls > 0) {
+    if (limit.max_calls > 0 && !state_->store) {
       counter.calls.push_back(now);
       hold.counted_at = now;
     }
@@ -122,8 +168,12 @@ RateLimitAdmission RateLimiter::admit(const ToolCall& call, const ToolInfo& tool
 }
 
 RateLimitTicket::RateLimitTicket(RateLimitTicket&& other) noexcept
-    : state_(std::move(other.state_)), holds_(std::move(other.holds_)) {
+    : state_(std::move(other.state_)),
+      holds_(std::move(other.holds_)),
+      stored_(std::move(other.stored_)),
+      stored_at_(other.stored_at_) {
   other.holds_.clear();
+  other.stored_.clear();
 }
 
 RateLimitTicket& RateLimitTicket::operator=(RateLimitTicket&& other) noexcept {
@@ -131,7 +181,10 @@ RateLimitTicket& RateLimitTicket::operator=(RateLimitTicket&& other) noexcept {
     release();
     state_ = std::move(other.state_);
     holds_ = std::move(other.holds_);
+    stored_ = std::move(other.stored_);
+    stored_at_ = other.stored_at_;
     other.holds_.clear();
+    other.stored_.clear();
   }
   return *this;
 }
@@ -154,6 +207,13 @@ void RateLimitTicket::release() {
 void RateLimitTicket::cancel() {
   if (!state_) return;
   release();
+  if (!stored_.empty() && state_->store) {
+    try {
+      state_->store->retract(stored_, stored_at_);
+    } catch (const std::exception&) {  // the call stays counted: stricter, never looser
+    }
+    stored_.clear();
+  }
   std::lock_guard lock(state_->mutex);
   for (Hold& hold : holds_) {
     if (!hold.counted_at) continue;

@@ -1,4 +1,5 @@
-// Lint: rules that can never match, allow rules shadowed by a deny, unknown tools.
+// Lint: rules that can never match, allow rules shadowed by a deny, unknown tools,
+// limits a hook cannot enforce.
 #include <algorithm>
 
 #include "../core/rule_conditions.hpp"
@@ -78,6 +79,14 @@ std::vector<PolicyWarning> lintPolicy(const Policy& policy) {
         break;
       }
     }
+  }
+  for (const RateLimit& limit : policy.rate_limits) {
+    if (limit.max_concurrent == 0) continue;
+    // Windows hold across processes (the rate-limit store); running calls cannot.
+    out.push_back({limit.source,
+                   "rate limit max_concurrent is counted within one process: it holds in "
+                   "toolguard mcp and in a C++ Guard, but not across toolguard check hooks, "
+                   "which do not see a tool finish (max_calls per window holds everywhere)"});
   }
   return out;
 }

@@ -34,6 +34,17 @@ rules:
   EXPECT_TRUE(contains(w, "p.yaml:4:5: rule read-is-not-write can never match"));
 }
 
+TEST(Lint, ConcurrencyLimitsAHookCannotEnforceAreNamed) {
+  auto w = lint(R"(
+rate_limits:
+  - {tool: Bash, max_calls: 5, window: 1m}
+  - {category: network, max_concurrent: 2}
+)");
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_TRUE(contains(w, "p.yaml:4:5: rate limit max_concurrent is counted within one process"));
+  EXPECT_TRUE(contains(w, "not across toolguard check hooks"));
+}
+
 TEST(Lint, AllowShadowedByDeny) {
   auto w = lint(R"(
 rules:
