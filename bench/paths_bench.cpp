@@ -1,4 +1,4 @@
-// Path resolution: validatePath on a real tree, and a file write judged by the
+// Path resolution: resolvePath on a real tree, and a file write judged by the
 // default policy when the path crosses a symlink.
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
@@ -37,21 +37,21 @@ const Tree& tree() {
   return instance;
 }
 
-void BM_ValidatePathExisting(benchmark::State& state) {
+void BM_ResolvePathExisting(benchmark::State& state) {
   const Tree& t = tree();
   for (auto _ : state) {
-    benchmark::DoNotOptimize(validatePath(t.workspace, "src/module/deep/new_file.cpp"));
+    benchmark::DoNotOptimize(resolvePath(t.workspace, "src/module/deep/new_file.cpp"));
   }
 }
-BENCHMARK(BM_ValidatePathExisting);
+BENCHMARK(BM_ResolvePathExisting);
 
-void BM_ValidatePathThroughSymlink(benchmark::State& state) {
+void BM_ResolvePathThroughSymlink(benchmark::State& state) {
   const Tree& t = tree();
   for (auto _ : state) {
-    benchmark::DoNotOptimize(validatePath(t.workspace, "mod/deep/new_file.cpp"));
+    benchmark::DoNotOptimize(resolvePath(t.workspace, "mod/deep/new_file.cpp"));
   }
 }
-BENCHMARK(BM_ValidatePathThroughSymlink);
+BENCHMARK(BM_ResolvePathThroughSymlink);
 
 void BM_DecideFileWriteOnRealTree(benchmark::State& state) {
   const Tree& t = tree();

@@ -43,11 +43,11 @@ class CallView {
   /// "." and ".." removed (lexically).
   const std::vector<std::string>& paths() const;
 
-  /// rawPaths() checked and resolved (validatePath): symlinks followed, case
+  /// rawPaths() checked and resolved (resolvePath): symlinks followed, case
   /// sensitivity known. Paths that failed the check are left out; see pathError().
   const std::vector<ResolvedPath>& resolvedPaths() const;
 
-  /// The first path argument validatePath refused, as "FIELD: why"; nullopt
+  /// The first path argument resolvePath refused, as "FIELD: why"; nullopt
   /// when all are fine. Rules must not allow a call that has one.
   const std::optional<std::string>& pathError() const;
 

@@ -67,14 +67,16 @@ bool everyForm(const ResolvedPath& path, Test test) {
          (path.resolved_after_normalizing.empty() || test(path.resolved_after_normalizing));
 }
 
-/// How validatePath works; the defaults suit a decision on the local machine.
+/// How resolvePath and validatePath work; the defaults suit a decision on the
+/// local machine.
 struct PathOptions {
   std::string home;  ///< value of `~`; empty: homeDirectory()
   CaseSensitivity case_sensitivity = CaseSensitivity::Auto;
   bool follow_symlinks = true;  ///< false: resolved == lexical (for paths of another machine)
 };
 
-/// validatePath's answer: the resolved path, or why the path is refused.
+/// resolvePath's and validatePath's answer: the resolved path, or why the path
+/// is refused. False when refused.
 struct PathValidation {
   std::optional<ResolvedPath> path;
   std::string error;  ///< set when path is nullopt
@@ -86,7 +88,20 @@ struct PathValidation {
 /// control characters (U+0000-U+001F, U+007F) and over-long paths; expands
 /// `~`; normalizes `.` and `..`; follows symlinks (a loop, or a link target
 /// with a control character, is refused); and tells whether the file system
-/// ignores case.
+/// ignores case. Not a containment check: `../../etc/passwd` resolves fine
+/// (to /etc/passwd); use validatePath to keep a path inside `base`.
+PathValidation resolvePath(std::string_view base, std::string_view path,
+                           const PathOptions& options = {});
+
+/// resolvePath, and then a containment check: the path is accepted only when
+/// every form of it stays within `base` by whole components (isWithin, never
+/// folding case): the lexical form within `base` (as written or resolved),
+/// the resolved form and, when set, the resolved-after-normalizing form
+/// within `base` resolved. So `../../etc/passwd`, an absolute path elsewhere
+/// and a symlink inside `base` that leads out are refused ("... escapes
+/// BASE"), while a file that does not exist yet inside `base` is accepted.
+/// `base` itself is accepted. An empty `base` contains nothing (refused).
+/// A relative `base` is taken from "/", as resolvePath does.
 PathValidation validatePath(std::string_view base, std::string_view path,
                             const PathOptions& options = {});
 

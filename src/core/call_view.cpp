@@ -103,7 +103,7 @@ const std::vector<std::string>& CallView::paths() const {
 
 PathValidation CallView::resolve(std::string_view path, std::string_view cwd) const {
   if (path_options_.home.empty()) path_options_.home = home();
-  return validatePath(cwd, path, path_options_);
+  return resolvePath(cwd, path, path_options_);
 }
 
 void CallView::resolvePaths() const {
@@ -173,7 +173,7 @@ const std::vector<ResolvedPath>& CallView::resolvedWorkspaceRoots() const {
   }
   for (const std::string& root : workspaceRoots()) {
     // A root that cannot be resolved (a loop, a control character) contains nothing.
-    if (PathValidation checked = validatePath("/", root, options)) {
+    if (PathValidation checked = resolvePath("/", root, options)) {
       resolved_roots_.push_back(std::move(*checked.path));
     }
   }

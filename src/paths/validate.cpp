@@ -1,4 +1,5 @@
-// validatePath: the checks and resolution every path argument goes through.
+// resolvePath: the checks and resolution every path argument goes through;
+// validatePath: the same and a containment check.
 #include <cstdio>
 
 #include "resolve.hpp"
@@ -30,8 +31,8 @@ std::optional<std::string> pathCharacterError(std::string_view path) {
   return std::nullopt;
 }
 
-PathValidation validatePath(std::string_view base, std::string_view path,
-                            const PathOptions& options) {
+PathValidation resolvePath(std::string_view base, std::string_view path,
+                           const PathOptions& options) {
   PathValidation out;
   if (std::optional<std::string> error = pathCharacterError(path)) {
     out.error = std::move(*error);
@@ -88,6 +89,31 @@ PathValidation validatePath(std::string_view base, std::string_view path,
   }
   out.path = std::move(result);
   return out;
+}
+
+PathValidation validatePath(std::string_view base, std::string_view path,
+                            const PathOptions& options) {
+  if (base.empty()) return PathValidation{std::nullopt, "no base directory to keep the path in"};
+  PathValidation root = resolvePath("/", base, options);
+  if (!root) return PathValidation{std::nullopt, "base directory: " + root.error};
+  PathValidation out = resolvePath(base, path, options);
+  if (!out) return out;
+  const ResolvedPath& inside = *root.path;
+  const ResolvedPath& candidate = *out.path;
+  // Containment never folds case: a folded match could only widen `base`.
+  const std::string* escaping = nullptr;
+  if (!isWithin(candidate.lexical, inside.lexical) &&
+      !isWithin(candidate.lexical, inside.resolved)) {
+    escaping = &candidate.lexical;
+  } else if (!isWithin(candidate.resolved, inside.resolved)) {
+    escaping = &candidate.resolved;
+  } else if (!candidate.resolved_after_normalizing.empty() &&
+             !isWithin(candidate.resolved_after_normalizing, inside.resolved)) {
+    escaping = &candidate.resolved_after_normalizing;
+  }
+  if (escaping == nullptr) return out;
+  return PathValidation{std::nullopt, std::string(path) + " escapes " + inside.lexical +
+                                          " (it leads to " + *escaping + ")"};
 }
 
 }  // namespace toolguard

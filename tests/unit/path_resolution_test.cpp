@@ -1,5 +1,6 @@
-// validatePath and the resolver: symlinks, files that do not exist yet,
-// refused characters and case sensitivity, on a real directory tree.
+// resolvePath and the resolver: symlinks, files that do not exist yet,
+// refused characters and case sensitivity; validatePath's containment check
+// used the way embedders write it; on a real directory tree.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -30,7 +31,7 @@ class PathResolution : public ::testing::Test {
     fs::create_directory_symlink("src", ws + "/alias");
   }
 
-  PathValidation check(const std::string& path) const { return validatePath(ws, path, options); }
+  PathValidation check(const std::string& path) const { return resolvePath(ws, path, options); }
   std::string resolved(const std::string& path) const {
     PathValidation v = check(path);
     EXPECT_TRUE(v) << v.error;
@@ -127,7 +128,7 @@ TEST_F(PathResolution, ControlCharactersNulAndEmptyPathsAreRefused) {
   EXPECT_NE(check("x\x1b[2J").error.find("0x1B"), std::string::npos);
   EXPECT_NE(check("del\x7f").error.find("0x7F"), std::string::npos);
   EXPECT_NE(check(std::string(5000, 'a')).error.find("at most 4096"), std::string::npos);
-  EXPECT_FALSE(validatePath("/w\n", "x"));
+  EXPECT_FALSE(resolvePath("/w\n", "x"));
   EXPECT_TRUE(check("unicode-ü-名前.txt"));
 }
 
@@ -150,7 +151,78 @@ TEST_F(PathResolution, CaseSensitivityIsAskedOfTheFileSystemOrSet) {
 }
 
 TEST_F(PathResolution, RelativePathsWithNoWorkingDirectoryResolveAgainstRoot) {
-  EXPECT_EQ(validatePath("", "etc/passwd", options).path->lexical, "/etc/passwd");
+  EXPECT_EQ(resolvePath("", "etc/passwd", options).path->lexical, "/etc/passwd");
+}
+
+// validatePath used as the seed framework's callers write it:
+// `if (!validatePath(base, p)) reject;`.
+bool rejected(const std::string& base, const std::string& path, const PathOptions& options) {
+  if (!validatePath(base, path, options)) return true;
+  return false;
+}
+
+TEST_F(PathResolution, ValidatePathRejectsEveryPathThatEscapesTheBase) {
+  EXPECT_TRUE(rejected(ws, "../../etc/passwd", options));
+  EXPECT_TRUE(rejected(ws, "/etc/passwd", options));
+  EXPECT_TRUE(rejected(ws, "link_out/secret.txt", options));  // a symlink inside ws leads out
+  EXPECT_TRUE(rejected(ws, "link_out/new/file.txt", options));
+  EXPECT_TRUE(rejected(ws, "dangling", options));  // a dangling link to a file outside
+  EXPECT_TRUE(rejected(ws, "../ws2/x", options));  // a sibling sharing the prefix
+  EXPECT_TRUE(rejected(ws, "src/../../ws2/x", options));
+  EXPECT_TRUE(rejected(ws, "~/.bashrc", options));
+  EXPECT_TRUE(rejected(ws, "link_out/../x", options));  // the kernel climbs out of the target
+  EXPECT_TRUE(rejected(ws, "../../../../../../../../../../etc/passwd", options));
+  PathValidation v = validatePath(ws, "../../etc/passwd", options);
+  EXPECT_FALSE(v.path.has_value());
+  EXPECT_EQ(v.error, "../../etc/passwd escapes " + ws + " (it leads to " +
+                         fs::path(root).parent_path().string() + "/etc/passwd)");
+  EXPECT_EQ(validatePath(ws, "link_out/secret.txt", options).error,
+            "link_out/secret.txt escapes " + ws + " (it leads to " + root + "/outside/secret.txt)");
+}
+
+TEST_F(PathResolution, ValidatePathAcceptsPathsInsideTheBaseExistingOrNot) {
+  EXPECT_FALSE(rejected(ws, "src/a.c", options));  // does not exist yet
+  EXPECT_FALSE(rejected(ws, "src/brand-new/deeper/file.txt", options));
+  EXPECT_FALSE(rejected(ws, ws + "/src/a.c", options));
+  EXPECT_FALSE(rejected(ws, "alias/main.c", options));  // a link that stays inside
+  EXPECT_FALSE(rejected(ws, "src/../README.md", options));
+  EXPECT_FALSE(rejected(ws, ".", options));
+  PathValidation v = validatePath(ws, "src/a.c", options);
+  ASSERT_TRUE(v) << v.error;
+  EXPECT_EQ(v.path->resolved, ws + "/src/a.c");
+  // What resolvePath refuses, validatePath refuses too.
+  EXPECT_TRUE(rejected(ws, "loop_a/x", options));
+  EXPECT_TRUE(rejected(ws, "", options));
+  EXPECT_TRUE(rejected(ws, "a\nb", options));
+}
+
+TEST_F(PathResolution, ValidatePathChecksTheFormANormalizingToolWouldOpen) {
+  // d -> src/deep and lo -> ../outside. The kernel reads d/../lo/f as
+  // ws/src/lo/f (inside); a tool that removes `..` by name first opens
+  // ws/lo/f, which the link takes outside: refused.
+  fs::create_directories(ws + "/src/deep");
+  fs::create_directories(ws + "/src/lo");
+  fs::create_directory_symlink("src/deep", ws + "/d");
+  fs::create_directory_symlink("../outside", ws + "/lo");
+  PathValidation resolved_only = resolvePath(ws, "d/../lo/f", options);
+  ASSERT_TRUE(resolved_only) << resolved_only.error;
+  EXPECT_EQ(resolved_only.path->lexical, ws + "/lo/f");
+  EXPECT_EQ(resolved_only.path->resolved, ws + "/src/lo/f");
+  EXPECT_EQ(resolved_only.path->resolved_after_normalizing, root + "/outside/f");
+  EXPECT_TRUE(rejected(ws, "d/../lo/f", options));
+}
+
+TEST_F(PathResolution, ValidatePathNeedsABaseAndFollowsALinkedBase) {
+  EXPECT_TRUE(rejected("", "src/a.c", options));  // no base contains nothing
+  EXPECT_EQ(validatePath("", "x", options).error, "no base directory to keep the path in");
+  EXPECT_TRUE(rejected("/w\n", "x", options));
+  // The base reached through a symlink: paths inside its target are inside.
+  fs::create_directory_symlink("ws", root + "/ws_link");
+  EXPECT_FALSE(rejected(root + "/ws_link", "src/a.c", options));
+  EXPECT_FALSE(rejected(root + "/ws_link", ws + "/src/a.c", options));
+  EXPECT_TRUE(rejected(root + "/ws_link", "link_out/secret.txt", options));
+  EXPECT_TRUE(rejected(root + "/ws_link", "../outside/secret.txt", options));
+  EXPECT_FALSE(rejected("/", "/etc/passwd", options));  // "/" contains everything
 }
 
 }  // namespace
