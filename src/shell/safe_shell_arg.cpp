@@ -35,6 +35,12 @@ std::optional<std::string> unsafeShellArgReason(std::string_view value,
     if (length == 0) return "a byte that is not UTF-8" + at(i);
     if (cp == 0) return "a NUL byte" + at(i);
     if (detail::isInvisibleOrControl(cp)) return "the control character " + hexCode(cp) + at(i);
+    if (cp == '%' && !options.allow_percent) {
+      return "'%', which Windows cmd expands (%NAME%)" + at(i);
+    }
+    if (cp == '=' && !options.allow_equals) {
+      return "'=', which makes a word an assignment or an option's value" + at(i);
+    }
     if (cp < 0x80 && kShellMetacharacters.find(static_cast<char>(cp)) != std::string_view::npos) {
       const char c = static_cast<char>(cp);
       std::string reason = "the shell metacharacter ";

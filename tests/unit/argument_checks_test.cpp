@@ -234,7 +234,7 @@ TEST(Secrets, NetworkToolsAndCommandsCarryingCredentialsAsk) {
 
 TEST(SafeShellArg, PlainWordsPassAndEveryMetacharacterIsRejected) {
   EXPECT_TRUE(isSafeShellArg("src/main.cpp"));
-  EXPECT_TRUE(isSafeShellArg("feature_x-1.2,3+4@host:port=5%"));
+  EXPECT_TRUE(isSafeShellArg("feature_x-1.2,3+4@host:port"));
   EXPECT_TRUE(isSafeShellArg("naïve-名前"));
   for (char c : kShellMetacharacters) {
     const std::string word = std::string("a") + c + "b";
@@ -242,6 +242,32 @@ TEST(SafeShellArg, PlainWordsPassAndEveryMetacharacterIsRejected) {
   }
   EXPECT_EQ(unsafeShellArgReason("a;b"), "the shell metacharacter ';' at byte 1");
   EXPECT_EQ(unsafeShellArgReason("a b"), "the shell metacharacter space at byte 1");
+}
+
+TEST(SafeShellArg, PercentAndEqualsAreRefusedUnlessAllowed) {
+  // Windows cmd expands %NAME% (the seed's netsh example runs under cmd), and
+  // `=` makes a word an assignment or an option's value.
+  EXPECT_FALSE(isSafeShellArg("%PATH%"));
+  EXPECT_FALSE(isSafeShellArg("name=%USERPROFILE%"));
+  EXPECT_FALSE(isSafeShellArg("a=b"));
+  EXPECT_FALSE(isSafeShellArg("50%"));
+  EXPECT_EQ(unsafeShellArgReason("x%PATH%"), "'%', which Windows cmd expands (%NAME%) at byte 1");
+  EXPECT_EQ(unsafeShellArgReason("LD_PRELOAD=x"),
+            "'=', which makes a word an assignment or an option's value at byte 10");
+  SafeShellArgOptions percent;
+  percent.allow_percent = true;
+  EXPECT_TRUE(isSafeShellArg("50%", percent));
+  EXPECT_FALSE(isSafeShellArg("a=b", percent));
+  SafeShellArgOptions equals;
+  equals.allow_equals = true;
+  EXPECT_TRUE(isSafeShellArg("a=b", equals));
+  EXPECT_FALSE(isSafeShellArg("%PATH%", equals));
+  // Allowing them lets nothing else through.
+  SafeShellArgOptions both;
+  both.allow_percent = both.allow_equals = true;
+  EXPECT_TRUE(isSafeShellArg("port=5%", both));
+  EXPECT_FALSE(isSafeShellArg("a=$(reboot)", both));
+  EXPECT_FALSE(isSafeShellArg("-x=5%", both));
 }
 
 TEST(SafeShellArg, OptionsControlCharactersAndBadBytesAreRejected) {
