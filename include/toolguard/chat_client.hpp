@@ -82,7 +82,7 @@ struct ChatReply {
 /// Why a request failed.
 struct ChatError {
   enum class Kind {
-    Connection,  ///< could not connect, or the connection broke
+    Connection,  ///< could not connect, the connection broke, or nothing came within the timeout
     Http,        ///< the server answered with a status other than 200
     Protocol,    ///< the body was not valid JSON or not a chat completion
     Cancelled    ///< the cancellation token was cancelled

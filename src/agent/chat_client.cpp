@@ -108,11 +108,16 @@ ChatResult send(const ChatEndpoint& endpoint, const ChatRequest& request,
   if (!endpoint.api_key.empty()) req.set_header("Authorization", "Bearer " + endpoint.api_key);
 
   detail::ResponseReader reader(request.stream, callbacks, cancellation);
-  req.response_handler = [&reader](const httplib::Response& res) {
+  // When the server last sent something: a transfer that fails a whole
+  // timeout after it waited for the server, not for a broken connection.
+  auto last_heard = std::chrono::steady_clock::now();
+  req.response_handler = [&reader, &last_heard](const httplib::Response& res) {
+    last_heard = std::chrono::steady_clock::now();
     reader.onStatus(res.status, lowercase(res.get_header_value("Content-Type")));
     return true;
   };
-  req.content_receiver = [&reader](const char* data, size_t size, uint64_t, uint64_t) {
+  req.content_receiver = [&reader, &last_heard](const char* data, size_t size, uint64_t, uint64_t) {
+    last_heard = std::chrono::steady_clock::now();
     return reader.onData(std::string_view(data, size));
   };
 
@@ -126,7 +131,16 @@ ChatResult send(const ChatEndpoint& endpoint, const ChatRequest& request,
   if (result.error() != httplib::Error::Success) {
     transfer_error = httplib::to_string(result.error());
   }
-  return reader.finish(transfer_error, where);
+  const httplib::Error failure = result.error();
+  const bool waited_out = (failure == httplib::Error::Read || failure == httplib::Error::Write ||
+                           failure == httplib::Error::ConnectionTimeout) &&
+                          std::chrono::steady_clock::now() - last_heard >= timeout;
+  ChatResult out = reader.finish(transfer_error, where);
+  if (waited_out && out.error && out.error->kind == Kind::Connection) {
+    out.error->message = "no answer from " + where + " within " + std::to_string(timeout.count()) +
+                         " ms (" + transfer_error + ")";
+  }
+  return out;
 }
 
 }  // namespace

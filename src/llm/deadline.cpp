@@ -29,8 +29,10 @@ Deadline::~Deadline() {
 }
 
 std::chrono::milliseconds Deadline::remaining() const {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-      until_ - std::chrono::steady_clock::now());
+  // Not truncated: 299.9 ms left must not become a 299 ms socket timeout
+  // that ends before the deadline (then read as "could not be reached").
+  auto left =
+      std::chrono::ceil<std::chrono::milliseconds>(until_ - std::chrono::steady_clock::now());
   return std::max(left, std::chrono::milliseconds(0));
 }
 

@@ -23,7 +23,9 @@ class Deadline {
   const CancellationToken& token() const { return token_; }
   /// True once the time is up (as opposed to the parent being cancelled).
   bool expired() const { return std::chrono::steady_clock::now() >= until_; }
-  /// Time left (zero when expired).
+  /// Time left, rounded up to whole milliseconds (zero when expired): a wait
+  /// of remaining() never ends before the deadline, so a socket timeout set
+  /// to it fires only once expired() is true and is reported as a timeout.
   std::chrono::milliseconds remaining() const;
 
  private:

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <thread>
 
+#include "llm/deadline.hpp"
 #include "support/calls.hpp"
 #include "support/scripted_chat_server.hpp"
 #include "support/temp_dir.hpp"
@@ -105,17 +106,36 @@ TEST(LlmValidator, MalformedAnswersAreAskAndSayWhy) {
 }
 
 TEST(LlmValidator, AnEndpointThatDoesNotAnswerInTimeIsAsk) {
+  // The server would answer after a minute (its wait ends when it stops):
+  // nothing here depends on how fast the machine is.
   ScriptedReply slow = ScriptedReply::text("ALLOW");
-  slow.delay_before_reply = std::chrono::milliseconds(3000);
+  slow.delay_before_reply = std::chrono::minutes(1);
   ScriptedChatServer server({slow});
   LlmSettings s = settingsFor(server.baseUrl());
   s.timeout = std::chrono::milliseconds(300);
   auto started = std::chrono::steady_clock::now();
   LlmJudgement j = Judge(s)(bash("make"));
-  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(2500));
+  const auto waited = std::chrono::steady_clock::now() - started;
+  EXPECT_GE(waited, std::chrono::milliseconds(300));
+  EXPECT_LT(waited, std::chrono::seconds(30));
   EXPECT_EQ(j.verdict, LlmVerdict::Ask);
   EXPECT_FALSE(j.answered);
   EXPECT_NE(j.reason.find("did not answer within 300 ms"), std::string::npos) << j.reason;
+  EXPECT_EQ(j.reason.find("could not be reached"), std::string::npos) << j.reason;
+}
+
+TEST(LlmValidator, TheTimeLeftIsRoundedUpSoAWaitForItEndsAfterTheDeadline) {
+  // The endpoint's socket timeout is the deadline's remaining(): truncated
+  // (29.99 ms to 29 ms) the socket gave up first, and the timeout was
+  // reported as "could not be reached".
+  for (int i = 0; i < 20; ++i) {
+    detail::Deadline deadline(CancellationToken{}, std::chrono::milliseconds(30));
+    std::this_thread::sleep_for(deadline.remaining());
+    EXPECT_TRUE(deadline.expired()) << "attempt " << i;
+  }
+  detail::Deadline past(CancellationToken{}, std::chrono::milliseconds(0));
+  EXPECT_EQ(past.remaining(), std::chrono::milliseconds(0));
+  EXPECT_TRUE(past.expired());
 }
 
 TEST(LlmValidator, ARefusedConnectionIsAsk) {
