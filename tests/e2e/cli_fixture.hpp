@@ -1,7 +1,7 @@
 #pragma once
 // The e2e fixture: runs the real binary in an isolated environment (its own
-// HOME, user and managed directories), so a developer's configuration never
-// leaks into a test.
+// HOME, toolguard home, user and managed directories), so a developer's
+// configuration never leaks into a test and a test never writes into it.
 
 #include <gtest/gtest.h>
 
@@ -18,6 +18,9 @@ class Cli : public ::testing::Test {
 
   std::map<std::string, std::string> env() const {
     return {{"HOME", (dir.path() / "home").string()},
+            // The default (HOME/.toolguard) spelled out: the caller's
+            // TOOLGUARD_HOME must not receive the tests' approvals and audit.
+            {"TOOLGUARD_HOME", (dir.path() / "home/.toolguard").string()},
             {"TOOLGUARD_CONFIG_DIR", (dir.path() / "user").string()},
             {"TOOLGUARD_MANAGED_DIR", (dir.path() / "managed").string()},
             {"XDG_CONFIG_HOME", ""},
