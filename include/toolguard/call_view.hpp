@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "toolguard/path_access.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/shell.hpp"
 #include "toolguard/tool_call.hpp"
@@ -63,6 +64,19 @@ class CallView {
   /// path globs relative to the cwd (`./src/**`).
   const std::vector<std::string>& cwdForms() const;
 
+  /// The paths the call's own arguments read or write: each path argument of
+  /// a tool that is not a shell tool, as a Write for a file-write tool (or a
+  /// tool that is not read-only), else as a Read. A search tool's directory
+  /// is a Tree; its file glob (`glob`, `include`, Glob's `pattern`) a Pattern
+  /// under that directory. Empty for shell tools: their commands' paths are
+  /// found command by command, and their path arguments say where the
+  /// commands run (programCwd).
+  const std::vector<PathAccess>& pathAccesses() const;
+
+  /// The directory a shell tool's commands start in: its directory argument
+  /// (`directory`, `workdir`, ...) against the call's cwd, else the cwd.
+  const std::string& programCwd() const;
+
   /// True when a resolved path lies in one of the resolved workspace roots.
   bool insideWorkspace(const ResolvedPath& path) const;
 
@@ -93,6 +107,7 @@ class CallView {
   mutable std::vector<std::string> path_fields_;
   mutable bool resolved_done_ = false;
   mutable std::vector<ResolvedPath> resolved_paths_;
+  mutable std::vector<int> resolved_of_raw_;  // index into resolved_paths_, -1: refused
   mutable std::optional<std::string> path_error_;
   mutable std::vector<std::string> roots_;
   mutable bool resolved_roots_done_ = false;
@@ -100,6 +115,9 @@ class CallView {
   mutable bool cwd_forms_done_ = false;
   mutable std::vector<std::string> cwd_forms_;
   mutable std::optional<std::string> home_;
+  mutable bool accesses_done_ = false;
+  mutable std::vector<PathAccess> accesses_;
+  mutable std::optional<std::string> program_cwd_;
   mutable bool program_done_ = false;
   mutable std::optional<ShellProgram> program_;
 };

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "toolguard/call_view.hpp"
+#include "toolguard/path_access.hpp"
 #include "toolguard/shell.hpp"
 #include "toolguard/source_location.hpp"
 #include "toolguard/tool_info.hpp"
@@ -79,6 +80,23 @@ class Rule {
   /// Judges one simple command of the call's shell program (see above).
   virtual std::optional<Finding> evaluateCommand(const SimpleCommand& command,
                                                  const CallView& view) const;
+
+  /// True for rules about paths that judge every path a call reads or writes,
+  /// whatever the route: a file tool's path argument, an MCP tool's, a shell
+  /// command's redirection or operand (`kind: file-write` with `path:` and no
+  /// other condition on the call's arguments). When such a rule restricts
+  /// (ask, deny, abort), the engine calls evaluateAccess() for each concrete
+  /// path instead of evaluate().
+  virtual bool judgesPathAccesses() const { return false; }
+
+  /// Judges one concrete path a call reads or writes (a File PathAccess; see
+  /// judgesPathAccesses). nullopt to abstain.
+  virtual std::optional<Finding> evaluateAccess(const PathAccess& probe,
+                                                const CallView& view) const;
+
+  /// The path globs this rule names (`.ssh/id_*`), so that a recursive read
+  /// or a glob aimed at those places meets the rule; empty for most rules.
+  virtual std::vector<std::string> pathGlobs() const { return {}; }
 
   /// Calls this rule must and must not match (checked at load time).
   virtual const std::vector<RuleExample>& examples() const;

@@ -35,6 +35,10 @@ struct PathMatcher {
   std::vector<std::string> glob;          ///< any of these path globs
   std::vector<std::string> regex;         ///< any of these RE2 patterns on the absolute path
   std::optional<bool> outside_workspace;  ///< true: some path is outside every workspace root
+  /// Path globs of places this matcher leaves out: a path every form of
+  /// which matches one of them does not match (`/dev/null` for a rule about
+  /// writing system files).
+  std::vector<std::string> except;
   SourceLocation where;
 };
 

@@ -1,10 +1,28 @@
 // The per-decision view of a call: command text and normalized paths, computed once.
 #include "toolguard/call_view.hpp"
 
+#include "path_probes.hpp"
 #include "toolguard/paths.hpp"
 
 namespace toolguard {
 namespace {
+
+// Arguments that hold a file-name glob of a search tool (Grep's `glob`,
+// Gemini's `include`, Glob's `pattern`).
+bool isGlobArgument(std::string_view name) {
+  return name == "glob" || name == "include" || name == "pattern";
+}
+
+// Arguments that name the directory a search tool walks.
+bool isDirectoryArgument(std::string_view name) {
+  return name == "path" || name == "dir_path" || name == "directory" ||
+         name == "relative_workspace_path";
+}
+
+// The argument a field names: "paths[2]" is "paths".
+std::string_view argumentOf(std::string_view field) {
+  return field.substr(0, field.find('['));
+}
 
 bool needsQuoting(const std::string& word) {
   if (word.empty()) return true;
@@ -112,6 +130,7 @@ void CallView::resolvePaths() const {
   collectPaths();
   for (size_t i = 0; i < raw_paths_.size(); ++i) {
     PathValidation checked = resolve(raw_paths_[i], call_.context.cwd);
+    resolved_of_raw_.push_back(checked ? static_cast<int>(resolved_paths_.size()) : -1);
     if (checked) {
       resolved_paths_.push_back(std::move(*checked.path));
     } else if (!path_error_) {
@@ -128,6 +147,64 @@ const std::vector<ResolvedPath>& CallView::resolvedPaths() const {
 const std::optional<std::string>& CallView::pathError() const {
   resolvePaths();
   return path_error_;
+}
+
+const std::vector<PathAccess>& CallView::pathAccesses() const {
+  if (accesses_done_) return accesses_;
+  accesses_done_ = true;
+  if (tool_.kind == ToolKind::Shell) return accesses_;
+  resolvePaths();
+  const bool search = tool_.kind == ToolKind::FileSearch;
+  PathAccessKind kind = PathAccessKind::Write;
+  if (tool_.kind == ToolKind::FileRead || search ||
+      (tool_.kind != ToolKind::FileWrite && tool_.metadata.read_only)) {
+    kind = PathAccessKind::Read;
+  }
+  // The directory a search walks: its directory argument, else the cwd.
+  std::string search_dir = normalizePath(".", call_.context.cwd, home());
+  for (size_t i = 0; i < raw_paths_.size(); ++i) {
+    if (isDirectoryArgument(argumentOf(path_fields_[i]))) {
+      search_dir = paths_[i];
+      break;
+    }
+  }
+  for (size_t i = 0; i < raw_paths_.size(); ++i) {
+    const std::string_view name = argumentOf(path_fields_[i]);
+    const std::string route = "args." + path_fields_[i];
+    if (isGlobArgument(name) && (search || name == "include")) {
+      // A glob without a '/' in Grep's `glob` or an `include` matches names at any depth.
+      const bool any_depth = name != "pattern";
+      for (const std::string& alternative : detail::expandBraces(raw_paths_[i])) {
+        std::string text;
+        if (alternative.starts_with('/') || alternative.starts_with('~')) {
+          text = normalizePath(alternative, call_.context.cwd, home());
+        } else {
+          const bool nested = any_depth && alternative.find('/') == std::string::npos;
+          text = normalizePath(
+              (search_dir == "/" ? "" : search_dir) + (nested ? "/**/" : "/") + alternative, "/",
+              home());
+        }
+        PathAccess access{kind, PathShape::Pattern, raw_paths_[i], {}, route, true};
+        access.path.lexical = access.path.resolved = text;
+        accesses_.push_back(std::move(access));
+      }
+      continue;
+    }
+    if (resolved_of_raw_[i] < 0) continue;  // refused: pathError() says why
+    const PathShape shape = search && isDirectoryArgument(name) ? PathShape::Tree : PathShape::File;
+    accesses_.push_back(PathAccess{kind, shape, raw_paths_[i],
+                                   resolved_paths_[static_cast<size_t>(resolved_of_raw_[i])], route,
+                                   true});
+  }
+  return accesses_;
+}
+
+const std::string& CallView::programCwd() const {
+  if (!program_cwd_) {
+    program_cwd_ = call_.context.cwd;
+    if (tool_.kind == ToolKind::Shell && !paths().empty()) program_cwd_ = paths().front();
+  }
+  return *program_cwd_;
 }
 
 const std::string& CallView::home() const {
@@ -202,6 +279,14 @@ bool CallView::insideWorkspace(const ResolvedPath& path) const {
   };
   return inside(path.resolved) &&
          (path.resolved_after_normalizing.empty() || inside(path.resolved_after_normalizing));
+}
+
+}  // namespace toolguard
+
+namespace toolguard {
+
+std::string_view toString(PathAccessKind kind) {
+  return kind == PathAccessKind::Read ? "reads" : "writes";
 }
 
 }  // namespace toolguard

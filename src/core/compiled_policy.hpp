@@ -5,6 +5,7 @@
 #include <string>
 #include <variant>
 
+#include "path_probes.hpp"
 #include "rule_index.hpp"
 #include "toolguard/json_schema.hpp"
 #include "toolguard/policy.hpp"
@@ -21,6 +22,14 @@ struct CompiledPolicy {
   Policy policy;
   RuleIndex index;
   std::map<std::string, CompiledToolSchema, std::less<>> schemas;  ///< by tool name
+  /// Rules that judge every path a call reads or writes, whatever the route
+  /// (Rule::judgesPathAccesses) and restrict (ask, deny, abort): indexes into
+  /// policy.rules, in policy order.
+  std::vector<uint32_t> path_rules;
+  /// path_rules as a lookup by rule index.
+  std::vector<bool> is_path_rule;
+  /// Examples of the places every rule's path globs name (for pathProbes).
+  std::vector<PathExample> path_examples;
 };
 
 }  // namespace toolguard::detail

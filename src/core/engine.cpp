@@ -1,15 +1,38 @@
 // The decision engine: strictest finding wins, then tool policy, then default.
 #include "toolguard/engine.hpp"
 
+#include <algorithm>
 #include <exception>
 
 #include "argument_stage.hpp"
 #include "rule_judging.hpp"
+#include "toolguard/paths.hpp"
 
 namespace toolguard {
 namespace detail {
 
 CompiledPolicy::CompiledPolicy(Policy p) : policy(std::move(p)), index(policy.rules) {
+  is_path_rule.assign(policy.rules.size(), false);
+  const std::string home = homeDirectory();
+  for (uint32_t i = 0; i < policy.rules.size(); ++i) {
+    const Rule& rule = *policy.rules[i];
+    const std::optional<Verdict> verdict = rule.fixedVerdict();
+    if (!rule.judgesPathAccesses() || !verdict ||
+        !(*verdict == Verdict::Ask || *verdict == Verdict::Deny || *verdict == Verdict::Abort)) {
+      continue;
+    }
+    path_rules.push_back(i);
+    is_path_rule[i] = true;
+    for (const std::string& glob : rule.pathGlobs()) {
+      for (PathExample& ex : examplesOfGlob(glob, home)) {
+        const bool known =
+            std::any_of(path_examples.begin(), path_examples.end(), [&](const PathExample& other) {
+              return other.text == ex.text && other.anchored == ex.anchored;
+            });
+        if (!known) path_examples.push_back(std::move(ex));
+      }
+    }
+  }
   for (const ToolInfo* tool : policy.tools.all()) {
     if (tool->input_schema.is_null()) continue;
     try {

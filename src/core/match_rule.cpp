@@ -1,8 +1,10 @@
 // Declarative rules compiled from a RuleSpec.
+#include <algorithm>
 #include <memory>
 #include <optional>
 
 #include "first_match_rule.hpp"
+#include "path_matcher.hpp"
 #include "rule_conditions.hpp"
 #include "shell/shell_matcher.hpp"
 #include "toolguard/policy_error.hpp"
@@ -110,7 +112,10 @@ class MatchRule final : public Rule {
     }
     if (spec.command) command_.emplace(*spec.command);
     if (spec.shell) shell_.emplace(*spec.shell);
-    if (spec.path) path_.emplace(*spec.path, loosens(spec.verdict));
+    if (spec.path) {
+      path_.emplace(*spec.path, loosens(spec.verdict));
+      path_globs_ = spec.path->glob;
+    }
     for (auto& [name, matcher] : spec.context) {
       auto field = parseContextField(name);
       if (!field) {
@@ -136,6 +141,32 @@ class MatchRule final : public Rule {
 
   bool judgesShellCommands() const override { return shell_.has_value(); }
 
+  bool judgesPathAccesses() const override {
+    const RuleTarget& t = target();
+    if (!path_ || !args_.empty() || command_ || shell_ || risk_above_ || !t.tools.empty() ||
+        !t.categories.empty() || t.kinds.empty()) {
+      return false;
+    }
+    return std::all_of(t.kinds.begin(), t.kinds.end(), [](ToolKind k) {
+      return k == ToolKind::FileRead || k == ToolKind::FileWrite || k == ToolKind::FileSearch;
+    });
+  }
+
+  std::optional<Finding> evaluateAccess(const PathAccess& probe,
+                                        const CallView& view) const override {
+    const auto& kinds = target().kinds;
+    auto has = [&](ToolKind k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); };
+    const bool fits = probe.kind == PathAccessKind::Write
+                          ? has(ToolKind::FileWrite)
+                          : has(ToolKind::FileRead) || has(ToolKind::FileSearch);
+    if (!fits || !path_ || !contextMatches(view) || !path_->matchesProbe(probe, view)) {
+      return std::nullopt;
+    }
+    return Finding{verdict_, reason_};
+  }
+
+  std::vector<std::string> pathGlobs() const override { return path_globs_; }
+
   std::optional<Finding> evaluateCommand(const SimpleCommand& command,
                                          const CallView& view) const override {
     if (!shell_ || !callMatches(view) || !shell_->matches(command, view)) return std::nullopt;
@@ -153,6 +184,10 @@ class MatchRule final : public Rule {
       if (!command || !command_->matchesText(*command)) return false;
     }
     if (path_ && !path_->matches(view)) return false;
+    return contextMatches(view);
+  }
+
+  bool contextMatches(const CallView& view) const {
     for (const auto& [field, matcher] : context_) {
       if (!matcher.matchesText(contextValue(view.call().context, field))) return false;
     }
@@ -188,6 +223,7 @@ class MatchRule final : public Rule {
   std::vector<std::pair<std::string, CompiledValueMatcher>> args_;
   std::optional<CompiledValueMatcher> command_;
   std::optional<CompiledPathMatcher> path_;
+  std::vector<std::string> path_globs_;
   std::optional<detail::CompiledShellMatcher> shell_;
   std::vector<std::pair<ContextField, CompiledValueMatcher>> context_;
   Verdict verdict_;

@@ -1,37 +1,12 @@
 // Consulting the rules: strictest finding wins, then tool policy, then default.
 #include "rule_judging.hpp"
 
-#include <exception>
+#include "judgement.hpp"
+#include "path_judgement.hpp"
+#include "shell/command_accesses.hpp"
 
 namespace toolguard::detail {
 namespace {
-
-// The strictest finding so far, the rule that gave it and the command it is about.
-struct Judgement {
-  std::optional<Finding> finding;
-  const Rule* rule = nullptr;
-  std::string command;
-
-  void consider(const std::optional<Finding>& f, const Rule* by, const std::string& on) {
-    if (f && (!finding || isStricter(f->verdict, finding->verdict))) {
-      finding = f;
-      rule = f->decided_by != nullptr ? f->decided_by : by;  // a first_match case
-      command = on;
-    }
-  }
-};
-
-// A rule that throws has a deny finding: an internal error never allows.
-template <typename Evaluate>
-std::optional<Finding> safely(const Rule& rule, Evaluate evaluate) {
-  try {
-    return evaluate();
-  } catch (const std::exception& e) {
-    return Finding{Verdict::Deny, "rule " + rule.id() + " failed: " + e.what()};
-  } catch (...) {
-    return Finding{Verdict::Deny, "rule " + rule.id() + " failed"};
-  }
-}
 
 // The engine's own findings about shell programs (named in decisions): the
 // LLM validator, else a person, decides.
@@ -62,10 +37,11 @@ const std::shared_ptr<const Rule>& unreadableProgramRule() {
   return rule;
 }
 
-// Each simple command is judged on its own by every command rule; a command
-// with words that no rule has a finding for is escalated. The program gets
-// the strictest verdict of its commands.
-void judgeCommands(const ShellProgram& program,
+// Each simple command is judged on its own: by every command rule, then the
+// paths it reads and writes by the path rules; when there are command rules, a
+// command with words that none of them has a finding for is escalated. The
+// program gets the strictest verdict of its commands.
+void judgeCommands(const CompiledPolicy& compiled, const ShellProgram& program,
                    const std::vector<const std::shared_ptr<const Rule>*>& rules,
                    const CallView& view, Judgement& best, Decision& d) {
   std::vector<bool> wraps(program.commands.size(), false);
@@ -85,9 +61,14 @@ void judgeCommands(const ShellProgram& program,
       best.consider(finding, rule->get(), command.text);
       d.consulted.push_back(RuleTrace{*rule, std::move(finding), c});
     }
+    // Then the paths it reads and writes (a command rule's equally strict,
+    // more specific finding stays: `rm -rf /` is a protected delete).
+    const CommandScene scene{command, program, view, view.home()};
+    found = judgePathAccesses(compiled, view, commandAccesses(scene), c, command.text, best, d) ||
+            found;
     // A wrapper (sudo, env, bash -c, xargs, ...) is judged through the
     // commands it runs, which are in the program too.
-    if (!found && !command.words.empty() && !wraps[c]) {
+    if (!found && !rules.empty() && !command.words.empty() && !wraps[c]) {
       Finding unknown{Verdict::Escalate, "no rule knows the command '" + command.name() + "'"};
       best.consider(unknown, unknownCommandRule().get(), command.text);
       d.consulted.push_back(RuleTrace{unknownCommandRule(), std::move(unknown), c});
@@ -105,6 +86,7 @@ void judgeRules(const CompiledPolicy& compiled, const CallView& view, Decision& 
   std::vector<const std::shared_ptr<const Rule>*> command_rules;
   const ShellProgram* program = view.shellProgram();
   for (uint32_t i : compiled.index.candidates(tool, info)) {
+    if (compiled.is_path_rule[i]) continue;  // judged path by path below
     const auto& rule_ptr = policy.rules[i];
     // Rules about simple commands judge the whole call when there is no program.
     if (rule_ptr->judgesShellCommands() && program != nullptr) {
@@ -115,8 +97,13 @@ void judgeRules(const CompiledPolicy& compiled, const CallView& view, Decision& 
     best.consider(finding, rule_ptr.get(), "");
     d.consulted.push_back(RuleTrace{rule_ptr, std::move(finding), std::nullopt});
   }
-  if (program != nullptr && !command_rules.empty()) {
-    judgeCommands(*program, command_rules, view, best, d);
+  // Every path the call's own arguments read or write meets the path rules;
+  // a shell tool's paths are found command by command.
+  if (info.kind != ToolKind::Shell) {
+    judgePathAccesses(compiled, view, view.pathAccesses(), std::nullopt, "", best, d);
+  }
+  if (program != nullptr && (!command_rules.empty() || !compiled.path_rules.empty())) {
+    judgeCommands(compiled, *program, command_rules, view, best, d);
   }
   // A program that does not parse, or is wrapped too deeply, is never allowed,
   // whatever rules its readable parts met (the default policy asks; a policy

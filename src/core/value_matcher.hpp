@@ -40,38 +40,6 @@ class CompiledValueMatcher {
   std::unique_ptr<RE2> regex_;
 };
 
-/// A PathMatcher with its patterns compiled. Patterns are tested against
-/// both the lexical and the resolved (symlink-free) form of each path, without
-/// case where the file system ignores it; containment uses the resolved form.
-class CompiledPathMatcher {
- public:
-  /// `every_path`: the matcher belongs to a loosening rule (allow, escalate),
-  /// which must hold for every path of the call and both of its forms. A
-  /// restricting rule matches when one form of one path does.
-  CompiledPathMatcher(const PathMatcher& spec, bool every_path);
-
-  /// True when the call's paths satisfy every condition that is set.
-  bool matches(const CallView& view) const;
-
-  std::string describe() const;
-
- private:
-  bool nameMatches(const std::string& name, bool fold, const CallView& view) const;
-  bool globMatches(const std::string& name, bool fold, const CallView& view) const;
-  bool pathMatches(const ResolvedPath& path, const CallView& view) const;
-
-  std::string glob_text_;
-  std::string regex_text_;
-  std::unique_ptr<RE2> glob_;
-  std::unique_ptr<RE2> regex_;
-  std::unique_ptr<RE2> glob_nocase_;
-  std::unique_ptr<RE2> cwd_glob_;  ///< `./` globs: on the path below the call's cwd
-  std::unique_ptr<RE2> cwd_glob_nocase_;
-  std::unique_ptr<RE2> regex_nocase_;
-  std::optional<bool> outside_workspace_;
-  bool every_path_;
-};
-
 /// Compiles `pattern` with RE2 (whole-value match) or throws PolicyError at `where`.
 std::unique_ptr<RE2> compileRegex(const std::string& pattern, const SourceLocation& where,
                                   std::string_view what);
@@ -81,5 +49,20 @@ std::unique_ptr<RE2> compileRegex(const std::string& pattern, const SourceLocati
 /// nullptr when there are no patterns.
 std::unique_ptr<RE2> compileAlternatives(const std::vector<std::string>& patterns,
                                          const SourceLocation& where, std::string_view what);
+
+/// Patterns translated to RE2 by `translate`, as one alternation compiled
+/// once; `text` lists them as written. nullptr when there are none.
+template <typename Translate>
+std::unique_ptr<RE2> compileTranslated(const std::vector<std::string>& patterns,
+                                       const SourceLocation& where, std::string_view what,
+                                       std::string& text, Translate translate) {
+  std::vector<std::string> translated;
+  for (const std::string& p : patterns) {
+    translated.push_back(translate(p));
+    if (!text.empty()) text += "\", \"";
+    text += p;
+  }
+  return compileAlternatives(translated, where, what);
+}
 
 }  // namespace toolguard::detail

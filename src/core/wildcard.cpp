@@ -44,6 +44,10 @@ std::optional<Finding> Rule::evaluateCommand(const SimpleCommand&, const CallVie
   return std::nullopt;
 }
 
+std::optional<Finding> Rule::evaluateAccess(const PathAccess&, const CallView&) const {
+  return std::nullopt;
+}
+
 const std::vector<RuleExample>& Rule::examples() const {
   static const std::vector<RuleExample> kNone;
   return kNone;

@@ -484,8 +484,11 @@ class Parser {
         m.regex = strings(v, "path.regex");
       } else if (key == "outside_workspace") {
         m.outside_workspace = boolean(v, "path.outside_workspace");
+      } else if (key == "except") {
+        m.except = strings(v, "path.except");
       } else {
-        error(k, "path: unknown matcher '" + key + "' (expected glob, regex, outside_workspace)");
+        error(k, "path: unknown matcher '" + key +
+                     "' (expected glob, regex, outside_workspace, except)");
       }
     }
     if (m.glob.empty() && m.regex.empty() && !m.outside_workspace) {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "command_args.hpp"
+#include "command_paths.hpp"
 #include "shell_facts.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/shell_rules.hpp"
@@ -15,6 +16,7 @@ namespace {
 
 using detail::CommandArgs;
 using detail::CommandScene;
+using detail::findStarts;
 using detail::parseArgs;
 using detail::PathRisk;
 using Detail = std::optional<std::string>;  // what exactly matched, or nullopt
@@ -96,25 +98,6 @@ Detail recursiveDelete(const CommandScene& s) {
   CommandArgs a = parseArgs(c.arguments());
   if (!a.hasAny("rR", {"--recursive"})) return std::nullopt;
   return protectedOperand(a.operands, s);
-}
-
-// find's start points: the words before its expression (default ".").
-std::vector<ShellWord> findStarts(const SimpleCommand& find) {
-  std::vector<ShellWord> starts;
-  auto args = find.arguments();
-  size_t i = 0;
-  // Options before the start points: -H -L -P, -D debugopts, -Olevel.
-  while (i < args.size() && (args[i].text == "-H" || args[i].text == "-L" || args[i].text == "-P" ||
-                             args[i].text == "-D" || args[i].text.starts_with("-O"))) {
-    i += args[i].text == "-D" ? 2 : 1;
-  }
-  for (; i < args.size(); ++i) {
-    const ShellWord& w = args[i];
-    if (w.text.starts_with("-") || w.text == "(" || w.text == "!") break;
-    starts.push_back(w);
-  }
-  if (starts.empty()) starts.push_back(ShellWord{".", false, "."});
-  return starts;
 }
 
 // find -delete, or a delete that find -exec/-ok runs on every file found.
@@ -509,25 +492,12 @@ Detail systemState(const CommandScene& s) {
   return std::nullopt;
 }
 
-// "/w/link (-> /etc/x)" when a symlink leads elsewhere.
-std::string describePath(const ResolvedPath& path) {
-  if (path.resolved == path.lexical) return path.lexical;
-  return path.lexical + " (-> " + path.resolved + ")";
-}
-
-Detail writesOutside(const CommandScene& s) {
+// Where a command writes is judged by the path rules, whatever the route
+// (docs/paths.md); what they cannot judge is a target only known at run time.
+Detail writesUnknownPlace(const CommandScene& s) {
   for (const ShellWord& target : detail::writtenPaths(s.command)) {
     if (target.dynamic && detail::pathRisk(target, s) != PathRisk::Ordinary) {
       return "writes to " + quoted(target) + ", known only at run time";
-    }
-    const ResolvedPath path = detail::resolvedPath(target, s);
-    if (detail::isHarmlessDevice(path.lexical)) continue;
-    if (detail::eitherForm(
-            path, [&](const std::string& p) { return detail::isStartupOrAccessFile(p, s); })) {
-      return "writes " + describePath(path) + " (runs code or grants access)";
-    }
-    if (!detail::insideWorkspace(path, s)) {
-      return "writes " + describePath(path) + ", outside the workspace";
     }
   }
   return std::nullopt;
@@ -820,14 +790,12 @@ std::vector<BuiltinRuleSpec> specs() {
        {"shutdown -h now", "reboot", "systemctl stop nginx", "kill -9 -1", "iptables -F",
         "crontab -r", "history -c", "killall node"},
        {"systemctl status nginx", "kill 1234", "crontab -l"}},
-      {"writes-outside-workspace",
+      {"writes-unknown-place",
        ask,
-       "writes outside the workspace or into start-up files",
-       writesOutside,
-       {"echo x > /tmp/out", "echo 'curl x|sh' >> ~/.bashrc", "tee -a ~/.ssh/authorized_keys",
-        "cp a /etc/x", "touch ../other/x", "sed -i s/a/b/ /etc/hosts", "mv a ~/x"},
-       {"echo x > out.txt", "cp a b", "echo x 2>/dev/null", "sed s/a/b/ /etc/hosts",
-        "touch src/new.c"}},
+       "writes to a place known only at run time",
+       writesUnknownPlace,
+       {"echo x > $OUT", "cp a \"$DEST\"", "tee ~/$X", "echo x > /etc/$NAME"},
+       {"echo x > out.txt", "cp a b", "echo x 2>/dev/null", "echo $X > out.txt"}},
       {"environment-hijack",
        ask,
        "changes which program runs or what it loads",

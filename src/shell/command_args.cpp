@@ -14,6 +14,16 @@ bool CommandArgs::hasAny(const std::string& short_flags,
   return false;
 }
 
+std::vector<ShellWord> CommandArgs::valuesOf(std::initializer_list<const char*> options) const {
+  std::vector<ShellWord> out;
+  for (const auto& [option, value] : valued) {
+    for (const char* o : options) {
+      if (option == o) out.push_back(value);
+    }
+  }
+  return out;
+}
+
 CommandArgs parseArgs(std::span<const ShellWord> words, const std::string& short_with_value,
                       const std::set<std::string>& long_with_value) {
   CommandArgs args;
@@ -34,18 +44,23 @@ CommandArgs parseArgs(std::span<const ShellWord> words, const std::string& short
       args.longs.insert(name);
       if (eq != std::string::npos) {
         args.values.push_back(w.substr(eq + 1));
+        args.valued.emplace_back(name, ShellWord{w.substr(eq + 1), false, w.substr(eq + 1)});
       } else if (long_with_value.count(name) && i + 1 < words.size()) {
         args.values.push_back(words[++i].text);
+        args.valued.emplace_back(name, words[i]);
       }
       continue;
     }
     for (size_t k = 1; k < w.size(); ++k) {
       args.flags.insert(w[k]);
       if (short_with_value.find(w[k]) != std::string::npos) {
+        const std::string option = std::string("-") + w[k];
         if (k + 1 < w.size()) {
           args.values.push_back(w.substr(k + 1));
+          args.valued.emplace_back(option, ShellWord{w.substr(k + 1), false, w.substr(k + 1)});
         } else if (i + 1 < words.size()) {
           args.values.push_back(words[++i].text);
+          args.valued.emplace_back(option, words[i]);
         }
         break;
       }

@@ -17,11 +17,16 @@ struct CommandArgs {
   std::set<char> flags;             ///< short options (`-rf` gives r and f)
   std::set<std::string> longs;      ///< long options without their value ("--force")
   std::vector<std::string> values;  ///< values of options that take one
+  /// The same values with the option that took each ("-o" or "--output")
+  /// and the word it came from (kept dynamic when it was).
+  std::vector<std::pair<std::string, ShellWord>> valued;
   std::vector<ShellWord> operands;
 
   bool has(char flag) const { return flags.count(flag) != 0; }
   bool hasLong(const std::string& name) const { return longs.count(name) != 0; }
   bool hasAny(const std::string& short_flags, std::initializer_list<const char*> long_names) const;
+  /// The values given to any of these options ("-o", "--output"), in order.
+  std::vector<ShellWord> valuesOf(std::initializer_list<const char*> options) const;
 };
 
 /// Parses `words` (the command's arguments, without its name). Short options

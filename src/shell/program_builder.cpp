@@ -141,6 +141,13 @@ void ProgramBuilder::statement(TSNode node, ShellPlacement placement,
     assignmentsOnly(node, placement, redirects);
   } else if (isOneOf(type, {"declaration_command", "unset_command", "test_command"})) {
     builtinLike(node, placement, redirects);
+  } else if (isOneOf(type, {"file_redirect", "herestring_redirect"})) {
+    // A redirection with no command, as in `$(<file)`: bash reads the file.
+    std::vector<TSNode> subs;
+    Redirects with_own = redirects;
+    redirect(node, with_own, subs, placement);
+    substitutions(subs, placement);
+    emit(SimpleCommand{}, placement, with_own, std::string(tree_.textOf(node)));
   } else if (type == "heredoc_body") {
     std::vector<TSNode> subs;
     collectSubstitutions(node, subs);
@@ -208,8 +215,37 @@ void ProgramBuilder::conditional(TSNode node, ShellPlacement placement,
   }
 }
 
+void ProgramBuilder::withTailRedirects(TSNode node, ShellPlacement placement,
+                                       const std::vector<ShellRedirect>& outer,
+                                       const std::vector<ShellRedirect>& with_own) {
+  const std::string_view type = typeOf(node);
+  std::vector<TSNode> parts;
+  const uint32_t count = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode child = ts_node_named_child(node, i);
+    if (typeOf(child) != "comment") parts.push_back(child);
+  }
+  if ((type != "list" && type != "pipeline") || parts.empty()) {
+    statement(node, placement, with_own);
+    return;
+  }
+  for (size_t i = 0; i < parts.size(); ++i) {
+    ShellPlacement p = placement;
+    if (type == "pipeline") {
+      p.pipeline_position = i;
+      p.pipeline_length = parts.size();
+    }
+    if (i + 1 < parts.size()) {
+      statement(parts[i], p, outer);
+    } else {
+      withTailRedirects(parts[i], p, outer, with_own);
+    }
+  }
+}
+
 void ProgramBuilder::redirectedStatement(TSNode node, ShellPlacement placement,
                                          std::vector<ShellRedirect> redirects) {
+  const std::vector<ShellRedirect> outer = redirects;
   std::vector<TSNode> subs;
   TSNode body{};
   bool has_body = false;
@@ -226,7 +262,9 @@ void ProgramBuilder::redirectedStatement(TSNode node, ShellPlacement placement,
   std::vector<Pending> pending;
   pending.swap(after_heredoc_);  // the body runs first
   if (has_body) {
-    statement(body, placement, redirects);
+    // The grammar reads `a && b > f` and `a | b > f` as one statement
+    // redirected; bash gives the redirection to `b` alone.
+    withTailRedirects(body, placement, outer, redirects);
   } else {
     emit(SimpleCommand{}, placement, redirects, std::string(tree_.textOf(node)));
   }

@@ -28,6 +28,11 @@ class ProgramBuilder {
   void conditional(TSNode node, ShellPlacement placement, const Redirects& redirects);
   void pipedAfterHeredoc(TSNode node, ShellPlacement placement);
   void drainAfterHeredoc();
+  // Reads a redirected statement's body: in a list or pipeline only the last
+  // command gets the statement's own redirections (`with_own`).
+  void withTailRedirects(TSNode node, ShellPlacement placement,
+                         const std::vector<ShellRedirect>& outer,
+                         const std::vector<ShellRedirect>& with_own);
   void redirectedStatement(TSNode node, ShellPlacement placement, Redirects redirects);
   void command(TSNode node, ShellPlacement placement, Redirects redirects);
   void assignmentsOnly(TSNode node, ShellPlacement placement, const Redirects& redirects);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "command_args.hpp"
+#include "command_paths.hpp"
 #include "toolguard/paths.hpp"
 
 namespace toolguard::detail {
@@ -33,7 +34,7 @@ bool isProtected(const std::string& path, const std::string& home) {
 }  // namespace
 
 std::optional<std::string> effectiveCwd(const CommandScene& scene) {
-  std::optional<std::string> cwd = scene.view.call().context.cwd;
+  std::optional<std::string> cwd = scene.view.programCwd();
   const auto& commands = scene.program.commands;
   const SimpleCommand* self = &scene.command;
   if (commands.empty() || self < commands.data() || self >= commands.data() + commands.size()) {
@@ -111,10 +112,6 @@ PathRisk pathRisk(const ShellWord& word, const CommandScene& scene) {
                                                               : PathRisk::Unknown;
 }
 
-bool insideWorkspace(const ResolvedPath& path, const CommandScene& scene) {
-  return scene.view.insideWorkspace(path);
-}
-
 bool isBlockDevice(std::string_view path) {
   constexpr std::string_view kDisks[] = {"/dev/sd",   "/dev/hd",      "/dev/vd",   "/dev/xvd",
                                          "/dev/nvme", "/dev/mmcblk",  "/dev/disk", "/dev/md",
@@ -126,31 +123,6 @@ bool isBlockDevice(std::string_view path) {
 bool isHarmlessDevice(std::string_view path) {
   return path == "/dev/null" || path == "/dev/stdout" || path == "/dev/stderr" ||
          path == "/dev/tty" || path.starts_with("/dev/fd/");
-}
-
-bool isStartupOrAccessFile(const std::string& path, const CommandScene& scene) {
-  constexpr std::string_view kHomeFiles[] = {".bashrc",
-                                             ".bash_profile",
-                                             ".bash_login",
-                                             ".profile",
-                                             ".zshrc",
-                                             ".zprofile",
-                                             ".zshenv",
-                                             ".zlogin",
-                                             ".config/fish/config.fish",
-                                             ".ssh/authorized_keys",
-                                             ".ssh/config",
-                                             ".gitconfig",
-                                             ".npmrc",
-                                             ".pypirc",
-                                             ".netrc"};
-  for (std::string_view file : kHomeFiles) {
-    if (path == scene.home + "/" + std::string(file)) return true;
-  }
-  return path.ends_with("/authorized_keys") || path.find("/.git/hooks/") != std::string::npos ||
-         path.ends_with("/.git/config") || path.starts_with("/etc/profile") ||
-         path.starts_with("/etc/bash") || path.starts_with("/etc/cron") ||
-         path.starts_with("/etc/sudoers");
 }
 
 bool isSecretFile(const std::string& path) {
@@ -185,54 +157,8 @@ bool isNetworkSender(std::string_view name) {
 
 std::vector<ShellWord> writtenPaths(const SimpleCommand& command) {
   std::vector<ShellWord> out;
-  for (const ShellRedirect& r : command.redirects) {
-    if (r.op.find('>') != std::string::npos && r.op != ">&" && r.op != "<&")
-      out.push_back(r.target);
-    if (r.op == ">&" && !r.target.text.empty() &&
-        !std::isdigit(static_cast<unsigned char>(r.target.text[0])) && r.target.text != "-") {
-      out.push_back(r.target);  // `>& file` writes both streams to a file
-    }
-  }
-  const std::string name = command.name();
-  const auto words = command.arguments();
-  auto all = [&](const CommandArgs& a) {
-    out.insert(out.end(), a.operands.begin(), a.operands.end());
-  };
-  auto last = [&](const CommandArgs& a) {
-    if (a.operands.size() >= 2) out.push_back(a.operands.back());
-  };
-  if (name == "tee" || name == "touch" || name == "mkdir" || name == "rm" || name == "rmdir" ||
-      name == "unlink" || name == "shred") {
-    all(parseArgs(words, "m", {"--mode", "--reference"}));
-  } else if (name == "truncate") {
-    all(parseArgs(words, "sr", {"--size", "--reference"}));
-  } else if (name == "cp" || name == "mv" || name == "ln" || name == "install" || name == "rsync") {
-    CommandArgs a =
-        parseArgs(words, "tSomgTb",
-                  {"--target-directory", "--suffix", "--owner", "--mode", "--group", "--backup"});
-    if (a.has('t') || a.hasLong("--target-directory")) {
-      for (const std::string& v : a.values) out.push_back(ShellWord{v, false, v});
-    } else {
-      last(a);
-    }
-    if (name == "mv") {  // moving also removes the sources
-      for (size_t i = 0; i + 1 < a.operands.size(); ++i) out.push_back(a.operands[i]);
-    }
-  } else if (name == "sed" || name == "perl") {
-    CommandArgs a = parseArgs(words, "ef", {"--expression", "--file"});
-    const bool in_place = a.has('i') || a.hasLong("--in-place") ||
-                          std::any_of(words.begin(), words.end(),
-                                      [](const ShellWord& w) { return w.text.starts_with("-i"); });
-    if (in_place) {
-      // The script is the first operand unless given with -e/-f.
-      size_t first = (a.has('e') || a.has('f') || a.hasLong("--expression")) ? 0 : 1;
-      for (size_t i = first; i < a.operands.size(); ++i) out.push_back(a.operands[i]);
-    }
-  } else if (name == "dd") {
-    for (const ShellWord& w : words) {
-      if (w.text.starts_with("of="))
-        out.push_back(ShellWord{w.text.substr(3), w.dynamic, w.source});
-    }
+  for (const CommandPath& p : commandPaths(command)) {
+    if (p.kind == PathAccessKind::Write && p.shape != PathShape::Pattern) out.push_back(p.word);
   }
   return out;
 }

@@ -49,9 +49,6 @@ std::string absolutePath(const ShellWord& word, const CommandScene& scene);
 /// it is never inside the workspace.
 ResolvedPath resolvedPath(const ShellWord& word, const CommandScene& scene);
 
-/// True when the resolved path is inside one of the call's workspace roots.
-bool insideWorkspace(const ResolvedPath& path, const CommandScene& scene);
-
 /// The path with ASCII letters in lower case.
 std::string asciiLower(std::string text);
 
@@ -71,10 +68,6 @@ bool isBlockDevice(std::string_view path);
 /// True for the harmless character devices commands write to (/dev/null, ...).
 bool isHarmlessDevice(std::string_view path);
 
-/// True for shell start-up files, authorized_keys and other files that run
-/// code or grant access when written.
-bool isStartupOrAccessFile(const std::string& path, const CommandScene& scene);
-
 /// True for files that hold secrets (.env, private keys, cloud credentials).
 bool isSecretFile(const std::string& path);
 
@@ -84,8 +77,9 @@ bool isInterpreter(std::string_view name);
 /// True when `name` sends data over the network.
 bool isNetworkSender(std::string_view name);
 
-/// The paths a command writes: redirection targets, and the destinations of
-/// tee, cp, mv, touch, mkdir, sed -i, ln, install, truncate, dd of=, rm ...
+/// The paths a command writes, as written (commandPaths' writes): redirection
+/// targets, and what tee, cp, mv, touch, mkdir, sed -i, ln, dd of=, rm, chmod ...
+/// change.
 std::vector<ShellWord> writtenPaths(const SimpleCommand& command);
 
 }  // namespace toolguard::detail

@@ -5,6 +5,7 @@
 #include <pwd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 
 #include "core/unicode_text.hpp"
@@ -142,6 +143,31 @@ std::string decodeAnsiC(std::string_view body) {
   return out;
 }
 
+// The text with quoted parts ('...', "...", $'...') and escaped characters
+// left out: what brace expansion sees.
+std::string unquotedText(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\\') {
+      ++i;
+    } else if (c == '\'' || c == '"') {
+      size_t end = i + 1;
+      while (end < text.size() && text[end] != c) end += (c == '"' && text[end] == '\\') ? 2 : 1;
+      i = end;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// `{a,b}` or `{1..3}`: bash expands it into several words.
+bool hasBraceExpansion(std::string_view text) {
+  return text.find('{') != std::string_view::npos && text.find('}') != std::string_view::npos &&
+         (text.find(',') != std::string_view::npos || text.find("..") != std::string_view::npos);
+}
+
 }  // namespace
 
 void collectSubstitutions(TSNode node, std::vector<TSNode>& out) {
@@ -197,6 +223,25 @@ void WordEvaluator::appendLiteral(uint32_t start, uint32_t end, ShellWord& word,
   appendUnquoted(text, word, at_word_start);
 }
 
+void WordEvaluator::expandAssignmentTildes(std::string& text, size_t from) const {
+  // Bash expands an unquoted `~` after the first `=` of a word that looks
+  // like an assignment (`of=~/x`, `PATH=~/bin:~/sbin`), and after each `:`
+  // that follows it, also in a command's arguments.
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) return;
+  for (size_t i = 0; i < eq; ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (!(std::isalnum(c) || c == '_') || (i == 0 && std::isdigit(c))) return;
+  }
+  for (size_t i = std::max(from, eq + 1); i < text.size(); ++i) {
+    if (text[i] != '~' || (text[i - 1] != '=' && text[i - 1] != ':')) continue;
+    if (i - 1 != eq && text[i - 1] == '=') continue;
+    if (i + 1 < text.size() && text[i + 1] != '/' && text[i + 1] != ':') continue;
+    text.replace(i, 1, home_);
+    i += home_.size() - 1;
+  }
+}
+
 void WordEvaluator::appendUnquoted(std::string_view text, ShellWord& word, bool at_word_start) {
   if (at_word_start && !text.empty() && text.front() == '~') {
     size_t slash = text.find('/');
@@ -213,7 +258,9 @@ void WordEvaluator::appendUnquoted(std::string_view text, ShellWord& word, bool 
     }
   }
   bool has_glob = false;
+  const size_t before = word.text.size();
   word.text += unescapeUnquoted(text, has_glob);
+  expandAssignmentTildes(word.text, before);
   // Globs and brace expansion ({a,b}) make the words known only at run time.
   const bool braces =
       text.find('{') != std::string_view::npos &&
@@ -236,11 +283,7 @@ void WordEvaluator::append(TSNode node, ShellWord& word, bool at_word_start) {
   } else if (type == "translated_string" || type == "concatenation") {
     appendParts(node, word, false, ts_node_start_byte(node), ts_node_end_byte(node));
     // {a,b} and {1..3} arrive as a concatenation of words: brace expansion.
-    if (type == "concatenation" && text.find('{') != std::string_view::npos &&
-        text.find('}') != std::string_view::npos &&
-        (text.find(',') != std::string_view::npos || text.find("..") != std::string_view::npos)) {
-      word.dynamic = true;
-    }
+    if (type == "concatenation" && hasBraceExpansion(unquotedText(text))) word.dynamic = true;
   } else if (type == "simple_expansion") {
     if (text == "$HOME") {
       word.text += home_;

@@ -28,6 +28,7 @@ class WordEvaluator {
   void appendLiteral(uint32_t start, uint32_t end, ShellWord& word, bool quoted,
                      bool at_word_start);
   void appendUnquoted(std::string_view text, ShellWord& word, bool at_word_start);
+  void expandAssignmentTildes(std::string& text, size_t from) const;
 
   const BashTree& tree_;
   const std::string& home_;

@@ -33,7 +33,30 @@ TEST_F(Paths, SymlinkEscapesAndDanglingLinksAreCaught) {
   EXPECT_EQ(escape["rule"], "write-outside-workspace");
   json rc = write("rc");  // a dangling link to ~/.bashrc, which does not exist yet
   EXPECT_EQ(rc["verdict"], "ask");
-  EXPECT_EQ(rc["rule"], "sensitive-write");
+  EXPECT_EQ(rc["rule"], "code-config-write");
+}
+
+TEST_F(Paths, TheShellRouteMeetsTheSameFileRules) {
+  auto bash = [&](const std::string& command) {
+    return check({{"tool", "Bash"}, {"args", {{"command", command}}}, {"context", {{"cwd", ws}}}});
+  };
+  json config = bash("cat a > .toolguard/policy.yaml");
+  EXPECT_EQ(config["verdict"], "deny");
+  EXPECT_EQ(config["rule"], "guard-config-write");
+  EXPECT_EQ(bash("echo x > .env")["rule"], "sensitive-write");
+  EXPECT_EQ(bash("printf x > id_rsa.pem")["verdict"], "ask");
+  EXPECT_EQ(bash("echo '{}' > .claude/settings.json")["rule"], "code-config-write");
+  EXPECT_EQ(bash("cat ~/.ssh/id_rsa")["rule"], "private-key-read");
+  EXPECT_EQ(bash("echo hi > notes.txt")["verdict"], "allow");
+  // Claude Code's hook gets the same answer: the secret write asks, the guard's own file is denied.
+  RunResult hook = run({"check", "--format", "claude"},
+                       json{{"hook_event_name", "PreToolUse"},
+                            {"tool_name", "Bash"},
+                            {"tool_input", {{"command", "echo x >> .toolguard/policy.yaml"}}},
+                            {"cwd", ws}}
+                           .dump());
+  ASSERT_EQ(hook.exit_code, 0) << hook.err;
+  EXPECT_EQ(json::parse(hook.out)["hookSpecificOutput"]["permissionDecision"], "deny") << hook.out;
 }
 
 TEST_F(Paths, ControlCharactersInAPathAreDeniedNamingTheField) {

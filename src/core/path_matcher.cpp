@@ -1,0 +1,156 @@
+// A rule's `path:` matcher: globs, regexes, the workspace and exceptions.
+#include "path_matcher.hpp"
+
+#include <algorithm>
+
+#include "glob.hpp"
+#include "toolguard/paths.hpp"
+#include "toolguard/policy_error.hpp"
+#include "value_matcher.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+// The same pattern, ignoring case: for paths on case-folding file systems.
+std::unique_ptr<RE2> ignoringCase(const std::unique_ptr<RE2>& re) {
+  if (!re) return nullptr;
+  RE2::Options options = re->options();
+  options.set_case_sensitive(false);
+  return std::make_unique<RE2>(re->pattern(), options);
+}
+
+}  // namespace
+
+CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_path)
+    : outside_workspace_(spec.outside_workspace), every_path_(every_path) {
+  const std::string home = homeDirectory();
+  // A glob starting with "./" is relative to the call's cwd: it is matched,
+  // as an anchored glob, against the part of a path below the cwd.
+  std::vector<std::string> anywhere;
+  std::vector<std::string> below_cwd;
+  for (const std::string& g : spec.glob) {
+    if (g == "." || g == "./") {
+      below_cwd.emplace_back("/");
+    } else if (g.starts_with("./")) {
+      below_cwd.push_back(g.substr(1));
+    } else {
+      anywhere.push_back(g);
+    }
+    for (PathExample& ex : examplesOfGlob(g, home)) examples_.push_back(std::move(ex));
+  }
+  std::string cwd_text;
+  auto translate = [&home](const std::string& g) { return pathGlobToRegex(g, home); };
+  glob_ = compileTranslated(anywhere, spec.where, "path glob", glob_text_, translate);
+  cwd_glob_ = compileTranslated(below_cwd, spec.where, "path glob", cwd_text, translate);
+  for (const std::string& g : spec.glob) {
+    if (!g.starts_with("./") && g != ".") continue;
+    if (!glob_text_.empty()) glob_text_ += "\", \"";
+    glob_text_ += g;
+  }
+  regex_ = compileTranslated(spec.regex, spec.where, "regex", regex_text_,
+                             [](const std::string& r) { return r; });
+  except_ = compileTranslated(spec.except, spec.where, "path.except glob", except_text_, translate);
+  if (!glob_ && !cwd_glob_ && !regex_ && !outside_workspace_) {
+    throw PolicyError(spec.where, "path matcher needs one of glob, regex, outside_workspace");
+  }
+  glob_nocase_ = ignoringCase(glob_);
+  cwd_glob_nocase_ = ignoringCase(cwd_glob_);
+  regex_nocase_ = ignoringCase(regex_);
+}
+
+bool CompiledPathMatcher::globMatches(const std::string& name, bool fold,
+                                      const CallView& view) const {
+  const RE2* glob = fold ? glob_nocase_.get() : glob_.get();
+  if (glob != nullptr && RE2::FullMatch(name, *glob)) return true;
+  const RE2* below_cwd = fold ? cwd_glob_nocase_.get() : cwd_glob_.get();
+  if (below_cwd == nullptr) return false;
+  for (const std::string& cwd : view.cwdForms()) {
+    if (!isWithin(name, cwd, fold)) continue;
+    std::string_view rest = std::string_view(name).substr(cwd == "/" ? 0 : cwd.size());
+    if (rest.empty()) rest = "/";
+    if (RE2::FullMatch(rest, *below_cwd)) return true;
+  }
+  return false;
+}
+
+bool CompiledPathMatcher::nameMatches(const std::string& name, bool fold,
+                                      const CallView& view) const {
+  const RE2* regex = fold ? regex_nocase_.get() : regex_.get();
+  if ((glob_ || cwd_glob_) && !globMatches(name, fold, view)) return false;
+  if (regex != nullptr && !RE2::FullMatch(name, *regex)) return false;
+  return true;
+}
+
+bool CompiledPathMatcher::excepted(const ResolvedPath& path) const {
+  // Every form must be an exception: a link from an excepted name to
+  // anywhere else is still judged by where it leads.
+  return except_ != nullptr &&
+         everyForm(path, [&](const std::string& form) { return RE2::FullMatch(form, *except_); });
+}
+
+bool CompiledPathMatcher::matchesProbe(const PathAccess& probe, const CallView& view) const {
+  const ResolvedPath& path = probe.path;
+  if (excepted(path)) return false;
+  if (glob_ || cwd_glob_ || regex_) {
+    // Restricting rules catch a path by any of its forms; loosening ones need all.
+    auto test = [&](const std::string& name) {
+      return nameMatches(name, path.case_insensitive, view);
+    };
+    if (every_path_ ? !everyForm(path, test) : !anyForm(path, test)) return false;
+  }
+  if (outside_workspace_) {
+    if (!probe.known_location) return false;
+    if (view.insideWorkspace(path) == *outside_workspace_) return false;
+  }
+  return true;
+}
+
+bool CompiledPathMatcher::accessMatches(const PathAccess& access, const CallView& view) const {
+  if (!every_path_) {
+    const std::vector<PathAccess> probes = pathProbes(access, examples_, view);
+    return std::any_of(probes.begin(), probes.end(),
+                       [&](const PathAccess& probe) { return matchesProbe(probe, view); });
+  }
+  // A loosening rule must hold for what the access stands for: a tree by its
+  // directory, a glob by its directory and by what it names.
+  PathAccess file = access;
+  file.shape = PathShape::File;
+  if (access.shape != PathShape::Pattern) return matchesProbe(file, view);
+  const std::string dir = literalDirectory(access.path.lexical);
+  if (dir.empty()) return false;
+  for (const std::string& part : {dir, representativeOfGlob(access.path.lexical)}) {
+    PathValidation checked = view.resolve(part, "/");
+    if (!checked) return false;
+    file.path = *checked.path;
+    if (!matchesProbe(file, view)) return false;
+  }
+  return true;
+}
+
+bool CompiledPathMatcher::matches(const CallView& view) const {
+  const std::vector<PathAccess>& accesses = view.pathAccesses();
+  if (accesses.empty()) return false;
+  if (every_path_) {
+    if (view.pathError()) return false;
+    return std::all_of(accesses.begin(), accesses.end(),
+                       [&](const PathAccess& a) { return accessMatches(a, view); });
+  }
+  return std::any_of(accesses.begin(), accesses.end(),
+                     [&](const PathAccess& a) { return accessMatches(a, view); });
+}
+
+std::string CompiledPathMatcher::describe() const {
+  std::string out;
+  auto add = [&out](std::string part) {
+    if (!out.empty()) out += " and ";
+    out += part;
+  };
+  if (glob_ || cwd_glob_) add("path glob \"" + glob_text_ + "\"");
+  if (regex_) add("path regex \"" + regex_text_ + "\"");
+  if (outside_workspace_)
+    add(*outside_workspace_ ? "outside the workspace" : "inside the workspace");
+  if (except_) add("not \"" + except_text_ + "\"");
+  return out;
+}
+
+}  // namespace toolguard::detail

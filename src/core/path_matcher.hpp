@@ -1,0 +1,64 @@
+#pragma once
+// Internal: a rule's `path:` matcher compiled, and how it meets a path.
+
+#include <re2/re2.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "path_probes.hpp"
+#include "toolguard/call_view.hpp"
+#include "toolguard/path_access.hpp"
+#include "toolguard/rule_spec.hpp"
+
+namespace toolguard::detail {
+
+/// A PathMatcher with its patterns compiled. Patterns are tested against
+/// both the lexical and the resolved (symlink-free) form of each path, without
+/// case where the file system ignores it; containment uses the resolved form.
+class CompiledPathMatcher {
+ public:
+  /// `every_path`: the matcher belongs to a loosening rule (allow, escalate),
+  /// which must hold for every path of the call and every form of each. A
+  /// restricting rule matches when one form of one path does.
+  CompiledPathMatcher(const PathMatcher& spec, bool every_path);
+
+  /// True when the call's own paths (CallView::pathAccesses) satisfy every
+  /// condition that is set: one of them for a restricting rule, all of them
+  /// for a loosening one.
+  bool matches(const CallView& view) const;
+
+  /// True when one concrete path (a File probe, see pathProbes) meets the
+  /// conditions. A path whose location is only known at run time never meets
+  /// `outside_workspace`.
+  bool matchesProbe(const PathAccess& probe, const CallView& view) const;
+
+  /// Examples of the places the globs name (for pathProbes).
+  const std::vector<PathExample>& examples() const { return examples_; }
+
+  std::string describe() const;
+
+ private:
+  bool nameMatches(const std::string& name, bool fold, const CallView& view) const;
+  bool globMatches(const std::string& name, bool fold, const CallView& view) const;
+  bool excepted(const ResolvedPath& path) const;
+  bool accessMatches(const PathAccess& access, const CallView& view) const;
+
+  std::string glob_text_;
+  std::string regex_text_;
+  std::string except_text_;
+  std::unique_ptr<RE2> glob_;
+  std::unique_ptr<RE2> regex_;
+  std::unique_ptr<RE2> glob_nocase_;
+  std::unique_ptr<RE2> cwd_glob_;  ///< `./` globs: on the path below the call's cwd
+  std::unique_ptr<RE2> cwd_glob_nocase_;
+  std::unique_ptr<RE2> regex_nocase_;
+  std::unique_ptr<RE2> except_;
+  std::optional<bool> outside_workspace_;
+  std::vector<PathExample> examples_;
+  bool every_path_;
+};
+
+}  // namespace toolguard::detail

@@ -1,0 +1,267 @@
+// The paths a simple command reads and writes, resolved where it runs.
+#include "command_accesses.hpp"
+
+#include <glob.h>
+
+#include <cctype>
+
+#include "command_args.hpp"
+#include "command_paths.hpp"
+#include "core/path_probes.hpp"
+#include "toolguard/paths.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+constexpr size_t kMaxAccesses = 256;    // per command: enough for any real command line
+constexpr size_t kMaxGlobMatches = 64;  // files one glob is expanded to
+constexpr size_t kMaxXargsRuns = 32;    // commands `xargs -I` is unrolled into
+
+std::vector<ShellWord> splitWords(const ShellWord& word) {
+  std::vector<ShellWord> out;
+  std::string current;
+  for (char c : word.text) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!current.empty()) out.push_back(ShellWord{current, word.dynamic, current});
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!current.empty()) out.push_back(ShellWord{current, word.dynamic, current});
+  return out;
+}
+
+// The words a literal producer hands to `xargs`: the command before it in
+// its pipeline (echo, printf, cat of a here-string) or its own here-string.
+std::vector<ShellWord> xargsInputs(const ShellProgram& program, size_t xargs_index) {
+  const SimpleCommand& xargs = program.commands[xargs_index];
+  std::vector<ShellWord> out;
+  auto take = [&](const ShellWord& w) {
+    for (ShellWord& piece : splitWords(w)) out.push_back(std::move(piece));
+  };
+  auto hereStrings = [&](const SimpleCommand& c) {
+    for (const ShellRedirect& r : c.redirects) {
+      if (r.op == "<<<") take(r.target);
+    }
+  };
+  hereStrings(xargs);
+  const size_t position = xargs.placement.pipeline_position;
+  if (position == 0) return out;
+  for (size_t j = xargs_index; j-- > 0;) {
+    const SimpleCommand& p = program.commands[j];
+    if (p.placement.pipeline_length != xargs.placement.pipeline_length ||
+        p.placement.pipeline_position != position - 1) {
+      continue;
+    }
+    const std::string name = p.name();
+    const auto args = p.arguments();
+    if (name == "echo") {
+      size_t i = 0;
+      while (i < args.size() && (args[i].text == "-n" || args[i].text == "-e" ||
+                                 args[i].text == "-E" || args[i].text == "-ne")) {
+        ++i;
+      }
+      for (; i < args.size(); ++i) take(args[i]);
+    } else if (name == "printf" && !args.empty()) {
+      if (args.size() == 1 && args[0].text.find('%') == std::string::npos) {
+        std::string text = args[0].text;
+        for (size_t at = text.find("\\n"); at != std::string::npos; at = text.find("\\n", at)) {
+          text.replace(at, 2, " ");
+        }
+        take(ShellWord{text, args[0].dynamic, args[0].source});
+      }
+      for (size_t i = 1; i < args.size(); ++i) take(args[i]);
+    } else if (name == "cat") {
+      hereStrings(p);
+    }
+    break;
+  }
+  return out;
+}
+
+// The command with the words xargs gives it, once per input under -I.
+std::vector<SimpleCommand> withXargsInputs(const CommandScene& s) {
+  const SimpleCommand& c = s.command;
+  if (c.wrappers.empty() || c.wrappers.back().name != "xargs") return {c};
+  const size_t index = c.wrappers.back().command_index;
+  if (index >= s.program.commands.size()) return {c};
+  const std::vector<ShellWord> inputs = xargsInputs(s.program, index);
+  if (inputs.empty()) return {c};
+  const SimpleCommand& xargs = s.program.commands[index];
+  const CommandArgs a = parseArgs(xargs.arguments(), "adEILnPs",
+                                  {"--arg-file", "--delimiter", "--max-lines", "--max-args",
+                                   "--max-procs", "--max-chars", "--replace", "--eof"});
+  std::vector<ShellWord> replace = a.valuesOf({"-I", "--replace"});
+  if (replace.empty() && a.has('i')) replace.push_back(ShellWord{"{}", false, "{}"});
+  if (replace.empty()) {
+    SimpleCommand with = c;
+    with.words.insert(with.words.end(), inputs.begin(), inputs.end());
+    return {with};
+  }
+  std::vector<SimpleCommand> runs;
+  const std::string& token = replace.front().text;
+  for (const ShellWord& input : inputs) {
+    if (runs.size() >= kMaxXargsRuns || token.empty()) break;
+    SimpleCommand run = c;
+    for (ShellWord& w : run.words) {
+      for (size_t at = w.text.find(token); at != std::string::npos;
+           at = w.text.find(token, at + input.text.size())) {
+        w.text.replace(at, token.size(), input.text);
+        w.dynamic = w.dynamic || input.dynamic;
+      }
+    }
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+// The word with each run-time part (`$X`, `${X}`, `$(...)`, backquotes) as
+// `**`: it may stand for any number of directories.
+std::string runTimePartsAsGlobs(const std::string& text, bool& has_run_time_part) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '`') {
+      const size_t close = text.find('`', i + 1);
+      i = close == std::string::npos ? text.size() : close;
+    } else if (c == '$' && i + 1 < text.size() && (text[i + 1] == '{' || text[i + 1] == '(')) {
+      const char open = text[i + 1];
+      const char close = open == '{' ? '}' : ')';
+      int depth = 0;
+      size_t j = i + 1;
+      for (; j < text.size(); ++j) {
+        if (text[j] == open) ++depth;
+        if (text[j] == close && --depth == 0) break;
+      }
+      i = j;
+    } else if (c == '$' && i + 1 < text.size() &&
+               (std::isalnum(static_cast<unsigned char>(text[i + 1])) || text[i + 1] == '_' ||
+                std::string_view("@*#?$!-").find(text[i + 1]) != std::string_view::npos)) {
+      size_t j = i + 1;
+      if (std::isalpha(static_cast<unsigned char>(text[j])) || text[j] == '_') {
+        while (j + 1 < text.size() &&
+               (std::isalnum(static_cast<unsigned char>(text[j + 1])) || text[j + 1] == '_')) {
+          ++j;
+        }
+      }
+      i = j;
+    } else {
+      out += c;
+      continue;
+    }
+    has_run_time_part = true;
+    if (!out.ends_with("**")) out += "**";
+  }
+  return out;
+}
+
+class AccessList {
+ public:
+  AccessList(const CommandScene& scene, std::vector<PathAccess>& out) : scene_(scene), out_(out) {}
+
+  void file(const ShellWord& word, PathAccessKind kind, PathShape shape, const std::string& route) {
+    if (full()) return;
+    PathAccess access{kind, shape, word.text, resolvedPath(word, scene_), route, true};
+    access.known_location = !access.path.lexical.starts_with(kUnknownDirectory);
+    out_.push_back(std::move(access));
+  }
+
+  void pattern(const std::string& glob, const std::string& written, PathAccessKind kind,
+               const std::string& route) {
+    if (full()) return;
+    PathAccess access{kind, PathShape::Pattern, written, {}, route, true};
+    if (glob.starts_with("**")) {
+      access.known_location = false;  // starts with a run-time part: anywhere
+      access.path.lexical = std::string(kUnknownDirectory) + "/" + glob;
+    } else {
+      access.path.lexical = absolutePath(ShellWord{glob, false, glob}, scene_);
+      access.known_location = !access.path.lexical.starts_with(kUnknownDirectory);
+    }
+    access.path.resolved = access.path.lexical;
+    out_.push_back(std::move(access));
+  }
+
+  // A word known only at run time: globs expanded as bash would, run-time
+  // parts judged as `**`.
+  void dynamic(const CommandPath& p) {
+    bool run_time = false;
+    const std::string text = runTimePartsAsGlobs(p.word.text, run_time);
+    for (const std::string& alternative : expandBraces(text, 16)) {
+      const bool wild = alternative.find_first_of("*?[") != std::string::npos;
+      if (!wild) {
+        file(ShellWord{alternative, false, p.word.source}, p.kind, p.shape, p.route);
+        continue;
+      }
+      pattern(alternative, p.word.text, p.kind, p.route);
+      if (!run_time && p.shape != PathShape::Pattern && !alternative.starts_with("**")) {
+        expandGlob(alternative, p);
+      }
+    }
+  }
+
+ private:
+  bool full() const { return out_.size() >= kMaxAccesses; }
+
+  // Only a glob whose wildcards are all in its last component is expanded:
+  // one directory is read, never a walk of the file system (`/*/*/*/*`),
+  // which a hostile command could make take as long as it likes. Others are
+  // judged as patterns only.
+  void expandGlob(const std::string& alternative, const CommandPath& p) {
+    const std::string absolute = absolutePath(ShellWord{alternative, false, alternative}, scene_);
+    if (absolute.starts_with(kUnknownDirectory)) return;
+    const size_t wild = absolute.find_first_of("*?[");
+    if (wild == std::string::npos || absolute.find('/', wild) != std::string::npos) return;
+    glob_t found{};
+    if (::glob(absolute.c_str(), GLOB_NOSORT, nullptr, &found) == 0) {
+      for (size_t i = 0; i < found.gl_pathc && i < kMaxGlobMatches; ++i) {
+        file(ShellWord{found.gl_pathv[i], false, found.gl_pathv[i]}, p.kind, p.shape, p.route);
+      }
+    }
+    ::globfree(&found);
+  }
+
+  const CommandScene& scene_;
+  std::vector<PathAccess>& out_;
+};
+
+}  // namespace
+
+std::vector<PathAccess> commandAccesses(const CommandScene& scene) {
+  std::vector<PathAccess> out;
+  const SimpleCommand& command = scene.command;
+  // `{}` of find -exec: what find walks.
+  const SimpleCommand* find = nullptr;
+  if (!command.wrappers.empty() && command.wrappers.back().name.starts_with("find -") &&
+      command.wrappers.back().command_index < scene.program.commands.size()) {
+    find = &scene.program.commands[command.wrappers.back().command_index];
+  }
+  for (const SimpleCommand& run : withXargsInputs(scene)) {
+    // Paths resolve where the command itself sits in the program (after its cd's).
+    AccessList list(scene, out);
+    for (const CommandPath& p : commandPaths(run)) {
+      if (find != nullptr && p.word.text.find("{}") != std::string::npos) {
+        const std::vector<ShellWord> names = findNameGlobs(*find);
+        for (const ShellWord& start : findStarts(*find)) {
+          if (names.empty()) {
+            list.file(start, p.kind, PathShape::Tree, "find -exec " + p.route);
+          } else {
+            for (const ShellWord& name : names) {
+              list.pattern(start.text + "/**/" + name.text, start.text + "/**/" + name.text, p.kind,
+                           "find -exec " + p.route);
+            }
+          }
+        }
+        continue;
+      }
+      if (p.word.dynamic) {
+        list.dynamic(p);
+      } else {
+        list.file(p.word, p.kind, p.shape, p.route);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace toolguard::detail
