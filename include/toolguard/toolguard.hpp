@@ -21,6 +21,7 @@
 #include "toolguard/llm_validator.hpp"
 #include "toolguard/mcp_proxy.hpp"
 #include "toolguard/mcp_tools.hpp"
+#include "toolguard/path_access.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/policy.hpp"
 #include "toolguard/policy_builder.hpp"
