@@ -27,6 +27,10 @@ struct ShellRedirect {
   std::string op;
   std::optional<int> fd;
   ShellWord target;
+  /// For `<<` and `<<-`: the here-document's text (leading tabs removed for
+  /// `<<-`), dynamic when bash expands it at run time (unquoted delimiter
+  /// and a `$` or backquote in it). Empty for other redirections.
+  ShellWord document;
 };
 
 /// Where a simple command sits in the program.
@@ -58,6 +62,9 @@ struct SimpleCommand {
   std::vector<ShellWrapper> wrappers;    ///< outermost first; empty for a top-level command
   bool privileged = false;               ///< run through sudo, doas, su, pkexec
   bool unknown_extra_arguments = false;  ///< xargs / find -exec {} add words only known at run time
+  /// The directory a wrapper runs it in (`env -C DIR`, `sudo -D DIR`),
+  /// relative to where the wrapper runs; unset when it runs where the wrapper does.
+  std::optional<ShellWord> working_directory;
   std::string text;  ///< the command as written (for unwrapped ones, the inner text)
 
   /// The command name as the shell looks it up: the first word, with a path

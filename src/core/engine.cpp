@@ -6,6 +6,7 @@
 
 #include "argument_stage.hpp"
 #include "rule_judging.hpp"
+#include "tool_name.hpp"
 #include "toolguard/paths.hpp"
 
 namespace toolguard {
@@ -132,6 +133,19 @@ bool isFinal(Verdict verdict) {
 Decision Engine::decide(const ToolCall& call) const {
   try {
     if (call.tool.empty()) return errorDecision("the call has no tool name");
+    // A name that imitates a known tool is that tool (BASH, "Bash "), or,
+    // when it hides the imitation (zero-width, full-width), refused.
+    if (auto imitation = detail::imitatedTool(call.tool, compiled_->policy.tools)) {
+      if (imitation->disguised) {
+        return errorDecision("the tool name imitates '" + imitation->tool +
+                             "' with invisible or look-alike characters");
+      }
+      ToolCall as_known = call;
+      as_known.tool = imitation->tool;
+      Decision d = decide(as_known);
+      d.approval_key = approvalKey(call);
+      return d;
+    }
     Decision d = judge(*compiled_, call);
     if (d.basis == DecisionBasis::Error) return d;
     if (!isFinal(d.policy_verdict)) {

@@ -28,7 +28,16 @@ CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_pat
   // as an anchored glob, against the part of a path below the cwd.
   std::vector<std::string> anywhere;
   std::vector<std::string> below_cwd;
+  // Braces are alternatives: `*.{pem,key}` is `*.pem` and `*.key`.
+  std::vector<std::string> globs;
   for (const std::string& g : spec.glob) {
+    for (std::string& alternative : expandBraces(g)) globs.push_back(std::move(alternative));
+  }
+  std::vector<std::string> exceptions;
+  for (const std::string& g : spec.except) {
+    for (std::string& alternative : expandBraces(g)) exceptions.push_back(std::move(alternative));
+  }
+  for (const std::string& g : globs) {
     if (g == "." || g == "./") {
       below_cwd.emplace_back("/");
     } else if (g.starts_with("./")) {
@@ -42,14 +51,14 @@ CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_pat
   auto translate = [&home](const std::string& g) { return pathGlobToRegex(g, home); };
   glob_ = compileTranslated(anywhere, spec.where, "path glob", glob_text_, translate);
   cwd_glob_ = compileTranslated(below_cwd, spec.where, "path glob", cwd_text, translate);
-  for (const std::string& g : spec.glob) {
+  for (const std::string& g : globs) {
     if (!g.starts_with("./") && g != ".") continue;
     if (!glob_text_.empty()) glob_text_ += "\", \"";
     glob_text_ += g;
   }
   regex_ = compileTranslated(spec.regex, spec.where, "regex", regex_text_,
                              [](const std::string& r) { return r; });
-  except_ = compileTranslated(spec.except, spec.where, "path.except glob", except_text_, translate);
+  except_ = compileTranslated(exceptions, spec.where, "path.except glob", except_text_, translate);
   if (!glob_ && !cwd_glob_ && !regex_ && !outside_workspace_) {
     throw PolicyError(spec.where, "path matcher needs one of glob, regex, outside_workspace");
   }

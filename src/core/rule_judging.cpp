@@ -1,6 +1,7 @@
 // Consulting the rules: strictest finding wins, then tool policy, then default.
 #include "rule_judging.hpp"
 
+#include "build_file_judgement.hpp"
 #include "judgement.hpp"
 #include "path_judgement.hpp"
 #include "shell/command_accesses.hpp"
@@ -101,6 +102,7 @@ void judgeRules(const CompiledPolicy& compiled, const CallView& view, Decision& 
   // a shell tool's paths are found command by command.
   if (info.kind != ToolKind::Shell) {
     judgePathAccesses(compiled, view, view.pathAccesses(), std::nullopt, "", best, d);
+    judgeBuildFileContent(compiled, view, best, d);
   }
   if (program != nullptr && (!command_rules.empty() || !compiled.path_rules.empty())) {
     judgeCommands(compiled, *program, command_rules, view, best, d);

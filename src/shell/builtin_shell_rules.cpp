@@ -4,8 +4,10 @@
 #include <functional>
 #include <set>
 
+#include "build_files.hpp"
 #include "command_args.hpp"
 #include "command_paths.hpp"
+#include "safe_commands.hpp"
 #include "shell_facts.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/shell_rules.hpp"
@@ -496,8 +498,45 @@ Detail systemState(const CommandScene& s) {
 // (docs/paths.md); what they cannot judge is a target only known at run time.
 Detail writesUnknownPlace(const CommandScene& s) {
   for (const ShellWord& target : detail::writtenPaths(s.command)) {
-    if (target.dynamic && detail::pathRisk(target, s) != PathRisk::Ordinary) {
+    // A glob is expanded and judged by the path rules; a value is not known.
+    const bool value = target.text.find_first_of("$`") != std::string::npos;
+    if (target.dynamic && value && detail::pathRisk(target, s) != PathRisk::Ordinary) {
       return "writes to " + quoted(target) + ", known only at run time";
+    }
+  }
+  return std::nullopt;
+}
+
+// `printf ... > Makefile && make`: a program that writes a file a build or
+// test tool runs code from, and then runs that tool.
+Detail writesThenRuns(const CommandScene& s) {
+  const auto& commands = s.program.commands;
+  const SimpleCommand* self = &s.command;
+  if (self < commands.data() || self >= commands.data() + commands.size()) return std::nullopt;
+  for (const SimpleCommand* c = commands.data(); c < self; ++c) {
+    for (const detail::CommandPath& p : detail::commandPaths(*c)) {
+      // Writing its text, not changing its mode or time stamp.
+      if (p.kind != PathAccessKind::Write || p.word.dynamic || p.route.starts_with("chmod") ||
+          p.route.starts_with("chown") || p.route.starts_with("chgrp") ||
+          p.route.starts_with("touch") || p.route.starts_with("rm")) {
+        continue;
+      }
+      const detail::BuildFile kind = detail::buildFileKind(p.word.text);
+      if (kind == detail::BuildFile::None || !detail::runsBuildFile(s.command, kind)) continue;
+      if (kind == detail::BuildFile::ShellScript) {
+        // The very script: `bash FILE`, `source FILE`, `./FILE`.
+        const auto args = s.command.arguments();
+        const ShellWord* run = s.command.words[0].text.find('/') != std::string::npos
+                                   ? &s.command.words[0]
+                                   : (args.empty() ? nullptr : &args[0]);
+        const CommandScene writer{*c, s.program, s.view, s.home};
+        if (run == nullptr ||
+            detail::absolutePath(*run, s) != detail::absolutePath(p.word, writer)) {
+          continue;
+        }
+      }
+      return "writes " + quoted(p.word) + ", then runs " + s.command.name() +
+             ", which runs the commands in it";
     }
   }
   return std::nullopt;
@@ -506,16 +545,80 @@ Detail writesUnknownPlace(const CommandScene& s) {
 // Variables that decide which program runs, or that inject code into it.
 bool hijacksEnvironment(const std::string& name) {
   return name == "PATH" || name.starts_with("LD_") || name.starts_with("DYLD_") ||
-         oneOf(name,
-               {"BASH_ENV", "ENV", "PROMPT_COMMAND", "IFS", "GIT_SSH_COMMAND", "GIT_EXEC_PATH",
-                "GIT_PAGER", "PAGER", "EDITOR", "VISUAL", "PYTHONSTARTUP", "PERL5OPT",
-                "NODE_OPTIONS", "GIT_CONFIG_PARAMETERS", "SHELLOPTS", "BASHOPTS"});
+         name.starts_with("BASH_CMDS") || name.starts_with("BASH_ALIASES") ||
+         name.starts_with("GIT_CONFIG") || name.starts_with("PROMPT_COMMAND") ||
+         (name.starts_with("CARGO_TARGET_") && name.ends_with("_RUNNER")) ||
+         oneOf(name, {"BASH_ENV",
+                      "ENV",
+                      "IFS",
+                      "GIT_SSH_COMMAND",
+                      "GIT_SSH",
+                      "GIT_EXEC_PATH",
+                      "GIT_PAGER",
+                      "GIT_EXTERNAL_DIFF",
+                      "GIT_ASKPASS",
+                      "GIT_PROXY_COMMAND",
+                      "GIT_EDITOR",
+                      "GIT_SEQUENCE_EDITOR",
+                      "GIT_TEMPLATE_DIR",
+                      "GIT_DIR",
+                      "GIT_WORK_TREE",
+                      "PAGER",
+                      "MANPAGER",
+                      "MANOPT",
+                      "LESSOPEN",
+                      "LESSCLOSE",
+                      "EDITOR",
+                      "VISUAL",
+                      "BROWSER",
+                      "SHELL",
+                      "PYTHONSTARTUP",
+                      "PYTHONPATH",
+                      "PYTHONHOME",
+                      "PERL5OPT",
+                      "PERL5LIB",
+                      "RUBYOPT",
+                      "NODE_OPTIONS",
+                      "NODE_PATH",
+                      "JAVA_TOOL_OPTIONS",
+                      "_JAVA_OPTIONS",
+                      "RUSTC_WRAPPER",
+                      "RUSTC",
+                      "GOFLAGS",
+                      "MAKEFLAGS",
+                      "MFLAGS",
+                      "npm_config_script_shell",
+                      "NPM_CONFIG_SCRIPT_SHELL",
+                      "SHELLOPTS",
+                      "BASHOPTS",
+                      "PS0",
+                      "PS1",
+                      "PS2",
+                      "PS3",
+                      "PS4"});
 }
 
 Detail environmentHijack(const CommandScene& s) {
   const SimpleCommand& c = s.command;
   for (const auto& [name, value] : c.assignments) {
     if (hijacksEnvironment(name)) return name + "=" + value.text;
+  }
+  const auto args = c.arguments();
+  if (c.name() == "hash" &&
+      std::any_of(args.begin(), args.end(), [](const ShellWord& w) { return w.text == "-p"; })) {
+    return "hash -p makes a name run another program";
+  }
+  if (c.name() == "shopt" && std::any_of(args.begin(), args.end(), [](const ShellWord& w) {
+        return w.text == "expand_aliases";
+      })) {
+    const bool sets =
+        std::any_of(args.begin(), args.end(), [](const ShellWord& w) { return w.text == "-s"; });
+    if (sets) return "shopt -s expand_aliases makes aliases run in a script";
+  }
+  for (const ShellWord& w : c.words) {
+    if (w.source.find("@P}") != std::string::npos) {
+      return "prompt expansion ${...@P} runs the command substitutions in a value";
+    }
   }
   if (oneOf(c.name(), {"export", "declare", "typeset", "local", "readonly"})) {
     for (const ShellWord& w : c.arguments()) {
@@ -534,119 +637,10 @@ Detail dynamicCommand(const CommandScene& s) {
 
 Detail sourcesFile(const CommandScene& s) {
   const std::string name = s.command.name();
+  if (detail::activatesWorkspaceVenv(s)) return std::nullopt;
   if ((name == "source" || name == ".") && !s.command.arguments().empty()) {
     return "runs the shell code in " + quoted(s.command.arguments()[0]);
   }
-  return std::nullopt;
-}
-
-// ---- allow: read-only tools, git reads, builds and tests ------------------------
-
-bool isReadOnlyTool(const std::string& name) {
-  static const std::set<std::string> kNames = {
-      "ls",        "cat",       "head",     "tail",     "wc",      "grep",     "egrep",   "fgrep",
-      "rg",        "ag",        "ack",      "echo",     "printf",  "pwd",      "which",   "whereis",
-      "type",      "diff",      "cmp",      "sort",     "uniq",    "stat",     "file",    "du",
-      "df",        "tree",      "realpath", "readlink", "dirname", "basename", "date",    "whoami",
-      "id",        "uname",     "hostname", "printenv", "true",    "false",    "test",    "[",
-      "[[",        "cd",        "pushd",    "popd",     "cut",     "tr",       "tac",     "nl",
-      "jq",        "column",    "paste",    "join",     "comm",    "seq",      "sleep",   "sha1sum",
-      "sha256sum", "sha512sum", "md5sum",   "cksum",    "xxd",     "od",       "hexdump", "strings",
-      "fold",      "fmt",       "expand",   "unexpand", "less",    "more",     "locale",  "nproc",
-      "uptime",    "free",      "ps",       "pgrep",    "lsof",    "man",      "help",    "yes",
-      "read",      "export",    "local",    "declare",  "typeset", "set",      "shopt",   "alias",
-      "command",   "hash",      "getconf",  "tput",     "clear",   "stty",     "bc",      "expr",
-      "fd",        "fdfind",    "exa",      "eza",      "bat",     "batcat",   "delta",   "diff3",
-      "sdiff",     "look",      "rev",      "shuf",     "tsort",   "numfmt",   "pr"};
-  return kNames.count(name) != 0;
-}
-
-bool safeFind(const SimpleCommand& c) {
-  for (const ShellWord& w : c.arguments()) {
-    if (oneOf(w.text, {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0",
-                       "-fprintf", "-fls"})) {
-      return false;
-    }
-  }
-  return true;
-}
-
-bool safeGit(const SimpleCommand& c) {
-  CommandArgs top = parseArgs(c.arguments(), "Cc", {"--git-dir", "--work-tree"});
-  if (top.has('c')) return false;  // -c core.pager=... runs programs
-  if (top.operands.empty()) return top.hasAny("", {"--version", "--help"});
-  // Options that write files or run programs.
-  if (top.hasAny("O", {"--output", "--open-files-in-pager", "--ext-diff", "--exec-path"})) {
-    return false;
-  }
-  const std::string sub = top.operands.front().text;
-  if (oneOf(sub, {"status",       "log",          "diff",     "show",          "rev-parse",
-                  "ls-files",     "blame",        "describe", "shortlog",      "grep",
-                  "rev-list",     "cat-file",     "ls-tree",  "reflog",        "whatchanged",
-                  "merge-base",   "name-rev",     "cherry",   "count-objects", "show-ref",
-                  "for-each-ref", "check-ignore", "var",      "version",       "help"})) {
-    return true;
-  }
-  std::vector<ShellWord> after(top.operands.begin() + 1, top.operands.end());
-  CommandArgs a = parseArgs(c.arguments());
-  if (sub == "branch" || sub == "tag") {
-    return !a.hasAny("dDmMfc", {"--delete", "--move", "--force", "--copy", "--set-upstream-to",
-                                "--unset-upstream", "--edit-description"}) &&
-           (after.empty() || a.hasAny("alrv", {"--list", "--all", "--remotes", "--contains",
-                                               "--merged", "--no-merged", "--show-current"}));
-  }
-  if (sub == "remote")
-    return after.empty() || after.front().text == "-v" || after.front().text == "show";
-  if (sub == "config") return a.hasAny("l", {"--get", "--get-all", "--list", "--get-regexp"});
-  if (sub == "stash") return !after.empty() && oneOf(after.front().text, {"list", "show"});
-  return false;
-}
-
-bool safeBuildOrTest(const SimpleCommand& c) {
-  const std::string name = c.name();
-  const auto args = c.arguments();
-  const std::string first = args.empty() ? "" : args[0].text;
-  if (oneOf(name,
-            {"make", "gmake", "ninja", "ctest", "pytest", "tsc", "mvn", "gradle", "./gradlew"})) {
-    return !(name == "mvn" && std::any_of(args.begin(), args.end(),
-                                          [](const ShellWord& w) { return w.text == "deploy"; }));
-  }
-  if (name == "cmake") {
-    return first == "--build" || first == "-S" || first == "-B" || first == "--version" ||
-           first == "--preset" || (first.size() > 2 && first.starts_with("-D"));
-  }
-  if (name == "go") return oneOf(first, {"build", "test", "vet", "version", "env", "list", "fmt"});
-  if (name == "cargo") {
-    return oneOf(first,
-                 {"build", "test", "check", "clippy", "fmt", "doc", "bench", "tree", "metadata"});
-  }
-  if (oneOf(name, {"npm", "pnpm", "yarn", "bun"})) {
-    return oneOf(first, {"test", "run", "ci", "run-script", "ls", "list", "outdated", "view", "t",
-                         "why", "audit"}) ||
-           (name == "yarn" && oneOf(first, {"build", "lint"}));
-  }
-  if (name.starts_with("python") && args.size() >= 2 && first == "-m") {
-    return oneOf(args[1].text, {"pytest", "unittest", "mypy", "pyflakes", "compileall"});
-  }
-  return false;
-}
-
-Detail safeCommand(const CommandScene& s) {
-  const SimpleCommand& c = s.command;
-  if (c.words.empty() || c.nameIsDynamic() || c.runsFromUnusualPlace()) return std::nullopt;
-  const std::string name = c.name();
-  if (name == "find") return safeFind(c) ? Detail("") : std::nullopt;
-  if (name == "git") return safeGit(c) ? Detail("") : std::nullopt;
-  if (name == "command" || name == "type" || name == "hash") return Detail("");
-  // Read-only tools with options or operands that write or change the system.
-  const CommandArgs a = parseArgs(c.arguments(), "o", {"--output"});
-  if ((name == "sort" && a.hasAny("o", {"--output"})) ||
-      (name == "uniq" && a.operands.size() > 1) || (name == "date" && a.hasAny("s", {"--set"})) ||
-      (name == "hostname" && (!a.operands.empty() || a.hasAny("bF", {"--file", "--boot"}))) ||
-      (name == "tree" && a.has('o'))) {
-    return std::nullopt;
-  }
-  if (isReadOnlyTool(name) || safeBuildOrTest(c)) return Detail("");
   return std::nullopt;
 }
 
@@ -796,6 +790,15 @@ std::vector<BuiltinRuleSpec> specs() {
        writesUnknownPlace,
        {"echo x > $OUT", "cp a \"$DEST\"", "tee ~/$X", "echo x > /etc/$NAME"},
        {"echo x > out.txt", "cp a b", "echo x 2>/dev/null", "echo $X > out.txt"}},
+      {"writes-then-runs",
+       ask,
+       "writes a file a build or test tool runs code from, then runs that tool",
+       writesThenRuns,
+       {"printf 'all:\\n\\trm -rf ~\\n' > Makefile && make", "echo '{}' > package.json && npm test",
+        "cat > conftest.py <<< 'import os' && pytest", "echo 'rm -rf ~' > x.sh && bash x.sh",
+        "echo id > run.sh; chmod +x run.sh; ./run.sh"},
+       {"make && echo done > log.txt", "echo x > notes.txt && make",
+        "echo id > a.sh && bash b.sh"}},
       {"environment-hijack",
        ask,
        "changes which program runs or what it loads",
@@ -813,15 +816,20 @@ std::vector<BuiltinRuleSpec> specs() {
        ask,
        "runs shell code from a file",
        sourcesFile,
-       {"source ./env.sh", ". venv/bin/activate"},
+       {"source ./env.sh", ". /tmp/x.sh", "source venv/bin/activate.sh"},
        {"echo source"}},
       {"shell-safe",
        allow,
-       "a read-only tool, a git read, or a build or test command",
-       safeCommand,
+       "ordinary work: a read-only tool, everyday git, a build, test, formatter or linter, or a "
+       "file operation inside the workspace",
+       detail::safeCommand,
        {"ls -la", "cat README.md", "grep -r TODO src", "git status", "git log --oneline",
-        "make -j4", "cargo test", "npm run test", "echo \"rm -rf /\"", "find . -name '*.c'"},
-       {"./git status", "find . -delete", "git push", "rm x", "curl x", "git branch -D x"}},
+        "make -j4", "cargo test", "npm run test", "echo \"rm -rf /\"", "find . -name '*.c'",
+        "git commit -m 'stop calling rm -rf'", "mkdir -p build", "rm -rf build/",
+        "sed -n 1,10p README.md", "python3 --version", "ruff check src", "curl localhost:8080"},
+       {"./git status", "find . -delete", "git push", "rm -rf .", "curl https://example.com",
+        "git branch -D x", "make --eval='x:;rm -rf ~'", "go test -exec /tmp/x ./...",
+        "sed -i 's/a/b/w /tmp/x' f.txt", "awk '{system(\"id\")}' f", "cp a /tmp/b"}},
   };
 }
 

@@ -451,11 +451,15 @@ void compressPaths(const std::string& name, std::span<const ShellWord> words, Co
 }
 
 void gitPaths(std::span<const ShellWord> words, Collector& out) {
-  const CommandArgs top = parseArgs(words, "Cc", {"--git-dir", "--work-tree"});
+  const CommandArgs top =
+      parseArgs(words, "CcFt", {"--git-dir", "--work-tree", "--file", "--template"});
   if (top.operands.empty()) return;
   const std::string sub = top.operands.front().text;
   const std::vector<ShellWord> rest(top.operands.begin() + 1, top.operands.end());
-  if (sub == "diff" && top.hasLong("--no-index")) {
+  if (sub == "commit" || sub == "tag") {
+    out.addAll(top.valuesOf({"-F", "--file", "-t", "--template"}), Kind::Read,
+               "git " + sub + " -F");
+  } else if (sub == "diff" && top.hasLong("--no-index")) {
     out.addAll(rest, Kind::Read, "git diff --no-index");
   } else if (sub == "clone" && rest.size() >= 2) {
     out.add(rest.back(), Kind::Write, "git clone (destination)");
@@ -503,6 +507,19 @@ void openSslPaths(std::span<const ShellWord> words, Collector& out) {
       out.add(words[i + 1], Kind::Write, "openssl " + t);
     }
   }
+}
+
+// Formatters that rewrite the files they are given (always, or with a flag).
+bool formatterWrites(const std::string& name, std::span<const ShellWord> words) {
+  if (oneOf(name, {"black", "isort", "rustfmt"})) return true;
+  if (!oneOf(name, {"ruff", "prettier", "gofmt", "goimports", "clang-format", "shfmt", "eslint",
+                    "biome", "autopep8", "yapf", "clang-tidy"})) {
+    return false;
+  }
+  return std::any_of(words.begin(), words.end(), [&](const ShellWord& w) {
+    return oneOf(w.text, {"-w", "-i", "--write", "--fix", "--in-place", "format"}) ||
+           w.text.starts_with("--fix");
+  });
 }
 
 void commandPathsByName(const SimpleCommand& c, Collector& out) {
@@ -624,6 +641,27 @@ void commandPathsByName(const SimpleCommand& c, Collector& out) {
     openSslPaths(words, out);
   } else if (oneOf(name, {"gcc", "g++", "cc", "c++", "clang", "clang++"})) {
     out.addAll(parseArgs(words, "oIDLlUx", {}).valuesOf({"-o"}), Kind::Write, name + " -o");
+  } else if (name == "go") {
+    out.addAll(parseArgs(words, "o", {"-o"}).valuesOf({"-o"}), Kind::Write, "go -o");
+  } else if (name == "make" || name == "gmake") {
+    const CommandArgs a = parseArgs(words, "CfIEWojl", {"--directory", "--file", "--makefile"});
+    out.addAll(a.valuesOf({"-f", "--file", "--makefile"}), Kind::Read, name + " -f");
+  } else if (name == "pytest" ||
+             (name.starts_with("python") && !words.empty() && words[0].text == "-m")) {
+    // pytest deletes and recreates its --basetemp directory.
+    const CommandArgs a = parseArgs(words, "cpmk", {"--basetemp", "--rootdir", "-c"});
+    out.addAll(a.valuesOf({"--basetemp"}), Kind::Write, "pytest --basetemp", PathShape::Tree);
+    if (words.size() >= 3 && words[1].text == "json.tool") {
+      out.add(words[2], Kind::Read, "python -m json.tool");
+    }
+  } else if (name == "cargo") {
+    out.addAll(parseArgs(words, "", {"--target-dir", "--manifest-path"}).valuesOf({"--target-dir"}),
+               Kind::Write, "cargo --target-dir");
+  } else if (formatterWrites(name, words)) {
+    const CommandArgs a = parseArgs(words, "", {"--config", "--line-length", "--target-version"});
+    for (const ShellWord& w : a.operands) {
+      if (!oneOf(w.text, {"format", "check", "run", "fmt"})) out.add(w, Kind::Write, name);
+    }
   } else if (name == "xargs") {
     const CommandArgs a = parseArgs(words, "adEILnPs", {"--arg-file"});
     out.addAll(a.valuesOf({"-a", "--arg-file"}), Kind::Read, "xargs -a");

@@ -272,6 +272,24 @@ void ProgramBuilder::redirectedStatement(TSNode node, ShellPlacement placement,
   drainAfterHeredoc();
 }
 
+ShellWord ProgramBuilder::hereDocument(TSNode body, const ShellRedirect& r) const {
+  ShellWord doc;
+  doc.source = std::string(tree_.textOf(body));
+  // `<<-` removes the leading tabs of every line.
+  bool line_start = true;
+  for (char c : doc.source) {
+    if (line_start && c == '\t' && r.op.find("<<-") != std::string::npos) continue;
+    line_start = c == '\n';
+    doc.text += c;
+  }
+  // A quoted delimiter (`<<'EOF'`, `<<"EOF"`, `<<\EOF`) keeps the text as it is;
+  // otherwise bash expands `$` and backquotes in it when it runs.
+  const std::string& delimiter = r.target.source;
+  const bool quoted = delimiter.find_first_of("'\"\\") != std::string::npos;
+  doc.dynamic = !quoted && doc.text.find_first_of("$`") != std::string::npos;
+  return doc;
+}
+
 void ProgramBuilder::redirect(TSNode node, std::vector<ShellRedirect>& redirects,
                               std::vector<TSNode>& subs, ShellPlacement placement) {
   const std::string_view type = typeOf(node);
@@ -295,6 +313,7 @@ void ProgramBuilder::redirect(TSNode node, std::vector<ShellRedirect>& redirects
       has_target = true;
     } else if (child_type == "heredoc_body") {
       collectSubstitutions(child, subs);
+      r.document = hereDocument(child, r);
     } else if (isOneOf(child_type, {"heredoc_end", "heredoc_content"})) {
       continue;
     } else if (type == "heredoc_redirect" && !has_target) {

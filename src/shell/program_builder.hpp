@@ -40,6 +40,8 @@ class ProgramBuilder {
   void redirect(TSNode node, Redirects& redirects, std::vector<TSNode>& subs,
                 ShellPlacement placement);
   void assignment(TSNode node, SimpleCommand& cmd, std::vector<TSNode>& subs);
+  // The text of a here-document body for redirection `r` (see ShellRedirect::document).
+  ShellWord hereDocument(TSNode body, const ShellRedirect& r) const;
   void substitutions(const std::vector<TSNode>& nodes, ShellPlacement placement);
   ShellWord word(TSNode node, std::vector<TSNode>& substitutions);
   void emit(SimpleCommand cmd, ShellPlacement placement, const Redirects& redirects,

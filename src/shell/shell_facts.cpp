@@ -43,6 +43,8 @@ std::optional<std::string> effectiveCwd(const CommandScene& scene) {
   for (const SimpleCommand* c = commands.data(); c < self; ++c) {
     const std::string name = c->name();
     if (name != "cd" && name != "pushd") continue;
+    // A cd run by a wrapper (`bash -c 'cd x'`, xargs) moves only its own shell.
+    if (!c->wrappers.empty() && c->wrappers.size() != self->wrappers.size()) continue;
     CommandArgs a = parseArgs(c->arguments());
     if (a.operands.empty()) {
       cwd = scene.home;
@@ -53,6 +55,12 @@ std::optional<std::string> effectiveCwd(const CommandScene& scene) {
           a.operands[0].text.starts_with('~') ? "./" + a.operands[0].text : a.operands[0].text,
           *cwd, scene.home);
     }
+  }
+  // `env -C DIR CMD`, `sudo -D DIR CMD`: the command runs in DIR.
+  if (self->working_directory && cwd) {
+    const ShellWord& dir = *self->working_directory;
+    if (dir.dynamic) return std::nullopt;
+    cwd = normalizePath(dir.text.starts_with('~') ? "./" + dir.text : dir.text, *cwd, scene.home);
   }
   return cwd;
 }

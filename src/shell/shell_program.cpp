@@ -1,5 +1,6 @@
 // Parsing a command line into a ShellProgram, unwrapping wrappers.
 #include <algorithm>
+#include <map>
 
 #include "bash_tree.hpp"
 #include "program_builder.hpp"
@@ -17,6 +18,27 @@ void parseInto(ShellProgram& program, std::string_view script, const std::string
                const SimpleCommand& prototype) {
   detail::BashTree tree(script);
   detail::ProgramBuilder(tree, home, program, prototype).build();
+}
+
+// `hash -p PATH NAME` and `BASH_CMDS[NAME]=PATH` make NAME run PATH: the
+// commands after them named NAME are judged as PATH (`hash -p /bin/rm ls;
+// ls -rf ~` is `rm -rf ~`).
+void runHashedPrograms(SimpleCommand& command, std::map<std::string, ShellWord>& hashed) {
+  if (!command.words.empty() && !command.nameIsDynamic()) {
+    if (auto it = hashed.find(command.words.front().text); it != hashed.end()) {
+      command.words.front() = it->second;
+    }
+  }
+  for (const auto& [name, value] : command.assignments) {
+    if (name.starts_with("BASH_CMDS[") && name.ends_with("]")) {
+      hashed[name.substr(10, name.size() - 11)] = value;
+    }
+  }
+  if (command.name() != "hash") return;
+  const auto& w = command.words;
+  for (size_t i = 1; i + 2 < w.size(); ++i) {
+    if (w[i].text == "-p") hashed[w[i + 2].text] = w[i + 1];
+  }
 }
 
 }  // namespace
@@ -53,7 +75,9 @@ ShellProgram parseShellProgram(std::string_view script, const ShellParseOptions&
   parseInto(program, script, home, SimpleCommand{});
 
   // Unwrap breadth-first; commands added here are unwrapped in turn.
+  std::map<std::string, ShellWord> hashed;  // `hash -p PATH NAME`: NAME runs PATH
   for (size_t i = 0; i < program.commands.size(); ++i) {
+    runHashedPrograms(program.commands[i], hashed);
     std::vector<detail::Unwrapped> inner = detail::unwrap(program.commands[i]);
     if (inner.empty()) continue;
     if (program.commands[i].wrappers.size() >= options.max_unwrap_depth) {
@@ -69,6 +93,8 @@ ShellProgram parseShellProgram(std::string_view script, const ShellParseOptions&
       prototype.privileged = outer.privileged || u.privileged;
       prototype.unknown_extra_arguments =
           outer.unknown_extra_arguments || u.unknown_extra_arguments;
+      prototype.working_directory =
+          u.working_directory ? u.working_directory : outer.working_directory;
       if (u.script) {
         // xargs -I{} / find -exec paste run-time names into `{}`: the script
         // that runs is not the one written.

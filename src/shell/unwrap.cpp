@@ -15,6 +15,13 @@ struct OptionSpec {
   bool digits_are_options = false;           // nice -10
 };
 
+bool oneOfName(std::string_view name, std::initializer_list<std::string_view> names) {
+  for (std::string_view n : names) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
 // Index of the first operand at or after `start`, skipping options.
 size_t skipOptions(const std::vector<ShellWord>& words, size_t start, const OptionSpec& spec) {
   size_t i = start;
@@ -109,7 +116,80 @@ void addAssignments(std::vector<Unwrapped>& out, const std::vector<ShellWord>& w
   }
 }
 
+// The value a wrapper's option takes (`-C DIR`, `-CDIR`, `--chdir=DIR`,
+// `--chdir DIR`), before the command it runs.
+std::optional<ShellWord> optionValue(const std::vector<ShellWord>& words, size_t end,
+                                     char short_name, const std::string& long_name) {
+  std::optional<ShellWord> found;
+  for (size_t i = 1; i < end && i < words.size(); ++i) {
+    const std::string& t = words[i].text;
+    if (t == "--") break;
+    if (t == long_name || (t.size() == 2 && t[0] == '-' && t[1] == short_name)) {
+      if (i + 1 < words.size()) found = words[i + 1];
+    } else if (t.starts_with(long_name + "=")) {
+      found = ShellWord{t.substr(long_name.size() + 1), words[i].dynamic, words[i].source};
+    } else if (t.size() > 2 && t[0] == '-' && t[1] == short_name && t[1] != '-') {
+      found = ShellWord{t.substr(2), words[i].dynamic, words[i].source};
+    }
+  }
+  return found;
+}
+
+// Package runners that run a command in a project's environment, or one
+// they download: `npm exec -- CMD`, `npx CMD`, `uv run CMD`, `pnpm dlx CMD`,
+// `bunx CMD`, `poetry run CMD`, `pipx run CMD`, ... The command is judged.
+void unwrapCodeRunner(const SimpleCommand& cmd, std::vector<Unwrapped>& out) {
+  const std::string name = cmd.name();
+  const std::vector<ShellWord>& w = cmd.words;
+  const std::string sub = w.size() > 1 ? w[1].text : "";
+  size_t start = 0;
+  std::string wrapper;
+  OptionSpec options{"pcn",
+                     {"--package", "--call", "--with", "--python", "--from", "--env", "--directory",
+                      "--project", "--name", "--prefix", "--spec"}};
+  if (name == "npx" || name == "bunx" || name == "uvx") {
+    start = 1;
+    wrapper = name;
+  } else if ((name == "npm" && (sub == "exec" || sub == "x")) ||
+             (name == "pnpm" && (sub == "dlx" || sub == "exec")) ||
+             (name == "yarn" && (sub == "dlx" || sub == "exec")) || (name == "bun" && sub == "x") ||
+             (oneOfName(name, {"uv", "poetry", "pipx", "pdm", "hatch", "rye", "pixi"}) &&
+              sub == "run") ||
+             (name == "conda" && sub == "run")) {
+    start = 2;
+    wrapper = name + " " + sub;
+  } else if (name == "uv" && sub == "tool" && w.size() > 2 && w[2].text == "run") {
+    start = 3;
+    wrapper = "uv tool run";
+  } else {
+    return;
+  }
+  // npm exec -c 'CMD' / npx -c 'CMD': a shell command line.
+  for (size_t i = start; i + 1 < w.size(); ++i) {
+    if (w[i].text == "--") break;
+    if (w[i].text == "-c" || w[i].text == "--call") {
+      Unwrapped u;
+      u.wrapper = wrapper + " -c";
+      u.script = w[i + 1];
+      out.push_back(std::move(u));
+      return;
+    }
+  }
+  const size_t first = skipOptions(w, start, options);
+  if (first >= w.size()) return;
+  Unwrapped u;
+  u.wrapper = wrapper;
+  u.words = from(w, first);
+  out.push_back(std::move(u));
+}
+
 }  // namespace
+
+size_t skipOptionWords(const std::vector<ShellWord>& words, size_t start,
+                       const std::string& short_with_argument,
+                       const std::set<std::string>& long_with_argument) {
+  return skipOptions(words, start, {short_with_argument, long_with_argument});
+}
 
 bool runsBashScripts(std::string_view name) {
   return name == "bash" || name == "sh" || name == "zsh" || name == "dash" || name == "ksh" ||
@@ -118,7 +198,10 @@ bool runsBashScripts(std::string_view name) {
 
 std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
   std::vector<Unwrapped> out;
-  if (cmd.words.empty() || cmd.nameIsDynamic()) return out;
+  if (cmd.words.empty() || cmd.nameIsDynamic()) {
+    unwrapHiddenCode(cmd, out);  // assignments alone may hold code (PROMPT_COMMAND=...)
+    return out;
+  }
   const std::string name = cmd.name();
   const std::vector<ShellWord>& w = cmd.words;
   auto argv = [&](std::string wrapper, size_t start, bool privileged = false) {
@@ -145,6 +228,7 @@ std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
     while (i < w.size() && isAssignmentWord(w[i])) ++i;
     argv("sudo", i, true);
     addAssignments(out, w, first_assignment, i);
+    if (!out.empty()) out.back().working_directory = optionValue(w, i, 'D', "--chdir");
   } else if (name == "doas") {
     argv("doas", skipOptions(w, 1, {"uC", {}}), true);
   } else if (name == "pkexec") {
@@ -180,6 +264,7 @@ std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
     while (i < w.size() && isAssignmentWord(w[i])) ++i;
     argv("env", i);
     addAssignments(out, w, first_assignment, i);
+    if (!out.empty()) out.back().working_directory = optionValue(w, i, 'C', "--chdir");
   } else if (name == "command") {
     const size_t i = skipOptions(w, 1, {});
     for (size_t k = 1; k < i; ++k) {
@@ -246,7 +331,10 @@ std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
     if (auto text = shellScript(shell_words)) script(name + " -c", *text);
   } else if (name == "eval") {
     if (w.size() > 1) script("eval", joinWords(w, 1));
+  } else {
+    unwrapCodeRunner(cmd, out);
   }
+  unwrapHiddenCode(cmd, out);
   return out;
 }
 

@@ -3,6 +3,7 @@
 // -exec, ...) runs.
 
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,7 @@ struct Unwrapped {
   std::optional<ShellWord> script;
   bool privileged = false;
   bool unknown_extra_arguments = false;
+  std::optional<ShellWord> working_directory;  ///< env -C DIR, sudo -D DIR
 };
 
 /// True for the shells whose `-c` scripts are parsed as bash and unwrapped
@@ -28,5 +30,19 @@ bool runsBashScripts(std::string_view name);
 
 /// The commands `cmd` runs on its behalf; empty when it wraps nothing.
 std::vector<Unwrapped> unwrap(const SimpleCommand& cmd);
+
+/// Code bash runs where no command seems to run it (hidden_code.cpp): trap
+/// handlers, alias bodies, prompt strings (PS0-PS4, PROMPT_COMMAND), command
+/// substitutions in array subscripts that declare, printf -v, read, test -v
+/// and let evaluate, scripts given to at/batch, and the commands coproc,
+/// parallel, flock, script, taskset, strace and ltrace run. Appended to `out`.
+void unwrapHiddenCode(const SimpleCommand& cmd, std::vector<Unwrapped>& out);
+
+/// Index of the first operand at or after `start`, skipping options; short
+/// options in `short_with_argument` and long ones in `long_with_argument`
+/// take the next word (or the rest of their cluster).
+size_t skipOptionWords(const std::vector<ShellWord>& words, size_t start,
+                       const std::string& short_with_argument,
+                       const std::set<std::string>& long_with_argument);
 
 }  // namespace toolguard::detail

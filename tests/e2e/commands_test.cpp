@@ -166,5 +166,14 @@ TEST_F(Commands, ShellCorpusPasses) {
   EXPECT_NE(r.out.find(" 0 failed"), std::string::npos) << r.out;
 }
 
+// The benign corpus: the calls the default policy still asks about are
+// labelled ask (the README says how many); every other one is allowed.
+TEST_F(Commands, BenignCallsAreAskedAboutOnlyWhereLabelled) {
+  RunResult r = run({"test", "-q", "--no-user", "--no-project", "--no-managed",
+                     std::string(TOOLGUARD_SOURCE_DIR) + "/tests/data/benign-calls.yaml"});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find(" 0 failed"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace toolguard::testing

@@ -134,7 +134,7 @@ TEST_F(HookFormats, GeminiHookDeniesAWriteToEtcPasswdWithAReasonForTheModel) {
 
 TEST_F(HookFormats, GeminiHookAnswersAskWithDenyBecauseTheHookCannotAsk) {
   RunResult r = run({"check", "--format", "gemini-hook"},
-                    beforeTool("run_shell_command", {{"command", "rm -rf build"}}).dump());
+                    beforeTool("run_shell_command", {{"command", "rm -rf ../old-build"}}).dump());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json out = json::parse(r.out);
   EXPECT_EQ(out["decision"], "deny");

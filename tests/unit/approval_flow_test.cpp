@@ -170,7 +170,7 @@ TEST(ApprovalFlow, NoPatternIsOfferedForCommandsThatRunArbitraryCode) {
   Guard guard = guardWith(person.handler());
   for (const char* command :
        {"python3 -c 'print(1)'", "node -e 'x()'", "bash -c 'terraform apply'", "sudo apt update",
-        "sed -n 1p notes.txt", "BASH -c 'terraform apply'", "terraform -chdir=x plan",
+        "sed 's/x/id/e' notes.txt", "BASH -c 'terraform apply'", "terraform -chdir=x plan",
         "env FOO=1 terraform plan", "find . -name x | xargs terraform fmt", "eval \"$X\""}) {
     person.last.reset();
     guard.decide(bash(command));

@@ -1,0 +1,53 @@
+// Tool names that imitate a known tool are judged as that tool, or refused.
+#include "tool_name.hpp"
+
+#include <cctype>
+
+#include "unicode_text.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+}  // namespace
+
+std::optional<ToolNameImitation> imitatedTool(std::string_view name, const ToolCatalog& tools) {
+  if (tools.contains(name)) return std::nullopt;
+  std::string folded;
+  bool disguised = false;
+  size_t offset = 0;
+  while (offset < name.size()) {
+    unsigned c = 0;
+    const size_t length = decodeUtf8(name, offset, c);
+    if (length == 0) return std::nullopt;  // not UTF-8: not a name we can compare
+    offset += length;
+    if (c < 0x80) {
+      folded += static_cast<char>(c);
+    } else if (c >= 0xFF01 && c <= 0xFF5E) {
+      folded += static_cast<char>(c - 0xFF01 + 0x21);  // full-width ASCII
+      disguised = true;
+    } else if (c == 0x3000) {
+      folded += ' ';  // ideographic space
+      disguised = true;
+    } else if (isInvisibleOrControl(c)) {
+      disguised = true;  // zero-width, direction marks, joiners: nothing a person sees
+    } else {
+      return std::nullopt;  // another script: not an imitation we can read
+    }
+  }
+  const size_t first = folded.find_first_not_of(" \t\r\n\f\v");
+  if (first == std::string::npos) return std::nullopt;
+  folded = folded.substr(first, folded.find_last_not_of(" \t\r\n\f\v") - first + 1);
+  if (tools.contains(folded)) return ToolNameImitation{folded, disguised};
+  const std::string wanted = lower(folded);
+  for (const ToolInfo* tool : tools.all()) {
+    if (lower(tool->name) == wanted) return ToolNameImitation{tool->name, disguised};
+  }
+  return std::nullopt;
+}
+
+}  // namespace toolguard::detail

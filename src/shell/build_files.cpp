@@ -1,0 +1,293 @@
+// Files whose text build and test tools run as shell commands, the commands
+// in them, and the tools that run them.
+#include "build_files.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace toolguard::detail {
+namespace {
+
+bool oneOf(std::string_view name, std::initializer_list<std::string_view> names) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string_view baseName(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+bool startsWithShellShebang(std::string_view content) {
+  if (!content.starts_with("#!")) return false;
+  const std::string_view line = content.substr(0, content.find('\n'));
+  for (std::string_view shell : {"/sh", "/bash", "/zsh", "/dash", "/ksh", " sh", " bash", " zsh"}) {
+    if (line.find(shell) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> lines(std::string_view text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    out.emplace_back(text.substr(start, end - start));
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+void replaceAll(std::string& text, std::string_view from, std::string_view to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+}
+
+// Make's $(shell CMD) runs CMD; `$$` is a `$` for the shell.
+std::string makeToShell(std::string text) {
+  replaceAll(text, "$(shell ", "$(");
+  replaceAll(text, "${shell ", "$(");
+  replaceAll(text, "$$", "$");
+  return text;
+}
+
+std::vector<std::string> makefileScripts(std::string_view content) {
+  std::vector<std::string> out;
+  std::string pending;  // a recipe line continued with a backslash
+  for (const std::string& line : lines(content)) {
+    if (!pending.empty()) {
+      pending += line;
+    } else if (line.starts_with('\t')) {
+      std::string recipe = line.substr(1);
+      while (!recipe.empty() && (recipe[0] == '@' || recipe[0] == '-' || recipe[0] == '+' ||
+                                 recipe[0] == ' ' || recipe[0] == '\t')) {
+        recipe.erase(0, 1);
+      }
+      pending = recipe;
+    } else if (line.find("$(shell ") != std::string::npos ||
+               line.find("${shell ") != std::string::npos) {
+      pending = line.substr(line.find("shell ") - 2);  // from the function on
+    } else {
+      continue;
+    }
+    if (pending.ends_with('\\')) {
+      pending.pop_back();
+      pending += ' ';
+      continue;
+    }
+    out.push_back(makeToShell(std::move(pending)));
+    pending.clear();
+  }
+  if (!pending.empty()) out.push_back(makeToShell(std::move(pending)));
+  return out;
+}
+
+// package.json's scripts; a fragment that is not JSON gives every string
+// value that follows a key.
+std::vector<std::string> packageScripts(std::string_view content) {
+  std::vector<std::string> out;
+  const nlohmann::json doc = nlohmann::json::parse(content, nullptr, false);
+  if (!doc.is_discarded()) {
+    if (doc.is_object() && doc.contains("scripts") && doc["scripts"].is_object()) {
+      for (const auto& [name, script] : doc["scripts"].items()) {
+        if (script.is_string()) out.push_back(script.get<std::string>());
+      }
+    }
+    return out;
+  }
+  // `"key": "value"` pairs of a fragment.
+  for (size_t colon = content.find(':'); colon != std::string_view::npos;
+       colon = content.find(':', colon + 1)) {
+    size_t open = content.find_first_not_of(" \t\r\n", colon + 1);
+    if (open == std::string_view::npos || content[open] != '"') continue;
+    std::string value;
+    size_t i = open + 1;
+    for (; i < content.size() && content[i] != '"'; ++i) {
+      if (content[i] == '\\' && i + 1 < content.size()) {
+        const nlohmann::json one =
+            nlohmann::json::parse("\"" + std::string(content.substr(i, 2)) + "\"", nullptr, false);
+        value += one.is_string() ? one.get<std::string>() : std::string(content.substr(i + 1, 1));
+        ++i;
+      } else {
+        value += content[i];
+      }
+    }
+    if (i < content.size()) out.push_back(std::move(value));
+  }
+  return out;
+}
+
+// The string values of the named keys anywhere in a YAML document.
+void collectYamlKeys(const YAML::Node& node, std::initializer_list<std::string_view> keys,
+                     std::vector<std::string>& out, int depth = 0) {
+  if (depth > 64) return;
+  if (node.IsMap()) {
+    for (const auto& entry : node) {
+      const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "";
+      if (oneOf(key, keys)) {
+        if (entry.second.IsScalar()) out.push_back(entry.second.Scalar());
+        if (entry.second.IsSequence()) {
+          for (const auto& item : entry.second) {
+            if (item.IsScalar()) out.push_back(item.Scalar());
+          }
+        }
+      }
+      collectYamlKeys(entry.second, keys, out, depth + 1);
+    }
+  } else if (node.IsSequence()) {
+    for (const auto& item : node) collectYamlKeys(item, keys, out, depth + 1);
+  }
+}
+
+std::vector<std::string> yamlScripts(std::string_view content,
+                                     std::initializer_list<std::string_view> keys) {
+  std::vector<std::string> out;
+  try {
+    collectYamlKeys(YAML::Load(std::string(content)), keys, out);
+  } catch (const YAML::Exception&) {
+    // A fragment: every line after one of the keys, as written.
+    for (const std::string& line : lines(content)) {
+      for (std::string_view key : keys) {
+        const size_t at = line.find(std::string(key) + ":");
+        if (at != std::string::npos) out.push_back(line.substr(at + key.size() + 1));
+      }
+    }
+  }
+  return out;
+}
+
+// A justfile's recipe lines: indented under a recipe.
+std::vector<std::string> justfileScripts(std::string_view content) {
+  std::vector<std::string> out;
+  for (const std::string& line : lines(content)) {
+    if (line.starts_with(' ') || line.starts_with('\t')) {
+      std::string recipe = line.substr(line.find_first_not_of(" \t"));
+      if (!recipe.empty() && recipe[0] == '@') recipe.erase(0, 1);
+      if (!recipe.empty()) out.push_back(std::move(recipe));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+BuildFile buildFileKind(std::string_view path, std::string_view content) {
+  const std::string_view base = baseName(path);
+  if (oneOf(base, {"Makefile", "makefile", "GNUmakefile"}) || base.ends_with(".mk")) {
+    return BuildFile::Makefile;
+  }
+  if (base == "package.json") return BuildFile::PackageJson;
+  if (path.find(".git/hooks/") != std::string_view::npos) return BuildFile::GitHook;
+  if (path.find(".github/workflows/") != std::string_view::npos &&
+      (base.ends_with(".yml") || base.ends_with(".yaml"))) {
+    return BuildFile::GitHubWorkflow;
+  }
+  if (base == ".gitlab-ci.yml") return BuildFile::GitLabCi;
+  if (base == "justfile" || base == "Justfile" || base == ".justfile") return BuildFile::Justfile;
+  if (oneOf(base, {"conftest.py", "pytest.ini", "setup.py", "pyproject.toml", "tox.ini",
+                   "noxfile.py", "setup.cfg"})) {
+    return BuildFile::PythonTests;
+  }
+  if (base == "build.rs" || base == "Cargo.toml" ||
+      path.find(".cargo/config") != std::string_view::npos) {
+    return BuildFile::CargoBuild;
+  }
+  if (base == "CMakeLists.txt" || base.ends_with(".cmake")) return BuildFile::CMake;
+  if (base.ends_with(".sh") || base.ends_with(".bash") || base.ends_with(".zsh") ||
+      startsWithShellShebang(content)) {
+    return BuildFile::ShellScript;
+  }
+  return BuildFile::None;
+}
+
+std::string describeBuildFile(BuildFile kind) {
+  switch (kind) {
+    case BuildFile::Makefile:
+      return "the Makefile";
+    case BuildFile::PackageJson:
+      return "package.json's scripts";
+    case BuildFile::ShellScript:
+      return "the shell script";
+    case BuildFile::GitHook:
+      return "the git hook";
+    case BuildFile::GitHubWorkflow:
+      return "the CI workflow";
+    case BuildFile::GitLabCi:
+      return "the GitLab CI file";
+    case BuildFile::Justfile:
+      return "the justfile";
+    case BuildFile::PythonTests:
+      return "the Python test or build configuration";
+    case BuildFile::CargoBuild:
+      return "the Cargo build";
+    case BuildFile::CMake:
+      return "the CMake file";
+    case BuildFile::None:
+      break;
+  }
+  return "the file";
+}
+
+std::vector<std::string> buildFileScripts(BuildFile kind, std::string_view content) {
+  switch (kind) {
+    case BuildFile::Makefile:
+      return makefileScripts(content);
+    case BuildFile::PackageJson:
+      return packageScripts(content);
+    case BuildFile::ShellScript:
+    case BuildFile::GitHook:
+      return {std::string(content)};
+    case BuildFile::GitHubWorkflow:
+      return yamlScripts(content, {"run"});
+    case BuildFile::GitLabCi:
+      return yamlScripts(content, {"script", "before_script", "after_script"});
+    case BuildFile::Justfile:
+      return justfileScripts(content);
+    default:
+      return {};
+  }
+}
+
+bool runsBuildFile(const SimpleCommand& command, BuildFile kind) {
+  const std::string name = command.name();
+  const auto args = command.arguments();
+  const std::string first = args.empty() ? "" : args[0].text;
+  switch (kind) {
+    case BuildFile::Makefile:
+      return name == "make" || name == "gmake";
+    case BuildFile::PackageJson:
+      return oneOf(name, {"npm", "pnpm", "yarn", "bun"}) &&
+             oneOf(first, {"test", "t", "run", "run-script", "start", "install", "i", "ci", "build",
+                           "lint", "exec", "x", "rebuild", "pack", "publish", ""});
+    case BuildFile::PythonTests:
+      return name == "pytest" || name == "tox" || name == "nox" ||
+             (name.starts_with("python") && args.size() >= 2 &&
+              (first == "-m" || first == "setup.py")) ||
+             (name == "pip" || name == "pip3" || name == "uv" || name == "poetry");
+    case BuildFile::GitHook:
+      return name == "git";
+    case BuildFile::Justfile:
+      return name == "just";
+    case BuildFile::CargoBuild:
+      return name == "cargo";
+    case BuildFile::CMake:
+      return name == "cmake" || name == "ctest";
+    case BuildFile::GitHubWorkflow:
+      return name == "act";
+    case BuildFile::GitLabCi:
+      return name == "gitlab-runner";
+    case BuildFile::ShellScript:
+      return name == "bash" || name == "sh" || name == "zsh" || name == "dash" ||
+             name == "source" || name == "." ||
+             (!command.words.empty() && command.words[0].text.find('/') != std::string::npos);
+    case BuildFile::None:
+      break;
+  }
+  return false;
+}
+
+}  // namespace toolguard::detail

@@ -1,0 +1,46 @@
+#pragma once
+// Internal: files whose text build and test tools run as shell commands
+// (Makefile recipes, package.json scripts, shell scripts, CI steps, git
+// hooks), and the commands that run them.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "toolguard/shell.hpp"
+
+namespace toolguard::detail {
+
+/// The kinds of files a build or test tool runs code from.
+enum class BuildFile {
+  None,
+  Makefile,        ///< Makefile, makefile, GNUmakefile, *.mk: recipes, $(shell ...)
+  PackageJson,     ///< package.json: "scripts"
+  ShellScript,     ///< *.sh, *.bash, *.zsh, and any file starting with a shell's #!
+  GitHook,         ///< .git/hooks/*
+  GitHubWorkflow,  ///< .github/workflows/*.yml: steps' `run`
+  GitLabCi,        ///< .gitlab-ci.yml: script, before_script, after_script
+  Justfile,        ///< justfile, Justfile: recipe lines
+  PythonTests,     ///< conftest.py, pytest.ini, setup.py, pyproject.toml, tox.ini, noxfile.py
+  CargoBuild,      ///< build.rs, Cargo.toml, .cargo/config.toml
+  CMake,           ///< CMakeLists.txt, *.cmake
+};
+
+/// The kind of a file by its path; `content` (may be empty) tells a script by its #!.
+BuildFile buildFileKind(std::string_view path, std::string_view content = {});
+
+/// "the Makefile", "package.json's scripts", ... for reasons.
+std::string describeBuildFile(BuildFile kind);
+
+/// The shell command lines a tool would run from the text of such a file (or
+/// of a fragment of it: an edit's new text). Python, Rust and CMake files hold
+/// no shell text and give none. A Makefile's `$(shell CMD)` is `$(CMD)`.
+std::vector<std::string> buildFileScripts(BuildFile kind, std::string_view content);
+
+/// True when `command` runs the code of files of this kind: make for a
+/// Makefile, npm/yarn/pnpm/bun for package.json, pytest for conftest.py,
+/// git for its hooks, bash/sh/source/`./FILE` for that very script (`path`,
+/// absolute, against the command's `script` operand made absolute the same way).
+bool runsBuildFile(const SimpleCommand& command, BuildFile kind);
+
+}  // namespace toolguard::detail

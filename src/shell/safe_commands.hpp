@@ -1,0 +1,30 @@
+#pragma once
+// Internal: the ordinary work a careful engineer lets an agent do in its own
+// workspace without a word (the built-in rule shell-safe).
+
+#include <optional>
+#include <string>
+
+#include "shell_facts.hpp"
+
+namespace toolguard::detail {
+
+/// What kind of ordinary work the command is ("read-only tool", "git",
+/// "build or test", "file operation in the workspace", ...), or nullopt when
+/// it is not known to be harmless with these options. Only the command
+/// itself is judged here: every path it reads or writes meets the path rules
+/// on its own, and any stricter rule wins.
+std::optional<std::string> safeCommand(const CommandScene& scene);
+
+/// True for `source DIR/bin/activate` of a virtual environment inside the workspace.
+bool activatesWorkspaceVenv(const CommandScene& scene);
+
+/// True when a sed script runs nothing, writes no file and reads no other
+/// file (no `e`, `w`, `W`, `r`, `R` commands, no `s///e` or `s///w` flags).
+bool sedScriptIsSafe(std::string_view script);
+
+/// True when an awk program runs nothing and writes or reads no file by
+/// itself (no system(), pipes, getline, or output redirection).
+bool awkProgramIsSafe(std::string_view program);
+
+}  // namespace toolguard::detail
