@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "core/glob.hpp"
+#include "shell/unwrap.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -43,6 +44,9 @@ bool patternMayCover(const SimpleCommand& command) {
     return false;
   }
   if (runsArbitraryCode(command.name())) return false;
+  // A command that runs another one (`npm exec -- CMD`, `uv run CMD`) is
+  // approved by exact call only.
+  if (!unwrap(command).empty()) return false;
   return std::none_of(command.redirects.begin(), command.redirects.end(), writesFiles);
 }
 
@@ -177,6 +181,39 @@ bool answersEveryAsk(const std::string& rule, const Decision& decision) {
   return rule.empty() ? decision.basis != DecisionBasis::Rule : any;
 }
 
+// Why a command pattern would cover commands that run other programs: a
+// package or build tool with any sub-command (`npm *` covers `npm exec --
+// CMD`, `git *` covers `git -c core.pager=CMD log`), or its sub-command that
+// runs programs (`uv run *`, `npm exec *`, `cargo run *`).
+std::optional<std::string> runnerPattern(const std::string& name, const std::string& pattern) {
+  static constexpr std::string_view kRunners[] = {
+      "npm",   "pnpm",   "yarn", "bun",  "uv",    "poetry", "pipx", "pdm",    "hatch",
+      "rye",   "conda",  "pixi", "git",  "cargo", "go",     "mvn",  "gradle", "cmake",
+      "ctest", "dotnet", "just", "task", "nix",   "brew",   "pip",  "pip3",   "gh"};
+  if (std::find(std::begin(kRunners), std::end(kRunners), name) == std::end(kRunners)) {
+    return std::nullopt;
+  }
+  std::vector<std::string> tokens;
+  for (size_t at = 0; (at = pattern.find_first_not_of(' ', at)) != std::string::npos;) {
+    const size_t end = pattern.find(' ', at);
+    tokens.push_back(pattern.substr(at, end - at));
+    at = end;
+  }
+  const std::string sub = tokens.size() > 1 ? tokens[1] : "";
+  if (sub.empty() || sub.starts_with('-') || sub.find_first_of("*?[") != std::string::npos) {
+    return "covers every sub-command of " + name + ", some of which run other programs";
+  }
+  static constexpr std::string_view kRunning[] = {"exec",   "x",   "dlx",   "run",  "generate",
+                                                  "script", "env", "shell", "tool", "exec:exec"};
+  const std::string program = tokens.size() > 2 ? tokens[2] : "";
+  if (std::find(std::begin(kRunning), std::end(kRunning), sub) != std::end(kRunning) &&
+      (program.empty() || program.starts_with('-') ||
+       program.find_first_of("*?[") != std::string::npos)) {
+    return "covers " + name + " " + sub + " of any program";
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> patternProblem(const ToolInfo& tool, const std::string& pattern) {
   size_t start = pattern.find_first_not_of(' ');
   if (start == std::string::npos) return "the pattern is empty";
@@ -202,6 +239,10 @@ std::optional<std::string> patternProblem(const ToolInfo& tool, const std::strin
     return "\"" + name +
            "\" alone, or a command that runs code given to it, is too broad: only exact calls "
            "of it can be approved";
+  }
+  if (const std::optional<std::string> runner = runnerPattern(name, pattern.substr(start))) {
+    return "\"" + pattern.substr(start) + "\" " + *runner +
+           ": approve exact calls, or a pattern that names the sub-command";
   }
   return std::nullopt;
 }

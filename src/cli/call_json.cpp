@@ -91,10 +91,13 @@ std::string readHookTool(const json& in, ToolCall& call) {
     return "tool_name: required, a non-empty string";
   }
   call.tool = name->get<std::string>();
-  if (auto input = in.find("tool_input"); input != in.end() && !input->is_null()) {
-    if (!input->is_object()) return "tool_input: expected a JSON object";
-    call.args = *input;
+  // The agents always send the arguments; a hook input without them is not
+  // one of theirs, and a call judged without its arguments could be anything.
+  auto input = in.find("tool_input");
+  if (input == in.end() || !input->is_object()) {
+    return "tool_input: required, a JSON object (the tool's arguments)";
   }
+  call.args = *input;
   return "";
 }
 

@@ -164,12 +164,13 @@ MappedRule mapGeminiRule(const GeminiRule& rule, const std::string& id) {
   }
   if (rule.decision == Verdict::Ask && b.broadened && !b.cases.empty()) {
     b.note(
-        "read more broadly than in Gemini CLI, so it applies alongside the file's priority "
-        "order (the strictest finding wins) rather than inside it");
-    out.standalone = std::move(b.cases);
-  } else {
-    out.cases = std::move(b.cases);
+        "read more broadly than in Gemini CLI; it keeps its place in the priority order (so a "
+        "higher-priority allow still makes an exception to it), and every deny rule below it "
+        "also applies on its own (the strictest finding wins), so the broader reading never "
+        "hides a deny Gemini CLI would reach");
+    out.broadened_ask = true;
   }
+  out.cases = std::move(b.cases);
   out.notes = std::move(b.notes);
   return out;
 }

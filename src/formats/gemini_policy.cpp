@@ -14,6 +14,7 @@ namespace {
 struct OrderedCase {
   int priority;
   RuleSpec spec;
+  bool broadened_ask = false;
 };
 
 }  // namespace
@@ -29,7 +30,9 @@ ForeignPolicy importGeminiPolicy(std::string_view text, const std::string& file,
   for (const gemini::GeminiRule& rule : rules) {
     try {
       gemini::MappedRule mapped = gemini::mapGeminiRule(rule, id);
-      for (RuleSpec& c : mapped.cases) ordered.push_back({rule.priority, std::move(c)});
+      for (RuleSpec& c : mapped.cases) {
+        ordered.push_back({rule.priority, std::move(c), mapped.broadened_ask});
+      }
       for (RuleSpec& s : mapped.standalone) {
         s.header.layer = layer;
         out.document.rules.push_back(std::move(s));
@@ -50,8 +53,16 @@ ForeignPolicy importGeminiPolicy(std::string_view text, const std::string& file,
     rule.header.id = id;
     rule.header.source = ordered.front().spec.header.source;
     rule.header.layer = layer;
+    bool after_broad_ask = false;
     for (OrderedCase& c : ordered) {
       c.spec.header.layer = layer;
+      // A deny below a broadly read ask also applies on its own.
+      if (after_broad_ask && c.spec.verdict == Verdict::Deny) {
+        RuleSpec copy = c.spec;
+        copy.header.id += ":deny";
+        out.document.rules.push_back(std::move(copy));
+      }
+      after_broad_ask = after_broad_ask || c.broadened_ask;
       rule.first_match.push_back(std::move(c.spec));
     }
     out.document.rules.insert(out.document.rules.begin(), std::move(rule));

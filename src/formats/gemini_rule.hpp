@@ -52,6 +52,10 @@ struct MappedRule {
   /// Restricting rules read more broadly than the source: outside the order,
   /// so they cannot shadow a later, stricter case (strictest finding wins).
   std::vector<RuleSpec> standalone;
+  /// An ask rule read more broadly than the source: it stays in the order,
+  /// and the deny cases after it are also added as standalone rules, so the
+  /// broader reading cannot hide them.
+  bool broadened_ask = false;
   std::vector<ImportNote> notes;
 };
 

@@ -7,9 +7,22 @@ namespace {
 
 constexpr const char* kSource = "<builtin:secrets>";
 
-bool sendsOverNetwork(const ToolInfo& tool) {
+// True when a word of the tool's name says it sends something somewhere.
+bool nameSaysItSends(std::string_view name) {
+  for (std::string_view word :
+       {"send", "post", "publish", "upload", "message", "email", "mail", "notify", "comment",
+        "reply", "share", "tweet", "webhook", "chat", "sms", "push"}) {
+    if (name.find(word) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// Network tools, and MCP tools: an MCP server is another program that may
+// send what it is given anywhere (MCP's own default is an open world).
+bool sendsOverNetwork(const ToolInfo& tool, std::string_view name) {
   return tool.kind == ToolKind::Network || tool.metadata.side_effect == SideEffect::NetworkRead ||
-         tool.metadata.side_effect == SideEffect::NetworkWrite;
+         tool.metadata.side_effect == SideEffect::NetworkWrite || name.starts_with("mcp__") ||
+         (tool.kind == ToolKind::Other && nameSaysItSends(name));
 }
 
 RuleExample example(std::string tool, nlohmann::json args, bool should_match) {
@@ -41,6 +54,11 @@ class SecretsInArgumentsRule final : public Rule {
         example("Write", {{"file_path", "notes.txt"}, {"content", "AKIAIOSFODNN7EXAMPLE"}}, false));
     examples_.push_back(example(
         "Bash", {{"command", "curl -H \"Authorization: Bearer $TOKEN\" https://x"}}, false));
+    examples_.push_back(
+        example("mcp__slack__post_message",
+                {{"channel", "C1"},
+                 {"text", "token xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx"}},
+                true));
   }
 
   std::optional<Verdict> fixedVerdict() const override { return Verdict::Ask; }
@@ -50,7 +68,7 @@ class SecretsInArgumentsRule final : public Rule {
   }
 
   std::optional<Finding> evaluate(const CallView& view) const override {
-    if (sendsOverNetwork(view.tool())) {
+    if (sendsOverNetwork(view.tool(), view.toolName())) {
       if (std::optional<SecretMatch> match = findSecret(view.call().args)) {
         return Finding{Verdict::Ask, "the argument at " +
                                          (match->pointer.empty() ? "/" : match->pointer) +

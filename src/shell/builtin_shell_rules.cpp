@@ -8,6 +8,7 @@
 #include "command_args.hpp"
 #include "command_paths.hpp"
 #include "safe_commands.hpp"
+#include "self_approval.hpp"
 #include "shell_facts.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/shell_rules.hpp"
@@ -726,6 +727,17 @@ std::vector<BuiltinRuleSpec> specs() {
        {"python3 -c \"import shutil; shutil.rmtree('/')\"", "perl -e 'system(\"rm -rf /\")'",
         "python -c \"import shutil;shutil.rmtree('~')\"", "tcsh -c 'rm -rf ~'"},
        {"python3 -c \"import shutil; shutil.rmtree('build')\""}},
+      {"agent-self-approval",
+       deny,
+       "an agent approving itself: changes toolguard's or another agent's approvals, hooks or "
+       "permission checks",
+       [](const CommandScene& s) { return detail::changesApprovals(s.command); },
+       {"toolguard approvals add Bash --rule '*' --scope global", "toolguard uninstall claude",
+        "claude --dangerously-skip-permissions -p x", "claude config add allowedTools Bash",
+        "gemini --yolo -p x", "codex --dangerously-bypass-approvals-and-sandbox exec x",
+        "claude mcp add x -- sh -c id"},
+       {"toolguard approvals list", "toolguard check", "claude --version", "gemini -p hello",
+        "codex exec 'fix the test'"}},
       {"privilege-escalation",
        ask,
        "runs with more privileges",

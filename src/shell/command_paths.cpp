@@ -662,6 +662,9 @@ void commandPathsByName(const SimpleCommand& c, Collector& out) {
     for (const ShellWord& w : a.operands) {
       if (!oneOf(w.text, {"format", "check", "run", "fmt"})) out.add(w, Kind::Write, name);
     }
+  } else if (name == "toolguard") {
+    out.addAll(parseArgs(words, "o", {"--output"}).valuesOf({"-o", "--output"}), Kind::Write,
+               "toolguard -o");
   } else if (name == "xargs") {
     const CommandArgs a = parseArgs(words, "adEILnPs", {"--arg-file"});
     out.addAll(a.valuesOf({"-a", "--arg-file"}), Kind::Read, "xargs -a");

@@ -70,7 +70,10 @@ TEST_F(Approvals, AddedPatternSettlesTheAsksOfItsRuleAndNothingChained) {
 }
 
 TEST_F(Approvals, BroadPatternsOverCodeRunnersAreRefused) {
-  for (const char* pattern : {"bash *", "python3 *", "sudo *", "* *", "env *", "SED *", "git"}) {
+  // Issue 27: package and build tools whose sub-commands run other programs.
+  for (const char* pattern : {"bash *", "python3 *", "sudo *", "* *", "env *", "SED *", "git",
+                              "npm *", "git *", "uv run *", "npm exec *", "npx *", "pnpm dlx *",
+                              "poetry run *", "cargo *", "go run *", "git -c *"}) {
     RunResult r = tg({"approvals", "add", "Bash", "--pattern", pattern, "--scope", "global"});
     EXPECT_EQ(r.exit_code, 2) << pattern;
     EXPECT_NE(r.err.find("not added"), std::string::npos) << r.err;
@@ -82,6 +85,24 @@ TEST_F(Approvals, BroadPatternsOverCodeRunnersAreRefused) {
         << glob;
   }
   EXPECT_FALSE(std::filesystem::exists(globalFile()));
+  // A pattern that names the sub-command is fine.
+  EXPECT_EQ(tg({"approvals", "add", "Bash", "--pattern", "npm run test *", "--scope", "global"})
+                .exit_code,
+            0);
+}
+
+// Issue 27: the agent cannot approve itself through the shell.
+TEST_F(Approvals, TheAgentCannotApproveItselfThroughTheShell) {
+  for (const char* command :
+       {"toolguard approvals add Bash --rule '*' --scope global", "toolguard approvals clear",
+        "toolguard uninstall claude", "rm -rf ~/.toolguard",
+        "echo 'default: allow' > ~/.config/toolguard/x.yaml", "echo x > /etc/passwd",
+        "claude --dangerously-skip-permissions -p 'fix it'", "gemini --yolo -p x",
+        "codex --dangerously-bypass-approvals-and-sandbox exec x",
+        "bash -c 'toolguard approvals add Bash --scope global'"}) {
+    const json d = decide(bashCall(command));
+    EXPECT_EQ(d["verdict"], "deny") << command << ": " << d.dump();
+  }
 }
 
 TEST_F(Approvals, ListRemoveClearAndScopes) {

@@ -166,6 +166,18 @@ TEST_F(Commands, ShellCorpusPasses) {
   EXPECT_NE(r.out.find(" 0 failed"), std::string::npos) << r.out;
 }
 
+// Issue 27: a mistyped command is named, with what was probably meant.
+TEST_F(Commands, AnUnknownCommandSaysWhatWasMeant) {
+  RunResult r = run({"chek"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown command 'chek' (did you mean 'check'?)"), std::string::npos)
+      << r.err;
+  r = run({"frobnicate"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown command 'frobnicate'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
+}
+
 // The benign corpus: the calls the default policy still asks about are
 // labelled ask (the README says how many); every other one is allowed.
 TEST_F(Commands, BenignCallsAreAskedAboutOnlyWhereLabelled) {

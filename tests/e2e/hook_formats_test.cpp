@@ -179,6 +179,19 @@ TEST_F(HookFormats, GeminiHookErrorsBlockWithExitTwoAndADeny) {
   EXPECT_EQ(json::parse(r.out)["decision"], "deny");
 }
 
+// Issue 27: a hook input without the tool's arguments is malformed, not a call to ask about.
+TEST_F(HookFormats, AHookInputWithoutToolInputIsRefused) {
+  RunResult r = run({"check", "--format", "claude"},
+                    R"({"hook_event_name":"PreToolUse","cwd":"/home/u/proj","tool_name":"Bash"})");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("tool_input: required"), std::string::npos) << r.err;
+  r = run({"check", "--format", "gemini-hook"},
+          R"({"hook_event_name":"BeforeTool","cwd":"/home/u/proj","tool_name":"read_file",)"
+          R"("tool_input":null})");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(json::parse(r.out)["decision"], "deny");
+}
+
 TEST_F(HookFormats, ADuplicateKeyBlocksTheCallInEveryHookFormat) {
   // Claude Code: exit 2 blocks, the reason on stderr names where.
   RunResult r = run({"check", "--format", "claude"},

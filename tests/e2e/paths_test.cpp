@@ -97,6 +97,21 @@ TEST_F(Paths, CredentialsSentOverTheNetworkAsk) {
   EXPECT_EQ(d["verdict"], "ask");
 }
 
+// Issue 27: an MCP tool that sends data gets the secrets check, even when allowed.
+TEST_F(Paths, SecretsSentToAnAllowedMcpToolAsk) {
+  dir.write("slack.yaml",
+            "version: 1\nrules:\n  - {id: slack, tool: \"mcp__slack__*\", verdict: allow}\n");
+  const std::vector<std::string> policy = {"--policy", (dir.path() / "slack.yaml").string()};
+  json call = {{"tool", "mcp__slack__post_message"},
+               {"args", {{"channel", "C1"}, {"text", "deploy notes"}}},
+               {"context", {{"cwd", ws}}}};
+  EXPECT_EQ(check(call, policy)["verdict"], "allow");
+  call["args"]["text"] = "token xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx";
+  json d = check(call, policy);
+  EXPECT_EQ(d["verdict"], "ask") << d.dump();
+  EXPECT_EQ(d["rule"], "secrets-in-arguments");
+}
+
 TEST_F(Paths, ExplainShowsWhereSymlinksLead) {
   RunResult r = run(
       {"explain"},

@@ -51,6 +51,17 @@ TEST(DefaultPolicy, HostileFileCallsAreCaught) {
             Verdict::Deny);
 }
 
+// Issue 27: the decision names the simple command that decided, not the first one.
+TEST(DefaultPolicy, TheDecisionNamesTheCommandThatDecided) {
+  Engine e = builtinEngine();
+  const Decision d = decide(e, "Bash", {{"command", "ls && sudo docker run x"}});
+  EXPECT_EQ(d.rule_id, "privilege-escalation");
+  EXPECT_EQ(d.decided_on, "sudo docker run x");
+  const Decision inner = decide(e, "Bash", {{"command", "ls; bash -c 'echo ok; rm -rf ~'"}});
+  EXPECT_EQ(inner.rule_id, "rm-recursive-protected");
+  EXPECT_EQ(inner.decided_on, "rm -rf ~");
+}
+
 TEST(DefaultPolicy, SearchToolsFileGlobsMeetTheSecretRules) {
   Engine e = builtinEngine();
   EXPECT_EQ(decide(e, "Grep", {{"pattern", "."}, {"glob", ".env"}}).verdict, Verdict::Ask);

@@ -380,6 +380,19 @@ TEST(GeminiImport, BroadenedAskDoesNotShadowALaterDeny) {
   EXPECT_EQ(shell(e, "git push"), Verdict::Deny);
 }
 
+// Issue 27: a priority-100 allow for `docker ps` over a priority-50 ask for
+// `docker` is an exception in Gemini CLI, and stays one.
+TEST(GeminiImport, AHigherPriorityAllowIsAnExceptionToABroadenedAsk) {
+  const Engine e = engineForText(shellRule("allow", 100, "commandPrefix = \"docker ps\"") +
+                                 shellRule("ask_user", 50, "commandPrefix = \"docker\"") +
+                                 shellRule("deny", 10, "commandPrefix = \"docker rm\""));
+  EXPECT_EQ(shell(e, "docker ps"), Verdict::Allow);
+  EXPECT_EQ(shell(e, "docker ps -a"), Verdict::Allow);
+  EXPECT_EQ(shell(e, "docker images"), Verdict::Ask);
+  EXPECT_EQ(shell(e, "ls && docker images"), Verdict::Ask);  // the broader reading
+  EXPECT_EQ(shell(e, "docker rm x"), Verdict::Deny);         // never hidden by the ask
+}
+
 TEST(GeminiImport, PatternGeminiRefusesToLoad) {
   const std::string pattern = "argsPattern = '\"command\":\"(a+)+'";
   const detail::ForeignPolicy allow =
