@@ -85,9 +85,14 @@ std::string commandOf(const ordered_json& handler) {
 
 // Whether a hook handler runs toolguard's check in `format`, whatever the
 // binary's directory: `.../toolguard check --format <format>`.
+// The form written before the fail-closed `|| exit 2` counts too.
 bool isToolguardHandler(const ordered_json& handler, const std::string& format) {
   auto words = shellWords(commandOf(handler));
-  if (!words || words->size() != 4) return false;
+  if (!words) return false;
+  if (words->size() == 7 && (*words)[4] == "||" && (*words)[5] == "exit" && (*words)[6] == "2") {
+    words->resize(4);
+  }
+  if (words->size() != 4) return false;
   return std::filesystem::path((*words)[0]).filename() == "toolguard" && (*words)[1] == "check" &&
          (*words)[2] == "--format" && (*words)[3] == format;
 }
@@ -152,7 +157,10 @@ std::string settingsPath(Agent agent, InstallScope scope, const std::string& hom
 }
 
 std::string hookCommand(Agent agent, const std::string& binary) {
-  return shellQuote(binary) + " check --format " + agentInfo(agent).format;
+  // Both agents run a hook's command through the shell and treat exit 2 as
+  // "block"; any other failure (127 when the binary is gone) lets the call
+  // through. `|| exit 2` makes a missing or broken toolguard block.
+  return shellQuote(binary) + " check --format " + agentInfo(agent).format + " || exit 2";
 }
 
 ordered_json hookGroup(Agent agent, const std::string& command) {

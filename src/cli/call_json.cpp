@@ -167,8 +167,9 @@ ParsedCall parseGemini(const json& in, const std::string& default_cwd) {
 }
 
 // Gemini CLI BeforeTool hook input (docs/formats/gemini-cli-checker.md,
-// section 5). The hook cannot ask the user in every Gemini CLI revision, so
-// the call is headless: an ask no remembered approval settles is denied.
+// section 5). The session may well be interactive; it is the hook that cannot
+// ask (see renderGeminiHook), so the call keeps the interactive mode and an
+// ask is answered where the answer is written.
 ParsedCall parseGeminiHook(const json& in, const std::string& default_cwd) {
   ParsedCall out;
   if (!in.is_object()) return {std::nullopt, "expected a BeforeTool hook input object"};
@@ -191,7 +192,6 @@ ParsedCall parseGeminiHook(const json& in, const std::string& default_cwd) {
     }
   }
   call.context.agent = "gemini-cli";
-  call.context.mode = InteractionMode::Headless;
   call.context.cwd = absoluteCwd(cwd, default_cwd);
   out.call = std::move(call);
   return out;
@@ -204,15 +204,20 @@ std::string reasonFor(const Decision& d) {
 }
 
 // Gemini CLI BeforeTool hook output: only "deny" blocks, and its reason goes
-// to the model. An ask is answered "deny" too: "ask" does not stop the call
-// in every Gemini CLI revision (a hook cannot count on a confirmation).
+// to the model. A BeforeTool hook has no way to ask the user (Gemini CLI reads
+// "ask" as "not blocked" and runs the call through its own confirmation,
+// which allows read-only tools without a word), so an ask is a deny whose
+// reason says so and how a person approves the call.
 json renderGeminiHook(const Decision& d) {
   if (d.verdict == Verdict::Allow) return {{"decision", "allow"}};
   std::string reason = d.model_reason;
   if (d.verdict == Verdict::Ask || reason.empty()) {
-    reason =
-        "Blocked by toolguard: " + (d.reason.empty() ? std::string("needs approval") : d.reason) +
-        ". It needs a person's approval, which toolguard cannot ask for from a Gemini CLI hook.";
+    const std::string who = d.rule_id.empty() ? "" : " (rule " + d.rule_id + ")";
+    reason = "Blocked by toolguard" + who + ": " +
+             (d.reason.empty() ? std::string("this call needs a person's approval") : d.reason) +
+             ". It needs a person's approval, and a Gemini CLI hook cannot ask for it. Tell the "
+             "user what you wanted to do and why; they can approve it with `toolguard approvals "
+             "add` (see `toolguard explain`) and ask you to retry.";
   }
   json out = {{"decision", "deny"}, {"reason", reason}};
   if (d.verdict == Verdict::Abort) {

@@ -5,10 +5,12 @@
 
 #include "cli/bounded_input.hpp"
 #include "cli/call_json.hpp"
+#include "cli/claude_permissions.hpp"
 #include "cli/commands.hpp"
 #include "cli/guard_options.hpp"
 #include "cli/policy_options.hpp"
 #include "toolguard/audit_log.hpp"
+#include "toolguard/paths.hpp"
 #include "toolguard/policy.hpp"
 #include "toolguard/policy_error.hpp"
 
@@ -46,7 +48,15 @@ struct Judge {
       if (!guards) {
         return policyFailure(guard_error, SourceLocation{}, call, error);
       }
-      return renderDecision(guards->forProject(project).decide(call), call.tool, format);
+      const Decision d = guards->forProject(project).decide(call);
+      // An ask the person already answered in Claude Code's own settings
+      // (permissions.allow, "don't ask again"): no decision, so Claude Code's
+      // permission flow applies them. A deny is never deferred.
+      if (format == CallFormat::Claude && d.verdict == Verdict::Ask &&
+          claudeSettingsAllow(call, homeDirectory())) {
+        return nlohmann::json::object();
+      }
+      return renderDecision(d, call.tool, format);
     } catch (const PolicyError& e) {
       return policyFailure(e.what(), e.errors().empty() ? SourceLocation{} : e.errors()[0].where,
                            call, error);

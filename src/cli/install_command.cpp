@@ -81,10 +81,34 @@ void printChanges(const std::vector<HookChange>& changes, bool dry_run) {
 }
 
 // Notes on what else decides whether the hook runs.
+// True when `binary` sits in a CMake build tree (a CMakeCache.txt in its
+// directory or one above): rebuilding or removing the tree breaks the hook.
+bool inBuildTree(const std::filesystem::path& binary) {
+  std::error_code ec;
+  for (std::filesystem::path dir = binary.parent_path(); !dir.empty() && dir != dir.root_path();
+       dir = dir.parent_path()) {
+    if (std::filesystem::exists(dir / "CMakeCache.txt", ec)) return true;
+  }
+  return false;
+}
+
 void printNotes(const InstallOptions& o, Agent agent, const ordered_json& settings) {
   for (const std::string& warning : hookWarnings(settings, agent)) {
     std::cerr << "toolguard: warning: " << warning << "\n";
   }
+  if (const std::string binary = runningBinary(); inBuildTree(binary)) {
+    std::cerr << "toolguard: warning: " << binary
+              << " is in a build tree; the hook blocks every tool call once the tree is "
+                 "rebuilt or removed. Install toolguard (scripts/install.sh) and run "
+                 "`toolguard install` again with the installed binary\n";
+  }
+  const bool claude = agent == Agent::Claude;
+  std::cout << "  next: restart " << (claude ? "Claude Code" : "Gemini CLI")
+            << " (it reads its hooks when it starts)\n"
+            << "  next: keep the rules you already gave it: toolguard policy import --from "
+            << (claude ? "claude ~/.claude/settings.json" : "gemini ~/.gemini/policies/FILE.toml")
+            << " -o ~/.config/toolguard/" << (claude ? "claude" : "gemini") << ".yaml\n"
+            << "  next: what toolguard remembers a person approved: toolguard approvals list\n";
   if (!o.project) return;
   if (agent == Agent::Claude) {
     std::cout << "  note: .claude/settings.json is usually committed; the hook's command holds "

@@ -130,4 +130,33 @@ std::string pathGlobToRegex(std::string_view glob, std::string_view home) {
   return prefix + body;
 }
 
+std::optional<std::string> pathGlobProblem(std::string_view glob) {
+  const std::string quoted = "path glob '" + std::string(glob) + "'";
+  if (glob.empty()) return quoted + " is empty";
+  if (glob.starts_with('~') && glob != "~" && !glob.starts_with("~/")) {
+    return quoted +
+           " can never match: only `~/` (the home directory) is expanded; write the "
+           "other user's home as an absolute path";
+  }
+  // Components `.` and `..` are gone from every path compared (a leading `./`
+  // is the cwd and fine).
+  std::string_view rest = glob.starts_with("./") ? glob.substr(2) : glob;
+  size_t start = 0;
+  while (start <= rest.size()) {
+    size_t slash = rest.find('/', start);
+    if (slash == std::string_view::npos) slash = rest.size();
+    const std::string_view part = rest.substr(start, slash - start);
+    if (part == "..") {
+      return quoted +
+             " can never match: paths are compared with `..` resolved; write where it leads "
+             "(an absolute path, `~/...`, or `./...` below the cwd)";
+    }
+    if (part == "." && !(start == 0 && slash == rest.size())) {
+      return quoted + " can never match: paths are compared with `.` removed";
+    }
+    start = slash + 1;
+  }
+  return std::nullopt;
+}
+
 }  // namespace toolguard::detail

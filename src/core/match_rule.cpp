@@ -111,7 +111,7 @@ class MatchRule final : public Rule {
       args_.emplace_back(name, CompiledValueMatcher(matcher));
     }
     if (spec.command) command_.emplace(*spec.command);
-    if (spec.shell) shell_.emplace(*spec.shell);
+    if (spec.shell) shell_.emplace(*spec.shell, loosens(spec.verdict));
     if (spec.path) {
       path_.emplace(*spec.path, loosens(spec.verdict));
       path_globs_ = spec.path->glob;

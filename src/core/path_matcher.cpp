@@ -137,7 +137,11 @@ bool CompiledPathMatcher::accessMatches(const PathAccess& access, const CallView
 }
 
 bool CompiledPathMatcher::matches(const CallView& view) const {
-  const std::vector<PathAccess>& accesses = view.pathAccesses();
+  return matchesAccesses(view.pathAccesses(), view);
+}
+
+bool CompiledPathMatcher::matchesAccesses(const std::vector<PathAccess>& accesses,
+                                          const CallView& view) const {
   if (accesses.empty()) return false;
   if (every_path_) {
     if (view.pathError()) return false;

@@ -30,6 +30,9 @@ class CompiledPathMatcher {
   /// for a loosening one.
   bool matches(const CallView& view) const;
 
+  /// The same test on a given list of accesses (a shell command's writes).
+  bool matchesAccesses(const std::vector<PathAccess>& accesses, const CallView& view) const;
+
   /// True when one concrete path (a File probe, see pathProbes) meets the
   /// conditions. A path whose location is only known at run time never meets
   /// `outside_workspace`.

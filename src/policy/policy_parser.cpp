@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "core/glob.hpp"
 #include "policy_document.hpp"
 #include "toolguard/json_schema.hpp"
 #include "toolguard/paths.hpp"
@@ -458,6 +459,7 @@ class Parser {
         m.regex = strings(v, "shell.regex");
       } else if (key == "writes") {
         m.writes = strings(v, "shell.writes");
+        checkPathGlobs(v, m.writes);
       } else {
         error(k, "shell: unknown matcher '" + key + "' (expected command, regex, writes)");
       }
@@ -465,11 +467,20 @@ class Parser {
     return m;
   }
 
+  // A path glob that can never match a path as toolguard compares them
+  // (absolute, with `.` and `..` resolved) is an error, not a silent gap.
+  void checkPathGlobs(const YAML::Node& node, const std::vector<std::string>& globs) {
+    for (const std::string& g : globs) {
+      if (std::optional<std::string> problem = detail::pathGlobProblem(g)) error(node, *problem);
+    }
+  }
+
   PathMatcher pathMatcher(const YAML::Node& node) {
     PathMatcher m;
     m.where = where(node);
     if (node.IsScalar() || node.IsSequence()) {
       m.glob = strings(node, "path");  // shorthand: a glob or a list of globs
+      checkPathGlobs(node, m.glob);
       return m;
     }
     if (!node.IsMap()) {
@@ -480,12 +491,14 @@ class Parser {
       const std::string key = k.Scalar();
       if (key == "glob") {
         m.glob = strings(v, "path.glob");
+        checkPathGlobs(v, m.glob);
       } else if (key == "regex") {
         m.regex = strings(v, "path.regex");
       } else if (key == "outside_workspace") {
         m.outside_workspace = boolean(v, "path.outside_workspace");
       } else if (key == "except") {
         m.except = strings(v, "path.except");
+        checkPathGlobs(v, m.except);
       } else {
         error(k, "path: unknown matcher '" + key +
                      "' (expected glob, regex, outside_workspace, except)");
@@ -673,6 +686,7 @@ class Parser {
     rule.header.layer = layer_;
     bool has_verdict = false;
     bool has_conditions = false;
+    bool files = false;
     std::optional<YAML::Node> examples;
     std::optional<YAML::Node> cases;
     for (const auto& [k, v] : entries(item)) {
@@ -683,23 +697,37 @@ class Parser {
         examples.emplace(v);
       } else if (key == "first_match" && !is_case) {
         cases.emplace(v);
+      } else if (key == "files") {
+        // Files under these globs, by every route: file tools, MCP tools, the shell.
+        if (rule.path) error(k, "files: a rule has either files or path, not both");
+        rule.path = pathMatcher(v);
+        files = true;
+        has_conditions = true;
+      } else if (key == "path" && files) {
+        error(k, "path: a rule has either files or path, not both");
       } else if (ruleField(key, v, rule, has_verdict)) {
         has_conditions = has_conditions || (key != "tool" && key != "category" && key != "kind" &&
                                             key != "description");
       } else if (is_case) {
         error(k, "unknown key '" + key +
                      "' in a first_match case (expected id, tool, category, kind, max_risk, "
-                     "args, command, path, shell, context, verdict, reason, description)");
+                     "args, command, path, files, shell, context, verdict, reason, "
+                     "description)");
       } else {
         error(k, "unknown key '" + key +
                      "' in a rule (expected id, tool, category, kind, max_risk, args, "
-                     "command, path, shell, context, verdict, reason, description, examples, "
-                     "first_match)");
+                     "command, path, files, shell, context, verdict, reason, description, "
+                     "examples, first_match)");
       }
     }
     if (rule.shell && rule.header.target.tools.empty() && rule.header.target.kinds.empty() &&
         rule.header.target.categories.empty()) {
       rule.header.target.kinds.push_back(ToolKind::Shell);  // shell: implies shell tools
+    }
+    if (files && rule.path && rule.header.target.tools.empty() &&
+        rule.header.target.kinds.empty() && rule.header.target.categories.empty()) {
+      // files: implies every read and write, whatever the tool.
+      rule.header.target.kinds = {ToolKind::FileRead, ToolKind::FileWrite, ToolKind::FileSearch};
     }
     if (cases) {
       if (has_conditions) {

@@ -6,6 +6,7 @@
 
 #include "core/glob.hpp"
 #include "core/value_matcher.hpp"
+#include "shell/command_accesses.hpp"
 #include "shell/shell_facts.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/policy_error.hpp"
@@ -39,7 +40,7 @@ bool tokensMatch(const std::vector<std::string>& pattern, const SimpleCommand& c
 
 }  // namespace
 
-CompiledShellMatcher::CompiledShellMatcher(const ShellMatcher& spec) {
+CompiledShellMatcher::CompiledShellMatcher(const ShellMatcher& spec, bool every_write) {
   for (const std::string& p : spec.tokens) {
     tokens_.push_back(splitTokens(p));
     if (tokens_.back().empty()) throw PolicyError(spec.where, "shell.command: empty pattern");
@@ -48,10 +49,10 @@ CompiledShellMatcher::CompiledShellMatcher(const ShellMatcher& spec) {
   }
   regex_ = compileAlternatives(spec.regex, spec.where, "shell.regex");
   if (!spec.writes.empty()) {
-    const std::string home = homeDirectory();
-    std::vector<std::string> translated;
-    for (const std::string& g : spec.writes) translated.push_back(pathGlobToRegex(g, home));
-    writes_ = compileAlternatives(translated, spec.where, "shell.writes glob");
+    PathMatcher writes;
+    writes.glob = spec.writes;
+    writes.where = spec.where;
+    writes_.emplace(writes, every_write);
   }
   if (tokens_.empty() && !regex_ && !writes_) {
     throw PolicyError(spec.where, "shell: expected command, regex or writes");
@@ -74,16 +75,13 @@ bool CompiledShellMatcher::matches(const SimpleCommand& command, const CallView&
     if (!RE2::FullMatch(normalized, *regex_)) return false;
   }
   if (writes_) {
+    // The command's writes, found and resolved as every path rule sees them.
     const ShellProgram* program = view.shellProgram();
     if (program == nullptr) return false;
     const CommandScene scene{command, *program, view, view.home()};
-    bool any = false;
-    for (const ShellWord& target : writtenPaths(command)) {
-      any = any || eitherForm(resolvedPath(target, scene), [&](const std::string& path) {
-              return RE2::FullMatch(path, *writes_);
-            });
-    }
-    if (!any) return false;
+    std::vector<PathAccess> writes = commandAccesses(scene);
+    std::erase_if(writes, [](const PathAccess& a) { return a.kind != PathAccessKind::Write; });
+    if (!writes_->matchesAccesses(writes, view)) return false;
   }
   return true;
 }

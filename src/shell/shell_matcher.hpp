@@ -4,9 +4,11 @@
 #include <re2/re2.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/path_matcher.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/rule_spec.hpp"
 
@@ -16,7 +18,9 @@ namespace toolguard::detail {
 class CompiledShellMatcher {
  public:
   /// Throws PolicyError at spec.where for a bad pattern or an empty matcher.
-  explicit CompiledShellMatcher(const ShellMatcher& spec);
+  /// `every_write`: the rule loosens (allow, escalate), so `writes` must hold
+  /// for every path the command writes; otherwise one is enough.
+  CompiledShellMatcher(const ShellMatcher& spec, bool every_write);
   CompiledShellMatcher(const CompiledShellMatcher&) = delete;
 
   bool matches(const SimpleCommand& command, const CallView& view) const;
@@ -25,7 +29,7 @@ class CompiledShellMatcher {
  private:
   std::vector<std::vector<std::string>> tokens_;
   std::unique_ptr<RE2> regex_;
-  std::unique_ptr<RE2> writes_;
+  std::optional<CompiledPathMatcher> writes_;  ///< the path rules' own glob dialect
   std::string text_;
 };
 

@@ -59,7 +59,7 @@ class Install : public Cli {
 
   /// The hook command install writes for `format`.
   static std::string expectedCommand(const std::string& format) {
-    return fs::canonical(TOOLGUARD_BINARY).string() + " check --format " + format;
+    return fs::canonical(TOOLGUARD_BINARY).string() + " check --format " + format + " || exit 2";
   }
 
   /// Runs a hook command the way the agents do (`sh -c`), `payload` on stdin.
@@ -341,6 +341,43 @@ TEST_F(Install, TheInstalledClaudeCommandDeniesRmRfHome) {
   json out = json::parse(r.out);
   EXPECT_EQ(out["hookSpecificOutput"]["permissionDecision"], "deny") << out;
   EXPECT_FALSE(out["hookSpecificOutput"]["permissionDecisionReason"].get<std::string>().empty());
+}
+
+// Issue 26: a hook whose binary is gone must block (exit 2), not exit 127,
+// which both agents take as "go ahead".
+TEST_F(Install, TheInstalledCommandBlocksWhenToolguardIsGone) {
+  const fs::path copy = dir.path() / "bin" / "toolguard";
+  fs::create_directories(copy.parent_path());
+  fs::copy_file(TOOLGUARD_BINARY, copy);
+  fs::permissions(copy, fs::perms::owner_all);
+  RunResult installed =
+      runBinary(copy.string(), {"install", "claude"}, "", env(), project().string());
+  ASSERT_EQ(installed.exit_code, 0) << installed.err;
+  EXPECT_EQ(installed.err.find("build tree"), std::string::npos) << installed.err;
+  std::string command =
+      json::parse(slurp(claudeUser().string()))["hooks"]["PreToolUse"][0]["hooks"][0]["command"];
+  json payload = {{"session_id", "s"},
+                  {"cwd", project().string()},
+                  {"hook_event_name", "PreToolUse"},
+                  {"tool_name", "Bash"},
+                  {"tool_input", {{"command", "ls"}}}};
+  ASSERT_EQ(runHook(command, payload).exit_code, 0);
+  fs::remove(copy);
+  RunResult gone = runHook(command, payload);
+  EXPECT_EQ(gone.exit_code, 2) << gone.out << gone.err;  // Claude Code blocks the call
+  // Uninstall still finds the entry it wrote.
+  RunResult removed =
+      runBinary(TOOLGUARD_BINARY, {"uninstall", "claude"}, "", env(), project().string());
+  EXPECT_EQ(removed.exit_code, 0) << removed.err;
+  EXPECT_NE(removed.out.find("removed"), std::string::npos) << removed.out;
+}
+
+TEST_F(Install, WarnsAboutABuildTreeAndSaysWhatToDoNext) {
+  RunResult r = ok({"install", "claude"});
+  EXPECT_NE(r.err.find("build tree"), std::string::npos) << r.err;  // TOOLGUARD_BINARY is one
+  EXPECT_NE(r.out.find("restart Claude Code"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("toolguard policy import --from claude"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("toolguard approvals"), std::string::npos) << r.out;
 }
 
 TEST_F(Install, TheInstalledGeminiCommandBlocksAWriteToEtcPasswd) {
