@@ -11,12 +11,8 @@
 namespace toolguard::detail {
 namespace {
 
-// The same pattern, ignoring case: for paths on case-folding file systems.
-std::unique_ptr<RE2> ignoringCase(const std::unique_ptr<RE2>& re) {
-  if (!re) return nullptr;
-  RE2::Options options = re->options();
-  options.set_case_sensitive(false);
-  return std::make_unique<RE2>(re->pattern(), options);
+std::unique_ptr<LazyRegex> lazyIgnoringCase(const std::unique_ptr<LazyRegex>& re) {
+  return re ? re->ignoringCase() : nullptr;
 }
 
 }  // namespace
@@ -49,44 +45,48 @@ CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_pat
   }
   std::string cwd_text;
   auto translate = [&home](const std::string& g) { return pathGlobToRegex(g, home); };
-  glob_ = compileTranslated(anywhere, spec.where, "path glob", glob_text_, translate);
-  cwd_glob_ = compileTranslated(below_cwd, spec.where, "path glob", cwd_text, translate);
+  glob_ = lazyTranslated(anywhere, spec.where, "path glob", glob_text_, translate);
+  cwd_glob_ = lazyTranslated(below_cwd, spec.where, "path glob", cwd_text, translate);
   for (const std::string& g : globs) {
     if (!g.starts_with("./") && g != ".") continue;
     if (!glob_text_.empty()) glob_text_ += "\", \"";
     glob_text_ += g;
   }
-  regex_ = compileTranslated(spec.regex, spec.where, "regex", regex_text_,
-                             [](const std::string& r) { return r; });
-  except_ = compileTranslated(exceptions, spec.where, "path.except glob", except_text_, translate);
+  // A regex is the user's own: compiled now, so a bad one is a load error.
+  if (!spec.regex.empty()) {
+    regex_ = compileTranslated(spec.regex, spec.where, "regex", regex_text_,
+                               [](const std::string& r) { return r; });
+    regex_nocase_ = std::make_unique<LazyRegex>(regex_->pattern(), regex_->options());
+    regex_nocase_ = regex_nocase_->ignoringCase();
+  }
+  except_ = lazyTranslated(exceptions, spec.where, "path.except glob", except_text_, translate);
   if (!glob_ && !cwd_glob_ && !regex_ && !outside_workspace_) {
     throw PolicyError(spec.where, "path matcher needs one of glob, regex, outside_workspace");
   }
-  glob_nocase_ = ignoringCase(glob_);
-  cwd_glob_nocase_ = ignoringCase(cwd_glob_);
-  regex_nocase_ = ignoringCase(regex_);
+  glob_nocase_ = lazyIgnoringCase(glob_);
+  cwd_glob_nocase_ = lazyIgnoringCase(cwd_glob_);
 }
 
 bool CompiledPathMatcher::globMatches(const std::string& name, bool fold,
                                       const CallView& view) const {
-  const RE2* glob = fold ? glob_nocase_.get() : glob_.get();
-  if (glob != nullptr && RE2::FullMatch(name, *glob)) return true;
-  const RE2* below_cwd = fold ? cwd_glob_nocase_.get() : cwd_glob_.get();
+  if (fullMatch(name, fold ? glob_nocase_ : glob_)) return true;
+  const std::unique_ptr<LazyRegex>& below_cwd = fold ? cwd_glob_nocase_ : cwd_glob_;
   if (below_cwd == nullptr) return false;
   for (const std::string& cwd : view.cwdForms()) {
     if (!isWithin(name, cwd, fold)) continue;
     std::string_view rest = std::string_view(name).substr(cwd == "/" ? 0 : cwd.size());
     if (rest.empty()) rest = "/";
-    if (RE2::FullMatch(rest, *below_cwd)) return true;
+    if (RE2::FullMatch(rest, below_cwd->get())) return true;
   }
   return false;
 }
 
 bool CompiledPathMatcher::nameMatches(const std::string& name, bool fold,
                                       const CallView& view) const {
-  const RE2* regex = fold ? regex_nocase_.get() : regex_.get();
   if ((glob_ || cwd_glob_) && !globMatches(name, fold, view)) return false;
-  if (regex != nullptr && !RE2::FullMatch(name, *regex)) return false;
+  if (regex_ != nullptr) {
+    if (fold ? !fullMatch(name, regex_nocase_) : !RE2::FullMatch(name, *regex_)) return false;
+  }
   return true;
 }
 
@@ -94,7 +94,7 @@ bool CompiledPathMatcher::excepted(const ResolvedPath& path) const {
   // Every form must be an exception: a link from an excepted name to
   // anywhere else is still judged by where it leads.
   return except_ != nullptr &&
-         everyForm(path, [&](const std::string& form) { return RE2::FullMatch(form, *except_); });
+         everyForm(path, [&](const std::string& form) { return fullMatch(form, except_); });
 }
 
 bool CompiledPathMatcher::matchesProbe(const PathAccess& probe, const CallView& view) const {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "lazy_regex.hpp"
 #include "path_probes.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/path_access.hpp"
@@ -52,13 +53,14 @@ class CompiledPathMatcher {
   std::string glob_text_;
   std::string regex_text_;
   std::string except_text_;
-  std::unique_ptr<RE2> glob_;
+  // Globs compile the first time a path meets them; a user's regex at load.
+  std::unique_ptr<LazyRegex> glob_;
   std::unique_ptr<RE2> regex_;
-  std::unique_ptr<RE2> glob_nocase_;
-  std::unique_ptr<RE2> cwd_glob_;  ///< `./` globs: on the path below the call's cwd
-  std::unique_ptr<RE2> cwd_glob_nocase_;
-  std::unique_ptr<RE2> regex_nocase_;
-  std::unique_ptr<RE2> except_;
+  std::unique_ptr<LazyRegex> glob_nocase_;
+  std::unique_ptr<LazyRegex> cwd_glob_;  ///< `./` globs: on the path below the call's cwd
+  std::unique_ptr<LazyRegex> cwd_glob_nocase_;
+  std::unique_ptr<LazyRegex> regex_nocase_;
+  std::unique_ptr<LazyRegex> except_;
   std::optional<bool> outside_workspace_;
   std::vector<PathExample> examples_;
   bool every_path_;

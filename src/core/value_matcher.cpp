@@ -47,8 +47,8 @@ std::string same(const std::string& s) {
 
 CompiledValueMatcher::CompiledValueMatcher(const ValueMatcher& spec)
     : equals_(spec.equals), one_of_(spec.one_of) {
-  glob_ = compileTranslated(spec.glob, spec.where, "glob", glob_text_,
-                            [](const std::string& g) { return textGlobToRegex(g); });
+  glob_ = lazyTranslated(spec.glob, spec.where, "glob", glob_text_,
+                         [](const std::string& g) { return textGlobToRegex(g); });
   regex_ = compileTranslated(spec.regex, spec.where, "regex", regex_text_, same);
   if (!equals_ && one_of_.empty() && !glob_ && !regex_) {
     throw PolicyError(spec.where, "matcher needs at least one of equals, one_of, glob, regex");
@@ -64,7 +64,7 @@ bool CompiledValueMatcher::matchesText(std::string_view text) const {
   if (equals_ && !(equals_->is_string() && equals_->get_ref<const std::string&>() == text)) {
     return false;
   }
-  if (glob_ && !RE2::FullMatch(text, *glob_)) return false;
+  if (glob_ && !fullMatch(text, glob_)) return false;
   if (regex_ && !RE2::FullMatch(text, *regex_)) return false;
   return true;
 }
@@ -77,7 +77,7 @@ bool CompiledValueMatcher::matchesScalar(const nlohmann::json& value) const {
   if (!glob_ && !regex_) return true;
   if (value.is_object() || value.is_array()) return false;
   const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
-  if (glob_ && !RE2::FullMatch(text, *glob_)) return false;
+  if (glob_ && !fullMatch(text, glob_)) return false;
   if (regex_ && !RE2::FullMatch(text, *regex_)) return false;
   return true;
 }

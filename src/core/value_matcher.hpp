@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lazy_regex.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/rule_spec.hpp"
 
@@ -36,8 +37,8 @@ class CompiledValueMatcher {
   std::vector<nlohmann::json> one_of_;
   std::string glob_text_;
   std::string regex_text_;
-  std::unique_ptr<RE2> glob_;
-  std::unique_ptr<RE2> regex_;
+  std::unique_ptr<LazyRegex> glob_;  ///< compiled the first time a value meets it
+  std::unique_ptr<RE2> regex_;       ///< the user's own: compiled at load
 };
 
 /// Compiles `pattern` with RE2 (whole-value match) or throws PolicyError at `where`.
@@ -63,6 +64,30 @@ std::unique_ptr<RE2> compileTranslated(const std::vector<std::string>& patterns,
     text += p;
   }
   return compileAlternatives(translated, where, what);
+}
+
+/// Globs translated to RE2 by `translate`, as one alternation compiled the
+/// first time it is used. A translated glob is valid RE2 except for what its
+/// bracket classes say, so a glob with one is compiled alone now, to name it
+/// in a PolicyError when it is bad. nullptr when there are none.
+template <typename Translate>
+std::unique_ptr<LazyRegex> lazyTranslated(const std::vector<std::string>& globs,
+                                          const SourceLocation& where, std::string_view what,
+                                          std::string& text, Translate translate) {
+  if (globs.empty()) return nullptr;
+  std::string joined;
+  for (const std::string& g : globs) {
+    const std::string translated = translate(g);
+    if (g.find('[') != std::string::npos) compileRegex(translated, where, what);
+    if (!joined.empty()) joined += '|';
+    joined.append("(?:").append(translated).append(")");
+    if (!text.empty()) text += "\", \"";
+    text += g;
+  }
+  RE2::Options options;
+  options.set_log_errors(false);
+  options.set_dot_nl(true);
+  return std::make_unique<LazyRegex>("(?:" + joined + ")", options);
 }
 
 }  // namespace toolguard::detail

@@ -1,9 +1,9 @@
 // The known names a mistyped one was probably meant to be.
-#include "did_you_mean.hpp"
+#include "policy/did_you_mean.hpp"
 
 #include <algorithm>
 
-namespace toolguard::cli {
+namespace toolguard::detail {
 namespace {
 
 // Edits (insert, delete, substitute, swap two neighbours) from a to b.
@@ -49,4 +49,32 @@ std::string didYouMean(std::string_view typed, const std::vector<std::string>& k
   return out + "?)";
 }
 
-}  // namespace toolguard::cli
+std::vector<std::string> splitNameList(std::string_view list) {
+  std::vector<std::string> names;
+  while (!list.empty()) {
+    const size_t comma = list.find(',');
+    std::string_view name = list.substr(0, comma);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    if (!name.empty()) names.emplace_back(name);
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return names;
+}
+
+std::string unknownNameMessage(std::string_view head, std::string_view typed, std::string_view tail,
+                               std::string_view list) {
+  std::string out(head);
+  out += " '";
+  out += typed;
+  out += "'";
+  out += tail;
+  const std::string hint = didYouMean(typed, splitNameList(list));
+  if (!hint.empty()) return out + hint;
+  out += " (expected ";
+  out += list;
+  return out + ")";
+}
+
+}  // namespace toolguard::detail
