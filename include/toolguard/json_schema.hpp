@@ -1,11 +1,12 @@
 #pragma once
-// JSON Schema validation (drafts 4, 6 and 7) of tool-call arguments.
+// JSON Schema validation (drafts 4, 6, 7, 2019-09 and 2020-12) of tool-call
+// arguments.
 //
 // A schema is compiled once into an immutable tree (regular expressions
 // compiled with RE2, every $ref resolved) and then validates any number of
 // instances, from any number of threads, without parsing anything again.
 // No network is ever used: $ref reaches the schema itself, the built-in
-// draft-04/-06/-07 meta-schemas and the documents of a SchemaStore.
+// meta-schemas of every supported draft and the documents of a SchemaStore.
 // See docs/json-schema.md.
 
 #include <cstddef>
@@ -24,8 +25,8 @@ namespace schema {
 struct CompiledSchema;
 }
 
-/// Which JSON Schema draft a schema is read as.
-enum class SchemaDraft { Draft4, Draft6, Draft7 };
+/// Which JSON Schema draft a schema is read as (in order of publication).
+enum class SchemaDraft { Draft4, Draft6, Draft7, Draft2019_09, Draft2020_12 };
 
 /// One failed check: where in the instance (JSON pointer, RFC 6901, "" = root),
 /// which keyword failed, where in the schema (JSON pointer into the schema
@@ -58,7 +59,8 @@ class SchemaError : public std::runtime_error {
 };
 
 /// Documents that $ref may point at by absolute URI (no network is ever used).
-/// The draft-04, -06 and -07 meta-schemas are built in and need no adding.
+/// The meta-schemas of drafts 4, 6, 7, 2019-09 and 2020-12 (with the
+/// vocabulary meta-schemas of the last two) are built in and need no adding.
 /// Compiling copies what it needs: the store may go away afterwards.
 class SchemaStore {
  public:
@@ -79,13 +81,17 @@ class SchemaStore {
 
 /// How a schema is compiled and how much validation reports.
 struct SchemaOptions {
-  /// The draft to read the schema as; unset: from its "$schema" (an unknown
-  /// "$schema" is a SchemaError), and Draft7 when it has none.
+  /// The draft to read the schema as, whatever its "$schema" says; unset:
+  /// from its "$schema" (a known meta-schema, or one in `store` whose
+  /// "$vocabulary" toolguard understands; anything else is a SchemaError),
+  /// and `default_draft` when it has none.
   std::optional<SchemaDraft> draft;
   /// Extra documents for $ref, or nullptr.
   const SchemaStore* store = nullptr;
   /// At most this many violations from violations() (0 counts as 1).
   std::size_t max_violations = 16;
+  /// The draft of a schema without "$schema" (MCP: Draft2020_12).
+  SchemaDraft default_draft = SchemaDraft::Draft7;
 };
 
 /// A compiled schema: immutable, cheap to copy (shared state), safe to use

@@ -9,6 +9,12 @@
 
 namespace toolguard {
 
+/// The JSON Schema dialect MCP gives a tool's inputSchema that has no
+/// "$schema" (SEP-1613, protocol 2025-11-25; earlier versions said nothing
+/// and implementations split between draft 7 and 2020-12).
+inline constexpr const char* kMcpDefaultSchemaDialect =
+    "https://json-schema.org/draft/2020-12/schema";
+
 /// The name a server's tool is judged under: `mcp__SERVER__TOOL`, so a
 /// policy can select a whole server (`mcp__github__*`) or one tool.
 std::string mcpToolName(std::string_view server, std::string_view tool);
@@ -39,7 +45,11 @@ bool mcpNameSaysItActs(std::string_view tool_name);
 /// arguments, so the path rules judge them (kind file-read for read-only
 /// tools, file-write otherwise). Throws std::invalid_argument naming the
 /// field when the entry has no string name or its inputSchema is not an
-/// object.
+/// object. An inputSchema without "$schema" gets "$schema":
+/// kMcpDefaultSchemaDialect in the ToolInfo (the server's entry is not
+/// changed), so it is compiled as 2020-12 wherever it is compiled; an
+/// explicit "$schema" is kept. Whether the schema compiles is not checked
+/// here (JsonSchema::compile throws SchemaError; the proxy then hides the tool).
 ToolInfo mcpToolInfo(std::string_view server, const nlohmann::json& tool, Verdict policy_default);
 
 }  // namespace toolguard

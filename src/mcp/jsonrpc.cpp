@@ -1,6 +1,8 @@
 // JSON-RPC 2.0 message shapes and the responses the proxy writes itself.
 #include "mcp/jsonrpc.hpp"
 
+#include "json/json_error.hpp"
+
 namespace toolguard::mcp {
 namespace {
 
@@ -70,7 +72,7 @@ class ShapeScanner : public json::json_sax_t {
   }
   bool parse_error(std::size_t position, const std::string&,
                    const nlohmann::detail::exception& e) override {
-    error_ = "not JSON at byte " + std::to_string(position) + ": " + e.what();
+    error_ = toolguard::detail::jsonErrorSentence(e) + " (byte " + std::to_string(position) + ")";
     return false;
   }
 

@@ -558,9 +558,12 @@ bool Session::registerListedTools(json& response) {
       if (!info.input_schema.is_null()) (void)JsonSchema::compile(info.input_schema);
       infos.push_back(std::move(info));
     } catch (const std::exception& e) {
-      sinks_.log(
-          "toolguard mcp: the server \"" + options_.server_name +
-          "\" listed a tool toolguard cannot judge, so the client does not see it: " + e.what());
+      auto name = entry.is_object() ? entry.find("name") : entry.end();
+      const std::string tool = entry.is_object() && name != entry.end() && name->is_string()
+                                   ? " \"" + name->get<std::string>() + "\""
+                                   : "";
+      sinks_.log("toolguard mcp: the server \"" + options_.server_name + "\" listed a tool" + tool +
+                 " toolguard cannot judge, so the client does not see it: " + e.what());
       infos.emplace_back();
     }
   }

@@ -161,6 +161,11 @@ ToolInfo mcpToolInfo(std::string_view server, const nlohmann::json& tool, Verdic
                                   "': field \"inputSchema\" is not an object");
     }
     info.input_schema = *schema;
+    // MCP (SEP-1613, protocol 2025-11-25): a schema without "$schema" is
+    // JSON Schema 2020-12. Said in the schema, every later compile reads it so.
+    if (!info.input_schema.contains("$schema")) {
+      info.input_schema["$schema"] = kMcpDefaultSchemaDialect;
+    }
   }
   nlohmann::json annotations = tool.value("annotations", nlohmann::json());
   // The protocol's defaults: not read-only, destructive, not idempotent, open world.

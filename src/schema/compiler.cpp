@@ -5,16 +5,16 @@
 
 #include "schema/json_pointer.hpp"
 #include "schema/keywords.hpp"
-#include "schema/meta_schemas.hpp"
 #include "schema/regex.hpp"
+#include "schema/uri.hpp"
 #include "schema/value_text.hpp"
 
 namespace toolguard::schema {
 namespace {
 
 // Keywords of drafts 2019-09 and 2020-12 that assert something: read as
-// draft 7 they would be ignored and let invalid values through, so a schema
-// using them is refused instead.
+// drafts 4-7 they would be ignored and let invalid values through, so a
+// schema read as one of those drafts that uses them is refused instead.
 constexpr const char* kLaterDraftKeywords[] = {
     "prefixItems",       "unevaluatedItems", "unevaluatedProperties",
     "dependentRequired", "dependentSchemas", "minContains",
@@ -25,38 +25,31 @@ void refuseLaterDraftKeywords(const Json& schema, const std::string& display) {
     if (schema.contains(keyword)) {
       throw SchemaError(childPointer(display, keyword),
                         "\"" + std::string(keyword) +
-                            "\" is a keyword of draft 2019-09 or later, which toolguard does not "
-                            "read (drafts 4, 6 and 7 only)");
+                            "\" is a keyword of draft 2019-09 or later, but the schema is read as "
+                            "an earlier draft: say which draft it is written in with \"$schema\" "
+                            "(\"https://json-schema.org/draft/2020-12/schema\")");
     }
   }
 }
 
 }  // namespace
 
-SchemaDraft draftFor(const Json& schema, const SchemaOptions& options) {
-  if (options.draft) return *options.draft;
-  if (!schema.is_object()) return SchemaDraft::Draft7;
-  auto declared = schema.find("$schema");
-  if (declared == schema.end()) return SchemaDraft::Draft7;
-  if (!declared->is_string()) throw SchemaError("/$schema", "\"$schema\" must be a string");
-  if (auto draft = draftOfMetaSchema(declared->get_ref<const std::string&>())) return *draft;
-  throw SchemaError("/$schema", "unsupported \"$schema\" " +
-                                    quoteText(declared->get<std::string>()) +
-                                    ": toolguard reads drafts 4, 6 and 7 "
-                                    "(\"http://json-schema.org/draft-07/schema#\" ...); set "
-                                    "SchemaOptions::draft to read the schema as one of them");
+Dialect dialectFor(const Json& schema, const SchemaOptions& options) {
+  if (options.draft) return {*options.draft, kAllVocabularies};
+  return dialectOf(schema, options.default_draft, options.store, "");
 }
 
 // --- Scope ---------------------------------------------------------------
 
 Scope::Scope(Compiler& compiler, const Json& schema, Location location, std::string display,
-             std::string base, SchemaDraft draft, int depth)
+             std::string base, SchemaDraft draft, unsigned vocabularies, int depth)
     : compiler_(compiler),
       schema_(schema),
       location_(std::move(location)),
       display_(std::move(display)),
       base_(std::move(base)),
       draft_(draft),
+      vocabularies_(vocabularies),
       depth_(depth) {}
 
 const Json* Scope::find(std::string_view keyword) const {
@@ -104,6 +97,39 @@ void Scope::add(Applies applies, std::unique_ptr<Keyword> check) {
   checks_.list(applies).push_back(std::move(check));
 }
 
+std::string Scope::referenceText(std::string_view keyword) const {
+  const Json* value = find(keyword);
+  if (value == nullptr || !value->is_string()) fail(keyword, "must be a string");
+  return value->get<std::string>();
+}
+
+NodeId Scope::reference(std::string_view keyword) {
+  const Location target =
+      compiler_.documents_.resolve(base_, referenceText(keyword), pointerOf(keyword));
+  return compiler_.reserve(target);
+}
+
+std::string Scope::dynamicAnchorOf(std::string_view keyword) const {
+  auto [uri, fragment] = splitFragment(resolveUri(base_, referenceText(keyword)));
+  std::optional<std::string> name = percentDecode(fragment);
+  if (!name || name->empty() || (*name)[0] == '/') return "";
+  const auto* anchors = compiler_.documents_.dynamicAnchors(uri);
+  return anchors != nullptr && anchors->count(*name) != 0 ? *name : "";
+}
+
+bool Scope::recursiveAnchorAt(std::string_view keyword) const {
+  auto [uri, fragment] = splitFragment(resolveUri(base_, referenceText(keyword)));
+  return fragment.empty() && compiler_.documents_.recursiveAnchor(uri).has_value();
+}
+
+void Scope::needAnnotations() {
+  compiler_.out_->annotations = true;
+}
+
+void Scope::needDynamicScope() {
+  compiler_.out_->dynamic_scope = true;
+}
+
 void Scope::fail(std::string_view keyword, const std::string& message) const {
   throw SchemaError(pointerOf(keyword), "\"" + std::string(keyword) + "\" " + message);
 }
@@ -141,7 +167,7 @@ std::size_t Scope::count(std::string_view keyword) const {
 
 Compiler::Compiler(const Json& root, const SchemaOptions& options)
     : out_(std::make_shared<CompiledSchema>()),
-      documents_(root, draftFor(root, options), options.store) {
+      documents_(root, dialectFor(root, options), options.store) {
   out_->draft = documents_.at(0).draft;
   out_->max_violations = options.max_violations == 0 ? 1 : options.max_violations;
 }
@@ -149,14 +175,46 @@ Compiler::Compiler(const Json& root, const SchemaOptions& options)
 std::shared_ptr<const CompiledSchema> Compiler::run() {
   const Document& root = documents_.at(0);
   out_->root = compileAt({0, ""}, *root.json, Documents::applyId("", *root.json, root.draft), 0);
+  // $dynamicRef and $recursiveRef may go to the anchors of any resource
+  // validation passes through: compile those too, until nothing new comes.
+  std::uint32_t anchored = 0;
+  for (;;) {
+    compilePending();
+    if (!out_->dynamic_scope || anchored == out_->resources.size()) break;
+    while (anchored < out_->resources.size()) addAnchors(anchored++);
+  }
+  resolveRefChains();
+  return out_;
+}
+
+void Compiler::compilePending() {
   while (!pending_.empty()) {
     auto [id, location] = pending_.back();
     pending_.pop_back();
     if (out_->nodes[id].kind != Node::Kind::Pending) continue;
     compileInto(id, location, documents_.valueAt(location), documents_.baseAt(location), 0);
   }
-  resolveRefChains();
-  return out_;
+}
+
+void Compiler::addAnchors(std::uint32_t resource) {
+  const std::string uri = out_->resources[resource].uri;
+  if (const auto* anchors = documents_.dynamicAnchors(uri)) {
+    for (const auto& [name, location] : *anchors) {
+      const NodeId id = reserve(location);
+      out_->resources[resource].dynamic_anchors.emplace(name, id);
+    }
+  }
+  if (std::optional<Location> root = documents_.recursiveAnchor(uri)) {
+    const NodeId id = reserve(*root);
+    out_->resources[resource].recursive_root = id;
+  }
+}
+
+std::uint32_t Compiler::resourceOf(const std::string& base) {
+  auto [it, inserted] =
+      resource_ids_.try_emplace(base, static_cast<std::uint32_t>(out_->resources.size()));
+  if (inserted) out_->resources.push_back({base, {}, std::nullopt});
+  return it->second;
 }
 
 NodeId Compiler::reserve(const Location& location) {
@@ -180,6 +238,8 @@ NodeId Compiler::compileAt(const Location& location, const Json& value, const st
 void Compiler::compileInto(NodeId id, const Location& location, const Json& value,
                            const std::string& base, int depth) {
   const SchemaDraft draft = documents_.at(location.doc).draft;
+  const bool later = atLeast(draft, SchemaDraft::Draft2019_09);
+  out_->nodes[id].resource = resourceOf(base);
   const std::string display = documents_.display(location.doc, location.pointer);
   if (depth > kMaxSchemaDepth) {
     throw SchemaError(display, "the schema is nested more than " + std::to_string(kMaxSchemaDepth) +
@@ -200,7 +260,7 @@ void Compiler::compileInto(NodeId id, const Location& location, const Json& valu
                      renderValue(value));
   }
   out_->nodes[id].kind = Node::Kind::Keywords;  // being compiled
-  if (auto ref = value.find("$ref"); ref != value.end()) {
+  if (auto ref = value.find("$ref"); ref != value.end() && !later) {
     // Drafts 4-7: every other keyword next to "$ref" is ignored.
     const std::string where = childPointer(display, "$ref");
     if (!ref->is_string()) throw SchemaError(where, "\"$ref\" must be a string");
@@ -210,14 +270,17 @@ void Compiler::compileInto(NodeId id, const Location& location, const Json& valu
     out_->nodes[id].target = target_id;
     return;
   }
-  refuseLaterDraftKeywords(value, display);
-  Scope scope(*this, value, location, display, base, draft, depth);
+  if (!later) refuseLaterDraftKeywords(value, display);
+  Scope scope(*this, value, location, display, base, draft,
+              documents_.at(location.doc).vocabularies, depth);
   compileGeneralKeywords(scope);
   compileNumberKeywords(scope);
   compileStringKeywords(scope);
   compileArrayKeywords(scope);
   compileObjectKeywords(scope);
+  compileReferenceKeywords(scope);
   compileCombinatorKeywords(scope);
+  compileUnevaluatedKeywords(scope);
   Node& node = out_->nodes[id];
   node.any = std::move(scope.checks_.any);
   node.number = std::move(scope.checks_.number);
@@ -225,6 +288,7 @@ void Compiler::compileInto(NodeId id, const Location& location, const Json& valu
   node.array = std::move(scope.checks_.array);
   node.object = std::move(scope.checks_.object);
   node.combinators = std::move(scope.checks_.combinators);
+  node.unevaluated = std::move(scope.checks_.unevaluated);
 }
 
 void Compiler::resolveRefChains() {

@@ -29,6 +29,10 @@ class Scope {
   const Json& schema() const { return schema_; }
   /// The draft it is read as.
   SchemaDraft draft() const { return draft_; }
+  /// Whether the draft is `since` or later.
+  bool since(SchemaDraft since) const { return atLeast(draft_, since); }
+  /// Whether its dialect reads the keywords of `vocabulary` (always, before 2019-09).
+  bool reads(Vocabulary vocabulary) const { return (vocabularies_ & vocabulary) != 0; }
   /// The value of `keyword`, or nullptr when absent.
   const Json* find(std::string_view keyword) const;
 
@@ -47,6 +51,22 @@ class Scope {
   /// Adds a check, run for the instances `applies` names.
   void add(Applies applies, std::unique_ptr<Keyword> check);
 
+  /// The node the reference (a URI reference string) in `keyword` points at
+  /// (SchemaError when it is not a string or points nowhere).
+  NodeId reference(std::string_view keyword);
+  /// The name of the "$dynamicAnchor" the reference in `keyword` points at,
+  /// or "" when it points at anything else (2020-12's $dynamicRef then
+  /// works as $ref does).
+  std::string dynamicAnchorOf(std::string_view keyword) const;
+  /// Whether the resource the reference in `keyword` points into says
+  /// "$recursiveAnchor": true at its root (2019-09's $recursiveRef).
+  bool recursiveAnchorAt(std::string_view keyword) const;
+
+  /// Validation must record what keywords evaluated (unevaluated* is used).
+  void needAnnotations();
+  /// Validation must track the resources it passes through ($dynamicRef, $recursiveRef).
+  void needDynamicScope();
+
   /// Throws a SchemaError at `keyword`.
   [[noreturn]] void fail(std::string_view keyword, const std::string& message) const;
   /// Throws a SchemaError at a pointer from pointerOf().
@@ -62,7 +82,8 @@ class Scope {
  private:
   friend class Compiler;
   Scope(Compiler& compiler, const Json& schema, Location location, std::string display,
-        std::string base, SchemaDraft draft, int depth);
+        std::string base, SchemaDraft draft, unsigned vocabularies, int depth);
+  std::string referenceText(std::string_view keyword) const;
   NodeId child(const Json& value, std::string raw_pointer);
 
   Compiler& compiler_;
@@ -71,6 +92,7 @@ class Scope {
   std::string display_;
   std::string base_;
   SchemaDraft draft_;
+  unsigned vocabularies_;
   int depth_;
   Node checks_;
 };
@@ -89,15 +111,19 @@ class Compiler {
   NodeId compileAt(const Location& location, const Json& value, const std::string& base, int depth);
   void compileInto(NodeId id, const Location& location, const Json& value, const std::string& base,
                    int depth);
+  void compilePending();
+  void addAnchors(std::uint32_t resource);
+  std::uint32_t resourceOf(const std::string& base);
   void resolveRefChains();
 
   std::shared_ptr<CompiledSchema> out_;
+  std::map<std::string, std::uint32_t, std::less<>> resource_ids_;
   Documents documents_;
   std::map<std::pair<std::size_t, std::string>, NodeId> by_location_;
   std::vector<std::pair<NodeId, Location>> pending_;
 };
 
-/// The draft `schema` is read as under `options`.
-SchemaDraft draftFor(const Json& schema, const SchemaOptions& options);
+/// The dialect `schema` is read in under `options`.
+Dialect dialectFor(const Json& schema, const SchemaOptions& options);
 
 }  // namespace toolguard::schema

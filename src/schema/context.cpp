@@ -6,11 +6,23 @@
 namespace toolguard::schema {
 
 Context::Context(const CompiledSchema& schema, std::vector<SchemaViolation>* out, std::size_t limit)
-    : schema_(schema), out_(out), limit_(limit == 0 ? 1 : limit) {
+    : schema_(schema),
+      out_(out),
+      limit_(limit == 0 ? 1 : limit),
+      track_(schema.annotations),
+      dynamic_(schema.dynamic_scope) {
   path_.reserve(16);
 }
 
 bool Context::validate(NodeId id, const Json& value) {
+  return enter(id, value, false);
+}
+
+bool Context::validateHere(NodeId id, const Json& value) {
+  return enter(id, value, true);
+}
+
+bool Context::enter(NodeId id, const Json& value, bool here) {
   if (aborted_) return false;
   const Node* node = &schema_.nodes[id];
   if (node->kind == Node::Kind::Ref) node = &schema_.nodes[node->target];
@@ -23,9 +35,39 @@ bool Context::validate(NodeId id, const Json& value) {
     return false;
   }
   ++depth_;
-  const bool ok = validateNode(*node, value);
+  const bool entered = dynamic_ && (scope_.empty() || scope_.back() != node->resource);
+  if (entered) scope_.push_back(node->resource);
+  bool ok;
+  if (!track_) {
+    ok = validateNode(*node, value);
+  } else {
+    frames_.emplace_back();
+    ok = validateNode(*node, value);
+    Evaluated done = std::move(frames_.back());
+    frames_.pop_back();
+    if (ok && here && !frames_.empty()) frames_.back().merge(done);
+  }
+  if (entered) scope_.pop_back();
   --depth_;
   return ok;
+}
+
+NodeId Context::dynamicTarget(const std::string& name, NodeId initial) const {
+  for (std::uint32_t resource : scope_) {
+    const auto& anchors = schema_.resources[resource].dynamic_anchors;
+    if (auto it = anchors.find(name); it != anchors.end()) return it->second;
+  }
+  return initial;
+}
+
+NodeId Context::recursiveTarget(NodeId initial) const {
+  NodeId target = initial;
+  for (auto it = scope_.rbegin(); it != scope_.rend(); ++it) {
+    const std::optional<NodeId>& root = schema_.resources[*it].recursive_root;
+    if (!root) break;
+    target = *root;
+  }
+  return target;
 }
 
 bool Context::validateNode(const Node& node, const Json& value) {
@@ -66,17 +108,25 @@ bool Context::validateNode(const Node& node, const Json& value) {
     default:
       break;
   }
-  if (!go_on) return false;
-  run(node.combinators);
+  if (!go_on || !run(node.combinators)) return false;
+  if (!node.unevaluated.empty()) run(node.unevaluated);
+  return ok;
+}
+
+bool Context::quietly(NodeId node, const Json& value, bool here) {
+  std::vector<SchemaViolation>* saved = out_;
+  out_ = nullptr;
+  const bool ok = enter(node, value, here);
+  out_ = saved;
   return ok;
 }
 
 bool Context::test(NodeId node, const Json& value) {
-  std::vector<SchemaViolation>* saved = out_;
-  out_ = nullptr;
-  const bool ok = validate(node, value);
-  out_ = saved;
-  return ok;
+  return quietly(node, value, false);
+}
+
+bool Context::testHere(NodeId node, const Json& value) {
+  return quietly(node, value, true);
 }
 
 std::optional<SchemaViolation> Context::first(NodeId node, const Json& value) {

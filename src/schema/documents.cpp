@@ -11,7 +11,8 @@ namespace toolguard::schema {
 namespace {
 
 // Keywords whose value is a schema, an array of schemas, or an object of schemas
-// (drafts 4-7; "$defs" too, which later drafts use and generators emit).
+// (those of every draft: a keyword of another draft is ignored when compiling,
+// and an "$id" under it names nothing anyone could reach by mistake).
 constexpr const char* kSchemaKeywords[] = {"items",
                                            "additionalItems",
                                            "additionalProperties",
@@ -20,24 +21,23 @@ constexpr const char* kSchemaKeywords[] = {"items",
                                            "propertyNames",
                                            "if",
                                            "then",
-                                           "else"};
-constexpr const char* kSchemaArrayKeywords[] = {"items", "allOf", "anyOf", "oneOf"};
-constexpr const char* kSchemaMapKeywords[] = {"properties", "patternProperties", "definitions",
-                                              "$defs", "dependencies"};
+                                           "else",
+                                           "unevaluatedItems",
+                                           "unevaluatedProperties"};
+constexpr const char* kSchemaArrayKeywords[] = {"items", "prefixItems", "allOf", "anyOf", "oneOf"};
+constexpr const char* kSchemaMapKeywords[] = {
+    "properties", "patternProperties", "definitions", "$defs", "dependencies", "dependentSchemas"};
 
-bool hasRef(const Json& schema) {
+// Drafts 4-7: a "$ref" makes every other keyword of its schema void, "$id" included.
+bool refVoidsSiblings(const Json& schema, SchemaDraft draft) {
+  if (atLeast(draft, SchemaDraft::Draft2019_09)) return false;
   auto ref = schema.find("$ref");
   return ref != schema.end() && ref->is_string();
 }
 
-SchemaDraft draftOfDocument(const Json& json, SchemaDraft fallback, const std::string& uri) {
-  if (!json.is_object()) return fallback;
-  auto declared = json.find("$schema");
-  if (declared == json.end()) return fallback;
-  if (!declared->is_string()) throw SchemaError(uri + "#/$schema", "\"$schema\" must be a string");
-  if (auto draft = draftOfMetaSchema(declared->get_ref<const std::string&>())) return *draft;
-  throw SchemaError(uri + "#/$schema", "unsupported \"$schema\" " + declared->dump() +
-                                           " (toolguard reads drafts 4, 6 and 7)");
+const std::string* stringMember(const Json& schema, const char* keyword) {
+  auto it = schema.find(keyword);
+  return it != schema.end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
 }
 
 }  // namespace
@@ -46,14 +46,14 @@ const char* idKeyword(SchemaDraft draft) {
   return draft == SchemaDraft::Draft4 ? "id" : "$id";
 }
 
-Documents::Documents(const Json& root, SchemaDraft draft, const SchemaStore* store)
-    : store_(store), root_draft_(draft) {
-  add("", root, draft);
+Documents::Documents(const Json& root, Dialect dialect, const SchemaStore* store)
+    : store_(store), root_draft_(dialect.draft) {
+  add("", root, dialect);
 }
 
-std::size_t Documents::add(std::string uri, const Json& json, SchemaDraft draft) {
+std::size_t Documents::add(std::string uri, const Json& json, Dialect dialect) {
   const std::size_t doc = docs_.size();
-  docs_.push_back({uri, &json, draft});
+  docs_.push_back({uri, &json, dialect.draft, dialect.vocabularies});
   remember(uri, {doc, ""});
   index(doc, json, "", uri, 0);
   return doc;
@@ -79,17 +79,22 @@ void Documents::index(std::size_t doc, const Json& schema, const std::string& po
                                                  std::to_string(kMaxSchemaDepth) + " levels deep");
   }
   const SchemaDraft draft = docs_[doc].draft;
+  const bool later = atLeast(draft, SchemaDraft::Draft2019_09);
   std::string here = base;
-  auto id = schema.find(idKeyword(draft));
-  if (id != schema.end() && id->is_string() && !hasRef(schema)) {
-    auto [uri, fragment] = splitFragment(resolveUri(base, id->get_ref<const std::string&>()));
-    here = uri;
+  bool resource_root = pointer.empty();
+  const std::string* id = stringMember(schema, idKeyword(draft));
+  if (id != nullptr && !refVoidsSiblings(schema, draft)) {
+    auto [uri, fragment] = splitFragment(resolveUri(base, *id));
     if (fragment.empty()) {
+      here = uri;
+      resource_root = true;
       remember(uri, {doc, pointer});
-    } else if (fragment[0] != '/') {
-      remember(uri + "#" + fragment, {doc, pointer});
+    } else if (!later) {  // drafts 4-7: {"$id": "#name"} names a place
+      here = uri;
+      if (fragment[0] != '/') remember(uri + "#" + fragment, {doc, pointer});
     }
   }
+  if (later) indexAnchors(doc, schema, pointer, here, resource_root);
   for (const char* keyword : kSchemaKeywords) {
     auto it = schema.find(keyword);
     if (it != schema.end() && it->is_object()) {
@@ -114,13 +119,45 @@ void Documents::index(std::size_t doc, const Json& schema, const std::string& po
   }
 }
 
+void Documents::indexAnchors(std::size_t doc, const Json& schema, const std::string& pointer,
+                             const std::string& base, bool resource_root) {
+  const SchemaDraft draft = docs_[doc].draft;
+  if (const std::string* anchor = stringMember(schema, "$anchor")) {
+    remember(base + "#" + *anchor, {doc, pointer});
+  }
+  if (draft == SchemaDraft::Draft2020_12) {
+    if (const std::string* anchor = stringMember(schema, "$dynamicAnchor")) {
+      remember(base + "#" + *anchor, {doc, pointer});
+      dynamic_[base].try_emplace(*anchor, Location{doc, pointer});
+    }
+  }
+  if (draft == SchemaDraft::Draft2019_09 && resource_root) {
+    auto flag = schema.find("$recursiveAnchor");
+    if (flag != schema.end() && flag->is_boolean() && flag->get<bool>()) {
+      recursive_.try_emplace(base, Location{doc, pointer});
+    }
+  }
+}
+
+const std::map<std::string, Location, std::less<>>* Documents::dynamicAnchors(
+    const std::string& uri) const {
+  auto it = dynamic_.find(uri);
+  return it == dynamic_.end() ? nullptr : &it->second;
+}
+
+std::optional<Location> Documents::recursiveAnchor(const std::string& uri) const {
+  auto it = recursive_.find(uri);
+  if (it == recursive_.end()) return std::nullopt;
+  return it->second;
+}
+
 std::optional<Location> Documents::locate(const std::string& uri) {
   if (auto it = ids_.find(uri); it != ids_.end()) return it->second;
   const Json* json = store_ != nullptr ? store_->find(uri) : nullptr;
   if (json != nullptr) {
-    add(uri, *json, draftOfDocument(*json, root_draft_, uri));
-  } else if (auto draft = draftOfMetaSchema(uri)) {
-    add(uri, metaSchema(*draft), *draft);
+    add(uri, *json, dialectOf(*json, root_draft_, store_, uri + "#"));
+  } else if (auto built_in = builtInDocument(uri)) {
+    add(uri, *built_in->json, {built_in->draft, kAllVocabularies});
   } else {
     return std::nullopt;
   }
@@ -179,9 +216,9 @@ std::string Documents::baseAt(const Location& location) const {
 
 std::string Documents::applyId(std::string_view base, const Json& schema, SchemaDraft draft) {
   if (!schema.is_object()) return std::string(base);
-  auto id = schema.find(idKeyword(draft));
-  if (id == schema.end() || !id->is_string() || hasRef(schema)) return std::string(base);
-  return splitFragment(resolveUri(base, id->get_ref<const std::string&>())).first;
+  const std::string* id = stringMember(schema, idKeyword(draft));
+  if (id == nullptr || refVoidsSiblings(schema, draft)) return std::string(base);
+  return splitFragment(resolveUri(base, *id)).first;
 }
 
 std::string Documents::display(std::size_t doc, std::string_view pointer) const {

@@ -1,7 +1,8 @@
 #pragma once
 // The documents a schema's $refs can reach (the schema itself, SchemaStore
 // documents, the built-in meta-schemas), the URIs their "$id"/"id" keywords
-// give to subschemas, and the resolution of a $ref to a place in a document.
+// give to subschemas, their anchors ("$anchor", "$dynamicAnchor",
+// "$recursiveAnchor"), and the resolution of a $ref to a place in a document.
 
 #include <cstddef>
 #include <map>
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "schema/dialect.hpp"
 #include "schema/json_values.hpp"
 #include "toolguard/json_schema.hpp"
 
@@ -26,14 +28,15 @@ struct Document {
   std::string uri;  // absolute, without fragment; "" for a root schema without an id
   const Json* json = nullptr;
   SchemaDraft draft = SchemaDraft::Draft7;
+  unsigned vocabularies = kAllVocabularies;
 };
 
 /// The documents of one compilation, loaded on demand.
 class Documents {
  public:
-  /// Document 0 is `root`, read as `draft`; `store` may be nullptr. Both must
-  /// outlive this object.
-  Documents(const Json& root, SchemaDraft draft, const SchemaStore* store);
+  /// Document 0 is `root`, read in `dialect`; `store` may be nullptr. Both
+  /// must outlive this object.
+  Documents(const Json& root, Dialect dialect, const SchemaStore* store);
 
   /// Document `index`.
   const Document& at(std::size_t index) const { return docs_[index]; }
@@ -49,8 +52,16 @@ class Documents {
   std::string baseAt(const Location& location) const;
 
   /// The base URI inside `schema`, a schema whose parent's base URI is `base`:
-  /// changed by its "$id" ("id" in draft 4) unless a "$ref" makes siblings void.
+  /// changed by its "$id" ("id" in draft 4) unless a "$ref" makes siblings
+  /// void (drafts 4-7).
   static std::string applyId(std::string_view base, const Json& schema, SchemaDraft draft);
+
+  /// The "$dynamicAnchor"s of the schema resource `uri` (2020-12): name -> place.
+  const std::map<std::string, Location, std::less<>>* dynamicAnchors(const std::string& uri) const;
+
+  /// Where the root of the schema resource `uri` is, when its root says
+  /// "$recursiveAnchor": true (2019-09).
+  std::optional<Location> recursiveAnchor(const std::string& uri) const;
 
   /// How violations and errors name `pointer` in document `doc`: the pointer
   /// itself in the root document, "URI#pointer" elsewhere.
@@ -58,7 +69,9 @@ class Documents {
 
  private:
   std::optional<Location> locate(const std::string& uri);
-  std::size_t add(std::string uri, const Json& json, SchemaDraft draft);
+  std::size_t add(std::string uri, const Json& json, Dialect dialect);
+  void indexAnchors(std::size_t doc, const Json& schema, const std::string& pointer,
+                    const std::string& base, bool resource_root);
   void index(std::size_t doc, const Json& schema, const std::string& pointer,
              const std::string& base, int depth);
   void remember(const std::string& uri, Location location);
@@ -67,6 +80,9 @@ class Documents {
   SchemaDraft root_draft_;
   std::vector<Document> docs_;
   std::map<std::string, Location, std::less<>> ids_;  // absolute URI (and #name) -> place
+  // resource URI -> "$dynamicAnchor" name -> place
+  std::map<std::string, std::map<std::string, Location, std::less<>>, std::less<>> dynamic_;
+  std::map<std::string, Location, std::less<>> recursive_;  // resource URI -> its root
 };
 
 /// The keyword holding a schema's id in `draft`: "id" in draft 4, else "$id".

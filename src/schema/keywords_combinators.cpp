@@ -1,4 +1,6 @@
-// allOf, anyOf, oneOf, not and if / then / else (draft 7).
+// allOf, anyOf, oneOf, not and if / then / else (draft 7 on). The subschemas
+// apply to the value itself, so what the valid ones evaluate of it counts
+// (for unevaluated*); "not" never passes that on.
 #include <string>
 #include <vector>
 
@@ -34,7 +36,7 @@ class AllOfCheck final : public Keyword {
   bool validate(const Json& value, Context& context) const override {
     bool ok = true;
     for (NodeId branch : branches_) {
-      if (!context.validate(branch, value)) {
+      if (!context.validateHere(branch, value)) {
         ok = false;
         if (context.stopped()) return false;
       }
@@ -52,10 +54,17 @@ class AnyOfCheck final : public Keyword {
       : Keyword(std::move(info)), branches_(std::move(branches)) {}
 
   bool validate(const Json& value, Context& context) const override {
+    // Every valid branch's annotations count: when they are tracked, all
+    // branches are tried.
+    bool any = false;
     for (NodeId branch : branches_) {
-      if (context.test(branch, value)) return true;
+      if (context.testHere(branch, value)) {
+        any = true;
+        if (!context.tracking()) return true;
+      }
       if (context.aborted()) return false;
     }
+    if (any) return true;
     context.fail(info(), [&] {
       return "the value is valid against none of the " + std::to_string(branches_.size()) +
              " schemas" + branchProblems(branches_, value, context);
@@ -75,7 +84,7 @@ class OneOfCheck final : public Keyword {
   bool validate(const Json& value, Context& context) const override {
     std::vector<std::size_t> valid;
     for (std::size_t i = 0; i < branches_.size() && valid.size() < 2; ++i) {
-      if (context.test(branches_[i], value)) valid.push_back(i);
+      if (context.testHere(branches_[i], value)) valid.push_back(i);
       if (context.aborted()) return false;
     }
     if (valid.size() == 1) return true;
@@ -120,10 +129,10 @@ class IfCheck final : public Keyword {
       : Keyword(std::move(info)), condition_(condition), then_(then_node), else_(else_node) {}
 
   bool validate(const Json& value, Context& context) const override {
-    const bool holds = context.test(condition_, value);
+    const bool holds = context.testHere(condition_, value);
     if (context.aborted()) return false;
     const std::optional<NodeId>& next = holds ? then_ : else_;
-    return !next || context.validate(*next, value);
+    return !next || context.validateHere(*next, value);
   }
 
  private:
@@ -145,6 +154,7 @@ std::vector<NodeId> branches(Scope& scope, const char* keyword) {
 }  // namespace
 
 void compileCombinatorKeywords(Scope& scope) {
+  if (!scope.reads(kApplicator)) return;
   if (scope.find("allOf") != nullptr) {
     scope.add(Applies::Combinators,
               std::make_unique<AllOfCheck>(scope.info("allOf"), branches(scope, "allOf")));
@@ -161,7 +171,7 @@ void compileCombinatorKeywords(Scope& scope) {
     scope.add(Applies::Combinators,
               std::make_unique<NotCheck>(scope.info("not"), scope.subschema("not")));
   }
-  if (scope.draft() == SchemaDraft::Draft7 && scope.find("if") != nullptr) {
+  if (scope.since(SchemaDraft::Draft7) && scope.find("if") != nullptr) {
     const NodeId condition = scope.subschema("if");
     std::optional<NodeId> then_node;
     std::optional<NodeId> else_node;

@@ -128,6 +128,7 @@ void compileType(Scope& scope, const Json& value) {
 }  // namespace
 
 void compileGeneralKeywords(Scope& scope) {
+  if (!scope.reads(kValidation)) return;
   if (const Json* type = scope.find("type")) compileType(scope, *type);
   if (const Json* values = scope.find("enum")) {
     if (!values->is_array()) scope.fail("enum", "must be an array");

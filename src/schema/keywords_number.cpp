@@ -99,6 +99,7 @@ void compileBound(Scope& scope, const char* keyword, bool is_maximum, bool exclu
 }  // namespace
 
 void compileNumberKeywords(Scope& scope) {
+  if (!scope.reads(kValidation)) return;
   if (scope.draft() == SchemaDraft::Draft4) {
     compileDraft4Bound(scope, "minimum", "exclusiveMinimum", false);
     compileDraft4Bound(scope, "maximum", "exclusiveMaximum", true);

@@ -1,6 +1,7 @@
 // required, properties / patternProperties / additionalProperties (one check:
 // what is "additional" depends on the other two), minProperties and
-// maxProperties, dependencies, propertyNames.
+// maxProperties, propertyNames. The dependency keywords are in
+// keywords_dependencies.cpp.
 #include <re2/re2.h>
 
 #include <algorithm>
@@ -37,8 +38,10 @@ class RequiredCheck final : public Keyword {
   std::vector<std::string> names_;
 };
 
-// What is allowed for members no "properties" or "patternProperties" entry covers.
-enum class Extra { Any, None, Schema };
+// What is allowed for members no "properties" or "patternProperties" entry
+// covers: nothing said (anything, and they are not evaluated), true, false,
+// or a schema.
+enum class Extra { Absent, Any, None, Schema };
 
 struct PatternProperty {
   std::shared_ptr<const re2::RE2> re;
@@ -60,6 +63,7 @@ class PropertiesCheck final : public Keyword {
 
   bool validate(const Json& value, Context& context) const override {
     bool ok = true;
+    const bool record = context.tracking();
     // Members come sorted (std::map), and so do properties_: one merge pass.
     auto property = properties_.begin();
     for (auto member = value.begin(); member != value.end(); ++member) {
@@ -81,7 +85,10 @@ class PropertiesCheck final : public Keyword {
           if (context.stopped()) return false;
         }
       }
-      if (covered || extra_ == Extra::Any) continue;
+      if (record && (covered || extra_ != Extra::Absent)) {
+        context.evaluated().names.push_back(&key);
+      }
+      if (covered || extra_ == Extra::Any || extra_ == Extra::Absent) continue;
       if (extra_ == Extra::None) {
         ok = false;
         Context::Step step(context, key);
@@ -110,46 +117,6 @@ class PropertiesCheck final : public Keyword {
   NodeId extra_schema_;
   KeywordInfo extra_info_;
   std::string allowed_;
-};
-
-struct Dependency {
-  std::string name;
-  std::vector<std::string> required;  // the array form
-  std::optional<NodeId> schema;       // the schema form
-};
-
-class DependenciesCheck final : public Keyword {
- public:
-  DependenciesCheck(KeywordInfo info, std::vector<Dependency> dependencies)
-      : Keyword(std::move(info)), dependencies_(std::move(dependencies)) {}
-
-  bool validate(const Json& value, Context& context) const override {
-    bool ok = true;
-    for (const Dependency& dependency : dependencies_) {
-      if (value.find(dependency.name) == value.end()) continue;
-      if (dependency.schema) {
-        if (!context.validate(*dependency.schema, value)) {
-          ok = false;
-          if (context.stopped()) return false;
-        }
-        continue;
-      }
-      for (const std::string& name : dependency.required) {
-        if (value.find(name) != value.end()) continue;
-        ok = false;
-        if (context.fail(info(), [&] {
-              return "property " + quoteText(name) + " is required when " +
-                     quoteText(dependency.name) + " is present";
-            })) {
-          return false;
-        }
-      }
-    }
-    return ok;
-  }
-
- private:
-  std::vector<Dependency> dependencies_;
 };
 
 class PropertyNamesCheck final : public Keyword {
@@ -181,26 +148,6 @@ class PropertyNamesCheck final : public Keyword {
   NodeId node_;
 };
 
-std::vector<std::string> stringArray(Scope& scope, const Json& value, const std::string& pointer,
-                                     const char* what) {
-  if (!value.is_array()) scope.failAt(pointer, std::string(what) + " must be an array of strings");
-  std::vector<std::string> names;
-  for (const Json& name : value) {
-    if (!name.is_string()) {
-      scope.failAt(pointer, std::string(what) + " must be an array of strings, not contain " +
-                                renderValue(name));
-    }
-    names.push_back(name.get<std::string>());
-  }
-  return names;
-}
-
-const Json& objectValue(Scope& scope, const char* keyword) {
-  const Json& value = *scope.find(keyword);
-  if (!value.is_object()) scope.fail(keyword, "must be an object, not " + renderValue(value));
-  return value;
-}
-
 void compileProperties(Scope& scope) {
   const Json* properties = scope.find("properties");
   const Json* patterns = scope.find("patternProperties");
@@ -221,7 +168,7 @@ void compileProperties(Scope& scope) {
                            scope.subschema("patternProperties", it.key())});
     }
   }
-  Extra extra = Extra::Any;
+  Extra extra = Extra::Absent;
   NodeId extra_schema = 0;
   if (additional != nullptr) {
     if (additional->is_boolean()) {
@@ -254,36 +201,41 @@ void compileProperties(Scope& scope) {
                 extra_schema, scope.info("additionalProperties"), std::move(allowed)));
 }
 
-void compileDependencies(Scope& scope) {
-  if (scope.find("dependencies") == nullptr) return;
-  const Json& value = objectValue(scope, "dependencies");
-  std::vector<Dependency> dependencies;
-  for (auto it = value.begin(); it != value.end(); ++it) {
-    Dependency dependency{it.key(), {}, std::nullopt};
-    if (it.value().is_array()) {
-      dependency.required = stringArray(
-          scope, it.value(), scope.pointerOf("dependencies", it.key()), "a property dependency");
-    } else {
-      dependency.schema = scope.subschema("dependencies", it.key());
-    }
-    dependencies.push_back(std::move(dependency));
-  }
-  scope.add(Applies::Object, std::make_unique<DependenciesCheck>(scope.info("dependencies"),
-                                                                 std::move(dependencies)));
-}
-
 }  // namespace
 
-void compileObjectKeywords(Scope& scope) {
-  if (const Json* required = scope.find("required")) {
-    scope.add(Applies::Object,
-              std::make_unique<RequiredCheck>(
-                  scope.info("required"),
-                  stringArray(scope, *required, scope.pointerOf("required"), "\"required\"")));
+std::vector<std::string> stringArray(Scope& scope, const Json& value, const std::string& pointer,
+                                     const char* what) {
+  if (!value.is_array()) scope.failAt(pointer, std::string(what) + " must be an array of strings");
+  std::vector<std::string> names;
+  for (const Json& name : value) {
+    if (!name.is_string()) {
+      scope.failAt(pointer, std::string(what) + " must be an array of strings, not contain " +
+                                renderValue(name));
+    }
+    names.push_back(name.get<std::string>());
   }
-  compileSizeBounds(scope, Applies::Object, "minProperties", "maxProperties");
-  compileProperties(scope);
-  compileDependencies(scope);
+  return names;
+}
+
+const Json& objectValue(Scope& scope, const char* keyword) {
+  const Json& value = *scope.find(keyword);
+  if (!value.is_object()) scope.fail(keyword, "must be an object, not " + renderValue(value));
+  return value;
+}
+
+void compileObjectKeywords(Scope& scope) {
+  if (scope.reads(kValidation)) {
+    if (const Json* required = scope.find("required")) {
+      scope.add(Applies::Object,
+                std::make_unique<RequiredCheck>(
+                    scope.info("required"),
+                    stringArray(scope, *required, scope.pointerOf("required"), "\"required\"")));
+    }
+    compileSizeBounds(scope, Applies::Object, "minProperties", "maxProperties");
+  }
+  if (scope.reads(kApplicator)) compileProperties(scope);
+  compileDependencyKeywords(scope);
+  if (!scope.reads(kApplicator)) return;
   if (scope.draft() != SchemaDraft::Draft4 && scope.find("propertyNames") != nullptr) {
     scope.add(Applies::Object, std::make_unique<PropertyNamesCheck>(
                                    scope.info("propertyNames"), scope.subschema("propertyNames")));

@@ -57,6 +57,7 @@ class PatternCheck final : public Keyword {
 }  // namespace
 
 void compileStringKeywords(Scope& scope) {
+  if (!scope.reads(kValidation)) return;
   if (scope.find("minLength") != nullptr) {
     scope.add(Applies::String, std::make_unique<LengthCheck>(scope.info("minLength"),
                                                              scope.count("minLength"), false));

@@ -1,7 +1,11 @@
 // The draft-04, -06 and -07 meta-schemas, as published at json-schema.org
 // (copied from the jsonschema-specifications 2025.9.1 package, which tracks
-// the published documents; draft-04 also checked against Ajv's copy).
+// the published documents; draft-04 also checked against Ajv's copy), and the
+// lookup of every built-in document by URI (2019-09 and 2020-12 are in
+// meta_schemas_2019_09.cpp and meta_schemas_2020_12.cpp).
 #include "schema/meta_schemas.hpp"
+
+#include <map>
 
 namespace toolguard::schema {
 namespace {
@@ -477,7 +481,8 @@ constexpr const char* kDraft7 = R"json({
     "default": true
 })json";
 
-// "http://json-schema.org/draft-07/schema" and the usual spellings of it.
+// "http://json-schema.org/draft-07/schema" and the usual spellings of it
+// (https, a trailing empty fragment).
 std::string canonical(std::string_view uri) {
   std::string text(uri);
   if (!text.empty() && text.back() == '#') text.pop_back();
@@ -485,30 +490,48 @@ std::string canonical(std::string_view uri) {
   return text;
 }
 
+using BuiltIns = std::map<std::string, std::pair<nlohmann::json, SchemaDraft>, std::less<>>;
+
+void addAll(BuiltIns& documents, std::span<const MetaSchemaText> texts, SchemaDraft draft) {
+  for (const MetaSchemaText& text : texts) {
+    documents.emplace(canonical(text.uri), std::pair{nlohmann::json::parse(text.json), draft});
+  }
+}
+
+// Every built-in document by canonical URI, parsed once, on first use
+// (thread-safe static initialization).
+const BuiltIns& builtIns() {
+  static const BuiltIns documents = [] {
+    BuiltIns all;
+    all.emplace(canonical(metaSchemaUri(SchemaDraft::Draft4)),
+                std::pair{nlohmann::json::parse(kDraft4), SchemaDraft::Draft4});
+    all.emplace(canonical(metaSchemaUri(SchemaDraft::Draft6)),
+                std::pair{nlohmann::json::parse(kDraft6), SchemaDraft::Draft6});
+    all.emplace(canonical(metaSchemaUri(SchemaDraft::Draft7)),
+                std::pair{nlohmann::json::parse(kDraft7), SchemaDraft::Draft7});
+    addAll(all, metaSchemas2019_09(), SchemaDraft::Draft2019_09);
+    addAll(all, metaSchemas2020_12(), SchemaDraft::Draft2020_12);
+    return all;
+  }();
+  return documents;
+}
+
 }  // namespace
 
 std::optional<SchemaDraft> draftOfMetaSchema(std::string_view uri) {
   const std::string text = canonical(uri);
-  if (text == "http://json-schema.org/draft-04/schema") return SchemaDraft::Draft4;
-  if (text == "http://json-schema.org/draft-06/schema") return SchemaDraft::Draft6;
-  if (text == "http://json-schema.org/draft-07/schema") return SchemaDraft::Draft7;
+  for (SchemaDraft draft : {SchemaDraft::Draft4, SchemaDraft::Draft6, SchemaDraft::Draft7,
+                            SchemaDraft::Draft2019_09, SchemaDraft::Draft2020_12}) {
+    if (text == canonical(metaSchemaUri(draft))) return draft;
+  }
   return std::nullopt;
 }
 
-const nlohmann::json& metaSchema(SchemaDraft draft) {
-  // Parsed once, on first use (thread-safe static initialization).
-  static const nlohmann::json draft4 = nlohmann::json::parse(kDraft4);
-  static const nlohmann::json draft6 = nlohmann::json::parse(kDraft6);
-  static const nlohmann::json draft7 = nlohmann::json::parse(kDraft7);
-  switch (draft) {
-    case SchemaDraft::Draft4:
-      return draft4;
-    case SchemaDraft::Draft6:
-      return draft6;
-    case SchemaDraft::Draft7:
-      break;
-  }
-  return draft7;
+std::optional<BuiltInDocument> builtInDocument(std::string_view uri) {
+  const BuiltIns& documents = builtIns();
+  auto it = documents.find(canonical(uri));
+  if (it == documents.end()) return std::nullopt;
+  return BuiltInDocument{&it->second.first, it->second.second};
 }
 
 std::string metaSchemaUri(SchemaDraft draft) {
@@ -518,9 +541,13 @@ std::string metaSchemaUri(SchemaDraft draft) {
     case SchemaDraft::Draft6:
       return "http://json-schema.org/draft-06/schema";
     case SchemaDraft::Draft7:
+      return "http://json-schema.org/draft-07/schema";
+    case SchemaDraft::Draft2019_09:
+      return "https://json-schema.org/draft/2019-09/schema";
+    case SchemaDraft::Draft2020_12:
       break;
   }
-  return "http://json-schema.org/draft-07/schema";
+  return "https://json-schema.org/draft/2020-12/schema";
 }
 
 }  // namespace toolguard::schema

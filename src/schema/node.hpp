@@ -5,7 +5,9 @@
 // schemas are plain cycles in the table.
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,8 +48,10 @@ class Keyword {
 
 /// Which instances a keyword looks at, which is also when it runs: Any
 /// first (type, enum, const), then the checks of the instance's type, then
-/// Combinators (allOf, anyOf, oneOf, not, if) last.
-enum class Applies { Any, Number, String, Array, Object, Combinators };
+/// Combinators ($ref of 2019-09 on, allOf, anyOf, oneOf, not, if), and
+/// Unevaluated (unevaluatedItems, unevaluatedProperties) last, when every
+/// other keyword has said what it evaluated.
+enum class Applies { Any, Number, String, Array, Object, Combinators, Unevaluated };
 
 /// One compiled schema object (or boolean schema).
 struct Node {
@@ -59,9 +63,12 @@ struct Node {
   };
   Kind kind = Kind::Pending;
   NodeId target = 0;
+  /// The schema resource the node is in (index in CompiledSchema::resources).
+  std::uint32_t resource = 0;
   /// Where the schema is, for violations: a JSON pointer, or "URI#pointer".
   std::string pointer;
-  std::vector<std::unique_ptr<Keyword>> any, number, string, array, object, combinators;
+  std::vector<std::unique_ptr<Keyword>> any, number, string, array, object, combinators,
+      unevaluated;
 
   /// The check list for `applies`.
   std::vector<std::unique_ptr<Keyword>>& list(Applies applies) {
@@ -76,6 +83,8 @@ struct Node {
         return object;
       case Applies::Combinators:
         return combinators;
+      case Applies::Unevaluated:
+        return unevaluated;
       case Applies::Any:
         break;
     }
@@ -83,12 +92,29 @@ struct Node {
   }
 };
 
+/// A schema resource (a document, or a subschema with an "$id" of its own)
+/// and what $dynamicRef and $recursiveRef may jump to in it.
+struct Resource {
+  std::string uri;
+  /// "$dynamicAnchor" name -> node (2020-12).
+  std::map<std::string, NodeId, std::less<>> dynamic_anchors;
+  /// The resource's root, when it says "$recursiveAnchor": true (2019-09).
+  std::optional<NodeId> recursive_root;
+};
+
 /// Everything a JsonSchema shares between its copies.
 struct CompiledSchema {
   std::vector<Node> nodes;
+  std::vector<Resource> resources;
   NodeId root = 0;
   SchemaDraft draft = SchemaDraft::Draft7;
   std::size_t max_violations = 16;
+  /// Some keyword needs to know what others evaluated (unevaluated*), so
+  /// validation records it.
+  bool annotations = false;
+  /// Some keyword depends on the resources validation passed through
+  /// ($dynamicRef, $recursiveRef), so validation tracks them.
+  bool dynamic_scope = false;
 };
 
 /// Nested schema evaluations allowed before a "depth" violation (fail closed).
