@@ -109,4 +109,10 @@ std::vector<nlohmann::json> readAuditLog(const std::string& path, const AuditQue
 /// and offset) or a date ("2026-11-23", midnight UTC). nullopt if malformed.
 std::optional<std::chrono::system_clock::time_point> parseAuditTime(std::string_view text);
 
+/// A `--since` argument: a time or date as parseAuditTime reads it, or a
+/// length of time back from `now`: a whole number with s, m, h, d or w
+/// ("90s", "15m", "1h", "2d", "1w"). nullopt if malformed.
+std::optional<std::chrono::system_clock::time_point> parseAuditSince(
+    std::string_view text, std::chrono::system_clock::time_point now);
+
 }  // namespace toolguard

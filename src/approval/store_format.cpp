@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "approval/store_layout.hpp"
+#include "json/json_error.hpp"
 #include "toolguard/approval_store.hpp"
 
 namespace toolguard::detail {
@@ -37,8 +38,9 @@ json parseJson(std::string_view bytes) {
   try {
     return json::parse(bytes.begin(), bytes.end());
   } catch (const json::parse_error& error) {
+    const detail::JsonErrorText text = detail::readJsonError(error.what());
     throw FormatProblem{"not valid JSON (at byte " + std::to_string(error.byte) +
-                        "): " + error.what()};
+                        "): " + text.message};
   }
 }
 

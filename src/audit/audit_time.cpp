@@ -109,4 +109,31 @@ std::optional<std::chrono::system_clock::time_point> parseAuditTime(std::string_
   return result;
 }
 
+std::optional<std::chrono::system_clock::time_point> parseAuditSince(
+    std::string_view text, std::chrono::system_clock::time_point now) {
+  if (auto at = parseAuditTime(text)) return at;
+  using namespace std::chrono;
+  size_t pos = 0;
+  int64_t amount = 0;
+  while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9' && pos < 9) {
+    amount = amount * 10 + (text[pos] - '0');
+    ++pos;
+  }
+  if (pos == 0 || pos + 1 != text.size()) return std::nullopt;
+  switch (text[pos]) {
+    case 's':
+      return now - seconds{amount};
+    case 'm':
+      return now - minutes{amount};
+    case 'h':
+      return now - hours{amount};
+    case 'd':
+      return now - days{amount};
+    case 'w':
+      return now - weeks{amount};
+    default:
+      return std::nullopt;
+  }
+}
+
 }  // namespace toolguard

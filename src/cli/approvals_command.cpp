@@ -62,21 +62,42 @@ void printEntry(const char* what, const ApprovalEntry& e) {
   std::cout << what << terminalSafe(e.describe()) << "\n";
 }
 
+// The entries `approvals list` shows: every scope's, or those the filters name.
+bool listed(const ApprovalsOptions& o, const ApprovalEntry& e) {
+  if (o.scope_given && e.scope != scopeOf(o)) return false;
+  if (!o.project.empty()) {
+    return e.scope == ApprovalScope::Project &&
+           e.scope_id == normalizePath(o.project, currentDirectory(), homeDirectory());
+  }
+  if (!o.agent.empty()) return e.scope == ApprovalScope::Agent && e.scope_id == o.agent;
+  if (!o.session.empty()) return e.scope == ApprovalScope::Session && e.scope_id == o.session;
+  return true;
+}
+
 int runList(const ApprovalsOptions& o) {
   ApprovalStore store(toolguardHome(o.home));
   ApprovalListing listing = store.list();
-  std::optional<ApprovalScope> only;
-  if (o.scope_given) only = scopeOf(o);
   nlohmann::json out = nlohmann::json::array();
+  size_t shown = 0;
   for (const ApprovalEntry& e : listing.entries) {
-    if (only && e.scope != *only) continue;
+    if (!listed(o, e)) continue;
+    ++shown;
     if (o.json) {
       out.push_back(entryJson(e));
     } else {
       printEntry("", e);
     }
   }
-  if (o.json) std::cout << out.dump(2) << "\n";
+  if (o.json) {
+    std::cout << out.dump(2) << "\n";
+  } else if (shown == 0) {
+    const bool filtered =
+        o.scope_given || !o.project.empty() || !o.agent.empty() || !o.session.empty();
+    std::cout << (filtered ? "no remembered approvals match (" : "no remembered approvals (")
+              << terminalSafe(store.home()) << "/approvals"
+              << (listing.errors.empty() ? "" : "; files that could not be read are listed below")
+              << ")\n";
+  }
   for (const std::string& error : listing.errors) {
     std::cerr << "toolguard: not read (no approval is taken from it): " << terminalSafe(error)
               << "\n";
@@ -165,8 +186,22 @@ void addApprovalsCommand(CLI::App& app, int& exit_code) {
   approvals->require_subcommand(1);
 
   auto list_options = std::make_shared<ApprovalsOptions>();
-  CLI::App* list = approvals->add_subcommand("list", "Print every remembered approval");
-  addScopeOptions(*list, *list_options);
+  CLI::App* list = approvals->add_subcommand(
+      "list",
+      "Print the remembered approvals of every scope (global, project, agent, session), one "
+      "per line: the tool, what it covers, which asks it answers, and its scope; the options "
+      "narrow the list");
+  list->add_option("--scope", list_options->scope,
+                   "Only this scope: session, project, agent, global")
+      ->check(CLI::IsMember({"session", "project", "agent", "global"}))
+      ->each([o = list_options.get()](const std::string&) { o->scope_given = true; });
+  list->add_option("--project", list_options->project, "Only the approvals of this project root")
+      ->type_name("DIR");
+  list->add_option("--agent", list_options->agent, "Only the approvals of this agent id")
+      ->type_name("ID");
+  list->add_option("--session", list_options->session, "Only the approvals of this session id")
+      ->type_name("ID");
+  addHomeOption(*list, list_options->home);
   list->add_flag("--json", list_options->json, "A JSON array, one object per entry");
   list->callback([list_options, &exit_code] {
     runGuarded(exit_code, [&] { return runList(*list_options); });

@@ -1,11 +1,18 @@
 // `toolguard audit tail|query`: the audit log read back, as readable lines
-// or as a JSON array.
+// (verdicts in colour on a terminal) or as a JSON array; `tail --follow`
+// keeps printing what is appended.
 #include <pwd.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <set>
 
+#include "cli/audit_follow.hpp"
+#include "cli/audit_line.hpp"
+#include "cli/colour.hpp"
 #include "cli/commands.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/audit_log.hpp"
@@ -21,57 +28,21 @@ struct AuditOptions {
   std::string home;  // --home
   bool json = false;
   size_t lines = 20;  // tail -n
+  bool lines_given = false;
+  bool follow = false;  // tail --follow
+  std::string colour = "auto";
   std::string since, until, tool, verdict, rule;
   size_t last = 0;
 };
 
-std::string field(const json& record, const char* key) {
-  auto it = record.find(key);
-  if (it == record.end() || it->is_null()) return "";
-  if (it->is_string()) return it->get<std::string>();
-  return it->dump(-1, ' ', false, json::error_handler_t::replace);
-}
+constexpr const char* kTimeForms =
+    "expected an RFC 3339 time (2026-11-23T10:00:00Z, 2026-11-23T11:00:00.5+01:00), a date "
+    "(2026-11-23) or a time back from now (90s, 15m, 1h, 2d, 1w)";
 
-// TIME VERDICT TOOL [malformed] [rule=ID] [policy=VERDICT] [by=WHO] reason=TEXT
-std::string readableLine(const json& record) {
-  if (record.contains("unreadable")) {
-    std::string line = terminalSafe(field(record, "file"));
-    line += ':';
-    line += field(record, "line");
-    line += ": unreadable: ";
-    line += terminalSafe(field(record, "unreadable"));
-    return line;
-  }
-  auto orDash = [](std::string text) { return text.empty() ? std::string("-") : text; };
-  std::string line = terminalSafe(orDash(field(record, "time")));
-  line += ' ';
-  line += terminalSafe(orDash(field(record, "verdict")));
-  line += ' ';
-  line += terminalSafe(orDash(field(record, "tool")));
-  if (auto malformed = record.find("malformed"); malformed != record.end() && *malformed == true) {
-    line += " malformed";
-  }
-  if (const std::string rule = field(record, "rule"); !rule.empty()) {
-    line += " rule=";
-    line += terminalSafe(rule);
-  }
-  const std::string policy = field(record, "policy_verdict");
-  if (!policy.empty() && policy != field(record, "verdict")) {
-    line += " policy=";
-    line += terminalSafe(policy);
-  }
-  if (auto approval = record.find("approval"); approval != record.end() && approval->is_object()) {
-    if (const std::string by = field(*approval, "by"); !by.empty()) {
-      line += " by=";
-      line += terminalSafe(by);
-    }
-  }
-  line += " reason=";
-  line += terminalSafe(field(record, "reason"));
-  return line;
-}
+// --since and --until into the query; false (with the message printed) when malformed.
+bool readTimes(const std::string& command, const AuditOptions& o, AuditQuery& query);
 
-void print(const std::vector<json>& records, bool as_json) {
+void print(const std::vector<json>& records, bool as_json, bool colour) {
   if (as_json) {
     // One record per line; \u escapes keep every character visible.
     std::cout << '[';
@@ -81,7 +52,7 @@ void print(const std::vector<json>& records, bool as_json) {
     }
     std::cout << (records.empty() ? "]\n" : "\n]\n");
   } else {
-    for (const json& record : records) std::cout << readableLine(record) << '\n';
+    for (const json& record : records) std::cout << readableAuditLine(record, colour) << '\n';
   }
   std::cout << std::flush;
 }
@@ -91,55 +62,98 @@ int usageError(const std::string& command, const std::string& message) {
   return kExitError;
 }
 
-int run(const std::string& command, const AuditOptions& o, AuditQuery query) {
-  std::string path = o.log;
-  if (path.empty()) {
-    const std::string home = toolguardHome(o.home);
-    if (home.empty()) {
-      return usageError(command, "no home directory: give --home DIR or --log FILE");
-    }
-    path = home + "/audit.jsonl";
+// The log file the options name; "" (with the message printed) when there is none.
+std::string logPath(const std::string& command, const AuditOptions& o) {
+  if (!o.log.empty()) return o.log;
+  const std::string home = toolguardHome(o.home);
+  if (home.empty()) {
+    usageError(command, "no home directory: give --home DIR or --log FILE");
+    return "";
   }
+  return home + "/audit.jsonl";
+}
+
+// The size of the log now: where following starts (0 when there is no log yet).
+std::uintmax_t sizeNow(const std::string& path) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  return ec ? 0 : size;
+}
+
+// Prints the records `query` selects (none when `history` is false), then,
+// with --follow, every record appended after them.
+int run(const std::string& command, const AuditOptions& o, AuditQuery query, bool history = true) {
+  const std::string path = logPath(command, o);
+  if (path.empty()) return kExitError;
+  const bool colour = !o.json && colourWanted(o.colour, STDOUT_FILENO);
+  // Taken before reading, so that nothing appended meanwhile is missed; what
+  // is printed twice is recognized by its id.
+  const std::uintmax_t offset = sizeNow(path);
   std::vector<json> records;
-  try {
-    records = readAuditLog(path, query);
-  } catch (const AuditLogError& e) {
-    std::cerr << "toolguard audit " << command << ": " << e.what() << "\n";
-    return kExitError;
+  if (history) {
+    try {
+      records = readAuditLog(path, query);
+    } catch (const AuditLogError& e) {
+      std::cerr << "toolguard audit " << command << ": " << e.what() << "\n";
+      return kExitError;
+    }
   }
-  print(records, o.json);
-  return kExitOk;
+  if (!o.follow) {
+    print(records, o.json, colour);
+    return kExitOk;
+  }
+  // Following: JSON Lines instead of an array, which would never be closed.
+  std::set<std::string> seen;
+  auto printOne = [&](const json& record) {
+    if (o.json) {
+      std::cout << record.dump(-1, ' ', true, json::error_handler_t::replace) << '\n';
+    } else {
+      std::cout << readableAuditLine(record, colour) << '\n';
+    }
+    std::cout << std::flush;
+  };
+  for (const json& record : records) {
+    if (auto id = record.find("id"); id != record.end() && id->is_string()) seen.insert(*id);
+    printOne(record);
+  }
+  std::string error;
+  followAuditLog(path, offset, seen, printOne, error);
+  std::cerr << "toolguard audit " << command << ": " << error << "\n";
+  return kExitError;
+}
+
+bool readTimes(const std::string& command, const AuditOptions& o, AuditQuery& query) {
+  const auto now = std::chrono::system_clock::now();
+  if (!o.since.empty()) {
+    query.since = parseAuditSince(o.since, now);
+    if (!query.since) {
+      usageError(command,
+                 "--since: " + std::string(kTimeForms) + ", got '" + terminalSafe(o.since) + "'");
+      return false;
+    }
+  }
+  if (!o.until.empty()) {
+    query.until = parseAuditSince(o.until, now);
+    if (!query.until) {
+      usageError(command,
+                 "--until: " + std::string(kTimeForms) + ", got '" + terminalSafe(o.until) + "'");
+      return false;
+    }
+  }
+  return true;
 }
 
 int runTail(const AuditOptions& o) {
-  if (o.lines == 0) {
-    print({}, o.json);
-    return kExitOk;
-  }
   AuditQuery query;
-  query.last = o.lines;
-  return run("tail", o, query);
+  if (!readTimes("tail", o, query)) return kExitError;
+  // -n counts the records shown; with --since every record since then, unless -n is given too.
+  query.last = o.since.empty() || o.lines_given ? o.lines : 0;
+  return run("tail", o, query, /*history=*/query.last > 0 || !o.lines_given);
 }
 
 int runQuery(const AuditOptions& o) {
   AuditQuery query;
-  constexpr const char* kTimeForms =
-      "expected an RFC 3339 time (2026-11-23T10:00:00Z, 2026-11-23T11:00:00.5+01:00) or a date "
-      "(2026-11-23)";
-  if (!o.since.empty()) {
-    query.since = parseAuditTime(o.since);
-    if (!query.since) {
-      return usageError(
-          "query", "--since: " + std::string(kTimeForms) + ", got '" + terminalSafe(o.since) + "'");
-    }
-  }
-  if (!o.until.empty()) {
-    query.until = parseAuditTime(o.until);
-    if (!query.until) {
-      return usageError(
-          "query", "--until: " + std::string(kTimeForms) + ", got '" + terminalSafe(o.until) + "'");
-    }
-  }
+  if (!readTimes("query", o, query)) return kExitError;
   if (!o.verdict.empty() && o.verdict != "allow" && o.verdict != "ask" && o.verdict != "deny" &&
       o.verdict != "abort") {
     return usageError("query", "--verdict: expected allow, ask, deny or abort, got '" +
@@ -170,6 +184,7 @@ void addLogOptions(CLI::App* cmd, AuditOptions& o) {
                   "The toolguard home directory (default: $TOOLGUARD_HOME, else ~/.toolguard)")
       ->type_name("DIR");
   cmd->add_flag("--json", o.json, "Print a JSON array of the records instead of readable lines");
+  addColourOption(*cmd, o.colour);
 }
 
 }  // namespace
@@ -184,11 +199,21 @@ void addAuditCommand(CLI::App& app, int& exit_code) {
   auto tail_options = std::make_shared<AuditOptions>();
   CLI::App* tail = audit->add_subcommand(
       "tail",
-      "Print the last records, oldest first: TIME VERDICT TOOL rule=ID reason=TEXT (with "
-      "policy=VERDICT when resolution changed it and by=WHO when an ask was settled)");
-  tail->add_option("-n,--lines", tail_options->lines, "How many records (default 20)")
+      "Print the last records, oldest first: TIME VERDICT TOOL \"COMMAND\" or \"PATH\" "
+      "rule=ID reason=TEXT (with policy=VERDICT when resolution changed it and by=WHO when an "
+      "ask was settled); --follow keeps printing new ones");
+  tail->add_option("-n,--lines", tail_options->lines,
+                   "How many records (default 20; with --since, every record since then)")
       ->type_name("N")
-      ->check(kCount);
+      ->check(kCount)
+      ->each([o = tail_options.get()](const std::string&) { o->lines_given = true; });
+  tail->add_option("--since", tail_options->since,
+                   "Records at or after this time: RFC 3339, a date (midnight UTC), or a time "
+                   "back from now (90s, 15m, 1h, 2d, 1w)")
+      ->type_name("TIME");
+  tail->add_flag("-f,--follow", tail_options->follow,
+                 "Keep printing records as they are appended (with --json, one JSON object per "
+                 "line) until stopped");
   addLogOptions(tail, *tail_options);
   tail->callback([tail_options, &exit_code] { exit_code = runTail(*tail_options); });
 
@@ -199,9 +224,11 @@ void addAuditCommand(CLI::App& app, int& exit_code) {
       "cannot be read are always printed, so nothing is hidden.");
   query
       ->add_option("--since", query_options->since,
-                   "Records at or after this time (RFC 3339, or a date: midnight UTC)")
+                   "Records at or after this time: RFC 3339, a date (midnight UTC), or a time "
+                   "back from now (90s, 15m, 1h, 2d, 1w)")
       ->type_name("TIME");
-  query->add_option("--until", query_options->until, "Records before this time")->type_name("TIME");
+  query->add_option("--until", query_options->until, "Records before this time (same forms)")
+      ->type_name("TIME");
   query->add_option("--tool", query_options->tool, "Tool name or wildcard pattern (Bash, mcp__*)")
       ->type_name("PATTERN");
   query->add_option("--verdict", query_options->verdict, "allow, ask, deny or abort")

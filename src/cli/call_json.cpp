@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "policy/did_you_mean.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/strict_json.hpp"
 
@@ -25,9 +26,32 @@ bool optionalString(const json& object, const char* key, const std::string& path
   return true;
 }
 
+// True for a cwd that names no directory by itself ("src", "./app"): the
+// agent's directory is unknown, and toolguard's own is not it.
+bool isRelativeCwd(const std::string& cwd) {
+  return !cwd.empty() && cwd.front() != '/' && cwd.front() != '~';
+}
+
+// The call's cwd made absolute ("~" expanded), or `default_cwd` when the call
+// gives none. A relative one is kept as it is: parseCall refuses it.
 std::string absoluteCwd(const std::string& cwd, const std::string& default_cwd) {
   if (cwd.empty()) return default_cwd;
+  if (isRelativeCwd(cwd)) return cwd;
   return normalizePath(cwd, default_cwd, homeDirectory());
+}
+
+// Where each format carries the working directory, for messages.
+const char* cwdField(CallFormat format) {
+  switch (format) {
+    case CallFormat::Toolguard:
+      return "context.cwd";
+    case CallFormat::Gemini:
+      return "context.environment.cwd";
+    case CallFormat::Claude:
+    case CallFormat::GeminiHook:
+      break;
+  }
+  return "cwd";
 }
 
 bool checkKeys(const json& object, std::initializer_list<const char*> known,
@@ -36,7 +60,8 @@ bool checkKeys(const json& object, std::initializer_list<const char*> known,
     bool ok = false;
     for (const char* k : known) ok = ok || key == k;
     if (!ok) {
-      error = path + key + ": unknown field";
+      std::vector<std::string> names(known.begin(), known.end());
+      error = path + key + ": unknown field" + detail::didYouMean(key, names);
       return false;
     }
   }
@@ -237,17 +262,28 @@ CallFormat callFormatNamed(const std::string& name) {
 }
 
 ParsedCall parseCall(const json& input, CallFormat format, const std::string& default_cwd) {
+  ParsedCall parsed;
   switch (format) {
     case CallFormat::Claude:
-      return parseClaude(input, default_cwd);
+      parsed = parseClaude(input, default_cwd);
+      break;
     case CallFormat::Gemini:
-      return parseGemini(input, default_cwd);
+      parsed = parseGemini(input, default_cwd);
+      break;
     case CallFormat::GeminiHook:
-      return parseGeminiHook(input, default_cwd);
+      parsed = parseGeminiHook(input, default_cwd);
+      break;
     case CallFormat::Toolguard:
+      parsed = parseToolguard(input, default_cwd);
       break;
   }
-  return parseToolguard(input, default_cwd);
+  if (parsed.call && isRelativeCwd(parsed.call->context.cwd)) {
+    return {std::nullopt, std::string(cwdField(format)) +
+                              ": expected an absolute path (the directory the agent works in), "
+                              "got '" +
+                              parsed.call->context.cwd + "'"};
+  }
+  return parsed;
 }
 
 ParsedCall parseCallText(const std::string& text, CallFormat format,

@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "cli/colour.hpp"
 #include "cli/commands.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/paths.hpp"
@@ -63,16 +64,11 @@ std::string clip(std::string s, size_t width) {
   return s.substr(0, width - 3) + "...";
 }
 
-int runDemo() {
+int runDemo(const std::string& colour) {
   PolicySources sources;  // the built-in default policy only: no files are read
   const Engine engine(loadPolicy(sources));
   const std::string workspace = homeDirectory() + "/project";
-  const bool color = isatty(STDOUT_FILENO) != 0;
-  auto paint = [color](Verdict v, const std::string& text) {
-    if (!color) return text;
-    const char* code = v == Verdict::Allow ? "32" : v == Verdict::Ask ? "33" : "31";
-    return "\033[" + std::string(code) + "m" + text + "\033[0m";
-  };
+  const bool color = colourWanted(colour, STDOUT_FILENO);
 
   std::cout << "toolguard demo: the built-in default policy, no configuration.\n"
             << "Workspace (cwd of every call): " << workspace << "\n\n";
@@ -88,8 +84,8 @@ int runDemo() {
     const Decision d = engine.decide(call);
     std::string who = d.rule_id.empty() ? std::string(toString(d.basis)) : d.rule_id;
     std::cout << clip(c.what, 36) << " " << clip(call.tool + " " + call.args.dump(), 44) << " "
-              << paint(d.verdict, clip(std::string(toString(d.verdict)), 8)) << " " << who << ": "
-              << d.reason;
+              << paintVerdict(toString(d.verdict), clip(std::string(toString(d.verdict)), 8), color)
+              << " " << who << ": " << d.reason;
     if (d.policy_verdict != d.verdict) std::cout << " (" << d.resolution << ")";
     std::cout << "\n";
   }
@@ -106,7 +102,9 @@ void addDemoCommand(CLI::App& app, int& exit_code) {
       "demo",
       "Run harmless and hostile calls through the built-in default policy and show "
       "the decisions (reads no configuration)");
-  cmd->callback([&exit_code] { exit_code = runDemo(); });
+  auto colour = std::make_shared<std::string>("auto");
+  addColourOption(*cmd, *colour);
+  cmd->callback([colour, &exit_code] { exit_code = runDemo(*colour); });
 }
 
 }  // namespace toolguard::cli

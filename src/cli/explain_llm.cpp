@@ -2,8 +2,9 @@
 // validator sends (key redacted), the raw reply and how it was read.
 #include "cli/explain_llm.hpp"
 
-#include <iostream>
+#include <sstream>
 
+#include "cli/call_json.hpp"
 #include "cli/guard_options.hpp"
 #include "toolguard/approval_store.hpp"
 
@@ -12,71 +13,117 @@ namespace {
 
 using nlohmann::json;
 
-void printExchanges(const LlmJudgement& j, const LlmSettings& settings) {
-  for (size_t i = 0; i < j.exchanges.size(); ++i) {
-    const LlmExchange& e = j.exchanges[i];
-    std::cout << "  request " << i + 1 << ": POST " << settings.base_url << "/chat/completions\n";
-    if (!settings.api_key.empty()) std::cout << "    Authorization: Bearer [redacted]\n";
-    std::cout << "    body: " << e.request.dump(2, ' ', false, json::error_handler_t::replace)
-              << "\n";
-    if (!e.error.empty()) {
-      std::cout << "  reply " << i + 1 << ": none (" << e.error << ")\n";
-    } else {
-      std::cout << "  reply " << i + 1 << ": "
-                << e.reply.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
-    }
+json exchangesJson(const LlmJudgement& j, const LlmSettings& settings) {
+  json out = json::array();
+  for (const LlmExchange& e : j.exchanges) {
+    out.push_back({{"url", settings.base_url + "/chat/completions"},
+                   {"request", e.request},
+                   {"reply", e.error.empty() ? e.reply : json(nullptr)},
+                   {"error", e.error.empty() ? json(nullptr) : json(e.error)}});
   }
+  return out;
+}
+
+std::string pretty(const json& value) {
+  return value.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace
 
-void printLlmConsultation(const ToolCall& call, const Engine& engine, const PolicySources& sources,
-                          const Decision& policy_decision) {
-  std::cout << "LLM validator: ";
+json llmReport(const ToolCall& call, const Engine& engine, const PolicySources& sources,
+               const Decision& policy_decision) {
+  const bool escalated = policy_decision.policy_verdict == Verdict::Escalate;
   std::shared_ptr<const LlmValidator> validator;
   try {
     validator = llmValidatorFor(engine.policy(), sources.project_roots, toolguardHome(), nullptr);
   } catch (const std::exception& e) {
-    std::cout << "cannot be set up: " << e.what() << "\n";
-    return;
+    return {{"status", "unavailable"}, {"error", e.what()}, {"escalated", escalated}};
   }
-  if (!validator) {
-    std::cout << "off (llm.enabled in a policy file or TOOLGUARD_LLM=1 turns it on)";
-    if (policy_decision.policy_verdict == Verdict::Escalate) std::cout << "; escalate is ask";
-    std::cout << "\n";
-    return;
-  }
+  if (!validator) return {{"status", "off"}, {"escalated", escalated}};
   const LlmSettings& settings = validator->settings();
-  std::cout << "model " << (settings.model.empty() ? "(none)" : settings.model) << " at "
-            << (settings.base_url.empty() ? "(no base URL)" : settings.base_url) << ", "
-            << settings.max_turns << " turns, " << settings.timeout.count() << " ms, key "
-            << (settings.api_key.empty() ? "none" : "set") << " (" << settings.source.toString()
-            << ")\n";
-  if (policy_decision.policy_verdict != Verdict::Escalate) {
-    std::cout << "  not consulted: only calls the policy escalates are sent to it\n";
-    return;
-  }
+  json out = {{"status", "not-consulted"},
+              {"escalated", escalated},
+              {"model", settings.model},
+              {"base_url", settings.base_url},
+              {"max_turns", settings.max_turns},
+              {"timeout_ms", settings.timeout.count()},
+              {"api_key", !settings.api_key.empty()},
+              {"settings_source", settings.source.toString()}};
+  if (!escalated) return out;
   // The same Guard step `check` runs, without the store, the log or a prompt.
   GuardOptions options;
   options.llm_validator = validator;
   options.report_ask = true;
   const Decision d = Guard(engine, std::move(options)).decide(call);
-  if (!d.llm) {
-    std::cout << "  not consulted\n";
-    return;
-  }
+  if (!d.llm) return out;
   const LlmJudgement& j = *d.llm;
-  if (!j.skills.empty()) {
-    std::cout << "  skills:";
-    for (const std::string& s : j.skills) std::cout << " " << s;
-    std::cout << "\n";
+  out["status"] = "consulted";
+  out["skills"] = j.skills;
+  out["exchanges"] = exchangesJson(j, settings);
+  out["reading"] = j.reading;
+  out["verdict"] = toString(j.verdict);
+  out["answered"] = j.answered;
+  out["reason"] = j.reason;
+  json decision = decisionToJson(d, call.tool);
+  out["decision"] = std::move(decision);
+  return out;
+}
+
+std::string llmReportText(const json& llm) {
+  std::ostringstream out;
+  out << "LLM validator: ";
+  const std::string status = llm.value("status", "");
+  const bool escalated = llm.value("escalated", false);
+  if (status == "unavailable") {
+    out << "cannot be set up: " << llm.value("error", "") << "\n";
+    return out.str();
   }
-  printExchanges(j, settings);
-  std::cout << "  read as: " << j.reading << "\n";
-  std::cout << "  => " << toString(j.verdict) << (j.answered ? " (the model's answer)" : "") << ": "
-            << (j.reason.empty() ? "-" : j.reason) << "\n";
-  std::cout << "Decision with the LLM validator: " << toString(d.verdict) << "\n";
-  if (!d.resolution.empty()) std::cout << "  " << d.resolution << "\n";
+  if (status == "off") {
+    out << "off (llm.enabled in a policy file or TOOLGUARD_LLM=1 turns it on)";
+    if (escalated) out << "; escalate is ask";
+    out << "\n";
+    return out.str();
+  }
+  const std::string model = llm.value("model", "");
+  const std::string base_url = llm.value("base_url", "");
+  out << "model " << (model.empty() ? "(none)" : model) << " at "
+      << (base_url.empty() ? "(no base URL)" : base_url) << ", "
+      << llm.value("max_turns", int64_t{0}) << " turns, " << llm.value("timeout_ms", int64_t{0})
+      << " ms, key " << (llm.value("api_key", false) ? "set" : "none") << " ("
+      << llm.value("settings_source", "") << ")\n";
+  if (status != "consulted") {
+    out << (escalated ? "  not consulted\n"
+                      : "  not consulted: only calls the policy escalates are sent to it\n");
+    return out.str();
+  }
+  if (const json& skills = llm.at("skills"); !skills.empty()) {
+    out << "  skills:";
+    for (const json& s : skills) out << " " << s.get<std::string>();
+    out << "\n";
+  }
+  size_t i = 0;
+  for (const json& e : llm.at("exchanges")) {
+    ++i;
+    out << "  request " << i << ": POST " << e.value("url", "") << "\n";
+    if (llm.value("api_key", false)) out << "    Authorization: Bearer [redacted]\n";
+    out << "    body: " << pretty(e.at("request")) << "\n";
+    if (e.at("error").is_string()) {
+      out << "  reply " << i << ": none (" << e.at("error").get<std::string>() << ")\n";
+    } else {
+      out << "  reply " << i << ": " << pretty(e.at("reply")) << "\n";
+    }
+  }
+  const std::string reason = llm.value("reason", "");
+  out << "  read as: " << llm.value("reading", "") << "\n";
+  out << "  => " << llm.value("verdict", "")
+      << (llm.value("answered", false) ? " (the model's answer)" : "") << ": "
+      << (reason.empty() ? "-" : reason) << "\n";
+  const json& d = llm.at("decision");
+  out << "Decision with the LLM validator: " << d.value("verdict", "") << "\n";
+  if (const std::string resolution = d.value("resolution", ""); !resolution.empty()) {
+    out << "  " << resolution << "\n";
+  }
+  return out.str();
 }
 
 }  // namespace toolguard::cli

@@ -1,11 +1,10 @@
 // toolguard: guards the tool calls of LLM agents.
-#include <algorithm>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "cli/did_you_mean.hpp"
+#include "cli/unknown_command.hpp"
 
 int main(int argc, char** argv) {
   using namespace toolguard::cli;
@@ -24,15 +23,11 @@ int main(int argc, char** argv) {
   addApprovalsCommand(app, exit_code);
   addMcpCommand(app, exit_code);
   addInstallCommands(app, exit_code);
-  // `toolguard chek`: name the command that was meant, not "a subcommand is required".
-  if (argc > 1 && argv[1][0] != '-') {
-    std::vector<std::string> names;
-    for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
-    if (std::find(names.begin(), names.end(), argv[1]) == names.end()) {
-      std::cerr << "toolguard: unknown command '" << argv[1] << "'" << didYouMean(argv[1], names)
-                << "; see toolguard --help\n";
-      return kExitError;
-    }
+  // `toolguard chek`, `toolguard policy lnt`: name the command that was
+  // meant, not "a subcommand is required".
+  if (std::optional<std::string> unknown = unknownCommandMessage(app, argc, argv)) {
+    std::cerr << "toolguard: " << *unknown << "\n";
+    return kExitError;
   }
   try {
     app.parse(argc, argv);

@@ -14,10 +14,22 @@ struct LintOptions {
   std::vector<std::string> files;
   bool strict = false;
   bool no_builtin = false;
+  bool json = false;
 };
 
-int runLint(const LintOptions& o) {
-  int errors = 0;
+/// The version of `policy lint --json`'s layout; fields are only ever added within one version.
+constexpr int kLintReportVersion = 1;
+
+nlohmann::json diagnostic(const char* severity, const SourceLocation& where,
+                          const std::string& message) {
+  return {{"severity", severity}, {"source", where.toString()}, {"file", where.file},
+          {"line", where.line},   {"column", where.column},     {"message", message}};
+}
+
+// Every error and warning about the files, in the order lint finds them.
+nlohmann::json lintReport(const LintOptions& o) {
+  nlohmann::json diagnostics = nlohmann::json::array();
+  size_t errors = 0, warnings = 0;
   Policy policy;
   if (!o.no_builtin)
     mergePolicyText(policy, policyProfileText("default"), "<profile:default>",
@@ -27,25 +39,45 @@ int runLint(const LintOptions& o) {
       mergePolicyFile(policy, file, PolicyLayer::Explicit);
     } catch (const PolicyError& e) {
       for (const auto& d : e.errors()) {
-        std::cout << d.where.toString() << ": error: " << d.message << "\n";
+        diagnostics.push_back(diagnostic("error", d.where, d.message));
         ++errors;
       }
     }
   }
   for (const auto& d : checkRuleExamples(policy)) {
-    std::cout << d.where.toString() << ": error: " << d.message << "\n";
+    diagnostics.push_back(diagnostic("error", d.where, d.message));
     ++errors;
   }
-  int warnings = 0;
   for (const auto& w : lintPolicy(policy)) {
     bool ours = false;
     for (const auto& f : o.files) ours = ours || w.where.file == f;
     if (!ours) continue;
-    std::cout << w.where.toString() << ": warning: " << w.message << "\n";
+    diagnostics.push_back(diagnostic("warning", w.where, w.message));
     ++warnings;
   }
-  std::cout << errors << " errors, " << warnings << " warnings\n";
-  if (errors > 0 || (o.strict && warnings > 0)) return kExitFailed;
+  return {{"version", kLintReportVersion},
+          {"files", o.files},
+          {"diagnostics", std::move(diagnostics)},
+          {"errors", errors},
+          {"warnings", warnings}};
+}
+
+int runLint(const LintOptions& o) {
+  const nlohmann::json report = lintReport(o);
+  if (o.json) {
+    std::cout << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else {
+    for (const auto& d : report.at("diagnostics")) {
+      std::cout << d.at("source").get<std::string>() << ": " << d.at("severity").get<std::string>()
+                << ": " << d.at("message").get<std::string>() << "\n";
+    }
+    std::cout << report.at("errors").get<size_t>() << " errors, "
+              << report.at("warnings").get<size_t>() << " warnings\n";
+  }
+  if (report.at("errors").get<size_t>() > 0 ||
+      (o.strict && report.at("warnings").get<size_t>() > 0)) {
+    return kExitFailed;
+  }
   return kExitOk;
 }
 
@@ -64,6 +96,8 @@ void addPolicyCommand(CLI::App& app, int& exit_code) {
   lint->add_flag("--strict", options->strict, "Warnings fail too");
   lint->add_flag("--no-builtin", options->no_builtin,
                  "Lint the files alone, without the built-in default policy");
+  lint->add_flag("--json", options->json,
+                 "Print one JSON document (fields in docs/policy-files.md) instead of lines");
   lint->callback([options, &exit_code] { exit_code = runLint(*options); });
   addPolicyImportCommand(*policy, exit_code);
 }

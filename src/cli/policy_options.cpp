@@ -3,6 +3,9 @@
 
 #include <filesystem>
 
+#include "policy/embedded_profiles.hpp"
+#include "toolguard/policy_builder.hpp"
+
 namespace toolguard::cli {
 
 void addPolicyOptions(CLI::App& command, PolicyOptions& o) {
@@ -14,6 +17,11 @@ void addPolicyOptions(CLI::App& command, PolicyOptions& o) {
                   "Add a ready-made profile on top of the default: read-only-chat, "
                   "developer-assistant, document-processing")
       ->type_name("NAME")
+      ->check(CLI::Validator(
+          [](std::string& name) -> std::string {
+            return policyProfileText(name) != nullptr ? "" : detail::unknownProfileMessage(name);
+          },
+          ""))
       ->allow_extra_args(false);
   command
       .add_option("--project", o.project,

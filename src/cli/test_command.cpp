@@ -1,35 +1,87 @@
-// `toolguard test [FILES]`: runs every rule's examples and the cases of test files.
-#include <fstream>
+// `toolguard test [FILES]`: runs the examples of the user's rules (the
+// built-in policy's own with --builtin) and the cases of test files; with
+// --json one document instead of PASS/FAIL lines.
 #include <iostream>
-#include <sstream>
 
 #include "cli/call_json.hpp"
 #include "cli/commands.hpp"
 #include "cli/policy_options.hpp"
+#include "policy/bounded_file.hpp"
+#include "policy/rule_examples.hpp"
+#include "toolguard/policy_loader.hpp"
 #include "toolguard/policy_tests.hpp"
 
 namespace toolguard::cli {
 namespace {
 
+using nlohmann::json;
+
 struct TestOptions {
   PolicyOptions policy;
   std::vector<std::string> files;
   bool quiet = false;
+  bool builtin = false;
+  bool json = false;
 };
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw PolicyError(SourceLocation{path, 0, 0}, "cannot read file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+/// The version of `test --json`'s layout; fields are only ever added within one version.
+constexpr int kTestReportVersion = 1;
+
+json callJson(const ToolCall& call) {
+  return {{"tool", call.tool}, {"args", call.args}};
 }
 
-int runTests(TestOptions o) {
+// One example of a rule, as a case.
+json exampleCase(const Policy& policy, const Rule& rule, const RuleExample& ex) {
+  const std::optional<std::string> failure = detail::exampleFailure(policy, rule, ex);
+  json out = {{"kind", "example"},
+              {"source", ex.where.toString()},
+              {"rule", rule.id()},
+              {"layer", toString(rule.layer())},
+              {"expect", ex.should_match ? "match" : "no-match"},
+              {"call", callJson(ex.call)},
+              {"passed", !failure}};
+  out["message"] = failure ? json(*failure) : json(nullptr);
+  return out;
+}
+
+// One case of a test file.
+json testCase(const Engine& engine, const PolicyTestCase& test) {
+  const PolicyTestResult result = runPolicyTest(engine, test);
+  const Decision& d = result.decision;
+  return {{"kind", "case"},
+          {"source", test.where.toString()},
+          {"name", test.name},
+          {"call", callJson(test.call)},
+          {"expect", toString(test.expect)},
+          {"expect_rule", test.rule ? json(*test.rule) : json(nullptr)},
+          {"passed", result.passed},
+          {"got",
+           {{"verdict", toString(d.verdict)},
+            {"policy_verdict", toString(d.policy_verdict)},
+            {"rule", d.rule_id.empty() ? json(nullptr) : json(d.rule_id)},
+            {"basis", toString(d.basis)},
+            {"reason", d.reason}}}};
+}
+
+json errorReport(const std::vector<PolicyDiagnostic>& errors) {
+  json list = json::array();
+  for (const PolicyDiagnostic& d : errors) {
+    list.push_back({{"source", d.where.toString()}, {"message", d.message}});
+  }
+  return {{"version", kTestReportVersion},
+          {"errors", std::move(list)},
+          {"cases", json::array()},
+          {"passed", 0},
+          {"failed", 0}};
+}
+
+// Runs everything there is to run; the report (errors when nothing could be).
+json runTests(TestOptions o) {
   // Policy files join the explicit layer; test files are run against the result.
   std::vector<std::pair<std::string, std::string>> test_files;
   for (const std::string& file : o.files) {
-    std::string text = readFile(file);
+    std::string text = detail::readBoundedFile(file, kMaxPolicyFileBytes, "policy or test file");
     if (isPolicyTestText(text)) {
       test_files.emplace_back(file, std::move(text));
     } else {
@@ -39,52 +91,89 @@ int runTests(TestOptions o) {
   PolicySources sources = sourcesFor(o.policy, currentDirectory());
   sources.check_examples = false;
   const Engine engine(loadPolicy(sources));
+  const Policy& policy = engine.policy();
 
-  int passed = 0, failed = 0;
-  auto report = [&](bool ok, const SourceLocation& where, const std::string& what) {
-    (ok ? passed : failed)++;
-    if (ok && o.quiet) return;
-    std::cout << (ok ? "PASS " : "FAIL ") << where.toString() << " " << what << "\n";
-  };
-
-  std::vector<PolicyDiagnostic> failures = checkRuleExamples(engine.policy());
-  for (const auto& rule : engine.policy().rules) {
-    for (const RuleExample& ex : rule->examples()) {
-      // Built-in rules' examples share one location: a failure is this
-      // example's when it also names this rule and this call.
-      const std::string call = ex.call.tool + " " + dumpLine(ex.call.args);
-      bool ok = true;
-      for (const auto& f : failures) {
-        ok = ok &&
-             !(f.where.toString() == ex.where.toString() &&
-               f.message.starts_with("rule " + rule->id() + ":") &&
-               f.message.find(ex.call.args.dump(
-                   -1, ' ', false, nlohmann::json::error_handler_t::replace)) != std::string::npos);
-      }
-      std::string what =
-          "rule " + rule->id() + (ex.should_match ? " matches " : " does not match ") + call;
-      report(ok, ex.where, what);
-    }
+  json cases = json::array();
+  for (const auto& rule : policy.rules) {
+    if (rule->layer() == PolicyLayer::Builtin && !o.builtin) continue;
+    for (const RuleExample& ex : rule->examples()) cases.push_back(exampleCase(policy, *rule, ex));
   }
-  for (const auto& f : failures) std::cout << "  " << f.toString() << "\n";
-
   for (const auto& [file, text] : test_files) {
     for (const PolicyTestCase& test : parsePolicyTests(text, file)) {
-      PolicyTestResult result = runPolicyTest(engine, test);
-      std::string what = test.name + ": expected " + std::string(toString(test.expect));
-      if (test.rule) what += " by rule " + *test.rule;
-      if (!result.passed) {
-        what += ", got " + std::string(toString(result.decision.verdict));
-        what += result.decision.rule_id.empty()
-                    ? " (" + std::string(toString(result.decision.basis)) + ")"
-                    : " by rule " + result.decision.rule_id;
-        what += ": " + result.decision.reason;
-      }
-      report(result.passed, test.where, what);
+      cases.push_back(testCase(engine, test));
     }
   }
-  std::cout << passed << " passed, " << failed << " failed\n";
-  return failed == 0 ? kExitOk : kExitFailed;
+  if (cases.empty()) {
+    return errorReport({{SourceLocation{},
+                         "nothing to test: no test cases and no rule examples in the policy "
+                         "files given (give policy or test files; --builtin runs the built-in "
+                         "policy's own examples)"}});
+  }
+  size_t passed = 0;
+  for (const json& c : cases) passed += c.at("passed").get<bool>() ? 1 : 0;
+  return {{"version", kTestReportVersion},
+          {"errors", json::array()},
+          {"passed", passed},
+          {"failed", cases.size() - passed},
+          {"cases", std::move(cases)}};
+}
+
+// "rule R matches CALL" or "NAME: expected deny by rule R, got ask (default): REASON".
+std::string describeCase(const json& c) {
+  const json& call = c.at("call");
+  const std::string text = call.at("tool").get<std::string>() + " " + dumpLine(call.at("args"));
+  if (c.at("kind") == "example") {
+    return "rule " + c.at("rule").get<std::string>() +
+           (c.at("expect") == "match" ? " matches " : " does not match ") + text;
+  }
+  std::string what =
+      c.at("name").get<std::string>() + ": expected " + c.at("expect").get<std::string>();
+  if (c.at("expect_rule").is_string()) what += " by rule " + c.at("expect_rule").get<std::string>();
+  if (!c.at("passed").get<bool>()) {
+    const json& got = c.at("got");
+    what += ", got " + got.at("verdict").get<std::string>();
+    what += got.at("rule").is_string() ? " by rule " + got.at("rule").get<std::string>()
+                                       : " (" + got.at("basis").get<std::string>() + ")";
+    what += ": " + got.at("reason").get<std::string>();
+  }
+  return what;
+}
+
+void printText(const json& report, bool quiet) {
+  for (const json& e : report.at("errors")) {
+    const std::string source = e.at("source").get<std::string>();
+    std::cout << (source.empty() || source == ":0:0" ? "" : source + ": ")
+              << "error: " << e.at("message").get<std::string>() << "\n";
+  }
+  if (!report.at("errors").empty()) return;
+  for (const json& c : report.at("cases")) {
+    const bool ok = c.at("passed").get<bool>();
+    if (ok && quiet) continue;
+    std::cout << (ok ? "PASS " : "FAIL ") << c.at("source").get<std::string>() << " "
+              << describeCase(c) << "\n";
+    if (!ok && c.at("kind") == "example") {
+      std::cout << "  " << c.at("source").get<std::string>() << ": "
+                << c.at("message").get<std::string>() << "\n";
+    }
+  }
+  std::cout << report.at("passed").get<size_t>() << " passed, " << report.at("failed").get<size_t>()
+            << " failed\n";
+}
+
+int run(const TestOptions& o) {
+  json report;
+  try {
+    report = runTests(o);
+  } catch (const PolicyError& e) {
+    report = errorReport(e.errors());
+  }
+  if (o.json) {
+    std::cout << report.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  } else {
+    printText(report, o.quiet);
+  }
+  if (!report.at("errors").empty()) return kExitError;
+  return report.at("failed").get<size_t>() == 0 ? kExitOk : kExitFailed;
 }
 
 }  // namespace
@@ -93,19 +182,18 @@ void addTestCommand(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<TestOptions>();
   CLI::App* cmd = app.add_subcommand(
       "test",
-      "Run every rule's examples and the cases of test files (YAML with a tests: list); "
-      "other FILES are policy files added to the policy under test. Exit 1 on any failure.");
+      "Run the cases of test files (YAML with a tests: list) and the examples of your rules "
+      "(other FILES, and the user, project and managed policy files); --builtin adds the "
+      "built-in policy's own examples. Exit 1 on any failure, 2 when there is nothing to run.");
   cmd->add_option("files", options->files, "Policy files and test files")->type_name("FILE");
   cmd->add_flag("-q,--quiet", options->quiet, "Print only failures and the summary");
+  cmd->add_flag("--builtin", options->builtin,
+                "Also run the examples of the built-in policy's rules (the profiles and "
+                "built-in shell rules)");
+  cmd->add_flag("--json", options->json,
+                "Print one JSON document (fields in docs/policy-files.md) instead of lines");
   addPolicyOptions(*cmd, options->policy);
-  cmd->callback([options, &exit_code] {
-    try {
-      exit_code = runTests(*options);
-    } catch (const PolicyError& e) {
-      std::cout << e.what() << "\n0 passed, 1 failed\n";
-      exit_code = kExitError;
-    }
-  });
+  cmd->callback([options, &exit_code] { exit_code = run(*options); });
 }
 
 }  // namespace toolguard::cli

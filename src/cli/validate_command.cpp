@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "json/json_error.hpp"
 #include "toolguard/json_schema.hpp"
 
 namespace toolguard::cli {
@@ -14,16 +15,6 @@ struct ValidateOptions {
   std::string schema_file;
   std::string draft;
 };
-
-// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
-std::string parserMessage(const std::exception& e) {
-  std::string text = e.what();
-  if (!text.empty() && text[0] == '[') {
-    const std::size_t end = text.find("] ");
-    if (end != std::string::npos) text.erase(0, end + 2);
-  }
-  return text;
-}
 
 std::optional<JsonSchema> loadSchema(const ValidateOptions& o) {
   std::ifstream in(o.schema_file, std::ios::binary);
@@ -37,8 +28,8 @@ std::optional<JsonSchema> loadSchema(const ValidateOptions& o) {
   try {
     document = nlohmann::json::parse(text.str());
   } catch (const nlohmann::json::exception& e) {
-    std::cerr << "toolguard validate: " << o.schema_file << ": not JSON: " << parserMessage(e)
-              << "\n";
+    std::cerr << "toolguard validate: " << o.schema_file << ": "
+              << toolguard::detail::jsonErrorSentence(e) << "\n";
     return std::nullopt;
   }
   SchemaOptions options;
@@ -66,7 +57,11 @@ int runValidate(const ValidateOptions& o) {
       instance = nlohmann::json::parse(line);
     } catch (const nlohmann::json::exception& e) {
       all_valid = false;
-      std::cout << "invalid: line " << number << ": not JSON: " << parserMessage(e) << '\n';
+      // The line of the input, the column within it.
+      const toolguard::detail::JsonErrorText text = toolguard::detail::readJsonError(e.what());
+      std::cout << "invalid: line " << number;
+      if (text.column > 0) std::cout << ", column " << text.column;
+      std::cout << ": not JSON: " << text.message << '\n';
       continue;
     }
     std::optional<SchemaViolation> violation = schema->firstViolation(instance);

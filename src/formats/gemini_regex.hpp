@@ -1,22 +1,19 @@
 #pragma once
 // Internal: Gemini CLI's policy patterns are JavaScript regular expressions
-// (`new RegExp(pattern)`, no flags). This reads one into RE2 syntax, refusing
-// what RE2 cannot do in linear time, and describes it for the importer.
+// (`new RegExp(pattern)`, no flags). This reads one into RE2 syntax with the
+// shared translator, refusing what RE2 cannot do in linear time, and
+// describes it for the importer.
 
 #include <string>
 
+#include "regex/js_regex.hpp"
 #include "toolguard/source_location.hpp"
 
 namespace toolguard::detail::gemini {
 
-/// A JavaScript pattern read into RE2 syntax.
-struct JsPattern {
-  std::string re2;             ///< the same pattern in RE2 syntax (checked to compile)
-  bool anchored = false;       ///< uses `^` or `$` outside a character class
-  bool quotes = false;         ///< names a `"`, `'` or a backslash literally
-  bool all_literal = false;    ///< no regex syntax at all: a plain string
-  std::string literal_prefix;  ///< text every match starts with ("" when unknown)
-};
+/// A JavaScript pattern read into RE2 syntax (regex/js_regex.hpp), checked to
+/// compile: `error` is empty and `empty_class` false.
+using JsPattern = JsRegex;
 
 /// Reads a JavaScript pattern. Throws PolicyError at `where` for syntax RE2
 /// rejects or that exists only in JavaScript (lookaround, backreferences).

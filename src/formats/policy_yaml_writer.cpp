@@ -154,12 +154,22 @@ void writeExamples(YAML::Emitter& out, const std::vector<RuleExample>& examples)
 }
 
 void writeRule(YAML::Emitter& out, const RuleSpec& rule) {
-  if (!rule.header.source.file.empty()) {
+  // The comment goes at the end of the rule's first line: a comment the
+  // emitter is given before the rule's mapping lands on the line before it,
+  // which is the previous rule's last line.
+  bool commented = rule.header.source.file.empty();
+  auto comment = [&] {
+    if (commented) return;
     out << YAML::Comment("from " + rule.header.source.toString());
-  }
+    commented = true;
+  };
   out << YAML::BeginMap;
-  if (!rule.header.id.empty()) out << YAML::Key << "id" << YAML::Value << rule.header.id;
+  if (!rule.header.id.empty()) {
+    out << YAML::Key << "id" << YAML::Value << rule.header.id;
+    comment();
+  }
   writeTarget(out, rule.header.target);
+  comment();
   if (!rule.first_match.empty()) {
     out << YAML::Key << "first_match" << YAML::Value << YAML::BeginSeq;
     for (const RuleSpec& c : rule.first_match) writeRule(out, c);

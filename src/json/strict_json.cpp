@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include "json/json_error.hpp"
+
 namespace toolguard {
 namespace {
 
@@ -48,7 +50,7 @@ class StrictBuilder {
   bool parse_error(std::size_t /*position*/, const std::string& /*token*/,
                    const nlohmann::detail::exception& error) {
     result_.problem = StrictJsonProblem::Syntax;
-    result_.error = std::string("invalid JSON: ") + error.what();
+    result_.error = detail::jsonErrorSentence(error);
     return false;
   }
 
@@ -131,7 +133,7 @@ StrictJson parseStrictJson(std::string_view text, size_t max_depth) {
                                /*strict=*/true, /*ignore_comments=*/false);
   } catch (const json::exception& e) {  // the library's own limits (sizes)
     builder.result().problem = StrictJsonProblem::Syntax;
-    builder.result().error = std::string("invalid JSON: ") + e.what();
+    builder.result().error = detail::jsonErrorSentence(e);
   }
   StrictJson result = std::move(builder.result());
   if (accepted && result.problem == StrictJsonProblem::None) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "policy/embedded_profiles.hpp"
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
@@ -110,8 +111,7 @@ PolicyBuilder& PolicyBuilder::policyFile(const std::filesystem::path& file) {
 PolicyBuilder& PolicyBuilder::profile(std::string_view name) {
   const char* text = policyProfileText(name);
   if (text == nullptr) {
-    throw PolicyError(SourceLocation{"<code>", 0, 0},
-                      "unknown profile '" + std::string(name) + "'");
+    throw PolicyError(SourceLocation{"<code>", 0, 0}, detail::unknownProfileMessage(name));
   }
   mergePolicyText(policy_, text, "<profile:" + std::string(name) + ">", PolicyLayer::Builtin);
   return *this;

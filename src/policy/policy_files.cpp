@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "bounded_file.hpp"
+#include "embedded_profiles.hpp"
 #include "formats/foreign_policy.hpp"
 #include "guard_plugins.hpp"
 #include "policy_document.hpp"
@@ -230,7 +231,7 @@ Policy loadPolicy(const PolicySources& sources) {
   for (const std::string& name : profiles) {
     const char* text = policyProfileText(name);
     if (text == nullptr) {
-      throw PolicyError(SourceLocation{"<builtin>", 0, 0}, "unknown profile '" + name + "'");
+      throw PolicyError(SourceLocation{"<builtin>", 0, 0}, detail::unknownProfileMessage(name));
     }
     mergePolicyText(policy, text, "<profile:" + name + ">", PolicyLayer::Builtin);
   }

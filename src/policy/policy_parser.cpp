@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/glob.hpp"
+#include "policy/did_you_mean.hpp"
 #include "policy_document.hpp"
 #include "toolguard/json_schema.hpp"
 #include "toolguard/paths.hpp"
@@ -53,7 +54,8 @@ class Parser {
       } else if (k == "builtin_rules") {
         for (const std::string& set : strings(value, "builtin_rules")) {
           if (set != "shell" && set != "secrets") {
-            error(value, "builtin_rules: unknown rule set '" + set + "' (expected shell, secrets)");
+            error(value,
+                  unknownNameMessage("builtin_rules: unknown rule set", set, "", "shell, secrets"));
           }
           doc.builtin_rules.push_back(set);
         }
@@ -69,8 +71,9 @@ class Parser {
       } else if (k == "llm") {
         parseLlm(value, doc);
       } else {
-        error(key, "unknown key '" + k + "' (expected version, default, tools, rules, " +
-                       "builtin_rules, trusted_projects, paths, limits, rate_limits, llm)");
+        error(key, unknownNameMessage("unknown key", k, "",
+                                      "version, default, tools, rules, builtin_rules, "
+                                      "trusted_projects, paths, limits, rate_limits, llm"));
       }
     }
     // Rules last: string examples resolve tools this file defines too.
@@ -151,7 +154,7 @@ class Parser {
     auto text = scalar(node, what);
     if (!text) return std::nullopt;
     auto value = parse(*text);
-    if (!value) error(node, what + ": unknown value '" + *text + "' (expected " + expected + ")");
+    if (!value) error(node, unknownNameMessage(what + ": unknown value", *text, "", expected));
     return value;
   }
 
@@ -182,8 +185,8 @@ class Parser {
           }
         }
       } else {
-        error(key, "paths: unknown key '" + k +
-                       "' (expected case_sensitivity, follow_symlinks, workspace_roots)");
+        error(key, unknownNameMessage("paths: unknown key", k, "",
+                                      "case_sensitivity, follow_symlinks, workspace_roots"));
       }
     }
   }
@@ -213,8 +216,8 @@ class Parser {
       } else if (k == "max_argument_depth") {
         doc.max_argument_depth = count(value, "limits.max_argument_depth", 1, kMaxArgumentDepth);
       } else {
-        error(key,
-              "limits: unknown key '" + k + "' (expected max_argument_bytes, max_argument_depth)");
+        error(key, unknownNameMessage("limits: unknown key", k, "",
+                                      "max_argument_bytes, max_argument_depth"));
       }
     }
   }
@@ -250,9 +253,9 @@ class Parser {
               "llm.api_key: a policy file never holds the key; name the environment "
               "variable that does with api_key_env");
       } else {
-        error(key, "llm: unknown key '" + k +
-                       "' (expected enabled, base_url, model, "
-                       "api_key_env, max_turns, timeout, max_input_bytes)");
+        error(key, unknownNameMessage("llm: unknown key", k, "",
+                                      "enabled, base_url, model, api_key_env, max_turns, "
+                                      "timeout, max_input_bytes"));
       }
     }
   }
@@ -316,8 +319,9 @@ class Parser {
             error(value, p + ".per: expected session or agent");
           }
         } else {
-          error(key, p + ": unknown key '" + k +
-                         "' (expected tool, category, max_calls, window, per, max_concurrent)");
+          error(key, unknownNameMessage(p + ": unknown key", k, "",
+                                        "tool, category, max_calls, window, per, "
+                                        "max_concurrent"));
         }
       }
       if ((limit.max_calls > 0) != has_window) {
@@ -380,10 +384,10 @@ class Parser {
             error(fv, p + f + ": " + e.what());
           }
         } else {
-          error(fk, "unknown key '" + f +
-                        "' in a tool (expected description, kind, category, side_effect, risk, "
-                        "default_approval, idempotent, read_only, policy, command_arg, "
-                        "path_args, input_schema)");
+          error(fk, unknownNameMessage("unknown key", f, " in a tool",
+                                       "description, kind, category, side_effect, risk, "
+                                       "default_approval, idempotent, read_only, policy, "
+                                       "command_arg, path_args, input_schema"));
         }
       }
       doc.tools.push_back(std::move(entry));
@@ -417,7 +421,8 @@ class Parser {
       } else if (key == "regex") {
         m.regex = strings(v, what + ".regex");
       } else {
-        error(k, what + ": unknown matcher '" + key + "' (expected equals, one_of, glob, regex)");
+        error(k, unknownNameMessage(what + ": unknown matcher", key, "",
+                                    "equals, one_of, glob, regex"));
       }
     }
     if (!m.equals && m.one_of.empty() && m.glob.empty() && m.regex.empty()) {
@@ -461,7 +466,7 @@ class Parser {
         m.writes = strings(v, "shell.writes");
         checkPathGlobs(v, m.writes);
       } else {
-        error(k, "shell: unknown matcher '" + key + "' (expected command, regex, writes)");
+        error(k, unknownNameMessage("shell: unknown matcher", key, "", "command, regex, writes"));
       }
     }
     return m;
@@ -500,8 +505,8 @@ class Parser {
         m.except = strings(v, "path.except");
         checkPathGlobs(v, m.except);
       } else {
-        error(k, "path: unknown matcher '" + key +
-                     "' (expected glob, regex, outside_workspace, except)");
+        error(k, unknownNameMessage("path: unknown matcher", key, "",
+                                    "glob, regex, outside_workspace, except"));
       }
     }
     if (m.glob.empty() && m.regex.empty() && !m.outside_workspace) {
@@ -568,7 +573,7 @@ class Parser {
       } else if (key == "context") {
         exampleContext(v, ex.call.context);
       } else {
-        error(k, "example: unknown key '" + key + "' (expected tool, args, context)");
+        error(k, unknownNameMessage("example: unknown key", key, "", "tool, args, context"));
       }
     }
     for (const auto& name : rule.header.target.tools) {
@@ -608,7 +613,7 @@ class Parser {
     for (const auto& [k, v] : entries(node)) {
       const std::string key = k.Scalar();
       if (key != "match" && key != "not_match") {
-        error(k, "examples: unknown key '" + key + "' (expected match, not_match)");
+        error(k, unknownNameMessage("examples: unknown key", key, "", "match, not_match"));
         continue;
       }
       if (!v.IsSequence()) {
@@ -648,9 +653,9 @@ class Parser {
         if (auto kind = parseToolKind(name)) {
           rule.header.target.kinds.push_back(*kind);
         } else {
-          error(v, "kind: unknown kind '" + name +
-                       "' (expected shell, file-read, file-write, file-search, network, "
-                       "agent, other)");
+          error(v, unknownNameMessage("kind: unknown kind", name, "",
+                                      "shell, file-read, file-write, file-search, network, "
+                                      "agent, other"));
         }
       }
     } else if (key == "max_risk") {
@@ -709,15 +714,14 @@ class Parser {
         has_conditions = has_conditions || (key != "tool" && key != "category" && key != "kind" &&
                                             key != "description");
       } else if (is_case) {
-        error(k, "unknown key '" + key +
-                     "' in a first_match case (expected id, tool, category, kind, max_risk, "
-                     "args, command, path, files, shell, context, verdict, reason, "
-                     "description)");
+        error(k, unknownNameMessage("unknown key", key, " in a first_match case",
+                                    "id, tool, category, kind, max_risk, args, command, path, "
+                                    "files, shell, context, verdict, reason, description"));
       } else {
-        error(k, "unknown key '" + key +
-                     "' in a rule (expected id, tool, category, kind, max_risk, args, "
-                     "command, path, files, shell, context, verdict, reason, description, "
-                     "examples, first_match)");
+        error(k, unknownNameMessage("unknown key", key, " in a rule",
+                                    "id, tool, category, kind, max_risk, args, command, path, "
+                                    "files, shell, context, verdict, reason, description, "
+                                    "examples, first_match"));
       }
     }
     if (rule.shell && rule.header.target.tools.empty() && rule.header.target.kinds.empty() &&

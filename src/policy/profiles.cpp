@@ -1,4 +1,5 @@
 // Looking up the embedded ready-made profiles.
+#include "policy/did_you_mean.hpp"
 #include "policy/embedded_profiles.hpp"
 #include "toolguard/policy_builder.hpp"
 
@@ -19,4 +20,15 @@ const char* policyProfileText(std::string_view name) {
   return nullptr;
 }
 
+namespace detail {
+
+std::string unknownProfileMessage(std::string_view name) {
+  const std::vector<std::string> names = policyProfiles();
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  return "unknown profile '" + std::string(name) + "'" + didYouMean(name, names) +
+         "; the profiles are " + list;
+}
+
+}  // namespace detail
 }  // namespace toolguard

@@ -394,10 +394,12 @@ Detail gitRewrite(const CommandScene& s) {
     if (a.hasAny("f", {"--force", "--force-with-lease", "--force-if-includes", "--mirror",
                        "--delete", "--prune"}) ||
         a.has('d')) {
-      return "git push that overwrites or deletes remote history";
+      return "git push overwrites or deletes remote history";
     }
     for (const ShellWord& w : a.operands) {
-      if (w.text.starts_with("+") || w.text.starts_with(":")) return "git push " + w.text;
+      if (w.text.starts_with("+") || w.text.starts_with(":")) {
+        return "git push " + w.text + " overwrites or deletes a remote branch";
+      }
     }
   }
   if (sub == "reset" && a.hasLong("--hard")) return "git reset --hard discards work";

@@ -61,8 +61,8 @@ TEST_F(Audit, TailPrintsTheLastRecordsReadably) {
   RunResult r = audit({"tail", "-n", "2", "--log", log});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out,
-            "2026-11-23T09:00:00.000Z ask Bash rule=network reason=sends data\n"
-            "2026-11-23T10:00:00.250Z deny Bash rule=rm-home reason=deletes the home\n");
+            "2026-11-23T09:00:00.000Z ask Bash \"ls\" rule=network reason=sends data\n"
+            "2026-11-23T10:00:00.250Z deny Bash \"ls\" rule=rm-home reason=deletes the home\n");
   EXPECT_EQ(r.err, "");
 
   r = audit({"tail", "--log", log, "-n", "0"});
@@ -116,8 +116,8 @@ TEST_F(Audit, QueryFiltersByTime) {
   RunResult r = audit({"query", "--since", "2026-11-23", "--log", log});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out,
-            "2026-11-23T09:00:00.000Z ask Bash rule=network reason=sends data\n"
-            "2026-11-23T10:00:00.250Z deny Bash rule=rm-home reason=deletes the home\n");
+            "2026-11-23T09:00:00.000Z ask Bash \"ls\" rule=network reason=sends data\n"
+            "2026-11-23T10:00:00.250Z deny Bash \"ls\" rule=rm-home reason=deletes the home\n");
 
   // 10:00+01:00 is 09:00 UTC; --since is inclusive, --until exclusive.
   r = audit({"query", "--since", "2026-11-22T10:00:00+01:00", "--until", "2026-11-23T10:00:00.250Z",
@@ -178,7 +178,8 @@ TEST_F(Audit, TheLogIsFoundUnderTheHomeFlagTheEnvironmentOrHome) {
   const std::string log = writeSample();
   r = audit({"tail", "-n", "1", "--home", flag_home, "--log", log}, {{"TOOLGUARD_HOME", env_home}});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, "2026-11-23T10:00:00.250Z deny Bash rule=rm-home reason=deletes the home\n");
+  EXPECT_EQ(r.out,
+            "2026-11-23T10:00:00.250Z deny Bash \"ls\" rule=rm-home reason=deletes the home\n");
 }
 
 TEST_F(Audit, AnAbsentLogIsEmptyAnUnreadableOneAnError) {
@@ -208,8 +209,8 @@ TEST_F(Audit, RotatedFilesAndUnreadableLinesAreShown) {
   RunResult r = audit({"tail", "--log", log});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out,
-            "2026-11-20T09:00:00.000Z allow Bash reason=no rule matched\n"
-            "2026-11-21T09:00:00.000Z deny Bash rule=rm-root reason=deletes the root\n"
+            "2026-11-20T09:00:00.000Z allow Bash \"ls\" reason=no rule matched\n"
+            "2026-11-21T09:00:00.000Z deny Bash \"ls\" rule=rm-root reason=deletes the root\n"
             "2026-11-22T09:00:00.000Z deny Read rule=secrets reason=reads a key\n" +
                 log + ":2: unreadable: not json\n");
   r = audit({"query", "--json", "--tool", "Read", "--log", log});

@@ -30,13 +30,16 @@ ToolCall call(std::string tool, nlohmann::json args, std::string cwd = "/work/ap
 
 TEST(PolicyFile, ErrorsNameFileLineColumnAndWhatWasExpected) {
   EXPECT_EQ(firstError("rules:\n  - id: a\n    verdict: allowed\n"),
-            "p.yaml:3:14: verdict: unknown value 'allowed' (expected allow, escalate, ask, deny, "
+            "p.yaml:3:14: verdict: unknown value 'allowed' (did you mean 'allow'?)");
+  EXPECT_EQ(firstError("rules:\n  - id: a\n    verdict: permit\n"),
+            "p.yaml:3:14: verdict: unknown value 'permit' (expected allow, escalate, ask, deny, "
             "abort)");
   EXPECT_EQ(firstError("default: maybe\n"),
             "p.yaml:1:10: default: unknown value 'maybe' (expected allow, escalate, ask, deny, "
             "abort)");
-  EXPECT_EQ(firstError("rulez: []\n"),
-            "p.yaml:1:1: unknown key 'rulez' (expected version, default, tools, rules, "
+  EXPECT_EQ(firstError("rulez: []\n"), "p.yaml:1:1: unknown key 'rulez' (did you mean 'rules'?)");
+  EXPECT_EQ(firstError("policy: []\n"),
+            "p.yaml:1:1: unknown key 'policy' (expected version, default, tools, rules, "
             "builtin_rules, trusted_projects, paths, limits, rate_limits, llm)");
   EXPECT_EQ(firstError("rules:\n  - id: a\n    tool: Bash\n"),
             "p.yaml:2:5: rule a: verdict is required");

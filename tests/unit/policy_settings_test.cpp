@@ -46,7 +46,8 @@ TEST(PolicySettings, BadValuesAreErrorsWithLineAndColumn) {
   EXPECT_NE(error("limits:\n  max_argument_depth: 1000\n").find("from 1 to 64"), std::string::npos);
   EXPECT_NE(error("limits:\n  max_argument_bytes: -1\n").find("whole number"), std::string::npos);
   EXPECT_NE(error("paths:\n  roots: [/x]\n").find("unknown key 'roots'"), std::string::npos);
-  EXPECT_NE(error("builtin_rules: [secret]\n").find("expected shell, secrets"), std::string::npos);
+  EXPECT_NE(error("builtin_rules: [secret]\n").find("(did you mean 'secrets'?)"),
+            std::string::npos);
 }
 
 TEST(PolicySettings, AnUntrustedProjectCanTightenButNotLoosen) {

@@ -1,0 +1,17 @@
+#pragma once
+// Internal: one rule example checked against its rule (checkRuleExamples
+// checks them all; `toolguard test` reports each as a case).
+
+#include <optional>
+#include <string>
+
+#include "toolguard/policy.hpp"
+
+namespace toolguard::detail {
+
+/// Why `ex` fails (`rule X: example should match but does not: CALL`), or
+/// nullopt when the rule matches it exactly as the example says.
+std::optional<std::string> exampleFailure(const Policy& policy, const Rule& rule,
+                                          const RuleExample& ex);
+
+}  // namespace toolguard::detail
