@@ -2,6 +2,8 @@
 // The credential formats toolguard recognizes, shared by the secrets rule
 // (which finds them) and the audit log (which removes them).
 
+#include <string_view>
+
 namespace toolguard::detail {
 
 /// One credential format.
@@ -42,5 +44,22 @@ inline constexpr SecretFormat kSecretFormats[] = {
     {"a URL with a password", R"(\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:[^/\s@]+@)",
      R"(\b[a-zA-Z][a-zA-Z0-9+.\-]*://([^/\s:@]+:[^/\s@]+)@)"},
 };
+
+/// Lowercase literals of which every format above needs at least one in a
+/// text it matches (in any case): a text holding none of them holds no
+/// secret, and its scan compiles no regular expression. The unit test
+/// SecretTriggers.EveryFormatNeedsATrigger proves this for every format with
+/// RE2's own prefilter; a format added without its trigger fails it.
+// (RE2 factors "gh" out of the GitHub alternatives, so their triggers are
+// what follows it: a trigger-free text must be provably safe to RE2.)
+inline constexpr const char* kSecretTriggers[] = {
+    "-----begin ",   "akia",   "asia", "abia",    "acca", "aws_secret_access_key",
+    "aiza",          "hp_",    "ho_",  "hu_",     "hs_",  "hr_",
+    "ithub_pat_",    "glpat-", "xox",  "k_live_", "sk-",  "bearer",
+    "authorization", "eyj",    "://",
+};
+
+/// False when `text` holds no trigger (so no secret); true means "scan it".
+bool mayHoldSecret(std::string_view text);
 
 }  // namespace toolguard::detail

@@ -13,6 +13,7 @@ namespace toolguard {
 namespace {
 
 using detail::kSecretFormats;
+using detail::kSecretTriggers;
 using detail::SecretFormat;
 
 class SecretScanner {
@@ -66,8 +67,24 @@ std::string escapePointerToken(const std::string& token) {
 
 }  // namespace
 
+namespace detail {
+
+bool mayHoldSecret(std::string_view text) {
+  if (text.size() < 16) return false;  // every format is longer
+  std::string lower(text);
+  for (char& c : lower) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return std::any_of(
+      std::begin(kSecretTriggers), std::end(kSecretTriggers),
+      [&lower](const char* trigger) { return lower.find(trigger) != std::string::npos; });
+}
+
+}  // namespace detail
+
 std::optional<std::string> findSecretInText(std::string_view text) {
-  if (text.size() < 16) return std::nullopt;  // every format is longer
+  // Most texts hold no trigger: they are answered without compiling the set.
+  if (!detail::mayHoldSecret(text)) return std::nullopt;
   return scanner().find(text);
 }
 

@@ -1,0 +1,82 @@
+// The triggers that let a text skip the secret scan (core/secret_formats.hpp)
+// are proved, with RE2's own prefilter, to be needed by every format: a text
+// holding none of them cannot match any detect or redact pattern.
+#include <gtest/gtest.h>
+#include <re2/filtered_re2.h>
+
+#include <string>
+#include <vector>
+
+#include "core/secret_formats.hpp"
+#include "toolguard/secret_rules.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+bool holdsATrigger(const std::string& atom) {
+  for (const char* trigger : kSecretTriggers) {
+    if (atom.find(trigger) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// No pattern may pass RE2's prefilter when every atom that holds no trigger
+// is present (the most a trigger-free text can offer). A pattern RE2 cannot
+// filter at all passes always, so it fails this too.
+void expectTriggersNeeded(const std::vector<const char*>& patterns) {
+  re2::FilteredRE2 filter(1);
+  RE2::Options options;
+  options.set_log_errors(false);
+  for (const char* pattern : patterns) {
+    int id = 0;
+    ASSERT_EQ(filter.Add(pattern, options, &id), RE2::NoError) << pattern;
+  }
+  std::vector<std::string> atoms;
+  filter.Compile(&atoms);
+  std::vector<int> present;
+  for (size_t i = 0; i < atoms.size(); ++i) {
+    if (!holdsATrigger(atoms[i])) present.push_back(static_cast<int>(i));
+  }
+  std::vector<int> passing;
+  filter.AllPotentials(present, &passing);
+  for (int id : passing) ADD_FAILURE() << "needs no trigger: " << patterns[static_cast<size_t>(id)];
+}
+
+TEST(SecretTriggers, EveryFormatNeedsATrigger) {
+  std::vector<const char*> detect, redact;
+  for (const SecretFormat& format : kSecretFormats) {
+    detect.push_back(format.detect);
+    redact.push_back(format.redact);
+  }
+  expectTriggersNeeded(detect);
+  expectTriggersNeeded(redact);
+}
+
+TEST(SecretTriggers, TheCheckFailsForAFormatWithoutItsTrigger) {
+  // A check that cannot fail proves nothing: a format with no listed trigger.
+  re2::FilteredRE2 filter(1);
+  int id = 0;
+  ASSERT_EQ(filter.Add(R"(\bnpm_[A-Za-z0-9]{36})", RE2::Options(), &id), RE2::NoError);
+  std::vector<std::string> atoms;
+  filter.Compile(&atoms);
+  std::vector<int> present;
+  for (size_t i = 0; i < atoms.size(); ++i) {
+    if (!holdsATrigger(atoms[i])) present.push_back(static_cast<int>(i));
+  }
+  std::vector<int> passing;
+  filter.AllPotentials(present, &passing);
+  EXPECT_EQ(passing, std::vector<int>{0});
+}
+
+TEST(SecretTriggers, TextWithoutATriggerIsNotScannedAndSecretsStillAre) {
+  EXPECT_FALSE(mayHoldSecret("just an ordinary line of source code, nothing to see"));
+  EXPECT_TRUE(mayHoldSecret("export TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"));
+  EXPECT_TRUE(mayHoldSecret("Authorization: BASIC dXNlcjpwYXNzd29yZA=="));  // any case
+  EXPECT_EQ(findSecretInText("export TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"),
+            "a GitHub token");
+  EXPECT_EQ(findSecretInText("key AKIAABCDEFGHIJKLMNOP here"), "an AWS access key id");
+  EXPECT_EQ(findSecretInText("just an ordinary line of source code, nothing to see"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace toolguard::detail
