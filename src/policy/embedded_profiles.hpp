@@ -4,11 +4,16 @@
 #include <string>
 #include <string_view>
 
+#include "toolguard/policy.hpp"
+
 namespace toolguard::detail {
 
+/// One profile of policies/ (tools/embed_profiles.cpp writes the table).
 struct EmbeddedProfile {
   const char* name;
-  const char* text;
+  const char* text;           ///< the YAML as written
+  const unsigned char* tree;  ///< its document tree (encodeDocNode)
+  size_t tree_size;
 };
 
 extern const EmbeddedProfile kEmbeddedProfiles[];
@@ -17,5 +22,9 @@ extern const size_t kEmbeddedProfileCount;
 /// "unknown profile 'nope'; the profiles are default, read-only-chat, ..."
 /// (with "did you mean" when one is close).
 std::string unknownProfileMessage(std::string_view name);
+
+/// Merges the profile `name` into `policy` from its stored tree, as
+/// mergePolicyText would from its text; false when there is no such profile.
+bool mergeProfile(Policy& policy, std::string_view name, PolicyLayer layer);
 
 }  // namespace toolguard::detail

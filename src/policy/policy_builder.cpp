@@ -109,11 +109,9 @@ PolicyBuilder& PolicyBuilder::policyFile(const std::filesystem::path& file) {
 }
 
 PolicyBuilder& PolicyBuilder::profile(std::string_view name) {
-  const char* text = policyProfileText(name);
-  if (text == nullptr) {
+  if (!detail::mergeProfile(policy_, name, PolicyLayer::Builtin)) {
     throw PolicyError(SourceLocation{"<code>", 0, 0}, detail::unknownProfileMessage(name));
   }
-  mergePolicyText(policy_, text, "<profile:" + std::string(name) + ">", PolicyLayer::Builtin);
   return *this;
 }
 

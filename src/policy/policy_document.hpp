@@ -11,6 +11,8 @@
 
 namespace toolguard::detail {
 
+class DocNode;
+
 /// A `tools:` entry: the fields the file set, on top of what was known before.
 struct ToolEntry {
   std::string name;
@@ -67,6 +69,10 @@ struct PolicyDocument {
 /// examples. Throws PolicyError listing every problem with file, line and column.
 PolicyDocument parsePolicyDocument(std::string_view text, const std::string& name,
                                    PolicyLayer layer, const ToolCatalog& catalog);
+
+/// parsePolicyDocument for a document already read (a built-in profile's tree).
+PolicyDocument parsePolicyTree(const DocNode& root, const std::string& name, PolicyLayer layer,
+                               const ToolCatalog& catalog);
 
 /// Merges a document into a policy, applying the layering rules (see
 /// policy_loader.hpp). Restricted loosenings become warnings.

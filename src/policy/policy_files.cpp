@@ -229,11 +229,9 @@ Policy loadPolicy(const PolicySources& sources) {
   if (sources.builtin) profiles.push_back("default");
   profiles.insert(profiles.end(), sources.profiles.begin(), sources.profiles.end());
   for (const std::string& name : profiles) {
-    const char* text = policyProfileText(name);
-    if (text == nullptr) {
+    if (!detail::mergeProfile(policy, name, PolicyLayer::Builtin)) {
       throw PolicyError(SourceLocation{"<builtin>", 0, 0}, detail::unknownProfileMessage(name));
     }
-    mergePolicyText(policy, text, "<profile:" + name + ">", PolicyLayer::Builtin);
   }
   for (const fs::path& file : policyFilesIn(sources.user_dir)) {
     mergePolicyFile(policy, file, PolicyLayer::User);

@@ -1,11 +1,10 @@
 // Policy files (YAML) to PolicyDocument, with file:line:column errors.
-#include <yaml-cpp/yaml.h>
-
 #include <map>
 #include <set>
 
 #include "core/glob.hpp"
 #include "policy/did_you_mean.hpp"
+#include "policy/doc_node_yaml.hpp"
 #include "policy_document.hpp"
 #include "toolguard/json_schema.hpp"
 #include "toolguard/paths.hpp"
@@ -23,23 +22,15 @@ class Parser {
   Parser(std::string name, PolicyLayer layer, const ToolCatalog& catalog)
       : name_(std::move(name)), layer_(layer), catalog_(catalog) {}
 
-  PolicyDocument parse(std::string_view text) {
+  PolicyDocument parse(const DocNode& root) {
     PolicyDocument doc;
     doc.name = name_;
-    YAML::Node root;
-    try {
-      root = YAML::Load(std::string(text));
-    } catch (const YAML::Exception& e) {
-      SourceLocation where{name_, e.mark.is_null() ? 0 : e.mark.line + 1,
-                           e.mark.is_null() ? 0 : e.mark.column + 1};
-      throw PolicyError(where, "invalid YAML: " + e.msg);
-    }
     if (root.IsNull()) return doc;  // an empty file is an empty policy
     if (!root.IsMap()) {
       error(root, "expected a mapping with keys version, default, tools, rules");
       finish();
     }
-    std::optional<YAML::Node> rules;  // (a Node's operator= writes through; optional rebinds)
+    const DocNode* rules = nullptr;
     for (const auto& [key, value] : entries(root)) {
       const std::string k = key.Scalar();
       if (k == "version") {
@@ -50,7 +41,7 @@ class Parser {
       } else if (k == "tools") {
         parseTools(value, doc);
       } else if (k == "rules") {
-        rules.emplace(value);
+        rules = &value;
       } else if (k == "builtin_rules") {
         for (const std::string& set : strings(value, "builtin_rules")) {
           if (set != "shell" && set != "secrets") {
@@ -89,9 +80,9 @@ class Parser {
   }
 
  private:
-  SourceLocation where(const YAML::Node& node) const { return locationOf(node, name_); }
+  SourceLocation where(const DocNode& node) const { return locationOf(node, name_); }
 
-  void error(const YAML::Node& node, std::string message) {
+  void error(const DocNode& node, std::string message) {
     errors_.push_back({where(node), std::move(message)});
   }
 
@@ -100,24 +91,25 @@ class Parser {
   }
 
   // Map entries in order, reporting duplicate keys and non-scalar keys.
-  std::vector<std::pair<YAML::Node, YAML::Node>> entries(const YAML::Node& map) {
-    std::vector<std::pair<YAML::Node, YAML::Node>> out;
+  std::vector<std::pair<const DocNode&, const DocNode&>> entries(const DocNode& map) {
+    std::vector<std::pair<const DocNode&, const DocNode&>> out;
     std::set<std::string> seen;
-    for (const auto& item : map) {
-      if (!item.first.IsScalar()) {
-        error(item.first, "expected a plain key");
+    for (std::size_t i = 0; i < map.size(); ++i) {
+      const DocNode& key = map.key(i);
+      if (!key.IsScalar()) {
+        error(key, "expected a plain key");
         continue;
       }
-      if (!seen.insert(item.first.Scalar()).second) {
-        error(item.first, "duplicate key '" + item.first.Scalar() + "'");
+      if (!seen.insert(key.Scalar()).second) {
+        error(key, "duplicate key '" + key.Scalar() + "'");
         continue;
       }
-      out.emplace_back(item.first, item.second);
+      out.emplace_back(key, map.value(i));
     }
     return out;
   }
 
-  std::optional<std::string> scalar(const YAML::Node& node, const std::string& what) {
+  std::optional<std::string> scalar(const DocNode& node, const std::string& what) {
     if (!node.IsScalar()) {
       error(node, what + ": expected a string");
       return std::nullopt;
@@ -125,12 +117,12 @@ class Parser {
     return node.Scalar();
   }
 
-  std::vector<std::string> strings(const YAML::Node& node, const std::string& what) {
+  std::vector<std::string> strings(const DocNode& node, const std::string& what) {
     std::vector<std::string> out;
     if (node.IsScalar()) {
       out.push_back(node.Scalar());
     } else if (node.IsSequence()) {
-      for (const auto& item : node) {
+      for (const DocNode& item : node.items()) {
         if (auto s = scalar(item, what)) out.push_back(*s);
       }
     } else {
@@ -139,9 +131,9 @@ class Parser {
     return out;
   }
 
-  std::optional<bool> boolean(const YAML::Node& node, const std::string& what) {
+  std::optional<bool> boolean(const DocNode& node, const std::string& what) {
     if (node.IsScalar()) {
-      nlohmann::json value = yamlToJson(node);
+      nlohmann::json value = docToJson(node);
       if (value.is_boolean()) return value.get<bool>();
     }
     error(node, what + ": expected true or false");
@@ -149,7 +141,7 @@ class Parser {
   }
 
   template <typename T>
-  std::optional<T> named(const YAML::Node& node, const std::string& what,
+  std::optional<T> named(const DocNode& node, const std::string& what,
                          std::optional<T> (*parse)(std::string_view), const char* expected) {
     auto text = scalar(node, what);
     if (!text) return std::nullopt;
@@ -158,11 +150,11 @@ class Parser {
     return value;
   }
 
-  std::optional<Verdict> verdict(const YAML::Node& node, const std::string& what) {
+  std::optional<Verdict> verdict(const DocNode& node, const std::string& what) {
     return named<Verdict>(node, what, parseVerdict, "allow, escalate, ask, deny, abort");
   }
 
-  void parsePathSettings(const YAML::Node& node, PolicyDocument& doc) {
+  void parsePathSettings(const DocNode& node, PolicyDocument& doc) {
     doc.paths_where = where(node);
     if (!node.IsMap()) {
       error(node,
@@ -191,9 +183,9 @@ class Parser {
     }
   }
 
-  std::optional<size_t> count(const YAML::Node& node, const std::string& what, size_t low,
+  std::optional<size_t> count(const DocNode& node, const std::string& what, size_t low,
                               size_t high) {
-    nlohmann::json value = node.IsScalar() ? yamlToJson(node) : nlohmann::json();
+    nlohmann::json value = node.IsScalar() ? docToJson(node) : nlohmann::json();
     if (!value.is_number_integer() || value.get<int64_t>() < 0 || value.get<uint64_t>() < low ||
         value.get<uint64_t>() > high) {
       error(node, what + ": expected a whole number from " + std::to_string(low) + " to " +
@@ -203,7 +195,7 @@ class Parser {
     return static_cast<size_t>(value.get<uint64_t>());
   }
 
-  void parseLimits(const YAML::Node& node, PolicyDocument& doc) {
+  void parseLimits(const DocNode& node, PolicyDocument& doc) {
     doc.limits_where = where(node);
     if (!node.IsMap()) {
       error(node, "limits: expected a mapping with max_argument_bytes, max_argument_depth");
@@ -223,7 +215,7 @@ class Parser {
   }
 
   // llm: the LLM validator for escalated calls (docs/llm-validator.md).
-  void parseLlm(const YAML::Node& node, PolicyDocument& doc) {
+  void parseLlm(const DocNode& node, PolicyDocument& doc) {
     doc.llm_where = where(node);
     if (!node.IsMap()) {
       error(node,
@@ -261,8 +253,7 @@ class Parser {
   }
 
   // `window: 60s`: a whole number with ms, s, m or h.
-  std::optional<std::chrono::milliseconds> duration(const YAML::Node& node,
-                                                    const std::string& what) {
+  std::optional<std::chrono::milliseconds> duration(const DocNode& node, const std::string& what) {
     static const std::map<std::string, int64_t, std::less<>> kUnits = {
         {"ms", 1}, {"s", 1000}, {"m", 60000}, {"h", 3600000}};
     const std::string text = node.IsScalar() ? node.Scalar() : "";
@@ -280,13 +271,13 @@ class Parser {
     return std::chrono::milliseconds(amount * unit->second);
   }
 
-  void parseRateLimits(const YAML::Node& node, PolicyDocument& doc) {
+  void parseRateLimits(const DocNode& node, PolicyDocument& doc) {
     if (!node.IsSequence()) {
       error(node, "rate_limits: expected a list of limits");
       return;
     }
     for (size_t i = 0; i < node.size(); ++i) {
-      const YAML::Node item = node[i];
+      const DocNode& item = node[i];
       const std::string p = "rate_limits[" + std::to_string(i) + "]";
       if (!item.IsMap()) {
         error(item, p + ": expected a mapping with tool or category, max_calls and window, " +
@@ -333,7 +324,7 @@ class Parser {
     }
   }
 
-  void parseTools(const YAML::Node& node, PolicyDocument& doc) {
+  void parseTools(const DocNode& node, PolicyDocument& doc) {
     if (!node.IsMap()) {
       error(node, "tools: expected a mapping from tool name to its description");
       return;
@@ -377,7 +368,7 @@ class Parser {
         } else if (f == "path_args") {
           entry.path_args = strings(fv, p + f);
         } else if (f == "input_schema") {
-          entry.input_schema = yamlToJson(fv);
+          entry.input_schema = docToJson(fv);
           try {
             JsonSchema::compile(*entry.input_schema);
           } catch (const SchemaError& e) {
@@ -394,23 +385,23 @@ class Parser {
     }
   }
 
-  ValueMatcher valueMatcher(const YAML::Node& node, const std::string& what) {
+  ValueMatcher valueMatcher(const DocNode& node, const std::string& what) {
     ValueMatcher m;
     m.where = where(node);
     if (node.IsSequence()) {
-      m.one_of = yamlToJson(node).get<std::vector<nlohmann::json>>();  // shorthand: any of
+      m.one_of = docToJson(node).get<std::vector<nlohmann::json>>();  // shorthand: any of
       return m;
     }
     if (!node.IsMap()) {
-      m.equals = yamlToJson(node);  // shorthand: a plain value means equals
+      m.equals = docToJson(node);  // shorthand: a plain value means equals
       return m;
     }
     for (const auto& [k, v] : entries(node)) {
       const std::string key = k.Scalar();
       if (key == "equals") {
-        m.equals = yamlToJson(v);
+        m.equals = docToJson(v);
       } else if (key == "one_of") {
-        nlohmann::json values = yamlToJson(v);
+        nlohmann::json values = docToJson(v);
         if (!values.is_array() || values.empty()) {
           error(v, what + ".one_of: expected a non-empty list");
         } else {
@@ -431,7 +422,7 @@ class Parser {
     return m;
   }
 
-  std::vector<std::pair<std::string, ValueMatcher>> namedMatchers(const YAML::Node& node,
+  std::vector<std::pair<std::string, ValueMatcher>> namedMatchers(const DocNode& node,
                                                                   const std::string& what) {
     std::vector<std::pair<std::string, ValueMatcher>> out;
     if (!node.IsMap()) {
@@ -445,7 +436,7 @@ class Parser {
   }
 
   // shell: "git push *" | [patterns] | {command: ..., regex: ..., writes: ...}
-  ShellMatcher shellMatcher(const YAML::Node& node) {
+  ShellMatcher shellMatcher(const DocNode& node) {
     ShellMatcher m;
     m.where = where(node);
     if (node.IsScalar() || node.IsSequence()) {
@@ -474,13 +465,13 @@ class Parser {
 
   // A path glob that can never match a path as toolguard compares them
   // (absolute, with `.` and `..` resolved) is an error, not a silent gap.
-  void checkPathGlobs(const YAML::Node& node, const std::vector<std::string>& globs) {
+  void checkPathGlobs(const DocNode& node, const std::vector<std::string>& globs) {
     for (const std::string& g : globs) {
       if (std::optional<std::string> problem = detail::pathGlobProblem(g)) error(node, *problem);
     }
   }
 
-  PathMatcher pathMatcher(const YAML::Node& node) {
+  PathMatcher pathMatcher(const DocNode& node) {
     PathMatcher m;
     m.where = where(node);
     if (node.IsScalar() || node.IsSequence()) {
@@ -539,8 +530,7 @@ class Parser {
     return nullptr;
   }
 
-  std::optional<RuleExample> example(const YAML::Node& node, const RuleSpec& rule,
-                                     bool should_match) {
+  std::optional<RuleExample> example(const DocNode& node, const RuleSpec& rule, bool should_match) {
     RuleExample ex;
     ex.should_match = should_match;
     ex.where = where(node);
@@ -568,7 +558,7 @@ class Parser {
       if (key == "tool") {
         if (auto s = scalar(v, "example.tool")) ex.call.tool = *s;
       } else if (key == "args") {
-        ex.call.args = yamlToJson(v);
+        ex.call.args = docToJson(v);
         if (!ex.call.args.is_object()) error(v, "example.args: expected a mapping");
       } else if (key == "context") {
         exampleContext(v, ex.call.context);
@@ -590,7 +580,7 @@ class Parser {
     return ex;
   }
 
-  void exampleContext(const YAML::Node& node, CallContext& context) {
+  void exampleContext(const DocNode& node, CallContext& context) {
     if (!node.IsMap()) {
       error(node, "example.context: expected a mapping");
       return;
@@ -605,7 +595,7 @@ class Parser {
     }
   }
 
-  void parseExamples(const YAML::Node& node, RuleSpec& rule) {
+  void parseExamples(const DocNode& node, RuleSpec& rule) {
     if (!node.IsMap()) {
       error(node, "examples: expected a mapping with match and not_match lists");
       return;
@@ -620,18 +610,18 @@ class Parser {
         error(v, "examples." + key + ": expected a list");
         continue;
       }
-      for (const auto& item : v) {
+      for (const DocNode& item : v.items()) {
         if (auto ex = example(item, rule, key == "match")) rule.examples.push_back(std::move(*ex));
       }
     }
   }
 
-  void parseRules(const YAML::Node& node, PolicyDocument& doc) {
+  void parseRules(const DocNode& node, PolicyDocument& doc) {
     if (!node.IsSequence()) {
       error(node, "rules: expected a list of rules");
       return;
     }
-    for (const auto& item : node) {
+    for (const DocNode& item : node.items()) {
       if (!item.IsMap()) {
         error(item, "rule: expected a mapping");
         continue;
@@ -642,7 +632,7 @@ class Parser {
 
   // One key a rule and a first_match case share (target, conditions, verdict,
   // reason); false when `key` is not one of them.
-  bool ruleField(const std::string& key, const YAML::Node& v, RuleSpec& rule, bool& has_verdict) {
+  bool ruleField(const std::string& key, const DocNode& v, RuleSpec& rule, bool& has_verdict) {
     if (key == "tool") {
       rule.header.target.tools = strings(v, "tool");
       if (rule.header.target.tools.empty()) error(v, "tool: the list is empty");
@@ -685,23 +675,23 @@ class Parser {
   }
 
   // A `rules:` entry, or (is_case) one case of a rule's `first_match` list.
-  RuleSpec parseRule(const YAML::Node& item, bool is_case) {
+  RuleSpec parseRule(const DocNode& item, bool is_case) {
     RuleSpec rule;
     rule.header.source = where(item);
     rule.header.layer = layer_;
     bool has_verdict = false;
     bool has_conditions = false;
     bool files = false;
-    std::optional<YAML::Node> examples;
-    std::optional<YAML::Node> cases;
+    const DocNode* examples = nullptr;
+    const DocNode* cases = nullptr;
     for (const auto& [k, v] : entries(item)) {
       const std::string key = k.Scalar();
       if (key == "id") {
         if (auto s = scalar(v, "id")) rule.header.id = *s;
       } else if (key == "examples" && !is_case) {
-        examples.emplace(v);
+        examples = &v;
       } else if (key == "first_match" && !is_case) {
-        cases.emplace(v);
+        cases = &v;
       } else if (key == "files") {
         // Files under these globs, by every route: file tools, MCP tools, the shell.
         if (rule.path) error(k, "files: a rule has either files or path, not both");
@@ -749,12 +739,12 @@ class Parser {
     return rule;
   }
 
-  void parseCases(const YAML::Node& node, RuleSpec& rule) {
+  void parseCases(const DocNode& node, RuleSpec& rule) {
     if (!node.IsSequence() || node.size() == 0) {
       error(node, "first_match: expected a non-empty list of cases");
       return;
     }
-    for (const auto& item : node) {
+    for (const DocNode& item : node.items()) {
       if (!item.IsMap()) {
         error(item, "first_match case: expected a mapping");
         continue;
@@ -774,7 +764,12 @@ class Parser {
 
 PolicyDocument parsePolicyDocument(std::string_view text, const std::string& name,
                                    PolicyLayer layer, const ToolCatalog& catalog) {
-  return Parser(name, layer, catalog).parse(text);
+  return Parser(name, layer, catalog).parse(parseYamlDocument(text, name));
+}
+
+PolicyDocument parsePolicyTree(const DocNode& root, const std::string& name, PolicyLayer layer,
+                               const ToolCatalog& catalog) {
+  return Parser(name, layer, catalog).parse(root);
 }
 
 }  // namespace toolguard::detail

@@ -1,6 +1,8 @@
 // Looking up the embedded ready-made profiles.
 #include "policy/did_you_mean.hpp"
+#include "policy/doc_node.hpp"
 #include "policy/embedded_profiles.hpp"
+#include "policy/policy_document.hpp"
 #include "toolguard/policy_builder.hpp"
 
 namespace toolguard {
@@ -28,6 +30,20 @@ std::string unknownProfileMessage(std::string_view name) {
   for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
   return "unknown profile '" + std::string(name) + "'" + didYouMean(name, names) +
          "; the profiles are " + list;
+}
+
+bool mergeProfile(Policy& policy, std::string_view name, PolicyLayer layer) {
+  for (size_t i = 0; i < kEmbeddedProfileCount; ++i) {
+    const EmbeddedProfile& profile = kEmbeddedProfiles[i];
+    if (name != profile.name) continue;
+    const DocNode tree = decodeDocNode(
+        std::string_view(reinterpret_cast<const char*>(profile.tree), profile.tree_size));
+    const std::string source = "<profile:" + std::string(name) + ">";
+    mergeDocument(policy, parsePolicyTree(tree, source, layer, policy.tools), layer,
+                  /*trusted=*/true);
+    return true;
+  }
+  return false;
 }
 
 }  // namespace detail

@@ -3,6 +3,8 @@
 
 #include <charconv>
 
+#include "policy/doc_node_yaml.hpp"
+
 namespace toolguard::detail {
 namespace {
 
@@ -36,21 +38,30 @@ SourceLocation locationOf(const YAML::Node& node, const std::string& name) {
 }
 
 nlohmann::json yamlToJson(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined:
+  return docToJson(docNodeFromYaml(node, "<yaml>"));
+}
+
+SourceLocation locationOf(const DocNode& node, const std::string& name) {
+  return SourceLocation{name, static_cast<int>(node.line()), static_cast<int>(node.column())};
+}
+
+nlohmann::json docToJson(const DocNode& node) {
+  switch (node.kind()) {
+    case DocNode::Kind::Null:
       return nullptr;
-    case YAML::NodeType::Scalar:
-      if (node.Tag() == "!") return node.Scalar();  // quoted
+    case DocNode::Kind::Scalar:
+      if (node.quoted()) return node.Scalar();
       return plainScalar(node.Scalar());
-    case YAML::NodeType::Sequence: {
+    case DocNode::Kind::Sequence: {
       nlohmann::json out = nlohmann::json::array();
-      for (const auto& item : node) out.push_back(yamlToJson(item));
+      for (const DocNode& item : node.items()) out.push_back(docToJson(item));
       return out;
     }
-    case YAML::NodeType::Map: {
+    case DocNode::Kind::Map: {
       nlohmann::json out = nlohmann::json::object();
-      for (const auto& item : node) out[item.first.Scalar()] = yamlToJson(item.second);
+      for (std::size_t i = 0; i < node.size(); ++i) {
+        out[node.key(i).Scalar()] = docToJson(node.value(i));
+      }
       return out;
     }
   }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "policy/doc_node.hpp"
 #include "toolguard/source_location.hpp"
 
 namespace toolguard::detail {
@@ -17,5 +18,11 @@ SourceLocation locationOf(const YAML::Node& node, const std::string& name);
 /// strings; plain `true`/`false`, `null`/`~`, integers and floats are typed; the
 /// rest are strings (so `yes`, `no`, `on` stay strings).
 nlohmann::json yamlToJson(const YAML::Node& node);
+
+/// The position of a document node in file `name`.
+SourceLocation locationOf(const DocNode& node, const std::string& name);
+
+/// yamlToJson for a document node (one set of rules for both).
+nlohmann::json docToJson(const DocNode& node);
 
 }  // namespace toolguard::detail

@@ -1,0 +1,24 @@
+#pragma once
+// Internal: YAML text (through yaml-cpp) into the policy parser's DocNode tree.
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <string_view>
+
+#include "policy/doc_node.hpp"
+
+namespace toolguard::detail {
+
+/// The most nodes one document may have once its aliases are expanded (an
+/// alias-of-aliases "billion laughs" file is a load error, not a hang).
+inline constexpr std::size_t kMaxDocNodes = 200000;
+
+/// The tree of a yaml-cpp node; throws PolicyError (at `name`) past kMaxDocNodes.
+DocNode docNodeFromYaml(const YAML::Node& node, const std::string& name);
+
+/// The tree of YAML text; throws PolicyError ("invalid YAML: ...", with the
+/// line and column) when it does not parse.
+DocNode parseYamlDocument(std::string_view text, const std::string& name);
+
+}  // namespace toolguard::detail
