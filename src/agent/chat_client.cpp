@@ -1,17 +1,16 @@
 // The chat-completions client: the request out, the response through a ResponseReader.
 #include "toolguard/chat_client.hpp"
 
-#include <httplib.h>
-
 #include <algorithm>
 #include <cctype>
-#include <condition_variable>
 #include <cstdlib>
-#include <mutex>
-#include <thread>
+#include <exception>
+#include <utility>
+#include <vector>
 
 #include "chat_wire.hpp"
 #include "endpoint_url.hpp"
+#include "http/http_plugin_loader.hpp"
 #include "response_reader.hpp"
 
 namespace toolguard {
@@ -25,43 +24,6 @@ constexpr std::chrono::milliseconds kConnectTimeout{10'000};
 
 using Kind = ChatError::Kind;
 
-// Stops `client` from a second thread once the token is cancelled, so that a
-// server that sends nothing (still connecting, or thinking) is not waited for.
-class CancellationWatcher {
- public:
-  CancellationWatcher(httplib::Client& client, const CancellationToken& token)
-      : client_(client), token_(token), thread_([this] { run(); }) {}
-
-  ~CancellationWatcher() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      finished_ = true;
-    }
-    wakeup_.notify_all();
-    thread_.join();
-  }
-
-  CancellationWatcher(const CancellationWatcher&) = delete;
-  CancellationWatcher& operator=(const CancellationWatcher&) = delete;
-
- private:
-  void run() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    while (!finished_) {
-      // Repeated while cancelled: a stop before the request is in flight does nothing.
-      if (token_.cancelled()) client_.stop();
-      wakeup_.wait_for(lock, std::chrono::milliseconds(20), [this] { return finished_; });
-    }
-  }
-
-  httplib::Client& client_;
-  const CancellationToken& token_;
-  std::mutex mutex_;
-  std::condition_variable wakeup_;
-  bool finished_ = false;
-  std::thread thread_;
-};
-
 bool hasControlCharacters(std::string_view text) {
   return std::any_of(text.begin(), text.end(), [](char c) {
     auto byte = static_cast<unsigned char>(c);
@@ -73,6 +35,42 @@ std::string lowercase(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
 }
+
+// What the plugin's callbacks reach: the reader, and when the server last
+// sent something (a transfer that fails a whole timeout after it waited for
+// the server, not for a broken connection). Nothing may throw through the
+// plugin's C frames: an exception is kept and thrown again after the call.
+struct Transfer {
+  detail::ResponseReader& reader;
+  const CancellationToken& cancellation;
+  std::chrono::steady_clock::time_point last_heard = std::chrono::steady_clock::now();
+  std::exception_ptr failure;
+
+  static void onStatus(void* context, int status, const char* content_type) {
+    auto& self = *static_cast<Transfer*>(context);
+    self.last_heard = std::chrono::steady_clock::now();
+    if (self.failure) return;
+    try {
+      self.reader.onStatus(status, lowercase(content_type));
+    } catch (...) {
+      self.failure = std::current_exception();
+    }
+  }
+  static int onData(void* context, const char* data, size_t size) {
+    auto& self = *static_cast<Transfer*>(context);
+    self.last_heard = std::chrono::steady_clock::now();
+    if (self.failure) return 0;
+    try {
+      return self.reader.onData(std::string_view(data, size)) ? 1 : 0;
+    } catch (...) {
+      self.failure = std::current_exception();
+      return 0;
+    }
+  }
+  static int cancelled(void* context) {
+    return static_cast<Transfer*>(context)->cancellation.cancelled() ? 1 : 0;
+  }
+};
 
 ChatResult send(const ChatEndpoint& endpoint, const ChatRequest& request,
                 const ChatStreamCallbacks& callbacks, const CancellationToken& cancellation) {
@@ -88,53 +86,56 @@ ChatResult send(const ChatEndpoint& endpoint, const ChatRequest& request,
   std::string path = url->path_prefix + "/chat/completions";
   std::string where = url->origin() + path;
 
-  httplib::Client client(url->origin());
-  if (!client.is_valid()) {
-    return detail::chatFailure(Kind::Connection, "cannot make a client for " + where);
-  }
+  std::string plugin_error;
+  const toolguard_http_post_fn post_fn = detail::httpPostFunction(plugin_error);
+  if (post_fn == nullptr) return detail::chatFailure(Kind::Connection, plugin_error);
   auto timeout = std::max(endpoint.timeout, std::chrono::milliseconds(1));
-  // Connecting cannot be cancelled, so it gets a short limit of its own.
-  client.set_connection_timeout(std::min(timeout, kConnectTimeout));
-  client.set_read_timeout(timeout);
-  client.set_write_timeout(timeout);
-  client.set_keep_alive(false);
 
-  httplib::Request req;
-  req.method = "POST";
-  req.path = path;
-  req.body = std::move(body);
-  req.set_header("Content-Type", "application/json");
-  req.set_header("Accept", request.stream ? "text/event-stream" : "application/json");
-  if (!endpoint.api_key.empty()) req.set_header("Authorization", "Bearer " + endpoint.api_key);
+  const std::string origin = url->origin();
+  std::vector<std::pair<std::string, std::string>> headers = {
+      {"Content-Type", "application/json"},
+      {"Accept", request.stream ? "text/event-stream" : "application/json"}};
+  if (!endpoint.api_key.empty())
+    headers.emplace_back("Authorization", "Bearer " + endpoint.api_key);
+  std::vector<const char*> names, values;
+  for (const auto& [name, value] : headers) {
+    names.push_back(name.c_str());
+    values.push_back(value.c_str());
+  }
 
   detail::ResponseReader reader(request.stream, callbacks, cancellation);
-  // When the server last sent something: a transfer that fails a whole
-  // timeout after it waited for the server, not for a broken connection.
-  auto last_heard = std::chrono::steady_clock::now();
-  req.response_handler = [&reader, &last_heard](const httplib::Response& res) {
-    last_heard = std::chrono::steady_clock::now();
-    reader.onStatus(res.status, lowercase(res.get_header_value("Content-Type")));
-    return true;
-  };
-  req.content_receiver = [&reader, &last_heard](const char* data, size_t size, uint64_t, uint64_t) {
-    last_heard = std::chrono::steady_clock::now();
-    return reader.onData(std::string_view(data, size));
-  };
-
-  httplib::Result result = [&] {
-    CancellationWatcher watcher(client, cancellation);
-    return client.send(req);
-  }();
-  // httplib skips the response handler for 204 (no body): the status comes from the result.
-  if (result) reader.onStatus(result->status, lowercase(result->get_header_value("Content-Type")));
-  std::string transfer_error;
-  if (result.error() != httplib::Error::Success) {
-    transfer_error = httplib::to_string(result.error());
+  Transfer transfer{reader, cancellation, std::chrono::steady_clock::now(), nullptr};
+  toolguard_http_post post{};
+  post.origin = origin.c_str();
+  post.path = path.c_str();
+  post.body = body.data();
+  post.body_size = body.size();
+  post.header_names = names.data();
+  post.header_values = values.data();
+  post.header_count = names.size();
+  // Connecting cannot be cancelled, so it gets a short limit of its own.
+  post.connect_timeout_ms = static_cast<long>(std::min(timeout, kConnectTimeout).count());
+  post.read_timeout_ms = static_cast<long>(timeout.count());
+  post.write_timeout_ms = static_cast<long>(timeout.count());
+  post.context = &transfer;
+  post.on_status = &Transfer::onStatus;
+  post.on_data = &Transfer::onData;
+  post.cancelled = &Transfer::cancelled;
+  toolguard_http_outcome outcome{};
+  post_fn(&post, &outcome);
+  if (transfer.failure) std::rethrow_exception(transfer.failure);
+  if (outcome.client_made == 0) {
+    return detail::chatFailure(Kind::Connection, "cannot make a client for " + where +
+                                                     (outcome.failure_text[0] != '\0'
+                                                          ? std::string(": ") + outcome.failure_text
+                                                          : std::string()));
   }
-  const httplib::Error failure = result.error();
-  const bool waited_out = (failure == httplib::Error::Read || failure == httplib::Error::Write ||
-                           failure == httplib::Error::ConnectionTimeout) &&
-                          std::chrono::steady_clock::now() - last_heard >= timeout;
+  const std::string transfer_error =
+      outcome.failure == TOOLGUARD_HTTP_OK ? std::string() : std::string(outcome.failure_text);
+  const bool waited_out =
+      (outcome.failure == TOOLGUARD_HTTP_READ || outcome.failure == TOOLGUARD_HTTP_WRITE ||
+       outcome.failure == TOOLGUARD_HTTP_CONNECTION_TIMEOUT) &&
+      std::chrono::steady_clock::now() - transfer.last_heard >= timeout;
   ChatResult out = reader.finish(transfer_error, where);
   if (waited_out && out.error && out.error->kind == Kind::Connection) {
     out.error->message = "no answer from " + where + " within " + std::to_string(timeout.count()) +
