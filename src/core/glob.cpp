@@ -3,6 +3,8 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
+
 #include "toolguard/paths.hpp"
 
 namespace toolguard::detail {
@@ -128,6 +130,97 @@ std::string pathGlobToRegex(std::string_view glob, std::string_view home) {
     return prefix + "(?:" + body + "|" + quoted_literal + translate(dir, true) + ")";
   }
   return prefix + body;
+}
+
+namespace {
+
+// The runs of literal characters of a glob, as translate() reads it: `*`,
+// `?` and a closed `[...]` end a run; `\x` is x; an unclosed `[` is literal.
+std::vector<std::string> literalRuns(std::string_view glob) {
+  std::vector<std::string> runs(1);
+  for (size_t i = 0; i < glob.size();) {
+    const char c = glob[i];
+    if (c == '*' || c == '?') {
+      runs.emplace_back();
+      ++i;
+    } else if (c == '[') {
+      std::string ignored;
+      const size_t next = appendClass(glob, i, true, ignored);
+      if (next == std::string_view::npos) {
+        runs.back() += '[';
+        ++i;
+      } else {
+        runs.emplace_back();
+        i = next;
+      }
+    } else if (c == '\\' && i + 1 < glob.size()) {
+      runs.back() += glob[i + 1];
+      i += 2;
+    } else {
+      runs.back() += c;
+      ++i;
+    }
+  }
+  return runs;
+}
+
+char asciiLower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+std::string asciiLowercase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = asciiLower(c);
+  return out;
+}
+
+}  // namespace
+
+std::string requiredPathGlobLiteral(std::string_view glob, std::string_view home) {
+  // The same reading as pathGlobToRegex: `~` is the home directory, trailing
+  // slashes go, and "dir/**" also matches "dir" (so only dir's runs count).
+  std::string literal;
+  std::string pattern(glob);
+  if (glob == "~" || glob.starts_with("~/")) {
+    const std::string normalized_home = normalizePath(home, "/", "/");
+    if (normalized_home != "/") literal = normalized_home;
+    pattern = std::string(glob.substr(1));
+  }
+  while (pattern.size() > 1 && pattern.back() == '/') pattern.pop_back();
+  const bool anchored = !literal.empty() || pattern.starts_with('/');
+  if (!anchored && pattern.starts_with("**/")) pattern.erase(0, 3);
+  if (pattern.size() >= 3 && pattern.ends_with("/**")) pattern.resize(pattern.size() - 3);
+  std::vector<std::string> runs = literalRuns(pattern);
+  runs.front() = literal + runs.front();  // the home is matched right before the pattern
+  std::string best;
+  for (const std::string& run : runs) {
+    if (run.size() > best.size()) best = run;
+  }
+  return best;
+}
+
+GlobLiteralFilter::GlobLiteralFilter(const std::vector<std::string>& literals)
+    : enabled_(!literals.empty()), literals_(literals) {
+  for (const std::string& literal : literals_) {
+    if (literal.empty()) enabled_ = false;
+    folded_.push_back(asciiLowercase(literal));
+  }
+}
+
+bool GlobLiteralFilter::mayMatch(std::string_view name, bool fold) const {
+  if (!enabled_) return true;
+  if (!fold) {
+    return std::any_of(literals_.begin(), literals_.end(), [name](const std::string& literal) {
+      return name.find(literal) != std::string_view::npos;
+    });
+  }
+  // Ignoring case, RE2 also folds some ASCII letters to other characters
+  // (k to the Kelvin sign, s to the long s): only an all-ASCII name is sure.
+  if (std::any_of(name.begin(), name.end(), [](char c) { return (c & 0x80) != 0; })) return true;
+  const std::string folded_name = asciiLowercase(name);
+  return std::any_of(folded_.begin(), folded_.end(), [&folded_name](const std::string& literal) {
+    return folded_name.find(literal) != std::string::npos;
+  });
 }
 
 std::optional<std::string> pathGlobProblem(std::string_view glob) {

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace toolguard::detail {
 
@@ -15,6 +16,32 @@ std::string textGlobToRegex(std::string_view glob);
 /// pattern that does not start with `/` (after `~` expansion) matches at any
 /// depth. A trailing `/**` also matches the directory itself.
 std::string pathGlobToRegex(std::string_view glob, std::string_view home);
+
+/// A run of characters that every path matching pathGlobToRegex(glob, home)
+/// contains, as written (the longest such run the glob shows), or "" when the
+/// glob requires none (`*`, `**/*`). Lets a matcher answer "no" without
+/// compiling the expression.
+std::string requiredPathGlobLiteral(std::string_view glob, std::string_view home);
+
+/// "Might any of these globs match?" by their required literals, with no
+/// regular expression: false only when none can. Disabled (always true) when
+/// one glob requires no literal.
+class GlobLiteralFilter {
+ public:
+  GlobLiteralFilter() = default;
+  /// One literal for each glob (an empty one disables the filter).
+  explicit GlobLiteralFilter(const std::vector<std::string>& literals);
+
+  /// False when `name` holds none of the literals, so no glob can match it.
+  /// `fold`: compare ignoring case (as the case-insensitive expressions do);
+  /// exact only for ASCII, so a name with other bytes is always "maybe".
+  bool mayMatch(std::string_view name, bool fold) const;
+
+ private:
+  bool enabled_ = false;
+  std::vector<std::string> literals_;
+  std::vector<std::string> folded_;  // ASCII-lowercase literals
+};
 
 /// Why a path glob can never match a path as toolguard compares paths
 /// (absolute, `.` and `..` resolved, `~` the home directory), or nullopt when

@@ -45,6 +45,14 @@ CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_pat
   }
   std::string cwd_text;
   auto translate = [&home](const std::string& g) { return pathGlobToRegex(g, home); };
+  auto filter = [&home](const std::vector<std::string>& list) {
+    std::vector<std::string> literals;
+    for (const std::string& g : list) literals.push_back(requiredPathGlobLiteral(g, home));
+    return GlobLiteralFilter(literals);
+  };
+  glob_filter_ = filter(anywhere);
+  cwd_glob_filter_ = filter(below_cwd);
+  except_filter_ = filter(exceptions);
   glob_ = lazyTranslated(anywhere, spec.where, "path glob", glob_text_, translate);
   cwd_glob_ = lazyTranslated(below_cwd, spec.where, "path glob", cwd_text, translate);
   for (const std::string& g : globs) {
@@ -69,14 +77,18 @@ CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_pat
 
 bool CompiledPathMatcher::globMatches(const std::string& name, bool fold,
                                       const CallView& view) const {
-  if (fullMatch(name, fold ? glob_nocase_ : glob_)) return true;
+  if (glob_filter_.mayMatch(name, fold) && fullMatch(name, fold ? glob_nocase_ : glob_)) {
+    return true;
+  }
   const std::unique_ptr<LazyRegex>& below_cwd = fold ? cwd_glob_nocase_ : cwd_glob_;
   if (below_cwd == nullptr) return false;
   for (const std::string& cwd : view.cwdForms()) {
     if (!isWithin(name, cwd, fold)) continue;
     std::string_view rest = std::string_view(name).substr(cwd == "/" ? 0 : cwd.size());
     if (rest.empty()) rest = "/";
-    if (RE2::FullMatch(rest, below_cwd->get())) return true;
+    if (cwd_glob_filter_.mayMatch(rest, fold) && RE2::FullMatch(rest, below_cwd->get())) {
+      return true;
+    }
   }
   return false;
 }
@@ -93,8 +105,9 @@ bool CompiledPathMatcher::nameMatches(const std::string& name, bool fold,
 bool CompiledPathMatcher::excepted(const ResolvedPath& path) const {
   // Every form must be an exception: a link from an excepted name to
   // anywhere else is still judged by where it leads.
-  return except_ != nullptr &&
-         everyForm(path, [&](const std::string& form) { return fullMatch(form, except_); });
+  return except_ != nullptr && everyForm(path, [&](const std::string& form) {
+           return except_filter_.mayMatch(form, false) && fullMatch(form, except_);
+         });
 }
 
 bool CompiledPathMatcher::matchesProbe(const PathAccess& probe, const CallView& view) const {

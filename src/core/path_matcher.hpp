@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "glob.hpp"
 #include "lazy_regex.hpp"
 #include "path_probes.hpp"
 #include "toolguard/call_view.hpp"
@@ -61,6 +62,10 @@ class CompiledPathMatcher {
   std::unique_ptr<LazyRegex> cwd_glob_nocase_;
   std::unique_ptr<LazyRegex> regex_nocase_;
   std::unique_ptr<LazyRegex> except_;
+  // A path holding none of the globs' literals is answered without compiling.
+  GlobLiteralFilter glob_filter_;
+  GlobLiteralFilter cwd_glob_filter_;
+  GlobLiteralFilter except_filter_;
   std::optional<bool> outside_workspace_;
   std::vector<PathExample> examples_;
   bool every_path_;

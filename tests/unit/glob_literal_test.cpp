@@ -1,0 +1,95 @@
+// A path glob's required literal (core/glob.hpp) lets a matcher say "no"
+// without compiling the glob's expression: every path the expression matches
+// must hold the literal. Checked on random globs and paths over a small
+// alphabet (so that matches are frequent), with and without case folding.
+#include <gtest/gtest.h>
+#include <re2/re2.h>
+
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/glob.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+TEST(GlobLiteral, TheLongestRunTheGlobRequires) {
+  EXPECT_EQ(requiredPathGlobLiteral("**/.ssh/**", "/home/u"), ".ssh");
+  EXPECT_EQ(requiredPathGlobLiteral("~/.aws/credentials", "/home/u"), "/home/u/.aws/credentials");
+  EXPECT_EQ(requiredPathGlobLiteral("~", "/home/u"), "/home/u");
+  EXPECT_EQ(requiredPathGlobLiteral("*.pem", "/home/u"), ".pem");
+  EXPECT_EQ(requiredPathGlobLiteral("/etc/**", "/home/u"), "/etc");  // "/etc" itself matches
+  EXPECT_EQ(requiredPathGlobLiteral("src/[ab]*.c", "/home/u"), "src/");
+  EXPECT_EQ(requiredPathGlobLiteral("a\\*b", "/home/u"), "a*b");
+  EXPECT_EQ(requiredPathGlobLiteral("x[ab", "/home/u"), "x[ab");  // an unclosed [ is literal
+  EXPECT_EQ(requiredPathGlobLiteral("*", "/home/u"), "");
+  EXPECT_EQ(requiredPathGlobLiteral("**/*", "/home/u"), "");
+}
+
+TEST(GlobLiteral, TheFilterSaysNoOnlyWhenNoLiteralIsThere) {
+  const GlobLiteralFilter filter({".ssh", ".pem"});
+  EXPECT_FALSE(filter.mayMatch("/w/src/a.cpp", false));
+  EXPECT_TRUE(filter.mayMatch("/home/u/.ssh/id_rsa", false));
+  EXPECT_FALSE(filter.mayMatch("/home/u/.SSH/id_rsa", false));
+  EXPECT_TRUE(filter.mayMatch("/home/u/.SSH/id_rsa", true));
+  // RE2 folds s to the long s (U+017F): a name with any non-ASCII byte is "maybe".
+  EXPECT_TRUE(filter.mayMatch("/home/u/.\xc5\xbfsh/id_rsa", true));
+  EXPECT_TRUE(GlobLiteralFilter({".ssh", ""}).mayMatch("/anything", false));  // one needs none
+  EXPECT_TRUE(GlobLiteralFilter().mayMatch("/anything", false));
+}
+
+std::string pick(std::mt19937& random, const std::vector<std::string>& parts, int most) {
+  std::string out;
+  const int count = std::uniform_int_distribution<int>(1, most)(random);
+  for (int i = 0; i < count; ++i) {
+    out += parts[std::uniform_int_distribution<size_t>(0, parts.size() - 1)(random)];
+  }
+  return out;
+}
+
+std::string asciiLower(std::string text) {
+  for (char& c : text) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return text;
+}
+
+TEST(GlobLiteral, EveryMatchHoldsTheLiteral) {
+  const std::vector<std::string> glob_parts = {"a",    "b",    "A",   "/",  ".", "*",   "?",  "**",
+                                               "[ab]", "[!a]", "\\*", "~/", "[", "/**", "**/"};
+  const std::vector<std::string> path_parts = {"a", "b", "A", "B", "/", ".", "*", "[", "ab", "/h"};
+  const std::string home = "/h";
+  std::mt19937 random(20261125);
+  int matches = 0, checked = 0;
+  for (int g = 0; g < 1500; ++g) {
+    const std::string glob = pick(random, glob_parts, 5);
+    const std::string literal = requiredPathGlobLiteral(glob, home);
+    if (literal.empty()) continue;
+    RE2::Options options;
+    options.set_log_errors(false);
+    const RE2 exact(pathGlobToRegex(glob, home), options);
+    const RE2 folded("(?i)" + pathGlobToRegex(glob, home), options);
+    ASSERT_TRUE(exact.ok()) << glob;
+    const GlobLiteralFilter filter({literal});
+    for (int p = 0; p < 200; ++p) {
+      const std::string path = "/" + pick(random, path_parts, 8);
+      ++checked;
+      if (RE2::FullMatch(path, exact)) {
+        ++matches;
+        ASSERT_NE(path.find(literal), std::string::npos) << glob << " matched " << path;
+        ASSERT_TRUE(filter.mayMatch(path, false)) << glob << " " << path;
+      }
+      if (RE2::FullMatch(path, folded)) {
+        ASSERT_NE(asciiLower(path).find(asciiLower(literal)), std::string::npos)
+            << glob << " matched " << path << " ignoring case";
+        ASSERT_TRUE(filter.mayMatch(path, true)) << glob << " " << path;
+      }
+    }
+  }
+  // The check means something only when many random paths matched.
+  EXPECT_GT(matches, 2000) << "of " << checked;
+  std::cout << matches << " matches of " << checked << " pairs\n";
+}
+
+}  // namespace
+}  // namespace toolguard::detail
