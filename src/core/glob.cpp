@@ -216,11 +216,33 @@ bool GlobLiteralFilter::mayMatch(std::string_view name, bool fold) const {
   }
   // Ignoring case, RE2 also folds some ASCII letters to other characters
   // (k to the Kelvin sign, s to the long s): only an all-ASCII name is sure.
-  if (std::any_of(name.begin(), name.end(), [](char c) { return (c & 0x80) != 0; })) return true;
+  if (hasNonAscii(name)) return true;
   const std::string folded_name = asciiLowercase(name);
   return std::any_of(folded_.begin(), folded_.end(), [&folded_name](const std::string& literal) {
     return folded_name.find(literal) != std::string::npos;
   });
+}
+
+std::optional<std::string> suffixOfNameGlob(std::string_view glob) {
+  if (glob.starts_with("**/")) glob.remove_prefix(3);
+  if (glob.size() < 2 || glob[0] != '*') return std::nullopt;
+  const std::string_view suffix = glob.substr(1);
+  if (suffix.find_first_of("*?[\\/") != std::string_view::npos) return std::nullopt;
+  return std::string(suffix);
+}
+
+bool lastComponentEndsWith(std::string_view path, std::string_view suffix, bool fold) {
+  const size_t slash = path.rfind('/');
+  const std::string_view last = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (last.size() < suffix.size()) return false;
+  const std::string_view end = last.substr(last.size() - suffix.size());
+  if (!fold) return end == suffix;
+  return std::equal(end.begin(), end.end(), suffix.begin(),
+                    [](char a, char b) { return asciiLower(a) == asciiLower(b); });
+}
+
+bool hasNonAscii(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) { return (c & 0x80) != 0; });
 }
 
 std::optional<std::string> pathGlobProblem(std::string_view glob) {

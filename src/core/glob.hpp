@@ -43,6 +43,19 @@ class GlobLiteralFilter {
   std::vector<std::string> folded_;  // ASCII-lowercase literals
 };
 
+/// For a glob that only says "the name ends with LITERAL" (`*.md`,
+/// `**/*.cpp`: unanchored, one `*`, then characters with no wildcard and no
+/// `/`), LITERAL; else nullopt. Such a glob matches exactly the paths whose
+/// last component ends with LITERAL, which needs no regular expression.
+std::optional<std::string> suffixOfNameGlob(std::string_view glob);
+
+/// True when the last component of `path` ends with `suffix` (ASCII case
+/// ignored when `fold`; the caller keeps non-ASCII names for RE2's folding).
+bool lastComponentEndsWith(std::string_view path, std::string_view suffix, bool fold);
+
+/// True when `text` has a byte outside ASCII.
+bool hasNonAscii(std::string_view text);
+
 /// Why a path glob can never match a path as toolguard compares paths
 /// (absolute, `.` and `..` resolved, `~` the home directory), or nullopt when
 /// it can: `../x`, `a/../b`, `a/./b`, `~user/x`, an empty glob.

@@ -9,13 +9,6 @@
 #include "value_matcher.hpp"
 
 namespace toolguard::detail {
-namespace {
-
-std::unique_ptr<LazyRegex> lazyIgnoringCase(const std::unique_ptr<LazyRegex>& re) {
-  return re ? re->ignoringCase() : nullptr;
-}
-
-}  // namespace
 
 CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_path)
     : outside_workspace_(spec.outside_workspace), every_path_(every_path) {
@@ -44,17 +37,8 @@ CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_pat
     for (PathExample& ex : examplesOfGlob(g, home)) examples_.push_back(std::move(ex));
   }
   std::string cwd_text;
-  auto translate = [&home](const std::string& g) { return pathGlobToRegex(g, home); };
-  auto filter = [&home](const std::vector<std::string>& list) {
-    std::vector<std::string> literals;
-    for (const std::string& g : list) literals.push_back(requiredPathGlobLiteral(g, home));
-    return GlobLiteralFilter(literals);
-  };
-  glob_filter_ = filter(anywhere);
-  cwd_glob_filter_ = filter(below_cwd);
-  except_filter_ = filter(exceptions);
-  glob_ = lazyTranslated(anywhere, spec.where, "path glob", glob_text_, translate);
-  cwd_glob_ = lazyTranslated(below_cwd, spec.where, "path glob", cwd_text, translate);
+  globs_ = PathGlobSet(anywhere, home, spec.where, "path glob", glob_text_);
+  cwd_globs_ = PathGlobSet(below_cwd, home, spec.where, "path glob", cwd_text);
   for (const std::string& g : globs) {
     if (!g.starts_with("./") && g != ".") continue;
     if (!glob_text_.empty()) glob_text_ += "\", \"";
@@ -67,35 +51,28 @@ CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_pat
     regex_nocase_ = std::make_unique<LazyRegex>(regex_->pattern(), regex_->options());
     regex_nocase_ = regex_nocase_->ignoringCase();
   }
-  except_ = lazyTranslated(exceptions, spec.where, "path.except glob", except_text_, translate);
-  if (!glob_ && !cwd_glob_ && !regex_ && !outside_workspace_) {
+  except_ = PathGlobSet(exceptions, home, spec.where, "path.except glob", except_text_);
+  if (globs_.empty() && cwd_globs_.empty() && !regex_ && !outside_workspace_) {
     throw PolicyError(spec.where, "path matcher needs one of glob, regex, outside_workspace");
   }
-  glob_nocase_ = lazyIgnoringCase(glob_);
-  cwd_glob_nocase_ = lazyIgnoringCase(cwd_glob_);
 }
 
 bool CompiledPathMatcher::globMatches(const std::string& name, bool fold,
                                       const CallView& view) const {
-  if (glob_filter_.mayMatch(name, fold) && fullMatch(name, fold ? glob_nocase_ : glob_)) {
-    return true;
-  }
-  const std::unique_ptr<LazyRegex>& below_cwd = fold ? cwd_glob_nocase_ : cwd_glob_;
-  if (below_cwd == nullptr) return false;
+  if (globs_.matches(name, fold)) return true;
+  if (cwd_globs_.empty()) return false;
   for (const std::string& cwd : view.cwdForms()) {
     if (!isWithin(name, cwd, fold)) continue;
     std::string_view rest = std::string_view(name).substr(cwd == "/" ? 0 : cwd.size());
     if (rest.empty()) rest = "/";
-    if (cwd_glob_filter_.mayMatch(rest, fold) && RE2::FullMatch(rest, below_cwd->get())) {
-      return true;
-    }
+    if (cwd_globs_.matches(rest, fold)) return true;
   }
   return false;
 }
 
 bool CompiledPathMatcher::nameMatches(const std::string& name, bool fold,
                                       const CallView& view) const {
-  if ((glob_ || cwd_glob_) && !globMatches(name, fold, view)) return false;
+  if ((!globs_.empty() || !cwd_globs_.empty()) && !globMatches(name, fold, view)) return false;
   if (regex_ != nullptr) {
     if (fold ? !fullMatch(name, regex_nocase_) : !RE2::FullMatch(name, *regex_)) return false;
   }
@@ -105,15 +82,14 @@ bool CompiledPathMatcher::nameMatches(const std::string& name, bool fold,
 bool CompiledPathMatcher::excepted(const ResolvedPath& path) const {
   // Every form must be an exception: a link from an excepted name to
   // anywhere else is still judged by where it leads.
-  return except_ != nullptr && everyForm(path, [&](const std::string& form) {
-           return except_filter_.mayMatch(form, false) && fullMatch(form, except_);
-         });
+  return !except_.empty() &&
+         everyForm(path, [&](const std::string& form) { return except_.matches(form, false); });
 }
 
 bool CompiledPathMatcher::matchesProbe(const PathAccess& probe, const CallView& view) const {
   const ResolvedPath& path = probe.path;
   if (excepted(path)) return false;
-  if (glob_ || cwd_glob_ || regex_) {
+  if (!globs_.empty() || !cwd_globs_.empty() || regex_) {
     // Restricting rules catch a path by any of its forms; loosening ones need all.
     auto test = [&](const std::string& name) {
       return nameMatches(name, path.case_insensitive, view);
@@ -171,11 +147,11 @@ std::string CompiledPathMatcher::describe() const {
     if (!out.empty()) out += " and ";
     out += part;
   };
-  if (glob_ || cwd_glob_) add("path glob \"" + glob_text_ + "\"");
+  if (!globs_.empty() || !cwd_globs_.empty()) add("path glob \"" + glob_text_ + "\"");
   if (regex_) add("path regex \"" + regex_text_ + "\"");
   if (outside_workspace_)
     add(*outside_workspace_ ? "outside the workspace" : "inside the workspace");
-  if (except_) add("not \"" + except_text_ + "\"");
+  if (!except_.empty()) add("not \"" + except_text_ + "\"");
   return out;
 }
 

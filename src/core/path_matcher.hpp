@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "glob.hpp"
 #include "lazy_regex.hpp"
+#include "path_glob_set.hpp"
 #include "path_probes.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/path_access.hpp"
@@ -54,18 +54,13 @@ class CompiledPathMatcher {
   std::string glob_text_;
   std::string regex_text_;
   std::string except_text_;
-  // Globs compile the first time a path meets them; a user's regex at load.
-  std::unique_ptr<LazyRegex> glob_;
+  // Globs compile the first time a path needs them (path_glob_set.hpp); a
+  // user's regex at load.
+  PathGlobSet globs_;
+  PathGlobSet cwd_globs_;  ///< `./` globs: on the path below the call's cwd
+  PathGlobSet except_;
   std::unique_ptr<RE2> regex_;
-  std::unique_ptr<LazyRegex> glob_nocase_;
-  std::unique_ptr<LazyRegex> cwd_glob_;  ///< `./` globs: on the path below the call's cwd
-  std::unique_ptr<LazyRegex> cwd_glob_nocase_;
   std::unique_ptr<LazyRegex> regex_nocase_;
-  std::unique_ptr<LazyRegex> except_;
-  // A path holding none of the globs' literals is answered without compiling.
-  GlobLiteralFilter glob_filter_;
-  GlobLiteralFilter cwd_glob_filter_;
-  GlobLiteralFilter except_filter_;
   std::optional<bool> outside_workspace_;
   std::vector<PathExample> examples_;
   bool every_path_;

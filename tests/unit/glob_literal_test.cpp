@@ -6,6 +6,7 @@
 #include <re2/re2.h>
 
 #include <iostream>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -89,6 +90,36 @@ TEST(GlobLiteral, EveryMatchHoldsTheLiteral) {
   // The check means something only when many random paths matched.
   EXPECT_GT(matches, 2000) << "of " << checked;
   std::cout << matches << " matches of " << checked << " pairs\n";
+}
+
+TEST(GlobSuffix, OnlyNameEndingGlobsAreTakenAndTheyMatchAsRe2Does) {
+  EXPECT_EQ(suffixOfNameGlob("*.md"), ".md");
+  EXPECT_EQ(suffixOfNameGlob("**/*.cpp"), ".cpp");
+  EXPECT_EQ(suffixOfNameGlob("*~"), "~");
+  for (const char* other :
+       {"*", "a*.md", "*.m?", "*.[ch]", "*/x", "/*.md", "~/*.md", "**/**/*.md", "*.md*", "*\\*"}) {
+    EXPECT_EQ(suffixOfNameGlob(other), std::nullopt) << other;
+  }
+  const std::vector<std::string> parts = {"a", "b", "A", ".", "~", "-"};
+  const std::vector<std::string> path_parts = {"a", "b", "A", "B", "/", ".", "~", "-", "/a.", "ab"};
+  std::mt19937 random(11);
+  int matches = 0;
+  for (int g = 0; g < 400; ++g) {
+    const std::string glob = (g % 2 ? "**/*" : "*") + pick(random, parts, 3);
+    const std::optional<std::string> suffix = suffixOfNameGlob(glob);
+    ASSERT_TRUE(suffix) << glob;
+    const RE2 exact(pathGlobToRegex(glob, "/h"));
+    const RE2 folded("(?i)" + pathGlobToRegex(glob, "/h"));
+    for (int p = 0; p < 200; ++p) {
+      const std::string path = "/" + pick(random, path_parts, 7);
+      const bool matched = RE2::FullMatch(path, exact);
+      matches += matched ? 1 : 0;
+      ASSERT_EQ(lastComponentEndsWith(path, *suffix, false), matched) << glob << " " << path;
+      ASSERT_EQ(lastComponentEndsWith(path, *suffix, true), RE2::FullMatch(path, folded))
+          << glob << " " << path << " ignoring case";
+    }
+  }
+  EXPECT_GT(matches, 1000);
 }
 
 }  // namespace

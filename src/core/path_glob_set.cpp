@@ -1,0 +1,40 @@
+// Path globs matched together, with as little RE2 as they allow.
+#include "path_glob_set.hpp"
+
+#include "value_matcher.hpp"
+
+namespace toolguard::detail {
+
+PathGlobSet::PathGlobSet(const std::vector<std::string>& globs, const std::string& home,
+                         const SourceLocation& where, std::string_view what, std::string& text)
+    : empty_(globs.empty()) {
+  auto translate = [&home](const std::string& g) { return pathGlobToRegex(g, home); };
+  std::vector<std::string> others;
+  std::vector<std::string> literals;
+  for (const std::string& g : globs) {
+    if (std::optional<std::string> suffix = suffixOfNameGlob(g)) {
+      suffixes_.push_back(std::move(*suffix));
+    } else {
+      others.push_back(g);
+      literals.push_back(requiredPathGlobLiteral(g, home));
+    }
+  }
+  const std::unique_ptr<LazyRegex> all = lazyTranslated(globs, where, what, text, translate);
+  if (all) all_nocase_ = all->ignoringCase();
+  std::string others_text;
+  others_ = lazyTranslated(others, where, what, others_text, translate);
+  if (others_) others_nocase_ = others_->ignoringCase();
+  others_filter_ = GlobLiteralFilter(literals);
+}
+
+bool PathGlobSet::matches(std::string_view name, bool fold) const {
+  if (empty_) return false;
+  // RE2 folds more than ASCII: for such a name only the whole expression can say.
+  if (fold && hasNonAscii(name)) return fullMatch(name, all_nocase_);
+  for (const std::string& suffix : suffixes_) {
+    if (lastComponentEndsWith(name, suffix, fold)) return true;
+  }
+  return others_filter_.mayMatch(name, fold) && fullMatch(name, fold ? others_nocase_ : others_);
+}
+
+}  // namespace toolguard::detail

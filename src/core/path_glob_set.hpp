@@ -1,0 +1,39 @@
+#pragma once
+// Internal: a list of path globs matched as one, with as little RE2 as the
+// globs allow: `*.md`-shaped globs by the name's ending, the others only when
+// the name holds one of their literals (compiled on first such use).
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "glob.hpp"
+#include "lazy_regex.hpp"
+#include "toolguard/source_location.hpp"
+
+namespace toolguard::detail {
+
+/// Path globs (pathGlobToRegex's dialect) matched together.
+class PathGlobSet {
+ public:
+  PathGlobSet() = default;
+  /// Checks the globs (a bad bracket class is a PolicyError at `where`) and
+  /// appends them, as `"a", "b"`, to `text`.
+  PathGlobSet(const std::vector<std::string>& globs, const std::string& home,
+              const SourceLocation& where, std::string_view what, std::string& text);
+
+  bool empty() const { return empty_; }
+  /// True when one glob matches the whole `name` (ignoring case when `fold`).
+  bool matches(std::string_view name, bool fold) const;
+
+ private:
+  bool empty_ = true;
+  std::vector<std::string> suffixes_;  ///< globs `*SUFFIX`
+  std::unique_ptr<LazyRegex> others_;  ///< the other globs
+  std::unique_ptr<LazyRegex> others_nocase_;
+  GlobLiteralFilter others_filter_;
+  std::unique_ptr<LazyRegex> all_nocase_;  ///< every glob, for names RE2 alone can fold
+};
+
+}  // namespace toolguard::detail
