@@ -1,6 +1,8 @@
 // toolguard: guards the tool calls of LLM agents.
+#include <algorithm>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -13,16 +15,27 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "toolguard 0.1.0");
   int exit_code = kExitOk;
-  addCheckCommand(app, exit_code);
-  addExplainCommand(app, exit_code);
-  addTestCommand(app, exit_code);
-  addPolicyCommand(app, exit_code);
-  addDemoCommand(app, exit_code);
-  addValidateCommand(app, exit_code);
-  addAuditCommand(app, exit_code);
-  addApprovalsCommand(app, exit_code);
-  addMcpCommand(app, exit_code);
-  addInstallCommands(app, exit_code);
+  // Each command's parser is built only when it is run (a hook starts one
+  // process per tool call); help, --version and mistakes get them all.
+  using Adder = void (*)(CLI::App&, int&);
+  const std::vector<std::pair<std::vector<std::string>, Adder>> commands = {
+      {{"check"}, addCheckCommand}, {{"explain"}, addExplainCommand},
+      {{"test"}, addTestCommand},   {{"policy"}, addPolicyCommand},
+      {{"demo"}, addDemoCommand},   {{"validate"}, addValidateCommand},
+      {{"audit"}, addAuditCommand}, {{"approvals"}, addApprovalsCommand},
+      {{"mcp"}, addMcpCommand},     {{"install", "uninstall"}, addInstallCommands},
+  };
+  const std::string first = argc > 1 ? argv[1] : "";
+  bool added = first == "--version";  // needs no command at all
+  for (const auto& [names, add] : commands) {
+    if (std::find(names.begin(), names.end(), first) != names.end()) {
+      add(app, exit_code);
+      added = true;
+    }
+  }
+  if (!added) {
+    for (const auto& [names, add] : commands) add(app, exit_code);
+  }
   // `toolguard chek`, `toolguard policy lnt`: name the command that was
   // meant, not "a subcommand is required".
   if (std::optional<std::string> unknown = unknownCommandMessage(app, argc, argv)) {
