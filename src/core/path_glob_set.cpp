@@ -19,18 +19,40 @@ PathGlobSet::PathGlobSet(const std::vector<std::string>& globs, const std::strin
       literals.push_back(requiredPathGlobLiteral(g, home));
     }
   }
-  const std::unique_ptr<LazyRegex> all = lazyTranslated(globs, where, what, text, translate);
-  if (all) all_nocase_ = all->ignoringCase();
+  all_ = lazyTranslated(globs, where, what, text, translate);
+  if (all_) all_nocase_ = all_->ignoringCase();
   std::string others_text;
   others_ = lazyTranslated(others, where, what, others_text, translate);
   if (others_) others_nocase_ = others_->ignoringCase();
   others_filter_ = GlobLiteralFilter(literals);
 }
 
+PathGlobSet::PathGlobSet(PathGlobSet&& other) noexcept {
+  *this = std::move(other);
+}
+
+PathGlobSet& PathGlobSet::operator=(PathGlobSet&& other) noexcept {
+  empty_ = other.empty_;
+  suffixes_ = std::move(other.suffixes_);
+  others_ = std::move(other.others_);
+  others_nocase_ = std::move(other.others_nocase_);
+  others_filter_ = std::move(other.others_filter_);
+  all_ = std::move(other.all_);
+  all_nocase_ = std::move(other.all_nocase_);
+  uses_.store(other.uses_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  return *this;
+}
+
 bool PathGlobSet::matches(std::string_view name, bool fold) const {
   if (empty_) return false;
   // RE2 folds more than ASCII: for such a name only the whole expression can say.
   if (fold && hasNonAscii(name)) return fullMatch(name, all_nocase_);
+  // Both ways give the same answer (GlobSuffix and GlobLiteral tests); a
+  // process that matches often pays the compilation once for a faster match.
+  if (uses_.load(std::memory_order_relaxed) >= kWarmUses) {
+    return fullMatch(name, fold ? all_nocase_ : all_);
+  }
+  uses_.fetch_add(1, std::memory_order_relaxed);
   for (const std::string& suffix : suffixes_) {
     if (lastComponentEndsWith(name, suffix, fold)) return true;
   }

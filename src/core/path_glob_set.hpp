@@ -3,6 +3,8 @@
 // globs allow: `*.md`-shaped globs by the name's ending, the others only when
 // the name holds one of their literals (compiled on first such use).
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -17,7 +19,12 @@ namespace toolguard::detail {
 /// Path globs (pathGlobToRegex's dialect) matched together.
 class PathGlobSet {
  public:
+  /// Matches answered without RE2 before the compiled expression takes over.
+  static constexpr std::uint32_t kWarmUses = 16;
+
   PathGlobSet() = default;
+  PathGlobSet(PathGlobSet&& other) noexcept;
+  PathGlobSet& operator=(PathGlobSet&& other) noexcept;
   /// Checks the globs (a bad bracket class is a PolicyError at `where`) and
   /// appends them, as `"a", "b"`, to `text`.
   PathGlobSet(const std::vector<std::string>& globs, const std::string& home,
@@ -33,7 +40,11 @@ class PathGlobSet {
   std::unique_ptr<LazyRegex> others_;  ///< the other globs
   std::unique_ptr<LazyRegex> others_nocase_;
   GlobLiteralFilter others_filter_;
-  std::unique_ptr<LazyRegex> all_nocase_;  ///< every glob, for names RE2 alone can fold
+  std::unique_ptr<LazyRegex> all_;         ///< every glob: once warm, one DFA is faster
+  std::unique_ptr<LazyRegex> all_nocase_;  ///< and for names RE2 alone can fold
+  /// Matches so far: a long-lived process (--batch, serve, an embedder)
+  /// switches to the compiled expression after kWarmUses; a hook never does.
+  mutable std::atomic<std::uint32_t> uses_{0};
 };
 
 }  // namespace toolguard::detail
