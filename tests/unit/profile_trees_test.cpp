@@ -47,6 +47,21 @@ TEST(ProfileTrees, AProfileFromItsTreeIsTheProfileFromItsText) {
   }
 }
 
+// Programs do not check the built-in layer's examples when they load it
+// (it costs milliseconds); this test does, for every profile.
+TEST(ProfileTrees, EveryProfilesExamplesPass) {
+  for (const std::string& name : policyProfiles()) {
+    Policy policy;
+    ASSERT_TRUE(mergeProfile(policy, name, PolicyLayer::Builtin));
+    size_t examples = 0;
+    for (const auto& rule : policy.rules) examples += rule->examples().size();
+    EXPECT_GT(examples, 0u) << name;
+    for (const PolicyDiagnostic& failure : checkRuleExamples(policy, /*include_builtin=*/true)) {
+      ADD_FAILURE() << name << ": " << failure.toString();
+    }
+  }
+}
+
 TEST(ProfileTrees, TreesSurviveTheirCompactFormAndDamageIsAnError) {
   const DocNode tree = parseYamlDocument(
       "a: [1, \"2\", {b: ~}]\n\xc3\xa9t\xc3\xa9: |\n  long\n  text\nempty:\n", "t.yaml");
