@@ -9,7 +9,7 @@ packages=(
   libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang libclang-rt-14-dev
-  json-schema-test-suite libtomlplusplus-dev
+  json-schema-test-suite libtomlplusplus-dev libfyaml-dev
   # The JSON Schema Test Suite's drafts 2019-09 and 2020-12 (json-schema-test-suite
   # stops at draft 7): this Perl package ships the whole suite, at commit 47958f8.
   libtest-json-schema-acceptance-perl

@@ -53,7 +53,7 @@ DocNode docNodeFromYaml(const YAML::Node& node, const std::string& name) {
   return Converter(name).convert(node);
 }
 
-DocNode parseYamlDocument(std::string_view text, const std::string& name) {
+DocNode parseWithYamlCpp(std::string_view text, const std::string& name) {
   YAML::Node root;
   try {
     root = YAML::Load(std::string(text));

@@ -1,5 +1,5 @@
 #pragma once
-// Internal: YAML text (through yaml-cpp) into the policy parser's DocNode tree.
+// Internal: YAML text into the policy parser's DocNode tree.
 
 #include <yaml-cpp/yaml.h>
 
@@ -17,8 +17,13 @@ inline constexpr std::size_t kMaxDocNodes = 200000;
 /// The tree of a yaml-cpp node; throws PolicyError (at `name`) past kMaxDocNodes.
 DocNode docNodeFromYaml(const YAML::Node& node, const std::string& name);
 
-/// The tree of YAML text; throws PolicyError ("invalid YAML: ...", with the
-/// line and column) when it does not parse.
+/// The tree of YAML text (read with libfyaml, src/policy/doc_node_fyaml.cpp);
+/// throws PolicyError ("invalid YAML: ...", with the line and column) when it
+/// does not parse.
 DocNode parseYamlDocument(std::string_view text, const std::string& name);
+
+/// The same tree read with yaml-cpp (what parseYamlDocument falls back to
+/// where libfyaml 0.7.12 is known to read a scalar wrongly).
+DocNode parseWithYamlCpp(std::string_view text, const std::string& name);
 
 }  // namespace toolguard::detail
