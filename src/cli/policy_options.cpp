@@ -53,6 +53,7 @@ PolicySources sourcesFor(const PolicyOptions& o, const std::string& cwd) {
 }
 
 const ProjectEngine& EngineProvider::forCwd(const std::string& cwd) {
+  if (auto known = by_cwd_.find(cwd); known != by_cwd_.end()) return *known->second;
   PolicySources sources = sourcesFor(options_, cwd);
   std::string key;
   for (const auto& root : sources.project_roots) key += root.string() + '\n';
@@ -62,6 +63,7 @@ const ProjectEngine& EngineProvider::forCwd(const std::string& cwd) {
         ProjectEngine{Engine(loadPolicy(sources)), std::move(sources.project_roots)});
     it = by_project_.emplace(key, std::move(built)).first;
   }
+  by_cwd_.emplace(cwd, it->second.get());
   return *it->second;
 }
 

@@ -41,12 +41,16 @@ class EngineProvider {
  public:
   explicit EngineProvider(PolicyOptions options) : options_(std::move(options)) {}
 
-  /// The engine for calls made in `cwd`, with its project roots. Throws PolicyError.
+  /// The engine for calls made in `cwd`, with its project roots. Throws
+  /// PolicyError. A cwd's project roots are looked up once per process (the
+  /// engines are kept too: a policy changed while `--batch` runs is read by
+  /// the next process).
   const ProjectEngine& forCwd(const std::string& cwd);
 
  private:
   PolicyOptions options_;
   std::map<std::string, std::unique_ptr<ProjectEngine>> by_project_;
+  std::map<std::string, const ProjectEngine*> by_cwd_;
 };
 
 /// The process's working directory.
