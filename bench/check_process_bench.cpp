@@ -7,7 +7,10 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <vector>
 
 extern char** environ;
 
@@ -16,9 +19,10 @@ namespace {
 const std::string kOneCall =
     R"({"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},"context":{"cwd":"/w"}})";
 
-// Spawns argv once per iteration with `input` on stdin and stdout discarded.
+// Spawns argv once per iteration with `input` on stdin and stdout discarded
+// (environment: this process's, or `env`).
 void spawnLoop(benchmark::State& state, const char* const* argv,
-               const std::string& input = kOneCall) {
+               const std::string& input = kOneCall, char* const* env = environ) {
   char input_path[] = "/tmp/toolguard-bench-XXXXXX";
   int fd = mkstemp(input_path);
   if (fd < 0 || write(fd, input.data(), input.size()) != static_cast<ssize_t>(input.size())) {
@@ -32,7 +36,7 @@ void spawnLoop(benchmark::State& state, const char* const* argv,
     posix_spawn_file_actions_addopen(&actions, 0, input_path, O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     pid_t pid = 0;
-    if (posix_spawn(&pid, argv[0], &actions, nullptr, const_cast<char**>(argv), environ) != 0) {
+    if (posix_spawn(&pid, argv[0], &actions, nullptr, const_cast<char**>(argv), env) != 0) {
       state.SkipWithError("cannot start the process");
       break;
     }
@@ -52,6 +56,51 @@ void BM_CheckProcess(benchmark::State& state) {
   spawnLoop(state, argv);
 }
 BENCHMARK(BM_CheckProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same with a user policy of 50 rules (shell, files and MCP rules) and a
+// trusted project's policy of 10 rules, found from the call's cwd.
+void BM_CheckProcessUserPolicy(benchmark::State& state) {
+  char root_template[] = "/tmp/toolguard-bench-home-XXXXXX";
+  const std::string root = mkdtemp(root_template);
+  const std::string user = root + "/config", project = root + "/project";
+  std::filesystem::create_directories(user);
+  std::filesystem::create_directories(project + "/.toolguard");
+  std::string rules;
+  for (int i = 0; i < 50; ++i) {
+    const std::string n = std::to_string(i);
+    if (i % 3 == 0) {
+      rules += "  - id: user-" + n + "\n    tool: Bash\n    command: {glob: 'tool" + n +
+               " *'}\n    verdict: ask\n    reason: tool " + n + " needs a look\n";
+    } else if (i % 3 == 1) {
+      rules += "  - id: user-" + n + "\n    files: ['**/secret" + n + "/**', '*.key" + n +
+               "']\n    verdict: deny\n    reason: secret " + n + "\n";
+    } else {
+      rules += "  - id: user-" + n + "\n    tool: mcp__srv" + n + "__*\n    verdict: allow\n";
+    }
+  }
+  std::ofstream(user + "/policy.yaml")
+      << "version: 1\ntrusted_projects: [" << project << "]\nrules:\n"
+      << rules;
+  std::string project_rules;
+  for (int i = 0; i < 10; ++i) {
+    project_rules += "  - id: project-" + std::to_string(i) + "\n    files: ['./generated" +
+                     std::to_string(i) + "/**']\n    verdict: deny\n";
+  }
+  std::ofstream(project + "/.toolguard/policy.yaml") << "version: 1\nrules:\n" << project_rules;
+  const std::string call =
+      R"({"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},"context":{"cwd":")" +
+      project + R"("}})";
+  std::vector<std::string> variables = {"TOOLGUARD_CONFIG_DIR=" + user,
+                                        "TOOLGUARD_HOME=" + root + "/home", "HOME=" + root,
+                                        "PATH=/usr/bin:/bin"};
+  std::vector<char*> env;
+  for (std::string& v : variables) env.push_back(v.data());
+  env.push_back(nullptr);
+  const char* argv[] = {TOOLGUARD_BINARY, "check", "--no-managed", nullptr};
+  spawnLoop(state, argv, call, env.data());
+  std::filesystem::remove_all(root);
+}
+BENCHMARK(BM_CheckProcessUserPolicy)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Throughput of one `toolguard check --batch` process over 2,000 JSON lines
 // (a mix of file and shell calls).

@@ -1,6 +1,9 @@
 // In-process decision time for policies of 10, 1,000 and 10,000 rules.
 #include <benchmark/benchmark.h>
 
+#include <string>
+#include <unordered_map>
+
 #include "toolguard/policy_builder.hpp"
 
 namespace {
@@ -63,6 +66,26 @@ void BM_DecideWildcardName(benchmark::State& state) {
 void BM_DecideNoRuleMatches(benchmark::State& state) {
   run(state, makeCall("WebSearch"));
 }
+
+// The floor of a name-level decision: a plain hash map from tool name to a
+// ready decision record, looked up and copied out (what any decision returns).
+void BM_MapLookupBaseline(benchmark::State& state) {
+  std::unordered_map<std::string, Decision> decisions;
+  for (int64_t i = 0; i < state.range(0); ++i) {
+    Decision d;
+    d.verdict = i % 2 == 0 ? Verdict::Allow : Verdict::Deny;
+    d.rule_id = "rule-" + std::to_string(i);
+    d.reason = "tool tool_" + std::to_string(i) + " is " + (i % 2 == 0 ? "allowed" : "denied");
+    decisions.emplace("tool_" + std::to_string(i), std::move(d));
+  }
+  const std::string name = "tool_" + std::to_string(state.range(0) / 4);
+  for (auto _ : state) {
+    auto it = decisions.find(name);
+    Decision d = it == decisions.end() ? Decision{} : it->second;
+    benchmark::DoNotOptimize(d);
+  }
+}
+BENCHMARK(BM_MapLookupBaseline)->Arg(10)->Arg(1000)->Arg(10000);
 
 BENCHMARK(BM_DecideExactName)->Arg(10)->Arg(1000)->Arg(10000);
 BENCHMARK(BM_DecideWildcardName)->Arg(10)->Arg(1000)->Arg(10000);

@@ -1,16 +1,24 @@
 // Tool names that imitate a known tool are judged as that tool, or refused.
 #include "tool_name.hpp"
 
-#include <cctype>
+#include <string_view>
 
 #include "unicode_text.hpp"
 
 namespace toolguard::detail {
 namespace {
 
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
+char asciiLower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+// Equal ignoring ASCII case, without copying (this runs on every decision).
+bool equalIgnoringCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (asciiLower(a[i]) != asciiLower(b[i])) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -43,9 +51,8 @@ std::optional<ToolNameImitation> imitatedTool(std::string_view name, const ToolC
   if (first == std::string::npos) return std::nullopt;
   folded = folded.substr(first, folded.find_last_not_of(" \t\r\n\f\v") - first + 1);
   if (tools.contains(folded)) return ToolNameImitation{folded, disguised};
-  const std::string wanted = lower(folded);
   for (const ToolInfo* tool : tools.all()) {
-    if (lower(tool->name) == wanted) return ToolNameImitation{tool->name, disguised};
+    if (equalIgnoringCase(tool->name, folded)) return ToolNameImitation{tool->name, disguised};
   }
   return std::nullopt;
 }
