@@ -20,7 +20,7 @@ namespace toolguard::detail {
 class PathGlobSet {
  public:
   /// Matches answered without RE2 before the compiled expression takes over.
-  static constexpr std::uint32_t kWarmUses = 16;
+  static constexpr std::uint32_t kWarmUses = 1024;
 
   PathGlobSet() = default;
   PathGlobSet(PathGlobSet&& other) noexcept;

@@ -516,6 +516,14 @@ Detail writesThenRuns(const CommandScene& s) {
   const auto& commands = s.program.commands;
   const SimpleCommand* self = &s.command;
   if (self < commands.data() || self >= commands.data() + commands.size()) return std::nullopt;
+  // Most commands run no build file: then what the earlier ones wrote does
+  // not matter (and a long program is not scanned once per command).
+  bool runs_one = false;
+  for (int k = static_cast<int>(detail::BuildFile::Makefile);
+       k <= static_cast<int>(detail::BuildFile::CMake) && !runs_one; ++k) {
+    runs_one = detail::runsBuildFile(s.command, static_cast<detail::BuildFile>(k));
+  }
+  if (!runs_one) return std::nullopt;
   for (const SimpleCommand* c = commands.data(); c < self; ++c) {
     for (const detail::CommandPath& p : detail::commandPaths(*c)) {
       // Writing its text, not changing its mode or time stamp.
