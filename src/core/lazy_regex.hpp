@@ -4,6 +4,7 @@
 
 #include <re2/re2.h>
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -18,6 +19,10 @@ class LazyRegex {
  public:
   LazyRegex(std::string pattern, RE2::Options options)
       : pattern_(std::move(pattern)), options_(options) {}
+  /// The pattern itself is written on first use too (translating many globs
+  /// costs more than a process that never needs them should pay).
+  LazyRegex(std::function<std::string()> write_pattern, RE2::Options options)
+      : write_pattern_(std::move(write_pattern)), options_(options) {}
   LazyRegex(const LazyRegex&) = delete;
   LazyRegex& operator=(const LazyRegex&) = delete;
 
@@ -27,10 +32,9 @@ class LazyRegex {
   /// The same pattern, ignoring case (for case-folding file systems), itself lazy.
   std::unique_ptr<LazyRegex> ignoringCase() const;
 
-  const std::string& pattern() const { return pattern_; }
-
  private:
-  std::string pattern_;
+  mutable std::string pattern_;
+  std::function<std::string()> write_pattern_;
   RE2::Options options_;
   mutable std::once_flag once_;
   mutable std::unique_ptr<RE2> compiled_;

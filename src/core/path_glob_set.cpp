@@ -8,7 +8,7 @@ namespace toolguard::detail {
 PathGlobSet::PathGlobSet(const std::vector<std::string>& globs, const std::string& home,
                          const SourceLocation& where, std::string_view what, std::string& text)
     : empty_(globs.empty()) {
-  auto translate = [&home](const std::string& g) { return pathGlobToRegex(g, home); };
+  auto translate = [home](const std::string& g) { return pathGlobToRegex(g, home); };
   std::vector<std::string> others;
   std::vector<std::string> literals;
   for (const std::string& g : globs) {
@@ -22,7 +22,7 @@ PathGlobSet::PathGlobSet(const std::vector<std::string>& globs, const std::strin
   all_ = lazyTranslated(globs, where, what, text, translate);
   if (all_) all_nocase_ = all_->ignoringCase();
   std::string others_text;
-  others_ = lazyTranslated(others, where, what, others_text, translate);
+  others_ = lazyTranslated(others, where, what, others_text, translate, /*check_classes=*/false);
   if (others_) others_nocase_ = others_->ignoringCase();
   others_filter_ = GlobLiteralFilter(literals);
 }

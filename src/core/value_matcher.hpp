@@ -73,21 +73,30 @@ std::unique_ptr<RE2> compileTranslated(const std::vector<std::string>& patterns,
 template <typename Translate>
 std::unique_ptr<LazyRegex> lazyTranslated(const std::vector<std::string>& globs,
                                           const SourceLocation& where, std::string_view what,
-                                          std::string& text, Translate translate) {
+                                          std::string& text, Translate translate,
+                                          bool check_classes = true) {
   if (globs.empty()) return nullptr;
-  std::string joined;
   for (const std::string& g : globs) {
-    const std::string translated = translate(g);
-    if (g.find('[') != std::string::npos) compileRegex(translated, where, what);
-    if (!joined.empty()) joined += '|';
-    joined.append("(?:").append(translated).append(")");
+    if (check_classes && g.find('[') != std::string::npos) {
+      compileRegex(translate(g), where, what);
+    }
     if (!text.empty()) text += "\", \"";
     text += g;
   }
   RE2::Options options;
   options.set_log_errors(false);
   options.set_dot_nl(true);
-  return std::make_unique<LazyRegex>("(?:" + joined + ")", options);
+  // Written on first use: `translate` is kept, so it must own what it uses.
+  return std::make_unique<LazyRegex>(
+      [globs, translate] {
+        std::string joined;
+        for (const std::string& g : globs) {
+          if (!joined.empty()) joined += '|';
+          joined.append("(?:").append(translate(g)).append(")");
+        }
+        return "(?:" + joined + ")";
+      },
+      options);
 }
 
 }  // namespace toolguard::detail
