@@ -132,7 +132,13 @@ nlohmann::json geminiHookError(const std::string& error) {
 }
 
 int runCheck(const CheckOptions& o) {
-  EngineProvider engines(o.policy);
+  // Never torn down: the process ends after its answer, and freeing a policy
+  // rule by rule would cost a hook a sixth of its work. (Held by a static, so
+  // the leak checker sees it as reachable; audit and approvals, which own
+  // files, are closed as usual.)
+  static EngineProvider* kept_engines = nullptr;
+  kept_engines = new EngineProvider(o.policy);
+  EngineProvider& engines = *kept_engines;
   std::unique_ptr<GuardProvider> guards;
   std::string guard_error;
   try {
