@@ -13,6 +13,7 @@ namespace toolguard::detail {
 CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_path)
     : outside_workspace_(spec.outside_workspace), every_path_(every_path) {
   const std::string home = homeDirectory();
+  home_ = home;
   // A glob starting with "./" is relative to the call's cwd: it is matched,
   // as an anchored glob, against the part of a path below the cwd.
   std::vector<std::string> anywhere;
@@ -34,7 +35,7 @@ CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_pat
     } else {
       anywhere.push_back(g);
     }
-    for (PathExample& ex : examplesOfGlob(g, home)) examples_.push_back(std::move(ex));
+    example_globs_.push_back(g);
   }
   std::string cwd_text;
   globs_ = PathGlobSet(anywhere, home, spec.where, "path glob", glob_text_);
@@ -55,6 +56,15 @@ CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_pat
   if (globs_.empty() && cwd_globs_.empty() && !regex_ && !outside_workspace_) {
     throw PolicyError(spec.where, "path matcher needs one of glob, regex, outside_workspace");
   }
+}
+
+const std::vector<PathExample>& CompiledPathMatcher::examples() const {
+  std::call_once(examples_once_, [this] {
+    for (const std::string& g : example_globs_) {
+      for (PathExample& ex : examplesOfGlob(g, home_)) examples_.push_back(std::move(ex));
+    }
+  });
+  return examples_;
 }
 
 bool CompiledPathMatcher::globMatches(const std::string& name, bool fold,
@@ -105,7 +115,7 @@ bool CompiledPathMatcher::matchesProbe(const PathAccess& probe, const CallView& 
 
 bool CompiledPathMatcher::accessMatches(const PathAccess& access, const CallView& view) const {
   if (!every_path_) {
-    const std::vector<PathAccess> probes = pathProbes(access, examples_, view);
+    const std::vector<PathAccess> probes = pathProbes(access, examples(), view);
     return std::any_of(probes.begin(), probes.end(),
                        [&](const PathAccess& probe) { return matchesProbe(probe, view); });
   }

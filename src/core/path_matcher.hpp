@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,7 +42,7 @@ class CompiledPathMatcher {
   bool matchesProbe(const PathAccess& probe, const CallView& view) const;
 
   /// Examples of the places the globs name (for pathProbes).
-  const std::vector<PathExample>& examples() const { return examples_; }
+  const std::vector<PathExample>& examples() const;
 
   std::string describe() const;
 
@@ -62,7 +63,12 @@ class CompiledPathMatcher {
   std::unique_ptr<RE2> regex_;
   std::unique_ptr<LazyRegex> regex_nocase_;
   std::optional<bool> outside_workspace_;
-  std::vector<PathExample> examples_;
+  // What the globs name, for path probes: worked out the first time a call
+  // needs them (a hook process reaches few rules).
+  std::vector<std::string> example_globs_;
+  std::string home_;
+  mutable std::once_flag examples_once_;
+  mutable std::vector<PathExample> examples_;
   bool every_path_;
 };
 
