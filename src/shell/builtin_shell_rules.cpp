@@ -2,6 +2,7 @@
 // parsing) and has examples the test suite checks.
 #include <algorithm>
 #include <functional>
+#include <mutex>
 #include <set>
 
 #include "build_files.hpp"
@@ -37,23 +38,27 @@ struct BuiltinRuleSpec {
 class BuiltinCommandRule final : public Rule {
  public:
   BuiltinCommandRule(BuiltinRuleSpec spec, PolicyLayer layer)
-      : Rule(shellRuleHeader(spec.id, "<builtin:shell>", layer)), spec_(std::move(spec)) {
-    for (bool should_match : {true, false}) {
-      for (const char* command : should_match ? spec_.match : spec_.not_match) {
-        RuleExample ex;
-        ex.call.tool = "Bash";
-        ex.call.args = {{"command", command}};
-        ex.call.context.cwd = "/workspace";
-        ex.should_match = should_match;
-        ex.where = SourceLocation{"<builtin:shell>", 0, 0};
-        examples_.push_back(std::move(ex));
-      }
-    }
-  }
+      : Rule(shellRuleHeader(spec.id, "<builtin:shell>", layer)), spec_(std::move(spec)) {}
 
   bool judgesShellCommands() const override { return true; }
   std::optional<Verdict> fixedVerdict() const override { return spec_.verdict; }
-  const std::vector<RuleExample>& examples() const override { return examples_; }
+  // Made when asked for (tests and lint): a hook process never needs them.
+  const std::vector<RuleExample>& examples() const override {
+    std::call_once(examples_once_, [this] {
+      for (bool should_match : {true, false}) {
+        for (const char* command : should_match ? spec_.match : spec_.not_match) {
+          RuleExample ex;
+          ex.call.tool = "Bash";
+          ex.call.args = {{"command", command}};
+          ex.call.context.cwd = "/workspace";
+          ex.should_match = should_match;
+          ex.where = SourceLocation{"<builtin:shell>", 0, 0};
+          examples_.push_back(std::move(ex));
+        }
+      }
+    });
+    return examples_;
+  }
   std::optional<Finding> evaluate(const CallView&) const override { return std::nullopt; }
   std::string describe() const override {
     return std::string(spec_.reason) + " -> " + std::string(toString(spec_.verdict));
@@ -73,7 +78,8 @@ class BuiltinCommandRule final : public Rule {
 
  private:
   BuiltinRuleSpec spec_;
-  std::vector<RuleExample> examples_;
+  mutable std::once_flag examples_once_;
+  mutable std::vector<RuleExample> examples_;
 };
 
 bool oneOf(const std::string& name, std::initializer_list<const char*> names) {
