@@ -104,24 +104,42 @@ std::string textGlobToRegex(std::string_view glob) {
   return translate(glob, false);
 }
 
-std::string pathGlobToRegex(std::string_view glob, std::string_view home) {
-  // "~" is the home directory, normalized and matched literally (a home
-  // directory may contain glob or regex characters, or end in a slash).
-  std::string literal;
-  std::string pattern(glob);
+namespace {
+
+// A path glob as both the translation and the literal filter read it: "~" is
+// the home directory, normalized and matched literally (a home may contain
+// glob or regex characters, or end in a slash); trailing slashes go; a
+// pattern not starting at `/` or `~` matches at any depth.
+struct PathGlobReading {
+  std::string home_literal;  ///< the home directory a `~` glob starts with, or ""
+  std::string pattern;       ///< the rest (for an unanchored glob without its `**/`)
+  bool anchored = false;
+  bool home_only = false;  ///< the glob is just `~`
+};
+
+PathGlobReading readPathGlob(std::string_view glob, std::string_view home) {
+  PathGlobReading out;
+  out.pattern = std::string(glob);
   if (glob == "~" || glob.starts_with("~/")) {
     const std::string normalized_home = normalizePath(home, "/", "/");
-    if (normalized_home != "/") literal = normalized_home;
-    pattern = std::string(glob.substr(1));
-    if (pattern.empty()) return literal.empty() ? "/" : RE2::QuoteMeta(literal);
+    if (normalized_home != "/") out.home_literal = normalized_home;
+    out.pattern = std::string(glob.substr(1));
+    out.home_only = out.pattern.empty();
   }
-  while (pattern.size() > 1 && pattern.back() == '/') pattern.pop_back();
-  const bool anchored = !literal.empty() || pattern.starts_with('/');
-  std::string prefix;
-  if (!anchored) {
-    prefix = "/?(?:.*/)?";  // relative pattern: at any depth
-    if (pattern.starts_with("**/")) pattern.erase(0, 3);
-  }
+  while (out.pattern.size() > 1 && out.pattern.back() == '/') out.pattern.pop_back();
+  out.anchored = !out.home_literal.empty() || out.pattern.starts_with('/');
+  if (!out.anchored && out.pattern.starts_with("**/")) out.pattern.erase(0, 3);
+  return out;
+}
+
+}  // namespace
+
+std::string pathGlobToRegex(std::string_view glob, std::string_view home) {
+  const PathGlobReading reading = readPathGlob(glob, home);
+  const std::string& literal = reading.home_literal;
+  if (reading.home_only) return literal.empty() ? "/" : RE2::QuoteMeta(literal);
+  const std::string& pattern = reading.pattern;
+  const std::string prefix = reading.anchored ? "" : "/?(?:.*/)?";  // relative: at any depth
   const std::string quoted_literal = RE2::QuoteMeta(literal);
   const std::string body = quoted_literal + translate(pattern, true);
   // "dir/**" also matches "dir" itself.
@@ -177,21 +195,13 @@ std::string asciiLowercase(std::string_view text) {
 }  // namespace
 
 std::string requiredPathGlobLiteral(std::string_view glob, std::string_view home) {
-  // The same reading as pathGlobToRegex: `~` is the home directory, trailing
-  // slashes go, and "dir/**" also matches "dir" (so only dir's runs count).
-  std::string literal;
-  std::string pattern(glob);
-  if (glob == "~" || glob.starts_with("~/")) {
-    const std::string normalized_home = normalizePath(home, "/", "/");
-    if (normalized_home != "/") literal = normalized_home;
-    pattern = std::string(glob.substr(1));
-  }
-  while (pattern.size() > 1 && pattern.back() == '/') pattern.pop_back();
-  const bool anchored = !literal.empty() || pattern.starts_with('/');
-  if (!anchored && pattern.starts_with("**/")) pattern.erase(0, 3);
+  // Read as pathGlobToRegex reads it; "dir/**" also matches "dir", so only
+  // dir's runs count.
+  PathGlobReading reading = readPathGlob(glob, home);
+  std::string& pattern = reading.pattern;
   if (pattern.size() >= 3 && pattern.ends_with("/**")) pattern.resize(pattern.size() - 3);
   std::vector<std::string> runs = literalRuns(pattern);
-  runs.front() = literal + runs.front();  // the home is matched right before the pattern
+  runs.front() = reading.home_literal + runs.front();  // the home comes right before
   std::string best;
   for (const std::string& run : runs) {
     if (run.size() > best.size()) best = run;

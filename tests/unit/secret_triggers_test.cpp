@@ -20,16 +20,16 @@ bool holdsATrigger(const std::string& atom) {
   return false;
 }
 
-// No pattern may pass RE2's prefilter when every atom that holds no trigger
-// is present (the most a trigger-free text can offer). A pattern RE2 cannot
-// filter at all passes always, so it fails this too.
-void expectTriggersNeeded(const std::vector<const char*>& patterns) {
+// The patterns (by index) that pass RE2's prefilter when every atom that
+// holds no trigger is present (the most a trigger-free text can offer). A
+// pattern RE2 cannot filter at all passes always.
+std::vector<int> passingWithoutTriggers(const std::vector<const char*>& patterns) {
   re2::FilteredRE2 filter(1);
   RE2::Options options;
   options.set_log_errors(false);
   for (const char* pattern : patterns) {
     int id = 0;
-    ASSERT_EQ(filter.Add(pattern, options, &id), RE2::NoError) << pattern;
+    EXPECT_EQ(filter.Add(pattern, options, &id), RE2::NoError) << pattern;
   }
   std::vector<std::string> atoms;
   filter.Compile(&atoms);
@@ -39,7 +39,13 @@ void expectTriggersNeeded(const std::vector<const char*>& patterns) {
   }
   std::vector<int> passing;
   filter.AllPotentials(present, &passing);
-  for (int id : passing) ADD_FAILURE() << "needs no trigger: " << patterns[static_cast<size_t>(id)];
+  return passing;
+}
+
+void expectTriggersNeeded(const std::vector<const char*>& patterns) {
+  for (int id : passingWithoutTriggers(patterns)) {
+    ADD_FAILURE() << "needs no trigger: " << patterns[static_cast<size_t>(id)];
+  }
 }
 
 TEST(SecretTriggers, EveryFormatNeedsATrigger) {
@@ -54,18 +60,7 @@ TEST(SecretTriggers, EveryFormatNeedsATrigger) {
 
 TEST(SecretTriggers, TheCheckFailsForAFormatWithoutItsTrigger) {
   // A check that cannot fail proves nothing: a format with no listed trigger.
-  re2::FilteredRE2 filter(1);
-  int id = 0;
-  ASSERT_EQ(filter.Add(R"(\bnpm_[A-Za-z0-9]{36})", RE2::Options(), &id), RE2::NoError);
-  std::vector<std::string> atoms;
-  filter.Compile(&atoms);
-  std::vector<int> present;
-  for (size_t i = 0; i < atoms.size(); ++i) {
-    if (!holdsATrigger(atoms[i])) present.push_back(static_cast<int>(i));
-  }
-  std::vector<int> passing;
-  filter.AllPotentials(present, &passing);
-  EXPECT_EQ(passing, std::vector<int>{0});
+  EXPECT_EQ(passingWithoutTriggers({R"(\bnpm_[A-Za-z0-9]{36})"}), std::vector<int>{0});
 }
 
 TEST(SecretTriggers, TextWithoutATriggerIsNotScannedAndSecretsStillAre) {
