@@ -11,6 +11,7 @@
 // trailing empty line (YAML 1.2, 8.1.1.2).
 #include <libfyaml.h>
 
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <vector>
@@ -27,6 +28,41 @@ struct ParserDeleter {
 struct DiagDeleter {
   void operator()(fy_diag* diag) const { fy_diag_unref(diag); }
 };
+struct EventFree {
+  fy_parser* parser;
+  void operator()(fy_event* event) const { fy_parser_event_free(parser, event); }
+};
+
+// The parser's first error, from its report "<input>:LINE:COLUMN: error: TEXT"
+// (reports are caught, never printed; collecting them instead leaks in 0.7.12).
+struct FirstError {
+  bool seen = false;
+  int line = 0;
+  int column = 0;
+  std::string message;
+};
+
+void keepFirstError(fy_diag*, void* user, const char* text, size_t length) {
+  auto& first = *static_cast<FirstError*>(user);
+  const std::string_view report(text, length);
+  const size_t marker = report.find(": error: ");
+  if (first.seen || marker == std::string_view::npos) return;
+  first.seen = true;
+  std::string_view message = report.substr(marker + 9);
+  while (!message.empty() && (message.back() == '\n' || message.back() == '\r')) {
+    message.remove_suffix(1);
+  }
+  first.message = std::string(message);
+  // ":LINE:COLUMN" just before the marker.
+  const std::string_view place = report.substr(0, marker);
+  const size_t second = place.rfind(':');
+  const size_t first_colon =
+      second == std::string_view::npos ? second : place.rfind(':', second - 1);
+  if (first_colon == std::string_view::npos) return;
+  first.line =
+      std::atoi(std::string(place.substr(first_colon + 1, second - first_colon - 1)).c_str());
+  first.column = std::atoi(std::string(place.substr(second + 1)).c_str());
+}
 
 struct Place {
   std::uint32_t line = 0;    // 1-based; 0: not known
@@ -68,8 +104,9 @@ struct NeedsYamlCpp {};
 
 class EventReader {
  public:
-  EventReader(fy_parser* parser, fy_diag* diag, std::string_view text, const std::string& name)
-      : parser_(parser), diag_(diag), text_(text), name_(name) {}
+  EventReader(fy_parser* parser, const FirstError& first_error, std::string_view text,
+              const std::string& name)
+      : parser_(parser), first_error_(first_error), text_(text), name_(name) {}
 
   DocNode read() {
     bool in_document = false;
@@ -79,9 +116,9 @@ class EventReader {
         if (fy_parser_get_stream_error(parser_)) failParse();
         break;
       }
-      const bool done = handle(event, in_document);
-      fy_parser_event_free(parser_, event);
-      if (done) break;
+      // Freed however handle() leaves (it throws on a bad alias or a misread).
+      const std::unique_ptr<fy_event, EventFree> owned(event, EventFree{parser_});
+      if (handle(event, in_document)) break;
     }
     if (fy_parser_get_stream_error(parser_)) failParse();
     return std::move(root_);
@@ -261,17 +298,15 @@ class EventReader {
 
   // The parser's own first error, with its place.
   [[noreturn]] void failParse() {
-    void* iterator = nullptr;
-    while (fy_diag_error* error = fy_diag_errors_iterate(diag_, &iterator)) {
-      if (error->type < FYET_ERROR || error->msg == nullptr) continue;
-      throw PolicyError(SourceLocation{name_, error->line, error->column},  // 1-based
-                        std::string("invalid YAML: ") + error->msg);
+    if (first_error_.seen) {
+      throw PolicyError(SourceLocation{name_, first_error_.line, first_error_.column},
+                        "invalid YAML: " + first_error_.message);
     }
     throw PolicyError(SourceLocation{name_, 0, 0}, "invalid YAML");
   }
 
   fy_parser* parser_;
-  fy_diag* diag_;
+  const FirstError& first_error_;
   std::string_view text_;
   const std::string& name_;
   Place last_end_;
@@ -284,14 +319,17 @@ class EventReader {
 }  // namespace
 
 DocNode parseYamlDocument(std::string_view text, const std::string& name) {
-  // Errors are collected, never printed: they become one PolicyError.
+  // Reports are caught, never printed: the first error becomes the PolicyError.
+  FirstError first_error;
   fy_diag_cfg diag_config{};
   fy_diag_cfg_default(&diag_config);
   diag_config.fp = nullptr;
+  diag_config.output_fn = keepFirstError;
+  diag_config.user = &first_error;
   diag_config.colorize = false;
+  diag_config.show_source = false;
   std::unique_ptr<fy_diag, DiagDeleter> diag(fy_diag_create(&diag_config));
   if (!diag) throw PolicyError(SourceLocation{name, 0, 0}, "cannot make a YAML parser");
-  fy_diag_set_collect_errors(diag.get(), true);
   fy_parse_cfg config{};
   config.flags = static_cast<fy_parse_cfg_flags>(FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_2 |
                                                  FYPCF_JSON_NONE | FYPCF_ALLOW_DUPLICATE_KEYS);
@@ -304,7 +342,7 @@ DocNode parseYamlDocument(std::string_view text, const std::string& name) {
     throw PolicyError(SourceLocation{name, 0, 0}, "cannot read the text as YAML");
   }
   try {
-    return EventReader(parser.get(), diag.get(), copy, name).read();
+    return EventReader(parser.get(), first_error, copy, name).read();
   } catch (const NeedsYamlCpp&) {
     return parseWithYamlCpp(copy, name);
   }
