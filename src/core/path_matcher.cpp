@@ -11,39 +11,24 @@
 namespace toolguard::detail {
 
 CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_path)
-    : outside_workspace_(spec.outside_workspace), every_path_(every_path) {
-  const std::string home = homeDirectory();
-  home_ = home;
-  // A glob starting with "./" is relative to the call's cwd: it is matched,
-  // as an anchored glob, against the part of a path below the cwd.
-  std::vector<std::string> anywhere;
-  std::vector<std::string> below_cwd;
-  // Braces are alternatives: `*.{pem,key}` is `*.pem` and `*.key`.
-  std::vector<std::string> globs;
-  for (const std::string& g : spec.glob) {
-    for (std::string& alternative : expandBraces(g)) globs.push_back(std::move(alternative));
-  }
-  std::vector<std::string> exceptions;
-  for (const std::string& g : spec.except) {
-    for (std::string& alternative : expandBraces(g)) exceptions.push_back(std::move(alternative));
-  }
-  for (const std::string& g : globs) {
-    if (g == "." || g == "./") {
-      below_cwd.emplace_back("/");
-    } else if (g.starts_with("./")) {
-      below_cwd.push_back(g.substr(1));
-    } else {
-      anywhere.push_back(g);
+    : outside_workspace_(spec.outside_workspace),
+      every_path_(every_path),
+      spec_globs_(spec.glob),
+      spec_except_(spec.except),
+      where_(spec.where),
+      home_(homeDirectory()) {
+  // What can be wrong is found now, so that a bad policy is a load error; the
+  // globs themselves are read the first time a call reaches the rule.
+  for (const auto& [list, what] :
+       {std::pair{&spec_globs_, "path glob"}, std::pair{&spec_except_, "path.except glob"}}) {
+    for (const std::string& g : *list) {
+      if (g.find('[') == std::string::npos) continue;
+      for (const std::string& alternative : expandBraces(g)) {
+        if (alternative.find('[') != std::string::npos) {
+          compileRegex(pathGlobToRegex(alternative, home_), where_, what);
+        }
+      }
     }
-    example_globs_.push_back(g);
-  }
-  std::string cwd_text;
-  globs_ = PathGlobSet(anywhere, home, spec.where, "path glob", glob_text_);
-  cwd_globs_ = PathGlobSet(below_cwd, home, spec.where, "path glob", cwd_text);
-  for (const std::string& g : globs) {
-    if (!g.starts_with("./") && g != ".") continue;
-    if (!glob_text_.empty()) glob_text_ += "\", \"";
-    glob_text_ += g;
   }
   // A regex is the user's own: compiled now, so a bad one is a load error.
   if (!spec.regex.empty()) {
@@ -52,13 +37,50 @@ CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_pat
     regex_nocase_ = std::make_unique<LazyRegex>(regex_->pattern(), regex_->options());
     regex_nocase_ = regex_nocase_->ignoringCase();
   }
-  except_ = PathGlobSet(exceptions, home, spec.where, "path.except glob", except_text_);
-  if (globs_.empty() && cwd_globs_.empty() && !regex_ && !outside_workspace_) {
+  if (spec_globs_.empty() && !regex_ && !outside_workspace_) {
     throw PolicyError(spec.where, "path matcher needs one of glob, regex, outside_workspace");
   }
 }
 
+void CompiledPathMatcher::prepare() const {
+  std::call_once(prepared_, [this] {
+    // A glob starting with "./" is relative to the call's cwd: it is matched,
+    // as an anchored glob, against the part of a path below the cwd.
+    std::vector<std::string> anywhere;
+    std::vector<std::string> below_cwd;
+    // Braces are alternatives: `*.{pem,key}` is `*.pem` and `*.key`.
+    std::vector<std::string> globs;
+    for (const std::string& g : spec_globs_) {
+      for (std::string& alternative : expandBraces(g)) globs.push_back(std::move(alternative));
+    }
+    std::vector<std::string> exceptions;
+    for (const std::string& g : spec_except_) {
+      for (std::string& alternative : expandBraces(g)) exceptions.push_back(std::move(alternative));
+    }
+    for (const std::string& g : globs) {
+      if (g == "." || g == "./") {
+        below_cwd.emplace_back("/");
+      } else if (g.starts_with("./")) {
+        below_cwd.push_back(g.substr(1));
+      } else {
+        anywhere.push_back(g);
+      }
+      example_globs_.push_back(g);
+    }
+    std::string cwd_text;
+    globs_ = PathGlobSet(anywhere, home_, where_, "path glob", glob_text_);
+    cwd_globs_ = PathGlobSet(below_cwd, home_, where_, "path glob", cwd_text);
+    for (const std::string& g : globs) {
+      if (!g.starts_with("./") && g != ".") continue;
+      if (!glob_text_.empty()) glob_text_ += "\", \"";
+      glob_text_ += g;
+    }
+    except_ = PathGlobSet(exceptions, home_, where_, "path.except glob", except_text_);
+  });
+}
+
 const std::vector<PathExample>& CompiledPathMatcher::examples() const {
+  prepare();
   std::call_once(examples_once_, [this] {
     for (const std::string& g : example_globs_) {
       for (PathExample& ex : examplesOfGlob(g, home_)) examples_.push_back(std::move(ex));
@@ -82,6 +104,7 @@ bool CompiledPathMatcher::globMatches(const std::string& name, bool fold,
 
 bool CompiledPathMatcher::nameMatches(const std::string& name, bool fold,
                                       const CallView& view) const {
+  prepare();
   if ((!globs_.empty() || !cwd_globs_.empty()) && !globMatches(name, fold, view)) return false;
   if (regex_ != nullptr) {
     if (fold ? !fullMatch(name, regex_nocase_) : !RE2::FullMatch(name, *regex_)) return false;
@@ -90,6 +113,7 @@ bool CompiledPathMatcher::nameMatches(const std::string& name, bool fold,
 }
 
 bool CompiledPathMatcher::excepted(const ResolvedPath& path) const {
+  prepare();
   // Every form must be an exception: a link from an excepted name to
   // anywhere else is still judged by where it leads.
   return !except_.empty() &&
@@ -99,7 +123,7 @@ bool CompiledPathMatcher::excepted(const ResolvedPath& path) const {
 bool CompiledPathMatcher::matchesProbe(const PathAccess& probe, const CallView& view) const {
   const ResolvedPath& path = probe.path;
   if (excepted(path)) return false;
-  if (!globs_.empty() || !cwd_globs_.empty() || regex_) {
+  if (!spec_globs_.empty() || regex_) {
     // Restricting rules catch a path by any of its forms; loosening ones need all.
     auto test = [&](const std::string& name) {
       return nameMatches(name, path.case_insensitive, view);
@@ -152,6 +176,7 @@ bool CompiledPathMatcher::matchesAccesses(const std::vector<PathAccess>& accesse
 }
 
 std::string CompiledPathMatcher::describe() const {
+  prepare();
   std::string out;
   auto add = [&out](std::string part) {
     if (!out.empty()) out += " and ";

@@ -52,24 +52,31 @@ class CompiledPathMatcher {
   bool excepted(const ResolvedPath& path) const;
   bool accessMatches(const PathAccess& access, const CallView& view) const;
 
-  std::string glob_text_;
+  /// Reads the globs (once, on the first call that reaches the rule).
+  void prepare() const;
+
   std::string regex_text_;
-  std::string except_text_;
-  // Globs compile the first time a path needs them (path_glob_set.hpp); a
-  // user's regex at load.
-  PathGlobSet globs_;
-  PathGlobSet cwd_globs_;  ///< `./` globs: on the path below the call's cwd
-  PathGlobSet except_;
   std::unique_ptr<RE2> regex_;
   std::unique_ptr<LazyRegex> regex_nocase_;
   std::optional<bool> outside_workspace_;
-  // What the globs name, for path probes: worked out the first time a call
-  // needs them (a hook process reaches few rules).
-  std::vector<std::string> example_globs_;
+  bool every_path_;
+  std::vector<std::string> spec_globs_;
+  std::vector<std::string> spec_except_;
+  SourceLocation where_;
   std::string home_;
+  // Made by prepare(); the globs' expressions compile later still, when a
+  // path needs them (path_glob_set.hpp).
+  mutable std::once_flag prepared_;
+  mutable std::string glob_text_;
+  mutable std::string except_text_;
+  mutable PathGlobSet globs_;
+  mutable PathGlobSet cwd_globs_;  ///< `./` globs: on the path below the call's cwd
+  mutable PathGlobSet except_;
+  mutable std::vector<std::string> example_globs_;
+  // What the globs name, for path probes: worked out the first time a call
+  // needs them.
   mutable std::once_flag examples_once_;
   mutable std::vector<PathExample> examples_;
-  bool every_path_;
 };
 
 }  // namespace toolguard::detail
