@@ -2,8 +2,11 @@
 // Internal: a policy compiled for decisions (rule indexes, tool schemas).
 
 #include <map>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <variant>
+#include <vector>
 
 #include "path_probes.hpp"
 #include "rule_index.hpp"
@@ -28,8 +31,16 @@ struct CompiledPolicy {
   std::vector<uint32_t> path_rules;
   /// path_rules as a lookup by rule index.
   std::vector<bool> is_path_rule;
-  /// Examples of the places every rule's path globs name (for pathProbes).
-  std::vector<PathExample> path_examples;
+  /// Every catalog tool by its ASCII-lowercase name (imitatedTool).
+  std::unordered_map<std::string, std::string> tools_by_lowercase_name;
+
+  /// Examples of the places every path rule's globs name (for pathProbes),
+  /// worked out the first time a call has a path.
+  const std::vector<PathExample>& pathExamples() const;
+
+ private:
+  mutable std::once_flag path_examples_once_;
+  mutable std::vector<PathExample> path_examples_;
 };
 
 }  // namespace toolguard::detail

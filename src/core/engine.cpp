@@ -12,9 +12,11 @@
 namespace toolguard {
 namespace detail {
 
-CompiledPolicy::CompiledPolicy(Policy p) : policy(std::move(p)), index(policy.rules) {
+CompiledPolicy::CompiledPolicy(Policy p)
+    : policy(std::move(p)),
+      index(policy.rules),
+      tools_by_lowercase_name(toolsByLowercaseName(policy.tools)) {
   is_path_rule.assign(policy.rules.size(), false);
-  const std::string home = homeDirectory();
   for (uint32_t i = 0; i < policy.rules.size(); ++i) {
     const Rule& rule = *policy.rules[i];
     const std::optional<Verdict> verdict = rule.fixedVerdict();
@@ -24,15 +26,6 @@ CompiledPolicy::CompiledPolicy(Policy p) : policy(std::move(p)), index(policy.ru
     }
     path_rules.push_back(i);
     is_path_rule[i] = true;
-    for (const std::string& glob : rule.pathGlobs()) {
-      for (PathExample& ex : examplesOfGlob(glob, home)) {
-        const bool known =
-            std::any_of(path_examples.begin(), path_examples.end(), [&](const PathExample& other) {
-              return other.text == ex.text && other.anchored == ex.anchored;
-            });
-        if (!known) path_examples.push_back(std::move(ex));
-      }
-    }
   }
   for (const ToolInfo* tool : policy.tools.all()) {
     if (tool->input_schema.is_null()) continue;
@@ -42,6 +35,24 @@ CompiledPolicy::CompiledPolicy(Policy p) : policy(std::move(p)), index(policy.ru
       schemas.emplace(tool->name, std::string(e.what()));
     }
   }
+}
+
+const std::vector<PathExample>& CompiledPolicy::pathExamples() const {
+  std::call_once(path_examples_once_, [this] {
+    const std::string home = homeDirectory();
+    for (uint32_t i : path_rules) {
+      for (const std::string& glob : policy.rules[i]->pathGlobs()) {
+        for (PathExample& ex : examplesOfGlob(glob, home)) {
+          const bool known = std::any_of(
+              path_examples_.begin(), path_examples_.end(), [&](const PathExample& other) {
+                return other.text == ex.text && other.anchored == ex.anchored;
+              });
+          if (!known) path_examples_.push_back(std::move(ex));
+        }
+      }
+    }
+  });
+  return path_examples_;
 }
 
 }  // namespace detail
@@ -135,7 +146,8 @@ Decision Engine::decide(const ToolCall& call) const {
     if (call.tool.empty()) return errorDecision("the call has no tool name");
     // A name that imitates a known tool is that tool (BASH, "Bash "), or,
     // when it hides the imitation (zero-width, full-width), refused.
-    if (auto imitation = detail::imitatedTool(call.tool, compiled_->policy.tools)) {
+    if (auto imitation = detail::imitatedTool(call.tool, compiled_->policy.tools,
+                                              &compiled_->tools_by_lowercase_name)) {
       if (imitation->disguised) {
         return errorDecision("the tool name imitates '" + imitation->tool +
                              "' with invisible or look-alike characters");

@@ -30,7 +30,7 @@ bool judgePathAccesses(const CompiledPolicy& compiled, const CallView& view,
   std::vector<std::vector<PathAccess>> probes;
   probes.reserve(accesses.size());
   for (const PathAccess& access : accesses) {
-    probes.push_back(pathProbes(access, compiled.path_examples, view));
+    probes.push_back(pathProbes(access, compiled.pathExamples(), view));
   }
   bool found = false;
   for (uint32_t index : compiled.path_rules) {

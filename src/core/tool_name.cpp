@@ -23,7 +23,19 @@ bool equalIgnoringCase(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-std::optional<ToolNameImitation> imitatedTool(std::string_view name, const ToolCatalog& tools) {
+std::unordered_map<std::string, std::string> toolsByLowercaseName(const ToolCatalog& tools) {
+  std::unordered_map<std::string, std::string> out;
+  for (const ToolInfo* tool : tools.all()) {
+    std::string lower = tool->name;
+    for (char& c : lower) c = asciiLower(c);
+    out.emplace(std::move(lower), tool->name);  // the first of names equal but for case
+  }
+  return out;
+}
+
+std::optional<ToolNameImitation> imitatedTool(
+    std::string_view name, const ToolCatalog& tools,
+    const std::unordered_map<std::string, std::string>* by_lowercase_name) {
   if (tools.contains(name)) return std::nullopt;
   std::string folded;
   bool disguised = false;
@@ -51,6 +63,13 @@ std::optional<ToolNameImitation> imitatedTool(std::string_view name, const ToolC
   if (first == std::string::npos) return std::nullopt;
   folded = folded.substr(first, folded.find_last_not_of(" \t\r\n\f\v") - first + 1);
   if (tools.contains(folded)) return ToolNameImitation{folded, disguised};
+  if (by_lowercase_name != nullptr) {
+    std::string lower = folded;
+    for (char& c : lower) c = asciiLower(c);
+    auto found = by_lowercase_name->find(lower);
+    if (found != by_lowercase_name->end()) return ToolNameImitation{found->second, disguised};
+    return std::nullopt;
+  }
   for (const ToolInfo* tool : tools.all()) {
     if (equalIgnoringCase(tool->name, folded)) return ToolNameImitation{tool->name, disguised};
   }
