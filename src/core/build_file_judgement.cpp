@@ -66,6 +66,14 @@ const std::shared_ptr<const Rule>& unreadBuildFileRule() {
 void judgeBuildFileContent(const CompiledPolicy& compiled, const CallView& view, Judgement& best,
                            Decision& d) {
   if (view.tool().kind == ToolKind::Shell) return;
+  // Only a call that writes a file can write a build file (most calls do not:
+  // their texts are not even gathered).
+  const std::vector<PathAccess>& accesses = view.pathAccesses();
+  if (std::none_of(accesses.begin(), accesses.end(), [](const PathAccess& access) {
+        return access.kind == PathAccessKind::Write && access.shape == PathShape::File;
+      })) {
+    return;
+  }
   const std::vector<std::string> texts = writtenTexts(view.call().args);
   if (texts.empty()) return;
   ToolInfo shell;

@@ -154,6 +154,7 @@ const std::vector<PathAccess>& CallView::pathAccesses() const {
   accesses_done_ = true;
   if (tool_.kind == ToolKind::Shell) return accesses_;
   resolvePaths();
+  if (raw_paths_.empty()) return accesses_;  // most calls name no path
   const bool search = tool_.kind == ToolKind::FileSearch;
   PathAccessKind kind = PathAccessKind::Write;
   if (tool_.kind == ToolKind::FileRead || search ||
