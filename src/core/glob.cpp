@@ -158,6 +158,13 @@ std::vector<std::string> literalRuns(std::string_view glob) {
   std::vector<std::string> runs(1);
   for (size_t i = 0; i < glob.size();) {
     const char c = glob[i];
+    // "**/" after a `/` (or at the start) is zero or more whole components:
+    // its slash is optional, so it starts no run.
+    if (c == '*' && glob.substr(i).starts_with("**/") && (i == 0 || glob[i - 1] == '/')) {
+      runs.emplace_back();
+      i += 3;
+      continue;
+    }
     if (c == '*' || c == '?') {
       runs.emplace_back();
       ++i;
@@ -199,7 +206,16 @@ std::string requiredPathGlobLiteral(std::string_view glob, std::string_view home
   // dir's runs count.
   PathGlobReading reading = readPathGlob(glob, home);
   std::string& pattern = reading.pattern;
-  if (pattern.size() >= 3 && pattern.ends_with("/**")) pattern.resize(pattern.size() - 3);
+  if (pattern.size() >= 3 && pattern.ends_with("/**")) {
+    pattern.resize(pattern.size() - 3);
+    // `a\/**`: the body reads an escaped slash, the "dir" alternative a
+    // backslash; no run is sure to be in both.
+    size_t backslashes = 0;
+    while (backslashes < pattern.size() && pattern[pattern.size() - 1 - backslashes] == '\\') {
+      ++backslashes;
+    }
+    if (backslashes % 2 == 1) return "";
+  }
   std::vector<std::string> runs = literalRuns(pattern);
   runs.front() = reading.home_literal + runs.front();  // the home comes right before
   std::string best;

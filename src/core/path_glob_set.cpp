@@ -12,6 +12,7 @@ PathGlobSet::PathGlobSet(const std::vector<std::string>& globs, const std::strin
   std::vector<std::string> others;
   std::vector<std::string> literals;
   for (const std::string& g : globs) {
+    ascii_globs_ = ascii_globs_ && !hasNonAscii(g);
     if (std::optional<std::string> suffix = suffixOfNameGlob(g)) {
       suffixes_.push_back(std::move(*suffix));
     } else {
@@ -40,13 +41,17 @@ PathGlobSet& PathGlobSet::operator=(PathGlobSet&& other) noexcept {
   all_ = std::move(other.all_);
   all_nocase_ = std::move(other.all_nocase_);
   uses_.store(other.uses_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  ascii_globs_ = other.ascii_globs_;
   return *this;
 }
 
 bool PathGlobSet::matches(std::string_view name, bool fold) const {
   if (empty_) return false;
-  // RE2 folds more than ASCII: for such a name only the whole expression can say.
-  if (fold && hasNonAscii(name)) return fullMatch(name, all_nocase_);
+  // A name outside ASCII (RE2 reads UTF-8, and folds more than ASCII), or
+  // folding with a glob outside ASCII: only the whole expression can say.
+  if (hasNonAscii(name) || (fold && !ascii_globs_)) {
+    return fullMatch(name, fold ? all_nocase_ : all_);
+  }
   // Both ways give the same answer (GlobSuffix and GlobLiteral tests); a
   // process that matches often pays the compilation once for a faster match.
   if (uses_.load(std::memory_order_relaxed) >= kWarmUses) {

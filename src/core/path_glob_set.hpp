@@ -45,6 +45,9 @@ class PathGlobSet {
   /// Matches so far: a long-lived process (--batch, serve, an embedder)
   /// switches to the compiled expression after kWarmUses; a hook never does.
   mutable std::atomic<std::uint32_t> uses_{0};
+  /// False when a glob has a byte outside ASCII: RE2 folds some of those to
+  /// ASCII letters (the Kelvin sign to k), so ignoring case only RE2 is sure.
+  bool ascii_globs_ = true;
 };
 
 }  // namespace toolguard::detail

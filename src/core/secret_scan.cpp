@@ -70,7 +70,13 @@ std::string escapePointerToken(const std::string& token) {
 namespace detail {
 
 bool mayHoldSecret(std::string_view text) {
-  if (text.size() < 16) return false;  // every format is longer
+  if (text.size() < 8) return false;  // the shortest format, `a://b:c@`, has 8 bytes
+  // RE2 ignoring case also takes the long s (U+017F) for s and the Kelvin
+  // sign (U+212A) for k: a text with either is scanned.
+  if (text.find("\xC5\xBF") != std::string_view::npos ||
+      text.find("\xE2\x84\xAA") != std::string_view::npos) {
+    return true;
+  }
   std::string lower(text);
   for (char& c : lower) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');

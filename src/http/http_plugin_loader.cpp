@@ -2,9 +2,11 @@
 #include "http/http_plugin_loader.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <vector>
 
@@ -28,23 +30,41 @@ std::vector<fs::path> candidates() {
   return out;
 }
 
-// A plugin someone else could have written is never loaded: it would run as us.
-bool trustworthy(const fs::path& file, std::string& why) {
+// A plugin someone else could have written is never loaded: it would run as
+// us. The file is opened itself (never through a symbolic link) and what was
+// opened is checked; its directory must not let others replace it between
+// this check and the load. Returns the descriptor, or -1 with `why`.
+int openTrustworthy(const fs::path& file, std::string& why) {
+  const uid_t me = ::geteuid();
   struct stat st {};
-  if (::stat(file.c_str(), &st) != 0) {
+  if (::stat(file.parent_path().c_str(), &st) != 0) {
     why = "not found";
-    return false;
+    return -1;
   }
-  if (!S_ISREG(st.st_mode)) {
+  if (st.st_uid != 0 && st.st_uid != me) {
+    why = "in a directory owned by another user";
+    return -1;
+  }
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 && (st.st_mode & S_ISVTX) == 0) {
+    why = "in a directory others can write";
+    return -1;
+  }
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    why = errno == ELOOP ? "a symbolic link" : "not found";
+    return -1;
+  }
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     why = "not a regular file";
-  } else if (st.st_uid != 0 && st.st_uid != ::geteuid()) {
+  } else if (st.st_uid != 0 && st.st_uid != me) {
     why = "owned by another user";
   } else if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
     why = "writable by others";
   } else {
-    return true;
+    return fd;
   }
-  return false;
+  ::close(fd);
+  return -1;
 }
 
 struct Loaded {
@@ -57,7 +77,11 @@ Loaded load(const std::vector<fs::path>& files) {
   std::string tried;
   for (const fs::path& file : files) {
     std::string why;
-    if (trustworthy(file, why)) {
+    if (const int fd = openTrustworthy(file, why); fd >= 0) {
+      // Loaded by its path: the checks above leave no one else able to put
+      // another file there. (Through /proc/self/fd, the loader would take a
+      // later file at the same descriptor number for one it already has.)
+      ::close(fd);
       void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (handle == nullptr) {
         const char* message = ::dlerror();

@@ -17,7 +17,8 @@ namespace toolguard::detail {
 /// Looked for, in order: beside the running executable; in
 /// ../LIBDIR/toolguard/ from it; in the install's LIBDIR/toolguard/; in the
 /// build tree that made this library. A file is used only when it is a
-/// regular file owned by root or by this user and writable by no one else.
+/// regular file (not a symbolic link) owned by root or by this user, writable
+/// by no one else, in a directory no one else can write (or a sticky one).
 toolguard_http_post_fn httpPostFunction(std::string& error);
 
 /// The same search over the given files (for tests); each call loads anew.

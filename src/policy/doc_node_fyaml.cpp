@@ -239,8 +239,13 @@ class EventReader {
         }
         const bool plain = event->scalar.value == nullptr ||
                            fy_token_scalar_style(event->scalar.value) == FYSS_PLAIN;
-        DocNode node = plain && isNullText(text) ? DocNode::of(DocNode::Kind::Null, line, column)
-                                                 : DocNode::scalar(text, !plain, line, column);
+        // As yaml-cpp: a tag decides (only `!` makes a string of it); an
+        // untagged scalar is null when plain and empty, `~` or `null`.
+        const bool tagged = event->scalar.tag != nullptr;
+        const bool quoted = tagged ? tokenText(event->scalar.tag) == "!" : !plain;
+        DocNode node = !tagged && plain && isNullText(text)
+                           ? DocNode::of(DocNode::Kind::Null, line, column)
+                           : DocNode::scalar(text, quoted, line, column);
         complete(std::move(node), tokenText(event->scalar.anchor), line, column);
         return false;
       }
@@ -255,10 +260,12 @@ class EventReader {
         return false;
       }
       case FYET_SEQUENCE_START:
+        enter(line, column);
         open_.push_back({DocNode::of(DocNode::Kind::Sequence, line, column),
                          tokenText(event->sequence_start.anchor)});
         return false;
       case FYET_MAPPING_START:
+        enter(line, column);
         open_.push_back({DocNode::of(DocNode::Kind::Map, line, column),
                          tokenText(event->mapping_start.anchor)});
         return false;
@@ -266,7 +273,7 @@ class EventReader {
       case FYET_MAPPING_END: {
         Open done = std::move(open_.back());
         open_.pop_back();
-        complete(std::move(done.node), done.anchor, line, column, 0);
+        complete(std::move(done.node), done.anchor, line, column);
         return false;
       }
       default:
@@ -283,11 +290,30 @@ class EventReader {
            "the document has more than " + std::to_string(kMaxDocNodes) +
                " nodes once its aliases are expanded");
     }
-    if (!anchor.empty()) anchors_[anchor] = node;
+    if (!anchor.empty()) {
+      // The anchor keeps a copy: it counts, so nested anchors cannot grow
+      // the work past the budget.
+      count_ += countNodes(node);
+      if (count_ > kMaxDocNodes) {
+        fail(line, column,
+             "the document has more than " + std::to_string(kMaxDocNodes) +
+                 " nodes once its aliases are expanded");
+      }
+      anchors_[anchor] = node;
+    }
     if (open_.empty()) {
       root_ = std::move(node);
     } else {
       open_.back().node.add(std::move(node));
+    }
+  }
+
+  // A sequence or mapping opens: deeper than kMaxDocDepth is an error, not a
+  // stack that every recursive walk of the tree would overflow.
+  void enter(std::uint32_t line, std::uint32_t column) {
+    if (open_.size() >= kMaxDocDepth) {
+      fail(line, column,
+           "invalid YAML: nested more than " + std::to_string(kMaxDocDepth) + " levels deep");
     }
   }
 
@@ -319,6 +345,8 @@ class EventReader {
 }  // namespace
 
 DocNode parseYamlDocument(std::string_view text, const std::string& name) {
+  // The parser reads the text in place: it must outlive the parser.
+  const std::string copy(text);
   // Reports are caught, never printed: the first error becomes the PolicyError.
   FirstError first_error;
   fy_diag_cfg diag_config{};
@@ -336,8 +364,6 @@ DocNode parseYamlDocument(std::string_view text, const std::string& name) {
   config.diag = diag.get();
   std::unique_ptr<fy_parser, ParserDeleter> parser(fy_parser_create(&config));
   if (!parser) throw PolicyError(SourceLocation{name, 0, 0}, "cannot make a YAML parser");
-  // The parser reads the text in place: it must outlive the parser.
-  const std::string copy(text);
   if (fy_parser_set_string(parser.get(), copy.data(), copy.size()) != 0) {
     throw PolicyError(SourceLocation{name, 0, 0}, "cannot read the text as YAML");
   }

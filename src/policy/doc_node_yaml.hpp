@@ -14,6 +14,10 @@ namespace toolguard::detail {
 /// alias-of-aliases "billion laughs" file is a load error, not a hang).
 inline constexpr std::size_t kMaxDocNodes = 200000;
 
+/// The deepest a document's sequences and mappings may nest (yaml-cpp stops at
+/// 500; every walk of the tree is recursive).
+inline constexpr std::size_t kMaxDocDepth = 256;
+
 /// The tree of a yaml-cpp node; throws PolicyError (at `name`) past kMaxDocNodes.
 DocNode docNodeFromYaml(const YAML::Node& node, const std::string& name);
 

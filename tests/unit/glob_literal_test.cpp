@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/glob.hpp"
+#include "core/path_glob_set.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -25,6 +26,8 @@ TEST(GlobLiteral, TheLongestRunTheGlobRequires) {
   EXPECT_EQ(requiredPathGlobLiteral("src/[ab]*.c", "/home/u"), "src/");
   EXPECT_EQ(requiredPathGlobLiteral("a\\*b", "/home/u"), "a*b");
   EXPECT_EQ(requiredPathGlobLiteral("x[ab", "/home/u"), "x[ab");  // an unclosed [ is literal
+  EXPECT_EQ(requiredPathGlobLiteral("a\\/**", "/home/u"), "");    // `a\/x` and `a\` both match
+  EXPECT_EQ(requiredPathGlobLiteral("**/**/b", "/home/u"), "b");  // RE2 matches a bare `b`
   EXPECT_EQ(requiredPathGlobLiteral("*", "/home/u"), "");
   EXPECT_EQ(requiredPathGlobLiteral("**/*", "/home/u"), "");
 }
@@ -56,8 +59,9 @@ std::string asciiLower(std::string text) {
 }
 
 TEST(GlobLiteral, EveryMatchHoldsTheLiteral) {
-  const std::vector<std::string> glob_parts = {"a",    "b",    "A",   "/",  ".", "*",   "?",  "**",
-                                               "[ab]", "[!a]", "\\*", "~/", "[", "/**", "**/"};
+  const std::vector<std::string> glob_parts = {"a", "b",   "A",    "/",    ".",   "*",
+                                               "?", "**",  "[ab]", "[!a]", "\\*", "~/",
+                                               "[", "/**", "**/",  "\\/",  "\\"};
   const std::vector<std::string> path_parts = {"a", "b", "A", "B", "/", ".", "*", "[", "ab", "/h"};
   const std::string home = "/h";
   std::mt19937 random(20261125);
@@ -90,6 +94,41 @@ TEST(GlobLiteral, EveryMatchHoldsTheLiteral) {
   // The check means something only when many random paths matched.
   EXPECT_GT(matches, 2000) << "of " << checked;
   std::cout << matches << " matches of " << checked << " pairs\n";
+}
+
+// The whole set against RE2, names and globs outside ASCII included (RE2
+// folds the Kelvin sign to k and the long s to s; it reads names as UTF-8).
+TEST(GlobSet, MatchesAsTheWholeExpressionDoes) {
+  const std::vector<std::string> glob_parts = {"a",        "k",   "s",   "/",    ".",
+                                               "*",        "?",   "**",  "[ks]", "\xE2\x84\xAA",
+                                               "\xC5\xBF", "/**", "**/", ".md"};
+  const std::vector<std::string> path_parts = {
+      "a", "k", "K", "s", "/", ".", "\xE2\x84\xAA", "\xC5\xBF", "\xFF", ".md", "ab"};
+  std::mt19937 random(7);
+  int matches = 0;
+  for (int g = 0; g < 600; ++g) {
+    std::vector<std::string> globs = {pick(random, glob_parts, 4), pick(random, glob_parts, 3)};
+    std::string text;
+    const PathGlobSet set(globs, "/h", SourceLocation{"t", 1, 1}, "path glob", text);
+    RE2::Options options;
+    options.set_log_errors(false);
+    options.set_dot_nl(true);
+    const std::string pattern = "(?:(?:" + pathGlobToRegex(globs[0], "/h") +
+                                ")|(?:" + pathGlobToRegex(globs[1], "/h") + "))";
+    const RE2 exact(pattern, options);
+    options.set_case_sensitive(false);
+    const RE2 folded(pattern, options);
+    if (!exact.ok()) continue;
+    for (int p = 0; p < 100; ++p) {
+      const std::string path = "/" + pick(random, path_parts, 6);
+      const bool want = RE2::FullMatch(path, exact);
+      matches += want ? 1 : 0;
+      ASSERT_EQ(set.matches(path, false), want) << globs[0] << " | " << globs[1] << " " << path;
+      ASSERT_EQ(set.matches(path, true), RE2::FullMatch(path, folded))
+          << globs[0] << " | " << globs[1] << " " << path << " ignoring case";
+    }
+  }
+  EXPECT_GT(matches, 300);
 }
 
 TEST(GlobSuffix, OnlyNameEndingGlobsAreTakenAndTheyMatchAsRe2Does) {

@@ -42,6 +42,20 @@ TEST_F(HttpPlugin, APluginOthersCanWriteIsRefused) {
   EXPECT_NE(loadHttpPluginFrom({copy}, error), nullptr) << error;
 }
 
+TEST_F(HttpPlugin, ASymbolicLinkOrADirectoryOthersCanWriteIsRefused) {
+  const fs::path link = dir / "linked.so";
+  fs::create_symlink(kBuilt, link);
+  std::string error;
+  EXPECT_EQ(loadHttpPluginFrom({link}, error), nullptr);
+  EXPECT_NE(error.find(link.string() + ": a symbolic link"), std::string::npos) << error;
+  const fs::path open_dir = dir / "open";
+  fs::create_directories(open_dir);
+  fs::copy_file(kBuilt, open_dir / "plugin.so");
+  ::chmod(open_dir.c_str(), 0777);
+  EXPECT_EQ(loadHttpPluginFrom({open_dir / "plugin.so"}, error), nullptr);
+  EXPECT_NE(error.find("in a directory others can write"), std::string::npos) << error;
+}
+
 TEST_F(HttpPlugin, AFileThatIsNoPluginIsRefused) {
   const fs::path fake = dir / "not-a-plugin.so";  // (a loaded path is never loaded anew)
   fs::copy_file("/bin/true", fake);

@@ -63,6 +63,15 @@ TEST(SecretTriggers, TheCheckFailsForAFormatWithoutItsTrigger) {
   EXPECT_EQ(passingWithoutTriggers({R"(\bnpm_[A-Za-z0-9]{36})"}), std::vector<int>{0});
 }
 
+// Short secrets and RE2's non-ASCII case folding are not skipped.
+TEST(SecretTriggers, ShortSecretsAndFoldedLettersAreStillScanned) {
+  EXPECT_EQ(findSecretInText("xoxb-1234567890"), "a Slack token");          // 15 bytes
+  EXPECT_EQ(findSecretInText("http://u:p@x.io"), "a URL with a password");  // 15 bytes
+  EXPECT_EQ(findSecretInText("a://b:c@"), "a URL with a password");         // 8 bytes
+  const std::string long_s = std::string("aws_\xC5\xBF") + "ecret_access_key=" + std::string(40, 'A');
+  EXPECT_EQ(findSecretInText(long_s), "an AWS secret access key");
+}
+
 TEST(SecretTriggers, TextWithoutATriggerIsNotScannedAndSecretsStillAre) {
   EXPECT_FALSE(mayHoldSecret("just an ordinary line of source code, nothing to see"));
   EXPECT_TRUE(mayHoldSecret("export TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"));

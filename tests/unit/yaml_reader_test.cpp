@@ -84,6 +84,7 @@ TEST(YamlReader, HardCasesReadAsYamlCppReadsThem) {
       "",
       "# only a comment\n",
       "rules:\n  - id: x\n    shell: \"git push *\"\n    examples:\n      match: ['a''b']\n",
+      "a: !!str null\nb: ! 5\nc: !!str '5'\nd: !foo x\ne: !!str\n",  // tags decide, as in yaml-cpp
   };
   for (size_t i = 0; i < cases.size(); ++i) expectSameTree(cases[i], "case" + std::to_string(i));
 }
@@ -94,6 +95,25 @@ TEST(YamlReader, KeepChompingAndCharacterColumnsFollowTheSpecification) {
   EXPECT_EQ(kept.value(0).Scalar(), "fold ed\n\n");
   const DocNode wide = parseYamlDocument("\xc3\xa9t\xc3\xa9: caf\xc3\xa9\n", "w.yaml");
   EXPECT_EQ(wide.value(0).column(), 6u);  // after "été: ", five characters
+}
+
+// Nesting deeper than kMaxDocDepth, and anchors nested in anchors, are load
+// errors, not a stack overflow or quadratic work in a hook.
+TEST(YamlReader, DeepNestingAndNestedAnchorsAreBounded) {
+  const std::string deep = std::string(300000, '[') + std::string(300000, ']');
+  try {
+    parseYamlDocument(deep, "deep.yaml");
+    ADD_FAILURE() << "read";
+  } catch (const PolicyError& e) {
+    EXPECT_NE(std::string(e.what()).find("nested more than"), std::string::npos) << e.what();
+  }
+  std::string anchors;
+  for (int i = 0; i < 250; ++i) anchors += "&a" + std::to_string(i) + " [x, x, x, x, x, x, x, x, ";
+  anchors += "x";
+  for (int i = 0; i < 250; ++i) anchors += "]";
+  std::string text = "a: " + anchors + "\n";
+  for (int i = 0; i < 40; ++i) text += "b" + std::to_string(i) + ": [*a0, *a0, *a0, *a0]\n";
+  EXPECT_THROW(parseYamlDocument(text, "anchors.yaml"), PolicyError);
 }
 
 TEST(YamlReader, BadYamlIsAnErrorWithItsPlace) {
