@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -50,10 +51,9 @@ class CancellationWatcher {
   std::thread thread_;
 };
 
-void setText(toolguard_http_outcome& outcome, const std::string& text) {
-  const size_t n = std::min(text.size(), sizeof outcome.failure_text - 1);
-  std::memcpy(outcome.failure_text, text.data(), n);
-  outcome.failure_text[n] = '\0';
+// Allocates nothing, so it is safe in a catch handler of the C entry point.
+void setText(toolguard_http_outcome& outcome, const char* first, const char* second = "") {
+  std::snprintf(outcome.failure_text, sizeof outcome.failure_text, "%s%s", first, second);
 }
 
 int failureOf(httplib::Error error) {
@@ -105,7 +105,7 @@ void post(const toolguard_http_post& request, toolguard_http_outcome& outcome) {
   }
   outcome.failure = failureOf(result.error());
   if (result.error() != httplib::Error::Success)
-    setText(outcome, httplib::to_string(result.error()));
+    setText(outcome, httplib::to_string(result.error()).c_str());
 }
 
 }  // namespace
@@ -119,7 +119,7 @@ extern "C" __attribute__((visibility("default"))) void toolguard_http_post_v1(
     post(*request, *outcome);
   } catch (const std::exception& e) {
     outcome->failure = TOOLGUARD_HTTP_OTHER;
-    setText(*outcome, std::string("the HTTP client failed: ") + e.what());
+    setText(*outcome, "the HTTP client failed: ", e.what());
   } catch (...) {
     outcome->failure = TOOLGUARD_HTTP_OTHER;
     setText(*outcome, "the HTTP client failed");
