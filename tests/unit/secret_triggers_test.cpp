@@ -68,7 +68,8 @@ TEST(SecretTriggers, ShortSecretsAndFoldedLettersAreStillScanned) {
   EXPECT_EQ(findSecretInText("xoxb-1234567890"), "a Slack token");          // 15 bytes
   EXPECT_EQ(findSecretInText("http://u:p@x.io"), "a URL with a password");  // 15 bytes
   EXPECT_EQ(findSecretInText("a://b:c@"), "a URL with a password");         // 8 bytes
-  const std::string long_s = std::string("aws_\xC5\xBF") + "ecret_access_key=" + std::string(40, 'A');
+  const std::string long_s =
+      std::string("aws_\xC5\xBF") + "ecret_access_key=" + std::string(40, 'A');
   EXPECT_EQ(findSecretInText(long_s), "an AWS secret access key");
 }
 
