@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "toolguard/paths.hpp"
+#include "unicode_text.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -187,16 +188,6 @@ std::vector<std::string> literalRuns(std::string_view glob) {
     }
   }
   return runs;
-}
-
-char asciiLower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-std::string asciiLowercase(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = asciiLower(c);
-  return out;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/secret_formats.hpp"
+#include "core/unicode_text.hpp"
 #include "toolguard/secret_rules.hpp"
 
 namespace toolguard {
@@ -77,10 +78,7 @@ bool mayHoldSecret(std::string_view text) {
       text.find("\xE2\x84\xAA") != std::string_view::npos) {
     return true;
   }
-  std::string lower(text);
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
+  const std::string lower = asciiLowercase(text);
   return std::any_of(
       std::begin(kSecretTriggers), std::end(kSecretTriggers),
       [&lower](const char* trigger) { return lower.find(trigger) != std::string::npos; });

@@ -8,10 +8,6 @@
 namespace toolguard::detail {
 namespace {
 
-char asciiLower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
 // Equal ignoring ASCII case, without copying (this runs on every decision).
 bool equalIgnoringCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -26,9 +22,9 @@ bool equalIgnoringCase(std::string_view a, std::string_view b) {
 std::unordered_map<std::string, std::string> toolsByLowercaseName(const ToolCatalog& tools) {
   std::unordered_map<std::string, std::string> out;
   for (const ToolInfo* tool : tools.all()) {
-    std::string lower = tool->name;
-    for (char& c : lower) c = asciiLower(c);
-    out.emplace(std::move(lower), tool->name);  // the first of names equal but for case
+    out.emplace(asciiLowercase(tool->name),
+                tool->name);  // the first of names equal but for case  // the first of names equal
+                              // but for case
   }
   return out;
 }
@@ -64,9 +60,7 @@ std::optional<ToolNameImitation> imitatedTool(
   folded = folded.substr(first, folded.find_last_not_of(" \t\r\n\f\v") - first + 1);
   if (tools.contains(folded)) return ToolNameImitation{folded, disguised};
   if (by_lowercase_name != nullptr) {
-    std::string lower = folded;
-    for (char& c : lower) c = asciiLower(c);
-    auto found = by_lowercase_name->find(lower);
+    auto found = by_lowercase_name->find(asciiLowercase(folded));
     if (found != by_lowercase_name->end()) return ToolNameImitation{found->second, disguised};
     return std::nullopt;
   }

@@ -20,4 +20,16 @@ void appendUtf8(std::string& out, unsigned code_point);
 /// variation selectors, tag characters, fillers.
 bool isInvisibleOrControl(unsigned code_point);
 
+/// `c` with A-Z made a-z; every other byte as it is.
+inline char asciiLower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+/// `text` with A-Z made a-z (bytes outside ASCII kept as they are).
+inline std::string asciiLowercase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = asciiLower(c);
+  return out;
+}
+
 }  // namespace toolguard::detail
