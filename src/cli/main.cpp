@@ -2,18 +2,29 @@
 #include <algorithm>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/unknown_command.hpp"
 
+namespace {
+constexpr const char* kVersion = "toolguard 0.1.0";
+}
+
 int main(int argc, char** argv) {
   using namespace toolguard::cli;
+  // `toolguard --version` alone is answered without a parser: agents and
+  // installers run it to find the binary, and CLI11 answers it by throwing.
+  if (argc == 2 && std::string_view(argv[1]) == "--version") {
+    std::cout << kVersion << "\n";
+    return std::cout.flush() ? kExitOk : kExitError;
+  }
   CLI::App app{
       "toolguard: decides whether an LLM agent's tool call may run (allow, ask, deny, abort)"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "toolguard 0.1.0");
+  app.set_version_flag("--version", kVersion);
   int exit_code = kExitOk;
   // Each command's parser is built only when it is run (a hook starts one
   // process per tool call); help, --version and mistakes get them all.

@@ -27,7 +27,7 @@ struct TestOptions {
 /// The version of `test --json`'s layout; fields are only ever added within one version.
 constexpr int kTestReportVersion = 1;
 
-json callJson(const ToolCall& call) {
+json toolAndArgsJson(const ToolCall& call) {
   return {{"tool", call.tool}, {"args", call.args}};
 }
 
@@ -39,7 +39,7 @@ json exampleCase(const Policy& policy, const Rule& rule, const RuleExample& ex) 
               {"rule", rule.id()},
               {"layer", toString(rule.layer())},
               {"expect", ex.should_match ? "match" : "no-match"},
-              {"call", callJson(ex.call)},
+              {"call", toolAndArgsJson(ex.call)},
               {"passed", !failure}};
   out["message"] = failure ? json(*failure) : json(nullptr);
   return out;
@@ -52,7 +52,7 @@ json testCase(const Engine& engine, const PolicyTestCase& test) {
   return {{"kind", "case"},
           {"source", test.where.toString()},
           {"name", test.name},
-          {"call", callJson(test.call)},
+          {"call", toolAndArgsJson(test.call)},
           {"expect", toString(test.expect)},
           {"expect_rule", test.rule ? json(*test.rule) : json(nullptr)},
           {"passed", result.passed},

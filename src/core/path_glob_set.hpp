@@ -3,16 +3,17 @@
 // globs allow: `*.md`-shaped globs by the name's ending, the others only when
 // the name holds one of their literals (compiled on first such use).
 
+#include <re2/re2.h>
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "glob.hpp"
-#include "lazy_regex.hpp"
-#include "toolguard/source_location.hpp"
 
 namespace toolguard::detail {
 
@@ -22,32 +23,37 @@ class PathGlobSet {
   /// Matches answered without RE2 before the compiled expression takes over.
   static constexpr std::uint32_t kWarmUses = 1024;
 
-  PathGlobSet() = default;
+  PathGlobSet();
   PathGlobSet(PathGlobSet&& other) noexcept;
   PathGlobSet& operator=(PathGlobSet&& other) noexcept;
-  /// Checks the globs (a bad bracket class is a PolicyError at `where`) and
-  /// appends them, as `"a", "b"`, to `text`.
-  PathGlobSet(const std::vector<std::string>& globs, const std::string& home,
-              const SourceLocation& where, std::string_view what, std::string& text);
+  ~PathGlobSet();
+  /// The globs must already be checked (CompiledPathMatcher compiles each
+  /// bracket class at load, where a bad one is a PolicyError); they are
+  /// appended, as `"a", "b"`, to `text`. Nothing is translated to RE2 until
+  /// a match needs it.
+  PathGlobSet(std::vector<std::string> globs, std::string home, std::string& text);
 
-  bool empty() const { return empty_; }
+  bool empty() const { return globs_ == nullptr; }
   /// True when one glob matches the whole `name` (ignoring case when `fold`).
   bool matches(std::string_view name, bool fold) const;
 
  private:
-  bool empty_ = true;
+  /// The expressions of every glob and of the others, each with and without
+  /// case, written and compiled on first use.
+  struct Expressions;
+  enum Which { kAll, kAllNoCase, kOthers, kOthersNoCase };
+  bool fullMatch(std::string_view name, Which which) const;
+
   std::vector<std::string> suffixes_;  ///< globs `*SUFFIX`
-  std::unique_ptr<LazyRegex> others_;  ///< the other globs
-  std::unique_ptr<LazyRegex> others_nocase_;
-  GlobLiteralFilter others_filter_;
-  std::unique_ptr<LazyRegex> all_;         ///< every glob: once warm, one DFA is faster
-  std::unique_ptr<LazyRegex> all_nocase_;  ///< and for names RE2 alone can fold
-  /// Matches so far: a long-lived process (--batch, serve, an embedder)
-  /// switches to the compiled expression after kWarmUses; a hook never does.
-  mutable std::atomic<std::uint32_t> uses_{0};
+  GlobLiteralFilter others_filter_;    ///< the other globs' required literals
+  bool has_others_ = false;
   /// False when a glob has a byte outside ASCII: RE2 folds some of those to
   /// ASCII letters (the Kelvin sign to k), so ignoring case only RE2 is sure.
   bool ascii_globs_ = true;
+  std::unique_ptr<Expressions> globs_;  ///< null when there are no globs
+  /// Matches so far: a long-lived process (--batch, serve, an embedder)
+  /// switches to the compiled expression after kWarmUses; a hook never does.
+  mutable std::atomic<std::uint32_t> uses_{0};
 };
 
 }  // namespace toolguard::detail

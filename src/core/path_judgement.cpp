@@ -29,9 +29,10 @@ bool judgePathAccesses(const CompiledPolicy& compiled, const CallView& view,
   if (compiled.path_rules.empty() || accesses.empty()) return false;
   std::vector<std::vector<PathAccess>> probes;
   probes.reserve(accesses.size());
-  for (const PathAccess& access : accesses) {
-    probes.push_back(pathProbes(access, compiled.pathExamples(), view));
-  }
+  const PathExamplesSource examples = [&compiled]() -> const std::vector<PathExample>& {
+    return compiled.pathExamples();
+  };
+  for (const PathAccess& access : accesses) probes.push_back(pathProbes(access, examples, view));
   bool found = false;
   for (uint32_t index : compiled.path_rules) {
     const std::shared_ptr<const Rule>& rule = compiled.policy.rules[index];

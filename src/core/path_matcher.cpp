@@ -65,17 +65,17 @@ void CompiledPathMatcher::prepare() const {
       } else {
         anywhere.push_back(g);
       }
-      example_globs_.push_back(g);
     }
     std::string cwd_text;
-    globs_ = PathGlobSet(anywhere, home_, where_, "path glob", glob_text_);
-    cwd_globs_ = PathGlobSet(below_cwd, home_, where_, "path glob", cwd_text);
+    globs_ = PathGlobSet(std::move(anywhere), home_, glob_text_);
+    cwd_globs_ = PathGlobSet(std::move(below_cwd), home_, cwd_text);
     for (const std::string& g : globs) {
       if (!g.starts_with("./") && g != ".") continue;
       if (!glob_text_.empty()) glob_text_ += "\", \"";
       glob_text_ += g;
     }
-    except_ = PathGlobSet(exceptions, home_, where_, "path.except glob", except_text_);
+    example_globs_ = std::move(globs);
+    except_ = PathGlobSet(std::move(exceptions), home_, except_text_);
   });
 }
 
@@ -139,7 +139,8 @@ bool CompiledPathMatcher::matchesProbe(const PathAccess& probe, const CallView& 
 
 bool CompiledPathMatcher::accessMatches(const PathAccess& access, const CallView& view) const {
   if (!every_path_) {
-    const std::vector<PathAccess> probes = pathProbes(access, examples(), view);
+    const std::vector<PathAccess> probes = pathProbes(
+        access, [this]() -> const std::vector<PathExample>& { return examples(); }, view);
     return std::any_of(probes.begin(), probes.end(),
                        [&](const PathAccess& probe) { return matchesProbe(probe, view); });
   }

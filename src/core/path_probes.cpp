@@ -215,6 +215,7 @@ std::string literalDirectory(std::string_view glob) {
 }
 
 std::vector<std::string> expandBraces(std::string_view glob, size_t limit) {
+  if (glob.find('{') == std::string_view::npos) return {std::string(glob)};
   std::vector<std::string> done;
   std::vector<std::string> work{std::string(glob)};
   size_t steps = 0;
@@ -279,8 +280,8 @@ std::vector<PathExample> examplesOfGlob(std::string_view glob, const std::string
   return out;
 }
 
-std::vector<PathAccess> pathProbes(const PathAccess& access,
-                                   const std::vector<PathExample>& examples, const CallView& view) {
+std::vector<PathAccess> pathProbes(const PathAccess& access, const PathExamplesSource& examples,
+                                   const CallView& view) {
   std::vector<PathAccess> out;
   Probes probes(access, out);
   switch (access.shape) {
@@ -289,10 +290,10 @@ std::vector<PathAccess> pathProbes(const PathAccess& access,
       break;
     case PathShape::Tree:
       probes.add(access.path);
-      treeProbes(access, access.path, examples, true, probes);
+      treeProbes(access, access.path, examples(), true, probes);
       break;
     case PathShape::Pattern:
-      patternProbes(access, examples, view, probes);
+      patternProbes(access, examples(), view, probes);
       break;
   }
   return out;

@@ -2,6 +2,7 @@
 // Internal: the concrete paths a tree or a glob stands for, so that every
 // path rule judges one file at a time whatever the shape of the access.
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,8 +47,11 @@ std::vector<std::string> expandBraces(std::string_view glob, size_t limit = 64);
 /// - a Pattern: its representative, its literal directory as a Tree, and the
 ///   examples the pattern is aimed at: those it matches while it matches no
 ///   ordinary name (`.env*` and `*.pem` aim at secrets; `*` and `*.c` do not).
-/// `examples` are the examples of the policy's path globs.
-std::vector<PathAccess> pathProbes(const PathAccess& access,
-                                   const std::vector<PathExample>& examples, const CallView& view);
+/// `examples` gives the examples of the policy's path globs; it is called only
+/// for a Tree or a Pattern (a File needs none), so that a call that names
+/// files never makes them.
+using PathExamplesSource = std::function<const std::vector<PathExample>&()>;
+std::vector<PathAccess> pathProbes(const PathAccess& access, const PathExamplesSource& examples,
+                                   const CallView& view);
 
 }  // namespace toolguard::detail

@@ -143,6 +143,18 @@ TEST_F(Commands, EverySubcommandHasHelp) {
   }
 }
 
+TEST_F(Commands, VersionIsPrintedAloneOrBeforeACommand) {
+  // `--version` alone takes a shortcut past the parser; with more words the
+  // parser answers. Both say the same.
+  RunResult alone = run({"--version"});
+  EXPECT_EQ(alone.exit_code, 0);
+  EXPECT_EQ(alone.out, "toolguard 0.1.0\n");
+  RunResult parsed = run({"--version", "check"});
+  EXPECT_EQ(parsed.exit_code, 0);
+  EXPECT_EQ(parsed.out, alone.out);
+  EXPECT_EQ(run({"--versio"}).exit_code, 2);
+}
+
 TEST_F(Commands, UsageErrorsExitTwo) {
   EXPECT_EQ(run({}).exit_code, 2);
   EXPECT_EQ(run({"frobnicate"}).exit_code, 2);
