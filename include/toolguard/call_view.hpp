@@ -2,6 +2,7 @@
 // A tool call parsed once for the rules: the call, what its tool is, and the
 // command and paths it carries.
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,10 @@
 #include "toolguard/tool_info.hpp"
 
 namespace toolguard {
+
+namespace detail {
+struct CommandCwds;
+}
 
 /// The view every rule looks at. Derived data (command text, normalized paths)
 /// is computed on first use and kept; a view belongs to one decision and is not
@@ -91,6 +96,11 @@ class CallView {
   /// the tool is not a shell tool or the call carries no command.
   const ShellProgram* shellProgram() const;
 
+  /// Internal, for the shell rules: the memo of the directory each command of
+  /// shellProgram() starts in (see detail::effectiveCwd), so that the `cd`s
+  /// before a command are read once per program, not once per path word.
+  detail::CommandCwds& commandCwds() const;
+
  private:
   void collectPaths() const;
   void resolvePaths() const;
@@ -120,6 +130,7 @@ class CallView {
   mutable std::optional<std::string> program_cwd_;
   mutable bool program_done_ = false;
   mutable std::optional<ShellProgram> program_;
+  mutable std::shared_ptr<detail::CommandCwds> command_cwds_;
 };
 
 }  // namespace toolguard

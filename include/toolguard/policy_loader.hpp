@@ -37,6 +37,9 @@ struct PolicySources {
   std::vector<std::filesystem::path> plugin_project_roots;
   std::filesystem::path managed_dir;  ///< managed layer directory
   bool check_examples = true;         ///< false: leave examples to the caller (`toolguard test`)
+  /// Read the built-in profiles' rule examples too (`toolguard test
+  /// --builtin`); they are not checked at load, so by default they are left out.
+  bool builtin_examples = false;
 };
 
 /// The usual sources for a workspace: user dir from $TOOLGUARD_CONFIG_DIR, else

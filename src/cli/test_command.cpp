@@ -90,6 +90,7 @@ json runTests(TestOptions o) {
   }
   PolicySources sources = sourcesFor(o.policy, currentDirectory());
   sources.check_examples = false;
+  sources.builtin_examples = o.builtin;
   const Engine engine(loadPolicy(sources));
   const Policy& policy = engine.policy();
 

@@ -2,6 +2,7 @@
 #include "toolguard/call_view.hpp"
 
 #include "path_probes.hpp"
+#include "shell/shell_facts.hpp"
 #include "toolguard/paths.hpp"
 
 namespace toolguard {
@@ -223,6 +224,11 @@ const ShellProgram* CallView::shellProgram() const {
     }
   }
   return program_ ? &*program_ : nullptr;
+}
+
+detail::CommandCwds& CallView::commandCwds() const {
+  if (!command_cwds_) command_cwds_ = std::make_shared<detail::CommandCwds>();
+  return *command_cwds_;
 }
 
 const std::vector<std::string>& CallView::workspaceRoots() const {

@@ -23,8 +23,14 @@ extern const size_t kEmbeddedProfileCount;
 /// (with "did you mean" when one is close).
 std::string unknownProfileMessage(std::string_view name);
 
+/// Whether a profile's rules keep their examples. A program that only
+/// decides never looks at them (the test suite checks them, and `toolguard
+/// test --builtin` runs them), so reading them is left out by default.
+enum class ProfileExamples { Skip, Read };
+
 /// Merges the profile `name` into `policy` from its stored tree, as
 /// mergePolicyText would from its text; false when there is no such profile.
-bool mergeProfile(Policy& policy, std::string_view name, PolicyLayer layer);
+bool mergeProfile(Policy& policy, std::string_view name, PolicyLayer layer,
+                  ProfileExamples examples = ProfileExamples::Skip);
 
 }  // namespace toolguard::detail

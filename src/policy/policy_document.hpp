@@ -71,8 +71,9 @@ PolicyDocument parsePolicyDocument(std::string_view text, const std::string& nam
                                    PolicyLayer layer, const ToolCatalog& catalog);
 
 /// parsePolicyDocument for a document already read (a built-in profile's tree).
+/// Without `read_examples`, the rules' examples are left out, unread.
 PolicyDocument parsePolicyTree(const DocNode& root, const std::string& name, PolicyLayer layer,
-                               const ToolCatalog& catalog);
+                               const ToolCatalog& catalog, bool read_examples = true);
 
 /// Merges a document into a policy, applying the layering rules (see
 /// policy_loader.hpp). Restricted loosenings become warnings.

@@ -229,7 +229,9 @@ Policy loadPolicy(const PolicySources& sources) {
   if (sources.builtin) profiles.push_back("default");
   profiles.insert(profiles.end(), sources.profiles.begin(), sources.profiles.end());
   for (const std::string& name : profiles) {
-    if (!detail::mergeProfile(policy, name, PolicyLayer::Builtin)) {
+    if (!detail::mergeProfile(policy, name, PolicyLayer::Builtin,
+                              sources.builtin_examples ? detail::ProfileExamples::Read
+                                                       : detail::ProfileExamples::Skip)) {
       throw PolicyError(SourceLocation{"<builtin>", 0, 0}, detail::unknownProfileMessage(name));
     }
   }

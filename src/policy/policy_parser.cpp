@@ -19,8 +19,8 @@ constexpr const char* kExampleCwd = "/workspace";
 
 class Parser {
  public:
-  Parser(std::string name, PolicyLayer layer, const ToolCatalog& catalog)
-      : name_(std::move(name)), layer_(layer), catalog_(catalog) {}
+  Parser(std::string name, PolicyLayer layer, const ToolCatalog& catalog, bool read_examples = true)
+      : name_(std::move(name)), layer_(layer), catalog_(catalog), read_examples_(read_examples) {}
 
   PolicyDocument parse(const DocNode& root) {
     PolicyDocument doc;
@@ -735,7 +735,7 @@ class Parser {
                       std::string(": verdict is required"));
     }
     if (!is_case && rule.header.id.empty()) error(item, "rule: id is required");
-    if (examples) parseExamples(*examples, rule);
+    if (examples && read_examples_) parseExamples(*examples, rule);
     return rule;
   }
 
@@ -756,6 +756,7 @@ class Parser {
   std::string name_;
   PolicyLayer layer_;
   const ToolCatalog& catalog_;
+  bool read_examples_ = true;
   ToolCatalog local_catalog_;
   std::vector<PolicyDiagnostic> errors_;
 };
@@ -768,8 +769,8 @@ PolicyDocument parsePolicyDocument(std::string_view text, const std::string& nam
 }
 
 PolicyDocument parsePolicyTree(const DocNode& root, const std::string& name, PolicyLayer layer,
-                               const ToolCatalog& catalog) {
-  return Parser(name, layer, catalog).parse(root);
+                               const ToolCatalog& catalog, bool read_examples) {
+  return Parser(name, layer, catalog, read_examples).parse(root);
 }
 
 }  // namespace toolguard::detail

@@ -32,15 +32,18 @@ std::string unknownProfileMessage(std::string_view name) {
          "; the profiles are " + list;
 }
 
-bool mergeProfile(Policy& policy, std::string_view name, PolicyLayer layer) {
+bool mergeProfile(Policy& policy, std::string_view name, PolicyLayer layer,
+                  ProfileExamples examples) {
   for (size_t i = 0; i < kEmbeddedProfileCount; ++i) {
     const EmbeddedProfile& profile = kEmbeddedProfiles[i];
     if (name != profile.name) continue;
     const DocNode tree = decodeDocNode(
         std::string_view(reinterpret_cast<const char*>(profile.tree), profile.tree_size));
     const std::string source = "<profile:" + std::string(name) + ">";
-    mergeDocument(policy, parsePolicyTree(tree, source, layer, policy.tools), layer,
-                  /*trusted=*/true);
+    mergeDocument(
+        policy,
+        parsePolicyTree(tree, source, layer, policy.tools, examples == ProfileExamples::Read),
+        layer, /*trusted=*/true);
     return true;
   }
   return false;

@@ -1,7 +1,20 @@
 // GNU-style argument parsing for command rules.
 #include "command_args.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace toolguard::detail {
+
+OptionNames::OptionNames(std::initializer_list<std::string_view> names) : size_(names.size()) {
+  if (names.size() > kCapacity) throw std::length_error("OptionNames: too many option names");
+  std::copy(names.begin(), names.end(), names_.begin());
+}
+
+bool OptionNames::contains(std::string_view name) const {
+  return std::find(names_.begin(), names_.begin() + static_cast<std::ptrdiff_t>(size_), name) !=
+         names_.begin() + static_cast<std::ptrdiff_t>(size_);
+}
 
 bool CommandArgs::hasAny(const std::string& short_flags,
                          std::initializer_list<const char*> long_names) const {
@@ -24,8 +37,8 @@ std::vector<ShellWord> CommandArgs::valuesOf(std::initializer_list<const char*> 
   return out;
 }
 
-CommandArgs parseArgs(std::span<const ShellWord> words, const std::string& short_with_value,
-                      const std::set<std::string>& long_with_value) {
+CommandArgs parseArgs(std::span<const ShellWord> words, std::string_view short_with_value,
+                      const OptionNames& long_with_value) {
   CommandArgs args;
   bool options_end = false;
   for (size_t i = 0; i < words.size(); ++i) {
@@ -45,7 +58,7 @@ CommandArgs parseArgs(std::span<const ShellWord> words, const std::string& short
       if (eq != std::string::npos) {
         args.values.push_back(w.substr(eq + 1));
         args.valued.emplace_back(name, ShellWord{w.substr(eq + 1), false, w.substr(eq + 1)});
-      } else if (long_with_value.count(name) && i + 1 < words.size()) {
+      } else if (long_with_value.contains(name) && i + 1 < words.size()) {
         args.values.push_back(words[++i].text);
         args.valued.emplace_back(name, words[i]);
       }

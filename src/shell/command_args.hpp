@@ -3,9 +3,12 @@
 // combined short flags (-rf = -r -f = -fr), long options, `--` ending the
 // options, options and operands in any order.
 
+#include <array>
+#include <initializer_list>
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "toolguard/shell.hpp"
@@ -29,9 +32,24 @@ struct CommandArgs {
   std::vector<ShellWord> valuesOf(std::initializer_list<const char*> options) const;
 };
 
+/// A short list of option names (string literals), held without allocating:
+/// parseArgs runs for every command of every call.
+class OptionNames {
+ public:
+  static constexpr size_t kCapacity = 32;
+  OptionNames() = default;
+  /// Throws std::length_error past kCapacity names (a rule that throws denies).
+  OptionNames(std::initializer_list<std::string_view> names);
+  bool contains(std::string_view name) const;
+
+ private:
+  std::array<std::string_view, kCapacity> names_{};
+  size_t size_ = 0;
+};
+
 /// Parses `words` (the command's arguments, without its name). Short options
 /// in `short_with_value` and long options in `long_with_value` take a value.
-CommandArgs parseArgs(std::span<const ShellWord> words, const std::string& short_with_value = "",
-                      const std::set<std::string>& long_with_value = {});
+CommandArgs parseArgs(std::span<const ShellWord> words, std::string_view short_with_value = "",
+                      const OptionNames& long_with_value = {});
 
 }  // namespace toolguard::detail

@@ -17,7 +17,7 @@ using Kind = PathAccessKind;
 // Options that take a value, as the tool reads them.
 struct OptionSpec {
   const char* short_with_value = "";
-  std::set<std::string> long_with_value;
+  OptionNames long_with_value;
 };
 
 // Tools whose operands are all files they read (content or listing).

@@ -31,6 +31,42 @@ bool isProtected(const std::string& path, const std::string& home) {
   return false;
 }
 
+// The directory after `c` (a `cd` or `pushd`) runs in `cwd`.
+std::optional<std::string> afterDirectoryChange(const SimpleCommand& c,
+                                                std::optional<std::string> cwd,
+                                                const std::string& home) {
+  CommandArgs a = parseArgs(c.arguments());
+  if (a.operands.empty()) return home;
+  if (a.operands[0].dynamic || a.operands[0].text == "-" || !cwd) {
+    return std::nullopt;  // a directory known only at run time
+  }
+  const std::string& dir = a.operands[0].text;
+  return normalizePath(dir.starts_with('~') ? "./" + dir : dir, *cwd, home);
+}
+
+// Whether `c` moves the shell that runs a command `depth` wrappers deep: a cd
+// run by a wrapper (`bash -c 'cd x'`, xargs) moves only its own shell.
+bool movesShellAt(const SimpleCommand& c, size_t depth) {
+  if (!c.wrappers.empty() && c.wrappers.size() != depth) return false;
+  const std::string name = c.name();
+  return name == "cd" || name == "pushd";
+}
+
+// The trail of the program's directories for commands `depth` wrappers deep.
+CommandCwds::Trail trailAt(const ShellProgram& program, size_t depth,
+                           const std::optional<std::string>& start, const std::string& home) {
+  CommandCwds::Trail trail;
+  trail.directories.push_back(start);
+  trail.before.reserve(program.commands.size());
+  for (const SimpleCommand& c : program.commands) {
+    trail.before.push_back(static_cast<std::uint32_t>(trail.directories.size() - 1));
+    if (movesShellAt(c, depth)) {
+      trail.directories.push_back(afterDirectoryChange(c, trail.directories.back(), home));
+    }
+  }
+  return trail;
+}
+
 }  // namespace
 
 std::optional<std::string> effectiveCwd(const CommandScene& scene) {
@@ -40,20 +76,22 @@ std::optional<std::string> effectiveCwd(const CommandScene& scene) {
   if (commands.empty() || self < commands.data() || self >= commands.data() + commands.size()) {
     return cwd;
   }
-  for (const SimpleCommand* c = commands.data(); c < self; ++c) {
-    const std::string name = c->name();
-    if (name != "cd" && name != "pushd") continue;
-    // A cd run by a wrapper (`bash -c 'cd x'`, xargs) moves only its own shell.
-    if (!c->wrappers.empty() && c->wrappers.size() != self->wrappers.size()) continue;
-    CommandArgs a = parseArgs(c->arguments());
-    if (a.operands.empty()) {
-      cwd = scene.home;
-    } else if (a.operands[0].dynamic || a.operands[0].text == "-" || !cwd) {
-      cwd.reset();  // a directory known only at run time
-    } else {
-      cwd = normalizePath(
-          a.operands[0].text.starts_with('~') ? "./" + a.operands[0].text : a.operands[0].text,
-          *cwd, scene.home);
+  const size_t index = static_cast<size_t>(self - commands.data());
+  const size_t depth = self->wrappers.size();
+  if (&scene.program == scene.view.shellProgram()) {
+    // The view's program: each depth's trail is worked out once.
+    CommandCwds& memo = scene.view.commandCwds();
+    auto known = std::find_if(memo.by_depth.begin(), memo.by_depth.end(),
+                              [depth](const auto& entry) { return entry.first == depth; });
+    if (known == memo.by_depth.end()) {
+      memo.by_depth.emplace_back(depth, trailAt(scene.program, depth, cwd, scene.home));
+      known = std::prev(memo.by_depth.end());
+    }
+    cwd = known->second.directories[known->second.before[index]];
+  } else {
+    // Another program (a script literal's): read the moves before the command.
+    for (const SimpleCommand* c = commands.data(); c < self; ++c) {
+      if (movesShellAt(*c, depth)) cwd = afterDirectoryChange(*c, cwd, scene.home);
     }
   }
   // `env -C DIR CMD`, `sudo -D DIR CMD`: the command runs in DIR.

@@ -1,6 +1,7 @@
 #pragma once
 // Internal: what the built-in shell rules know about paths and programs.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,6 +39,17 @@ inline constexpr const char* kUnknownDirectory = "/<unknown directory>";
 /// `pushd` commands before it in the program; nullopt once it is known only
 /// at run time.
 std::optional<std::string> effectiveCwd(const CommandScene& scene);
+
+/// CallView's memo for effectiveCwd: for each wrapper depth met, the
+/// directory each command of the view's program starts in (before its own
+/// `env -C`), worked out in one pass over the program.
+struct CommandCwds {
+  struct Trail {
+    std::vector<std::optional<std::string>> directories;  ///< each value once
+    std::vector<std::uint32_t> before;                    ///< per command: index into directories
+  };
+  std::vector<std::pair<size_t, Trail>> by_depth;
+};
 
 /// The word as an absolute, lexically normal path (against effectiveCwd()).
 std::string absolutePath(const ShellWord& word, const CommandScene& scene);

@@ -271,6 +271,8 @@ TEST_F(Tooling, TestRunsTheUsersExamplesAndCasesNotTheBuiltinOnes) {
   size_t passed = 0;
   std::istringstream(r.out) >> passed;
   EXPECT_GT(passed, 100u) << r.out;  // the built-in policy's own examples too
+  r = run({"test", "--builtin", policy});
+  EXPECT_NE(r.out.find("PASS <profile:default>:"), std::string::npos) << r.out;
 
   // The user's own policy files are the user's too.
   dir.write("user/mine.yaml", slurp(policy));

@@ -32,7 +32,7 @@ TEST(ProfileTrees, EachStoredTreeIsTheTreeOfItsText) {
 TEST(ProfileTrees, AProfileFromItsTreeIsTheProfileFromItsText) {
   for (const std::string& name : policyProfiles()) {
     Policy from_tree, from_text;
-    ASSERT_TRUE(mergeProfile(from_tree, name, PolicyLayer::Builtin));
+    ASSERT_TRUE(mergeProfile(from_tree, name, PolicyLayer::Builtin, ProfileExamples::Read));
     mergePolicyText(from_text, policyProfileText(name), "<profile:" + name + ">",
                     PolicyLayer::Builtin);
     ASSERT_EQ(from_tree.rules.size(), from_text.rules.size()) << name;
@@ -47,12 +47,32 @@ TEST(ProfileTrees, AProfileFromItsTreeIsTheProfileFromItsText) {
   }
 }
 
+// A program that only decides leaves the profiles' examples unread; the
+// rules are the same.
+TEST(ProfileTrees, ExamplesAreReadOnlyWhenAskedFor) {
+  for (const std::string& name : policyProfiles()) {
+    Policy skipped, read;
+    ASSERT_TRUE(mergeProfile(skipped, name, PolicyLayer::Builtin));
+    ASSERT_TRUE(mergeProfile(read, name, PolicyLayer::Builtin, ProfileExamples::Read));
+    ASSERT_EQ(skipped.rules.size(), read.rules.size()) << name;
+    size_t examples = 0;
+    for (size_t r = 0; r < read.rules.size(); ++r) {
+      EXPECT_EQ(skipped.rules[r]->describe(), read.rules[r]->describe());
+      // Rules written in the profile (not the built-in rule sets it names).
+      if (!read.rules[r]->source().toString().starts_with("<profile:")) continue;
+      EXPECT_TRUE(skipped.rules[r]->examples().empty()) << skipped.rules[r]->id();
+      examples += read.rules[r]->examples().size();
+    }
+    EXPECT_GT(examples, 0u) << name;
+  }
+}
+
 // Programs do not check the built-in layer's examples when they load it
 // (it costs milliseconds); this test does, for every profile.
 TEST(ProfileTrees, EveryProfilesExamplesPass) {
   for (const std::string& name : policyProfiles()) {
     Policy policy;
-    ASSERT_TRUE(mergeProfile(policy, name, PolicyLayer::Builtin));
+    ASSERT_TRUE(mergeProfile(policy, name, PolicyLayer::Builtin, ProfileExamples::Read));
     size_t examples = 0;
     for (const auto& rule : policy.rules) examples += rule->examples().size();
     EXPECT_GT(examples, 0u) << name;

@@ -1,0 +1,45 @@
+// GNU-style argument parsing of shell commands (src/shell/command_args).
+#include "shell/command_args.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace toolguard::detail {
+namespace {
+
+std::vector<ShellWord> words(std::initializer_list<const char*> texts) {
+  std::vector<ShellWord> out;
+  for (const char* t : texts) out.push_back(ShellWord{t, false, t});
+  return out;
+}
+
+TEST(CommandArgs, LongOptionsNamedTakeTheNextWordOthersDoNot) {
+  const CommandArgs a =
+      parseArgs(words({"--file", "f.txt", "--quiet", "x", "--max-count=3", "-rf", "y"}), "e",
+                {"--file", "--max-count"});
+  EXPECT_TRUE(a.hasLong("--file"));
+  EXPECT_TRUE(a.hasLong("--quiet"));
+  EXPECT_TRUE(a.has('r') && a.has('f'));
+  ASSERT_EQ(a.valuesOf({"--file"}).size(), 1u);
+  EXPECT_EQ(a.valuesOf({"--file"})[0].text, "f.txt");
+  EXPECT_EQ(a.valuesOf({"--max-count"})[0].text, "3");
+  ASSERT_EQ(a.operands.size(), 2u);
+  EXPECT_EQ(a.operands[0].text, "x");
+  EXPECT_EQ(a.operands[1].text, "y");
+}
+
+TEST(CommandArgs, OptionNamesHoldUpToTheirCapacity) {
+  const OptionNames names = {"--a", "--b"};
+  EXPECT_TRUE(names.contains("--b"));
+  EXPECT_FALSE(names.contains("--c"));
+  EXPECT_FALSE(OptionNames{}.contains(""));
+  // One past the capacity is refused rather than cut short.
+  EXPECT_THROW((OptionNames{"1",  "2",  "3",  "4",  "5",  "6",  "7",  "8",  "9",  "10", "11",
+                            "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22",
+                            "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33"}),
+               std::length_error);
+}
+
+}  // namespace
+}  // namespace toolguard::detail
