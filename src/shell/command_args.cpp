@@ -2,14 +2,8 @@
 #include "command_args.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace toolguard::detail {
-
-OptionNames::OptionNames(std::initializer_list<std::string_view> names) : size_(names.size()) {
-  if (names.size() > kCapacity) throw std::length_error("OptionNames: too many option names");
-  std::copy(names.begin(), names.end(), names_.begin());
-}
 
 bool OptionNames::contains(std::string_view name) const {
   return std::find(names_.begin(), names_.begin() + static_cast<std::ptrdiff_t>(size_), name) !=

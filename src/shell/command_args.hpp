@@ -36,10 +36,14 @@ struct CommandArgs {
 /// parseArgs runs for every command of every call.
 class OptionNames {
  public:
-  static constexpr size_t kCapacity = 32;
+  static constexpr size_t kCapacity = 64;
   OptionNames() = default;
-  /// Throws std::length_error past kCapacity names (a rule that throws denies).
-  OptionNames(std::initializer_list<std::string_view> names);
+  /// At compile time: a list longer than kCapacity does not compile.
+  consteval OptionNames(std::initializer_list<std::string_view> names) : size_(names.size()) {
+    if (names.size() > kCapacity) throw "OptionNames: more names than kCapacity";
+    size_t i = 0;
+    for (std::string_view name : names) names_[i++] = name;
+  }
   bool contains(std::string_view name) const;
 
  private:
