@@ -153,41 +153,48 @@ std::string pathGlobToRegex(std::string_view glob, std::string_view home) {
 
 namespace {
 
-// The runs of literal characters of a glob, as translate() reads it: `*`,
-// `?` and a closed `[...]` end a run; `\x` is x; an unclosed `[` is literal.
-std::vector<std::string> literalRuns(std::string_view glob) {
-  std::vector<std::string> runs(1);
+// The longest run of literal characters of a glob, as translate() reads it
+// (the first run starting with `first`): `*`, `?` and a closed `[...]` end
+// a run; `\x` is x; an unclosed `[` is literal. Of equal runs, the first.
+std::string longestLiteralRun(std::string_view glob, std::string first) {
+  std::string best;
+  std::string run = std::move(first);
+  auto endRun = [&] {
+    if (run.size() > best.size()) best = run;
+    run.clear();
+  };
   for (size_t i = 0; i < glob.size();) {
     const char c = glob[i];
     // "**/" after a `/` (or at the start) is zero or more whole components:
     // its slash is optional, so it starts no run.
     if (c == '*' && glob.substr(i).starts_with("**/") && (i == 0 || glob[i - 1] == '/')) {
-      runs.emplace_back();
+      endRun();
       i += 3;
       continue;
     }
     if (c == '*' || c == '?') {
-      runs.emplace_back();
+      endRun();
       ++i;
     } else if (c == '[') {
       std::string ignored;
       const size_t next = appendClass(glob, i, true, ignored);
       if (next == std::string_view::npos) {
-        runs.back() += '[';
+        run += '[';
         ++i;
       } else {
-        runs.emplace_back();
+        endRun();
         i = next;
       }
     } else if (c == '\\' && i + 1 < glob.size()) {
-      runs.back() += glob[i + 1];
+      run += glob[i + 1];
       i += 2;
     } else {
-      runs.back() += c;
+      run += c;
       ++i;
     }
   }
-  return runs;
+  endRun();
+  return best;
 }
 
 }  // namespace
@@ -207,13 +214,8 @@ std::string requiredPathGlobLiteral(std::string_view glob, std::string_view home
     }
     if (backslashes % 2 == 1) return "";
   }
-  std::vector<std::string> runs = literalRuns(pattern);
-  runs.front() = reading.home_literal + runs.front();  // the home comes right before
-  std::string best;
-  for (const std::string& run : runs) {
-    if (run.size() > best.size()) best = run;
-  }
-  return best;
+  // The home comes right before the first run.
+  return longestLiteralRun(pattern, std::move(reading.home_literal));
 }
 
 GlobLiteralFilter::GlobLiteralFilter(const std::vector<std::string>& literals)

@@ -38,6 +38,7 @@ class Reader {
     std::uint64_t children = number();
     if (kind == DocNode::Kind::Map) children *= 2;
     if (children > bytes_.size() - at_) fail();  // each child takes at least a byte
+    out.reserve(children);
     for (std::uint64_t i = 0; i < children; ++i) out.add(node(depth + 1));
     return out;
   }

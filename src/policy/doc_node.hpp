@@ -51,6 +51,8 @@ class DocNode {
 
   /// Adds an item to a sequence, or (two calls, key then value) an entry to a mapping.
   void add(DocNode child) { children_.push_back(std::move(child)); }
+  /// Makes room for `n` children (items, or keys and values) before add().
+  void reserve(std::size_t n) { children_.reserve(n); }
 
   friend bool operator==(const DocNode&, const DocNode&) = default;
 
