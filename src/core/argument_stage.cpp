@@ -49,14 +49,16 @@ ArgumentOutcome checkArguments(const CompiledPolicy& compiled, const ToolCall& c
     out.rejection = std::move(error);
     return out;
   }
-  ToolCall current = call;
+  // What the validators see: a copy of the call, made when one applies.
+  std::optional<ToolCall> current;
   bool changed = false;
   for (const ArgumentValidatorEntry& entry : compiled.policy.argument_validators) {
     if (!entry.validate || !toolNameMatches(entry.tool, call.tool)) continue;
     const std::string who = "validator " + (entry.name.empty() ? entry.tool : entry.name);
+    if (!current) current = call;
     ArgumentCheck check;
     try {
-      check = entry.validate(current);
+      check = entry.validate(*current);
     } catch (const std::exception& e) {
       out.rejection = who + " failed: " + e.what();
       return out;
@@ -69,21 +71,21 @@ ArgumentOutcome checkArguments(const CompiledPolicy& compiled, const ToolCall& c
                       (check.reason.empty() ? std::string("no reason given") : check.reason);
       return out;
     }
-    if (check.sanitized && *check.sanitized != current.args) {
+    if (check.sanitized && *check.sanitized != current->args) {
       if (!check.sanitized->is_object()) {
         out.rejection = who + " returned arguments that are not a JSON object";
         return out;
       }
-      current.args = std::move(*check.sanitized);
+      current->args = std::move(*check.sanitized);
       changed = true;
     }
   }
   if (!changed) return out;
-  if (auto error = schemaError(compiled, call.tool, current.args)) {
+  if (auto error = schemaError(compiled, call.tool, current->args)) {
     out.rejection = "after the validators: " + *error;
     return out;
   }
-  out.sanitized = std::move(current.args);
+  out.sanitized = std::move(current->args);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "argument_stage.hpp"
+#include "json/compact_dump.hpp"
 #include "rule_judging.hpp"
 #include "tool_name.hpp"
 #include "toolguard/paths.hpp"
@@ -113,7 +114,12 @@ const ToolInfo& Engine::toolInfo(std::string_view name) const {
 }
 
 std::string approvalKey(const ToolCall& call) {
-  return call.tool + " " + call.args.dump();
+  std::string key;
+  key.reserve(call.tool.size() + 64);
+  key += call.tool;
+  key += ' ';
+  detail::appendCompactDump(key, call.args);
+  return key;
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // Tool names that imitate a known tool are judged as that tool, or refused.
 #include "tool_name.hpp"
 
+#include <algorithm>
 #include <string_view>
 
 #include "unicode_text.hpp"
@@ -36,6 +37,12 @@ std::optional<ToolNameImitation> imitatedTool(
   std::string folded;
   bool disguised = false;
   size_t offset = 0;
+  // An ASCII name folds to itself (most names: no decoding needed).
+  if (std::all_of(name.begin(), name.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    folded = name;
+    offset = name.size();
+  }
   while (offset < name.size()) {
     unsigned c = 0;
     const size_t length = decodeUtf8(name, offset, c);
@@ -58,7 +65,7 @@ std::optional<ToolNameImitation> imitatedTool(
   const size_t first = folded.find_first_not_of(" \t\r\n\f\v");
   if (first == std::string::npos) return std::nullopt;
   folded = folded.substr(first, folded.find_last_not_of(" \t\r\n\f\v") - first + 1);
-  if (tools.contains(folded)) return ToolNameImitation{folded, disguised};
+  if (folded != name && tools.contains(folded)) return ToolNameImitation{folded, disguised};
   if (by_lowercase_name != nullptr) {
     auto found = by_lowercase_name->find(asciiLowercase(folded));
     if (found != by_lowercase_name->end()) return ToolNameImitation{found->second, disguised};

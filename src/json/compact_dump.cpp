@@ -1,0 +1,118 @@
+// nlohmann::json's compact dump(), without its stream machinery.
+#include "compact_dump.hpp"
+
+#include <charconv>
+
+namespace toolguard::detail {
+namespace {
+
+// A string as dump() writes it; one with a byte outside ASCII is left to
+// nlohmann, which checks its UTF-8 (and throws for a bad one).
+void appendString(std::string& out, const std::string& text) {
+  for (const char c : text) {
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      out += nlohmann::json(text).dump();
+      return;
+    }
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  size_t plain = 0;  // start of the run not written yet
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const char* escape = nullptr;
+    switch (c) {
+      case '"':
+        escape = "\\\"";
+        break;
+      case '\\':
+        escape = "\\\\";
+        break;
+      case '\b':
+        escape = "\\b";
+        break;
+      case '\f':
+        escape = "\\f";
+        break;
+      case '\n':
+        escape = "\\n";
+        break;
+      case '\r':
+        escape = "\\r";
+        break;
+      case '\t':
+        escape = "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) >= 0x20) continue;
+    }
+    out.append(text, plain, i - plain);
+    plain = i + 1;
+    if (escape != nullptr) {
+      out += escape;
+    } else {
+      const char code[] = {'\\', 'u', '0', '0', kHex[(c >> 4) & 0xF], kHex[c & 0xF]};
+      out.append(code, sizeof code);
+    }
+  }
+  out.append(text, plain, text.size() - plain);
+  out += '"';
+}
+
+template <typename Integer>
+void appendInteger(std::string& out, Integer n) {
+  char digits[24];
+  const auto written = std::to_chars(digits, digits + sizeof digits, n);
+  out.append(digits, written.ptr);
+}
+
+}  // namespace
+
+void appendCompactDump(std::string& out, const nlohmann::json& value) {
+  using Type = nlohmann::json::value_t;
+  switch (value.type()) {
+    case Type::null:
+      out += "null";
+      return;
+    case Type::boolean:
+      out += value.get<bool>() ? "true" : "false";
+      return;
+    case Type::number_integer:
+      appendInteger(out, value.get<std::int64_t>());
+      return;
+    case Type::number_unsigned:
+      appendInteger(out, value.get<std::uint64_t>());
+      return;
+    case Type::string:
+      appendString(out, value.get_ref<const std::string&>());
+      return;
+    case Type::object: {
+      out += '{';
+      bool first = true;
+      for (const auto& [key, item] : value.items()) {
+        if (!first) out += ',';
+        first = false;
+        appendString(out, key);
+        out += ':';
+        appendCompactDump(out, item);
+      }
+      out += '}';
+      return;
+    }
+    case Type::array: {
+      out += '[';
+      bool first = true;
+      for (const nlohmann::json& item : value) {
+        if (!first) out += ',';
+        first = false;
+        appendCompactDump(out, item);
+      }
+      out += ']';
+      return;
+    }
+    default:  // floating point, binary, discarded: as nlohmann writes them
+      out += value.dump();
+  }
+}
+
+}  // namespace toolguard::detail
