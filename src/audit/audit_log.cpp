@@ -12,6 +12,8 @@
 #include <mutex>
 #include <system_error>
 
+#include "json/compact_dump.hpp"
+
 namespace toolguard {
 namespace {
 
@@ -180,7 +182,7 @@ void AuditLog::writeRecord(const nlohmann::json& record) {
   if (!record.is_object()) {
     throw AuditLogError("audit log " + s.options.path + ": a record must be a JSON object");
   }
-  std::string line = record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string line = detail::compactDump(record, detail::BadUtf8::Replace);
   line += '\n';
   std::lock_guard<std::mutex> lock(s.mutex);
   if (s.fd < 0) {

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "audit/audit_detail.hpp"
+#include "json/compact_dump.hpp"
 #include "toolguard/audit_log.hpp"
 
 namespace toolguard {
@@ -66,7 +67,7 @@ std::string redactedApprovalValue(const std::string& value) {
         false);
     if (!too_deep && args.is_object()) {
       std::string out = detail::redactSecretsInText(value.substr(0, brace));
-      out += redactSecrets(args).dump(-1, ' ', false, json::error_handler_t::replace);
+      out += detail::compactDump(redactSecrets(args), detail::BadUtf8::Replace);
       return out;
     }
   }

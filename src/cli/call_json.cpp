@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "json/compact_dump.hpp"
 #include "policy/did_you_mean.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/strict_json.hpp"
@@ -304,7 +305,7 @@ ParsedCall parseCallText(const std::string& text, CallFormat format,
 std::string dumpLine(const json& value) {
   // Replacement characters instead of an exception: input bytes that are not
   // UTF-8 can reach a reason through a parse error message.
-  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+  return toolguard::detail::compactDump(value, toolguard::detail::BadUtf8::Replace);
 }
 
 Decision inputErrorDecision(const std::string& message) {

@@ -1,6 +1,7 @@
 // nlohmann::json's compact dump(), without its stream machinery.
 #include "compact_dump.hpp"
 
+#include <array>
 #include <charconv>
 
 namespace toolguard::detail {
@@ -8,10 +9,33 @@ namespace {
 
 // A string as dump() writes it; one with a byte outside ASCII is left to
 // nlohmann, which checks its UTF-8 (and throws for a bad one).
-void appendString(std::string& out, const std::string& text) {
-  for (const char c : text) {
-    if (static_cast<unsigned char>(c) >= 0x80) {
-      out += nlohmann::json(text).dump();
+// Each byte's kind in a JSON string: written as it is, escaped, or outside
+// ASCII.
+enum ByteKind : unsigned char { kPlain, kEscaped, kNonAscii };
+constexpr std::array<unsigned char, 256> kByteKinds = [] {
+  std::array<unsigned char, 256> kinds{};
+  for (int c = 0; c < 0x20; ++c) kinds[c] = kEscaped;
+  kinds['"'] = kinds['\\'] = kEscaped;
+  for (int c = 0x80; c < 0x100; ++c) kinds[c] = kNonAscii;
+  return kinds;
+}();
+
+void appendString(std::string& out, const std::string& text, BadUtf8 bad_utf8) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  size_t first = 0;  // the first byte that is not plain
+  while (first < text.size() && kByteKinds[bytes[first]] == kPlain) ++first;
+  if (first == text.size()) {  // the usual case: nothing to escape
+    out += '"';
+    out += text;
+    out += '"';
+    return;
+  }
+  for (size_t i = first; i < text.size(); ++i) {
+    if (kByteKinds[bytes[i]] == kNonAscii) {
+      out += nlohmann::json(text).dump(-1, ' ', false,
+                                       bad_utf8 == BadUtf8::Replace
+                                           ? nlohmann::json::error_handler_t::replace
+                                           : nlohmann::json::error_handler_t::strict);
       return;
     }
   }
@@ -68,7 +92,7 @@ void appendInteger(std::string& out, Integer n) {
 
 }  // namespace
 
-void appendCompactDump(std::string& out, const nlohmann::json& value) {
+void appendCompactDump(std::string& out, const nlohmann::json& value, BadUtf8 bad_utf8) {
   using Type = nlohmann::json::value_t;
   switch (value.type()) {
     case Type::null:
@@ -84,7 +108,7 @@ void appendCompactDump(std::string& out, const nlohmann::json& value) {
       appendInteger(out, value.get<std::uint64_t>());
       return;
     case Type::string:
-      appendString(out, value.get_ref<const std::string&>());
+      appendString(out, value.get_ref<const std::string&>(), bad_utf8);
       return;
     case Type::object: {
       out += '{';
@@ -92,9 +116,9 @@ void appendCompactDump(std::string& out, const nlohmann::json& value) {
       for (const auto& [key, item] : value.items()) {
         if (!first) out += ',';
         first = false;
-        appendString(out, key);
+        appendString(out, key, bad_utf8);
         out += ':';
-        appendCompactDump(out, item);
+        appendCompactDump(out, item, bad_utf8);
       }
       out += '}';
       return;
@@ -105,7 +129,7 @@ void appendCompactDump(std::string& out, const nlohmann::json& value) {
       for (const nlohmann::json& item : value) {
         if (!first) out += ',';
         first = false;
-        appendCompactDump(out, item);
+        appendCompactDump(out, item, bad_utf8);
       }
       out += ']';
       return;
@@ -113,6 +137,12 @@ void appendCompactDump(std::string& out, const nlohmann::json& value) {
     default:  // floating point, binary, discarded: as nlohmann writes them
       out += value.dump();
   }
+}
+
+std::string compactDump(const nlohmann::json& value, BadUtf8 bad_utf8) {
+  std::string out;
+  appendCompactDump(out, value, bad_utf8);
+  return out;
 }
 
 }  // namespace toolguard::detail

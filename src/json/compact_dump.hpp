@@ -8,8 +8,18 @@
 
 namespace toolguard::detail {
 
-/// Appends exactly what `value.dump()` gives (no indentation, UTF-8 kept as
-/// it is); like dump(), throws nlohmann's type_error for invalid UTF-8.
-void appendCompactDump(std::string& out, const nlohmann::json& value);
+/// What becomes of a string that is not valid UTF-8: as dump()'s error handlers.
+enum class BadUtf8 {
+  Throw,    ///< nlohmann's type_error (dump()'s default)
+  Replace,  ///< each bad byte becomes U+FFFD (error_handler_t::replace)
+};
+
+/// Appends exactly what `value.dump(-1, ' ', false, handler)` gives (no
+/// indentation, UTF-8 kept as it is).
+void appendCompactDump(std::string& out, const nlohmann::json& value,
+                       BadUtf8 bad_utf8 = BadUtf8::Throw);
+
+/// appendCompactDump into a new string.
+std::string compactDump(const nlohmann::json& value, BadUtf8 bad_utf8 = BadUtf8::Throw);
 
 }  // namespace toolguard::detail

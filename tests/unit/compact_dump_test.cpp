@@ -80,5 +80,17 @@ TEST(CompactDump, InvalidUtf8ThrowsAsDumpDoes) {
   EXPECT_THROW(compact(bad_key), json::type_error);
 }
 
+TEST(CompactDump, InvalidUtf8IsReplacedAsDumpReplacesIt) {
+  std::mt19937 random(9);
+  for (int i = 0; i < 2000; ++i) {
+    json value = json::object();
+    value["v"] = randomValue(random, 0);
+    value[std::string("k\xff") + randomText(random)] =
+        std::string("\xc3(\xe2\x28") + randomText(random);
+    EXPECT_EQ(compactDump(value, BadUtf8::Replace),
+              value.dump(-1, ' ', false, json::error_handler_t::replace));
+  }
+}
+
 }  // namespace
 }  // namespace toolguard::detail
