@@ -153,7 +153,7 @@ Decision Engine::decide(const ToolCall& call) const {
     // A name that imitates a known tool is that tool (BASH, "Bash "), or,
     // when it hides the imitation (zero-width, full-width), refused.
     if (auto imitation = detail::imitatedTool(call.tool, compiled_->policy.tools,
-                                              &compiled_->tools_by_lowercase_name)) {
+                                              compiled_->tools_by_lowercase_name)) {
       if (imitation->disguised) {
         return errorDecision("the tool name imitates '" + imitation->tool +
                              "' with invisible or look-alike characters");

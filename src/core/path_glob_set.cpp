@@ -1,39 +1,41 @@
 // Path globs matched together, with as little RE2 as they allow.
 #include "path_glob_set.hpp"
 
-#include <stdexcept>
+#include "lazy_regex.hpp"
 
 namespace toolguard::detail {
 
+namespace {
+
+RE2::Options globOptions(bool case_sensitive) {
+  RE2::Options options;
+  options.set_log_errors(false);
+  options.set_dot_nl(true);
+  options.set_case_sensitive(case_sensitive);
+  return options;
+}
+
+// One expression for all of `globs`.
+std::string alternation(const std::vector<std::string>& globs, const std::string& home) {
+  std::string joined;
+  for (const std::string& g : globs) {
+    if (!joined.empty()) joined += '|';
+    joined.append("(?:").append(pathGlobToRegex(g, home)).append(")");
+  }
+  return "(?:" + joined + ")";
+}
+
+}  // namespace
+
+// Held by pointer and never moved, so the patterns' writers can keep `this`.
 struct PathGlobSet::Expressions {
   std::vector<std::string> all;
   std::vector<std::string> others;  ///< the globs that are not `*SUFFIX`
   std::string home;
-  std::once_flag once[4];
-  std::unique_ptr<RE2> compiled[4];
-
-  const RE2& get(Which which) {
-    std::call_once(once[which], [&] {
-      const std::vector<std::string>& globs = which == kAll || which == kAllNoCase ? all : others;
-      std::string joined;
-      for (const std::string& g : globs) {
-        if (!joined.empty()) joined += '|';
-        joined.append("(?:").append(pathGlobToRegex(g, home)).append(")");
-      }
-      RE2::Options options;
-      options.set_log_errors(false);
-      options.set_dot_nl(true);
-      options.set_case_sensitive(which == kAll || which == kOthers);
-      compiled[which] = std::make_unique<RE2>("(?:" + joined + ")", options);
-    });
-    // The globs were checked at load: a failure here is a bug, and a rule
-    // that throws denies.
-    if (!compiled[which]->ok()) {
-      throw std::runtime_error("the pattern '" + compiled[which]->pattern() +
-                               "' does not compile: " + compiled[which]->error());
-    }
-    return *compiled[which];
-  }
+  LazyRegex all_exact{[this] { return alternation(all, home); }, globOptions(true)};
+  LazyRegex all_folded{[this] { return alternation(all, home); }, globOptions(false)};
+  LazyRegex others_exact{[this] { return alternation(others, home); }, globOptions(true)};
+  LazyRegex others_folded{[this] { return alternation(others, home); }, globOptions(false)};
 };
 
 PathGlobSet::PathGlobSet(std::vector<std::string> globs, std::string home, std::string& text) {
@@ -51,8 +53,7 @@ PathGlobSet::PathGlobSet(std::vector<std::string> globs, std::string home, std::
       literals.push_back(requiredPathGlobLiteral(g, home));
     }
   }
-  has_others_ = !expressions->others.empty();
-  if (has_others_) others_filter_ = GlobLiteralFilter(literals);
+  if (!expressions->others.empty()) others_filter_ = GlobLiteralFilter(literals);
   expressions->all = std::move(globs);
   expressions->home = std::move(home);
   globs_ = std::move(expressions);
@@ -68,7 +69,6 @@ PathGlobSet::PathGlobSet(PathGlobSet&& other) noexcept {
 PathGlobSet& PathGlobSet::operator=(PathGlobSet&& other) noexcept {
   suffixes_ = std::move(other.suffixes_);
   others_filter_ = std::move(other.others_filter_);
-  has_others_ = other.has_others_;
   ascii_globs_ = other.ascii_globs_;
   globs_ = std::move(other.globs_);
   uses_.store(other.uses_.load(std::memory_order_relaxed), std::memory_order_relaxed);
@@ -76,7 +76,11 @@ PathGlobSet& PathGlobSet::operator=(PathGlobSet&& other) noexcept {
 }
 
 bool PathGlobSet::fullMatch(std::string_view name, Which which) const {
-  return RE2::FullMatch(name, globs_->get(which));
+  // The globs were checked at load: should one still not compile, get()
+  // throws, and a rule that throws denies.
+  const LazyRegex* expressions[] = {&globs_->all_exact, &globs_->all_folded, &globs_->others_exact,
+                                    &globs_->others_folded};
+  return RE2::FullMatch(name, expressions[which]->get());
 }
 
 bool PathGlobSet::matches(std::string_view name, bool fold) const {
@@ -95,7 +99,7 @@ bool PathGlobSet::matches(std::string_view name, bool fold) const {
   for (const std::string& suffix : suffixes_) {
     if (lastComponentEndsWith(name, suffix, fold)) return true;
   }
-  return has_others_ && others_filter_.mayMatch(name, fold) &&
+  return !globs_->others.empty() && others_filter_.mayMatch(name, fold) &&
          fullMatch(name, fold ? kOthersNoCase : kOthers);
 }
 

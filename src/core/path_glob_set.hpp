@@ -8,7 +8,6 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,15 +37,14 @@ class PathGlobSet {
   bool matches(std::string_view name, bool fold) const;
 
  private:
-  /// The expressions of every glob and of the others, each with and without
-  /// case, written and compiled on first use.
+  /// The globs, and the expressions of every glob and of the others, each
+  /// with and without case, written and compiled on first use.
   struct Expressions;
   enum Which { kAll, kAllNoCase, kOthers, kOthersNoCase };
   bool fullMatch(std::string_view name, Which which) const;
 
   std::vector<std::string> suffixes_;  ///< globs `*SUFFIX`
   GlobLiteralFilter others_filter_;    ///< the other globs' required literals
-  bool has_others_ = false;
   /// False when a glob has a byte outside ASCII: RE2 folds some of those to
   /// ASCII letters (the Kelvin sign to k), so ignoring case only RE2 is sure.
   bool ascii_globs_ = true;

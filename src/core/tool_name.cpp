@@ -7,32 +7,17 @@
 #include "unicode_text.hpp"
 
 namespace toolguard::detail {
-namespace {
-
-// Equal ignoring ASCII case, without copying (this runs on every decision).
-bool equalIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (asciiLower(a[i]) != asciiLower(b[i])) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 std::unordered_map<std::string, std::string> toolsByLowercaseName(const ToolCatalog& tools) {
   std::unordered_map<std::string, std::string> out;
   for (const ToolInfo* tool : tools.all()) {
-    out.emplace(asciiLowercase(tool->name),
-                tool->name);  // the first of names equal but for case  // the first of names equal
-                              // but for case
+    out.emplace(asciiLowercase(tool->name), tool->name);  // the first of names equal but for case
   }
   return out;
 }
 
 std::optional<ToolNameImitation> imitatedTool(
     std::string_view name, const ToolCatalog& tools,
-    const std::unordered_map<std::string, std::string>* by_lowercase_name) {
+    const std::unordered_map<std::string, std::string>& by_lowercase_name) {
   if (tools.contains(name)) return std::nullopt;
   std::string folded;
   bool disguised = false;
@@ -66,15 +51,9 @@ std::optional<ToolNameImitation> imitatedTool(
   if (first == std::string::npos) return std::nullopt;
   folded = folded.substr(first, folded.find_last_not_of(" \t\r\n\f\v") - first + 1);
   if (folded != name && tools.contains(folded)) return ToolNameImitation{folded, disguised};
-  if (by_lowercase_name != nullptr) {
-    auto found = by_lowercase_name->find(asciiLowercase(folded));
-    if (found != by_lowercase_name->end()) return ToolNameImitation{found->second, disguised};
-    return std::nullopt;
-  }
-  for (const ToolInfo* tool : tools.all()) {
-    if (equalIgnoringCase(tool->name, folded)) return ToolNameImitation{tool->name, disguised};
-  }
-  return std::nullopt;
+  auto found = by_lowercase_name.find(asciiLowercase(folded));
+  if (found == by_lowercase_name.end()) return std::nullopt;
+  return ToolNameImitation{found->second, disguised};
 }
 
 }  // namespace toolguard::detail

@@ -21,12 +21,11 @@ struct ToolNameImitation {
 /// after removing surrounding white space and invisible characters, folding
 /// full-width forms to ASCII and ignoring case. nullopt when `name` is known
 /// or imitates nothing.
-/// `by_lowercase_name` (optional): every catalog name by its ASCII-lowercase
-/// form, made once for a policy (see CompiledPolicy), so a decision does not
-/// walk the catalog.
+/// `by_lowercase_name` is toolsByLowercaseName(tools), made once for a policy
+/// (see CompiledPolicy), so a decision does not walk the catalog.
 std::optional<ToolNameImitation> imitatedTool(
     std::string_view name, const ToolCatalog& tools,
-    const std::unordered_map<std::string, std::string>* by_lowercase_name = nullptr);
+    const std::unordered_map<std::string, std::string>& by_lowercase_name);
 
 /// The index imitatedTool takes: ASCII-lowercase name -> the catalog's name.
 std::unordered_map<std::string, std::string> toolsByLowercaseName(const ToolCatalog& tools);

@@ -7,8 +7,6 @@
 namespace toolguard::detail {
 namespace {
 
-// A string as dump() writes it; one with a byte outside ASCII is left to
-// nlohmann, which checks its UTF-8 (and throws for a bad one).
 // Each byte's kind in a JSON string: written as it is, escaped, or outside
 // ASCII.
 enum ByteKind : unsigned char { kPlain, kEscaped, kNonAscii };
@@ -20,6 +18,8 @@ constexpr std::array<unsigned char, 256> kByteKinds = [] {
   return kinds;
 }();
 
+// A string as dump() writes it; one with a byte outside ASCII is left to
+// nlohmann, which checks its UTF-8 (and throws for a bad one, or replaces).
 void appendString(std::string& out, const std::string& text, BadUtf8 bad_utf8) {
   const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
   size_t first = 0;  // the first byte that is not plain
@@ -42,7 +42,7 @@ void appendString(std::string& out, const std::string& text, BadUtf8 bad_utf8) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
   size_t plain = 0;  // start of the run not written yet
-  for (size_t i = 0; i < text.size(); ++i) {
+  for (size_t i = first; i < text.size(); ++i) {
     const char c = text[i];
     const char* escape = nullptr;
     switch (c) {

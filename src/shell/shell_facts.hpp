@@ -45,8 +45,9 @@ std::optional<std::string> effectiveCwd(const CommandScene& scene);
 /// `env -C`), worked out in one pass over the program.
 struct CommandCwds {
   struct Trail {
-    std::vector<std::optional<std::string>> directories;  ///< each value once
-    std::vector<std::uint32_t> before;                    ///< per command: index into directories
+    /// The start, then the directory after each move, in order.
+    std::vector<std::optional<std::string>> directories;
+    std::vector<std::uint32_t> before;  ///< per command: index into directories
   };
   std::vector<std::pair<size_t, Trail>> by_depth;
 };
