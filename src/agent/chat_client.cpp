@@ -10,7 +10,7 @@
 
 #include "chat_wire.hpp"
 #include "endpoint_url.hpp"
-#include "http/http_plugin_loader.hpp"
+#include "http/http_helper.hpp"
 #include "response_reader.hpp"
 
 namespace toolguard {
@@ -86,9 +86,9 @@ ChatResult send(const ChatEndpoint& endpoint, const ChatRequest& request,
   std::string path = url->path_prefix + "/chat/completions";
   std::string where = url->origin() + path;
 
-  std::string plugin_error;
-  const toolguard_http_post_fn post_fn = detail::httpPostFunction(plugin_error);
-  if (post_fn == nullptr) return detail::chatFailure(Kind::Connection, plugin_error);
+  std::string helper_error;
+  const detail::HttpHelper* helper = detail::HttpHelper::installed(helper_error);
+  if (helper == nullptr) return detail::chatFailure(Kind::Connection, helper_error);
   auto timeout = std::max(endpoint.timeout, std::chrono::milliseconds(1));
 
   const std::string origin = url->origin();
@@ -122,7 +122,7 @@ ChatResult send(const ChatEndpoint& endpoint, const ChatRequest& request,
   post.on_data = &Transfer::onData;
   post.cancelled = &Transfer::cancelled;
   toolguard_http_outcome outcome{};
-  post_fn(&post, &outcome);
+  helper->post(post, outcome);
   if (transfer.failure) std::rethrow_exception(transfer.failure);
   if (outcome.client_made == 0) {
     return detail::chatFailure(Kind::Connection, "cannot make a client for " + where +

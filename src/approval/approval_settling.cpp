@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <random>
 
 #include "approval_matching.hpp"
+#include "core/random_bytes.hpp"
 #include "store_format.hpp"
 
 namespace toolguard::detail {
@@ -87,10 +87,10 @@ bool needsApproval(const Decision& d) {
 }
 
 std::string newDecisionId() {
-  thread_local std::mt19937_64 random{std::random_device{}()};
   char text[33];
-  std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(random()),
-                static_cast<unsigned long long>(random()));
+  const uint64_t high = randomId64(), low = randomId64();
+  std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(high),
+                static_cast<unsigned long long>(low));
   return text;
 }
 

@@ -11,9 +11,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <random>
 
 #include "core/file_descriptor.hpp"
+#include "core/random_bytes.hpp"
 #include "toolguard/approval_store.hpp"
 
 namespace toolguard::detail {
@@ -55,12 +55,9 @@ std::string parentDirectory(const std::string& path) {
 }
 
 uint64_t randomSuffix() {
-  try {
-    std::random_device device;
-    return (static_cast<uint64_t>(device()) << 32) ^ device();
-  } catch (const std::exception&) {
-    return static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-  }
+  uint64_t suffix = 0;
+  randomBytes(&suffix, sizeof suffix);
+  return suffix;
 }
 
 void writeAll(int fd, std::string_view bytes, const std::string& path) {

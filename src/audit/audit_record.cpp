@@ -1,10 +1,6 @@
 // The audit record of one decision.
-#include <sys/random.h>
-
-#include <cerrno>
-#include <random>
-
 #include "audit/audit_detail.hpp"
+#include "core/random_bytes.hpp"
 #include "json/compact_dump.hpp"
 #include "toolguard/audit_log.hpp"
 
@@ -12,28 +8,7 @@ namespace toolguard {
 namespace detail {
 
 std::string randomAuditId() {
-  unsigned char bytes[16];
-  size_t filled = 0;
-  while (filled < sizeof bytes) {
-    const ssize_t n = getrandom(bytes + filled, sizeof bytes - filled, 0);
-    if (n > 0) {
-      filled += static_cast<size_t>(n);
-    } else if (n < 0 && errno != EINTR) {
-      break;
-    }
-  }
-  if (filled < sizeof bytes) {  // no getrandom (old kernel, seccomp): the library's source
-    std::random_device device;
-    for (unsigned char& b : bytes) b = static_cast<unsigned char>(device());
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id;
-  id.reserve(2 * sizeof bytes);
-  for (unsigned char b : bytes) {
-    id += kHex[b >> 4];
-    id += kHex[b & 0xf];
-  }
-  return id;
+  return randomHex(16);
 }
 
 }  // namespace detail

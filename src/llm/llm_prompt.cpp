@@ -1,7 +1,6 @@
 // The validator's prompt: the job, the answer format, and the call fenced
 // as data with a nonce chosen per request.
-#include <random>
-
+#include "core/random_bytes.hpp"
 #include "toolguard/llm_validator.hpp"
 
 namespace toolguard {
@@ -9,18 +8,10 @@ namespace {
 
 using nlohmann::json;
 
-// 128 random bits in hex, from the operating system's generator
-// (std::random_device reads getrandom on Linux): a fence the judged text
-// cannot guess.
+// 128 random bits in hex, from the operating system's generator: a fence
+// the judged text cannot guess.
 std::string newNonce() {
-  thread_local std::random_device device;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string nonce;
-  for (int part = 0; part < 4; ++part) {
-    uint32_t bits = device();
-    for (int i = 0; i < 8; ++i, bits >>= 4) nonce.push_back(kHex[bits & 0xf]);
-  }
-  return nonce;
+  return detail::randomHex(16);
 }
 
 // The untrusted part: everything the agent or a tool's author wrote (the

@@ -1,18 +1,16 @@
 #pragma once
-/* Internal: the C interface between the library and libtoolguard-http.so, the
- * plugin that holds the HTTP client (cpp-httplib with OpenSSL). The plugin is
- * loaded only when a request is sent, so a `toolguard check` never loads
- * OpenSSL or the C++ HTTP stack. Plain C so that nothing of either side's C++
- * runtime crosses: strings go as pointer and size, callbacks with a context. */
+/* Internal: one HTTP POST as the chat client describes it, and what became of
+ * it. The transfer itself is made by a helper program, toolguard-http
+ * (cpp-httplib with OpenSSL), started only when a request is sent: so the
+ * toolguard command links neither OpenSSL nor the C++ HTTP stack, and can be
+ * linked statically (see http_helper.hpp). Plain C types: strings go as
+ * pointer and size, callbacks with a context. */
 
 #include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Raised whenever the layout below changes; the loader refuses any other. */
-#define TOOLGUARD_HTTP_ABI_VERSION 1
 
 /* How a transfer failed (cpp-httplib's Error, as far as the caller tells them apart). */
 enum toolguard_http_failure {
@@ -41,7 +39,7 @@ struct toolguard_http_post {
   void (*on_status)(void* context, int status, const char* content_type);
   /* A piece of the body; return 0 to stop the transfer. */
   int (*on_data)(void* context, const char* data, size_t size);
-  /* Polled every 20 ms from a second thread while the transfer runs. */
+  /* Polled every 20 ms while the transfer runs; non-zero stops it. */
   int (*cancelled)(void* context);
 };
 
@@ -51,10 +49,6 @@ struct toolguard_http_outcome {
   char failure_text[256]; /* cpp-httplib's name of the failure, or why no client was made */
   int client_made;        /* 0: the origin could not be used at all */
 };
-
-/* The plugin's one entry point, exported as toolguard_http_post_v1. */
-typedef void (*toolguard_http_post_fn)(const struct toolguard_http_post* request,
-                                       struct toolguard_http_outcome* outcome);
 
 #ifdef __cplusplus
 }

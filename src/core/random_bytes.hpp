@@ -1,0 +1,24 @@
+#pragma once
+// Internal: random bytes from the operating system, for ids, nonces and
+// temporary names. getrandom(2) first; std::random_device is not used on the
+// way, because constructing one runs CPUID, which a virtual machine traps
+// (20 us of every check process, measured in issue 18).
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace toolguard::detail {
+
+/// Fills `size` bytes at `out`: getrandom, else /dev/urandom, else
+/// std::random_device (an old kernel or a seccomp filter).
+void randomBytes(void* out, size_t size);
+
+/// `bytes` random bytes as lowercase hex (2 * bytes characters).
+std::string randomHex(size_t bytes);
+
+/// A fast per-thread generator seeded once from randomBytes: for ids that
+/// must not repeat, not for secrets.
+uint64_t randomId64();
+
+}  // namespace toolguard::detail

@@ -1,0 +1,53 @@
+#pragma once
+// Internal: finds the toolguard-http helper program (the HTTP client) and
+// sends one POST through it. See http_transfer.h for why it is a program of
+// its own: a hook process never loads OpenSSL, and the toolguard command,
+// which never calls dlopen, can be linked statically.
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "http/http_transfer.h"
+
+namespace toolguard::detail {
+
+/// The helper program, opened once and checked: it is run from that open
+/// file (never found again by its name), so nobody can swap it afterwards.
+class HttpHelper {
+ public:
+  ~HttpHelper();
+  HttpHelper(const HttpHelper&) = delete;
+  HttpHelper& operator=(const HttpHelper&) = delete;
+
+  /// The installed helper, searched for once; nullptr with `error` saying
+  /// what was tried when none is usable (the request then fails as a
+  /// connection error, never as an allow).
+  ///
+  /// Looked for, in order: beside the running executable; in
+  /// ../LIBDIR/toolguard/ from it; in the install's LIBDIR/toolguard/; in the
+  /// build tree that made this library. A file is used only when it is a
+  /// regular file (not a symbolic link) owned by root or by this user,
+  /// writable by no one else, in a directory no one else can write (or a
+  /// sticky one).
+  static const HttpHelper* installed(std::string& error);
+
+  /// The same search over the given files (for tests).
+  static std::unique_ptr<HttpHelper> from(const std::vector<std::filesystem::path>& files,
+                                          std::string& error);
+
+  /// Sends `request` through a new helper process and reports to its
+  /// callbacks. A helper that cannot be started, dies, or says nothing
+  /// usable gives a failure in `outcome` (never a response).
+  void post(const toolguard_http_post& request, toolguard_http_outcome& outcome) const;
+
+ private:
+  HttpHelper(int fd, std::string program) : fd_(fd), program_(std::move(program)) {}
+  int fd_;               // the checked program, open for fexecve
+  std::string program_;  // where it was found, for messages
+};
+
+}  // namespace toolguard::detail

@@ -1,0 +1,147 @@
+// toolguard-http: the HTTP client (cpp-httplib with OpenSSL) as a program of
+// its own. The library starts it for one POST (src/http/http_helper.cpp),
+// writes the request to its stdin and reads the answer from its stdout in
+// frames (http_helper_protocol.hpp). To stop a transfer the library kills it.
+#include <httplib.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "http/http_helper_protocol.hpp"
+#include "http/http_transfer.h"
+
+namespace {
+
+namespace protocol = toolguard::detail::http_protocol;
+
+struct Request {
+  std::string origin, path, body;
+  std::vector<std::pair<std::string, std::string>> headers;
+  uint64_t connect_timeout_ms = 0, read_timeout_ms = 0, write_timeout_ms = 0;
+};
+
+bool readAll(int fd, std::string& out) {
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n == 0) return true;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    out.append(buffer, static_cast<size_t>(n));
+  }
+}
+
+bool decode(std::string_view text, Request& request) {
+  if (text.substr(0, protocol::kGreeting.size()) != protocol::kGreeting) return false;
+  protocol::FieldReader reader(text.substr(protocol::kGreeting.size()));
+  uint64_t header_count = 0;
+  if (!reader.field(request.origin) || !reader.field(request.path) || !reader.field(request.body) ||
+      !reader.u64(header_count) || header_count > 1024) {
+    return false;
+  }
+  for (uint64_t i = 0; i < header_count; ++i) {
+    std::string name, value;
+    if (!reader.field(name) || !reader.field(value)) return false;
+    request.headers.emplace_back(std::move(name), std::move(value));
+  }
+  return reader.u64(request.connect_timeout_ms) && reader.u64(request.read_timeout_ms) &&
+         reader.u64(request.write_timeout_ms) && reader.done();
+}
+
+// Writes one frame whole; false when the library has gone (stop then).
+bool sendFrame(char tag, std::string_view payload) {
+  std::string frame(1, tag);
+  protocol::putU32(frame, static_cast<uint32_t>(payload.size()));
+  frame.append(payload);
+  size_t sent = 0;
+  while (sent < frame.size()) {
+    const ssize_t n = ::write(1, frame.data() + sent, frame.size() - sent);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    sent += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+bool sendStatus(int status, const std::string& content_type) {
+  std::string payload;
+  protocol::putU32(payload, static_cast<uint32_t>(status));
+  payload += content_type;
+  return sendFrame(protocol::kStatus, payload);
+}
+
+void sendEnd(int failure, bool client_made, std::string_view text) {
+  std::string payload;
+  protocol::putU32(payload, static_cast<uint32_t>(failure));
+  protocol::putU32(payload, client_made ? 1 : 0);
+  payload += text.substr(0, sizeof(toolguard_http_outcome::failure_text) - 1);
+  sendFrame(protocol::kEnd, payload);
+}
+
+int failureOf(httplib::Error error) {
+  switch (error) {
+    case httplib::Error::Success:
+      return TOOLGUARD_HTTP_OK;
+    case httplib::Error::Read:
+      return TOOLGUARD_HTTP_READ;
+    case httplib::Error::Write:
+      return TOOLGUARD_HTTP_WRITE;
+    case httplib::Error::ConnectionTimeout:
+      return TOOLGUARD_HTTP_CONNECTION_TIMEOUT;
+    default:
+      return TOOLGUARD_HTTP_OTHER;
+  }
+}
+
+void post(const Request& request) {
+  httplib::Client client(request.origin);
+  if (!client.is_valid()) {
+    sendEnd(TOOLGUARD_HTTP_OTHER, false, "");
+    return;
+  }
+  client.set_connection_timeout(std::chrono::milliseconds(request.connect_timeout_ms));
+  client.set_read_timeout(std::chrono::milliseconds(request.read_timeout_ms));
+  client.set_write_timeout(std::chrono::milliseconds(request.write_timeout_ms));
+  client.set_keep_alive(false);
+
+  httplib::Request req;
+  req.method = "POST";
+  req.path = request.path;
+  req.body = request.body;
+  for (const auto& [name, value] : request.headers) req.set_header(name, value);
+  req.response_handler = [](const httplib::Response& res) {
+    return sendStatus(res.status, res.get_header_value("Content-Type"));
+  };
+  req.content_receiver = [](const char* data, size_t size, uint64_t, uint64_t) {
+    return sendFrame(protocol::kData, std::string_view(data, size));
+  };
+  httplib::Result result = client.send(req);
+  // httplib skips the response handler for 204 (no body): the status comes from the result.
+  if (result) sendStatus(result->status, result->get_header_value("Content-Type"));
+  sendEnd(failureOf(result.error()), true,
+          result.error() == httplib::Error::Success ? "" : httplib::to_string(result.error()));
+}
+
+}  // namespace
+
+int main() {
+  std::string text;
+  Request request;
+  if (!readAll(0, text) || !decode(text, request)) {
+    sendEnd(TOOLGUARD_HTTP_OTHER, false, "the HTTP helper got a malformed request");
+    return 2;
+  }
+  try {
+    post(request);
+  } catch (const std::exception& e) {
+    sendEnd(TOOLGUARD_HTTP_OTHER, true, std::string("the HTTP client failed: ") + e.what());
+    return 1;
+  }
+  return 0;
+}
