@@ -2,7 +2,6 @@
 #include "approval_settling.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "approval_matching.hpp"
 #include "core/random_bytes.hpp"
@@ -87,11 +86,7 @@ bool needsApproval(const Decision& d) {
 }
 
 std::string newDecisionId() {
-  char text[33];
-  const uint64_t high = randomId64(), low = randomId64();
-  std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(high),
-                static_cast<unsigned long long>(low));
-  return text;
+  return randomHex(16);
 }
 
 void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {

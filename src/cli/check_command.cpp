@@ -5,6 +5,7 @@
 
 #include "cli/bounded_input.hpp"
 #include "cli/call_json.hpp"
+#include "cli/check_arguments.hpp"
 #include "cli/claude_permissions.hpp"
 #include "cli/commands.hpp"
 #include "cli/guard_options.hpp"
@@ -16,13 +17,6 @@
 
 namespace toolguard::cli {
 namespace {
-
-struct CheckOptions {
-  PolicyOptions policy;
-  GuardCliOptions guard;
-  std::string format = "toolguard";
-  bool batch = false;
-};
 
 // Judges one input text. Policy errors deny (and are remembered for the exit
 // code). Every decision goes to the audit log, malformed input's too.
@@ -131,6 +125,8 @@ nlohmann::json geminiHookError(const std::string& error) {
   return renderDecision(d, "", CallFormat::GeminiHook);
 }
 
+}  // namespace
+
 int runCheck(const CheckOptions& o) {
   // Never torn down: the process ends after its answer, and freeing a policy
   // rule by rule would cost a hook a sixth of its work. (Held by a static, so
@@ -192,8 +188,6 @@ int runCheck(const CheckOptions& o) {
   return judge.policy_failed ? kExitError : kExitOk;
 }
 
-}  // namespace
-
 void addCheckCommand(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<CheckOptions>();
   CLI::App* cmd = app.add_subcommand(
@@ -208,18 +202,10 @@ void addCheckCommand(CLI::App& app, int& exit_code) {
       "person is asked on the terminal, else ask is reported. Headless calls never ask. "
       "Every decision is appended to the audit log, denials of malformed input too (their "
       "first 4 KiB, redacted).");
-  cmd->add_option("--format", options->format,
-                  "Input and output format: toolguard, claude (a Claude Code PreToolUse hook), "
-                  "gemini (a Gemini CLI safety checker), gemini-hook (a Gemini CLI BeforeTool "
-                  "hook: allow or deny, ask is answered deny, abort also stops the agent)")
-      ->check(CLI::IsMember({"toolguard", "claude", "gemini", "gemini-hook"}));
-  cmd->add_flag("--batch", options->batch,
-                "Read JSON Lines, print one decision per line, in order (toolguard format)");
-  addPolicyOptions(*cmd, options->policy);
-  addGuardOptions(*cmd, options->guard);
+  addCheckOptions(*cmd, *options);
   cmd->callback([options, &exit_code] {
-    if (options->batch && options->format != "toolguard") {
-      throw CLI::ValidationError("--batch", "only with --format toolguard");
+    if (std::string problem = checkOptionsProblem(*options); !problem.empty()) {
+      throw CLI::ValidationError("--batch", problem);
     }
     exit_code = runCheck(*options);
   });

@@ -15,6 +15,9 @@
 namespace toolguard::cli {
 
 void addCheckCommand(CLI::App& app, int& exit_code);
+struct CheckOptions;
+/// Runs `toolguard check` with options read without CLI11 (check_arguments.hpp).
+int runCheck(const CheckOptions& options);
 void addExplainCommand(CLI::App& app, int& exit_code);
 void addTestCommand(CLI::App& app, int& exit_code);
 void addPolicyCommand(CLI::App& app, int& exit_code);

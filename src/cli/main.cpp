@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/check_arguments.hpp"
 #include "cli/commands.hpp"
 #include "cli/unknown_command.hpp"
 
@@ -20,6 +21,18 @@ int main(int argc, char** argv) {
   if (argc == 2 && std::string_view(argv[1]) == "--version") {
     std::cout << kVersion << "\n";
     return std::cout.flush() ? kExitOk : kExitError;
+  }
+  // `toolguard check` with plain options, as a hook runs it once per tool
+  // call, is read without building CLI11's parser (check_arguments.hpp).
+  if (argc >= 2 && std::string_view(argv[1]) == "check") {
+    if (std::optional<CheckOptions> plain = readPlainCheckArguments(argc - 2, argv + 2)) {
+      try {
+        return runCheck(*plain);
+      } catch (const std::exception& e) {
+        std::cerr << "toolguard: internal error: " << e.what() << "\n";
+        return kExitError;
+      }
+    }
   }
   CLI::App app{
       "toolguard: decides whether an LLM agent's tool call may run (allow, ask, deny, abort)"};

@@ -265,10 +265,11 @@ bool hasNonAscii(std::string_view text) {
 }
 
 std::optional<std::string> pathGlobProblem(std::string_view glob) {
-  const std::string quoted = "path glob '" + std::string(glob) + "'";
-  if (glob.empty()) return quoted + " is empty";
+  // Written only for a glob with a problem: every glob of every policy comes here.
+  const auto quoted = [glob] { return "path glob '" + std::string(glob) + "'"; };
+  if (glob.empty()) return quoted() + " is empty";
   if (glob.starts_with('~') && glob != "~" && !glob.starts_with("~/")) {
-    return quoted +
+    return quoted() +
            " can never match: only `~/` (the home directory) is expanded; write the "
            "other user's home as an absolute path";
   }
@@ -281,12 +282,12 @@ std::optional<std::string> pathGlobProblem(std::string_view glob) {
     if (slash == std::string_view::npos) slash = rest.size();
     const std::string_view part = rest.substr(start, slash - start);
     if (part == "..") {
-      return quoted +
+      return quoted() +
              " can never match: paths are compared with `..` resolved; write where it leads "
              "(an absolute path, `~/...`, or `./...` below the cwd)";
     }
     if (part == "." && !(start == 0 && slash == rest.size())) {
-      return quoted + " can never match: paths are compared with `.` removed";
+      return quoted() + " can never match: paths are compared with `.` removed";
     }
     start = slash + 1;
   }

@@ -62,14 +62,4 @@ std::string randomHex(size_t bytes) {
   return hex;
 }
 
-uint64_t randomId64() {
-  thread_local std::mt19937_64 generator = [] {
-    uint64_t seed[4];
-    randomBytes(seed, sizeof seed);
-    std::seed_seq sequence{seed[0], seed[1], seed[2], seed[3]};
-    return std::mt19937_64(sequence);
-  }();
-  return generator();
-}
-
 }  // namespace toolguard::detail

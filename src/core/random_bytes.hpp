@@ -5,7 +5,6 @@
 // (20 us of every check process, measured in issue 18).
 
 #include <cstddef>
-#include <cstdint>
 #include <string>
 
 namespace toolguard::detail {
@@ -16,9 +15,5 @@ void randomBytes(void* out, size_t size);
 
 /// `bytes` random bytes as lowercase hex (2 * bytes characters).
 std::string randomHex(size_t bytes);
-
-/// A fast per-thread generator seeded once from randomBytes: for ids that
-/// must not repeat, not for secrets.
-uint64_t randomId64();
 
 }  // namespace toolguard::detail
