@@ -40,6 +40,11 @@ struct PolicySources {
   /// Read the built-in profiles' rule examples too (`toolguard test
   /// --builtin`); they are not checked at load, so by default they are left out.
   bool builtin_examples = false;
+  /// Where the YAML trees of the user's own policy files are kept between
+  /// processes (`toolguard check` uses HOME/cache/policy-trees); empty: every
+  /// file is parsed. Managed files, and files owned by anyone else, are
+  /// always parsed; an entry is used only for the file's exact current text.
+  std::filesystem::path tree_cache_dir;
 };
 
 /// The usual sources for a workspace: user dir from $TOOLGUARD_CONFIG_DIR, else

@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/guard_options.hpp"
 #include "cli/policy_options.hpp"
+#include "toolguard/approval_store.hpp"
 #include "toolguard/audit_log.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/policy.hpp"
@@ -133,7 +134,10 @@ int runCheck(const CheckOptions& o) {
   // the leak checker sees it as reachable; audit and approvals, which own
   // files, are closed as usual.)
   static EngineProvider* kept_engines = nullptr;
-  kept_engines = new EngineProvider(o.policy);
+  PolicyOptions policy = o.policy;
+  // The user's policy files' trees, kept beside the approvals (policy_tree_cache.hpp).
+  policy.tree_cache_dir = toolguardHome(o.guard.home) + "/cache/policy-trees";
+  kept_engines = new EngineProvider(policy);
   EngineProvider& engines = *kept_engines;
   std::unique_ptr<GuardProvider> guards;
   std::string guard_error;

@@ -21,6 +21,8 @@ struct PolicyOptions {
   bool no_user = false;
   bool no_project = false;
   bool no_managed = false;
+  /// Where parsed policy trees are kept between processes (check: HOME/cache/policy-trees).
+  std::string tree_cache_dir;
 };
 
 /// Adds --policy, --profile, --project, --no-builtin, --no-user, --no-project, --no-managed.

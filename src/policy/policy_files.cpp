@@ -7,12 +7,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "bounded_file.hpp"
 #include "embedded_profiles.hpp"
 #include "formats/foreign_policy.hpp"
 #include "guard_plugins.hpp"
 #include "policy_document.hpp"
+#include "policy_tree_cache.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/policy_builder.hpp"
@@ -165,7 +167,11 @@ void mergePolicyText(Policy& policy, std::string_view text, const std::string& n
   detail::mergeDocument(policy, std::move(doc), layer, trusted);
 }
 
-void mergePolicyFile(Policy& policy, const fs::path& file, PolicyLayer layer, bool trusted) {
+namespace {
+
+// One policy file into `policy`; its YAML tree from `tree_cache` when given.
+void mergeFile(Policy& policy, const fs::path& file, PolicyLayer layer, bool trusted,
+               const detail::PolicyTreeCache* tree_cache) {
   const std::string text = detail::readBoundedFile(file, kMaxPolicyFileBytes, "policy file");
   const std::string name = file.string();
   detail::PolicyDocument doc;
@@ -179,10 +185,19 @@ void mergePolicyFile(Policy& policy, const fs::path& file, PolicyLayer layer, bo
   } else if (detail::isGuardPluginText(text, name)) {
     doc.name = name;
     doc.rules.push_back(detail::parseGuardPlugin(text, name, layer, policy.tools).rule);
+  } else if (tree_cache != nullptr && layer != PolicyLayer::Managed) {
+    doc = detail::parsePolicyTree(tree_cache->tree(text, file, name), name, layer, policy.tools,
+                                  /*read_examples=*/true);
   } else {
     doc = detail::parsePolicyDocument(text, name, layer, policy.tools);
   }
   detail::mergeDocument(policy, std::move(doc), layer, trusted);
+}
+
+}  // namespace
+
+void mergePolicyFile(Policy& policy, const fs::path& file, PolicyLayer layer, bool trusted) {
+  mergeFile(policy, file, layer, trusted, nullptr);
 }
 
 std::vector<std::string> trustedProjects(const Policy& policy) {
@@ -225,6 +240,9 @@ PolicySources discoverPolicySources(const fs::path& cwd) {
 
 Policy loadPolicy(const PolicySources& sources) {
   Policy policy;
+  std::optional<detail::PolicyTreeCache> cache;
+  if (!sources.tree_cache_dir.empty()) cache.emplace(sources.tree_cache_dir);
+  const detail::PolicyTreeCache* tree_cache = cache ? &*cache : nullptr;
   std::vector<std::string> profiles;
   if (sources.builtin) profiles.push_back("default");
   profiles.insert(profiles.end(), sources.profiles.begin(), sources.profiles.end());
@@ -236,7 +254,7 @@ Policy loadPolicy(const PolicySources& sources) {
     }
   }
   for (const fs::path& file : policyFilesIn(sources.user_dir)) {
-    mergePolicyFile(policy, file, PolicyLayer::User);
+    mergeFile(policy, file, PolicyLayer::User, true, tree_cache);
   }
   const std::vector<std::string> trusted_roots = trustedProjects(policy);
   for (const fs::path& project : sources.project_roots) {
@@ -244,12 +262,12 @@ Policy loadPolicy(const PolicySources& sources) {
     const bool trusted =
         std::find(trusted_roots.begin(), trusted_roots.end(), root) != trusted_roots.end();
     for (const fs::path& file : policyFilesIn(project / ".toolguard")) {
-      mergePolicyFile(policy, file, PolicyLayer::Project, trusted);
+      mergeFile(policy, file, PolicyLayer::Project, trusted, tree_cache);
     }
   }
   mergeGuardPlugins(policy, sources, trusted_roots);
   for (const fs::path& file : sources.explicit_files) {
-    mergePolicyFile(policy, file, PolicyLayer::Explicit);
+    mergeFile(policy, file, PolicyLayer::Explicit, true, tree_cache);
   }
   for (const fs::path& file : policyFilesIn(sources.managed_dir)) {
     mergePolicyFile(policy, file, PolicyLayer::Managed);

@@ -1,6 +1,8 @@
 // Policy files (YAML) to PolicyDocument, with file:line:column errors.
+#include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include "core/glob.hpp"
 #include "policy/did_you_mean.hpp"
@@ -67,12 +69,16 @@ class Parser {
                                       "trusted_projects, paths, limits, rate_limits, llm"));
       }
     }
-    // Rules last: string examples resolve tools this file defines too.
-    local_catalog_ = catalog_;
-    for (const ToolEntry& entry : doc.tools) {
-      ToolInfo info = local_catalog_.resolve(entry.name);
-      applyToolEntry(info, entry);
-      local_catalog_.add(std::move(info));
+    // Rules last: string examples resolve tools this file defines too (the
+    // catalog is copied only for a file that defines some).
+    if (!doc.tools.empty()) {
+      local_catalog_ = catalog_;
+      for (const ToolEntry& entry : doc.tools) {
+        ToolInfo info = local_catalog_.resolve(entry.name);
+        applyToolEntry(info, entry);
+        local_catalog_.add(std::move(info));
+      }
+      examples_catalog_ = &local_catalog_;
     }
     if (rules) parseRules(*rules, doc);
     finish();
@@ -91,16 +97,33 @@ class Parser {
   }
 
   // Map entries in order, reporting duplicate keys and non-scalar keys.
+  // Whether `key` is among the keys read so far. A mapping of a policy has a
+  // handful of keys, which a scan finds faster than a set; a large one (a
+  // file written to slow the guard down) gets a hash set.
+  static bool isDuplicate(const std::vector<std::pair<const DocNode&, const DocNode&>>& read,
+                          std::string_view key, std::unordered_set<std::string_view>& large) {
+    constexpr std::size_t kScanned = 16;
+    if (read.size() < kScanned) {
+      return std::any_of(read.begin(), read.end(),
+                         [key](const auto& entry) { return entry.first.Scalar() == key; });
+    }
+    if (large.empty()) {
+      for (const auto& entry : read) large.insert(entry.first.Scalar());
+    }
+    return !large.insert(key).second;
+  }
+
   std::vector<std::pair<const DocNode&, const DocNode&>> entries(const DocNode& map) {
     std::vector<std::pair<const DocNode&, const DocNode&>> out;
-    std::set<std::string> seen;
+    out.reserve(map.size());
+    std::unordered_set<std::string_view> seen_in_large_map;
     for (std::size_t i = 0; i < map.size(); ++i) {
       const DocNode& key = map.key(i);
       if (!key.IsScalar()) {
         error(key, "expected a plain key");
         continue;
       }
-      if (!seen.insert(key.Scalar()).second) {
+      if (isDuplicate(out, key.Scalar(), seen_in_large_map)) {
         error(key, "duplicate key '" + key.Scalar() + "'");
         continue;
       }
@@ -397,7 +420,7 @@ class Parser {
       return m;
     }
     for (const auto& [k, v] : entries(node)) {
-      const std::string key = k.Scalar();
+      const std::string_view key = k.Scalar();
       if (key == "equals") {
         m.equals = docToJson(v);
       } else if (key == "one_of") {
@@ -448,7 +471,7 @@ class Parser {
       return m;
     }
     for (const auto& [k, v] : entries(node)) {
-      const std::string key = k.Scalar();
+      const std::string_view key = k.Scalar();
       if (key == "command") {
         m.tokens = strings(v, "shell.command");
       } else if (key == "regex") {
@@ -484,7 +507,7 @@ class Parser {
       return m;
     }
     for (const auto& [k, v] : entries(node)) {
-      const std::string key = k.Scalar();
+      const std::string_view key = k.Scalar();
       if (key == "glob") {
         m.glob = strings(v, "path.glob");
         checkPathGlobs(v, m.glob);
@@ -510,7 +533,7 @@ class Parser {
   // else a catalog tool of the rule's first kind.
   const ToolInfo* exampleTool(const RuleSpec& rule) {
     for (const auto& name : rule.header.target.tools) {
-      if (!isWildcard(name)) return local_catalog_.find(name);
+      if (!isWildcard(name)) return examples_catalog_->find(name);
     }
     static const std::pair<ToolKind, const char*> kByKind[] = {
         {ToolKind::Shell, "Bash"},       {ToolKind::FileWrite, "Write"},
@@ -519,7 +542,7 @@ class Parser {
     };
     for (ToolKind kind : rule.header.target.kinds) {
       for (const auto& [k, name] : kByKind) {
-        if (k == kind) return local_catalog_.find(name);
+        if (k == kind) return examples_catalog_->find(name);
       }
     }
     // A first_match rule without a target of its own: its first case's tool.
@@ -554,7 +577,7 @@ class Parser {
       return std::nullopt;
     }
     for (const auto& [k, v] : entries(node)) {
-      const std::string key = k.Scalar();
+      const std::string_view key = k.Scalar();
       if (key == "tool") {
         if (auto s = scalar(v, "example.tool")) ex.call.tool = *s;
       } else if (key == "args") {
@@ -586,7 +609,7 @@ class Parser {
       return;
     }
     for (const auto& [k, v] : entries(node)) {
-      const std::string key = k.Scalar();
+      const std::string& key = k.Scalar();
       auto value = scalar(v, "example.context." + key);
       if (!value) continue;
       if (std::string problem = setContextField(context, key, *value); !problem.empty()) {
@@ -601,13 +624,13 @@ class Parser {
       return;
     }
     for (const auto& [k, v] : entries(node)) {
-      const std::string key = k.Scalar();
+      const std::string_view key = k.Scalar();
       if (key != "match" && key != "not_match") {
         error(k, unknownNameMessage("examples: unknown key", key, "", "match, not_match"));
         continue;
       }
       if (!v.IsSequence()) {
-        error(v, "examples." + key + ": expected a list");
+        error(v, "examples." + std::string(key) + ": expected a list");
         continue;
       }
       for (const DocNode& item : v.items()) {
@@ -632,7 +655,7 @@ class Parser {
 
   // One key a rule and a first_match case share (target, conditions, verdict,
   // reason); false when `key` is not one of them.
-  bool ruleField(const std::string& key, const DocNode& v, RuleSpec& rule, bool& has_verdict) {
+  bool ruleField(std::string_view key, const DocNode& v, RuleSpec& rule, bool& has_verdict) {
     if (key == "tool") {
       rule.header.target.tools = strings(v, "tool");
       if (rule.header.target.tools.empty()) error(v, "tool: the list is empty");
@@ -685,7 +708,7 @@ class Parser {
     const DocNode* examples = nullptr;
     const DocNode* cases = nullptr;
     for (const auto& [k, v] : entries(item)) {
-      const std::string key = k.Scalar();
+      const std::string_view key = k.Scalar();
       if (key == "id") {
         if (auto s = scalar(v, "id")) rule.header.id = *s;
       } else if (key == "examples" && !is_case) {
@@ -757,7 +780,8 @@ class Parser {
   PolicyLayer layer_;
   const ToolCatalog& catalog_;
   bool read_examples_ = true;
-  ToolCatalog local_catalog_;
+  ToolCatalog local_catalog_;                        // the catalog and this file's tools
+  const ToolCatalog* examples_catalog_ = &catalog_;  // what string examples call
   std::vector<PolicyDiagnostic> errors_;
 };
 

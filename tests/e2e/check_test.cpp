@@ -215,5 +215,31 @@ TEST_F(Check, UserProjectAndManagedLayersAreFound) {
   EXPECT_EQ(d["verdict"], "allow");
 }
 
+TEST_F(Check, KeepsTheUserPolicysTreeBesideTheApprovalsAndGuardsIt) {
+  dir.write("user/policy.yaml",
+            "rules:\n  - {id: no-fetch, tool: WebFetch, verdict: deny, reason: not here}\n");
+  const json fetch = {{"tool", "WebFetch"},
+                      {"args", {{"url", "https://example.com"}}},
+                      {"context", {{"cwd", "/w"}}}};
+  EXPECT_EQ(check(fetch)["rule"], "no-fetch");
+  const std::filesystem::path cache = dir.path() / "home/.toolguard/cache/policy-trees";
+  ASSERT_TRUE(std::filesystem::exists(cache));
+  EXPECT_FALSE(std::filesystem::is_empty(cache));
+  EXPECT_EQ(check(fetch)["rule"], "no-fetch");  // read from the entry
+  // An edit is seen at once.
+  dir.write("user/policy.yaml", "rules:\n  - {id: fetch-ok, tool: WebFetch, verdict: allow}\n");
+  EXPECT_EQ(check(fetch)["rule"], "fetch-ok");
+  // An agent cannot write an entry: every route into toolguard's home is denied.
+  const std::string entry = (cache / "0123456789abcdef.tree").string();
+  json d = check({{"tool", "Write"},
+                  {"args", {{"file_path", entry}, {"content", "x"}}},
+                  {"context", {{"cwd", "/w"}}}});
+  EXPECT_EQ(d["verdict"], "deny") << d;
+  d = check({{"tool", "Bash"},
+             {"args", {{"command", "printf x > " + entry}}},
+             {"context", {{"cwd", "/w"}}}});
+  EXPECT_EQ(d["verdict"], "deny") << d;
+}
+
 }  // namespace
 }  // namespace toolguard::testing
