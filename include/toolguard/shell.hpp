@@ -71,6 +71,9 @@ struct SimpleCommand {
   /// reduced to its base name (`/usr/bin/rm` is `rm`). Empty when there are
   /// no words (a bare assignment or redirection).
   std::string name() const;
+  /// The same name as a view into the first word (no copy): valid while the
+  /// command is.
+  std::string_view commandName() const;
 
   /// True when the name is only known at run time (`$(echo rm) -rf /`, `$cmd`).
   bool nameIsDynamic() const;

@@ -253,7 +253,7 @@ std::vector<std::string> buildFileScripts(BuildFile kind, std::string_view conte
 }
 
 bool runsBuildFile(const SimpleCommand& command, BuildFile kind) {
-  const std::string name = command.name();
+  const std::string_view name = command.commandName();
   const auto args = command.arguments();
   const std::string first = args.empty() ? "" : args[0].text;
   switch (kind) {

@@ -82,8 +82,8 @@ class BuiltinCommandRule final : public Rule {
   mutable std::vector<RuleExample> examples_;
 };
 
-bool oneOf(const std::string& name, std::initializer_list<const char*> names) {
-  return std::any_of(names.begin(), names.end(), [&](const char* n) { return name == n; });
+bool oneOf(std::string_view name, std::initializer_list<std::string_view> names) {
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 std::string quoted(const ShellWord& w) {
@@ -103,7 +103,7 @@ Detail protectedOperand(const std::vector<ShellWord>& operands, const CommandSce
 
 Detail recursiveDelete(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  if (c.name() != "rm") return std::nullopt;
+  if (c.commandName() != "rm") return std::nullopt;
   CommandArgs a = parseArgs(c.arguments());
   if (!a.hasAny("rR", {"--recursive"})) return std::nullopt;
   return protectedOperand(a.operands, s);
@@ -112,14 +112,14 @@ Detail recursiveDelete(const CommandScene& s) {
 // find -delete, or a delete that find -exec/-ok runs on every file found.
 Detail findDelete(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  if (c.name() == "find") {
+  if (c.commandName() == "find") {
     const auto args = c.arguments();
     const bool deletes = std::any_of(args.begin(), args.end(),
                                      [](const ShellWord& w) { return w.text == "-delete"; });
     return deletes ? protectedOperand(findStarts(c), s) : std::nullopt;
   }
   if (c.wrappers.empty() || !c.wrappers.back().name.starts_with("find -") ||
-      !oneOf(c.name(), {"rm", "shred", "unlink", "rmdir"})) {
+      !oneOf(c.commandName(), {"rm", "shred", "unlink", "rmdir"})) {
     return std::nullopt;
   }
   const size_t index = c.wrappers.back().command_index;
@@ -129,9 +129,9 @@ Detail findDelete(const CommandScene& s) {
 
 Detail diskDestroy(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  const std::string name = c.name();
+  const std::string_view name = c.commandName();
   if (name.starts_with("mkfs") || name == "wipefs" || name == "mkswap") {
-    return "'" + name + "' formats or wipes a disk";
+    return "'" + std::string(name) + "' formats or wipes a disk";
   }
   for (const ShellWord& target : detail::writtenPaths(c)) {
     const ResolvedPath path = detail::resolvedPath(target, s);
@@ -146,7 +146,7 @@ Detail diskDestroy(const CommandScene& s) {
   if (oneOf(name, {"shred", "fdisk", "sfdisk", "parted", "sgdisk", "blkdiscard"}) && !lists) {
     for (const ShellWord& w : c.arguments()) {
       if (detail::eitherForm(detail::resolvedPath(w, s), detail::isBlockDevice)) {
-        return name + " on " + w.text;
+        return std::string(name) + " on " + w.text;
       }
     }
   }
@@ -165,7 +165,7 @@ Detail forkBomb(const CommandScene& s) {
 
 Detail recursiveOwnership(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  const std::string name = c.name();
+  const std::string_view name = c.commandName();
   if (!oneOf(name, {"chmod", "chown", "chgrp", "setfacl"})) return std::nullopt;
   CommandArgs a = parseArgs(c.arguments(), "", {"--reference"});
   if (!a.hasAny("R", {"--recursive"})) return std::nullopt;
@@ -178,7 +178,7 @@ Detail recursiveOwnership(const CommandScene& s) {
 
 Detail moveProtected(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  if (c.name() != "mv") return std::nullopt;
+  if (c.commandName() != "mv") return std::nullopt;
   CommandArgs a = parseArgs(c.arguments(), "tS", {"--target-directory", "--suffix"});
   const bool target_option = a.has('t') || a.hasLong("--target-directory");
   if (a.operands.size() < 2 && !target_option) return std::nullopt;
@@ -199,19 +199,20 @@ Detail reverseShell(const CommandScene& s) {
   for (const ShellWord& w : c.words) {
     if (devTcp(w)) return "uses " + w.text;
   }
-  const std::string name = c.name();
+  const std::string_view name = c.commandName();
   if (detail::isInterpreter(name)) {
     CommandArgs a = parseArgs(c.arguments());
     const bool talks_to_network = std::any_of(
         s.program.commands.begin(), s.program.commands.end(), [](const SimpleCommand& other) {
-          return oneOf(other.name(), {"nc", "ncat", "netcat", "socat", "telnet", "openssl"});
+          return oneOf(other.commandName(), {"nc", "ncat", "netcat", "socat", "telnet", "openssl"});
         });
-    if (a.has('i') && talks_to_network) return name + " -i wired to a network connection";
+    if (a.has('i') && talks_to_network)
+      return std::string(name) + " -i wired to a network connection";
   }
   if (oneOf(name, {"nc", "ncat", "netcat"})) {
     CommandArgs a = parseArgs(c.arguments(), "ecpswqiIOPTx", {"--exec", "--sh-exec"});
     if (a.hasAny("ec", {"--exec", "--sh-exec", "--lua-exec"}))
-      return name + " runs a program for the remote side";
+      return std::string(name) + " runs a program for the remote side";
   }
   if (name == "socat") {
     for (const ShellWord& w : c.arguments()) {
@@ -268,13 +269,13 @@ Detail literalDeletes(const std::string& literal, const CommandScene& s) {
 
 Detail interpreterDeletes(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  const std::string name = c.name();
+  const std::string_view name = c.commandName();
   // Shells whose -c scripts are unwrapped are judged command by command instead.
   if (!detail::isInterpreter(name) || detail::runsBashScripts(name)) return std::nullopt;
   for (const ShellWord& w : c.arguments()) {
     const std::string& t = w.text;
     for (const std::string& literal : scriptLiterals(t)) {
-      if (Detail d = literalDeletes(literal, s)) return name + " script runs " + *d;
+      if (Detail d = literalDeletes(literal, s)) return std::string(name) + " script runs " + *d;
     }
     for (const char* call : {"rmtree(", "remove_tree(", "rm -rf", "rm -fr", "rmSync(", "rimraf(",
                              "rm_rf(", "rm_r(", "rmdir("}) {
@@ -290,7 +291,7 @@ Detail interpreterDeletes(const CommandScene& s) {
       if (target.text.empty()) continue;
       if (target.text.starts_with("~")) target.text = s.home + target.text.substr(1);
       if (detail::pathRisk(target, s) == PathRisk::Protected) {
-        return name + " script deletes '" + target.text + "'";
+        return std::string(name) + " script deletes '" + target.text + "'";
       }
     }
   }
@@ -300,8 +301,8 @@ Detail interpreterDeletes(const CommandScene& s) {
 // ---- ask: risky ---------------------------------------------------------------
 
 Detail privilegeEscalation(const CommandScene& s) {
-  const std::string name = s.command.name();
-  if (oneOf(name, {"sudo", "doas", "su", "pkexec", "run0", "sudoedit"})) return name;
+  const std::string_view name = s.command.commandName();
+  if (oneOf(name, {"sudo", "doas", "su", "pkexec", "run0", "sudoedit"})) return std::string(name);
   return std::nullopt;
 }
 
@@ -309,7 +310,7 @@ Detail privilegeEscalation(const CommandScene& s) {
 // substitution, or `source <(...)`.
 Detail remoteCode(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  const std::string name = c.name();
+  const std::string_view name = c.commandName();
   const auto args = c.arguments();
   const bool from_substitution = std::any_of(
       args.begin(), args.end(), [](const ShellWord& w) { return w.source.starts_with("<("); });
@@ -317,22 +318,23 @@ Detail remoteCode(const CommandScene& s) {
     return "sources the output of another command";
   }
   if (!detail::isInterpreter(name)) return std::nullopt;
-  if (from_substitution) return name + " runs the output of another command";
+  if (from_substitution) return std::string(name) + " runs the output of another command";
   CommandArgs a = parseArgs(args, "oO", {"--rcfile", "--init-file"});
   const bool reads_stdin = a.operands.empty() || a.operands.front().text == "-" || a.has('s');
   const bool inline_code = a.hasAny("ceE", {"--eval", "--command"});
   if (c.placement.pipeline_position > 0 && reads_stdin && !inline_code) {
-    return name + " runs code piped into it";
+    return std::string(name) + " runs code piped into it";
   }
   for (const ShellRedirect& r : c.redirects) {
-    if (r.op == "<" && r.target.source.starts_with("<(")) return name + " runs downloaded code";
+    if (r.op == "<" && r.target.source.starts_with("<("))
+      return std::string(name) + " runs downloaded code";
   }
   return std::nullopt;
 }
 
 Detail inlineInterpreter(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  const std::string name = c.name();
+  const std::string_view name = c.commandName();
   const auto args = c.arguments();
   // `-c`, a cluster holding it (`-Bc`, `-ne`), or `--eval` / `--eval=...`.
   auto has = [&](std::initializer_list<const char*> options) {
@@ -352,7 +354,7 @@ Detail inlineInterpreter(const CommandScene& s) {
       ((name == "perl" || name == "ruby") && has({"-e", "-E"})) || (name == "php" && has({"-r"})) ||
       (name == "deno" && !args.empty() && args[0].text == "eval") ||
       (name == "osascript" && has({"-e"})) || (name == "pwsh" && has({"-c", "-Command"}))) {
-    return name + " runs code given on the command line";
+    return std::string(name) + " runs code given on the command line";
   }
   return std::nullopt;
 }
@@ -383,7 +385,7 @@ Detail secretsToNetwork(const CommandScene& s) {
 
 Detail gitRewrite(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  if (c.name() != "git") return std::nullopt;
+  if (c.commandName() != "git") return std::nullopt;
   CommandArgs top = parseArgs(c.arguments(), "Cc", {"--git-dir", "--work-tree", "--namespace"});
   if (top.operands.empty()) return std::nullopt;
   const std::string sub = top.operands.front().text;
@@ -427,7 +429,7 @@ Detail gitRewrite(const CommandScene& s) {
 
 Detail publish(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  const std::string name = c.name();
+  const std::string_view name = c.commandName();
   const auto args = c.arguments();
   const std::string first = args.empty() ? "" : args[0].text;
   if ((oneOf(name, {"npm", "yarn", "pnpm", "cargo", "poetry", "bun", "flit", "hatch", "uv"}) &&
@@ -437,40 +439,40 @@ Detail publish(const CommandScene& s) {
       (name == "mvn" && std::any_of(args.begin(), args.end(),
                                     [](const ShellWord& w) { return w.text == "deploy"; })) ||
       (name == "gh" && args.size() > 1 && first == "release" && args[1].text == "create")) {
-    return name + " " + first;
+    return std::string(name) + " " + first;
   }
   return std::nullopt;
 }
 
 Detail containersAndClusters(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  const std::string name = c.name();
+  const std::string_view name = c.commandName();
   CommandArgs a =
       parseArgs(c.arguments(), "nHc", {"--namespace", "--context", "--host", "--kubeconfig"});
   const std::string sub = a.operands.empty() ? "" : a.operands.front().text;
   if (oneOf(name, {"docker", "podman", "nerdctl"}) &&
       oneOf(sub, {"run", "exec", "rm", "rmi", "kill", "stop", "system", "volume", "network",
                   "compose", "container", "image", "build", "cp"})) {
-    return name + " " + sub;
+    return std::string(name) + " " + sub;
   }
   if (oneOf(name, {"kubectl", "oc"}) &&
       oneOf(sub, {"delete", "apply", "exec", "drain", "cordon", "scale", "replace", "patch", "edit",
                   "create", "rollout", "run", "cp", "port-forward"})) {
-    return name + " " + sub;
+    return std::string(name) + " " + sub;
   }
   if (name == "helm" && oneOf(sub, {"install", "uninstall", "upgrade", "delete", "rollback"})) {
-    return name + " " + sub;
+    return std::string(name) + " " + sub;
   }
   if (oneOf(name, {"terraform", "tofu", "pulumi"}) &&
       oneOf(sub, {"destroy", "apply", "up", "import", "state", "taint"})) {
-    return name + " " + sub;
+    return std::string(name) + " " + sub;
   }
   return std::nullopt;
 }
 
 Detail systemState(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  const std::string name = c.name();
+  const std::string_view name = c.commandName();
   const auto args = c.arguments();
   auto arg = [&](const char* text) {
     return std::any_of(args.begin(), args.end(),
@@ -479,12 +481,12 @@ Detail systemState(const CommandScene& s) {
   if (oneOf(name, {"shutdown", "reboot", "poweroff", "halt", "init", "telinit", "killall", "pkill",
                    "mount", "umount", "swapoff", "modprobe", "rmmod", "insmod", "sysctl", "ufw",
                    "nft", "launchctl", "kextunload"})) {
-    return name;
+    return std::string(name);
   }
   if (name == "systemctl" || name == "service") {
     for (const char* verb : {"stop", "disable", "mask", "restart", "kill", "poweroff", "reboot",
                              "halt", "isolate", "daemon-reload", "enable", "start", "reload"}) {
-      if (arg(verb)) return name + " " + verb;
+      if (arg(verb)) return std::string(name) + " " + verb;
     }
   }
   if (name == "kill") {
@@ -494,12 +496,13 @@ Detail systemState(const CommandScene& s) {
   }
   if (oneOf(name, {"iptables", "ip6tables"}) &&
       (arg("-F") || arg("--flush") || arg("-X") || arg("-P") || arg("-D") || arg("--delete"))) {
-    return name + " changes the firewall";
+    return std::string(name) + " changes the firewall";
   }
   if (name == "crontab" && (arg("-r") || arg("-e") || arg("-")))
     return "crontab changes scheduled jobs";
   if (name == "history" && (arg("-c") || arg("-w"))) return "history -c erases the shell history";
-  if ((name == "chmod" || name == "chown") && s.command.privileged) return name + " as root";
+  if ((name == "chmod" || name == "chown") && s.command.privileged)
+    return std::string(name) + " as root";
   return std::nullopt;
 }
 
@@ -621,11 +624,11 @@ Detail environmentHijack(const CommandScene& s) {
     if (hijacksEnvironment(name)) return name + "=" + value.text;
   }
   const auto args = c.arguments();
-  if (c.name() == "hash" &&
+  if (c.commandName() == "hash" &&
       std::any_of(args.begin(), args.end(), [](const ShellWord& w) { return w.text == "-p"; })) {
     return "hash -p makes a name run another program";
   }
-  if (c.name() == "shopt" && std::any_of(args.begin(), args.end(), [](const ShellWord& w) {
+  if (c.commandName() == "shopt" && std::any_of(args.begin(), args.end(), [](const ShellWord& w) {
         return w.text == "expand_aliases";
       })) {
     const bool sets =
@@ -637,7 +640,7 @@ Detail environmentHijack(const CommandScene& s) {
       return "prompt expansion ${...@P} runs the command substitutions in a value";
     }
   }
-  if (oneOf(c.name(), {"export", "declare", "typeset", "local", "readonly"})) {
+  if (oneOf(c.commandName(), {"export", "declare", "typeset", "local", "readonly"})) {
     for (const ShellWord& w : c.arguments()) {
       const std::string name = w.text.substr(0, w.text.find('='));
       if (w.text.find('=') != std::string::npos && hijacksEnvironment(name)) return w.text;
@@ -653,7 +656,7 @@ Detail dynamicCommand(const CommandScene& s) {
 }
 
 Detail sourcesFile(const CommandScene& s) {
-  const std::string name = s.command.name();
+  const std::string_view name = s.command.commandName();
   if (detail::activatesWorkspaceVenv(s)) return std::nullopt;
   if ((name == "source" || name == ".") && !s.command.arguments().empty()) {
     return "runs the shell code in " + quoted(s.command.arguments()[0]);

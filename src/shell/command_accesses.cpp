@@ -54,7 +54,7 @@ std::vector<ShellWord> xargsInputs(const ShellProgram& program, size_t xargs_ind
         p.placement.pipeline_position != position - 1) {
       continue;
     }
-    const std::string name = p.name();
+    const std::string_view name = p.commandName();
     const auto args = p.arguments();
     if (name == "echo") {
       size_t i = 0;

@@ -575,7 +575,7 @@ void commandPathsByName(const SimpleCommand& c, Collector& out) {
                   {"--label", "--exclude", "--exclude-from", "--ignore-matching-lines",
                    "--starting-file", "--from-file", "--to-file", "--output", "--width"});
     const bool recursive = a.hasAny("r", {"--recursive"});
-    out.addAll(a.operands, Kind::Read, name + (recursive ? " -r" : ""),
+    out.addAll(a.operands, Kind::Read, std::string(name) + (recursive ? " -r" : ""),
                recursive ? PathShape::Tree : PathShape::File);
     out.addAll(a.valuesOf({"--from-file", "--to-file"}), Kind::Read, name);
     if (name == "sdiff") out.addAll(a.valuesOf({"-o", "--output"}), Kind::Write, "sdiff -o");
@@ -591,9 +591,10 @@ void commandPathsByName(const SimpleCommand& c, Collector& out) {
       out.addAll(a.valuesOf({"-i", "--input"}), Kind::Read, "patch -i");
     } else {
       if (!a.operands.empty()) out.add(a.operands[0], Kind::Read, name);
-      if (a.operands.size() > 1) out.add(a.operands[1], Kind::Write, name + " (output)");
+      if (a.operands.size() > 1)
+        out.add(a.operands[1], Kind::Write, std::string(name) + " (output)");
     }
-    out.addAll(a.valuesOf({"-o", "--output"}), Kind::Write, name + " -o");
+    out.addAll(a.valuesOf({"-o", "--output"}), Kind::Write, std::string(name) + " -o");
   } else if (name == "sort" || name == "shuf") {
     const CommandArgs a =
         parseArgs(words, name == "sort" ? "kotST" : "noi",
@@ -603,7 +604,7 @@ void commandPathsByName(const SimpleCommand& c, Collector& out) {
     if (!a.hasAny("ei", {"--echo", "--input-range"}) || name == "sort") {
       out.addAll(a.operands, Kind::Read, name);
     }
-    out.addAll(a.valuesOf({"-o", "--output"}), Kind::Write, name + " -o");
+    out.addAll(a.valuesOf({"-o", "--output"}), Kind::Write, std::string(name) + " -o");
   } else if (name == "dd") {
     for (const ShellWord& w : words) {
       if (w.text.starts_with("of=")) out.add(wordFrom(w, w.text.substr(3)), Kind::Write, "dd of=");
@@ -640,12 +641,13 @@ void commandPathsByName(const SimpleCommand& c, Collector& out) {
   } else if (name == "openssl") {
     openSslPaths(words, out);
   } else if (oneOf(name, {"gcc", "g++", "cc", "c++", "clang", "clang++"})) {
-    out.addAll(parseArgs(words, "oIDLlUx", {}).valuesOf({"-o"}), Kind::Write, name + " -o");
+    out.addAll(parseArgs(words, "oIDLlUx", {}).valuesOf({"-o"}), Kind::Write,
+               std::string(name) + " -o");
   } else if (name == "go") {
     out.addAll(parseArgs(words, "o", {"-o"}).valuesOf({"-o"}), Kind::Write, "go -o");
   } else if (name == "make" || name == "gmake") {
     const CommandArgs a = parseArgs(words, "CfIEWojl", {"--directory", "--file", "--makefile"});
-    out.addAll(a.valuesOf({"-f", "--file", "--makefile"}), Kind::Read, name + " -f");
+    out.addAll(a.valuesOf({"-f", "--file", "--makefile"}), Kind::Read, std::string(name) + " -f");
   } else if (name == "pytest" ||
              (name.starts_with("python") && !words.empty() && words[0].text == "-m")) {
     // pytest deletes and recreates its --basetemp directory.

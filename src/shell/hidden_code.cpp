@@ -83,7 +83,7 @@ class HiddenCode {
   void run() {
     for (const auto& [name, value] : cmd_.assignments) assignment(name, value);
     if (cmd_.words.empty() || cmd_.nameIsDynamic()) return;
-    const std::string name = cmd_.name();
+    const std::string_view name = cmd_.commandName();
     const std::vector<ShellWord>& w = cmd_.words;
     if (oneOf(name, {"export", "declare", "typeset", "local", "readonly", "alias"})) {
       for (size_t i = 1; i < w.size(); ++i) {
@@ -131,7 +131,8 @@ class HiddenCode {
       if (std::any_of(w.begin(), w.end(), [](const ShellWord& x) { return x.text == "-p"; })) {
         return;
       }
-      argv(name, skipOptionWords(w, 1, "eoOpsuEaPSXbIn", {"--output", "--signal", "--trace"}));
+      argv(std::string(name),
+           skipOptionWords(w, 1, "eoOpsuEaPSXbIn", {"--output", "--signal", "--trace"}));
     }
   }
 

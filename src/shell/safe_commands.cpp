@@ -34,8 +34,8 @@ bool hasOption(Words words, std::initializer_list<std::string_view> options) {
   });
 }
 
-bool isReadOnlyTool(const std::string& name) {
-  static const std::set<std::string> kNames = {
+bool isReadOnlyTool(std::string_view name) {
+  static const std::set<std::string, std::less<>> kNames = {
       "ls",        "cat",       "head",      "tail",      "wc",       "grep",     "egrep",
       "fgrep",     "rg",        "ag",        "ack",       "echo",     "printf",   "pwd",
       "which",     "whereis",   "type",      "diff",      "cmp",      "sort",     "uniq",
@@ -58,7 +58,7 @@ bool isReadOnlyTool(const std::string& name) {
 }
 
 // Options of read-only tools that run another program or change the system.
-bool readOnlyToolIsHarmless(const std::string& name, const SimpleCommand& c) {
+bool readOnlyToolIsHarmless(std::string_view name, const SimpleCommand& c) {
   const Words args = c.arguments();
   const CommandArgs a = parseArgs(args);
   if (name == "sort") return !hasOption(args, {"--compress-program"});
@@ -157,7 +157,7 @@ bool safeGit(const SimpleCommand& c) {
 // elsewhere, takes the allow away.
 bool safeBuildOrTest(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  const std::string name = c.name();
+  const std::string_view name = c.commandName();
   const Words args = c.arguments();
   const std::string first = args.empty() ? "" : args[0].text;
   auto insideWorkspace = [&](const std::vector<ShellWord>& dirs) {
@@ -277,7 +277,7 @@ bool safeBuildOrTest(const CommandScene& s) {
 }
 
 // Formatters and linters: they read, and rewrite in place, the project's files.
-bool formatterOrLinter(const std::string& name) {
+bool formatterOrLinter(std::string_view name) {
   return oneOf(name, {"ruff",
                       "black",
                       "isort",
@@ -372,7 +372,7 @@ bool curlLocalhost(const SimpleCommand& c) {
 // workspace itself, nor all of it at once).
 bool workspaceFileOperation(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  const std::string name = c.name();
+  const std::string_view name = c.commandName();
   if (!oneOf(name,
              {"mkdir", "touch", "cp", "mv", "rm", "rmdir", "ln", "chmod", "tee", "sed", "find"})) {
     return false;
@@ -417,8 +417,8 @@ bool workspaceFileOperation(const CommandScene& s) {
 bool venvActivation(const CommandScene& s) {
   const SimpleCommand& c = s.command;
   const Words args = c.arguments();
-  if ((c.name() != "source" && c.name() != ".") || args.size() != 1 || args[0].dynamic ||
-      !args[0].text.ends_with("bin/activate")) {
+  if ((c.commandName() != "source" && c.commandName() != ".") || args.size() != 1 ||
+      args[0].dynamic || !args[0].text.ends_with("bin/activate")) {
     return false;
   }
   const ResolvedPath script = resolvedPath(args[0], s);
@@ -532,7 +532,7 @@ bool projectTool(const CommandScene& s) {
   const SimpleCommand& c = s.command;
   const ShellWord& program = c.words[0];
   if (program.dynamic || !s.view.insideWorkspace(resolvedPath(program, s))) return false;
-  if (oneOf(c.name(), {"gradlew", "mvnw"})) return true;
+  if (oneOf(c.commandName(), {"gradlew", "mvnw"})) return true;
   const std::string& path = program.text;
   return path.find("venv/bin/") != std::string::npos &&
          path.find("venv/bin/") + 9 + c.name().size() == path.size();
@@ -548,7 +548,7 @@ std::optional<std::string> safeCommand(const CommandScene& s) {
   const SimpleCommand& c = s.command;
   if (c.words.empty() || c.nameIsDynamic()) return std::nullopt;
   if (c.runsFromUnusualPlace() && !projectTool(s)) return std::nullopt;
-  const std::string name = c.name();
+  const std::string_view name = c.commandName();
   if (name == "find") {
     return safeFind(c) || workspaceFileOperation(s) ? std::optional<std::string>("") : std::nullopt;
   }

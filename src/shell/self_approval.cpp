@@ -108,7 +108,7 @@ std::optional<std::string> codexCommand(const SimpleCommand& c) {
 
 std::optional<std::string> changesApprovals(const SimpleCommand& command) {
   if (command.words.empty() || command.nameIsDynamic()) return std::nullopt;
-  const std::string name = command.name();
+  const std::string_view name = command.commandName();
   if (name == "toolguard") return toolguardCommand(command);
   if (name == "claude") return claudeCommand(command);
   if (name == "gemini") return geminiCommand(command);

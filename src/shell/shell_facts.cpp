@@ -48,7 +48,7 @@ std::optional<std::string> afterDirectoryChange(const SimpleCommand& c,
 // run by a wrapper (`bash -c 'cd x'`, xargs) moves only its own shell.
 bool movesShellAt(const SimpleCommand& c, size_t depth) {
   if (!c.wrappers.empty() && c.wrappers.size() != depth) return false;
-  const std::string name = c.name();
+  const std::string_view name = c.commandName();
   return name == "cd" || name == "pushd";
 }
 

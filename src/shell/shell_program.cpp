@@ -34,7 +34,7 @@ void runHashedPrograms(SimpleCommand& command, std::map<std::string, ShellWord>&
       hashed[name.substr(10, name.size() - 11)] = value;
     }
   }
-  if (command.name() != "hash") return;
+  if (command.commandName() != "hash") return;
   const auto& w = command.words;
   for (size_t i = 1; i + 2 < w.size(); ++i) {
     if (w[i].text == "-p") hashed[w[i + 2].text] = w[i + 1];
@@ -44,10 +44,14 @@ void runHashedPrograms(SimpleCommand& command, std::map<std::string, ShellWord>&
 }  // namespace
 
 std::string SimpleCommand::name() const {
+  return std::string(commandName());
+}
+
+std::string_view SimpleCommand::commandName() const {
   if (words.empty()) return {};
-  const std::string& first = words.front().text;
+  const std::string_view first = words.front().text;
   const size_t slash = first.rfind('/');
-  return slash == std::string::npos ? first : first.substr(slash + 1);
+  return slash == std::string_view::npos ? first : first.substr(slash + 1);
 }
 
 bool SimpleCommand::nameIsDynamic() const {

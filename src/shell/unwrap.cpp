@@ -139,7 +139,7 @@ std::optional<ShellWord> optionValue(const std::vector<ShellWord>& words, size_t
 // they download: `npm exec -- CMD`, `npx CMD`, `uv run CMD`, `pnpm dlx CMD`,
 // `bunx CMD`, `poetry run CMD`, `pipx run CMD`, ... The command is judged.
 void unwrapCodeRunner(const SimpleCommand& cmd, std::vector<Unwrapped>& out) {
-  const std::string name = cmd.name();
+  const std::string_view name = cmd.commandName();
   const std::vector<ShellWord>& w = cmd.words;
   const std::string sub = w.size() > 1 ? w[1].text : "";
   size_t start = 0;
@@ -157,7 +157,7 @@ void unwrapCodeRunner(const SimpleCommand& cmd, std::vector<Unwrapped>& out) {
               sub == "run") ||
              (name == "conda" && sub == "run")) {
     start = 2;
-    wrapper = name + " " + sub;
+    wrapper = std::string(name) + " " + sub;
   } else if (name == "uv" && sub == "tool" && w.size() > 2 && w[2].text == "run") {
     start = 3;
     wrapper = "uv tool run";
@@ -202,7 +202,7 @@ std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
     unwrapHiddenCode(cmd, out);  // assignments alone may hold code (PROMPT_COMMAND=...)
     return out;
   }
-  const std::string name = cmd.name();
+  const std::string_view name = cmd.commandName();
   const std::vector<ShellWord>& w = cmd.words;
   auto argv = [&](std::string wrapper, size_t start, bool privileged = false) {
     Unwrapped u;
@@ -272,7 +272,7 @@ std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
     }
     argv("command", i);
   } else if (name == "builtin" || name == "nohup" || name == "setsid") {
-    argv(name, skipOptions(w, 1, {}));
+    argv(std::string(name), skipOptions(w, 1, {}));
   } else if (name == "exec") {
     argv("exec", skipOptions(w, 1, {"a", {}}));
   } else if (name == "nice") {
@@ -328,7 +328,7 @@ std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
       }
       shell_words.erase(shell_words.begin());
     }
-    if (auto text = shellScript(shell_words)) script(name + " -c", *text);
+    if (auto text = shellScript(shell_words)) script(std::string(name) + " -c", *text);
   } else if (name == "eval") {
     if (w.size() > 1) script("eval", joinWords(w, 1));
   } else {
