@@ -83,8 +83,14 @@ class LoopbackServer {
       });
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    // bind_to_any_port already listens: a connection before accept() waits.
+    thread_ = std::thread([this] {
+      server_.listen_after_bind();
+      returned_ = true;
+    });
+    // Until the loop runs, stop() would do nothing and the join would wait forever.
+    while (!server_.is_running() && !returned_) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
   }
   ~LoopbackServer() {
     server_.stop();
@@ -95,6 +101,7 @@ class LoopbackServer {
  private:
   httplib::Server server_;
   int port_ = 0;
+  std::atomic<bool> returned_{false};
   std::thread thread_;
 };
 
