@@ -19,7 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-/// How long connecting may take (it cannot be cancelled).
+/// How long connecting may take.
 constexpr std::chrono::milliseconds kConnectTimeout{10'000};
 
 using Kind = ChatError::Kind;
@@ -113,7 +113,8 @@ ChatResult send(const ChatEndpoint& endpoint, const ChatRequest& request,
   post.header_names = names.data();
   post.header_values = values.data();
   post.header_count = names.size();
-  // Connecting cannot be cancelled, so it gets a short limit of its own.
+  // Connecting gets a short limit of its own (a cancel also stops it: the
+  // helper program is killed).
   post.connect_timeout_ms = static_cast<long>(std::min(timeout, kConnectTimeout).count());
   post.read_timeout_ms = static_cast<long>(timeout.count());
   post.write_timeout_ms = static_cast<long>(timeout.count());

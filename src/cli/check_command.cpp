@@ -135,8 +135,13 @@ int runCheck(const CheckOptions& o) {
   // files, are closed as usual.)
   static EngineProvider* kept_engines = nullptr;
   PolicyOptions policy = o.policy;
-  // The user's policy files' trees, kept beside the approvals (policy_tree_cache.hpp).
-  policy.tree_cache_dir = toolguardHome(o.guard.home) + "/cache/policy-trees";
+  // The user's policy files' trees, kept beside the approvals
+  // (policy_tree_cache.hpp), only where the built-in guard-config-locations
+  // rule denies agents every write: toolguard's home as $TOOLGUARD_HOME or
+  // the default names it, absolute (not a --home given on the command line).
+  if (const std::string home = toolguardHome(); o.guard.home.empty() && home.starts_with('/')) {
+    policy.tree_cache_dir = home + "/cache/policy-trees";
+  }
   kept_engines = new EngineProvider(policy);
   EngineProvider& engines = *kept_engines;
   std::unique_ptr<GuardProvider> guards;

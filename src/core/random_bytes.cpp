@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <cstdint>
 #include <random>
 
 namespace toolguard::detail {
@@ -45,8 +47,24 @@ size_t fromUrandom(unsigned char* out, size_t size) {
 void randomBytes(void* out, size_t size) {
   auto* bytes = static_cast<unsigned char*>(out);
   if (fromGetrandom(bytes, size) == size || fromUrandom(bytes, size) == size) return;
-  std::random_device device;
-  for (size_t i = 0; i < size; ++i) bytes[i] = static_cast<unsigned char>(device());
+  try {
+    std::random_device device;
+    for (size_t i = 0; i < size; ++i) bytes[i] = static_cast<unsigned char>(device());
+  } catch (const std::exception&) {
+    // No source of randomness at all: the clock and the process, mixed, so
+    // that ids and temporary names still differ (never a secret's only source
+    // on a system that has any of the three above).
+    uint64_t state = static_cast<uint64_t>(
+                         std::chrono::high_resolution_clock::now().time_since_epoch().count()) ^
+                     (static_cast<uint64_t>(::getpid()) << 32) ^ reinterpret_cast<uintptr_t>(out);
+    for (size_t i = 0; i < size; ++i) {
+      state += 0x9e3779b97f4a7c15ull;  // splitmix64
+      uint64_t z = state;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      bytes[i] = static_cast<unsigned char>(z ^ (z >> 31));
+    }
+  }
 }
 
 std::string randomHex(size_t bytes) {

@@ -10,7 +10,8 @@
 namespace toolguard::detail {
 
 /// Fills `size` bytes at `out`: getrandom, else /dev/urandom, else
-/// std::random_device (an old kernel or a seccomp filter).
+/// std::random_device (an old kernel or a seccomp filter), else the clock.
+/// Never throws.
 void randomBytes(void* out, size_t size);
 
 /// `bytes` random bytes as lowercase hex (2 * bytes characters).

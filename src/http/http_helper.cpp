@@ -137,7 +137,8 @@ class AnswerReader {
   Stop run(int socket) {
     char chunk[65536];
     for (;;) {
-      if (request_.cancelled(request_.context) != 0) return Stop::StoppedByCaller;
+      // Once the helper said how it ended, only its exit is waited for.
+      if (!ended_ && request_.cancelled(request_.context) != 0) return Stop::StoppedByCaller;
       pollfd ready{socket, POLLIN, 0};
       const int r = ::poll(&ready, 1, 20);
       if (r < 0 && errno != EINTR) return Stop::Broken;
@@ -247,7 +248,10 @@ void HttpHelper::post(const toolguard_http_post& request, toolguard_http_outcome
     // Only async-signal-safe calls here: the parent may have other threads.
     ::dup2(theirs, 0);
     ::dup2(theirs, 1);
-    ::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);  // nothing of ours leaks into it
+    // Nothing of ours leaks into it (kernels before 5.11: one by one).
+    if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
+      for (int fd = 3; fd < 4096; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+    }
     ::fexecve(fd_, argv, environ);
     ::_exit(127);
   }
@@ -261,7 +265,11 @@ void HttpHelper::post(const toolguard_http_post& request, toolguard_http_outcome
   AnswerReader::Stop stop = AnswerReader::Stop::Broken;
   if (sendAll(ours, message)) {
     ::shutdown(ours, SHUT_WR);
-    stop = AnswerReader(request, outcome).run(ours);
+    try {
+      stop = AnswerReader(request, outcome).run(ours);
+    } catch (const std::exception&) {  // no memory for a piece: the transfer failed
+      stop = AnswerReader::Stop::Broken;
+    }
   }
   if (stop != AnswerReader::Stop::Ended) ::kill(pid, SIGKILL);
   ::close(ours);

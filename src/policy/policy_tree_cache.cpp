@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "core/random_bytes.hpp"
 #include "policy/doc_node_yaml.hpp"
@@ -162,6 +163,34 @@ void writeEntry(const fs::path& dir, const std::string& name, const std::string&
   ::close(dir_fd);
 }
 
+// The largest entry read for `text`: the text, its tree (a few times the
+// text: each node adds a few bytes of kind and place) and a header.
+size_t entryLimit(std::string_view text) {
+  return 8 * text.size() + 4096;
+}
+
+// Whether the encoded `tree` stays within `budget` bytes, counted without
+// encoding it (each node at most 30 bytes of varints besides its text).
+bool fitsIn(const DocNode& tree, size_t budget) {
+  size_t used = 0;
+  std::vector<const DocNode*> pending = {&tree};
+  while (!pending.empty()) {
+    const DocNode* node = pending.back();
+    pending.pop_back();
+    used += 30 + node->Scalar().size();
+    if (used > budget) return false;
+    for (std::size_t i = 0; i < node->size(); ++i) {
+      if (node->IsMap()) {
+        pending.push_back(&node->key(i));
+        pending.push_back(&node->value(i));
+      } else {
+        pending.push_back(&(*node)[i]);
+      }
+    }
+  }
+  return true;
+}
+
 std::string entryName(const fs::path& file) {
   static constexpr char kHex[] = "0123456789abcdef";
   uint64_t hash = fnv1a(file.string());
@@ -195,21 +224,27 @@ DocNode PolicyTreeCache::tree(std::string_view text, const fs::path& file,
   struct stat source {};
   // Only a file this user could edit anyway is cached (a managed file, or a
   // project's that belongs to root or another user, is always parsed).
-  const bool cacheable = !buildIdentity().empty() && ::stat(file.c_str(), &source) == 0 &&
-                         source.st_uid == ::geteuid();
+  const bool cacheable = dir_.is_absolute() && !buildIdentity().empty() &&
+                         ::stat(file.c_str(), &source) == 0 && source.st_uid == ::geteuid();
   if (!cacheable) return parseYamlDocument(text, name);
   const std::string entry_name = entryName(file);
   if (const int dir_fd = openCacheDir(dir_); dir_fd >= 0) {
-    // An entry holds the text, its tree (a few times the text) and a header.
-    const size_t limit = 8 * text.size() + 4096;
-    std::optional<std::string> entry = readEntry(dir_fd, entry_name, limit);
+    std::optional<std::string> entry = readEntry(dir_fd, entry_name, entryLimit(text));
     ::close(dir_fd);
     if (entry) {
       if (std::optional<DocNode> cached = treeOf(*entry, text)) return std::move(*cached);
     }
   }
   DocNode parsed = parseYamlDocument(text, name);
-  writeEntry(dir_, entry_name, encodeEntry(text, parsed));
+  // A tree that its entry could not hold (aliases expand a small text into a
+  // large tree) is not written: it would be refused when read, every time.
+  if (fitsIn(parsed, entryLimit(text))) {
+    try {
+      writeEntry(dir_, entry_name, encodeEntry(text, parsed));
+    } catch (const std::exception&) {
+      // A cache that cannot be written is never an error: the next check parses.
+    }
+  }
   return parsed;
 }
 

@@ -239,6 +239,11 @@ TEST_F(Check, KeepsTheUserPolicysTreeBesideTheApprovalsAndGuardsIt) {
              {"args", {{"command", "printf x > " + entry}}},
              {"context", {{"cwd", "/w"}}}});
   EXPECT_EQ(d["verdict"], "deny") << d;
+  // A home named only on the command line is not where the built-in rule
+  // guards: no trees are kept there.
+  const std::filesystem::path other = dir.path() / "other-home";
+  EXPECT_EQ(check(fetch, {"--home", other.string()})["rule"], "fetch-ok");
+  EXPECT_FALSE(std::filesystem::exists(other / "cache"));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "support/calls.hpp"
 #include "support/temp_dir.hpp"
 #include "toolguard/engine.hpp"
+#include "toolguard/policy_error.hpp"
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
@@ -200,6 +201,29 @@ TEST(PolicyTreeCache, EveryPolicyOfTheRepositoryDecidesAlikeWithAndWithoutIt) {
       EXPECT_EQ(a.source.line, b.source.line) << entry.path() << " " << tool;
     }
   }
+}
+
+TEST(PolicyTreeCache, ATreeItsEntryCouldNotHoldIsNotWritten) {
+  // Aliases expand a small text into a large tree; its entry would be
+  // refused when read, so writing it on every check would only cost.
+  CacheSetup s;
+  std::string text = "x-long: &long \"" + std::string(1000, 'a') + "\"\nx-uses: [";
+  for (int i = 0; i < 500; ++i) text += (i ? ", *long" : "*long");
+  text += "]\n";
+  text += kDenyWebFetch;
+  s.dir.write("user/policy.yaml", text);
+  PolicySources sources = s.sources();
+  EXPECT_THROW(loadPolicy(sources), PolicyError);  // x-long is no policy key: still reported
+  EXPECT_FALSE(fs::exists(s.entry()));
+}
+
+TEST(PolicyTreeCache, ARelativeCacheDirectoryIsNeverUsed) {
+  CacheSetup s;
+  s.dir.write("user/policy.yaml", kDenyWebFetch);
+  PolicySources sources = s.sources();
+  sources.tree_cache_dir = "relative/cache";
+  EXPECT_EQ(s.webFetch(sources), Verdict::Deny);
+  EXPECT_FALSE(fs::exists("relative/cache"));
 }
 
 }  // namespace
