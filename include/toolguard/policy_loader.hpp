@@ -45,6 +45,9 @@ struct PolicySources {
   /// file is parsed. Managed files, and files owned by anyone else, are
   /// always parsed; an entry is used only for the file's exact current text.
   std::filesystem::path tree_cache_dir;
+  /// Further directories of toolguard's own that agents may never write
+  /// (`check --home DIR`), besides the user, managed and home directories.
+  std::vector<std::filesystem::path> guarded_dirs;
 };
 
 /// The usual sources for a workspace: user dir from $TOOLGUARD_CONFIG_DIR, else

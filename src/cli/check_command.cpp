@@ -142,6 +142,8 @@ int runCheck(const CheckOptions& o) {
   if (const std::string home = toolguardHome(); o.guard.home.empty() && home.starts_with('/')) {
     policy.tree_cache_dir = home + "/cache/policy-trees";
   }
+  // The approvals and the audit log of a --home are guarded like the default's.
+  if (!o.guard.home.empty()) policy.guarded_dirs.push_back(o.guard.home);
   kept_engines = new EngineProvider(policy);
   EngineProvider& engines = *kept_engines;
   std::unique_ptr<GuardProvider> guards;

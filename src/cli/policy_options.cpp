@@ -50,6 +50,7 @@ PolicySources sourcesFor(const PolicyOptions& o, const std::string& cwd) {
   if (o.no_managed) s.managed_dir.clear();
   for (const auto& f : o.policy_files) s.explicit_files.emplace_back(f);
   s.tree_cache_dir = o.tree_cache_dir;
+  for (const auto& d : o.guarded_dirs) s.guarded_dirs.emplace_back(d);
   return s;
 }
 

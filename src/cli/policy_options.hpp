@@ -23,6 +23,8 @@ struct PolicyOptions {
   bool no_managed = false;
   /// Where parsed policy trees are kept between processes (check: HOME/cache/policy-trees).
   std::string tree_cache_dir;
+  /// Directories of toolguard's own named on the command line (--home).
+  std::vector<std::string> guarded_dirs;
 };
 
 /// Adds --policy, --profile, --project, --no-builtin, --no-user, --no-project, --no-managed.

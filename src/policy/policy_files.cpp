@@ -46,6 +46,13 @@ std::string escapeGlob(const std::string& text) {
   return out;
 }
 
+// The process's working directory ("/" when it cannot be told).
+std::string currentWorkingDirectory() {
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  return ec ? std::string("/") : cwd.string();
+}
+
 // Denies writes into the configuration directories this load actually used,
 // wherever environment variables moved them (the default policy names only
 // the usual places).
@@ -61,6 +68,9 @@ std::shared_ptr<const Rule> guardLocationsRule(const PolicySources& sources) {
   // the LLM validator's verdict cache, its skills) and the other agents'
   // guard-skills directories, whose texts instruct the LLM validator.
   std::vector<fs::path> dirs = {sources.user_dir, sources.managed_dir, toolguardHome()};
+  // A toolguard home named on the command line (`check --home DIR`) holds
+  // approvals and the audit log too.
+  dirs.insert(dirs.end(), sources.guarded_dirs.begin(), sources.guarded_dirs.end());
   for (const char* agent_dir : {".agents", ".claude", ".bitcode"}) {
     dirs.push_back(fs::path(home) / agent_dir / "guard-skills");
   }
@@ -68,7 +78,10 @@ std::shared_ptr<const Rule> guardLocationsRule(const PolicySources& sources) {
   for (const fs::path& dir : sources.user_plugin_dirs) dirs.push_back(dir);
   for (const fs::path& dir : dirs) {
     if (dir.empty()) continue;
-    locations.glob.push_back(escapeGlob(normalizePath(dir.string(), "/", home)) + "/**");
+    // A relative directory (TOOLGUARD_HOME=tgh) is where this process uses it:
+    // under its working directory.
+    const std::string cwd = currentWorkingDirectory();
+    locations.glob.push_back(escapeGlob(normalizePath(dir.string(), cwd, home)) + "/**");
   }
   if (locations.glob.empty()) return nullptr;
   spec.path = std::move(locations);

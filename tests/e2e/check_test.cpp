@@ -246,5 +246,31 @@ TEST_F(Check, KeepsTheUserPolicysTreeBesideTheApprovalsAndGuardsIt) {
   EXPECT_FALSE(std::filesystem::exists(other / "cache"));
 }
 
+TEST_F(Check, AHomeNamedOnTheCommandLineOrRelativelyIsGuardedToo) {
+  // Its approvals decide allows: an agent must not write them, whichever
+  // way the home was named.
+  const std::filesystem::path other = dir.path() / "other-home";
+  const json write = {
+      {"tool", "Write"},
+      {"args", {{"file_path", (other / "approvals/global.json").string()}, {"content", "{}"}}},
+      {"context", {{"cwd", "/w"}}}};
+  json d = check(write, {"--home", other.string()});
+  EXPECT_EQ(d["verdict"], "deny") << d;
+  EXPECT_EQ(d["rule"], "guard-config-locations") << d;
+  std::map<std::string, std::string> variables = env();
+  variables["TOOLGUARD_HOME"] = "relative-home";
+  const json relative = {{"tool", "Write"},
+                         {"args",
+                          {{"file_path", (dir.path() / "relative-home/approvals/x.json").string()},
+                           {"content", "{}"}}},
+                         {"context", {{"cwd", "/w"}}}};
+  RunResult r = runBinary(TOOLGUARD_BINARY, {"check", "--no-audit"}, relative.dump(), variables,
+                          dir.path().string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  d = json::parse(r.out);
+  EXPECT_EQ(d["verdict"], "deny") << d;
+  EXPECT_EQ(d["rule"], "guard-config-locations") << d;
+}
+
 }  // namespace
 }  // namespace toolguard::testing
