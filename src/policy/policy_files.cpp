@@ -79,8 +79,8 @@ std::shared_ptr<const Rule> guardLocationsRule(const PolicySources& sources) {
   for (const fs::path& dir : dirs) {
     if (dir.empty()) continue;
     // A relative directory (TOOLGUARD_HOME=tgh) is where this process uses it:
-    // under its working directory.
-    const std::string cwd = currentWorkingDirectory();
+    // under its working directory (asked only for such a directory).
+    const std::string cwd = dir.is_absolute() ? std::string("/") : currentWorkingDirectory();
     locations.glob.push_back(escapeGlob(normalizePath(dir.string(), cwd, home)) + "/**");
   }
   if (locations.glob.empty()) return nullptr;
