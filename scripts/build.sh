@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds one build tree: scripts/build.sh release|asan|fuzz
 # release: optimized, -Werror.  asan: AddressSanitizer + UndefinedBehaviorSanitizer.
-# fuzz: clang with libFuzzer, ASan and UBSan (tests/fuzz); builds only the fuzzer.
+# fuzz: clang with libFuzzer, ASan and UBSan (tests/fuzz); builds only the fuzzers.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 kind="${1:-release}"
@@ -14,7 +14,7 @@ case "$kind" in
   fuzz) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
                -DTOOLGUARD_WERROR=ON -DTOOLGUARD_SANITIZE=ON -DTOOLGUARD_FUZZ=ON
                -DTOOLGUARD_BUILD_TESTS=OFF -DTOOLGUARD_BUILD_BENCHMARKS=OFF -DTOOLGUARD_BUILD_EXAMPLES=OFF)
-        targets=(--target shell_fuzz) ;;
+        targets=(--target toolguard_fuzzers) ;;
   *) echo "build.sh: unknown build kind '$kind' (release|asan|fuzz)" >&2; exit 2 ;;
 esac
 cmake -S "$root" -B "$dir" "${flags[@]}" >/dev/null
