@@ -78,6 +78,12 @@ class CallView {
   /// commands run (programCwd).
   const std::vector<PathAccess>& pathAccesses() const;
 
+  /// True when what the call does depends on its cwd: a shell tool's command,
+  /// a relative path argument (not `~/...`), or a search tool that walks the
+  /// cwd (no directory argument, and a relative file glob or none). An exact
+  /// approval of such a call is bound to the cwd (see approvalKey).
+  bool dependsOnCwd() const;
+
   /// The directory a shell tool's commands start in: its directory argument
   /// (`directory`, `workdir`, ...) against the call's cwd, else the cwd.
   const std::string& programCwd() const;

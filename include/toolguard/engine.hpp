@@ -9,6 +9,8 @@
 
 namespace toolguard {
 
+class CallView;
+
 namespace detail {
 struct CompiledPolicy;
 }
@@ -38,8 +40,16 @@ class Engine {
   std::shared_ptr<const detail::CompiledPolicy> compiled_;
 };
 
-/// The canonical form of a call that approvals bind to: tool name and the
-/// arguments as JSON with sorted keys.
+/// The canonical form of a call: tool name and the arguments as JSON with
+/// sorted keys. Decision::approval_key, which exact approvals bind to, is
+/// this followed by cwdBinding() of the call.
 std::string approvalKey(const ToolCall& call);
+
+/// " in DIR" when what the call does depends on its working directory (a
+/// shell command, a relative path: CallView::dependsOnCwd) and it has one;
+/// DIR is the cwd normalized, symlinks followed. "" otherwise (only absolute
+/// paths, no cwd). So `rm -rf build` approved in /work/app is not approved
+/// in /work/other.
+std::string cwdBinding(const CallView& view);
 
 }  // namespace toolguard

@@ -201,6 +201,30 @@ const std::vector<PathAccess>& CallView::pathAccesses() const {
   return accesses_;
 }
 
+bool CallView::dependsOnCwd() const {
+  if (tool_.kind == ToolKind::Shell || !tool_.command_arg.empty()) return true;
+  collectPaths();
+  auto relative = [](const std::string& raw) {
+    return !raw.starts_with('/') && !raw.starts_with('~');
+  };
+  const bool search = tool_.kind == ToolKind::FileSearch;
+  bool directory_given = false;
+  bool relative_glob = false;
+  bool any_glob = false;
+  for (size_t i = 0; i < raw_paths_.size(); ++i) {
+    const std::string_view name = argumentOf(path_fields_[i]);
+    if (search && isGlobArgument(name)) {
+      any_glob = true;
+      relative_glob = relative_glob || relative(raw_paths_[i]);
+      continue;
+    }
+    if (relative(raw_paths_[i])) return true;
+    directory_given = directory_given || (search && isDirectoryArgument(name));
+  }
+  // A search with no directory walks the cwd, unless its glob is absolute.
+  return search && !directory_given && (relative_glob || !any_glob);
+}
+
 const std::string& CallView::programCwd() const {
   if (!program_cwd_) {
     program_cwd_ = call_.context.cwd;

@@ -113,6 +113,12 @@ const ToolInfo& Engine::toolInfo(std::string_view name) const {
   return compiled_->policy.tools.resolve(name);
 }
 
+std::string cwdBinding(const CallView& view) {
+  if (view.call().context.cwd.empty() || !view.dependsOnCwd()) return "";
+  const std::vector<std::string>& cwd = view.cwdForms();
+  return cwd.empty() ? "" : " in " + cwd.back();  // symlinks followed, when it has any
+}
+
 std::string approvalKey(const ToolCall& call) {
   std::string key;
   key.reserve(call.tool.size() + 64);
@@ -126,7 +132,8 @@ namespace {
 
 // The policy's judgement of a call whose shape passed: the rules, then the
 // tool's policy and the default; a path no tool should be given is denied.
-Decision judge(const detail::CompiledPolicy& compiled, const ToolCall& call) {
+// `binding` receives the directory an exact approval of the call binds to.
+Decision judge(const detail::CompiledPolicy& compiled, const ToolCall& call, std::string& binding) {
   const Policy& policy = compiled.policy;
   if (std::optional<std::string> problem = detail::argumentShapeError(call, policy.limits)) {
     return errorDecision(std::move(*problem));
@@ -138,6 +145,7 @@ Decision judge(const detail::CompiledPolicy& compiled, const ToolCall& call) {
   }
   Decision d;
   detail::judgeRules(compiled, view, d);
+  binding = cwdBinding(view);
   return d;
 }
 
@@ -161,10 +169,14 @@ Decision Engine::decide(const ToolCall& call) const {
       ToolCall as_known = call;
       as_known.tool = imitation->tool;
       Decision d = decide(as_known);
-      d.approval_key = approvalKey(call);
+      // The same key (arguments, directory), under the name the call used.
+      d.approval_key = d.approval_key.starts_with(as_known.tool + ' ')
+                           ? call.tool + d.approval_key.substr(as_known.tool.size())
+                           : approvalKey(call);
       return d;
     }
-    Decision d = judge(*compiled_, call);
+    std::string binding;
+    Decision d = judge(*compiled_, call, binding);
     if (d.basis == DecisionBasis::Error) return d;
     if (!isFinal(d.policy_verdict)) {
       detail::ArgumentOutcome checked = detail::checkArguments(*compiled_, call);
@@ -180,8 +192,10 @@ Decision Engine::decide(const ToolCall& call) const {
         // keep the stricter judgement.
         ToolCall sanitized = call;
         sanitized.args = std::move(*checked.sanitized);
-        Decision again = judge(*compiled_, sanitized);
+        std::string sanitized_binding;
+        Decision again = judge(*compiled_, sanitized, sanitized_binding);
         if (again.basis == DecisionBasis::Error) return again;
+        binding = std::move(sanitized_binding);  // the key binds what will run
         // The sanitized judgement describes what will run: it stands unless
         // the original one was stricter.
         if (!isStricter(d.policy_verdict, again.policy_verdict)) d = std::move(again);
@@ -191,6 +205,7 @@ Decision Engine::decide(const ToolCall& call) const {
     resolve(d, call);
     d.approval_key = d.sanitized_args ? approvalKey(ToolCall{call.tool, *d.sanitized_args, {}})
                                       : approvalKey(call);
+    d.approval_key += binding;
     d.model_reason = modelReason(d);
     return d;
   } catch (const std::exception& e) {

@@ -138,6 +138,42 @@ TEST(ApprovalFlow, AlwaysAllowTheExactCallRemembersOnlyThatCall) {
   EXPECT_EQ(person.asked, 3);
 }
 
+TEST(ApprovalFlow, AnExactCallApprovalHoldsInItsDirectoryOnly) {
+  ScriptedPerson person;
+  person.answer = {ApprovalOutcome::AlwaysAllow, 0, ApprovalScope::Session, ""};
+  GuardOptions options;
+  options.approval_handler = person.handler();
+  Guard guard(PolicyBuilder().requireApproval("Bash").requireApproval("Write").build(), options);
+  auto in = [](ToolCall call, const std::string& cwd) {
+    call.context.cwd = cwd;
+    return call;
+  };
+  // A shell command: `rm -rf build` approved in /work/app ...
+  Decision first = guard.decide(in(bash("rm -rf build"), "/work/app"));
+  EXPECT_EQ(first.verdict, Verdict::Allow);
+  EXPECT_EQ(first.approval->value, R"(Bash {"command":"rm -rf build"} in /work/app)");
+  EXPECT_EQ(guard.decide(in(bash("rm -rf build"), "/work/app")).approval->by, "session-cache");
+  EXPECT_EQ(person.asked, 1);
+  // ... is not approved in another directory of the same session.
+  Decision elsewhere = guard.decide(in(bash("rm -rf build"), "/work/other"));
+  EXPECT_EQ(person.asked, 2);
+  EXPECT_EQ(elsewhere.approval->by, "callback");
+  // A relative path likewise.
+  guard.decide(in(write("notes.txt"), "/work/app"));
+  EXPECT_EQ(person.asked, 3);
+  guard.decide(in(write("notes.txt"), "/work/app"));
+  EXPECT_EQ(person.asked, 3);
+  guard.decide(in(write("notes.txt"), "/work/other"));
+  EXPECT_EQ(person.asked, 4);
+  // An absolute path names the same file from anywhere: its approval holds.
+  guard.decide(in(write("/work/app/notes.txt"), "/work/app"));
+  EXPECT_EQ(person.asked, 5);
+  Decision absolute = guard.decide(in(write("/work/app/notes.txt"), "/work/other"));
+  EXPECT_EQ(person.asked, 5);
+  EXPECT_EQ(absolute.approval->by, "session-cache");
+  EXPECT_EQ(absolute.approval->value, R"(Write {"content":"x","file_path":"/work/app/notes.txt"})");
+}
+
 TEST(ApprovalFlow, ACommandPatternCoversItsCommandsAndNothingChainedToThem) {
   ScriptedPerson person;
   Guard guard = guardWith(person.handler());

@@ -2,6 +2,7 @@
 // loader a user's configuration goes through.
 #include <gtest/gtest.h>
 
+#include "toolguard/call_view.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/policy_loader.hpp"
@@ -62,12 +63,56 @@ TEST(DefaultPolicy, TheDecisionNamesTheCommandThatDecided) {
   EXPECT_EQ(inner.decided_on, "rm -rf ~");
 }
 
+TEST(DefaultPolicy, AnUnknownCommandsReasonNamesItsSubcommand) {
+  Engine e = builtinEngine();
+  const Decision d = decide(e, "Bash", {{"command", "terraform plan -out x"}});
+  EXPECT_EQ(d.rule_id, "shell-unknown-command");
+  EXPECT_NE(d.reason.find("'terraform plan'"), std::string::npos) << d.reason;
+  // An option or a path after the name is not a subcommand.
+  const Decision path = decide(e, "Bash", {{"command", "frobnicate ./x.txt"}});
+  EXPECT_NE(path.reason.find("'frobnicate'"), std::string::npos) << path.reason;
+}
+
 TEST(DefaultPolicy, SearchToolsFileGlobsMeetTheSecretRules) {
   Engine e = builtinEngine();
   EXPECT_EQ(decide(e, "Grep", {{"pattern", "."}, {"glob", ".env"}}).verdict, Verdict::Ask);
   EXPECT_EQ(decide(e, "Grep", {{"pattern", "."}, {"glob", "*.pem"}}).verdict, Verdict::Ask);
   EXPECT_EQ(decide(e, "Glob", {{"pattern", "/etc/**"}}).verdict, Verdict::Ask);
   EXPECT_EQ(decide(e, "Glob", {{"pattern", "src/**/*.ts"}}).verdict, Verdict::Allow);
+}
+
+TEST(DefaultPolicy, GlobsPatternIsResolvedAgainstItsPathArgumentNotTheCwd) {
+  Engine e = builtinEngine();
+  const std::string project = homeDirectory() + "/project";
+  // The glob a Glob call stands for: its pattern under its path, else under the cwd.
+  auto globOf = [&](nlohmann::json args) {
+    ToolCall c;
+    c.tool = "Glob";
+    c.args = std::move(args);
+    c.context.cwd = project;
+    const CallView view(c, e.toolInfo("Glob"));
+    std::vector<std::string> globs;
+    for (const PathAccess& access : view.pathAccesses()) {
+      if (access.shape == PathShape::Pattern) globs.push_back(access.path.lexical);
+    }
+    return globs;
+  };
+  using Globs = std::vector<std::string>;
+  EXPECT_EQ(globOf({{"path", "/etc"}, {"pattern", "*"}}), Globs{"/etc/*"});
+  EXPECT_EQ(globOf({{"path", "src"}, {"pattern", "*.ts"}}), Globs{project + "/src/*.ts"});
+  EXPECT_EQ(globOf({{"path", "../../../etc"}, {"pattern", "*"}}), Globs{"/etc/*"});
+  EXPECT_EQ(globOf({{"pattern", "*"}}), Globs{project + "/*"});
+  EXPECT_EQ(globOf({{"path", "/srv"}, {"pattern", "/etc/*"}}), Globs{"/etc/*"});  // absolute
+  // And the rules judge that glob: /etc/* is outside the workspace.
+  const Decision etc = decide(e, "Glob", {{"path", "/etc"}, {"pattern", "*"}});
+  EXPECT_EQ(etc.verdict, Verdict::Ask);
+  EXPECT_EQ(etc.rule_id, "read-outside-workspace");
+  EXPECT_EQ(decide(e, "Glob", {{"path", project + "/src"}, {"pattern", "*"}}).verdict,
+            Verdict::Allow);
+  EXPECT_EQ(decide(e, "Glob", {{"pattern", "*"}}).verdict, Verdict::Allow);
+  EXPECT_EQ(
+      decide(e, "Glob", {{"path", "/etc"}, {"pattern", "*"}}, InteractionMode::Headless).verdict,
+      Verdict::Deny);
 }
 
 TEST(DefaultPolicy, UnknownToolsAskAndShellAsks) {

@@ -1,8 +1,10 @@
 #include "toolguard/engine.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <thread>
 
 #include "support/calls.hpp"
@@ -181,6 +183,43 @@ TEST(Engine, ApprovalKeyIsToolAndCanonicalArguments) {
   EXPECT_EQ(approvalKey(a), R"(Write {"a":{"x":1,"y":2},"b":1})");
   auto engine = PolicyBuilder().build();
   EXPECT_EQ(engine.decide(a).approval_key, approvalKey(a));
+}
+
+TEST(Engine, ApprovalKeyBindsShellCommandsAndRelativePathsToTheCwd) {
+  auto engine = PolicyBuilder().build();
+  auto keyIn = [&](const std::string& tool, nlohmann::json args, const std::string& cwd) {
+    ToolCall c = call(tool, std::move(args));
+    c.context.cwd = cwd;
+    return engine.decide(c).approval_key;
+  };
+  // A shell command and a relative path mean something else in another directory.
+  EXPECT_EQ(keyIn("Bash", {{"command", "rm -rf build"}}, "/work/app"),
+            R"(Bash {"command":"rm -rf build"} in /work/app)");
+  EXPECT_EQ(keyIn("Bash", {{"command", "rm -rf build"}}, "/work/app/sub/.."),
+            R"(Bash {"command":"rm -rf build"} in /work/app)");
+  EXPECT_EQ(keyIn("Write", {{"file_path", "notes.txt"}}, "/work/other"),
+            R"(Write {"file_path":"notes.txt"} in /work/other)");
+  // A search with no directory walks the cwd.
+  EXPECT_EQ(keyIn("Grep", {{"pattern", "TODO"}}, "/work/app"),
+            R"(Grep {"pattern":"TODO"} in /work/app)");
+  EXPECT_EQ(keyIn("Glob", {{"pattern", "src/*"}}, "/work/app"),
+            R"(Glob {"pattern":"src/*"} in /work/app)");
+  // Absolute and home paths, and calls without paths, are not bound.
+  EXPECT_EQ(keyIn("Write", {{"file_path", "/work/app/notes.txt"}}, "/work/app"),
+            R"(Write {"file_path":"/work/app/notes.txt"})");
+  EXPECT_EQ(keyIn("Read", {{"file_path", "~/notes.txt"}}, "/work/app"),
+            R"(Read {"file_path":"~/notes.txt"})");
+  EXPECT_EQ(keyIn("Glob", {{"path", "/etc"}, {"pattern", "*"}}, "/work/app"),
+            R"(Glob {"path":"/etc","pattern":"*"})");
+  EXPECT_EQ(keyIn("deploy", {{"region", "eu"}}, "/work/app"), R"(deploy {"region":"eu"})");
+  // A symbolic link to the cwd is followed: the key names the directory itself.
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("toolguard-key-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "real");
+  std::filesystem::create_directory_symlink(dir / "real", dir / "link");
+  EXPECT_EQ(keyIn("Bash", {{"command", "make"}}, (dir / "link").string()),
+            R"(Bash {"command":"make"} in )" + std::filesystem::canonical(dir / "real").string());
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Engine, ModelReasonNamesTheGuardAndTheRule) {
