@@ -19,7 +19,8 @@ namespace toolguard {
 
 namespace detail {
 struct RateLimiterState;
-}
+struct RateCounter;
+}  // namespace detail
 
 /// A call's place in the limits it counts against. While the ticket lives
 /// the call counts as running; cancel() also takes it out of the windows
@@ -41,7 +42,7 @@ class RateLimitTicket {
  private:
   friend class RateLimiter;
   struct Hold {
-    size_t counter = 0;  ///< index of the counter in the state
+    std::shared_ptr<detail::RateCounter> counter;  ///< kept alive while the ticket lives
     std::optional<std::chrono::steady_clock::time_point> counted_at;
     bool running = false;
   };
@@ -78,6 +79,13 @@ class RateLimiter {
 
   /// True when no limit is configured.
   bool empty() const;
+
+  /// How many counters (one per limit and session or agent) are kept in
+  /// memory. A counter with no call running and no call left in its window
+  /// is freed by a sweep that runs when the number of counters has doubled
+  /// since the last one (amortised O(1) per call, never a scan per call), so
+  /// sessions and agents that stopped calling do not keep memory.
+  size_t countersHeld() const;
 
  private:
   std::shared_ptr<detail::RateLimiterState> state_;

@@ -132,6 +132,7 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
   }
   ApprovalRequest request{call, d, approvalOptions(view, d), offeredScopes(call.context, options),
                           options.approval_timeout};
+  if (before_asking) before_asking();
   const std::string by = options.approval_handler->name();
   ApprovalAnswer answer;
   try {

@@ -1,6 +1,7 @@
 #pragma once
 // Settling an ask: remembered approvals first, then the handler.
 
+#include <functional>
 #include <string>
 
 #include "toolguard/guard.hpp"
@@ -19,6 +20,9 @@ struct ApprovalSettler {
   const Engine& engine;
   const GuardOptions& options;
   SessionApprovals& session;
+  /// Called just before the handler is asked (a person may take minutes),
+  /// never when a remembered approval or the mode settles the ask.
+  std::function<void()> before_asking;
 
   void settle(const ToolCall& call, Decision& decision) const;
 };

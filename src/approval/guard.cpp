@@ -81,7 +81,28 @@ Decision Guard::decide(const ToolCall& call, RateLimitTicket& running,
       }
     }
     if (!limited && detail::needsApproval(d)) {
-      detail::ApprovalSettler{engine_, options_, *session_}.settle(call, d);
+      // The place is taken before settling, so a call over a limit is denied
+      // without asking anyone. But a person may take minutes to answer, and
+      // meanwhile the call neither runs nor should keep other calls out
+      // (max_concurrent) or use up a window: it gives its place back while
+      // the handler is asked, and takes one again only once allowed. If the
+      // limits filled up meanwhile, the approved call is denied for the rate
+      // limit (an "always allow" answer is still remembered).
+      bool asked = false;
+      detail::ApprovalSettler settler{engine_, options_, *session_, [&] {
+                                        ticket.cancel();
+                                        ticket = RateLimitTicket();
+                                        asked = true;
+                                      }};
+      settler.settle(call, d);
+      if (asked && d.verdict == Verdict::Allow && !limiter_->empty()) {
+        RateLimitAdmission admission = limiter_->admit(call, engine_.toolInfo(call.tool));
+        if (admission.admitted) {
+          ticket = std::move(admission.ticket);
+        } else {
+          refuseForRateLimit(d, admission);
+        }
+      }
     }
     if (d.verdict == Verdict::Allow) {
       running = std::move(ticket);

@@ -24,13 +24,41 @@ struct RateLimiterState {
   std::vector<RateLimit> limits;
   std::shared_ptr<RateLimitStore> store;  // windows counted there when set
   std::mutex mutex;
-  std::deque<RateCounter> counters;  // stable addresses; tickets refer by index
-  std::map<std::pair<size_t, std::string>, size_t> index;
+  // Tickets share their counters (a sweep never frees one a ticket holds).
+  std::map<std::pair<size_t, std::string>, std::shared_ptr<RateCounter>> counters;
+  size_t sweep_at = kFirstSweep;  // sweep when this many counters are held
 
-  size_t counterFor(size_t limit, const std::string& key) {
-    auto [it, added] = index.try_emplace({limit, key}, counters.size());
-    if (added) counters.push_back(RateCounter{limit, {}, 0});
-    return it->second;
+  static constexpr size_t kFirstSweep = 64;
+
+  std::shared_ptr<RateCounter> counterFor(size_t limit, const std::string& key,
+                                          std::chrono::steady_clock::time_point now) {
+    auto [it, added] = counters.try_emplace({limit, key});
+    if (!added) return it->second;
+    it->second = std::make_shared<RateCounter>(RateCounter{limit, {}, 0});
+    std::shared_ptr<RateCounter> counter = it->second;  // held: the sweep keeps it
+    if (counters.size() >= sweep_at) sweep(now);
+    return counter;
+  }
+
+  // Frees the counters with no running call and no call left in a window
+  // (sessions and agents that stopped calling), and none a ticket or the
+  // admission in progress holds (use_count > 1). It runs when the number of
+  // counters has doubled since the last sweep, so its cost is amortised over
+  // the counters added since: O(1) per call, never a scan on every call.
+  void sweep(std::chrono::steady_clock::time_point now) {
+    for (auto it = counters.begin(); it != counters.end();) {
+      RateCounter& counter = *it->second;
+      const RateLimit& limit = limits[counter.limit];
+      while (!counter.calls.empty() && counter.calls.front() + limit.window <= now) {
+        counter.calls.pop_front();
+      }
+      if (it->second.use_count() == 1 && counter.running == 0 && counter.calls.empty()) {
+        it = counters.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    sweep_at = std::max(kFirstSweep, 2 * counters.size());
   }
 };
 
@@ -92,6 +120,11 @@ bool RateLimiter::empty() const {
   return state_->limits.empty();
 }
 
+size_t RateLimiter::countersHeld() const {
+  std::lock_guard lock(state_->mutex);
+  return state_->counters.size();
+}
+
 RateLimitAdmission RateLimiter::admit(const ToolCall& call, const ToolInfo& tool,
                                       Clock::time_point now) {
   RateLimitAdmission admission;
@@ -100,14 +133,14 @@ RateLimitAdmission RateLimiter::admit(const ToolCall& call, const ToolInfo& tool
     return admission;
   }
   std::lock_guard lock(state_->mutex);
-  std::vector<size_t> counters;
+  std::vector<std::shared_ptr<detail::RateCounter>> counters;
   std::vector<RateWindow> stored;           // windows the store counts
   std::vector<const RateLimit*> stored_of;  // their limits
   for (size_t i = 0; i < state_->limits.size(); ++i) {
     const RateLimit& limit = state_->limits[i];
     if (!applies(limit, call, tool)) continue;
-    size_t c = state_->counterFor(i, countedPer(limit, call));
-    detail::RateCounter& counter = state_->counters[c];
+    std::shared_ptr<detail::RateCounter> c = state_->counterFor(i, countedPer(limit, call), now);
+    detail::RateCounter& counter = *c;
     if (limit.max_calls > 0 && state_->store) {
       stored.push_back(storedWindow(limit, countedPer(limit, call)));
       stored_of.push_back(&limit);
@@ -128,7 +161,7 @@ RateLimitAdmission RateLimiter::admit(const ToolCall& call, const ToolInfo& tool
                          " may run at once; retry when one of them has finished";
       return admission;
     }
-    counters.push_back(c);
+    counters.push_back(std::move(c));
   }
   const auto stored_at = std::chrono::system_clock::now();
   if (!stored.empty()) {  // last: nothing is counted in the store for a refused call
@@ -150,10 +183,10 @@ RateLimitAdmission RateLimiter::admit(const ToolCall& call, const ToolInfo& tool
   admission.ticket.state_ = state_;
   admission.ticket.stored_ = std::move(stored);
   admission.ticket.stored_at_ = stored_at;
-  for (size_t c : counters) {
-    detail::RateCounter& counter = state_->counters[c];
+  for (std::shared_ptr<detail::RateCounter>& c : counters) {
+    detail::RateCounter& counter = *c;
     const RateLimit& limit = state_->limits[counter.limit];
-    RateLimitTicket::Hold hold{c, std::nullopt, false};
+    RateLimitTicket::Hold hold{std::move(c), std::nullopt, false};
     if (limit.max_calls > 0 && !state_->store) {
       counter.calls.push_back(now);
       hold.counted_at = now;
@@ -198,7 +231,7 @@ void RateLimitTicket::release() {
   std::lock_guard lock(state_->mutex);
   for (Hold& hold : holds_) {
     if (hold.running) {
-      --state_->counters[hold.counter].running;
+      --hold.counter->running;
       hold.running = false;
     }
   }
@@ -217,7 +250,7 @@ void RateLimitTicket::cancel() {
   std::lock_guard lock(state_->mutex);
   for (Hold& hold : holds_) {
     if (!hold.counted_at) continue;
-    auto& calls = state_->counters[hold.counter].calls;
+    auto& calls = hold.counter->calls;
     auto it = std::find(calls.begin(), calls.end(), *hold.counted_at);
     if (it != calls.end()) calls.erase(it);
     hold.counted_at.reset();

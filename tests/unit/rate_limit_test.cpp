@@ -163,5 +163,94 @@ TEST(RateLimitGuard, ARunningCallHoldsItsConcurrencyPlace) {
   EXPECT_EQ(guard.decide(callIn("build", "a")).verdict, Verdict::Allow);
 }
 
+TEST(RateLimiter, CountersOfSessionsThatStoppedCallingAreFreed) {
+  RateLimit running;
+  running.tool = "build";
+  running.max_concurrent = 1;
+  RateLimiter limiter({callsPer("build", 5, 10s), running});
+  const auto start = std::chrono::steady_clock::now();
+  // 1,000 sessions call once each: two counters each (the window, running).
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(limiter.admit(callIn("build", "old" + std::to_string(i)), {}, start).admitted);
+  }
+  EXPECT_GE(limiter.countersHeld(), 1000u);  // their windows have not passed yet
+  // Later, other sessions call: the old ones' windows have passed, their
+  // counters are freed as new ones are added (before: 4,000 held).
+  const auto later = start + 11s;
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(limiter.admit(callIn("build", "new" + std::to_string(i)), {}, later).admitted);
+  }
+  EXPECT_LE(limiter.countersHeld(), 2100u);
+  // A counter in use is never freed: a session over its window limit stays refused.
+  RateLimiter busy({callsPer("build", 1, 1h)});
+  ASSERT_TRUE(busy.admit(callIn("build", "keep"), {}, start).admitted);
+  for (int i = 0; i < 500; ++i) busy.admit(callIn("build", "s" + std::to_string(i)), {}, later);
+  EXPECT_FALSE(busy.admit(callIn("build", "keep"), {}, later).admitted);
+  // And one whose call is still running is kept until it finishes.
+  RateLimiter held({running});
+  RateLimitAdmission first = held.admit(callIn("build", "keep"), {}, start);
+  ASSERT_TRUE(first.admitted);
+  for (int i = 0; i < 500; ++i) held.admit(callIn("build", "s" + std::to_string(i)), {}, later);
+  EXPECT_FALSE(held.admit(callIn("build", "keep"), {}, later).admitted);
+  first.ticket.release();
+  EXPECT_TRUE(held.admit(callIn("build", "keep"), {}, later).admitted);
+}
+
+TEST(RateLimitGuard, AnAskedCallDoesNotHoldItsPlaceWhileAPersonDecides) {
+  RateLimit one_at_a_time;
+  one_at_a_time.tool = "deploy*";
+  one_at_a_time.max_concurrent = 1;
+  GuardOptions options;
+  Guard* guard_ptr = nullptr;
+  Verdict during_ask = Verdict::Ask;
+  options.approval_handler = callbackApprovalHandler([&](const ApprovalRequest&) {
+    // While the person decides, another call under the same limit runs.
+    RateLimitTicket other;
+    during_ask = guard_ptr->decide(callIn("deploy_status", "a"), other).verdict;
+    return ApprovalAnswer{ApprovalOutcome::AllowOnce, 0, ApprovalScope::Session, ""};
+  });
+  Guard guard(PolicyBuilder()
+                  .requireApproval("deploy")
+                  .allow("deploy_status")
+                  .rateLimit(one_at_a_time)
+                  .rateLimit(callsPer("deploy*", 3, 1h))
+                  .build(),
+              options);
+  guard_ptr = &guard;
+  RateLimitTicket running;
+  Decision asked = guard.decide(callIn("deploy", "a"), running);
+  EXPECT_EQ(during_ask, Verdict::Allow);  // before: denied, the asked call held the place
+  EXPECT_EQ(asked.verdict, Verdict::Allow);
+  // Once allowed, the call holds its place again while it runs ...
+  Decision meanwhile = guard.decide(callIn("deploy_status", "a"));
+  EXPECT_EQ(meanwhile.verdict, Verdict::Deny);
+  EXPECT_NE(meanwhile.reason.find("at once"), std::string::npos) << meanwhile.reason;
+  running.release();
+  // ... and each call is counted once in the window (3: two so far).
+  EXPECT_EQ(guard.decide(callIn("deploy_status", "a")).verdict, Verdict::Allow);
+  EXPECT_EQ(guard.decide(callIn("deploy_status", "a")).basis, DecisionBasis::RateLimit);
+}
+
+TEST(RateLimitGuard, ACallApprovedAfterTheLimitFilledIsDeniedForTheLimit) {
+  GuardOptions options;
+  Guard* guard_ptr = nullptr;
+  options.approval_handler = callbackApprovalHandler([&](const ApprovalRequest&) {
+    EXPECT_EQ(guard_ptr->decide(callIn("deploy_status", "a")).verdict, Verdict::Allow);
+    return ApprovalAnswer{ApprovalOutcome::AllowOnce, 0, ApprovalScope::Session, ""};
+  });
+  Guard guard(PolicyBuilder()
+                  .requireApproval("deploy")
+                  .allow("deploy_status")
+                  .rateLimit(callsPer("deploy*", 1, 1h))
+                  .build(),
+              options);
+  guard_ptr = &guard;
+  Decision d = guard.decide(callIn("deploy", "a"));
+  EXPECT_EQ(d.verdict, Verdict::Deny);
+  EXPECT_EQ(d.basis, DecisionBasis::RateLimit);
+  ASSERT_TRUE(d.approval);
+  EXPECT_EQ(d.approval->outcome, "allow-once");  // the person's answer is still recorded
+}
+
 }  // namespace
 }  // namespace toolguard
