@@ -36,6 +36,13 @@ struct McpProxyOptions {
   /// The longest message accepted from either side, in bytes (without the
   /// newline). Longer ones are refused and reported.
   size_t max_message_bytes = size_t{64} << 20;
+  /// How many bytes may wait for a peer that does not read, per direction.
+  /// When the queue to the client holds this much, the proxy stops reading
+  /// the server (and the client: its answers would queue there too); when
+  /// the queue to the server does, it stops reading the client; each resumes
+  /// once its queue drains below the bound. A peer that stops reading thus
+  /// costs the proxy about this much memory (plus one message), not more.
+  size_t max_queued_bytes = size_t{8} << 20;
   /// How long the server gets to exit after its stdin is closed, and again
   /// after SIGTERM, before SIGKILL.
   std::chrono::milliseconds shutdown_grace{2000};

@@ -48,8 +48,14 @@ void LineSplitter::finish(const std::function<void(std::string_view)>& on_line) 
   skipping_ = false;
 }
 
-LineWriter::LineWriter(int fd, bool owns_fd, std::function<void(const std::string&)> on_error)
-    : fd_(fd), owns_fd_(owns_fd), on_error_(std::move(on_error)), thread_([this] { run(); }) {}
+LineWriter::LineWriter(int fd, bool owns_fd, std::function<void(const std::string&)> on_error,
+                       size_t max_queued_bytes, std::function<void()> on_room)
+    : fd_(fd),
+      owns_fd_(owns_fd),
+      on_error_(std::move(on_error)),
+      max_held_(max_queued_bytes),
+      on_room_(std::move(on_room)),
+      thread_([this] { run(); }) {}
 
 LineWriter::~LineWriter() {
   finish();
@@ -60,9 +66,20 @@ void LineWriter::push(std::string line) {
   {
     std::lock_guard lock(mutex_);
     if (closing_ || broken_) return;
+    held_ += line.size();
     queue_.push_back(std::move(line));
   }
   wake_.notify_one();
+}
+
+bool LineWriter::full() const {
+  std::lock_guard lock(mutex_);
+  return held_ >= max_held_;
+}
+
+size_t LineWriter::heldBytes() const {
+  std::lock_guard lock(mutex_);
+  return held_;
 }
 
 void LineWriter::closeWhenDrained() {
@@ -98,11 +115,19 @@ void LineWriter::run() {
       rest.remove_prefix(static_cast<size_t>(n));
     }
     lock.lock();
+    const bool was_full = held_ >= max_held_;
+    held_ -= line.size();
     if (error != 0) {
       broken_ = true;
       queue_.clear();
+      held_ = 0;
       lock.unlock();
       if (on_error_) on_error_(std::strerror(error));
+      lock.lock();
+    }
+    if (was_full && held_ < max_held_ && on_room_) {
+      lock.unlock();
+      on_room_();
       lock.lock();
     }
   }

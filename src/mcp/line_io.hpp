@@ -31,19 +31,35 @@ class LineSplitter {
   bool skipping_ = false;  // inside a line that was too long
 };
 
+/// How many bytes a LineWriter holds (queued or being written) before it is
+/// full: the proxy then stops reading what would be queued there.
+inline constexpr size_t kMaxQueuedBytes = size_t{8} << 20;
+
 /// Writes lines to a file descriptor from a thread of its own, in the order
-/// they were pushed.
+/// they were pushed. The queue is bounded by back pressure, not by dropping:
+/// push() never blocks or drops, but full() says when the bytes held reached
+/// the bound, and whoever feeds the writer stops reading its source until
+/// `on_room` says the writer drained below the bound again.
 class LineWriter {
  public:
   /// `owns_fd`: close the descriptor once everything is written (how a
   /// server's stdin is closed). `on_error` gets the first write error.
-  LineWriter(int fd, bool owns_fd, std::function<void(const std::string&)> on_error);
+  /// `on_room` (may be empty) is called from the writer's thread each time
+  /// the writer goes from full to not full (drained below the bound, or
+  /// broken: nothing is held any more).
+  LineWriter(int fd, bool owns_fd, std::function<void(const std::string&)> on_error,
+             size_t max_queued_bytes = kMaxQueuedBytes, std::function<void()> on_room = {});
   ~LineWriter();
   LineWriter(const LineWriter&) = delete;
   LineWriter& operator=(const LineWriter&) = delete;
 
   /// Queues one line (a newline is added). Ignored once finished or broken.
   void push(std::string line);
+  /// True when the bytes held (queued, and the line being written) reached
+  /// the bound: stop reading whatever feeds this writer.
+  bool full() const;
+  /// The bytes held: queued, and the line being written.
+  size_t heldBytes() const;
   /// Writes what is queued, then closes the descriptor if owned; returns at once.
   void closeWhenDrained();
   /// Writes what is queued and stops the thread.
@@ -54,9 +70,12 @@ class LineWriter {
   int fd_;
   bool owns_fd_;
   std::function<void(const std::string&)> on_error_;
-  std::mutex mutex_;
+  size_t max_held_;
+  std::function<void()> on_room_;
+  mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::string> queue_;
+  size_t held_ = 0;  // bytes queued plus the line being written
   bool closing_ = false;
   bool broken_ = false;
   std::thread thread_;

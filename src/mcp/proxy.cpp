@@ -67,6 +67,35 @@ class StopSignals {
   struct sigaction previous_pipe_ {};
 };
 
+/// A non-blocking pipe that wakes the poll loop: wake() from any thread.
+class WakePipe {
+ public:
+  WakePipe() {
+    if (::pipe2(fds_, O_CLOEXEC | O_NONBLOCK) != 0) {
+      throw std::system_error(errno, std::generic_category(), "cannot create a pipe");
+    }
+  }
+  ~WakePipe() {
+    ::close(fds_[0]);
+    ::close(fds_[1]);
+  }
+  WakePipe(const WakePipe&) = delete;
+  WakePipe& operator=(const WakePipe&) = delete;
+  int readFd() const { return fds_[0]; }
+  void wake() {
+    char byte = 1;
+    [[maybe_unused]] ssize_t n = ::write(fds_[1], &byte, 1);  // full: a wake-up is pending
+  }
+  void drain() {
+    char drained[64];
+    while (::read(fds_[0], drained, sizeof drained) > 0) {
+    }
+  }
+
+ private:
+  int fds_[2] = {-1, -1};
+};
+
 /// Writes whole lines to stderr, one at a time.
 void logLine(const std::string& message) {
   static std::mutex mutex;
@@ -108,13 +137,22 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
   StopSignals signals;
   mcp::ChildProcess child(options.command);
 
-  auto to_client = std::make_shared<mcp::LineWriter>(client_out, false, [](const std::string& e) {
-    logLine("toolguard mcp: cannot write to the client: " + e);
-  });
-  auto to_server =
-      std::make_shared<mcp::LineWriter>(child.releaseStdin(), true, [name](const std::string& e) {
+  // Back pressure: a writer that drained below its bound wakes the poll
+  // loop through this pipe, which then reads its sources again. The writers
+  // share it (a writer kept alive by a decision thread never writes to a
+  // closed descriptor).
+  auto room_pipe = std::make_shared<WakePipe>();
+  auto on_room = [room_pipe] { room_pipe->wake(); };
+  auto to_client = std::make_shared<mcp::LineWriter>(
+      client_out, false,
+      [](const std::string& e) { logLine("toolguard mcp: cannot write to the client: " + e); },
+      options.max_queued_bytes, on_room);
+  auto to_server = std::make_shared<mcp::LineWriter>(
+      child.releaseStdin(), true,
+      [name](const std::string& e) {
         logLine("toolguard mcp: cannot write to the server \"" + name + "\": " + e);
-      });
+      },
+      options.max_queued_bytes, on_room);
   mcp::SessionSinks sinks{[to_client](std::string line) { to_client->push(std::move(line)); },
                           [to_server](std::string line) { to_server->push(std::move(line)); },
                           logLine};
@@ -144,10 +182,18 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
 
   std::string buffer;
   while (server_open) {
-    std::array<pollfd, 3> fds{};
-    fds[0] = {client_open ? client_in : -1, POLLIN, 0};
-    fds[1] = {child.stdoutFd(), POLLIN, 0};
+    // What the server says goes to the client; what the client says goes to
+    // the server, and its refusals and errors to the client. A side is read
+    // only while the queues its messages go to have room. (The server is not
+    // held back by a full queue to itself: a server that stops reading while
+    // it writes would then never get its output read.)
+    const bool client_full = to_client->full();
+    const bool read_client = client_open && !client_full && !to_server->full();
+    std::array<pollfd, 4> fds{};
+    fds[0] = {read_client ? client_in : -1, POLLIN, 0};
+    fds[1] = {client_full ? -1 : child.stdoutFd(), POLLIN, 0};
     fds[2] = {signals.fd(), POLLIN, 0};
+    fds[3] = {room_pipe->readFd(), POLLIN, 0};
     int timeout = -1;
     if (next_escalation != Clock::time_point::max()) {
       auto left =
@@ -159,6 +205,7 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
       logLine(std::string("toolguard mcp: poll failed: ") + std::strerror(errno));
       break;
     }
+    if (fds[3].revents != 0) room_pipe->drain();
     if (fds[2].revents != 0) {
       char drained[16];
       while (::read(signals.fd(), drained, sizeof drained) > 0) {
@@ -173,7 +220,7 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
         server_open = false;
       }
     }
-    if (client_open && fds[0].revents != 0) {
+    if (read_client && fds[0].revents != 0) {
       if (readSome(client_in, buffer)) {
         client_lines.feed(buffer, from_client, client_too_long);
       } else {
