@@ -1,10 +1,11 @@
-// `toolguard policy lint FILES`: load errors and warnings for policy files
+// `toolguard policy lint FILES|DIRS`: load errors and warnings for policy files
 // (`policy import` is in policy_import_command.cpp).
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/policy_import_command.hpp"
 #include "cli/policy_options.hpp"
+#include "cli/policy_paths.hpp"
 #include "toolguard/policy_builder.hpp"
 
 namespace toolguard::cli {
@@ -27,9 +28,23 @@ nlohmann::json diagnostic(const char* severity, const SourceLocation& where,
 }
 
 // Every error and warning about the files, in the order lint finds them.
-nlohmann::json lintReport(const LintOptions& o) {
+nlohmann::json lintReport(const LintOptions& given) {
   nlohmann::json diagnostics = nlohmann::json::array();
   size_t errors = 0, warnings = 0;
+  LintOptions o = given;
+  try {
+    o.files = expandPolicyPaths(given.files);  // a directory: the policy files under it
+  } catch (const PolicyError& e) {
+    for (const auto& d : e.errors()) {
+      diagnostics.push_back(diagnostic("error", d.where, d.message));
+      ++errors;
+    }
+    return {{"version", kLintReportVersion},
+            {"files", given.files},
+            {"diagnostics", std::move(diagnostics)},
+            {"errors", errors},
+            {"warnings", warnings}};
+  }
   Policy policy;
   if (!o.no_builtin)
     mergePolicyText(policy, policyProfileText("default"), "<profile:default>",
@@ -92,7 +107,11 @@ void addPolicyCommand(CLI::App& app, int& exit_code) {
       "Report load errors (file:line:column) and warnings: rules that can never match, allow "
       "rules shadowed by a deny, unknown tool names. Exit 1 on errors (or warnings with "
       "--strict).");
-  lint->add_option("files", options->files, "Policy files")->required()->type_name("FILE");
+  lint->add_option("files", options->files,
+                   "Policy files; a directory stands for every *.yaml and *.yml file under it, "
+                   "in sorted order")
+      ->required()
+      ->type_name("FILE|DIR");
   lint->add_flag("--strict", options->strict, "Warnings fail too");
   lint->add_flag("--no-builtin", options->no_builtin,
                  "Lint the files alone, without the built-in default policy");

@@ -1,4 +1,4 @@
-// `toolguard test [FILES]`: runs the examples of the user's rules (the
+// `toolguard test [FILES|DIRS]`: runs the examples of the user's rules (the
 // built-in policy's own with --builtin) and the cases of test files; with
 // --json one document instead of PASS/FAIL lines.
 #include <iostream>
@@ -6,6 +6,7 @@
 #include "cli/call_json.hpp"
 #include "cli/commands.hpp"
 #include "cli/policy_options.hpp"
+#include "cli/policy_paths.hpp"
 #include "policy/bounded_file.hpp"
 #include "policy/rule_examples.hpp"
 #include "toolguard/policy_loader.hpp"
@@ -80,7 +81,7 @@ json errorReport(const std::vector<PolicyDiagnostic>& errors) {
 json runTests(TestOptions o) {
   // Policy files join the explicit layer; test files are run against the result.
   std::vector<std::pair<std::string, std::string>> test_files;
-  for (const std::string& file : o.files) {
+  for (const std::string& file : expandPolicyPaths(o.files)) {
     std::string text = detail::readBoundedFile(file, kMaxPolicyFileBytes, "policy or test file");
     if (isPolicyTestText(text)) {
       test_files.emplace_back(file, std::move(text));
@@ -186,7 +187,10 @@ void addTestCommand(CLI::App& app, int& exit_code) {
       "Run the cases of test files (YAML with a tests: list) and the examples of your rules "
       "(other FILES, and the user, project and managed policy files); --builtin adds the "
       "built-in policy's own examples. Exit 1 on any failure, 2 when there is nothing to run.");
-  cmd->add_option("files", options->files, "Policy files and test files")->type_name("FILE");
+  cmd->add_option("files", options->files,
+                  "Policy files and test files; a directory stands for every *.yaml and *.yml "
+                  "file under it, in sorted order")
+      ->type_name("FILE|DIR");
   cmd->add_flag("-q,--quiet", options->quiet, "Print only failures and the summary");
   cmd->add_flag("--builtin", options->builtin,
                 "Also run the examples of the built-in policy's rules (the profiles and "

@@ -109,6 +109,84 @@ rules:
   EXPECT_EQ(r.exit_code, 1);
 }
 
+TEST_F(Commands, TestTakesADirectoryOfPolicyAndTestFiles) {
+  // A policy and its cases, nested, with files that are not policy files beside them.
+  dir.write("policies/deploy.yaml", R"(
+rules:
+  - id: no-deploy-prod
+    tool: deploy
+    args: {env: prod}
+    verdict: deny
+    examples:
+      match: [{args: {env: prod}}]
+)");
+  dir.write("policies/tests/deploy_test.yml", R"(
+tests:
+  - {tool: deploy, args: {env: prod}, expect: deny, rule: no-deploy-prod}
+  - {tool: deploy, args: {env: dev}, expect: ask}
+)");
+  dir.write("policies/README.md", "not a policy\n");
+  dir.write("policies/package.json", "{\"name\": \"not a policy\"}\n");
+  dir.write("policies/.hidden/broken.yaml", "rules: [\n");
+  const std::string policies = (dir.path() / "policies").string();
+  RunResult r = run({"test", policies});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  // The rule's example and both cases, files in sorted order.
+  EXPECT_NE(r.out.find("PASS " + policies + "/deploy.yaml:"), std::string::npos) << r.out;
+  EXPECT_LT(r.out.find(policies + "/deploy.yaml:"),
+            r.out.find(policies + "/tests/deploy_test.yml:"))
+      << r.out;
+  EXPECT_NE(r.out.find("3 passed, 0 failed"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("not a regular file"), std::string::npos) << r.out;
+
+  // A failing case under the directory fails the run.
+  dir.write("policies/tests/wrong.yaml",
+            "tests:\n  - {tool: deploy, args: {env: prod}, expect: allow}\n");
+  r = run({"test", "-q", policies});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("FAIL " + policies + "/tests/wrong.yaml:2:5"), std::string::npos) << r.out;
+
+  // A directory with no policy file is an error, not an empty success.
+  dir.write("empty/notes.txt", "nothing here\n");
+  r = run({"test", (dir.path() / "empty").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("no policy or test files (*.yaml, *.yml)"), std::string::npos) << r.out;
+}
+
+TEST_F(Commands, LintTakesADirectory) {
+  dir.write("policies/a.yaml", "rules:\n  - {id: a, tool: Read, verdict: permit}\n");
+  dir.write("policies/sub/b.yml", R"(
+rules:
+  - {id: typo, tool: Bassh, verdict: ask}
+)");
+  dir.write("policies/c.json", "not read: named only as a file\n");
+  const std::string policies = (dir.path() / "policies").string();
+  RunResult r = run({"policy", "lint", policies});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find(policies + "/a.yaml:2:34: error: verdict: unknown value"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("warning: rule typo: unknown tool 'Bassh'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", 1 warnings"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("c.json"), std::string::npos) << r.out;
+
+  dir.write("policies/a.yaml", "rules:\n  - {id: a, tool: Read, verdict: allow}\n");
+  r = run({"policy", "lint", "--json", policies});
+  nlohmann::json report = nlohmann::json::parse(r.out);
+  EXPECT_EQ(report["files"], nlohmann::json({policies + "/a.yaml", policies + "/sub/b.yml"}));
+  // Of the files under the directory, only b.yml's unknown tool is reported.
+  std::vector<std::string> ours;
+  for (const nlohmann::json& d : report["diagnostics"]) {
+    const std::string file = d["file"];
+    if (file.starts_with(policies)) ours.push_back(d["severity"].get<std::string>() + " " + file);
+  }
+  EXPECT_EQ(ours, std::vector<std::string>{"warning " + policies + "/sub/b.yml"}) << r.out;
+
+  dir.write("nothing/readme.md", "no policies\n");
+  r = run({"policy", "lint", (dir.path() / "nothing").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("no policy or test files"), std::string::npos) << r.out;
+}
+
 TEST_F(Commands, LintAcceptsTheShippedProfiles) {
   for (const char* profile :
        {"default", "read-only-chat", "developer-assistant", "document-processing"}) {
