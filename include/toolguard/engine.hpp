@@ -47,9 +47,10 @@ std::string approvalKey(const ToolCall& call);
 
 /// " in DIR" when what the call does depends on its working directory (a
 /// shell command, a relative path: CallView::dependsOnCwd) and it has one;
-/// DIR is the cwd normalized, symlinks followed. "" otherwise (only absolute
-/// paths, no cwd). So `rm -rf build` approved in /work/app is not approved
-/// in /work/other.
+/// DIR is the cwd normalized (`.` and `..` removed; symlinks are not
+/// followed, which would cost system calls on every decision). "" otherwise
+/// (only absolute paths, no cwd). So `rm -rf build` approved in /work/app is
+/// not approved in /work/other.
 std::string cwdBinding(const CallView& view);
 
 }  // namespace toolguard

@@ -115,8 +115,11 @@ const ToolInfo& Engine::toolInfo(std::string_view name) const {
 
 std::string cwdBinding(const CallView& view) {
   if (view.call().context.cwd.empty() || !view.dependsOnCwd()) return "";
-  const std::vector<std::string>& cwd = view.cwdForms();
-  return cwd.empty() ? "" : " in " + cwd.back();  // symlinks followed, when it has any
+  // The cwd normalized (it is the first workspace root), not resolved:
+  // following its symlinks costs a system call per component on every
+  // shell decision (measured: a Bash decision took half as long again).
+  // Two spellings of one directory are then two bindings, which only asks more.
+  return " in " + view.workspaceRoots().front();
 }
 
 std::string approvalKey(const ToolCall& call) {
