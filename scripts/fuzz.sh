@@ -6,6 +6,7 @@
 #                                (default 60) seconds, each other one for 10 s
 #   scripts/fuzz.sh NAME [RUNS]  one target for RUNS executions (default: 10 s)
 # Fails on any crash, leak, timeout or sanitizer report, showing the log's tail.
+# TOOLGUARD_FUZZ_NO_BUILD=1 skips the build (runs what build/fuzz holds).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build/fuzz"
@@ -37,7 +38,8 @@ run() {
   echo "fuzz: ${name}_fuzz: ${runs:-?} executions in $((end - start)) s"
 }
 
-"$root/scripts/build.sh" fuzz >/dev/null
+# TOOLGUARD_FUZZ_NO_BUILD=1: run what build/fuzz holds, without building first.
+[ -n "${TOOLGUARD_FUZZ_NO_BUILD:-}" ] || "$root/scripts/build.sh" fuzz >/dev/null
 if [ $# -eq 0 ]; then
   status=0
   for name in "${targets[@]}"; do

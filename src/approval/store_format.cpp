@@ -41,6 +41,9 @@ json parseJson(std::string_view bytes) {
     const detail::JsonErrorText text = detail::readJsonError(error.what());
     throw FormatProblem{"not valid JSON (at byte " + std::to_string(error.byte) +
                         "): " + text.message};
+  } catch (const json::exception& error) {  // a number too large for a double: no position
+    throw FormatProblem{"not valid JSON (at byte " + std::to_string(detail::jsonErrorByte(bytes)) +
+                        "): " + detail::readJsonError(error.what()).message};
   }
 }
 

@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include "core/file_descriptor.hpp"
+#include "json/json_error.hpp"
 
 namespace toolguard::cli {
 namespace {
@@ -67,11 +68,11 @@ void syncDirectory(const std::string& dir) {
   if (fd.get() < 0 || ::fsync(fd.get()) != 0) throw systemError(dir, "cannot sync", errno);
 }
 
-// "FILE:LINE:COLUMN: message" for a JSON syntax error at byte offset `byte`
-// (nlohmann counts bytes read, so the error is at the `byte`-th byte).
+// "FILE:LINE:COLUMN: message" for a JSON error at byte offset `byte` (nlohmann
+// counts bytes read, so the error is at the `byte`-th byte).
 std::string syntaxError(const std::string& path, const std::string& text,
-                        const ordered_json::parse_error& e) {
-  const size_t end = std::min<size_t>(e.byte, text.size());
+                        const ordered_json::exception& e, size_t byte) {
+  const size_t end = std::min<size_t>(byte, text.size());
   size_t line = 1, column = 0;
   for (size_t i = 0; i < end; ++i) {
     if (text[i] == '\n') {
@@ -88,6 +89,7 @@ std::string syntaxError(const std::string& path, const std::string& text,
       message = message.substr(colon + 2);
     }
   }
+  if (message.starts_with("[json.exception.")) message = detail::readJsonError(message).message;
   return path + ":" + std::to_string(line) + ":" + std::to_string(column) +
          ": invalid JSON: " + message;
 }
@@ -108,7 +110,11 @@ ordered_json parseSettings(const std::string& path, const std::string& text) {
                               "toolguard changed nothing (remove the comments, or add the "
                               "hook by hand)");
     }
-    throw SettingsFileError(syntaxError(path, text, e));
+    throw SettingsFileError(syntaxError(path, text, e, e.byte));
+  } catch (const ordered_json::exception& e) {
+    // A number too large for a double (5e555): an out_of_range error, which
+    // holds no position; the parser says where it stops.
+    throw SettingsFileError(syntaxError(path, text, e, detail::jsonErrorByte(text)));
   }
   if (!content.is_object()) {
     throw SettingsFileError(path + ": expected a JSON object at the top level, found " +

@@ -2,6 +2,7 @@
 // then a small scanner walks the (now known valid) text to record positions.
 #include "formats/claude_json_locations.hpp"
 
+#include "json/json_error.hpp"
 #include "toolguard/policy_error.hpp"
 
 namespace toolguard::detail {
@@ -141,6 +142,12 @@ LocatedJson parseLocatedJson(std::string_view text, const std::string& file) {
       }
     }
     throw PolicyError(locate(text, offset, file), "invalid JSON: " + message);
+  } catch (const nlohmann::json::exception& e) {
+    // A number too large for a double (5e555) is an out_of_range error, which
+    // holds no position: find where the parser stops.
+    const size_t byte = jsonErrorByte(text);
+    throw PolicyError(locate(text, byte > 0 ? byte - 1 : 0, file),
+                      "invalid JSON: " + readJsonError(e.what()).message);
   }
   PositionScanner(text, file, out).run();
   return out;

@@ -2,6 +2,7 @@
 #include "json/json_error.hpp"
 
 #include <charconv>
+#include <nlohmann/json.hpp>
 
 namespace toolguard::detail {
 namespace {
@@ -59,6 +60,33 @@ std::string jsonErrorSentence(const std::exception& error) {
     if (text.column > 0) out += ", column " + std::to_string(text.column);
   }
   return out + ": " + text.message;
+}
+
+size_t jsonErrorByte(std::string_view text) {
+  // Accepts every value; only where the parser stops matters.
+  struct Stop : nlohmann::json_sax<nlohmann::json> {
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception&) override {
+      byte = position;
+      return false;
+    }
+    size_t byte;
+  } stop;
+  stop.byte = text.size();
+  (void)nlohmann::json::sax_parse(text, &stop);
+  return stop.byte;
 }
 
 }  // namespace toolguard::detail

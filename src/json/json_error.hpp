@@ -27,4 +27,11 @@ JsonErrorText readJsonError(std::string_view what);
 /// when no position is known).
 std::string jsonErrorSentence(const std::exception& error);
 
+/// Where the JSON library's parser stops reading `text` with an error: the
+/// count of bytes read, as parse_error::byte gives it (1-based; text.size()
+/// when the text parses). For the errors whose exception holds no position:
+/// a number too large for a double (`5e555`) is an out_of_range exception,
+/// not a parse_error, and is thrown by the same json::parse.
+size_t jsonErrorByte(std::string_view text);
+
 }  // namespace toolguard::detail

@@ -86,7 +86,9 @@ class ShapeScanner : public json::json_sax_t {
     if (depth_ == 0) (array ? top_.is_array : top_.is_object) = true;
     if (depth_ == 1) member();
     ++depth_;
-    return !(depth_ == 1 && array);  // a batch is parsed as a whole by the caller
+    // A batch's elements are read by the caller, but the whole line is still
+    // scanned: a batch that is not JSON must not be relayed as it came.
+    return true;
   }
   bool close() {
     --depth_;
@@ -122,8 +124,7 @@ MessageShape scanMessage(std::string_view line) {
   ShapeScanner scanner;
   bool complete = json::sax_parse(line, &scanner);
   MessageShape shape = scanner.shape();
-  // The scanner stops at a batch's '[' on purpose; any other stop is an error.
-  if (!complete && shape.kind != MessageKind::Batch && shape.problem.empty()) {
+  if (!complete && shape.problem.empty()) {
     shape.kind = MessageKind::Invalid;
     shape.problem = "not JSON";
   }

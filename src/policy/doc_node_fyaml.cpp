@@ -342,9 +342,38 @@ class EventReader {
   size_t count_ = 0;
 };
 
+// libfyaml 0.7.12 can loop forever on a malformed directive (`%YAML` or
+// `%TAG` lines with garbage, found by tests/fuzz/policy_fuzz.cpp). Policy
+// files need no directive, so a line starting with `%` (after a byte order
+// mark) is refused before libfyaml reads the text. Line breaks are "\n",
+// "\r\n" and "\r", as YAML 1.2 has them.
+void refuseDirectives(std::string_view text, const std::string& name) {
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  int line = 1;
+  size_t start = 0;
+  while (start <= text.size()) {
+    std::string_view rest = text.substr(start);
+    int column = 1;
+    if (rest.starts_with(kBom)) {
+      rest.remove_prefix(kBom.size());
+      ++column;
+    }
+    if (rest.starts_with('%')) {
+      throw PolicyError(SourceLocation{name, line, column},
+                        "invalid YAML: a line starting with '%' (a YAML directive such as %YAML "
+                        "or %TAG): policy files take none");
+    }
+    const size_t end = text.find_first_of("\r\n", start);
+    if (end == std::string_view::npos) break;
+    start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
+    ++line;
+  }
+}
+
 }  // namespace
 
 DocNode parseYamlDocument(std::string_view text, const std::string& name) {
+  refuseDirectives(text, name);
   // The parser reads the text in place: it must outlive the parser.
   const std::string copy(text);
   // Reports are caught, never printed: the first error becomes the PolicyError.
