@@ -65,6 +65,11 @@ struct SimpleCommand {
   /// The directory a wrapper runs it in (`env -C DIR`, `sudo -D DIR`),
   /// relative to where the wrapper runs; unset when it runs where the wrapper does.
   std::optional<ShellWord> working_directory;
+  /// What it reads on its standard input, when that is known before it
+  /// runs: a here-string, a here-document, or the known output of the stage
+  /// before it in a pipeline (`printf 'ls\n' | sh`). Unset when it reads
+  /// something only known at run time; dynamic when partly known.
+  std::optional<ShellWord> input;
   std::string text;  ///< the command as written (for unwrapped ones, the inner text)
 
   /// The command name as the shell looks it up: the first word, with a path
@@ -74,6 +79,11 @@ struct SimpleCommand {
   /// The same name as a view into the first word (no copy): valid while the
   /// command is.
   std::string_view commandName() const;
+
+  /// The name with its subcommand when it has one (`git push`, `npm
+  /// publish`): the first argument when it is a plain word, not an option or
+  /// a path. For reasons that say which command was not known.
+  std::string nameWithSubcommand() const;
 
   /// True when the name is only known at run time (`$(echo rm) -rf /`, `$cmd`).
   bool nameIsDynamic() const;

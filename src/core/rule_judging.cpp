@@ -70,7 +70,8 @@ void judgeCommands(const CompiledPolicy& compiled, const ShellProgram& program,
     // A wrapper (sudo, env, bash -c, xargs, ...) is judged through the
     // commands it runs, which are in the program too.
     if (!found && !rules.empty() && !command.words.empty() && !wraps[c]) {
-      Finding unknown{Verdict::Escalate, "no rule knows the command '" + command.name() + "'"};
+      Finding unknown{Verdict::Escalate,
+                      "no rule knows the command '" + command.nameWithSubcommand() + "'"};
       best.consider(unknown, unknownCommandRule().get(), command.text);
       d.consulted.push_back(RuleTrace{unknownCommandRule(), std::move(unknown), c});
     }

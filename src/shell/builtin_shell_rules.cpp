@@ -322,7 +322,10 @@ Detail remoteCode(const CommandScene& s) {
   CommandArgs a = parseArgs(args, "oO", {"--rcfile", "--init-file"});
   const bool reads_stdin = a.operands.empty() || a.operands.front().text == "-" || a.has('s');
   const bool inline_code = a.hasAny("ceE", {"--eval", "--command"});
-  if (c.placement.pipeline_position > 0 && reads_stdin && !inline_code) {
+  // A shell whose script is known (`printf 'ls\n' | sh`) runs that script,
+  // which is judged as written out (unwrap.cpp).
+  const bool known_script = c.input && !c.input->dynamic && detail::runsBashScripts(name);
+  if (c.placement.pipeline_position > 0 && reads_stdin && !inline_code && !known_script) {
     return std::string(name) + " runs code piped into it";
   }
   for (const ShellRedirect& r : c.redirects) {
@@ -841,7 +844,7 @@ std::vector<BuiltinRuleSpec> specs() {
        ask,
        "the command to run is decided at run time",
        dynamicCommand,
-       {"$(echo rm) -rf /", "$cmd", "bash -c \"$SCRIPT\"", "eval $x"},
+       {"$(cat cmd.txt) -rf /", "$cmd", "bash -c \"$SCRIPT\"", "eval $x"},
        {"echo $x"}},
       {"shell-source",
        ask,

@@ -83,7 +83,11 @@ std::vector<ShellWord> xargsInputs(const ShellProgram& program, size_t xargs_ind
 // The command with the words xargs gives it, once per input under -I.
 std::vector<SimpleCommand> withXargsInputs(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  if (c.wrappers.empty() || c.wrappers.back().name != "xargs") return {c};
+  // A command written out from xargs's known input (xargs_input.cpp) has
+  // its arguments already.
+  if (c.wrappers.empty() || c.wrappers.back().name != "xargs" || !c.unknown_extra_arguments) {
+    return {c};
+  }
   const size_t index = c.wrappers.back().command_index;
   if (index >= s.program.commands.size()) return {c};
   const std::vector<ShellWord> inputs = xargsInputs(s.program, index);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "unwrap.hpp"
+#include "xargs_input.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -22,10 +23,11 @@ class HiddenCode {
  public:
   HiddenCode(const SimpleCommand& cmd, std::vector<Unwrapped>& out) : cmd_(cmd), out_(out) {}
 
-  void script(std::string wrapper, ShellWord text) {
+  void script(std::string wrapper, ShellWord text, ScriptShell shell = ScriptShell::Child) {
     Unwrapped u;
     u.wrapper = std::move(wrapper);
     u.script = std::move(text);
+    u.shell = shell;
     out_.push_back(std::move(u));
   }
 
@@ -47,17 +49,18 @@ class HiddenCode {
       if (c == '"' || c == '\\') quoted += '\\';
       quoted += c;
     }
-    script(variable, ShellWord{": \"" + quoted + "\"", value.dynamic, value.source});
+    script(variable, ShellWord{": \"" + quoted + "\"", value.dynamic, value.source},
+           ScriptShell::Later);
   }
 
   // NAME=VALUE as an assignment or a declaration's argument.
   void assignment(const std::string& name, const ShellWord& value) {
     if (name == "PROMPT_COMMAND" || name.starts_with("PROMPT_COMMAND[")) {
-      script("PROMPT_COMMAND", value);
+      script("PROMPT_COMMAND", value, ScriptShell::Later);
     } else if (oneOf(name, {"PS0", "PS1", "PS2", "PS3", "PS4"})) {
       promptString(name, value);
     } else if (name.starts_with("BASH_ALIASES[")) {
-      script("alias", value);
+      script("alias", value, ScriptShell::Later);
     }
     subscriptCode(name);
   }
@@ -75,7 +78,7 @@ class HiddenCode {
         continue;
       }
       const std::string body(inside);
-      script("array subscript", ShellWord{": \"" + body + "\"", false, body});
+      script("array subscript", ShellWord{": \"" + body + "\"", false, body}, ScriptShell::Same);
       return;
     }
   }
@@ -94,7 +97,7 @@ class HiddenCode {
         }
         const ShellWord value{w[i].text.substr(eq + 1), w[i].dynamic, w[i].source};
         if (name == "alias") {
-          script("alias", value);  // the body runs wherever the alias is used
+          script("alias", value, ScriptShell::Later);  // runs wherever the alias is used
         } else {
           assignment(w[i].text.substr(0, eq), value);
         }
@@ -144,7 +147,7 @@ class HiddenCode {
     while (i < w.size() && (w[i].text == "-p" || w[i].text == "-l" || w[i].text == "-P")) ++i;
     if (i < w.size() && w[i].text == "--") ++i;
     if (i + 1 >= w.size() || w[i].text == "-") return;  // printing, or resetting
-    script("trap", w[i]);
+    script("trap", w[i], ScriptShell::Later);
   }
 
   // at/batch read the job from their input or from -f FILE.
@@ -161,11 +164,11 @@ class HiddenCode {
     }
     for (const ShellRedirect& r : cmd_.redirects) {
       if (r.op == "<<<") {
-        script("at", r.target);
+        script("at", r.target, ScriptShell::Later);
         return;
       }
       if (r.op == "<<" || r.op == "<<-") {
-        script("at", r.document);
+        script("at", r.document, ScriptShell::Later);
         return;
       }
     }
@@ -173,22 +176,70 @@ class HiddenCode {
   }
 
   // parallel [options] COMMAND ::: ARGS, or commands read from the input.
+  // parallel runs each command line through a shell, with the value quoted
+  // where a replacement string stands (or at the end).
   void parallel() {
     const std::vector<ShellWord>& w = cmd_.words;
     const size_t start =
         skipOptionWords(w, 1, "jSXaIdEk", {"--jobs", "--sshlogin", "--arg-file", "--delimiter"});
+    std::string replace = "{}";
+    for (size_t i = 1; i + 1 < start; ++i) {
+      if (w[i].text == "-I" || w[i].text == "--replace") replace = w[i + 1].text;
+    }
     size_t end = start;
     while (end < w.size() && !w[end].text.starts_with(":::") && w[end].text != "::::") ++end;
     if (end == start) {
-      script("parallel", unknownScript("the commands parallel reads"));
+      if (cmd_.input && !cmd_.input->dynamic) {
+        script("parallel reading its input", *cmd_.input);
+      } else {
+        script("parallel", unknownScript("the commands parallel reads"));
+      }
+      return;
+    }
+    std::vector<ShellWord> base(w.begin() + static_cast<std::ptrdiff_t>(start),
+                                w.begin() + static_cast<std::ptrdiff_t>(end));
+    bool known = w[end].text == ":::" && end + 1 < w.size() && w.size() - end - 1 <= 64;
+    for (size_t i = end + 1; i < w.size() && known; ++i) {
+      known = !w[i].dynamic && !w[i].text.starts_with(":::") && w[i].text != "::::";
+    }
+    for (const ShellWord& b : base) {
+      known = known && !b.dynamic && b.text.find("{.}") == std::string::npos &&
+              b.text.find("{/") == std::string::npos && b.text.find("{#}") == std::string::npos &&
+              b.text.find("{%}") == std::string::npos;
+    }
+    if (known) {
+      for (size_t i = end + 1; i < w.size(); ++i) {
+        std::string line;
+        bool placed = false;
+        for (const ShellWord& b : base) {
+          std::string text = b.text;
+          for (size_t at = text.find(replace); !replace.empty() && at != std::string::npos;
+               at = text.find(replace, at)) {
+            const std::string quoted = singleQuoted(w[i].text);
+            text.replace(at, replace.size(), quoted);
+            at += quoted.size();
+            placed = true;
+          }
+          line += (line.empty() ? "" : " ") + text;
+        }
+        if (!placed) line += " " + singleQuoted(w[i].text);
+        script("parallel", ShellWord{line, false, line});
+      }
       return;
     }
     Unwrapped u;
     u.wrapper = "parallel";
-    u.words.assign(w.begin() + static_cast<std::ptrdiff_t>(start),
-                   w.begin() + static_cast<std::ptrdiff_t>(end));
+    u.words = std::move(base);
     u.unknown_extra_arguments = true;  // {} and the ::: values
+    markPlaceholders(u.words, {"{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}"}, "parallel");
+    markPlaceholder(u.words, replace, "parallel");
     out_.push_back(std::move(u));
+  }
+
+  static std::string singleQuoted(const std::string& value) {
+    std::string out = "'";
+    for (char c : value) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
   }
 
   // flock [options] FILE -c COMMAND, or flock [options] FILE COMMAND ARGS...

@@ -1,5 +1,6 @@
 // Parsing a command line into a ShellProgram, unwrapping wrappers.
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "bash_tree.hpp"
@@ -14,10 +15,10 @@ namespace {
 constexpr std::string_view kSystemDirectories[] = {
     "/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/", "/usr/local/bin/", "/usr/local/sbin/"};
 
-void parseInto(ShellProgram& program, std::string_view script, const std::string& home,
-               const SimpleCommand& prototype) {
+void parseInto(ShellProgram& program, std::vector<detail::ShellEnv>& envs, std::string_view script,
+               const SimpleCommand& prototype, detail::ShellEnv env, detail::BuildBudget& budget) {
   detail::BashTree tree(script);
-  detail::ProgramBuilder(tree, home, program, prototype).build();
+  detail::ProgramBuilder(tree, program, envs, prototype, std::move(env), budget).build();
 }
 
 // `hash -p PATH NAME` and `BASH_CMDS[NAME]=PATH` make NAME run PATH: the
@@ -54,6 +55,19 @@ std::string_view SimpleCommand::commandName() const {
   return slash == std::string_view::npos ? first : first.substr(slash + 1);
 }
 
+std::string SimpleCommand::nameWithSubcommand() const {
+  std::string out = name();
+  if (words.size() < 2 || words[1].dynamic || nameIsDynamic()) return out;
+  const std::string& sub = words[1].text;
+  const bool plain =
+      !sub.empty() && sub.size() <= 32 && std::isalpha(static_cast<unsigned char>(sub[0])) &&
+      std::all_of(sub.begin(), sub.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == ':';
+      });
+  if (plain) out += " " + sub;
+  return out;
+}
+
 bool SimpleCommand::nameIsDynamic() const {
   return !words.empty() && words.front().dynamic;
 }
@@ -76,7 +90,10 @@ std::span<const ShellWord> SimpleCommand::arguments() const {
 ShellProgram parseShellProgram(std::string_view script, const ShellParseOptions& options) {
   ShellProgram program;
   const std::string home = options.home.empty() ? homeDirectory() : options.home;
-  parseInto(program, script, home, SimpleCommand{});
+  // The environment each command runs in, parallel to program.commands.
+  std::vector<detail::ShellEnv> envs;
+  detail::BuildBudget budget;
+  parseInto(program, envs, script, SimpleCommand{}, detail::ShellEnv::fresh(home), budget);
 
   // Unwrap breadth-first; commands added here are unwrapped in turn.
   std::map<std::string, ShellWord> hashed;  // `hash -p PATH NAME`: NAME runs PATH
@@ -89,6 +106,7 @@ ShellProgram parseShellProgram(std::string_view script, const ShellParseOptions&
       continue;
     }
     const SimpleCommand outer = program.commands[i];  // copied: push_back moves the vector
+    const detail::ShellEnv outer_env = envs[i];
     for (detail::Unwrapped& u : inner) {
       SimpleCommand prototype;
       prototype.placement = outer.placement;
@@ -111,8 +129,20 @@ ShellProgram parseShellProgram(std::string_view script, const ShellParseOptions&
           unknown.words.push_back(*u.script);
           unknown.text = u.script->source;
           program.commands.push_back(std::move(unknown));
+          envs.push_back(outer_env);
         } else {
-          parseInto(program, u.script->text, home, prototype);
+          // A script runs in a new shell (bash -c), later (a trap), or in
+          // this one now (eval): each starts with what it can know.
+          detail::ShellEnv env = u.shell == detail::ScriptShell::Same
+                                     ? outer_env
+                                     : outer_env.forChild(u.shell == detail::ScriptShell::Later);
+          // Arguments added at run time (find -exec's `{}`, xargs's input)
+          // make `$0` and the positional parameters unknown.
+          if (!prototype.unknown_extra_arguments) {
+            env.setZero(u.zero);
+            if (u.positional) env.setPositional(*u.positional);
+          }
+          parseInto(program, envs, u.script->text, prototype, std::move(env), budget);
         }
         continue;
       }
@@ -124,6 +154,7 @@ ShellProgram parseShellProgram(std::string_view script, const ShellParseOptions&
         cmd.text += word.source.empty() ? word.text : word.source;
       }
       program.commands.push_back(std::move(cmd));
+      envs.push_back(outer_env);
     }
   }
   return program;

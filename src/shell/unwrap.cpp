@@ -4,6 +4,9 @@
 
 #include <set>
 
+#include "interpreter_shell_calls.hpp"
+#include "xargs_input.hpp"
+
 namespace toolguard::detail {
 namespace {
 
@@ -67,10 +70,20 @@ bool isAssignmentWord(const ShellWord& w) {
   return !std::isdigit(static_cast<unsigned char>(w.text[0]));
 }
 
-// The script a shell runs with -c: the first operand after the options, if
-// any option cluster contains `c`.
-std::optional<ShellWord> shellScript(const std::vector<ShellWord>& words) {
+// What a shell's words say it runs: the script of -c (with `$0` and the
+// positional parameters after it), or its standard input when it has no
+// script file operand.
+struct ShellInvocation {
+  std::optional<ShellWord> script;
+  bool reads_input = false;
+  std::optional<std::string> zero;
+  std::optional<std::vector<std::string>> positional;
+};
+
+ShellInvocation shellInvocation(const std::vector<ShellWord>& words) {
+  ShellInvocation out;
   bool has_c = false;
+  bool has_s = false;
   size_t i = 1;
   while (i < words.size()) {
     const std::string& w = words[i].text;
@@ -84,11 +97,25 @@ std::optional<ShellWord> shellScript(const std::vector<ShellWord>& words) {
       continue;
     }
     if (w.find('c') != std::string::npos && w[0] == '-') has_c = true;
+    if (w.find('s') != std::string::npos && w[0] == '-') has_s = true;
     // -o OPTION / +o OPTION / -O SHOPT take the next word.
     i += (w.back() == 'o' || w.back() == 'O') ? 2 : 1;
   }
-  if (!has_c || i >= words.size()) return std::nullopt;
-  return words[i];
+  if (!has_c) {
+    out.reads_input = has_s || i >= words.size();
+    return out;
+  }
+  if (i >= words.size()) return out;
+  out.script = words[i];
+  std::vector<std::string> rest;
+  for (size_t k = i + 1; k < words.size(); ++k) {
+    if (words[k].dynamic) return out;
+    rest.push_back(words[k].text);
+  }
+  out.zero = rest.empty() ? words[0].text : rest.front();
+  if (!rest.empty()) rest.erase(rest.begin());
+  out.positional = std::move(rest);
+  return out;
 }
 
 ShellWord joinWords(const std::vector<ShellWord>& words, size_t start) {
@@ -296,15 +323,7 @@ std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
       script("watch", joinWords(w, i));
     }
   } else if (name == "xargs") {
-    const size_t i = skipOptions(w, 1,
-                                 {"adEILnPs",
-                                  {"--arg-file", "--delimiter", "--max-lines", "--max-args",
-                                   "--max-procs", "--max-chars", "--replace", "--eof"}});
-    Unwrapped u;
-    u.wrapper = "xargs";
-    u.words = i < w.size() ? from(w, i) : std::vector<ShellWord>{ShellWord{"echo", false, "echo"}};
-    u.unknown_extra_arguments = true;
-    out.push_back(std::move(u));
+    unwrapXargs(cmd, out);
   } else if (name == "find") {
     for (size_t i = 1; i < w.size(); ++i) {
       const std::string& t = w[i].text;
@@ -328,12 +347,24 @@ std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
       }
       shell_words.erase(shell_words.begin());
     }
-    if (auto text = shellScript(shell_words)) script(std::string(name) + " -c", *text);
+    ShellInvocation run = shellInvocation(shell_words);
+    if (run.script) {
+      script(std::string(name) + " -c", *run.script);
+      out.back().zero = run.zero;
+      out.back().positional = run.positional;
+    } else if (run.reads_input && cmd.input) {
+      // `bash <<< '...'`, `printf 'ls\n' | sh`: the script is its input.
+      script(std::string(name) + " reading its input", *cmd.input);
+    }
   } else if (name == "eval") {
-    if (w.size() > 1) script("eval", joinWords(w, 1));
+    if (w.size() > 1) {
+      script("eval", joinWords(w, 1));
+      out.back().shell = ScriptShell::Same;
+    }
   } else {
     unwrapCodeRunner(cmd, out);
   }
+  unwrapInterpreterShellCalls(cmd, out);
   unwrapHiddenCode(cmd, out);
   return out;
 }

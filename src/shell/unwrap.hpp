@@ -12,6 +12,14 @@
 
 namespace toolguard::detail {
 
+/// Where and when an unwrapped script runs, which decides what it knows of
+/// the variables of the program around it.
+enum class ScriptShell : uint8_t {
+  Child,  ///< a new shell, now (bash -c, sh reading its input, su -c)
+  Same,   ///< this shell, now (eval, an array subscript's substitution)
+  Later,  ///< this shell or another, later (trap, alias, prompt, at)
+};
+
 /// One command a wrapper runs: either words (sudo rm -rf /) or a script to
 /// parse again (bash -c '...', eval ..., env -S '...').
 struct Unwrapped {
@@ -22,6 +30,11 @@ struct Unwrapped {
   bool privileged = false;
   bool unknown_extra_arguments = false;
   std::optional<ShellWord> working_directory;  ///< env -C DIR, sudo -D DIR
+  /// For a script: `$0` and the positional parameters it starts with, when
+  /// known (`bash -c 'rm -rf "$1"' sh ~`).
+  std::optional<std::string> zero;
+  std::optional<std::vector<std::string>> positional;
+  ScriptShell shell = ScriptShell::Child;
 };
 
 /// True for the shells whose `-c` scripts are parsed as bash and unwrapped

@@ -1,13 +1,14 @@
-// The value of a shell word: quotes removed, escapes resolved, `~` and $HOME
-// expanded, anything only known at run time marked dynamic.
+// The value of a shell word: quotes removed, escapes resolved, variables
+// the program set and known command outputs expanded, anything only known
+// at run time marked dynamic.
 #include "word_value.hpp"
-
-#include <pwd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
 
+#include "assigned_names.hpp"
+#include "backslash_escapes.hpp"
 #include "core/unicode_text.hpp"
 
 namespace toolguard::detail {
@@ -15,22 +16,6 @@ namespace {
 
 bool isSubstitution(std::string_view type) {
   return type == "command_substitution" || type == "process_substitution";
-}
-
-// Outside quotes a backslash quotes the next character; backslash-newline vanishes.
-std::string unescapeUnquoted(std::string_view text, bool& has_glob) {
-  std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '\\' && i + 1 < text.size()) {
-      if (text[i + 1] != '\n') out += text[i + 1];
-      ++i;
-      continue;
-    }
-    if (c == '*' || c == '?' || c == '[') has_glob = true;
-    out += c;
-  }
-  return out;
 }
 
 // Inside double quotes a backslash only quotes $ ` " \ and newline.
@@ -55,13 +40,6 @@ std::string unescapeDoubleQuoted(std::string_view text) {
   return out;
 }
 
-int hexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // $'...': C escapes, as bash decodes them.
 std::string decodeAnsiC(std::string_view body) {
   std::string out;
@@ -70,34 +48,12 @@ std::string decodeAnsiC(std::string_view body) {
       out += body[i];
       continue;
     }
-    char e = body[++i];
+    const char e = body[++i];
+    if (const std::optional<char> c = controlEscape(e)) {
+      out += *c;
+      continue;
+    }
     switch (e) {
-      case 'a':
-        out += '\a';
-        break;
-      case 'b':
-        out += '\b';
-        break;
-      case 'e':
-      case 'E':
-        out += '\x1b';
-        break;
-      case 'f':
-        out += '\f';
-        break;
-      case 'n':
-        out += '\n';
-        break;
-      case 'r':
-        out += '\r';
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'v':
-        out += '\v';
-        break;
-      case '\\':
       case '\'':
       case '"':
       case '?':
@@ -108,24 +64,12 @@ std::string decodeAnsiC(std::string_view body) {
         break;
       case 'x':
       case 'u':
-      case 'U': {
-        const size_t max = e == 'x' ? 2 : e == 'u' ? 4 : 8;
-        uint32_t value = 0;
-        size_t n = 0;
-        while (n < max && i + 1 < body.size() && hexValue(body[i + 1]) >= 0) {
-          value = value * 16 + static_cast<uint32_t>(hexValue(body[++i]));
-          ++n;
-        }
-        if (n == 0) {
+      case 'U':
+        if (!appendHexEscape(body, i, out)) {
           out += '\\';
           out += e;
-        } else if (e == 'x') {
-          out += static_cast<char>(value);
-        } else {
-          appendUtf8(out, value);
         }
         break;
-      }
       default:
         if (e >= '0' && e <= '7') {
           uint32_t value = static_cast<uint32_t>(e - '0');
@@ -143,31 +87,6 @@ std::string decodeAnsiC(std::string_view body) {
   return out;
 }
 
-// The text with quoted parts ('...', "...", $'...') and escaped characters
-// left out: what brace expansion sees.
-std::string unquotedText(std::string_view text) {
-  std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\\') {
-      ++i;
-    } else if (c == '\'' || c == '"') {
-      size_t end = i + 1;
-      while (end < text.size() && text[end] != c) end += (c == '"' && text[end] == '\\') ? 2 : 1;
-      i = end;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-// `{a,b}` or `{1..3}`: bash expands it into several words.
-bool hasBraceExpansion(std::string_view text) {
-  return text.find('{') != std::string_view::npos && text.find('}') != std::string_view::npos &&
-         (text.find(',') != std::string_view::npos || text.find("..") != std::string_view::npos);
-}
-
 }  // namespace
 
 void collectSubstitutions(TSNode node, std::vector<TSNode>& out) {
@@ -182,18 +101,96 @@ void collectSubstitutions(TSNode node, std::vector<TSNode>& out) {
   }
 }
 
-WordEvaluator::WordEvaluator(const BashTree& tree, const std::string& home,
-                             std::vector<TSNode>& substitutions)
-    : tree_(tree), home_(home), substitutions_(substitutions) {}
+WordEvaluator::WordEvaluator(const BashTree& tree, ShellEnv& env, SubstitutionRunner& runner,
+                             std::vector<TSNode>& substitutions, size_t& brace_budget)
+    : tree_(tree),
+      env_(env),
+      runner_(runner),
+      substitutions_(substitutions),
+      brace_budget_(brace_budget) {}
 
-ShellWord WordEvaluator::evaluate(TSNode node) {
-  ShellWord word;
-  word.source = std::string(tree_.textOf(node));
-  append(node, word, true);
-  return word;
+MarkedText WordEvaluator::walk(TSNode node) {
+  MarkedText m;
+  append(node, m, false);
+  return m;
 }
 
-void WordEvaluator::appendParts(TSNode node, ShellWord& word, bool quoted, uint32_t start,
+void WordEvaluator::fields(TSNode node, std::vector<ShellWord>& out,
+                           std::string_view literal_prefix) {
+  const std::string source = std::string(literal_prefix) + std::string(tree_.textOf(node));
+  MarkedText m;
+  m.append(literal_prefix, kLiteral);
+  const MarkedText rest = walk(node);
+  m.text += rest.text;
+  m.marks.insert(m.marks.end(), rest.marks.begin(), rest.marks.end());
+  for (size_t b : rest.breaks) m.breaks.push_back(b + literal_prefix.size());
+  m.dynamic = rest.dynamic;
+  m.quoted = rest.quoted;
+  std::optional<std::vector<MarkedText>> words =
+      expandBraces(m, std::min<size_t>(brace_budget_, 256));
+  if (!words) {
+    brace_budget_ = 0;
+    out.push_back(ShellWord{m.text, true, source});
+    return;
+  }
+  if (words->size() > 1) brace_budget_ -= std::min(brace_budget_, words->size());
+  for (MarkedText& w : *words) {
+    expandTildes(w, env_, false);
+    splitFields(w, env_, source, out);
+  }
+}
+
+ShellWord WordEvaluator::single(TSNode node) {
+  std::vector<ShellWord> words;
+  fields(node, words);
+  if (words.size() == 1) return words.front();
+  ShellWord joined{"", true, std::string(tree_.textOf(node))};
+  for (const ShellWord& w : words) joined.text += (joined.text.empty() ? "" : " ") + w.text;
+  if (words.empty()) joined.text = joined.source;
+  return joined;
+}
+
+ShellWord WordEvaluator::hereString(TSNode node) {
+  MarkedText m = walk(node);
+  if (!m.text.empty() && m.text[0] == '~') {
+    // Only a leading tilde: a here-string is neither split nor globbed.
+    MarkedText head = m;
+    head.breaks.clear();
+    expandTildes(head, env_, false);
+    m = std::move(head);
+  }
+  return ShellWord{m.text, m.dynamic || !m.breaks.empty(), std::string(tree_.textOf(node))};
+}
+
+ShellWord WordEvaluator::assignmentValue(TSNode node) {
+  MarkedText m = walk(node);
+  expandTildes(m, env_, true);
+  return ShellWord{m.text, m.dynamic || !m.breaks.empty(), std::string(tree_.textOf(node))};
+}
+
+void WordEvaluator::appendSource(std::string_view text, MarkedText& m, bool quoted) {
+  if (quoted) {
+    m.append(unescapeDoubleQuoted(text), kQuoted);
+    return;
+  }
+  // Outside quotes a backslash quotes the next character; backslash-newline vanishes.
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size()) {
+      if (text[i + 1] != '\n') m.append(text.substr(i + 1, 1), kQuoted);
+      ++i;
+    } else {
+      m.append(text.substr(i, 1), kLiteral);
+    }
+  }
+}
+
+void WordEvaluator::appendUnknown(TSNode node, MarkedText& m) {
+  m.dynamic = true;
+  m.append(tree_.textOf(node), kQuoted);
+  collectSubstitutions(node, substitutions_);
+}
+
+void WordEvaluator::appendParts(TSNode node, MarkedText& m, bool quoted, uint32_t start,
                                 uint32_t end) {
   // Literal text between the children counts too (tree-sitter does not always
   // make a node of it).
@@ -202,112 +199,239 @@ void WordEvaluator::appendParts(TSNode node, ShellWord& word, bool quoted, uint3
   for (uint32_t i = 0; i < count; ++i) {
     TSNode child = ts_node_named_child(node, i);
     const uint32_t child_start = ts_node_start_byte(child);
-    if (child_start > cursor) appendLiteral(cursor, child_start, word, quoted, cursor == start);
+    if (child_start > cursor) {
+      appendSource(std::string_view(tree_.text()).substr(cursor, child_start - cursor), m, quoted);
+    }
     if (quoted && typeOf(child) == "string_content") {
-      word.text += unescapeDoubleQuoted(tree_.textOf(child));
+      m.append(unescapeDoubleQuoted(tree_.textOf(child)), kQuoted);
     } else {
-      append(child, word, !quoted && cursor == start && ts_node_start_byte(child) == start);
+      append(child, m, quoted);
     }
     cursor = std::max(cursor, static_cast<uint32_t>(ts_node_end_byte(child)));
   }
-  if (end > cursor) appendLiteral(cursor, end, word, quoted, cursor == start);
+  if (end > cursor)
+    appendSource(std::string_view(tree_.text()).substr(cursor, end - cursor), m, quoted);
 }
 
-void WordEvaluator::appendLiteral(uint32_t start, uint32_t end, ShellWord& word, bool quoted,
-                                  bool at_word_start) {
-  std::string_view text = std::string_view(tree_.text()).substr(start, end - start);
-  if (quoted) {
-    word.text += unescapeDoubleQuoted(text);
+void WordEvaluator::appendPositional(const std::vector<std::string>& values, bool joined,
+                                     MarkedText& m, bool quoted) {
+  if (joined && quoted) {
+    // "$*": one word, joined by IFS's first character.
+    const std::optional<std::string> ifs = env_.ifs();
+    if (!ifs) {
+      m.dynamic = true;
+      return;
+    }
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (i > 0 && !ifs->empty()) m.append(ifs->substr(0, 1), kQuoted);
+      m.append(values[i], kQuoted);
+    }
     return;
   }
-  appendUnquoted(text, word, at_word_start);
-}
-
-void WordEvaluator::expandAssignmentTildes(std::string& text, size_t from) const {
-  // Bash expands an unquoted `~` after the first `=` of a word that looks
-  // like an assignment (`of=~/x`, `PATH=~/bin:~/sbin`), and after each `:`
-  // that follows it, also in a command's arguments.
-  const size_t eq = text.find('=');
-  if (eq == std::string::npos || eq == 0) return;
-  for (size_t i = 0; i < eq; ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (!(std::isalnum(c) || c == '_') || (i == 0 && std::isdigit(c))) return;
-  }
-  for (size_t i = std::max(from, eq + 1); i < text.size(); ++i) {
-    if (text[i] != '~' || (text[i - 1] != '=' && text[i - 1] != ':')) continue;
-    if (i - 1 != eq && text[i - 1] == '=') continue;
-    if (i + 1 < text.size() && text[i + 1] != '/' && text[i + 1] != ':') continue;
-    text.replace(i, 1, home_);
-    i += home_.size() - 1;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) m.breaks.push_back(m.text.size());
+    m.append(values[i], quoted ? kQuoted : kSplit);
   }
 }
 
-void WordEvaluator::appendUnquoted(std::string_view text, ShellWord& word, bool at_word_start) {
-  if (at_word_start && !text.empty() && text.front() == '~') {
-    size_t slash = text.find('/');
-    std::string_view user = text.substr(1, slash == std::string_view::npos ? text.npos : slash - 1);
-    if (user.empty()) {
-      word.text += home_;
-      text.remove_prefix(1);
-    } else if (const passwd* pw = getpwnam(std::string(user).c_str());
-               pw != nullptr && pw->pw_dir != nullptr) {
-      word.text += pw->pw_dir;  // ~user: that user's home directory
-      text.remove_prefix(1 + user.size());
-    } else {
-      word.dynamic = true;  // no such user here: known only where it runs
+namespace {
+
+// What a parameter holds, for ${NAME...} and $NAME.
+struct Parameter {
+  VariableValue::State state = VariableValue::State::Unknown;
+  std::string value;
+  const std::vector<std::string>* list = nullptr;  // $@ and $*
+};
+
+Parameter lookUp(std::string_view name, const ShellEnv& env) {
+  Parameter p;
+  const std::vector<std::string>* positional = env.positional();
+  if (name == "@" || name == "*") {
+    if (positional != nullptr) {
+      p.state = VariableValue::State::Set;
+      p.list = positional;
     }
+  } else if (name == "#") {
+    if (positional != nullptr) p = {VariableValue::State::Set, std::to_string(positional->size())};
+  } else if (name == "0") {
+    if (env.zero() && !env.opaque()) p = {VariableValue::State::Set, *env.zero()};
+  } else if (!name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+               return std::isdigit(static_cast<unsigned char>(c));
+             })) {
+    const size_t index = name.size() > 6 ? SIZE_MAX : std::stoul(std::string(name));
+    if (positional != nullptr) {
+      if (index - 1 < positional->size()) {
+        p = {VariableValue::State::Set, (*positional)[index - 1]};
+      } else {
+        p.state = VariableValue::State::Unset;
+      }
+    }
+  } else if (isVariableName(name)) {
+    const VariableValue v = env.get(name);
+    p.state = v.state;
+    p.value = v.value;
   }
-  bool has_glob = false;
-  const size_t before = word.text.size();
-  word.text += unescapeUnquoted(text, has_glob);
-  expandAssignmentTildes(word.text, before);
-  // Globs and brace expansion ({a,b}) make the words known only at run time.
-  const bool braces =
-      text.find('{') != std::string_view::npos &&
-      (text.find(',') != std::string_view::npos || text.find("..") != std::string_view::npos);
-  if (has_glob || braces) word.dynamic = true;
+  return p;
 }
 
-void WordEvaluator::append(TSNode node, ShellWord& word, bool at_word_start) {
+// An operand bash would take as it is (`${X:-/tmp}`); nullopt for one that
+// needs expanding or quote removal.
+std::optional<std::string> plainOperand(std::string_view word, const ShellEnv& env) {
+  if (word.find_first_of("$`'\"\\{}*?[") != std::string_view::npos) return std::nullopt;
+  if (word.starts_with("~")) {
+    if (word.size() > 1 && word[1] != '/') return std::nullopt;
+    const VariableValue home = env.get("HOME");
+    if (home.state != VariableValue::State::Set) return std::nullopt;
+    return home.value + std::string(word.substr(1));
+  }
+  return std::string(word);
+}
+
+bool isSpecialParameter(char c) {
+  return c == '@' || c == '*' || c == '#' || c == '?' || c == '$' || c == '!' || c == '-' ||
+         std::isdigit(static_cast<unsigned char>(c));
+}
+
+}  // namespace
+
+void WordEvaluator::expansion(TSNode node, MarkedText& m, bool quoted) {
+  const std::string_view text = tree_.textOf(node);
+  std::string_view name;
+  std::string_view rest;
+  bool length = false;
+  if (typeOf(node) == "simple_expansion") {
+    name = text.substr(1);
+  } else {
+    if (text.size() < 4 || !text.starts_with("${") || !text.ends_with("}")) {
+      return appendUnknown(node, m);
+    }
+    std::string_view inner = text.substr(2, text.size() - 3);
+    if (inner.size() > 1 && inner[0] == '#') {
+      length = true;
+      inner.remove_prefix(1);
+    }
+    size_t end = 0;
+    if (!inner.empty() && isSpecialParameter(inner[0]) &&
+        !std::isdigit(static_cast<unsigned char>(inner[0]))) {
+      end = 1;
+    } else {
+      const bool digits = !inner.empty() && std::isdigit(static_cast<unsigned char>(inner[0]));
+      while (end < inner.size() &&
+             (digits
+                  ? std::isdigit(static_cast<unsigned char>(inner[end]))
+                  : (std::isalnum(static_cast<unsigned char>(inner[end])) || inner[end] == '_'))) {
+        ++end;
+      }
+    }
+    name = inner.substr(0, end);
+    rest = inner.substr(end);
+    if (length && !rest.empty()) return appendUnknown(node, m);
+  }
+  if (name.empty()) return appendUnknown(node, m);
+  const Parameter p = lookUp(name, env_);
+  if (length) {
+    if (p.state == VariableValue::State::Unknown) return appendUnknown(node, m);
+    size_t n = p.list != nullptr ? p.list->size() : p.value.size();
+    if (p.list == nullptr &&
+        std::any_of(p.value.begin(), p.value.end(), [](char c) { return (c & 0x80) != 0; })) {
+      return appendUnknown(node, m);  // counted in characters of the locale
+    }
+    m.append(std::to_string(n), quoted ? kQuoted : kSplit);
+    return;
+  }
+  if (rest.empty()) {
+    if (p.state == VariableValue::State::Unknown) return appendUnknown(node, m);
+    if (p.list != nullptr) return appendPositional(*p.list, name == "*", m, quoted);
+    m.append(p.value, quoted ? kQuoted : kSplit);
+    return;
+  }
+  // ${NAME-word} ${NAME:-word} ${NAME=word} ${NAME+word} ${NAME?word} and their `:` forms.
+  const bool colon = rest[0] == ':';
+  if (colon) rest.remove_prefix(1);
+  if (rest.empty() || std::string_view("-=+?").find(rest[0]) == std::string_view::npos ||
+      p.state == VariableValue::State::Unknown || p.list != nullptr) {
+    return appendUnknown(node, m);
+  }
+  const char op = rest[0];
+  const std::optional<std::string> word = plainOperand(rest.substr(1), env_);
+  const bool missing = p.state == VariableValue::State::Unset || (colon && p.value.empty());
+  std::string value = p.value;
+  if (op == '-' || op == '=') {
+    if (missing) {
+      if (!word) return appendUnknown(node, m);
+      if (op == '=') {
+        if (!isVariableName(name)) return appendUnknown(node, m);
+        env_.set(name, *word);
+      }
+      value = *word;
+    }
+  } else if (op == '+') {
+    if (!missing && !word) return appendUnknown(node, m);
+    value = missing ? std::string() : *word;
+  } else if (missing) {
+    return appendUnknown(node, m);  // ${X?msg}: bash stops with an error
+  }
+  m.append(value, quoted ? kQuoted : kSplit);
+}
+
+void WordEvaluator::append(TSNode node, MarkedText& m, bool quoted) {
   const std::string_view type = typeOf(node);
   const std::string_view text = tree_.textOf(node);
-  if (type == "word" || (type == "number" && ts_node_named_child_count(node) == 0)) {
-    appendUnquoted(text, word, at_word_start);
+  if (type == "word" || type == "variable_name" || type == "brace_expression" ||
+      (type == "number" && ts_node_named_child_count(node) == 0)) {
+    appendSource(text, m, quoted);
   } else if (type == "raw_string") {
-    word.text += text.size() >= 2 ? text.substr(1, text.size() - 2) : std::string_view();
+    m.quoted = true;
+    if (text.size() >= 2) m.append(text.substr(1, text.size() - 2), kQuoted);
   } else if (type == "ansi_c_string") {
-    word.text += text.size() >= 3 ? decodeAnsiC(text.substr(2, text.size() - 3)) : std::string();
-  } else if (type == "string") {
-    const uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
-    if (end - start >= 2) appendParts(node, word, true, start + 1, end - 1);
-  } else if (type == "translated_string" || type == "concatenation") {
-    appendParts(node, word, false, ts_node_start_byte(node), ts_node_end_byte(node));
-    // {a,b} and {1..3} arrive as a concatenation of words: brace expansion.
-    if (type == "concatenation" && hasBraceExpansion(unquotedText(text))) word.dynamic = true;
-  } else if (type == "simple_expansion") {
-    if (text == "$HOME") {
-      word.text += home_;
-    } else {
-      word.dynamic = true;
-      word.text += text;
+    m.quoted = true;
+    if (text.size() >= 3) m.append(decodeAnsiC(text.substr(2, text.size() - 3)), kQuoted);
+  } else if (type == "string" || type == "translated_string") {
+    const uint32_t start = ts_node_start_byte(node) + (type == "translated_string" ? 2 : 1);
+    const uint32_t end = ts_node_end_byte(node);
+    // "$@" with no parameters makes no word at all.
+    const bool all_args = text == "\"$@\"" || text == "\"${@}\"";
+    if (!all_args) m.quoted = true;
+    if (end > start) appendParts(node, m, true, start, end - 1);
+  } else if (type == "concatenation" || type == "command_name") {
+    appendParts(node, m, quoted, ts_node_start_byte(node), ts_node_end_byte(node));
+  } else if (type == "simple_expansion" || type == "expansion") {
+    expansion(node, m, quoted);
+  } else if (type == "command_substitution") {
+    std::optional<std::string> output = runner_.run(node);
+    if (!output) {
+      m.dynamic = true;
+      m.append(text, kQuoted);
+      return;
     }
-  } else if (type == "expansion") {
-    if (text == "${HOME}") {
-      word.text += home_;
-    } else {
-      word.dynamic = true;
-      word.text += text;
-      collectSubstitutions(node, substitutions_);
-    }
-  } else if (isSubstitution(type)) {
-    word.dynamic = true;
-    word.text += text;
+    while (!output->empty() && output->back() == '\n') output->pop_back();
+    m.append(*output, quoted ? kQuoted : kSplit);
+  } else if (type == "process_substitution") {
+    m.dynamic = true;
+    m.append(text, kQuoted);
     substitutions_.push_back(node);
   } else {
-    // arithmetic, brace expressions, arrays and anything new: known at run time only.
-    word.dynamic = true;
-    word.text += text;
-    collectSubstitutions(node, substitutions_);
+    // $((...)) may assign the names it uses; arrays, and anything new: known
+    // at run time only.
+    if (type == "arithmetic_expansion") forgetArithmeticNames(text, env_);
+    appendUnknown(node, m);
+  }
+}
+
+void forgetArithmeticNames(std::string_view text, ShellEnv& env) {
+  // An arithmetic expression may assign any name it uses, and evaluates the
+  // value of a variable as an expression again (X='Y=1'; $((X)) sets Y).
+  for (const std::string& name : arithmeticNames(text)) {
+    const VariableValue v = env.get(name);
+    const bool number = v.state == VariableValue::State::Set && !v.value.empty() &&
+                        std::all_of(v.value.begin(), v.value.end(), [](char c) {
+                          return std::isdigit(static_cast<unsigned char>(c)) || c == '-';
+                        });
+    if (v.state == VariableValue::State::Set && !number) {
+      env.makeOpaque();
+      return;
+    }
+    env.forget(name);
   }
 }
 

@@ -291,8 +291,8 @@ rules:
     shell: "terraform plan *"
     verdict: allow
     examples:
-      match: ["terraform plan", "cd infra && terraform plan -out x"]
-      not_match: ["terraform apply", "./terraform plan", "$(echo terraform) plan"]
+      match: ["terraform plan", "cd infra && terraform plan -out x", "$(echo terraform) plan"]
+      not_match: ["terraform apply", "./terraform plan", "$(cat name) plan"]
   - id: no-push-main
     shell: {regex: "git push( .*)? main"}
     verdict: deny

@@ -1,0 +1,284 @@
+// Brace expansion, tilde expansion and field splitting, as bash does them.
+#include "word_fields.hpp"
+
+#include <pwd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+namespace toolguard::detail {
+namespace {
+
+MarkedText slice(const MarkedText& m, size_t from, size_t to) {
+  MarkedText out;
+  out.text = m.text.substr(from, to - from);
+  out.marks.assign(m.marks.begin() + static_cast<std::ptrdiff_t>(from),
+                   m.marks.begin() + static_cast<std::ptrdiff_t>(to));
+  out.dynamic = m.dynamic;
+  out.quoted = m.quoted;
+  return out;
+}
+
+void appendText(MarkedText& to, const MarkedText& from) {
+  to.text += from.text;
+  to.marks.insert(to.marks.end(), from.marks.begin(), from.marks.end());
+}
+
+bool literalAt(const MarkedText& m, size_t i, char c) {
+  return m.text[i] == c && m.marks[i] == kLiteral;
+}
+
+std::optional<long long> smallInteger(std::string_view s) {
+  if (s.empty() || s.size() > 9) return std::nullopt;
+  size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  if (i == s.size()) return std::nullopt;
+  for (size_t k = i; k < s.size(); ++k) {
+    if (!std::isdigit(static_cast<unsigned char>(s[k]))) return std::nullopt;
+  }
+  return std::atoll(std::string(s).c_str());
+}
+
+// `{x..y}` or `{x..y..step}`: the words, or nullopt when `body` is not a
+// sequence. `over` is set when it is larger than `budget`.
+std::optional<std::vector<std::string>> sequence(std::string_view body, size_t budget, bool& over) {
+  const size_t dots = body.find("..");
+  if (dots == std::string_view::npos) return std::nullopt;
+  const std::string_view from = body.substr(0, dots);
+  std::string_view to = body.substr(dots + 2);
+  long long step = 1;
+  if (const size_t more = to.find(".."); more != std::string_view::npos) {
+    const std::optional<long long> s = smallInteger(to.substr(more + 2));
+    if (!s) return std::nullopt;
+    step = std::llabs(*s);
+    to = to.substr(0, more);
+  }
+  if (step == 0) step = 1;
+  std::vector<std::string> items;
+  const std::optional<long long> a = smallInteger(from), b = smallInteger(to);
+  if (a && b) {
+    const long long count = std::llabs(*b - *a) / step + 1;
+    if (static_cast<size_t>(count) > budget) {
+      over = true;
+      return std::nullopt;
+    }
+    // {01..10}: zero-padded to the wider of the two.
+    const bool padded = (from.size() > 1 && (from[0] == '0' || from.substr(0, 2) == "-0")) ||
+                        (to.size() > 1 && (to[0] == '0' || to.substr(0, 2) == "-0"));
+    const size_t width = padded ? std::max(from.size(), to.size()) : 0;
+    for (long long v = *a, k = 0; k < count; ++k, v += (*b >= *a ? step : -step)) {
+      std::string s = std::to_string(std::llabs(v));
+      const size_t digits = width > (v < 0 ? 1u : 0u) ? width - (v < 0 ? 1 : 0) : 0;
+      if (s.size() < digits) s.insert(0, digits - s.size(), '0');
+      items.push_back((v < 0 ? "-" : "") + s);
+    }
+    return items;
+  }
+  if (from.size() == 1 && to.size() == 1 && std::isalpha(static_cast<unsigned char>(from[0])) &&
+      std::isalpha(static_cast<unsigned char>(to[0]))) {
+    const int x = from[0], y = to[0];
+    for (int v = x; x <= y ? v <= y : v >= y; v += (x <= y ? 1 : -1) * static_cast<int>(step)) {
+      items.emplace_back(1, static_cast<char>(v));
+    }
+    return items;
+  }
+  return std::nullopt;
+}
+
+void expand(const MarkedText& m, std::vector<MarkedText>& out, size_t budget, bool& over) {
+  if (over) return;
+  for (size_t open = 0; open < m.text.size(); ++open) {
+    if (!literalAt(m, open, '{')) continue;
+    // `${` is a parameter expansion, never a brace expansion.
+    if (open > 0 && m.text[open - 1] == '$' && m.marks[open - 1] == kLiteral) continue;
+    int depth = 0;
+    size_t close = std::string::npos;
+    std::vector<size_t> commas;
+    for (size_t i = open; i < m.text.size(); ++i) {
+      if (literalAt(m, i, '{')) ++depth;
+      if (literalAt(m, i, '}') && --depth == 0) {
+        close = i;
+        break;
+      }
+      if (depth == 1 && literalAt(m, i, ',')) commas.push_back(i);
+    }
+    if (close == std::string::npos) return out.push_back(m);
+    const MarkedText pre = slice(m, 0, open);
+    const MarkedText post = slice(m, close + 1, m.text.size());
+    std::vector<MarkedText> alternatives;
+    if (!commas.empty()) {
+      size_t from = open + 1;
+      commas.push_back(close);
+      for (size_t c : commas) {
+        alternatives.push_back(slice(m, from, c));
+        from = c + 1;
+      }
+    } else {
+      const MarkedText body = slice(m, open + 1, close);
+      if (std::any_of(body.marks.begin(), body.marks.end(),
+                      [](uint8_t mark) { return mark != kLiteral; })) {
+        continue;
+      }
+      const auto items = sequence(body.text, budget, over);
+      if (over) return;
+      if (!items) continue;  // `{x}`: not an expansion; look further on
+      for (const std::string& item : *items) {
+        MarkedText a;
+        a.append(item, kQuoted);
+        alternatives.push_back(std::move(a));
+      }
+    }
+    for (const MarkedText& alt : alternatives) {
+      MarkedText joined = pre;
+      appendText(joined, alt);
+      appendText(joined, post);
+      expand(joined, out, budget, over);
+      if (out.size() > budget) over = true;
+      if (over) return;
+    }
+    return;
+  }
+  out.push_back(m);
+}
+
+void replace(MarkedText& m, size_t pos, size_t len, const std::string& value) {
+  m.text.replace(pos, len, value);
+  m.marks.erase(m.marks.begin() + static_cast<std::ptrdiff_t>(pos),
+                m.marks.begin() + static_cast<std::ptrdiff_t>(pos + len));
+  m.marks.insert(m.marks.begin() + static_cast<std::ptrdiff_t>(pos), value.size(), kQuoted);
+}
+
+// A tilde whose directory is not known: written as a run-time part, so that
+// the paths judged from the word stand for any directory there.
+void unknownHome(MarkedText& m, size_t pos) {
+  replace(m, pos, 1, "${HOME}");
+  m.dynamic = true;
+}
+
+// The `~prefix` at `pos` (up to a `/`, or `:` when `colon_ends`); false when
+// it is not a tilde prefix bash expands.
+bool tildeAt(MarkedText& m, size_t pos, const ShellEnv& env, bool colon_ends) {
+  if (!literalAt(m, pos, '~')) return false;
+  size_t end = pos + 1;
+  while (end < m.text.size() && m.text[end] != '/' && !(colon_ends && m.text[end] == ':')) {
+    if (m.marks[end] != kLiteral) return false;  // ~"user" is not expanded
+    ++end;
+  }
+  const std::string user = m.text.substr(pos + 1, end - pos - 1);
+  if (user.empty()) {
+    const VariableValue home = env.get("HOME");
+    if (home.state == VariableValue::State::Set) {
+      replace(m, pos, 1, home.value);
+    } else {
+      unknownHome(m, pos);
+    }
+    return true;
+  }
+  if (user[0] == '+' || user[0] == '-' || std::isdigit(static_cast<unsigned char>(user[0]))) {
+    m.dynamic = true;  // ~+, ~- and ~N: $PWD, $OLDPWD, the directory stack
+    return true;
+  }
+  const passwd* pw = getpwnam(user.c_str());
+  if (pw != nullptr && pw->pw_dir != nullptr) {
+    replace(m, pos, end - pos, pw->pw_dir);
+  } else {
+    m.dynamic = true;  // no such user here: known only where it runs
+  }
+  return true;
+}
+
+}  // namespace
+
+void MarkedText::append(std::string_view s, Mark mark) {
+  text += s;
+  marks.insert(marks.end(), s.size(), mark);
+}
+
+std::optional<std::vector<MarkedText>> expandBraces(const MarkedText& word, size_t budget) {
+  std::vector<MarkedText> out;
+  bool over = false;
+  if (!word.breaks.empty()) {
+    // "$@" and a brace expansion in one word: not followed.
+    for (size_t i = 0; i < word.text.size(); ++i) {
+      if (literalAt(word, i, '{')) return std::nullopt;
+    }
+    return std::vector<MarkedText>{word};
+  }
+  expand(word, out, budget, over);
+  if (over) return std::nullopt;
+  return out;
+}
+
+void expandTildes(MarkedText& m, const ShellEnv& env, bool assignment) {
+  if (!assignment && !m.text.empty() && tildeAt(m, 0, env, false)) return;
+  size_t eq = 0;
+  if (!assignment) {
+    eq = m.text.find('=');
+    if (eq == std::string::npos || eq == 0 || !isVariableName(m.text.substr(0, eq))) return;
+    for (size_t i = 0; i <= eq; ++i) {
+      if (m.marks[i] != kLiteral) return;
+    }
+    ++eq;
+  }
+  for (size_t i = eq; i < m.text.size(); ++i) {
+    if (i == eq || (m.text[i - 1] == ':' && m.marks[i - 1] == kLiteral)) {
+      const size_t before = m.text.size();
+      if (tildeAt(m, i, env, true)) i += m.text.size() - before;
+    }
+  }
+}
+
+void splitFields(const MarkedText& m, const ShellEnv& env, const std::string& source,
+                 std::vector<ShellWord>& out) {
+  bool glob = false;
+  bool splits = false;
+  for (size_t i = 0; i < m.text.size(); ++i) {
+    const char c = m.text[i];
+    if (m.marks[i] != kQuoted && (c == '*' || c == '?' || c == '[')) glob = true;
+    if (m.marks[i] == kSplit) splits = true;
+  }
+  const std::optional<std::string> ifs = splits ? env.ifs() : std::optional<std::string>("");
+  if (m.dynamic) {
+    out.push_back(ShellWord{m.text, true, source});  // part of it is only known at run time
+    return;
+  }
+  if (!ifs) {
+    // Where it splits is not known: any words at all.
+    out.push_back(ShellWord{"${IFS}", true, source});
+    return;
+  }
+  const size_t first = out.size();
+  std::string field;
+  bool has = false;
+  bool after_white = false;
+  auto finish = [&](bool force) {
+    if (has || force) out.push_back(ShellWord{field, glob, source});
+    field.clear();
+    has = false;
+  };
+  size_t next_break = 0;
+  for (size_t i = 0; i < m.text.size(); ++i) {
+    while (next_break < m.breaks.size() && m.breaks[next_break] < i) ++next_break;
+    if (next_break < m.breaks.size() && m.breaks[next_break] == i) finish(true);
+    const char c = m.text[i];
+    if (m.marks[i] == kSplit && ifs->find(c) != std::string::npos) {
+      if (c == ' ' || c == '\t' || c == '\n') {
+        if (has) {
+          finish(false);
+          after_white = true;
+        }
+      } else {
+        if (!after_white || has) finish(true);
+        after_white = false;
+      }
+      continue;
+    }
+    field += c;
+    has = true;
+    after_white = false;
+  }
+  finish(false);
+  if (out.size() == first && m.quoted) out.push_back(ShellWord{"", false, source});
+}
+
+}  // namespace toolguard::detail

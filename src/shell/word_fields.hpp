@@ -1,0 +1,49 @@
+#pragma once
+// Internal: the steps bash takes on a word after reading it (brace
+// expansion, tilde expansion, field splitting on IFS), over text whose every
+// byte remembers where it came from.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shell_env.hpp"
+#include "toolguard/shell.hpp"
+
+namespace toolguard::detail {
+
+/// Where one byte of a word came from, which decides what bash does with it.
+enum Mark : uint8_t {
+  kQuoted = 0,   ///< quoted or escaped: taken as it is
+  kLiteral = 1,  ///< unquoted text as written: braces, `~` and globs act
+  kSplit = 2,    ///< from an unquoted expansion: IFS splits it, globs act
+};
+
+/// A word's text being built, with a mark per byte.
+struct MarkedText {
+  std::string text;
+  std::vector<uint8_t> marks;
+  std::vector<size_t> breaks;  ///< field boundaries "$@" makes (byte offsets)
+  bool dynamic = false;        ///< some part is known only at run time
+  bool quoted = false;         ///< a quoted part: the word survives being empty
+
+  void append(std::string_view s, Mark mark);
+};
+
+/// Brace expansion (`{a,b}`, `{1..3}`, nested) over the literal braces and
+/// commas; nullopt when it would make more than `budget` words.
+std::optional<std::vector<MarkedText>> expandBraces(const MarkedText& word, size_t budget);
+
+/// Tilde expansion at the start of the word (`~`, `~/x`, `~user`), and after
+/// `=` and `:` in a word that looks like an assignment (`of=~/x`), or in an
+/// assignment's value (`assignment`: the value starts as if after `=`).
+void expandTildes(MarkedText& word, const ShellEnv& env, bool assignment);
+
+/// Field splitting on IFS and the glob check: the words bash passes on.
+/// A word with a glob is dynamic; an unquoted empty expansion vanishes.
+void splitFields(const MarkedText& word, const ShellEnv& env, const std::string& source,
+                 std::vector<ShellWord>& out);
+
+}  // namespace toolguard::detail

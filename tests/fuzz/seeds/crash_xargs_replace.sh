@@ -1,0 +1,1 @@
+bas | sh; bash <<< 'rm -rf ~f '%s\p' [ b | xargs -0 -n'; printf '%s\p' [ b | xargs -0 -n1 rm; xargs -I{} ÿÿÿ} <<< x; sh -c 'rm h rf '
