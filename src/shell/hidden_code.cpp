@@ -198,7 +198,9 @@ class HiddenCode {
     }
     std::vector<ShellWord> base(w.begin() + static_cast<std::ptrdiff_t>(start),
                                 w.begin() + static_cast<std::ptrdiff_t>(end));
-    bool known = w[end].text == ":::" && end + 1 < w.size() && w.size() - end - 1 <= 64;
+    // Without `:::`, parallel reads its arguments from its input.
+    bool known =
+        end < w.size() && w[end].text == ":::" && end + 1 < w.size() && w.size() - end - 1 <= 64;
     for (size_t i = end + 1; i < w.size() && known; ++i) {
       known = !w[i].dynamic && !w[i].text.starts_with(":::") && w[i].text != "::::";
     }

@@ -138,6 +138,9 @@ TEST(ShellValues, XargsAndParallelOverKnownInput) {
   EXPECT_RUNS("cat f | xargs -I % rm -rf %", "rm -rf $${xargs}");
   EXPECT_RUNS("find . | xargs -I {} rm -rf {}", "rm -rf $${xargs}");
   EXPECT_RUNS("ls | parallel rm -rf {} ::: $(cat f)", "rm -rf $${parallel}");
+  // Without `:::` the values come from its input (found by fuzzing: read past the words).
+  EXPECT_RUNS("ls | parallel rm -rf {}", "rm -rf $${parallel}");
+  EXPECT_RUNS("parallel rm {", "rm {");
 }
 
 TEST(ShellValues, FunctionsAndLoopsAreWrittenOut) {

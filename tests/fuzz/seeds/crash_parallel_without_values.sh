@@ -1,0 +1,1 @@
+parallel rm {| ; ls | parallel -j2 rm -rf {}
