@@ -22,6 +22,13 @@ struct AssignedNames {
   bool breaks = false;      ///< break or continue inside
   bool runs_code = false;   ///< eval, source or `.`: code not read here may assign anything
 
+  /// True when nothing at all may change (forgetIn does nothing, and no
+  /// part of the statement changes anything either).
+  bool assignsNothing() const {
+    return names.empty() && attributes.empty() && !everything && !positional && !breaks &&
+           !runs_code;
+  }
+
   /// Makes the names unknown in `env` (all of it when `everything`).
   void forgetIn(ShellEnv& env) const;
 };

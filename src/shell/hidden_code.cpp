@@ -188,6 +188,16 @@ class HiddenCode {
     }
     size_t end = start;
     while (end < w.size() && !w[end].text.starts_with(":::") && w[end].text != "::::") ++end;
+    // `{= perl =}` and --rpl replacement strings run perl code on each value;
+    // a word known only at run time may hold one.
+    for (size_t i = 1; i < end; ++i) {
+      const std::string& t = w[i].text;
+      if (w[i].dynamic || t.find("{=") != std::string::npos || t.starts_with("--rpl") ||
+          t.starts_with("--parens")) {
+        script("parallel", unknownScript("perl code in a replacement string"));
+        return;
+      }
+    }
     if (end == start) {
       if (cmd_.input && !cmd_.input->dynamic) {
         script("parallel reading its input", *cmd_.input);

@@ -113,6 +113,8 @@ std::optional<long long> integerArgument(const std::string& text) {
   for (size_t k = i; k < text.size(); ++k) {
     if (!std::isdigit(static_cast<unsigned char>(text[k]))) return std::nullopt;
   }
+  // A leading 0 is octal to printf (010 is 8): not followed.
+  if (text.size() > i + 1 && text[i] == '0') return std::nullopt;
   return std::stoll(text);
 }
 

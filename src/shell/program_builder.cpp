@@ -1,6 +1,7 @@
 // Walking the bash syntax tree into a list of simple commands.
 #include "program_builder.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "known_output.hpp"
@@ -92,19 +93,29 @@ void ProgramBuilder::build() {
     out_.parse_error = true;
     if (out_.error.empty()) out_.error = firstError(root, tree_);
   }
-  functionNames(root, tree_, function_names_);
+  // A function definition needs `(` or the word `function` (perhaps split
+  // by a line continuation): most command lines have neither, and are not
+  // walked for them.
+  const std::string_view text = tree_.text();
+  if (text.find('(') != std::string_view::npos || text.find("function") != std::string_view::npos ||
+      text.find("\\\n") != std::string_view::npos) {
+    functionNames(root, tree_, function_names_);
+  }
   for (const std::string& name : function_names_) {
     if (isFollowedProducer(name)) env_.distrustOutputs();
   }
   // Code that runs later than it is read (traps, function bodies) or in
   // another shell sees HOME and IFS as the whole program leaves them.
-  const AssignedNames all = regionNames(root);
+  const AssignedNames all = assignedNames(root, tree_, function_names_);
+  assigns_nothing_ = all.assignsNothing();
   env_.markChangedLater(all.runs_code || all.names.count("HOME") != 0,
                         all.runs_code || all.names.count("IFS") != 0);
   statement(root, prototype_.placement, {});
 }
 
 AssignedNames ProgramBuilder::regionNames(TSNode node) const {
+  // A part assigns no more than the whole program.
+  if (assigns_nothing_) return AssignedNames{};
   return assignedNames(node, tree_, function_names_);
 }
 
@@ -118,7 +129,9 @@ bool ProgramBuilder::enter() {
 }
 
 WordEvaluator ProgramBuilder::evaluator(std::vector<TSNode>& substitutions) {
-  return WordEvaluator(tree_, env_, *this, substitutions, budget_.brace_words);
+  // sh, dash, ksh: no brace expansion here (a word with one is not followed).
+  return WordEvaluator(tree_, env_, *this, substitutions,
+                       env_.posix() ? no_brace_words_ : budget_.brace_words);
 }
 
 std::optional<std::string> ProgramBuilder::run(TSNode node) {
@@ -191,6 +204,8 @@ void ProgramBuilder::children(TSNode node, ShellPlacement placement,
       continue;
     }
     statement(kids[i].node, p, redirects);
+    if (script_is_input_ && ts_node_eq(node, tree_.root()))
+      regionNames(kids[i].node).forgetIn(env_);
   }
 }
 
@@ -203,7 +218,8 @@ void ProgramBuilder::statement(TSNode node, ShellPlacement placement,
   } else if (type == "list") {
     list(node, placement, redirects);
   } else if (type == "compound_statement" && tree_.textOf(node).starts_with("((")) {
-    forgetArithmeticNames(tree_.textOf(node), env_);  // ((x = 1)): may assign
+    // ((x = 1)): may assign
+    arithmetic(tree_.textOf(node));
     std::vector<TSNode> subs;
     collectSubstitutions(node, subs);
     substitutions(subs, placement);
@@ -396,7 +412,7 @@ void ProgramBuilder::loop(TSNode node, ShellPlacement placement, const Redirects
   for (const char* field : {"initializer", "condition", "update"}) {
     TSNode value = ts_node_child_by_field_name(node, field, static_cast<uint32_t>(strlen(field)));
     if (!ts_node_is_null(value)) {
-      forgetArithmeticNames(tree_.textOf(value), env_);
+      arithmetic(tree_.textOf(value));
       collectSubstitutions(value, subs);
     }
   }
@@ -500,7 +516,9 @@ void ProgramBuilder::functionDefinition(TSNode node, ShellPlacement placement,
   // for each call with the values of that call.
   const ShellEnv outer = env_;
   env_ = env_.forChild(true);
+  ++function_depth_;
   statement(body, placement, with_own);
+  --function_depth_;
   env_ = outer;
 }
 
@@ -525,7 +543,9 @@ void ProgramBuilder::callFunction(const SimpleCommand& cmd, TSNode body, ShellPl
   }
   placement.in_function = true;
   placement.function_name = cmd.name();
+  ++function_depth_;
   statement(body, placement, redirects);
+  --function_depth_;
   env_ = outer;
   regionNames(body).forgetIn(env_);
   leave();
@@ -607,7 +627,22 @@ ShellWord ProgramBuilder::hereDocument(TSNode body, const ShellRedirect& r) cons
   // otherwise bash expands `$` and backquotes in it when it runs.
   const std::string& delimiter = r.target.source;
   const bool quoted = delimiter.find_first_of("'\"\\") != std::string::npos;
-  doc.dynamic = !quoted && doc.text.find_first_of("$`") != std::string::npos;
+  if (quoted) return doc;
+  // Unquoted: a backslash quotes `\`, `$`, a backquote and a newline (which
+  // then vanishes), as in double quotes; other backslashes stay.
+  std::string text;
+  for (size_t i = 0; i < doc.text.size(); ++i) {
+    const char c = doc.text[i];
+    if (c == '\\' && i + 1 < doc.text.size() &&
+        std::string_view("\\$`\n").find(doc.text[i + 1]) != std::string_view::npos) {
+      if (doc.text[i + 1] != '\n') text += doc.text[i + 1];
+      ++i;
+      continue;
+    }
+    if (c == '$' || c == '`') doc.dynamic = true;
+    text += c;
+  }
+  doc.text = std::move(text);
   return doc;
 }
 
@@ -732,8 +767,8 @@ void ProgramBuilder::assignment(TSNode node, SimpleCommand& cmd, std::vector<TSN
     // for the first, with a known value.
     const bool append = tree_.textOf(node).substr(n.size()).starts_with("+=");
     const bool plain = isVariableName(n) && (ts_node_is_null(value) || typeOf(value) != "array");
-    if (!plain || v.dynamic) {
-      env_.forget(n.substr(0, n.find('[')));
+    if (!plain || v.dynamic || (append && env_.posix())) {
+      env_.forget(n.substr(0, n.find('[')));  // dash has no `+=`: a command named `D+=x`
     } else if (append) {
       const VariableValue old = env_.get(n);
       if (old.known()) {
@@ -771,6 +806,7 @@ void ProgramBuilder::builtinLike(TSNode node, ShellPlacement placement,
   SimpleCommand cmd;
   std::vector<TSNode> subs;
   std::vector<size_t> assigned_words;  // which words were written NAME=value
+  std::vector<size_t> appended_words;  // ... of those, NAME+=value
   const std::string_view type = typeOf(node);
   word_placement_ = placement;
   if (type == "test_command") {
@@ -780,7 +816,7 @@ void ProgramBuilder::builtinLike(TSNode node, ShellPlacement placement,
     collectSubstitutions(node, subs);
     // [[ x -eq y ]] evaluates its operands as arithmetic.
     for (std::string_view op : {"-eq", "-ne", "-lt", "-le", "-gt", "-ge"}) {
-      if (text.find(op) != std::string_view::npos) forgetArithmeticNames(text, env_);
+      if (text.find(op) != std::string_view::npos) arithmetic(text);
     }
   } else {
     const uint32_t count = ts_node_child_count(node);
@@ -794,6 +830,10 @@ void ProgramBuilder::builtinLike(TSNode node, ShellPlacement placement,
       if (typeOf(child) == "variable_assignment") {
         assignment(child, cmd, subs, false);
         assigned_words.push_back(cmd.assignments.size() - 1);
+        const std::string& assigned = cmd.assignments.back().first;
+        if (tree_.textOf(child).substr(assigned.size()).starts_with("+=")) {
+          appended_words.push_back(cmd.assignments.size() - 1);
+        }
       } else {
         evaluator(subs).fields(child, cmd.words);
       }
@@ -802,7 +842,7 @@ void ProgramBuilder::builtinLike(TSNode node, ShellPlacement placement,
   substitutions(subs, placement);
   emit(cmd, placement, redirects, std::string(tree_.textOf(node)));
   if (type == "declaration_command") {
-    declarationEffects(cmd, assigned_words);
+    declarationEffects(cmd, assigned_words, appended_words);
   } else if (type == "unset_command") {
     effects(cmd, placement, redirects);
   }
@@ -810,8 +850,24 @@ void ProgramBuilder::builtinLike(TSNode node, ShellPlacement placement,
 }
 
 void ProgramBuilder::declarationEffects(const SimpleCommand& cmd,
-                                        const std::vector<size_t>& assigned_words) {
+                                        const std::vector<size_t>& assigned_words,
+                                        const std::vector<size_t>& appended_words) {
   const std::string_view keyword = cmd.commandName();
+  if ((keyword == "local" && function_depth_ == 0) ||
+      (env_.posix() && (keyword == "declare" || keyword == "typeset"))) {
+    // Outside a function bash refuses `local`; inside one run through eval
+    // it works. dash has no declare. What they name is not followed.
+    for (const auto& [name, value] : cmd.assignments) env_.forget(name.substr(0, name.find('[')));
+    for (size_t i = 1; i < cmd.words.size(); ++i) {
+      const std::string& w = cmd.words[i].text;
+      if (cmd.words[i].dynamic) {
+        env_.makeOpaque();
+        return;
+      }
+      if (isVariableName(w.substr(0, w.find('=')))) env_.forget(w.substr(0, w.find('=')));
+    }
+    return;
+  }
   bool readonly = keyword == "readonly";
   bool attributes = false;
   std::vector<std::string> names;
@@ -836,7 +892,9 @@ void ProgramBuilder::declarationEffects(const SimpleCommand& cmd,
   for (size_t index : assigned_words) {
     const auto& [name, value] = cmd.assignments[index];
     const std::string base = name.substr(0, name.find('['));
-    if (attributes || base != name || value.dynamic || !isVariableName(name)) {
+    const bool append = std::find(appended_words.begin(), appended_words.end(), index) !=
+                        appended_words.end();  // `export D+=x`: not followed
+    if (attributes || append || base != name || value.dynamic || !isVariableName(name)) {
       attributes ? env_.forgetForGood(base) : env_.forget(base);
     } else if (keyword == "local" || keyword == "declare" || keyword == "typeset" ||
                keyword == "export" || keyword == "readonly") {
@@ -897,19 +955,23 @@ void ProgramBuilder::effects(const SimpleCommand& cmd, ShellPlacement placement,
   } else if (name == "hash") {
     env_.distrustOutputs();  // `hash -p PATH cat`: cat is another program
   } else if (name == "let") {
-    for (size_t i = first + 1; i < w.size(); ++i) forgetArithmeticNames(w[i].text, env_);
+    for (size_t i = first + 1; i < w.size(); ++i) {
+      arithmetic(w[i].text);
+    }
   } else if (name == "printf" && first + 2 < w.size() && w[first + 1].text.starts_with("-v")) {
     // printf -v NAME FORMAT ARGS: NAME gets what printf would print.
     const bool separate = w[first + 1].text == "-v";
     const std::string target = separate ? w[first + 2].text : w[first + 1].text.substr(2);
     std::vector<std::string> rest;
     bool known = true;
-    for (size_t i = first + (separate ? 3 : 2); i < w.size(); ++i) {
+    size_t format = first + (separate ? 3 : 2);
+    if (format < w.size() && w[format].text == "--") ++format;  // the end of the options
+    for (size_t i = format; i < w.size(); ++i) {
       known = known && !w[i].dynamic;
       rest.push_back(w[i].text);
     }
     std::optional<std::string> value = known ? printfOutput(rest) : std::nullopt;
-    if (value && isVariableName(target) && env_.outputsKnown()) {
+    if (value && isVariableName(target) && env_.outputsKnown() && !env_.posix()) {
       env_.set(target, std::move(*value));
     } else {
       env_.forget(target.substr(0, target.find('[')));
@@ -963,6 +1025,17 @@ void ProgramBuilder::effects(const SimpleCommand& cmd, ShellPlacement placement,
           positional->begin() + static_cast<std::ptrdiff_t>(*n), positional->end()));
     }
   }
+}
+
+void ProgramBuilder::arithmetic(std::string_view text) {
+  if (forgetArithmeticNames(text, env_)) valueRunsAsCode(kArithmeticValue);
+}
+
+void ProgramBuilder::valueRunsAsCode(std::string_view what) {
+  // A command nobody can judge: its name is only known at run time.
+  SimpleCommand cmd;
+  cmd.words.push_back(ShellWord{std::string(what), true, std::string(what)});
+  emit(std::move(cmd), word_placement_, {}, std::string(what));
 }
 
 void ProgramBuilder::emit(SimpleCommand cmd, ShellPlacement placement,

@@ -37,9 +37,18 @@ class ProgramBuilder : private SubstitutionRunner {
 
   void build();
 
+  /// The shell reads this script from its standard input, which the
+  /// script's commands may read too: any line may be taken as data rather
+  /// than run, so what a line assigns is not known after it.
+  void readsItsScriptFromItsInput() { script_is_input_ = true; }
+
  private:
   using Redirects = std::vector<ShellRedirect>;
+
   std::optional<std::string> run(TSNode substitution) override;
+  void valueRunsAsCode(std::string_view what) override;
+  // An arithmetic expression: what it may assign, and code a known value runs.
+  void arithmetic(std::string_view text);
 
   void statement(TSNode node, ShellPlacement placement, const Redirects& redirects);
   void children(TSNode node, ShellPlacement placement, const Redirects& redirects);
@@ -73,7 +82,8 @@ class ProgramBuilder : private SubstitutionRunner {
             std::string text);
   // What a command does to the variables after it runs.
   void effects(const SimpleCommand& cmd, ShellPlacement placement, const Redirects& redirects);
-  void declarationEffects(const SimpleCommand& cmd, const std::vector<size_t>& assigned_words);
+  void declarationEffects(const SimpleCommand& cmd, const std::vector<size_t>& assigned_words,
+                          const std::vector<size_t>& appended_words);
   void callFunction(const SimpleCommand& cmd, TSNode body, ShellPlacement placement,
                     const Redirects& redirects);
   // Walks `node` in a region bash may run any number of times, or not at
@@ -95,6 +105,15 @@ class ProgramBuilder : private SubstitutionRunner {
   ShellPlacement word_placement_;
   // The known output of the stage before, for the command that reads it.
   std::optional<std::string> direct_input_;
+  // The whole program assigns no variable, positional parameter or
+  // attribute and runs no code it does not show: no part of it does.
+  bool assigns_nothing_ = false;
+  // How many function bodies of this tree are being read (`local` works
+  // only inside one).
+  int function_depth_ = 0;
+  bool script_is_input_ = false;
+  // The brace budget of a shell without brace expansion: always spent.
+  size_t no_brace_words_ = 0;
   // Unquoted text of the next command's name that the tree left outside it
   // (the `{` of `{r,}m` in a parse error).
   std::string name_prefix_;

@@ -9,6 +9,10 @@ namespace toolguard::detail {
 namespace {
 
 constexpr std::string_view kDefaultIfs = " \t\n";
+// Values larger than this are not followed: doubling a variable twenty
+// times in a short command line would otherwise take gigabytes.
+constexpr size_t kMaxValueBytes = 64 * 1024;
+constexpr size_t kMaxPositional = 4096;
 
 // Variables bash sets itself, or whose assignment means something else
 // (RANDOM=5 seeds, SECONDS=0 restarts a clock): never known.
@@ -48,6 +52,7 @@ ShellEnv ShellEnv::fresh(const std::string& home) {
 ShellEnv ShellEnv::forChild(bool later) const {
   ShellEnv child;
   State& c = child.mutate();
+  c.posix = state_->posix;
   if (state_->opaque || state_->startup_changed) {
     c.opaque = true;
     return child;
@@ -62,6 +67,10 @@ ShellEnv ShellEnv::forChild(bool later) const {
   c.home_changes_later = state_->home_changes_later;
   c.ifs_changes_later = state_->ifs_changes_later;
   return child;
+}
+
+void ShellEnv::setPosix(bool posix) {
+  if (state_->posix != posix) mutate().posix = posix;
 }
 
 void ShellEnv::markChangedLater(bool home, bool ifs) {
@@ -100,6 +109,10 @@ void ShellEnv::set(std::string_view name, std::string value) {
   if (e.readonly == Entry::Readonly::Yes) return;  // bash refuses the assignment
   if (e.readonly == Entry::Readonly::Maybe) {
     e.value = {};
+    return;
+  }
+  if (value.size() > kMaxValueBytes) {
+    e.value = {};  // too large to follow (`X=$X$X` repeated): known only at run time
     return;
   }
   e.value = {VariableValue::State::Set, std::move(value)};
@@ -153,6 +166,12 @@ const std::vector<std::string>* ShellEnv::positional() const {
 
 void ShellEnv::setPositional(std::vector<std::string> values) {
   if (state_->opaque) return;
+  size_t bytes = 0;
+  for (const std::string& v : values) bytes += v.size() + 1;
+  if (values.size() > kMaxPositional || bytes > kMaxValueBytes) {
+    forgetPositional();  // `set -- "$@" "$@"` repeated
+    return;
+  }
   mutate().positional = std::move(values);
 }
 

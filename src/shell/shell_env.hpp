@@ -80,6 +80,12 @@ class ShellEnv {
   bool outputsKnown() const;
   void distrustOutputs();
 
+  /// The shell is not bash (sh, dash, ksh, zsh, busybox): bash-only ways of
+  /// assigning (`+=`, `printf -v`, `declare`) and brace expansion are not
+  /// followed there. Kept by code run later in the same shell.
+  bool posix() const { return state_->posix; }
+  void setPosix(bool posix);
+
  private:
   struct Entry {
     VariableValue value;
@@ -94,6 +100,7 @@ class ShellEnv {
     bool ifs_assigned = false;
     bool home_changes_later = false;
     bool ifs_changes_later = false;
+    bool posix = false;
     std::optional<std::vector<std::string>> positional;
     std::optional<std::string> zero;
   };

@@ -16,9 +16,12 @@ constexpr std::string_view kSystemDirectories[] = {
     "/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/", "/usr/local/bin/", "/usr/local/sbin/"};
 
 void parseInto(ShellProgram& program, std::vector<detail::ShellEnv>& envs, std::string_view script,
-               const SimpleCommand& prototype, detail::ShellEnv env, detail::BuildBudget& budget) {
+               const SimpleCommand& prototype, detail::ShellEnv env, detail::BuildBudget& budget,
+               bool script_is_input = false) {
   detail::BashTree tree(script);
-  detail::ProgramBuilder(tree, program, envs, prototype, std::move(env), budget).build();
+  detail::ProgramBuilder builder(tree, program, envs, prototype, std::move(env), budget);
+  if (script_is_input) builder.readsItsScriptFromItsInput();
+  builder.build();
 }
 
 // `hash -p PATH NAME` and `BASH_CMDS[NAME]=PATH` make NAME run PATH: the
@@ -142,7 +145,9 @@ ShellProgram parseShellProgram(std::string_view script, const ShellParseOptions&
             env.setZero(u.zero);
             if (u.positional) env.setPositional(*u.positional);
           }
-          parseInto(program, envs, u.script->text, prototype, std::move(env), budget);
+          if (u.posix) env.setPosix(*u.posix);
+          parseInto(program, envs, u.script->text, prototype, std::move(env), budget,
+                    u.script_is_input);
         }
         continue;
       }

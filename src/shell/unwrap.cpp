@@ -171,9 +171,6 @@ void unwrapCodeRunner(const SimpleCommand& cmd, std::vector<Unwrapped>& out) {
   const std::string sub = w.size() > 1 ? w[1].text : "";
   size_t start = 0;
   std::string wrapper;
-  OptionSpec options{"pcn",
-                     {"--package", "--call", "--with", "--python", "--from", "--env", "--directory",
-                      "--project", "--name", "--prefix", "--spec"}};
   if (name == "npx" || name == "bunx" || name == "uvx") {
     start = 1;
     wrapper = name;
@@ -202,6 +199,10 @@ void unwrapCodeRunner(const SimpleCommand& cmd, std::vector<Unwrapped>& out) {
       return;
     }
   }
+  // Built only for a code runner: every other command passes here.
+  const OptionSpec options{"pcn",
+                           {"--package", "--call", "--with", "--python", "--from", "--env",
+                            "--directory", "--project", "--name", "--prefix", "--spec"}};
   const size_t first = skipOptions(w, start, options);
   if (first >= w.size()) return;
   Unwrapped u;
@@ -352,9 +353,12 @@ std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
       script(std::string(name) + " -c", *run.script);
       out.back().zero = run.zero;
       out.back().positional = run.positional;
+      out.back().posix = name != "bash";
     } else if (run.reads_input && cmd.input) {
       // `bash <<< '...'`, `printf 'ls\n' | sh`: the script is its input.
       script(std::string(name) + " reading its input", *cmd.input);
+      out.back().posix = name != "bash";
+      out.back().script_is_input = true;
     }
   } else if (name == "eval") {
     if (w.size() > 1) {

@@ -35,6 +35,11 @@ struct Unwrapped {
   std::optional<std::string> zero;
   std::optional<std::vector<std::string>> positional;
   ScriptShell shell = ScriptShell::Child;
+  /// The script runs in a named shell: true for one other than bash.
+  std::optional<bool> posix;
+  /// The shell reads the script from its standard input, which the
+  /// script's own commands read too (`read` takes the next line of it).
+  bool script_is_input = false;
 };
 
 /// True for the shells whose `-c` scripts are parsed as bash and unwrapped

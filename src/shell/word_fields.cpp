@@ -41,6 +41,12 @@ std::optional<long long> smallInteger(std::string_view s) {
 
 // `{x..y}` or `{x..y..step}`: the words, or nullopt when `body` is not a
 // sequence. `over` is set when it is larger than `budget`.
+// {Z..a} runs through [ \ ] ^ _ ` between the cases.
+bool sequenceThroughSymbols(char from, char to) {
+  return (std::islower(static_cast<unsigned char>(from)) != 0) !=
+         (std::islower(static_cast<unsigned char>(to)) != 0);
+}
+
 std::optional<std::vector<std::string>> sequence(std::string_view body, size_t budget, bool& over) {
   const size_t dots = body.find("..");
   if (dots == std::string_view::npos) return std::nullopt;
@@ -77,6 +83,10 @@ std::optional<std::vector<std::string>> sequence(std::string_view body, size_t b
   if (from.size() == 1 && to.size() == 1 && std::isalpha(static_cast<unsigned char>(from[0])) &&
       std::isalpha(static_cast<unsigned char>(to[0]))) {
     const int x = from[0], y = to[0];
+    if (sequenceThroughSymbols(from[0], to[0])) {
+      over = true;  // see makesSymbolSequence
+      return std::nullopt;
+    }
     for (int v = x; x <= y ? v <= y : v >= y; v += (x <= y ? 1 : -1) * static_cast<int>(step)) {
       items.emplace_back(1, static_cast<char>(v));
     }
@@ -192,6 +202,21 @@ bool tildeAt(MarkedText& m, size_t pos, const ShellEnv& env, bool colon_ends) {
 void MarkedText::append(std::string_view s, Mark mark) {
   text += s;
   marks.insert(marks.end(), s.size(), mark);
+}
+
+bool makesSymbolSequence(const MarkedText& word) {
+  for (size_t i = 0; i + 5 < word.text.size(); ++i) {
+    if (!literalAt(word, i, '{') || word.text.compare(i + 2, 2, "..") != 0) continue;
+    const char from = word.text[i + 1], to = word.text[i + 4];
+    if (std::isalpha(static_cast<unsigned char>(from)) &&
+        std::isalpha(static_cast<unsigned char>(to)) && sequenceThroughSymbols(from, to) &&
+        std::all_of(word.marks.begin() + static_cast<std::ptrdiff_t>(i),
+                    word.marks.begin() + static_cast<std::ptrdiff_t>(i + 5),
+                    [](uint8_t mark) { return mark == kLiteral; })) {
+      return true;
+    }
+  }
+  return false;
 }
 
 std::optional<std::vector<MarkedText>> expandBraces(const MarkedText& word, size_t budget) {

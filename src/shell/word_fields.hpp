@@ -25,12 +25,18 @@ enum Mark : uint8_t {
 struct MarkedText {
   std::string text;
   std::vector<uint8_t> marks;
-  std::vector<size_t> breaks;  ///< field boundaries "$@" makes (byte offsets)
-  bool dynamic = false;        ///< some part is known only at run time
-  bool quoted = false;         ///< a quoted part: the word survives being empty
+  std::vector<size_t> breaks;           ///< field boundaries "$@" makes (byte offsets)
+  std::vector<size_t> after_bare_name;  ///< offsets right after an unquoted `$NAME`
+  bool dynamic = false;                 ///< some part is known only at run time
+  bool quoted = false;                  ///< a quoted part: the word survives being empty
 
   void append(std::string_view s, Mark mark);
 };
+
+/// A letter sequence between the cases (`{Z..a}`): it makes `[ \ ] ^ _` and
+/// a backquote, which bash then reads as syntax (the backquote starts a
+/// command substitution). Such a word runs code nobody can judge.
+bool makesSymbolSequence(const MarkedText& word);
 
 /// Brace expansion (`{a,b}`, `{1..3}`, nested) over the literal braces and
 /// commas; nullopt when it would make more than `budget` words.

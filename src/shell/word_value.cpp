@@ -124,11 +124,20 @@ void WordEvaluator::fields(TSNode node, std::vector<ShellWord>& out,
   m.text += rest.text;
   m.marks.insert(m.marks.end(), rest.marks.begin(), rest.marks.end());
   for (size_t b : rest.breaks) m.breaks.push_back(b + literal_prefix.size());
+  for (size_t b : rest.after_bare_name) m.after_bare_name.push_back(b + literal_prefix.size());
   m.dynamic = rest.dynamic;
   m.quoted = rest.quoted;
+  if (makesSymbolSequence(m)) runner_.valueRunsAsCode("a brace sequence through symbols ({Z..a})");
   std::optional<std::vector<MarkedText>> words =
       expandBraces(m, std::min<size_t>(brace_budget_, 256));
-  if (!words) {
+  // Bash expands braces before parameters: `$X{o,}` is `$Xo $X`. A brace
+  // expansion right after a bare `$NAME` is not followed.
+  const bool glued =
+      words && words->size() > 1 &&
+      std::any_of(m.after_bare_name.begin(), m.after_bare_name.end(), [&](size_t at) {
+        return at < m.text.size() && m.text[at] == '{' && m.marks[at] == kLiteral;
+      });
+  if (!words || glued) {
     brace_budget_ = 0;
     out.push_back(ShellWord{m.text, true, source});
     return;
@@ -299,8 +308,13 @@ void WordEvaluator::expansion(TSNode node, MarkedText& m, bool quoted) {
   std::string_view name;
   std::string_view rest;
   bool length = false;
+  std::string_view literal_tail;  // `$10` is `${1}0`
   if (typeOf(node) == "simple_expansion") {
     name = text.substr(1);
+    if (name.size() > 1 && std::isdigit(static_cast<unsigned char>(name[0]))) {
+      literal_tail = name.substr(1);
+      name = name.substr(0, 1);
+    }
   } else {
     if (text.size() < 4 || !text.starts_with("${") || !text.ends_with("}")) {
       return appendUnknown(node, m);
@@ -343,6 +357,7 @@ void WordEvaluator::expansion(TSNode node, MarkedText& m, bool quoted) {
     if (p.state == VariableValue::State::Unknown) return appendUnknown(node, m);
     if (p.list != nullptr) return appendPositional(*p.list, name == "*", m, quoted);
     m.append(p.value, quoted ? kQuoted : kSplit);
+    m.append(literal_tail, quoted ? kQuoted : kLiteral);
     return;
   }
   // ${NAME-word} ${NAME:-word} ${NAME=word} ${NAME+word} ${NAME?word} and their `:` forms.
@@ -397,6 +412,7 @@ void WordEvaluator::append(TSNode node, MarkedText& m, bool quoted) {
     appendParts(node, m, quoted, ts_node_start_byte(node), ts_node_end_byte(node));
   } else if (type == "simple_expansion" || type == "expansion") {
     expansion(node, m, quoted);
+    if (type == "simple_expansion" && !quoted) m.after_bare_name.push_back(m.text.size());
   } else if (type == "command_substitution") {
     std::optional<std::string> output = runner_.run(node);
     if (!output) {
@@ -413,14 +429,17 @@ void WordEvaluator::append(TSNode node, MarkedText& m, bool quoted) {
   } else {
     // $((...)) may assign the names it uses; arrays, and anything new: known
     // at run time only.
-    if (type == "arithmetic_expansion") forgetArithmeticNames(text, env_);
+    if (type == "arithmetic_expansion" && forgetArithmeticNames(text, env_)) {
+      runner_.valueRunsAsCode(kArithmeticValue);
+    }
     appendUnknown(node, m);
   }
 }
 
-void forgetArithmeticNames(std::string_view text, ShellEnv& env) {
+bool forgetArithmeticNames(std::string_view text, ShellEnv& env) {
   // An arithmetic expression may assign any name it uses, and evaluates the
-  // value of a variable as an expression again (X='Y=1'; $((X)) sets Y).
+  // value of a variable as an expression again (X='Y=1'; $((X)) sets Y), with
+  // the substitutions in its subscripts (X='a[$(cmd)]').
   for (const std::string& name : arithmeticNames(text)) {
     const VariableValue v = env.get(name);
     const bool number = v.state == VariableValue::State::Set && !v.value.empty() &&
@@ -428,11 +447,13 @@ void forgetArithmeticNames(std::string_view text, ShellEnv& env) {
                           return std::isdigit(static_cast<unsigned char>(c)) || c == '-';
                         });
     if (v.state == VariableValue::State::Set && !number) {
+      const bool code = v.value.find_first_of("$`") != std::string::npos;
       env.makeOpaque();
-      return;
+      return code;
     }
     env.forget(name);
   }
+  return false;
 }
 
 }  // namespace toolguard::detail

@@ -25,6 +25,9 @@ class SubstitutionRunner {
   virtual ~SubstitutionRunner() = default;
   /// The output with trailing newlines removed, as `$(...)` gives it.
   virtual std::optional<std::string> run(TSNode substitution) = 0;
+  /// A known value is about to run as code nobody can judge here (an
+  /// arithmetic expression evaluating `X='a[$(cmd)]'`).
+  virtual void valueRunsAsCode(std::string_view what) = 0;
 };
 
 /// Turns word nodes into ShellWords, following the variables of `env`;
@@ -69,6 +72,10 @@ class WordEvaluator {
 /// What `$((...))`, `((...))` and `let` do to the names they use: each may
 /// be assigned; a name holding something other than a number makes the
 /// environment opaque (its value is evaluated as an expression again).
-void forgetArithmeticNames(std::string_view text, ShellEnv& env);
+/// What valueRunsAsCode is told when forgetArithmeticNames finds code.
+inline constexpr std::string_view kArithmeticValue = "a variable's value evaluated as arithmetic";
+
+/// True when a known value holds an expansion that then runs as code.
+bool forgetArithmeticNames(std::string_view text, ShellEnv& env);
 
 }  // namespace toolguard::detail

@@ -56,20 +56,29 @@ void apply(XargsOptions& o, char option, const std::string& value) {
     case 'E':
       o.eof = value;
       break;
+    // -I, -L and -n exclude each other, as GNU xargs 4.9 reads them: -I
+    // cancels -L and -n before it, -L cancels -I and -n, and -n cancels -L
+    // but not -I (which then ignores it).
     case 'I':
       o.replace = value;
+      o.max_lines = o.max_args = 0;
       break;
     case 'L':
-      if (auto n = number(value))
+      if (auto n = number(value)) {
         o.max_lines = *n;
-      else
+        o.replace.reset();
+        o.max_args = 0;
+      } else {
         o.readable = false;
+      }
       break;
     case 'n':
-      if (auto n = number(value))
+      if (auto n = number(value)) {
         o.max_args = *n;
-      else
+        o.max_lines = 0;
+      } else {
         o.readable = false;
+      }
       break;
     default:
       break;  // -P, -s: how many at once, not what runs
@@ -112,7 +121,7 @@ XargsOptions readOptions(const std::vector<ShellWord>& w) {
       if (name == "--null") {
         o.split = XargsOptions::Split::Nul;
       } else if (name == "--replace") {
-        o.replace = inline_value ? value : "{}";
+        apply(o, 'I', inline_value ? value : "{}");
       } else if (name == "--eof") {
         if (inline_value) o.eof = value;
       } else if (name != "--no-run-if-empty" && name != "--verbose" && name != "--interactive" &&
@@ -137,7 +146,7 @@ XargsOptions readOptions(const std::vector<ShellWord>& w) {
         apply(o, c, value);
         break;
       } else if (c == 'i') {
-        o.replace = rest.empty() ? "{}" : rest;
+        apply(o, 'I', rest.empty() ? "{}" : rest);
         break;
       } else if (c == 'e') {
         if (!rest.empty()) o.eof = rest;

@@ -7,6 +7,8 @@
 // Never paste these commands into a shell: they are what they look like.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "support/shell_summary.hpp"
 #include "toolguard/shell.hpp"
 
@@ -187,6 +189,50 @@ TEST(ShellValues, InputsThatCouldGrowAreBounded) {
   const ShellProgram braces =
       parseAsUser("echo {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}");
   EXPECT_LE(braces.commands.front().words.size(), 257u);
+}
+
+// Each case was a value computed otherwise than bash computes it (found by
+// an attack review): now followed as bash does, or not followed at all.
+TEST(ShellValues, ValuesAreComputedAsBashComputesThem) {
+  EXPECT_RUNS("set -- a b; echo $10", "echo a0");  // ${1}0
+  EXPECT_RUNS("printf -v D -- /etc; rm -rf $D", "rm -rf /etc");
+  EXPECT_RUNS("sh <<EOF\necho \\\\' ; rm -rf ~\necho '\nEOF", "rm -rf /home/u");
+  // GNU xargs: -L after -I drops -I; -n after -L drops -L; -I ignores -n.
+  EXPECT_RUNS("echo /etc | xargs -I{} -L 1 rm -rf x{}", "rm -rf x{} /etc");
+  EXPECT_RUNS("echo 'a b' | xargs -L 1 -n 1 rm", "rm b");
+  EXPECT_RUNS("echo 'a b' | xargs -I{} -n 1 rm {}", "rm a b");
+  EXPECT_RUNS("printf %d 7", "printf %d 7");
+  EXPECT_RUNS("X=$(printf %d 010); rm $X", "rm $$X");  // octal: not followed
+}
+
+TEST(ShellValues, WhatBashWouldNotAssignIsNotFollowed) {
+  EXPECT_RUNS("X=rm; local X=echo; $X -rf ~", "$$X -rf /home/u");  // local outside a function
+  EXPECT_RUNS("f() { local X=/etc; rm -rf $X; }; f", "rm -rf /etc");
+  EXPECT_RUNS("D=/; export D+=etc; rm -rf $D", "rm -rf $$D");
+  EXPECT_RUNS("X=ech; Xo=rm; $X{o,} -rf ~", "$ech{o,} -rf /home/u");  // braces come first
+  // dash has no +=, printf -v, declare or brace expansion.
+  EXPECT_RUNS("sh -c 'D=/etc; D+=/x; rm -rf $D'", "rm -rf $$D");
+  EXPECT_RUNS("sh -c 'X=/etc; printf -v X /tmp; rm -rf $X'", "rm -rf $$X");
+  EXPECT_RUNS("sh -c 'X=/etc; declare X=/tmp; rm -rf $X'", "rm -rf $$X");
+  EXPECT_RUNS("bash -c 'D=/etc; D+=/x; rm -rf $D'", "rm -rf /etc/x");
+  // A script read from stdin shares it with its commands: `read` may take
+  // the next line, which then never runs.
+  EXPECT_RUNS("bash <<'EOF'\nX=rm\nread line\nX=echo\n$X -rf ~\nEOF", "$$X -rf /home/u");
+}
+
+TEST(ShellValues, ValuesThatRunAsCodeAreUnknownCommands) {
+  const ShellProgram arithmetic = parseAsUser("X='a[$(id)]'; echo $((X))");
+  EXPECT_TRUE(std::any_of(arithmetic.commands.begin(), arithmetic.commands.end(),
+                          [](const SimpleCommand& c) { return c.nameIsDynamic(); }))
+      << lines(arithmetic);
+  const ShellProgram symbols = parseAsUser("echo {Z..a}");
+  EXPECT_TRUE(std::any_of(symbols.commands.begin(), symbols.commands.end(),
+                          [](const SimpleCommand& c) { return c.nameIsDynamic(); }))
+      << lines(symbols);
+  const ShellProgram perl = parseAsUser("parallel echo '{=qx/id/=}' ::: a");
+  EXPECT_TRUE(std::any_of(perl.commands.begin(), perl.commands.end(), [](const SimpleCommand& c) {
+    return c.nameIsDynamic();
+  })) << lines(perl);
 }
 
 }  // namespace
