@@ -167,6 +167,31 @@ class Scanner {
 
 }  // namespace
 
+bool mayAssignAnything(std::string_view text) {
+  // Quotes and backslashes can spell any name (`r''ead`); `=`, `$`, `[`, `(`
+  // and braces start assignments, expansions, arithmetic, functions and
+  // `{fd}>` redirections.
+  if (text.find_first_of("=$`[(){}\"'\\") != std::string_view::npos) return true;
+  static constexpr std::string_view kWords[] = {
+      "for",    "select", "declare",  "typeset", "export",   "local", "readonly", "unset",
+      "eval",   "source", "trap",     "alias",   "enable",   "let",   "coproc",   "shopt",
+      "fc",     "break",  "continue", "set",     "shift",    "read",  "mapfile",  "getopts",
+      "printf", "wait",   "command",  "builtin", "function", "hash"};
+  for (std::string_view word : kWords) {
+    if (text.find(word) != std::string_view::npos) return true;
+  }
+  // `.` as a command of its own (`. ./env.sh`).
+  const auto blank = [](char c) {
+    return std::string_view(" \t\n;&|").find(c) != std::string_view::npos;
+  };
+  for (size_t at = text.find('.'); at != std::string_view::npos; at = text.find('.', at + 1)) {
+    if ((at == 0 || blank(text[at - 1])) && (at + 1 == text.size() || blank(text[at + 1]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool changesNamedVariables(std::string_view name) {
   return oneOf(name,
                {"read", "mapfile", "readarray", "getopts", "printf", "unset", "wait", "select"});

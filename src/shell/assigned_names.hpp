@@ -45,6 +45,13 @@ std::optional<std::string> literalWord(std::string_view text);
 /// The names used in an arithmetic expression (`i++`, `x = y + 1`).
 std::set<std::string, std::less<>> arithmeticNames(std::string_view text);
 
+/// False only when a program text cannot assign anything: no character
+/// that starts an assignment, expansion, quote or function, and no word of
+/// a builtin that assigns. Saves the walk of `assignedNames` for most
+/// command lines; assignedNames(root).assignsNothing() holds whenever this
+/// is false (a unit test checks it over the shell corpus).
+bool mayAssignAnything(std::string_view text);
+
 /// Builtins that change variables other than through `NAME=value`.
 bool changesNamedVariables(std::string_view name);
 

@@ -106,7 +106,8 @@ void ProgramBuilder::build() {
   }
   // Code that runs later than it is read (traps, function bodies) or in
   // another shell sees HOME and IFS as the whole program leaves them.
-  const AssignedNames all = assignedNames(root, tree_, function_names_);
+  const AssignedNames all =
+      mayAssignAnything(text) ? assignedNames(root, tree_, function_names_) : AssignedNames{};
   assigns_nothing_ = all.assignsNothing();
   env_.markChangedLater(all.runs_code || all.names.count("HOME") != 0,
                         all.runs_code || all.names.count("IFS") != 0);

@@ -183,13 +183,16 @@ void WordEvaluator::appendSource(std::string_view text, MarkedText& m, bool quot
     return;
   }
   // Outside quotes a backslash quotes the next character; backslash-newline vanishes.
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\\' && i + 1 < text.size()) {
-      if (text[i + 1] != '\n') m.append(text.substr(i + 1, 1), kQuoted);
-      ++i;
-    } else {
-      m.append(text.substr(i, 1), kLiteral);
+  size_t i = 0;
+  while (i < text.size()) {
+    const size_t backslash = std::min(text.find('\\', i), text.size());
+    m.append(text.substr(i, backslash - i), kLiteral);
+    if (backslash + 1 >= text.size()) {
+      m.append(text.substr(backslash), kLiteral);  // a trailing backslash stays
+      break;
     }
+    if (text[backslash + 1] != '\n') m.append(text.substr(backslash + 1, 1), kQuoted);
+    i = backslash + 2;
   }
 }
 
