@@ -5,6 +5,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 jobs="$(nproc 2>/dev/null || echo 2)"
 "$root/scripts/install-deps.sh"
 "$root/scripts/check-format.sh"
+"$root/scripts/check-layers.sh"
 for kind in release asan; do
   echo "== build: $kind"
   "$root/scripts/build.sh" "$kind"

@@ -66,7 +66,7 @@ class FirstMatchRule final : public Rule {
 
 }  // namespace
 
-std::shared_ptr<const Rule> compileFirstMatchRule(RuleSpec spec) {
+std::shared_ptr<const Rule> compileFirstMatchRule(RuleSpec spec, const CaseCompiler& compile_case) {
   std::vector<std::shared_ptr<const Rule>> cases;
   std::vector<PolicyDiagnostic> errors;
   for (size_t i = 0; i < spec.first_match.size(); ++i) {
@@ -79,7 +79,7 @@ std::shared_ptr<const Rule> compileFirstMatchRule(RuleSpec spec) {
       continue;
     }
     try {
-      cases.push_back(compileRule(std::move(c)));
+      cases.push_back(compile_case(std::move(c)));
     } catch (const PolicyError& e) {
       errors.insert(errors.end(), e.errors().begin(), e.errors().end());
     }

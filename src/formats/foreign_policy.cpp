@@ -1,14 +1,10 @@
-// Choosing the reader for another agent's policy file.
+// Choosing the reader for another agent's policy file, and the registry of
+// translators the policy loader consults (declared in policy_translators.hpp).
 #include "foreign_policy.hpp"
 
-namespace toolguard::detail {
+#include <array>
 
-std::optional<ForeignFormat> foreignFormatOfFile(const std::string& file) {
-  if (file.ends_with(".rules")) return ForeignFormat::Codex;
-  if (file.ends_with(".toml")) return ForeignFormat::Gemini;
-  if (file.ends_with(".json")) return ForeignFormat::Claude;
-  return std::nullopt;
-}
+namespace toolguard::detail {
 
 std::optional<ForeignFormat> parseForeignFormat(std::string_view name) {
   if (name == "claude") return ForeignFormat::Claude;
@@ -28,6 +24,15 @@ ForeignPolicy importForeignPolicy(ForeignFormat format, std::string_view text,
       return importCodexRules(text, file, layer);
   }
   return importCodexRules(text, file, layer);
+}
+
+std::span<const PolicyTranslator> policyTranslators() {
+  static constexpr std::array<PolicyTranslator, 3> kTranslators = {{
+      {"codex", [](std::string_view f) { return f.ends_with(".rules"); }, importCodexRules},
+      {"gemini", [](std::string_view f) { return f.ends_with(".toml"); }, importGeminiPolicy},
+      {"claude", [](std::string_view f) { return f.ends_with(".json"); }, importClaudeSettings},
+  }};
+  return kTranslators;
 }
 
 }  // namespace toolguard::detail

@@ -9,24 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "policy/policy_document.hpp"
+#include "policy/policy_translators.hpp"
 #include "toolguard/source_location.hpp"
 
 namespace toolguard::detail {
-
-/// Something `toolguard policy import` tells the user about one source rule:
-/// toolguard reads it more strictly than the source agent would, or cannot
-/// express part of it (then it is left out or tightened, never loosened).
-struct ImportNote {
-  SourceLocation where;  ///< the source rule's file, line and column
-  std::string message;
-};
-
-/// A policy read from another agent's format, with what the import noticed.
-struct ForeignPolicy {
-  PolicyDocument document;  ///< rules carry the source file's locations
-  std::vector<ImportNote> notes;
-};
 
 /// The other agents' formats toolguard reads.
 enum class ForeignFormat { Claude, Gemini, Codex };
@@ -46,10 +32,6 @@ ForeignPolicy importGeminiPolicy(std::string_view text, const std::string& file,
 }  // namespace toolguard::detail
 
 namespace toolguard::detail {
-
-/// The format a policy file is in, from its name: `*.rules` Codex, `*.toml`
-/// Gemini CLI, `*.json` Claude Code settings; nullopt for toolguard's YAML.
-std::optional<ForeignFormat> foreignFormatOfFile(const std::string& file);
 
 /// The format named on the command line (`claude`, `gemini`, `codex`).
 std::optional<ForeignFormat> parseForeignFormat(std::string_view name);

@@ -2,7 +2,7 @@
 // the model may load skills; every failure ends in ask.
 #include "toolguard/llm_validator.hpp"
 
-#include "agent/chat_wire.hpp"
+#include "chat/chat_wire.hpp"
 #include "deadline.hpp"
 #include "toolguard/chat_client.hpp"
 

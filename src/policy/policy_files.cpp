@@ -11,9 +11,9 @@
 
 #include "bounded_file.hpp"
 #include "embedded_profiles.hpp"
-#include "formats/foreign_policy.hpp"
 #include "guard_plugins.hpp"
 #include "policy_document.hpp"
+#include "policy_translators.hpp"
 #include "policy_tree_cache.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/paths.hpp"
@@ -188,9 +188,9 @@ void mergeFile(Policy& policy, const fs::path& file, PolicyLayer layer, bool tru
   const std::string text = detail::readBoundedFile(file, kMaxPolicyFileBytes, "policy file");
   const std::string name = file.string();
   detail::PolicyDocument doc;
-  if (auto format = detail::foreignFormatOfFile(name)) {
+  if (const detail::PolicyTranslator* translator = detail::translatorOfFile(name)) {
     // Another agent's policy, read as it is (see `toolguard policy import`).
-    detail::ForeignPolicy imported = detail::importForeignPolicy(*format, text, name, layer);
+    detail::ForeignPolicy imported = translator->translate(text, name, layer);
     for (detail::ImportNote& note : imported.notes) {
       policy.warnings.push_back({std::move(note.where), std::move(note.message)});
     }

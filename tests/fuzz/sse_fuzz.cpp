@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "agent/sse_parser.hpp"
+#include "chat/sse_parser.hpp"
 #include "fuzz_input.hpp"
 
 namespace {

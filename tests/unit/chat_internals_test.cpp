@@ -2,9 +2,9 @@
 // the assembly of streamed chunks.
 #include <gtest/gtest.h>
 
-#include "agent/endpoint_url.hpp"
-#include "agent/sse_parser.hpp"
-#include "agent/stream_assembler.hpp"
+#include "chat/endpoint_url.hpp"
+#include "chat/sse_parser.hpp"
+#include "chat/stream_assembler.hpp"
 
 namespace toolguard::detail {
 namespace {

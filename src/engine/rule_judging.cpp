@@ -2,8 +2,8 @@
 #include "rule_judging.hpp"
 
 #include "build_file_judgement.hpp"
-#include "judgement.hpp"
-#include "path_judgement.hpp"
+#include "core/judgement.hpp"
+#include "core/path_judgement.hpp"
 #include "shell/command_accesses.hpp"
 
 namespace toolguard::detail {

@@ -1,7 +1,7 @@
 // The per-decision view of a call: command text and normalized paths, computed once.
 #include "toolguard/call_view.hpp"
 
-#include "path_probes.hpp"
+#include "core/path_probes.hpp"
 #include "shell/shell_facts.hpp"
 #include "toolguard/paths.hpp"
 

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <exception>
 
-#include "argument_stage.hpp"
+#include "core/argument_stage.hpp"
+#include "core/tool_name.hpp"
 #include "json/compact_dump.hpp"
 #include "rule_judging.hpp"
-#include "tool_name.hpp"
 #include "toolguard/paths.hpp"
 
 namespace toolguard {

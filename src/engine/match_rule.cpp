@@ -3,13 +3,13 @@
 #include <memory>
 #include <optional>
 
-#include "first_match_rule.hpp"
-#include "path_matcher.hpp"
-#include "rule_conditions.hpp"
+#include "core/first_match_rule.hpp"
+#include "core/path_matcher.hpp"
+#include "core/rule_conditions.hpp"
+#include "core/value_matcher.hpp"
 #include "shell/shell_matcher.hpp"
 #include "toolguard/policy_error.hpp"
 #include "toolguard/rule_spec.hpp"
-#include "value_matcher.hpp"
 
 namespace toolguard {
 
@@ -235,7 +235,7 @@ class MatchRule final : public Rule {
 
 std::shared_ptr<const Rule> compileRule(RuleSpec spec) {
   if (spec.header.id.empty()) throw PolicyError(spec.header.source, "rule needs an id");
-  if (!spec.first_match.empty()) return detail::compileFirstMatchRule(std::move(spec));
+  if (!spec.first_match.empty()) return detail::compileFirstMatchRule(std::move(spec), compileRule);
   return std::make_shared<const MatchRule>(std::move(spec));
 }
 
