@@ -1,0 +1,254 @@
+// Policy files: rules, first_match cases and their examples.
+#include "policy_file_parser.hpp"
+
+namespace toolguard::detail {
+
+// The tool a string example is a call of: the rule's first exact tool name,
+// else a catalog tool of the rule's first kind.
+const ToolInfo* PolicyFileParser::exampleTool(const RuleSpec& rule) {
+  for (const auto& name : rule.header.target.tools) {
+    if (!isWildcard(name)) return examples_catalog_->find(name);
+  }
+  static const std::pair<ToolKind, const char*> kByKind[] = {
+      {ToolKind::Shell, "Bash"},      {ToolKind::FileWrite, "Write"},  {ToolKind::FileRead, "Read"},
+      {ToolKind::FileSearch, "Grep"}, {ToolKind::Network, "WebFetch"},
+  };
+  for (ToolKind kind : rule.header.target.kinds) {
+    for (const auto& [k, name] : kByKind) {
+      if (k == kind) return examples_catalog_->find(name);
+    }
+  }
+  // A first_match rule without a target of its own: its first case's tool.
+  if (!rule.first_match.empty() && rule.header.target.tools.empty() &&
+      rule.header.target.kinds.empty()) {
+    return exampleTool(rule.first_match.front());
+  }
+  return nullptr;
+}
+
+std::optional<RuleExample> PolicyFileParser::example(const DocNode& node, const RuleSpec& rule,
+                                                     bool should_match) {
+  RuleExample ex;
+  ex.should_match = should_match;
+  ex.where = where(node);
+  ex.call.context.cwd = kExampleCwd;
+  if (node.IsScalar()) {
+    const ToolInfo* tool = exampleTool(rule);
+    if (tool == nullptr || (tool->command_arg.empty() && tool->path_args.empty())) {
+      error(node,
+            "a string example needs a rule for a shell or file tool; write the call as "
+            "{tool: NAME, args: {...}}");
+      return std::nullopt;
+    }
+    ex.call.tool = tool->name;
+    const std::string& arg =
+        tool->command_arg.empty() ? tool->path_args.front() : tool->command_arg;
+    ex.call.args[arg] = node.Scalar();
+    return ex;
+  }
+  if (!node.IsMap()) {
+    error(node, "example: expected a command or path string, or {tool, args, context}");
+    return std::nullopt;
+  }
+  for (const auto& [k, v] : entries(node)) {
+    const std::string_view key = k.Scalar();
+    if (key == "tool") {
+      if (auto s = scalar(v, "example.tool")) ex.call.tool = *s;
+    } else if (key == "args") {
+      ex.call.args = docToJson(v);
+      if (!ex.call.args.is_object()) error(v, "example.args: expected a mapping");
+    } else if (key == "context") {
+      exampleContext(v, ex.call.context);
+    } else {
+      error(k, unknownNameMessage("example: unknown key", key, "", "tool, args, context"));
+    }
+  }
+  for (const auto& name : rule.header.target.tools) {
+    if (ex.call.tool.empty() && !isWildcard(name)) ex.call.tool = name;
+  }
+  if (ex.call.tool.empty()) {
+    const ToolInfo* tool = exampleTool(rule);
+    if (tool == nullptr || tool->name.empty()) {
+      error(node, "example: tool is required (the rule names no exact tool)");
+      return std::nullopt;
+    }
+    ex.call.tool = tool->name;
+  }
+  return ex;
+}
+
+void PolicyFileParser::exampleContext(const DocNode& node, CallContext& context) {
+  if (!node.IsMap()) {
+    error(node, "example.context: expected a mapping");
+    return;
+  }
+  for (const auto& [k, v] : entries(node)) {
+    const std::string& key = k.Scalar();
+    auto value = scalar(v, "example.context." + key);
+    if (!value) continue;
+    if (std::string problem = setContextField(context, key, *value); !problem.empty()) {
+      error(v, "example.context." + key + ": " + problem);
+    }
+  }
+}
+
+void PolicyFileParser::parseExamples(const DocNode& node, RuleSpec& rule) {
+  if (!node.IsMap()) {
+    error(node, "examples: expected a mapping with match and not_match lists");
+    return;
+  }
+  for (const auto& [k, v] : entries(node)) {
+    const std::string_view key = k.Scalar();
+    if (key != "match" && key != "not_match") {
+      error(k, unknownNameMessage("examples: unknown key", key, "", "match, not_match"));
+      continue;
+    }
+    if (!v.IsSequence()) {
+      error(v, "examples." + std::string(key) + ": expected a list");
+      continue;
+    }
+    for (const DocNode& item : v.items()) {
+      if (auto ex = example(item, rule, key == "match")) rule.examples.push_back(std::move(*ex));
+    }
+  }
+}
+
+void PolicyFileParser::parseRules(const DocNode& node, PolicyDocument& doc) {
+  if (!node.IsSequence()) {
+    error(node, "rules: expected a list of rules");
+    return;
+  }
+  for (const DocNode& item : node.items()) {
+    if (!item.IsMap()) {
+      error(item, "rule: expected a mapping");
+      continue;
+    }
+    doc.rules.push_back(parseRule(item, /*is_case=*/false));
+  }
+}
+
+// One key a rule and a first_match case share (target, conditions, verdict,
+// reason); false when `key` is not one of them.
+bool PolicyFileParser::ruleField(std::string_view key, const DocNode& v, RuleSpec& rule,
+                                 bool& has_verdict) {
+  if (key == "tool") {
+    rule.header.target.tools = strings(v, "tool");
+    if (rule.header.target.tools.empty()) error(v, "tool: the list is empty");
+  } else if (key == "category") {
+    rule.header.target.categories = strings(v, "category");
+  } else if (key == "kind") {
+    for (const auto& name : strings(v, "kind")) {
+      if (auto kind = parseToolKind(name)) {
+        rule.header.target.kinds.push_back(*kind);
+      } else {
+        error(v, unknownNameMessage("kind: unknown kind", name, "",
+                                    "shell, file-read, file-write, file-search, network, "
+                                    "agent, other"));
+      }
+    }
+  } else if (key == "max_risk") {
+    rule.risk_above =
+        named<RiskLevel>(v, "max_risk", parseRiskLevel, "low, medium, high, critical");
+  } else if (key == "args") {
+    rule.args = namedMatchers(v, "args");
+  } else if (key == "command") {
+    rule.command = valueMatcher(v, "command");
+  } else if (key == "path") {
+    rule.path = pathMatcher(v);
+  } else if (key == "shell") {
+    rule.shell = shellMatcher(v);
+  } else if (key == "context") {
+    rule.context = namedMatchers(v, "context");
+  } else if (key == "verdict") {
+    has_verdict = true;
+    if (auto value = verdict(v, "verdict")) rule.verdict = *value;
+  } else if (key == "reason") {
+    if (auto s = scalar(v, "reason")) rule.reason = *s;
+  } else if (key == "description") {
+    (void)scalar(v, "description");
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// A `rules:` entry, or (is_case) one case of a rule's `first_match` list.
+RuleSpec PolicyFileParser::parseRule(const DocNode& item, bool is_case) {
+  RuleSpec rule;
+  rule.header.source = where(item);
+  rule.header.layer = layer_;
+  bool has_verdict = false;
+  bool has_conditions = false;
+  bool files = false;
+  const DocNode* examples = nullptr;
+  const DocNode* cases = nullptr;
+  for (const auto& [k, v] : entries(item)) {
+    const std::string_view key = k.Scalar();
+    if (key == "id") {
+      if (auto s = scalar(v, "id")) rule.header.id = *s;
+    } else if (key == "examples" && !is_case) {
+      examples = &v;
+    } else if (key == "first_match" && !is_case) {
+      cases = &v;
+    } else if (key == "files") {
+      // Files under these globs, by every route: file tools, MCP tools, the shell.
+      if (rule.path) error(k, "files: a rule has either files or path, not both");
+      rule.path = pathMatcher(v);
+      files = true;
+      has_conditions = true;
+    } else if (key == "path" && files) {
+      error(k, "path: a rule has either files or path, not both");
+    } else if (ruleField(key, v, rule, has_verdict)) {
+      has_conditions = has_conditions || (key != "tool" && key != "category" && key != "kind" &&
+                                          key != "description");
+    } else if (is_case) {
+      error(k, unknownNameMessage("unknown key", key, " in a first_match case",
+                                  "id, tool, category, kind, max_risk, args, command, path, "
+                                  "files, shell, context, verdict, reason, description"));
+    } else {
+      error(k, unknownNameMessage("unknown key", key, " in a rule",
+                                  "id, tool, category, kind, max_risk, args, command, path, "
+                                  "files, shell, context, verdict, reason, description, "
+                                  "examples, first_match"));
+    }
+  }
+  if (rule.shell && rule.header.target.tools.empty() && rule.header.target.kinds.empty() &&
+      rule.header.target.categories.empty()) {
+    rule.header.target.kinds.push_back(ToolKind::Shell);  // shell: implies shell tools
+  }
+  if (files && rule.path && rule.header.target.tools.empty() && rule.header.target.kinds.empty() &&
+      rule.header.target.categories.empty()) {
+    // files: implies every read and write, whatever the tool.
+    rule.header.target.kinds = {ToolKind::FileRead, ToolKind::FileWrite, ToolKind::FileSearch};
+  }
+  if (cases) {
+    if (has_conditions) {
+      error(*cases, "rule " + rule.header.id +
+                        ": a first_match rule has its conditions, verdicts and reasons in "
+                        "its cases");
+    }
+    parseCases(*cases, rule);
+  } else if (!has_verdict) {
+    error(item, (is_case ? "first_match case" : "rule " + rule.header.id) +
+                    std::string(": verdict is required"));
+  }
+  if (!is_case && rule.header.id.empty()) error(item, "rule: id is required");
+  if (examples && read_examples_) parseExamples(*examples, rule);
+  return rule;
+}
+
+void PolicyFileParser::parseCases(const DocNode& node, RuleSpec& rule) {
+  if (!node.IsSequence() || node.size() == 0) {
+    error(node, "first_match: expected a non-empty list of cases");
+    return;
+  }
+  for (const DocNode& item : node.items()) {
+    if (!item.IsMap()) {
+      error(item, "first_match case: expected a mapping");
+      continue;
+    }
+    rule.first_match.push_back(parseRule(item, /*is_case=*/true));
+  }
+}
+
+}  // namespace toolguard::detail
