@@ -8,12 +8,13 @@ cd "$root"
 
 # The layer of each folder of src/, bottom (0) to top.
 declare -A layer=(
-  [json]=0 [regex]=0 [http]=0 [paths]=0 [registry]=0
+  [json]=0 [regex]=0 [http]=0 [paths]=0
   [core]=1
-  [shell]=2 [schema]=2 [chat]=2 [audit]=2 [mcp]=2
+  [shell]=2 [schema]=2 [chat]=2 [audit]=2
   [engine]=3 [approval]=3 [policy]=3
-  [formats]=4 [limits]=4 [llm]=4 [agent]=4
-  [cli]=5
+  [formats]=4 [limits]=4 [llm]=4 [agent]=4 [registry]=4
+  [mcp]=5
+  [cli]=6
 )
 
 status=0
@@ -25,7 +26,7 @@ for dir in src/*/; do
     continue
   fi
   while IFS=: read -r file line text; do
-    target="$(sed -E 's/.*#include "([a-z_]+)\/.*/\1/' <<<"$text")"
+    target="$(sed -E 's/.*#include "(\.\.\/)?([a-z_]+)\/.*/\2/' <<<"$text")"
     [ "$target" = toolguard ] || [ "$target" = "$folder" ] && continue
     if [ -z "${layer[$target]+x}" ]; then
       echo "$file:$line: includes $target/, a folder with no layer" >&2
@@ -34,7 +35,7 @@ for dir in src/*/; do
       echo "$file:$line: $folder (layer ${layer[$folder]}) includes $target/ (layer ${layer[$target]}): only lower layers" >&2
       status=1
     fi
-  done < <(grep -HnE '^#include "[a-z_]+/' "$dir"* || true)
+  done < <(grep -HnE '^#include "(\.\./)?[a-z_]+/' "$dir"* || true)
 done
 [ "$status" -eq 0 ] && echo "check-layers: every include of src/ points down"
 exit "$status"

@@ -2,8 +2,8 @@
 // limits a hook cannot enforce.
 #include <algorithm>
 
-#include "../core/rule_conditions.hpp"
-#include "../core/rule_index.hpp"
+#include "core/rule_conditions.hpp"
+#include "core/rule_index.hpp"
 #include "toolguard/policy.hpp"
 
 namespace toolguard {

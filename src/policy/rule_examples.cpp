@@ -1,7 +1,7 @@
 // Checking every rule's examples against the rule itself.
 #include "policy/rule_examples.hpp"
 
-#include "../core/rule_index.hpp"
+#include "core/rule_index.hpp"
 
 namespace toolguard {
 namespace detail {

@@ -2,8 +2,8 @@
 // entry merges with what the policy's catalog knows.
 #include <algorithm>
 
-#include "../core/rule_conditions.hpp"
-#include "../core/rule_index.hpp"
+#include "core/rule_conditions.hpp"
+#include "core/rule_index.hpp"
 #include "registry_state.hpp"
 
 namespace toolguard::detail {

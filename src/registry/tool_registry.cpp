@@ -3,7 +3,7 @@
 
 #include <exception>
 
-#include "../approval/approval_settling.hpp"
+#include "approval/approval_settling.hpp"
 #include "registry_state.hpp"
 #include "toolguard/json_schema.hpp"
 #include "toolguard/policy_loader.hpp"

@@ -1,0 +1,308 @@
+// The MCP proxy's session: what comes from the client (requests, batches,
+// tools/call judged before the server sees it).
+#include <limits>
+#include <thread>
+
+#include "audit/audit_detail.hpp"
+#include "mcp/jsonrpc.hpp"
+#include "mcp/session.hpp"
+#include "mcp/session_answers.hpp"
+#include "toolguard/mcp_tools.hpp"
+#include "toolguard/strict_json.hpp"
+
+namespace toolguard::mcp {
+namespace {
+
+using json = nlohmann::json;
+
+// Batches were part of MCP in this protocol version only.
+constexpr const char* kBatchingVersion = "2025-03-26";
+
+/// What the model reads of a refusal; it always names toolguard, so the
+/// model can tell the guard's answer from the tool's.
+std::string modelReason(const Decision& d) {
+  if (d.model_reason.empty()) return "Blocked by toolguard: " + d.reason;
+  if (d.model_reason.find("toolguard") == std::string::npos) {
+    return "Blocked by toolguard: " + d.model_reason;
+  }
+  return d.model_reason;
+}
+
+}  // namespace
+
+// ---- from the client ----
+
+void Session::fromClient(std::string_view line) {
+  StrictJson parsed = parseStrictJson(line, std::numeric_limits<size_t>::max());
+  if (parsed.problem == StrictJsonProblem::DuplicateKey) {
+    refuseAmbiguous(line, parsed.error);
+    return;
+  }
+  if (!parsed.value) {
+    sinks_.log("toolguard mcp: the client sent a line that is not JSON (answered with an error)");
+    reply(errorResponse(nullptr, kParseError, "toolguard mcp: the message is not JSON"));
+    return;
+  }
+  json message = std::move(*parsed.value);
+  if (!message.is_array()) {
+    handleClientMessage(std::move(message), line, nullptr);
+    return;
+  }
+  std::string version;
+  {
+    std::lock_guard lock(mutex_);
+    version = protocol_version_;
+  }
+  if (message.empty() || version != kBatchingVersion) {
+    std::string why = message.empty() ? "an empty batch"
+                                      : "a JSON-RPC batch, which MCP protocol version \"" +
+                                            version + "\" does not allow";
+    sinks_.log("toolguard mcp: the client sent " + why + " (answered with an error)");
+    reply(errorResponse(nullptr, kInvalidRequest, "toolguard mcp: " + why));
+    return;
+  }
+  json forward_batch = json::array();
+  for (json& element : message) handleClientMessage(std::move(element), "", &forward_batch);
+  if (!forward_batch.empty()) sinks_.to_server(toLine(forward_batch));
+}
+
+void Session::refuseAmbiguous(std::string_view line, const std::string& error) {
+  sinks_.log("toolguard mcp: the client sent a message with a " + error +
+             " (refused; nothing of it forwarded)");
+  json message = json::parse(line, nullptr, false);  // the last value of each key, for the ids
+  std::vector<const json*> elements;
+  if (message.is_array()) {
+    for (const json& element : message) elements.push_back(&element);
+  } else {
+    elements.push_back(&message);
+  }
+  for (const json* element : elements) {
+    MessageShape shape = shapeOf(*element);
+    if (shape.kind == MessageKind::Request && shape.method == "tools/call") {
+      auditMalformedCall(line, error);
+      reply(toolErrorResponse(shape.id, "Blocked by toolguard: the tool call is malformed (" +
+                                            error + "). Send each key once."));
+    } else if (shape.kind == MessageKind::Response) {
+      std::unique_lock lock(mutex_);
+      auto question = questions_.find(idKey(shape.id));
+      if (question == questions_.end()) continue;  // a response for the server: dropped
+      PendingQuestion asked = std::move(question->second);
+      questions_.erase(question);
+      lock.unlock();
+      asked.answer.set_value(deniedWithoutPerson("the client's answer holds a " + error));
+    } else if (shape.kind != MessageKind::Notification) {
+      reply(errorResponse(shape.id, kInvalidRequest, "toolguard mcp: invalid message: " + error));
+    }
+  }
+}
+
+void Session::auditMalformedCall(std::string_view line, const std::string& error) {
+  std::shared_ptr<AuditLog> log = guard()->options().audit_log;
+  if (!log) return;
+  Decision d;
+  d.verdict = d.policy_verdict = Verdict::Deny;
+  d.basis = DecisionBasis::Error;
+  d.reason = "invalid call: " + error;
+  d.source = SourceLocation{"<input>", 0, 0};
+  json record =
+      malformedCallRecord(MalformedCall{std::string(line), false, line.size(), error, "mcp"}, d,
+                          std::chrono::system_clock::now());
+  record["context"] = {{"mcp_server", options_.server_name}};
+  try {
+    log->writeRecord(record);
+  } catch (const std::exception& e) {  // the call is refused anyway
+    sinks_.log(std::string("toolguard mcp: the audit log could not be written: ") + e.what());
+  }
+}
+
+void Session::handleClientMessage(json message, std::string_view line, json* batch_forward) {
+  MessageShape shape = shapeOf(message);
+  switch (shape.kind) {
+    case MessageKind::Invalid:
+    case MessageKind::Batch:  // a batch inside a batch
+      if (shape.kind == MessageKind::Batch) shape.problem = "a batch inside a batch";
+      sinks_.log("toolguard mcp: invalid message from the client: " + shape.problem);
+      reply(errorResponse(shape.id, kInvalidRequest,
+                          "toolguard mcp: invalid message: " + shape.problem));
+      return;
+    case MessageKind::Response: {
+      std::unique_lock lock(mutex_);
+      auto question = questions_.find(idKey(shape.id));
+      if (question != questions_.end()) {
+        PendingQuestion asked = std::move(question->second);
+        questions_.erase(question);
+        lock.unlock();
+        answerQuestion(message, std::move(asked));
+        return;
+      }
+      break;
+    }
+    case MessageKind::Notification:
+      if (shape.method == "notifications/cancelled") {
+        const json* params = message.contains("params") ? &message["params"] : nullptr;
+        if (params != nullptr && params->is_object() && params->contains("requestId")) {
+          std::lock_guard lock(mutex_);
+          auto deciding = deciding_.find(idKey((*params)["requestId"]));
+          if (deciding != deciding_.end()) *deciding->second = true;
+        }
+      }
+      break;
+    case MessageKind::Request:
+      if (shape.method == "tools/call") {
+        handleToolCall(message, line, batch_forward);
+        return;
+      }
+      if (shape.method == "initialize") noteInitialize(message);
+      forward(message, line, shape.method, batch_forward);
+      return;
+  }
+  forward(message, line, "", batch_forward);
+}
+
+void Session::noteInitialize(const json& message) {
+  const json params = message.value("params", json::object());
+  if (!params.is_object()) return;
+  std::lock_guard lock(mutex_);
+  if (auto version = params.find("protocolVersion");
+      version != params.end() && version->is_string()) {
+    protocol_version_ = version->get<std::string>();
+  }
+  if (auto info = params.find("clientInfo"); info != params.end() && info->is_object()) {
+    auto name = info->find("name");
+    if (name != info->end() && name->is_string()) client_name_ = name->get<std::string>();
+  }
+  client_elicits_ = false;
+  auto caps = params.find("capabilities");
+  if (caps == params.end() || !caps->is_object()) return;
+  auto elicitation = caps->find("elicitation");
+  if (elicitation == caps->end() || !elicitation->is_object()) return;
+  // `{}` means form mode (the 2025-06-18 form); later versions name the modes.
+  client_elicits_ = elicitation->empty() || elicitation->contains("form");
+}
+
+void Session::handleToolCall(const json& message, std::string_view line, json* batch_forward) {
+  const json& id = message["id"];
+  auto params = message.find("params");
+  std::string problem;
+  if (params == message.end() || !params->is_object()) {
+    problem = "\"params\" must be an object";
+  } else if (!params->contains("name") || !(*params)["name"].is_string() ||
+             (*params)["name"].get_ref<const std::string&>().empty()) {
+    problem = "\"params.name\" must be a non-empty string";
+  } else if (params->contains("arguments") && !(*params)["arguments"].is_null() &&
+             !(*params)["arguments"].is_object()) {
+    problem = "\"params.arguments\" must be an object";
+  }
+  if (!problem.empty()) {
+    reply(errorResponse(id, kInvalidParams, "toolguard mcp: tools/call: " + problem));
+    return;
+  }
+  ToolCall call;
+  call.tool = mcpToolName(options_.server_name, (*params)["name"].get<std::string>());
+  if (params->contains("arguments") && !(*params)["arguments"].is_null()) {
+    call.args = (*params)["arguments"];
+  }
+  call.context = context_;
+  std::shared_ptr<Guard> guard;
+  {
+    std::lock_guard lock(mutex_);
+    if (call.context.agent.empty()) call.context.agent = client_name_;
+    guard = guard_;
+  }
+  // Only an ask can wait for a person, and the person may be asked through
+  // the client, whose answer arrives on this thread: those calls are decided
+  // on a thread of their own; every other call at once. So is a call made
+  // before any tools/list: the proxy lists the tools itself first.
+  bool list_first;
+  {
+    std::lock_guard lock(mutex_);
+    list_first = !tools_listed_ && !server_gone_;
+  }
+  if (!list_first && guard->engine().decide(call).verdict != Verdict::Ask) {
+    settle(guard->decide(call), message, line, batch_forward);
+    return;
+  }
+  const std::string key = idKey(id);
+  auto cancelled = std::make_shared<std::atomic<bool>>(false);
+  {
+    std::lock_guard lock(mutex_);
+    deciding_[key] = cancelled;
+    ++in_flight_;
+  }
+  auto decide = [self = shared_from_this(), guard, call = std::move(call), message,
+                 line = std::string(line), cancelled, key, list_first]() mutable {
+    if (list_first) {
+      self->listToolsForTheProxy();
+      guard = self->guard();
+    }
+    Decision decision = guard->decide(call);
+    bool drop;
+    {
+      std::lock_guard lock(self->mutex_);
+      drop = *cancelled || self->client_gone_;
+      self->deciding_.erase(key);
+    }
+    if (!drop) self->settle(decision, message, line, nullptr);
+    {
+      std::lock_guard lock(self->mutex_);
+      --self->in_flight_;
+    }
+    self->idle_.notify_all();
+  };
+  try {
+    std::thread(std::move(decide)).detach();
+  } catch (const std::exception& e) {  // no thread: nobody can be asked
+    {
+      std::lock_guard lock(mutex_);
+      deciding_.erase(key);
+      --in_flight_;
+    }
+    reply(toolErrorResponse(id, std::string("Blocked by toolguard: the call needs approval and "
+                                            "the proxy could not wait for it (") +
+                                    e.what() + ")"));
+  }
+}
+
+void Session::settle(const Decision& decision, const json& message, std::string_view line,
+                     json* batch_forward) {
+  const json& id = message["id"];
+  if (decision.verdict == Verdict::Allow) {
+    if (decision.sanitized_args) {  // the tool must run with what the validators made of them
+      json changed = message;
+      changed["params"]["arguments"] = *decision.sanitized_args;
+      forward(changed, "", "tools/call", batch_forward);
+    } else {
+      forward(message, line, "tools/call", batch_forward);
+    }
+  } else if (decision.verdict == Verdict::Abort) {
+    json data = {{"verdict", "abort"}, {"reason", decision.reason}};
+    if (!decision.rule_id.empty()) data["rule"] = decision.rule_id;
+    reply(errorResponse(id, kAbortedByGuard,
+                        "toolguard aborted the generation: " + modelReason(decision), data));
+  } else {  // deny, and an ask nobody settled
+    reply(toolErrorResponse(id, modelReason(decision)));
+  }
+}
+
+void Session::forward(const json& message, std::string_view line, const std::string& method,
+                      json* batch_forward) {
+  std::unique_lock lock(mutex_);
+  if (server_gone_) {
+    if (method.empty()) return;  // a notification or a response: nobody to give it to
+    std::string why = server_gone_why_;
+    lock.unlock();
+    reply(errorResponse(
+        message["id"], kServerUnavailable,
+        "the MCP server \"" + options_.server_name + "\" is not running (" + why + ")"));
+    return;
+  }
+  if (!method.empty()) awaiting_server_[idKey(message["id"])] = method;
+  lock.unlock();
+  if (batch_forward != nullptr) {
+    batch_forward->push_back(message);
+  } else {
+    sinks_.to_server(line.empty() ? toLine(message) : std::string(line));
+  }
+}
+
+}  // namespace toolguard::mcp

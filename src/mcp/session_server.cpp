@@ -1,0 +1,187 @@
+// The MCP proxy's session: its own requests to the server and what comes
+// from the server (responses, tools/list registered and filtered).
+#include "mcp/jsonrpc.hpp"
+#include "mcp/session.hpp"
+#include "registry/catalog_merge.hpp"
+#include "toolguard/json_schema.hpp"
+#include "toolguard/mcp_tools.hpp"
+
+namespace toolguard::mcp {
+
+using json = nlohmann::json;
+
+// ---- the proxy's own requests to the server ----
+
+std::optional<json> Session::askServer(const std::string& method, json params) {
+  std::promise<json> promise;
+  std::future<json> answer = promise.get_future();
+  json id;
+  {
+    std::lock_guard lock(mutex_);
+    if (server_gone_) return std::nullopt;
+    id = question_prefix_ + "own-" + std::to_string(++next_question_);
+    own_requests_.emplace(idKey(id), std::move(promise));
+  }
+  sinks_.to_server(
+      toLine({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}));
+  if (answer.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
+    std::lock_guard lock(mutex_);
+    own_requests_.erase(idKey(id));
+    return std::nullopt;
+  }
+  try {
+    return answer.get();
+  } catch (const std::future_error&) {  // the server went away
+    return std::nullopt;
+  }
+}
+
+void Session::listToolsForTheProxy() {
+  json params = json::object();
+  for (int page = 0; page < 100; ++page) {
+    std::optional<json> response = askServer("tools/list", params);
+    if (!response || !response->is_object() || !(*response)["result"].is_object()) {
+      sinks_.log("toolguard mcp: the server \"" + options_.server_name +
+                 "\" did not list its tools; its calls are judged as unknown tools");
+      return;
+    }
+    registerListedTools(*response);
+    const json& cursor = (*response)["result"]["nextCursor"];
+    if (!cursor.is_string()) return;
+    params["cursor"] = cursor;
+  }
+}
+
+// ---- from the server ----
+
+void Session::fromServer(std::string_view line) {
+  MessageShape shape = scanMessage(line);
+  if (shape.kind == MessageKind::Invalid) {
+    sinks_.log("toolguard mcp: the server \"" + options_.server_name +
+               "\" sent an invalid message (dropped): " + shape.problem);
+    if (shape.id.is_string() || shape.id.is_number()) {
+      std::unique_lock lock(mutex_);
+      if (awaiting_server_.erase(idKey(shape.id)) > 0) {
+        lock.unlock();
+        reply(errorResponse(
+            shape.id, kInternalError,
+            "toolguard mcp: the MCP server sent an invalid response: " + shape.problem));
+      }
+    }
+    return;
+  }
+  if (shape.kind == MessageKind::Batch) {
+    json batch = json::parse(line, nullptr, false);
+    bool changed = false;
+    for (json& element : batch) {
+      if (shapeOf(element).kind == MessageKind::Response) changed |= handleServerResponse(element);
+    }
+    sinks_.to_client(changed ? toLine(batch) : std::string(line));
+    return;
+  }
+  if (shape.kind == MessageKind::Response) {
+    std::string method;
+    {
+      std::unique_lock lock(mutex_);
+      auto own = own_requests_.find(idKey(shape.id));
+      if (own != own_requests_.end()) {  // the proxy's own request: not the client's business
+        std::promise<json> answer = std::move(own->second);
+        own_requests_.erase(own);
+        lock.unlock();
+        answer.set_value(json::parse(line, nullptr, false));
+        return;
+      }
+      auto it = awaiting_server_.find(idKey(shape.id));
+      if (it != awaiting_server_.end()) method = it->second;
+    }
+    // Only these responses are read; every other one is relayed as it came.
+    if (method == "tools/list" || method == "initialize") {
+      json response = json::parse(line, nullptr, false);
+      if (handleServerResponse(response)) {
+        sinks_.to_client(toLine(response));
+        return;
+      }
+    } else if (!method.empty()) {
+      std::lock_guard lock(mutex_);
+      awaiting_server_.erase(idKey(shape.id));
+    }
+  }
+  sinks_.to_client(std::string(line));
+}
+
+bool Session::handleServerResponse(json& response) {
+  std::string method;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = awaiting_server_.find(idKey(response["id"]));
+    if (it == awaiting_server_.end()) return false;
+    method = std::move(it->second);
+    awaiting_server_.erase(it);
+  }
+  auto result = response.find("result");
+  if (result == response.end() || !result->is_object()) return false;
+  if (method == "initialize") {
+    auto version = result->find("protocolVersion");
+    if (version != result->end() && version->is_string()) {
+      std::lock_guard lock(mutex_);
+      protocol_version_ = version->get<std::string>();
+    }
+    return false;
+  }
+  return method == "tools/list" && registerListedTools(response);
+}
+
+bool Session::registerListedTools(json& response) {
+  json& result = response["result"];
+  auto tools = result.find("tools");
+  if (tools == result.end() || !tools->is_array()) return false;
+  std::vector<std::optional<ToolInfo>> infos;  // nullopt: the entry is dropped
+  for (const json& entry : *tools) {
+    try {
+      ToolInfo info = mcpToolInfo(options_.server_name, entry, base_policy_.default_verdict);
+      if (!info.input_schema.is_null()) (void)JsonSchema::compile(info.input_schema);
+      infos.push_back(std::move(info));
+    } catch (const std::exception& e) {
+      auto name = entry.is_object() ? entry.find("name") : entry.end();
+      const std::string tool = entry.is_object() && name != entry.end() && name->is_string()
+                                   ? " \"" + name->get<std::string>() + "\""
+                                   : "";
+      sinks_.log("toolguard mcp: the server \"" + options_.server_name + "\" listed a tool" + tool +
+                 " toolguard cannot judge, so the client does not see it: " + e.what());
+      infos.emplace_back();
+    }
+  }
+  std::lock_guard lock(mutex_);
+  std::map<std::string, ToolInfo> listed = listed_tools_;
+  for (auto& info : infos) {
+    if (info) listed[info->name] = detail::mergeServerTool(*info, base_policy_);
+  }
+  Policy policy = base_policy_;
+  for (const auto& [name, tool] : listed) {
+    policy.tools.add(tool);
+    // A tool policy comes from the policy file's entry, which keeps its origin.
+    if (!tool.policy || policy.tool_origins.count(name) == 0) {
+      policy.tool_origins[name] =
+          ToolOrigin{PolicyLayer::Code, {"<mcp server " + options_.server_name + ">", 0, 0}};
+    }
+  }
+  try {
+    guard_ = std::make_shared<Guard>(guard_->withEngine(Engine(policy)));
+    listed_tools_ = std::move(listed);
+  } catch (const std::exception& e) {  // keep judging with what was known; show nothing new
+    sinks_.log(std::string("toolguard mcp: the listed tools could not be registered: ") + e.what());
+    infos.assign(infos.size(), std::nullopt);
+  }
+  json kept = json::array();
+  for (size_t i = 0; i < infos.size(); ++i) {
+    if (infos[i] && !detail::deniedOutright(listed_tools_.at(infos[i]->name), policy)) {
+      kept.push_back(std::move((*tools)[i]));
+    }
+  }
+  tools_listed_ = true;
+  bool changed = kept.size() != tools->size();
+  if (changed) *tools = std::move(kept);
+  return changed;
+}
+
+}  // namespace toolguard::mcp
