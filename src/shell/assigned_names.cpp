@@ -105,9 +105,12 @@ class Scanner {
   void command(TSNode node) {
     TSNode name_node = ts_node_child_by_field_name(node, "name", 4);
     if (ts_node_is_null(name_node)) return;
-    const std::optional<std::string> name = literalWord(tree_.textOf(name_node));
-    if (!name) {
-      out_.everything = true;  // `$cmd X` may be `read X` or `eval ...`
+    const std::string_view name_text = tree_.textOf(name_node);
+    const std::optional<std::string> name = literalWord(name_text);
+    // `$cmd X` may be `read X` or `eval ...`; so may a glob (`r?ad X` with a
+    // file named read here) or a brace expansion (`{rea,}d X`).
+    if (!name || name_text.find_first_of("*?[{}") != std::string_view::npos) {
+      out_.everything = true;
       out_.runs_code = true;
       return;
     }
@@ -168,10 +171,10 @@ class Scanner {
 }  // namespace
 
 bool mayAssignAnything(std::string_view text) {
-  // Quotes and backslashes can spell any name (`r''ead`); `=`, `$`, `[`, `(`
-  // and braces start assignments, expansions, arithmetic, functions and
-  // `{fd}>` redirections.
-  if (text.find_first_of("=$`[(){}\"'\\") != std::string_view::npos) return true;
+  // Quotes and backslashes can spell any name (`r''ead`), and so can globs
+  // and braces (`r?ad`, `{rea,}d`); `=`, `$`, `[`, `(` and braces start
+  // assignments, expansions, arithmetic, functions and `{fd}>` redirections.
+  if (text.find_first_of("=$`[(){}\"'\\*?") != std::string_view::npos) return true;
   static constexpr std::string_view kWords[] = {
       "for",    "select", "declare",  "typeset", "export",   "local", "readonly", "unset",
       "eval",   "source", "trap",     "alias",   "enable",   "let",   "coproc",   "shopt",
