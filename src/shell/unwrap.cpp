@@ -2,6 +2,7 @@
 // -exec, ... The inner command is judged as well as the wrapper.
 #include "unwrap.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "interpreter_shell_calls.hpp"
@@ -52,7 +53,9 @@ size_t skipOptions(const std::vector<ShellWord>& words, size_t start, const Opti
     }
     i += advance;
   }
-  return i;
+  // An option that takes a value may be the last word (`parallel -j`): the
+  // index never passes the end, so callers may index every word before it.
+  return std::min(i, words.size());
 }
 
 std::vector<ShellWord> from(const std::vector<ShellWord>& words, size_t start) {

@@ -143,6 +143,12 @@ TEST(ShellValues, XargsAndParallelOverKnownInput) {
   // Without `:::` the values come from its input (found by fuzzing: read past the words).
   EXPECT_RUNS("ls | parallel rm -rf {}", "rm -rf $${parallel}");
   EXPECT_RUNS("parallel rm {", "rm {");
+  // An option whose value is missing at the end (found by fuzzing: the
+  // option scan ran past the last word).
+  EXPECT_RUNS("ls | parallel -j", "ls");
+  EXPECT_RUNS("parallel rm {| ; ls | parallel -j", "ls");
+  EXPECT_RUNS("timeout -s", "timeout -s");
+  EXPECT_RUNS("sudo -u", "sudo -u");
 }
 
 TEST(ShellValues, FunctionsAndLoopsAreWrittenOut) {

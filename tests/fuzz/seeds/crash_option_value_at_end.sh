@@ -1,0 +1,1 @@
+parallel rm {| ; lel rm {| ; ls | parallel -j
