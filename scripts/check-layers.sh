@@ -12,9 +12,10 @@ declare -A layer=(
   [core]=1
   [shell]=2 [schema]=2 [chat]=2 [audit]=2
   [engine]=3 [approval]=3 [policy]=3
-  [formats]=4 [limits]=4 [llm]=4 [agent]=4 [registry]=4
+  [formats]=4 [limits]=4 [llm]=4 [agent]=4 [registry]=4 [store]=4
   [mcp]=5
   [cli]=6
+  [serve]=7
 )
 
 status=0

@@ -13,6 +13,9 @@ packages=(
   # The JSON Schema Test Suite's drafts 2019-09 and 2020-12 (json-schema-test-suite
   # stops at draft 7): this Perl package ships the whole suite, at commit 47958f8.
   libtest-json-schema-acceptance-perl
+  # toolguard serve: the HTTP/1.1 server, the PostgreSQL client library, and
+  # the PostgreSQL server its tests start a throw-away cluster of.
+  libmicrohttpd-dev libpq-dev postgresql curl
 )
 
 missing=()

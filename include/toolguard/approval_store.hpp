@@ -35,6 +35,27 @@ struct ApprovalListing {
   std::vector<std::string> errors;  ///< "PATH: problem", one per bad file
 };
 
+/// Where remembered approvals are kept and looked up: the files of an
+/// ApprovalStore on one machine, or the database of `toolguard serve`. The
+/// Guard reads and adds through this. Implementations are thread-safe.
+class ApprovalRepository {
+ public:
+  virtual ~ApprovalRepository() = default;
+
+  /// The entries that apply to a call made in `context` (global, its
+  /// project's, its agent's and its session's); what could not be read is
+  /// listed in `errors` and grants nothing.
+  virtual ApprovalListing lookup(const CallContext& context) const = 0;
+
+  /// Remembers an entry; false when the same grant was already there.
+  /// Throws (and remembers nothing) when it cannot be written.
+  virtual bool add(const ApprovalEntry& entry) = 0;
+
+  /// Where one scope's entries are kept, for the audit record: a file, or
+  /// the database's name.
+  virtual std::string locationOf(ApprovalScope scope, std::string_view scope_id) const = 0;
+};
+
 /// The store under one home directory. Files (created on first write):
 ///   HOME/approvals/global.json
 ///   HOME/approvals/projects/<name>.json   (one per project root)
@@ -52,7 +73,7 @@ struct ApprovalListing {
 /// The Global scope's id is ""; every other scope needs a non-empty id (else
 /// ApprovalStoreError). A bad file is never overwritten and grants nothing.
 /// Safe to use from many threads and many processes at once.
-class ApprovalStore {
+class ApprovalStore : public ApprovalRepository {
  public:
   /// A store in `home` (see toolguardHome()).
   explicit ApprovalStore(std::string home);
@@ -71,7 +92,7 @@ class ApprovalStore {
   /// project's, its agent's and its session's. Files are re-read only when
   /// they changed (size, time, inode). A bad file gives no entries and is
   /// listed in `errors`.
-  ApprovalListing lookup(const CallContext& context) const;
+  ApprovalListing lookup(const CallContext& context) const override;
 
   /// Every entry of every scope file, for listing. A file in the directory of
   /// another scope, or whose recorded scope id is not the one its name is made
@@ -85,7 +106,12 @@ class ApprovalStore {
   /// renames it into place and fsyncs the directory. Returns false when the
   /// same grant was already there. Throws ApprovalStoreError (and leaves the
   /// file as it was) when the file is corrupt or cannot be written.
-  bool add(const ApprovalEntry& entry);
+  bool add(const ApprovalEntry& entry) override;
+
+  /// The scope's file (fileFor).
+  std::string locationOf(ApprovalScope scope, std::string_view scope_id) const override {
+    return fileFor(scope, scope_id);
+  }
 
   /// Removes the entries of one scope file for which `matches` is true, in
   /// the same locked, atomic way (the file is not written when none match).

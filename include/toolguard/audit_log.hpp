@@ -64,22 +64,33 @@ nlohmann::json malformedCallRecord(const MalformedCall& input, const Decision& d
                                    std::chrono::system_clock::time_point when,
                                    size_t max_input_bytes = kMaxRecordedInputBytes);
 
+/// Where decisions are recorded: the audit log file, or the database of
+/// `toolguard serve`. A write returns once the record is kept (written to
+/// the file, committed to the database); it throws when it cannot be.
+class AuditSink {
+ public:
+  virtual ~AuditSink() = default;
+
+  /// Records one decision (auditRecord of it, now).
+  void write(const ToolCall& call, const Decision& decision);
+
+  /// Records a prepared record (one JSON object). Throws when it cannot.
+  virtual void writeRecord(const nlohmann::json& record) = 0;
+};
+
 /// Appends audit records to a file. Each record is one write(2) of one whole
 /// line to a file opened with O_APPEND, so lines from concurrent processes
 /// never interleave. When the file passes max_bytes it is rotated under a
 /// lock (PATH -> PATH.1 -> PATH.2 ...). Thread-safe.
-class AuditLog {
+class AuditLog : public AuditSink {
  public:
   explicit AuditLog(AuditLogOptions options);
   ~AuditLog();
   AuditLog(const AuditLog&) = delete;
   AuditLog& operator=(const AuditLog&) = delete;
 
-  /// Writes the record of one decision. Throws AuditLogError when it cannot.
-  void write(const ToolCall& call, const Decision& decision);
-
   /// Writes a prepared record (one JSON object). Throws AuditLogError.
-  void writeRecord(const nlohmann::json& record);
+  void writeRecord(const nlohmann::json& record) override;
 
   const AuditLogOptions& options() const;
 
@@ -97,6 +108,10 @@ struct AuditQuery {
   std::string rule;     ///< rule id or wildcard pattern
   size_t last = 0;      ///< keep only the last N matches; 0 keeps all
 };
+
+/// True when one audit record passes the query's filters (time, tool,
+/// verdict, rule; `last` is not a filter of one record).
+bool auditRecordMatches(const nlohmann::json& record, const AuditQuery& query);
 
 /// Records of the log and its rotated files, oldest first, that match the
 /// query. Lines that are not JSON objects are returned as

@@ -27,11 +27,12 @@ struct GuardOptions {
   /// How long the handler has to answer; past it the call is denied. 0: no limit.
   std::chrono::milliseconds approval_timeout{std::chrono::minutes(5)};
   /// Remembered approvals for the project, agent and global scopes (and the
-  /// session scope when store_session_approvals). nullptr: none.
-  std::shared_ptr<ApprovalStore> store;
-  /// Where every decision is written. nullptr: no audit. A failed write
-  /// turns the decision into deny (fail closed).
-  std::shared_ptr<AuditLog> audit_log;
+  /// session scope when store_session_approvals): an ApprovalStore, or a
+  /// service's database. nullptr: none.
+  std::shared_ptr<ApprovalRepository> store;
+  /// Where every decision is written: an AuditLog, or a service's database.
+  /// nullptr: no audit. A failed write turns the decision into deny (fail closed).
+  std::shared_ptr<AuditSink> audit_log;
   /// With no handler, report ask as ask instead of denying: for hooks, whose
   /// agent asks its own user.
   bool report_ask = false;

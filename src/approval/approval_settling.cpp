@@ -111,7 +111,7 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
     for (const ApprovalEntry& entry : listing.entries) {
       if (approvalCovers(entry, view, d)) {
         return allow(
-            d, remembered("store", entry, options.store->fileFor(entry.scope, entry.scope_id)),
+            d, remembered("store", entry, options.store->locationOf(entry.scope, entry.scope_id)),
             "allowed: remembered approval (" + entry.describe() + ")");
       }
     }
@@ -207,7 +207,7 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
   } else {
     try {
       options.store->add(entry);
-      how.file = options.store->fileFor(entry.scope, entry.scope_id);
+      how.file = options.store->locationOf(entry.scope, entry.scope_id);
     } catch (const std::exception& e) {
       // The person allowed this call; only remembering it failed.
       note += "; not remembered: " + std::string(e.what());

@@ -173,7 +173,7 @@ const AuditLogOptions& AuditLog::options() const {
   return state_->options;
 }
 
-void AuditLog::write(const ToolCall& call, const Decision& decision) {
+void AuditSink::write(const ToolCall& call, const Decision& decision) {
   writeRecord(auditRecord(call, decision, std::chrono::system_clock::now()));
 }
 

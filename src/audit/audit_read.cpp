@@ -95,23 +95,6 @@ std::string_view stringField(const json& record, const char* key) {
   return it->get_ref<const std::string&>();
 }
 
-bool matches(const json& record, const AuditQuery& query) {
-  if (query.since || query.until) {
-    auto time = parseAuditTime(stringField(record, "time"));
-    if (!time) return false;
-    if (query.since && *time < *query.since) return false;
-    if (query.until && *time >= *query.until) return false;
-  }
-  if (!query.tool.empty() && !toolNameMatches(query.tool, stringField(record, "tool"))) {
-    return false;
-  }
-  if (!query.verdict.empty() && stringField(record, "verdict") != query.verdict) return false;
-  if (!query.rule.empty() && !toolNameMatches(query.rule, stringField(record, "rule"))) {
-    return false;
-  }
-  return true;
-}
-
 // A line as a record, or nullopt when it is not a JSON object (or nested
 // deeper than any record the log writes).
 std::optional<json> parseRecord(const std::string& line) {
@@ -138,7 +121,7 @@ class Collector {
     std::optional<json> record = parseRecord(text);
     if (!record) {
       keep({{"unreadable", std::move(text)}, {"file", file.path}, {"line", number}});
-    } else if (matches(*record, query_)) {
+    } else if (auditRecordMatches(*record, query_)) {
       keep(std::move(*record));
     }
   }
@@ -187,6 +170,23 @@ std::vector<nlohmann::json> readAuditLog(const std::string& path, const AuditQue
   Collector collector(query);
   for (const LogFile& file : files) readLines(file, collector);
   return collector.take();
+}
+
+bool auditRecordMatches(const json& record, const AuditQuery& query) {
+  if (query.since || query.until) {
+    auto time = parseAuditTime(stringField(record, "time"));
+    if (!time) return false;
+    if (query.since && *time < *query.since) return false;
+    if (query.until && *time >= *query.until) return false;
+  }
+  if (!query.tool.empty() && !toolNameMatches(query.tool, stringField(record, "tool"))) {
+    return false;
+  }
+  if (!query.verdict.empty() && stringField(record, "verdict") != query.verdict) return false;
+  if (!query.rule.empty() && !toolNameMatches(query.rule, stringField(record, "rule"))) {
+    return false;
+  }
+  return true;
 }
 
 }  // namespace toolguard

@@ -98,7 +98,7 @@ struct Judge {
   // (or there is no log: --no-audit, or it could not be set up).
   template <typename MakeRecord>
   std::string audit(MakeRecord make) {
-    std::shared_ptr<AuditLog> log = guards ? guards->auditLog() : nullptr;
+    std::shared_ptr<AuditSink> log = guards ? guards->auditLog() : nullptr;
     if (!log) return "";
     try {
       log->writeRecord(make());

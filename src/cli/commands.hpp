@@ -18,6 +18,10 @@ void addCheckCommand(CLI::App& app, int& exit_code);
 struct CheckOptions;
 /// Runs `toolguard check` with options read without CLI11 (check_arguments.hpp).
 int runCheck(const CheckOptions& options);
+
+/// `toolguard serve ARGS`: replaces this process with toolguard-serve ARGS
+/// (returns only when it cannot: an error exit).
+int runServeProgram(int argc, char** argv);
 void addExplainCommand(CLI::App& app, int& exit_code);
 void addTestCommand(CLI::App& app, int& exit_code);
 void addPolicyCommand(CLI::App& app, int& exit_code);

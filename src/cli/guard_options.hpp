@@ -57,7 +57,7 @@ class GuardProvider {
 
   /// The audit log every Guard writes (nullptr with --no-audit), for
   /// decisions made without a Guard (malformed input, a broken policy).
-  std::shared_ptr<AuditLog> auditLog() const { return options_.audit_log; }
+  std::shared_ptr<AuditSink> auditLog() const { return options_.audit_log; }
 
  private:
   std::string home_;

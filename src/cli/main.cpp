@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
       }
     }
   }
+  // The decision service is a program of its own (the HTTP server, libpq).
+  if (argc >= 2 && std::string_view(argv[1]) == "serve") return runServeProgram(argc - 2, argv + 2);
   CLI::App app{
       "toolguard: decides whether an LLM agent's tool call may run (allow, ask, deny, abort)"};
   app.require_subcommand(1);

@@ -28,16 +28,16 @@ constexpr const char* kHelperFile = "toolguard-http";
 // Far above any piece cpp-httplib hands over; a larger frame is a broken helper.
 constexpr uint32_t kMaxFrame = 16u << 20;
 
-std::vector<fs::path> candidates() {
+std::vector<fs::path> candidates(const char* program = kHelperFile) {
   std::vector<fs::path> out;
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    out.push_back(exe.parent_path() / kHelperFile);
-    out.push_back(exe.parent_path() / TOOLGUARD_HTTP_HELPER_RELATIVE_DIR / kHelperFile);
+    out.push_back(exe.parent_path() / program);
+    out.push_back(exe.parent_path() / TOOLGUARD_HTTP_HELPER_RELATIVE_DIR / program);
   }
-  out.push_back(fs::path(TOOLGUARD_HTTP_HELPER_INSTALL_DIR) / kHelperFile);
-  out.push_back(fs::path(TOOLGUARD_HTTP_HELPER_BUILD_DIR) / kHelperFile);
+  out.push_back(fs::path(TOOLGUARD_HTTP_HELPER_INSTALL_DIR) / program);
+  out.push_back(fs::path(TOOLGUARD_HTTP_HELPER_BUILD_DIR) / program);
   return out;
 }
 
@@ -219,6 +219,17 @@ std::unique_ptr<HttpHelper> HttpHelper::from(const std::vector<fs::path>& files,
   error = "the HTTP client " + std::string(kHelperFile) +
           " could not be found (reinstall toolguard): " + tried;
   return nullptr;
+}
+
+int openHelperProgram(const char* program, std::string& error) {
+  std::string tried;
+  for (const fs::path& file : candidates(program)) {
+    std::string why;
+    if (const int fd = openTrustworthy(file, why); fd >= 0) return fd;
+    tried += (tried.empty() ? "" : "; ") + file.string() + ": " + why;
+  }
+  error = std::string(program) + " could not be found (reinstall toolguard): " + tried;
+  return -1;
 }
 
 const HttpHelper* HttpHelper::installed(std::string& error) {

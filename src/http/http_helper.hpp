@@ -15,6 +15,11 @@
 
 namespace toolguard::detail {
 
+/// Opens one of toolguard's programs (`toolguard-serve`), found and checked
+/// as HttpHelper::installed finds its helper, for fexecve. -1 with `error`
+/// saying what was tried when none is usable.
+int openHelperProgram(const char* program, std::string& error);
+
 /// The helper program, opened once and checked: it is run from that open
 /// file (never found again by its name), so nobody can swap it afterwards.
 class HttpHelper {

@@ -97,7 +97,7 @@ void Session::refuseAmbiguous(std::string_view line, const std::string& error) {
 }
 
 void Session::auditMalformedCall(std::string_view line, const std::string& error) {
-  std::shared_ptr<AuditLog> log = guard()->options().audit_log;
+  std::shared_ptr<AuditSink> log = guard()->options().audit_log;
   if (!log) return;
   Decision d;
   d.verdict = d.policy_verdict = Verdict::Deny;

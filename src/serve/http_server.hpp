@@ -1,0 +1,76 @@
+#pragma once
+// Internal: the HTTP/1.1 server under `toolguard serve` (GNU libmicrohttpd:
+// keep-alive, one thread per connection so a request may wait for a person),
+// on TCP and on a Unix socket. It only moves requests and responses; what
+// they mean is the service's (serve_routes.hpp).
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace toolguard::serve {
+
+/// One request as the handler sees it.
+struct HttpRequest {
+  std::string method;                          ///< "GET", "POST", ...
+  std::string path;                            ///< without the query
+  std::map<std::string, std::string> query;    ///< decoded query arguments
+  std::map<std::string, std::string> headers;  ///< names in lower case
+  std::string body;
+  std::string peer;  ///< "127.0.0.1:53122", or "unix" for the Unix socket
+
+  /// A header's value, or "" when absent (`name` in lower case).
+  std::string header(const std::string& name) const;
+  /// A query argument's value, or "" when absent.
+  std::string arg(const std::string& name) const;
+};
+
+/// What the handler answers.
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+/// Answers one request; may block (a long poll). Exceptions become 500.
+using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
+
+/// Limits against a misbehaving client.
+struct HttpServerOptions {
+  size_t max_body_bytes = 1 << 20;  ///< larger bodies get 413
+  unsigned max_connections = 512;   ///< past it new connections are refused
+  unsigned idle_timeout_s = 15;     ///< a connection silent this long is closed (slow clients)
+};
+
+/// Serves `handler` on sockets added before start(). Stops in its destructor.
+class HttpServer {
+ public:
+  HttpServer(HttpHandler handler, HttpServerOptions options);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  /// Listens on HOST:PORT (port 0 picks a free one); returns the port.
+  /// Throws std::runtime_error naming the address and the system error.
+  int listenTcp(const std::string& host, int port);
+
+  /// Listens on a Unix socket at `path` (an old socket file there is
+  /// replaced; the socket is made 0660). Throws std::runtime_error.
+  void listenUnix(const std::string& path);
+
+  /// Starts serving every socket. Throws std::runtime_error.
+  void start();
+
+  /// Stops accepting and closes the sockets (waits for running requests).
+  void stop();
+
+  struct State;  ///< internal
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace toolguard::serve

@@ -1,0 +1,302 @@
+// Asks in the store's queue: made by the Guard's handler (waiting) or by a
+// check with ?async=1, answered through /v1/asks/ID/answer. An answer is
+// checked against what was offered, the first one wins on every instance,
+// and "always" is remembered at once with the same entry the terminal
+// prompt would have made.
+#include "serve_asks.hpp"
+
+#include <algorithm>
+
+#include "approval/approval_matching.hpp"
+#include "audit/audit_detail.hpp"
+#include "cli/call_json.hpp"
+#include "toolguard/call_view.hpp"
+#include "toolguard/policy.hpp"
+#include "toolguard/strict_json.hpp"
+
+namespace toolguard::serve {
+namespace {
+
+using SystemClock = std::chrono::system_clock;
+
+struct ThreadAsk {
+  bool set = false;
+  std::string token;
+  std::chrono::steady_clock::time_point deadline;
+};
+thread_local ThreadAsk t_ask;
+
+HttpResponse json(int status, const nlohmann::json& body) {
+  HttpResponse r;
+  r.status = status;
+  r.body = cli::dumpLine(body) + "\n";
+  return r;
+}
+
+HttpResponse problem(int status, const std::string& message) {
+  return json(status, {{"error", message}});
+}
+
+nlohmann::json callJson(const ToolCall& call) {
+  nlohmann::json context{{"cwd", call.context.cwd}, {"mode", toString(call.context.mode)}};
+  if (!call.context.workspace_roots.empty()) {
+    context["workspace_roots"] = call.context.workspace_roots;
+  }
+  for (const auto& [key, value] :
+       {std::pair{"agent", &call.context.agent}, std::pair{"session", &call.context.session},
+        std::pair{"model", &call.context.model}, std::pair{"role", &call.context.role}}) {
+    if (!value->empty()) context[key] = *value;
+  }
+  return {{"tool", call.tool}, {"args", call.args}, {"context", context}};
+}
+
+// The scopes an "always" may be remembered in: those the call has an id for
+// (session approvals live in the store, shared by every instance).
+std::vector<ApprovalScope> scopesFor(const CallContext& context) {
+  std::vector<ApprovalScope> scopes;
+  for (ApprovalScope s : {ApprovalScope::Session, ApprovalScope::Project, ApprovalScope::Agent,
+                          ApprovalScope::Global}) {
+    if (scopeIdOf(s, context)) scopes.push_back(s);
+  }
+  return scopes;
+}
+
+nlohmann::json offerJson(const std::vector<ApprovalOption>& options,
+                         const std::vector<ApprovalScope>& scopes, const Decision& decision) {
+  nlohmann::json bindings = nlohmann::json::array();
+  for (const ApprovalOption& o : options) {
+    bindings.push_back(
+        {{"binding", toString(o.binding)}, {"value", o.value}, {"description", o.description}});
+  }
+  nlohmann::json scope_names = nlohmann::json::array();
+  for (ApprovalScope s : scopes) scope_names.push_back(toString(s));
+  return {{"bindings", bindings}, {"scopes", scope_names}, {"rule", detail::askingRule(decision)}};
+}
+
+// The call an ask is about, read back from its record.
+std::optional<ToolCall> callOf(const store::AskRecord& ask) {
+  cli::ParsedCall parsed = cli::parseCall(ask.call, cli::CallFormat::Toolguard, "/");
+  return parsed.call;
+}
+
+}  // namespace
+
+AskScope::AskScope(std::string token, std::chrono::steady_clock::time_point deadline) {
+  t_ask = ThreadAsk{true, std::move(token), deadline};
+}
+
+AskScope::~AskScope() {
+  t_ask = ThreadAsk{};
+}
+
+StoreAskHandler::StoreAskHandler(store::ServiceStore& store, Metrics& metrics,
+                                 size_t max_pending_per_token)
+    : store_(store), metrics_(metrics), max_pending_(max_pending_per_token) {}
+
+store::AskRecord StoreAskHandler::record(const ApprovalRequest& request, const std::string& token,
+                                         SystemClock::time_point expires) {
+  store::AskRecord a;
+  a.id = request.decision.id;
+  a.call = callJson(request.call);
+  a.decision = cli::decisionToJson(request.decision, request.call.tool);
+  a.offer = offerJson(request.options, request.scopes, request.decision);
+  a.created = detail::formatAuditTime(SystemClock::now());
+  a.expires = detail::formatAuditTime(expires);
+  a.token = token;
+  return a;
+}
+
+std::future<ApprovalAnswer> StoreAskHandler::ask(const ApprovalRequest& request) {
+  std::promise<ApprovalAnswer> promise;
+  auto nobody = [&](const std::string& why) {
+    ApprovalAnswer a;
+    a.outcome = ApprovalOutcome::Deny;
+    a.by_person = false;
+    a.reason = why;
+    promise.set_value(a);
+    return promise.get_future();
+  };
+  if (!t_ask.set) return nobody("no request to wait for an answer");
+  const ThreadAsk mine = t_ask;
+  const auto now = std::chrono::steady_clock::now();
+  const auto wait = std::chrono::duration_cast<std::chrono::seconds>(mine.deadline - now);
+  if (store_.pendingAsksOf(mine.token) >= max_pending_) {
+    return nobody("the token '" + mine.token + "' already has " + std::to_string(max_pending_) +
+                  " asks waiting (the most it may)");
+  }
+  store::AskRecord a = record(request, mine.token, SystemClock::now() + wait);
+  store_.createAsk(a);
+  std::optional<store::AskRecord> got = store_.waitForAsk(a.id, mine.deadline);
+  if (got && got->state == store::AskState::Pending && !store_.expireAsk(a.id)) {
+    got = store_.findAsk(a.id);  // answered just as it expired: the answer wins
+  }
+  if (!got || got->state != store::AskState::Answered) {
+    return nobody("no one answered within " + std::to_string(wait.count()) + " s; the ask expired");
+  }
+  const nlohmann::json& answer = got->answer;
+  const std::string kind = answer.value("answer", "");
+  ApprovalAnswer result;
+  if (kind == "allow_once") {
+    result.outcome = ApprovalOutcome::AllowOnce;
+  } else if (kind == "always") {
+    result.outcome = ApprovalOutcome::AlwaysAllow;
+    result.option = answer.value("option", size_t{0});
+    result.scope = parseApprovalScope(answer.value("scope", "")).value_or(ApprovalScope::Session);
+  } else {
+    result.outcome = ApprovalOutcome::Deny;
+    result.reason = answer.value("note", "");
+    if (const std::string by = answer.value("by", ""); !by.empty()) {
+      result.reason =
+          result.reason.empty() ? "answered by " + by : result.reason + " (answered by " + by + ")";
+    }
+  }
+  promise.set_value(result);
+  return promise.get_future();
+}
+
+store::AskRecord StoreAskHandler::queue(const ToolCall& call, const Decision& decision,
+                                        const Engine& engine, const std::string& token,
+                                        std::chrono::seconds lifetime) {
+  if (store_.pendingAsksOf(token) >= max_pending_) {
+    throw store::StoreError("the token '" + token + "' already has " +
+                            std::to_string(max_pending_) + " asks waiting (the most it may)");
+  }
+  const Policy& policy = engine.policy();
+  const CallView view(call, engine.toolInfo(call.tool), policy.paths.pathOptions(),
+                      &policy.paths.workspace_roots);
+  ApprovalRequest request{call, decision, detail::approvalOptions(view, decision),
+                          scopesFor(call.context), lifetime};
+  store::AskRecord a = record(request, token, SystemClock::now() + lifetime);
+  store_.createAsk(a);
+  return a;
+}
+
+HttpResponse StoreAskHandler::route(
+    const HttpRequest& request, const Caller& caller,
+    const std::function<HttpResponse(const std::string&)>& forbidden) {
+  const bool approver =
+      caller.role == store::TokenRole::Approver || caller.role == store::TokenRole::Admin;
+  if (request.path == "/v1/asks") {
+    if (request.method != "GET") return problem(405, "GET /v1/asks");
+    if (!approver) return forbidden("list asks");
+    std::optional<store::AskState> state;
+    if (const std::string s = request.arg("state"); !s.empty()) {
+      state = store::parseAskState(s);
+      if (!state) return problem(400, "state: pending, answered or expired");
+    }
+    nlohmann::json out = nlohmann::json::array();
+    for (const store::AskRecord& a : store_.listAsks(state, 500)) out.push_back(store::toJson(a));
+    return json(200, out);
+  }
+  std::string rest = request.path.substr(std::string("/v1/asks/").size());
+  const bool answering = rest.ends_with("/answer");
+  if (answering) rest.resize(rest.size() - std::string("/answer").size());
+  if (rest.empty() || rest.find('/') != std::string::npos) return problem(404, "no such ask");
+  if (answering) {
+    if (request.method != "POST") return problem(405, "POST an answer");
+    if (!approver) return forbidden("answer asks");
+    return answer(rest, request, caller);
+  }
+  if (request.method != "GET") return problem(405, "GET an ask");
+  std::optional<store::AskRecord> a = store_.findAsk(rest);
+  // An agent sees its own asks only (to poll them); no other's, not even whether they exist.
+  if (!a || (!approver && a->token != caller.name)) return problem(404, "no such ask");
+  return json(200, store::toJson(*a));
+}
+
+HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& request,
+                                     const Caller& caller) {
+  StrictJson body = parseStrictJson(request.body, 8);
+  if (!body.value || !body.value->is_object()) {
+    return problem(400, "the answer must be a JSON object" +
+                            (body.error.empty() ? std::string() : ": " + body.error));
+  }
+  const nlohmann::json& in = *body.value;
+  const std::string kind =
+      in.contains("answer") && in["answer"].is_string() ? in["answer"].get<std::string>() : "";
+  if (kind != "allow_once" && kind != "always" && kind != "deny") {
+    return problem(400, "answer: allow_once, always or deny");
+  }
+  if (in.contains("note") && !in["note"].is_string()) return problem(400, "note: a string");
+  std::optional<store::AskRecord> ask = store_.findAsk(id);
+  if (!ask) return problem(404, "no such ask");
+  nlohmann::json recorded{{"answer", kind},
+                          {"note", in.value("note", "")},
+                          {"by", caller.name},
+                          {"at", detail::formatAuditTime(SystemClock::now())}};
+  std::optional<ApprovalEntry> remember;
+  if (kind == "always") {
+    const nlohmann::json& bindings = ask->offer.value("bindings", nlohmann::json::array());
+    std::optional<size_t> option;
+    if (in.contains("binding") && in["binding"].is_number_unsigned()) {
+      option = in["binding"].get<size_t>();
+    } else if (in.contains("binding") && in["binding"].is_string()) {
+      for (size_t i = 0; i < bindings.size(); ++i) {
+        if (bindings[i].value("binding", "") == in["binding"].get<std::string>()) option = i;
+      }
+    } else if (!in.contains("binding")) {
+      option = 0;  // the first offered: this exact call
+    }
+    if (!option || *option >= bindings.size()) {
+      return problem(400, "binding: one of those offered (" + bindings.dump() + ")");
+    }
+    const nlohmann::json& scopes = ask->offer.value("scopes", nlohmann::json::array());
+    std::string scope_name = in.value("scope", scopes.empty() ? "" : scopes[0].get<std::string>());
+    std::optional<ApprovalScope> scope = parseApprovalScope(scope_name);
+    if (!scope || std::find(scopes.begin(), scopes.end(), scope_name) == scopes.end()) {
+      return problem(400, "scope: one of those offered (" + scopes.dump() + ")");
+    }
+    std::optional<ToolCall> call = callOf(*ask);
+    std::optional<ApprovalBinding> binding =
+        parseApprovalBinding(bindings[*option].value("binding", ""));
+    if (!call || !binding) return problem(500, "the ask's record cannot be read back");
+    remember =
+        ApprovalEntry{call->tool,
+                      *binding,
+                      bindings[*option].value("value", ""),
+                      *scope,
+                      scopeIdOf(*scope, call->context).value_or(""),
+                      detail::formatAuditTime(SystemClock::now()),
+                      "approved through serve by " + caller.name,
+                      *binding == ApprovalBinding::ExactCall ? "" : ask->offer.value("rule", "")};
+    recorded["option"] = *option;
+    recorded["binding"] = toString(*binding);
+    recorded["value"] = remember->value;
+    recorded["scope"] = scope_name;
+  }
+  store::AnswerResult result = store_.answerAsk(id, recorded);
+  if (!result.recorded) {
+    if (!result.ask) return problem(404, "no such ask");
+    nlohmann::json out{{"error", result.ask->state == store::AskState::Expired
+                                     ? "the ask expired before it was answered"
+                                     : "the ask was answered first by " +
+                                           result.ask->answer.value("by", "someone")},
+                       {"ask", store::toJson(*result.ask)}};
+    return json(409, out);
+  }
+  metrics_.askAnswered();
+  if (remember) {
+    try {
+      store_.approvals()->add(*remember);
+    } catch (const std::exception& e) {
+      metrics_.storeError();
+      recorded["remembered"] = false;
+      recorded["error"] =
+          std::string("the answer holds, but it could not be remembered: ") + e.what();
+    }
+  }
+  try {
+    store_.audit()->writeRecord({{"time", recorded["at"]},
+                                 {"id", detail::randomAuditId()},
+                                 {"event", "ask-answered"},
+                                 {"ask", id},
+                                 {"tool", ask->call.value("tool", "")},
+                                 {"verdict", kind == "deny" ? "deny" : "allow"},
+                                 {"answer", recorded}});
+  } catch (const std::exception&) {
+    metrics_.storeError();
+  }
+  return json(200, store::toJson(*result.ask));
+}
+
+}  // namespace toolguard::serve

@@ -1,0 +1,60 @@
+#pragma once
+// Internal: asks through the store's queue. StoreAskHandler is the Guard's
+// approval handler inside `toolguard serve`: it queues the ask and waits (to
+// the request's own deadline) for an answer given on any instance. The
+// /v1/asks routes list asks and take answers, checked against what was
+// offered exactly as the terminal prompt's are.
+
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include "serve/http_server.hpp"
+#include "serve/serve_auth.hpp"
+#include "serve/serve_metrics.hpp"
+#include "store/service_store.hpp"
+#include "toolguard/approval.hpp"
+#include "toolguard/engine.hpp"
+
+namespace toolguard::serve {
+
+/// Who asks and how long they wait, for the asks of one request on this
+/// thread (the Guard calls its handler on the deciding thread).
+class AskScope {
+ public:
+  AskScope(std::string token, std::chrono::steady_clock::time_point deadline);
+  ~AskScope();
+  AskScope(const AskScope&) = delete;
+  AskScope& operator=(const AskScope&) = delete;
+};
+
+/// The approval handler of the service and the /v1/asks routes.
+class StoreAskHandler : public ApprovalHandler {
+ public:
+  StoreAskHandler(store::ServiceStore& store, Metrics& metrics, size_t max_pending_per_token);
+
+  std::string name() const override { return "serve"; }
+
+  /// Queues the ask and waits for its answer until the AskScope's deadline;
+  /// then marks it expired and denies (unless an answer came first).
+  std::future<ApprovalAnswer> ask(const ApprovalRequest& request) override;
+
+  /// Queues an ask without waiting (?async=1): the caller polls it.
+  store::AskRecord queue(const ToolCall& call, const Decision& decision, const Engine& engine,
+                         const std::string& token, std::chrono::seconds lifetime);
+
+  /// GET /v1/asks, GET /v1/asks/ID, POST /v1/asks/ID/answer.
+  HttpResponse route(const HttpRequest& request, const Caller& caller,
+                     const std::function<HttpResponse(const std::string&)>& forbidden);
+
+ private:
+  store::AskRecord record(const ApprovalRequest& request, const std::string& token,
+                          std::chrono::system_clock::time_point expires);
+  HttpResponse answer(const std::string& id, const HttpRequest& request, const Caller& caller);
+
+  store::ServiceStore& store_;
+  Metrics& metrics_;
+  size_t max_pending_;
+};
+
+}  // namespace toolguard::serve

@@ -1,0 +1,54 @@
+#pragma once
+// Internal: who is calling `toolguard serve`: the bearer token, looked up by
+// its hash (a second's cache, so a revocation holds within a second), and
+// the requests-per-second limit of each token.
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "serve/http_server.hpp"
+#include "serve/serve_metrics.hpp"
+#include "store/service_store.hpp"
+
+namespace toolguard::serve {
+
+/// The token a request came with.
+struct Caller {
+  std::string name;
+  store::TokenRole role = store::TokenRole::Agent;
+};
+
+/// Checks tokens and their request rates.
+class Authenticator {
+ public:
+  Authenticator(store::ServiceStore& store, Metrics& metrics, double requests_per_second);
+
+  /// The caller, or nullopt with `refused` set: 401 without a usable token,
+  /// 429 past the token's rate, 503 when the store cannot be read.
+  std::optional<Caller> authenticate(const HttpRequest& request, HttpResponse& refused);
+
+  /// The audit record of a refused request (never the token itself).
+  nlohmann::json refusalRecord(const HttpRequest& request, const HttpResponse& refused) const;
+
+ private:
+  struct Known {
+    std::optional<store::TokenRecord> token;
+    std::chrono::steady_clock::time_point read;
+  };
+  struct Bucket {
+    double tokens = 0;
+    std::chrono::steady_clock::time_point refilled;
+  };
+  store::ServiceStore& store_;
+  Metrics& metrics_;
+  double rate_;
+  std::mutex mutex_;
+  std::map<std::string, Known> by_hash_;
+  std::map<std::string, Bucket> buckets_;
+};
+
+}  // namespace toolguard::serve

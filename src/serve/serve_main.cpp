@@ -1,0 +1,253 @@
+// toolguard-serve: the program behind `toolguard serve` (the toolguard
+// command hands `serve ...` to it, so a hook process never loads the HTTP
+// server or libpq). Runs the decision service, and manages its tokens and
+// its database's schema.
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <map>
+
+#include "serve/http_server.hpp"
+#include "serve/serve_service.hpp"
+#include "store/postgres_service_store.hpp"
+#include "toolguard/approval_store.hpp"
+#include "toolguard/policy_error.hpp"
+
+namespace {
+
+using namespace toolguard;
+
+constexpr int kExitError = 2;
+
+struct ServeOptions {
+  std::string listen = "127.0.0.1:8787";
+  std::string socket;
+  std::string store = "file";
+  std::string home;
+  std::vector<std::string> policy_files;
+  std::vector<std::string> profiles;
+  bool no_builtin = false;
+  long max_wait_s = 600;
+  size_t max_pending = 20;
+  double rate = 2000;
+  size_t max_body = 1 << 20;
+  unsigned idle_timeout_s = 15;
+  unsigned max_connections = 512;
+};
+
+std::pair<std::string, int> hostAndPort(const std::string& listen) {
+  const size_t colon = listen.rfind(':');
+  if (colon == std::string::npos || colon + 1 == listen.size()) {
+    throw std::runtime_error("--listen: HOST:PORT, such as 127.0.0.1:8787");
+  }
+  std::string host = listen.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  const std::string port = listen.substr(colon + 1);
+  if (port.find_first_not_of("0123456789") != std::string::npos || port.size() > 5 ||
+      std::stoi(port) > 65535) {
+    throw std::runtime_error("--listen: the port must be a number up to 65535");
+  }
+  return {host, std::stoi(port)};
+}
+
+// The policy files' modification times, to notice a change.
+std::map<std::string, std::pair<long, long>> stamps(const std::vector<std::string>& files) {
+  std::map<std::string, std::pair<long, long>> out;
+  for (const std::string& f : files) {
+    struct stat st {};
+    out[f] = stat(f.c_str(), &st) == 0
+                 ? std::pair<long, long>{st.st_mtim.tv_sec, st.st_mtim.tv_nsec ^ st.st_size ^
+                                                                static_cast<long>(st.st_ino)}
+                 : std::pair<long, long>{-1, -1};
+  }
+  return out;
+}
+
+int runService(const ServeOptions& o) {
+  // Signals are taken by the main thread alone (sigtimedwait below).
+  sigset_t signals;
+  sigemptyset(&signals);
+  for (int s : {SIGHUP, SIGINT, SIGTERM}) sigaddset(&signals, s);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  std::shared_ptr<store::ServiceStore> store = store::openStore(o.store, toolguardHome(o.home));
+  serve::ServiceOptions service_options;
+  for (const std::string& f : o.policy_files) service_options.policy_files.emplace_back(f);
+  service_options.profiles = o.profiles;
+  service_options.builtin = !o.no_builtin;
+  service_options.max_wait = std::chrono::seconds(o.max_wait_s);
+  service_options.max_pending_asks_per_token = o.max_pending;
+  service_options.requests_per_second_per_token = o.rate;
+  serve::Service service(service_options, store);
+  serve::HttpServer server(
+      [&](const serve::HttpRequest& r) { return service.handle(r); },
+      serve::HttpServerOptions{o.max_body, o.max_connections, o.idle_timeout_s});
+  auto [host, port] = hostAndPort(o.listen);
+  const int bound = server.listenTcp(host, port);
+  if (!o.socket.empty()) server.listenUnix(o.socket);
+  server.start();
+  std::cerr << "toolguard serve: store " << store->describe() << "\n";
+  if (!o.socket.empty()) std::cerr << "toolguard serve: listening on unix:" << o.socket << "\n";
+  const std::string shown_host = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  std::cout << "listening on http://" << shown_host << ":" << bound << std::endl;
+
+  auto seen = stamps(o.policy_files);
+  auto reload = [&](const char* why) {
+    const std::string problem = service.reloadPolicy();
+    if (problem.empty()) {
+      std::cerr << "toolguard serve: policy reloaded (" << why << ")\n";
+    } else {
+      std::cerr << "toolguard serve: the policy did not load (" << why
+                << "); the previous one keeps serving:\n"
+                << problem << "\n";
+    }
+  };
+  for (;;) {
+    timespec second{1, 0};
+    const int got = sigtimedwait(&signals, nullptr, &second);
+    if (got == SIGINT || got == SIGTERM) break;
+    if (got == SIGHUP) {
+      seen = stamps(o.policy_files);
+      reload("SIGHUP");
+      continue;
+    }
+    if (auto now = stamps(o.policy_files); now != seen) {
+      seen = now;
+      reload("a policy file changed");
+    }
+  }
+  std::cerr << "toolguard serve: stopping\n";
+  server.stop();
+  return 0;
+}
+
+void addStoreOptions(CLI::App& cmd, std::string& store, std::string& home) {
+  cmd.add_option("--store", store, "'file' (the files under TOOLGUARD_HOME) or a postgresql:// URL")
+      ->capture_default_str();
+  cmd.add_option("--home", home, "toolguard's home for the file store (else $TOOLGUARD_HOME)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "toolguard serve: one decision service for many agents.\n"
+      "Serves POST /v1/check, the asks (GET /v1/asks, POST /v1/asks/ID/answer), GET /v1/audit, "
+      "GET /healthz and GET /metrics; tokens made with `toolguard serve token add`. See "
+      "docs/serve.md.",
+      "toolguard serve"};
+  ServeOptions o;
+  app.add_option("--listen", o.listen, "HOST:PORT to listen on (loopback by default)")
+      ->capture_default_str();
+  app.add_option("--socket", o.socket, "also listen on a Unix socket at PATH (mode 0660)");
+  addStoreOptions(app, o.store, o.home);
+  app.add_option("--policy", o.policy_files,
+                 "policy files over the built-in policy (reloaded "
+                 "on change and on SIGHUP)");
+  app.add_option("--profile", o.profiles, "ready-made profiles over the default");
+  app.add_flag("--no-builtin", o.no_builtin, "without the built-in policy");
+  app.add_option("--max-wait", o.max_wait_s, "the longest an ask may wait for a person, seconds")
+      ->check(CLI::Range(1L, 86400L))
+      ->capture_default_str();
+  app.add_option("--max-pending-asks", o.max_pending, "asks one token may have waiting")
+      ->check(CLI::Range(size_t{1}, size_t{100000}))
+      ->capture_default_str();
+  app.add_option("--rate", o.rate, "requests a second one token may make")
+      ->check(CLI::Range(1.0, 1e9))
+      ->capture_default_str();
+  app.add_option("--max-body", o.max_body, "the largest request body, bytes")
+      ->check(CLI::Range(size_t{1024}, size_t{64} << 20))
+      ->capture_default_str();
+  app.add_option("--idle-timeout", o.idle_timeout_s, "close a connection silent this many seconds")
+      ->check(CLI::Range(1u, 3600u))
+      ->capture_default_str();
+  app.add_option("--max-connections", o.max_connections, "connections served at once")
+      ->check(CLI::Range(1u, 100000u))
+      ->capture_default_str();
+
+  CLI::App* token = app.add_subcommand("token", "Manage the service's bearer tokens");
+  token->require_subcommand(1);
+  std::string token_store = "file", token_home;
+  std::string role, name;
+  CLI::App* add = token->add_subcommand("add", "Make a token; prints it alone on the last line");
+  add->add_option("--role", role, "agent (may check), approver (may answer asks) or admin")
+      ->required()
+      ->check(CLI::IsMember({"agent", "approver", "admin"}));
+  add->add_option("--name", name, "its name; an agent token's name is the agent's name")
+      ->required();
+  addStoreOptions(*add, token_store, token_home);
+  CLI::App* list = token->add_subcommand("list", "List the tokens (never their secrets)");
+  addStoreOptions(*list, token_store, token_home);
+  CLI::App* revoke = token->add_subcommand("revoke", "Revoke a token by its name");
+  revoke->add_option("name", name, "the token's name")->required();
+  addStoreOptions(*revoke, token_store, token_home);
+  CLI::App* migrate =
+      app.add_subcommand("migrate", "Apply the database migrations it lacks (serve does this too)");
+  addStoreOptions(*migrate, token_store, token_home);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    if (*migrate) {
+      if (!token_store.starts_with("postgres")) {
+        std::cout << "the file store has no schema to migrate\n";
+        return 0;
+      }
+      std::vector<int> applied = store::migratePostgres(token_store);
+      if (applied.empty()) std::cout << "the database is up to date\n";
+      for (int v : applied) std::cout << "applied migration " << v << "\n";
+      return 0;
+    }
+    if (*token) {
+      std::unique_ptr<store::ServiceStore> s =
+          store::openStore(token_store, toolguardHome(token_home));
+      if (*add) {
+        const std::string secret = store::newToken();
+        store::TokenRecord record{name, *store::parseTokenRole(role), "", false};
+        record.created = [] {
+          char text[32];
+          const time_t now = time(nullptr);
+          tm utc{};
+          gmtime_r(&now, &utc);
+          strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+          return std::string(text);
+        }();
+        s->addToken(record, store::tokenHash(secret));
+        std::cerr << "token '" << name << "' (" << role << ") added to " << s->describe()
+                  << "; it is shown once:\n";
+        std::cout << secret << std::endl;
+        return 0;
+      }
+      if (*list) {
+        for (const store::TokenRecord& t : s->tokens()) {
+          std::cout << t.name << "\t" << store::toString(t.role) << "\t" << t.created
+                    << (t.revoked ? "\trevoked" : "") << "\n";
+        }
+        return 0;
+      }
+      if (*revoke) {
+        if (!s->revokeToken(name)) {
+          std::cerr << "toolguard serve: no token named '" << name << "' to revoke\n";
+          return 1;
+        }
+        std::cout << "revoked " << name << "\n";
+        return 0;
+      }
+    }
+    return runService(o);
+  } catch (const PolicyError& e) {
+    std::cerr << "toolguard serve: the policy did not load:\n" << e.what() << "\n";
+    return kExitError;
+  } catch (const std::exception& e) {
+    std::cerr << "toolguard serve: " << e.what() << "\n";
+    return kExitError;
+  }
+}

@@ -1,0 +1,267 @@
+// `toolguard serve`'s routes. A check runs through a Guard whose approvals
+// and audit are the store's; an ask that may wait goes to the store's queue
+// through StoreAskHandler (serve_asks.cpp), and the answer given on any
+// instance settles it through the same approval code as the terminal prompt.
+#include "serve_service.hpp"
+
+#include <regex>
+
+#include "audit/audit_detail.hpp"
+#include "cli/call_json.hpp"
+#include "serve/serve_asks.hpp"
+#include "serve/serve_auth.hpp"
+#include "toolguard/policy_loader.hpp"
+#include "toolguard/strict_json.hpp"
+
+namespace toolguard::serve {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+HttpResponse json(int status, const nlohmann::json& body) {
+  HttpResponse r;
+  r.status = status;
+  r.body = cli::dumpLine(body) + "\n";
+  return r;
+}
+
+HttpResponse problem(int status, const std::string& message) {
+  return json(status, {{"error", message}});
+}
+
+std::optional<cli::CallFormat> formatNamed(const std::string& name) {
+  if (name.empty() || name == "toolguard") return cli::CallFormat::Toolguard;
+  if (name == "claude") return cli::CallFormat::Claude;
+  if (name == "gemini") return cli::CallFormat::Gemini;
+  if (name == "gemini-hook") return cli::CallFormat::GeminiHook;
+  return std::nullopt;
+}
+
+// A whole number of seconds from a query argument; nullopt when malformed.
+std::optional<long> seconds(const std::string& text) {
+  if (text.empty()) return 0;
+  if (text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  return std::stol(text);
+}
+
+}  // namespace
+
+struct Service::Impl {
+  ServiceOptions options;
+  std::shared_ptr<store::ServiceStore> store;
+  Metrics metrics;
+  Authenticator auth;
+  std::shared_ptr<StoreAskHandler> asks;
+
+  // The Guards of the policy now serving: one whose asks wait in the queue,
+  // one that reports them (wait=0). Swapped whole on reload.
+  struct Guards {
+    std::shared_ptr<Guard> waiting;
+    std::shared_ptr<Guard> reporting;
+  };
+  std::mutex guards_mutex;
+  std::shared_ptr<const Guards> guards;
+
+  Impl(ServiceOptions o, std::shared_ptr<store::ServiceStore> s)
+      : options(std::move(o)),
+        store(std::move(s)),
+        auth(*store, metrics, options.requests_per_second_per_token),
+        asks(std::make_shared<StoreAskHandler>(*store, metrics,
+                                               options.max_pending_asks_per_token)) {}
+
+  std::shared_ptr<const Guards> current() {
+    std::lock_guard<std::mutex> lock(guards_mutex);
+    return guards;
+  }
+
+  void load() {
+    PolicySources sources;
+    sources.builtin = options.builtin;
+    sources.profiles = options.profiles;
+    sources.explicit_files = options.policy_files;
+    Engine engine(loadPolicy(sources));
+    GuardOptions waiting;
+    waiting.store = store->approvals();
+    waiting.audit_log = store->audit();
+    waiting.store_session_approvals = true;  // every instance sees them
+    waiting.approval_handler = asks;
+    // The handler keeps to each request's own deadline; this only backs it.
+    waiting.approval_timeout = options.max_wait + std::chrono::seconds(30);
+    GuardOptions reporting = waiting;
+    reporting.approval_handler = nullptr;
+    reporting.report_ask = true;
+    auto next = std::make_shared<Guards>();
+    next->waiting = std::make_shared<Guard>(engine, waiting);
+    next->reporting = std::make_shared<Guard>(std::move(engine), reporting);
+    std::lock_guard<std::mutex> lock(guards_mutex);
+    guards = std::move(next);
+  }
+
+  HttpResponse check(const HttpRequest& request, const Caller& caller) {
+    const auto started = Clock::now();
+    if (request.method != "POST") return problem(405, "POST a call to /v1/check");
+    std::optional<cli::CallFormat> format = formatNamed(request.arg("format"));
+    if (!format) {
+      return problem(400, "format: unknown '" + request.arg("format") +
+                              "' (toolguard, claude, gemini or gemini-hook)");
+    }
+    std::optional<long> wait = seconds(request.arg("wait"));
+    if (!wait) return problem(400, "wait: a whole number of seconds");
+    const bool async = request.arg("async") == "1" || request.arg("async") == "true";
+    cli::ParsedCall parsed = cli::parseCallText(request.body, *format, "/");
+    if (!parsed.call) {
+      Decision d = cli::inputErrorDecision(parsed.error);
+      audit(malformedCallRecord(
+          MalformedCall{request.body, false, request.body.size(), parsed.error,
+                        request.arg("format").empty() ? "toolguard" : request.arg("format")},
+          d, std::chrono::system_clock::now()));
+      if (*format != cli::CallFormat::Toolguard) {
+        return problem(400, "invalid hook input: " + parsed.error);
+      }
+      return json(200, cli::renderDecision(d, "", *format));
+    }
+    ToolCall call = std::move(*parsed.call);
+    // The token's name is the agent: never one the request claims.
+    call.context.agent = caller.name;
+    const long waited = std::min<long>(*wait, options.max_wait.count());
+    if (waited > 0) call.context.mode = InteractionMode::Interactive;  // the queue reaches a person
+    std::shared_ptr<const Guards> g = current();
+    Decision d;
+    {
+      AskScope scope(caller.name, Clock::now() + std::chrono::seconds(waited));
+      d = (waited > 0 ? g->waiting : g->reporting)->decide(call);
+    }
+    nlohmann::json out = cli::renderDecision(d, call.tool, *format);
+    if (async && waited == 0 && d.verdict == Verdict::Ask) {
+      try {
+        store::AskRecord ask = asks->queue(call, d, g->reporting->engine(), caller.name,
+                                           std::chrono::seconds(options.max_wait));
+        nlohmann::json link{{"id", ask.id}, {"expires", ask.expires}};
+        if (*format == cli::CallFormat::Toolguard) out["ask"] = link;
+      } catch (const std::exception& e) {
+        metrics.storeError();
+        return problem(503, std::string("the ask could not be queued: ") + e.what());
+      }
+    }
+    metrics.decision(std::string(toString(d.verdict)), d.rule_id,
+                     std::chrono::duration<double>(Clock::now() - started).count());
+    return json(200, out);
+  }
+
+  void audit(const nlohmann::json& record) {
+    try {
+      store->audit()->writeRecord(record);
+    } catch (const std::exception&) {
+      metrics.storeError();
+    }
+  }
+
+  HttpResponse auditQuery(const HttpRequest& request) {
+    AuditQuery q;
+    const auto now = std::chrono::system_clock::now();
+    if (!request.arg("since").empty()) {
+      q.since = parseAuditSince(request.arg("since"), now);
+      if (!q.since) return problem(400, "since: a time, a date or a length of time (15m)");
+    }
+    if (!request.arg("until").empty()) {
+      q.until = parseAuditTime(request.arg("until"));
+      if (!q.until) return problem(400, "until: an RFC 3339 time or a date");
+    }
+    q.tool = request.arg("tool");
+    q.verdict = request.arg("verdict");
+    q.rule = request.arg("rule");
+    std::optional<long> last = seconds(request.arg("last"));
+    if (!last) return problem(400, "last: a whole number");
+    q.last = *last > 0 ? static_cast<size_t>(*last) : 1000;
+    return json(200, store->queryAudit(q));
+  }
+
+  HttpResponse route(const HttpRequest& request) {
+    const std::string& path = request.path;
+    if (path == "/healthz") {
+      try {
+        store->tokens();
+        return json(200, {{"status", "ok"}, {"store", store->describe()}});
+      } catch (const std::exception& e) {
+        metrics.storeError();
+        return json(503, {{"status", "store unavailable"}, {"error", e.what()}});
+      }
+    }
+    std::optional<Caller> caller;
+    if (HttpResponse refused; !(caller = auth.authenticate(request, refused))) {
+      audit(auth.refusalRecord(request, refused));
+      return refused;
+    }
+    auto allowed = [&](std::initializer_list<store::TokenRole> roles) {
+      for (store::TokenRole r : roles) {
+        if (caller->role == r || caller->role == store::TokenRole::Admin) return true;
+      }
+      return false;
+    };
+    auto forbidden = [&](const std::string& what) {
+      metrics.refused(403);
+      HttpResponse r =
+          problem(403, "the token '" + caller->name + "' (" +
+                           std::string(store::toString(caller->role)) + ") may not " + what);
+      audit(auth.refusalRecord(request, r));
+      return r;
+    };
+    if (path == "/v1/check") {
+      if (!allowed({store::TokenRole::Agent})) return forbidden("check calls");
+      return check(request, *caller);
+    }
+    if (path == "/metrics") {
+      if (!allowed({})) return forbidden("read the metrics");
+      long pending = -1;
+      try {
+        pending = static_cast<long>(store->listAsks(store::AskState::Pending, 0).size());
+      } catch (const std::exception&) {
+        metrics.storeError();
+      }
+      HttpResponse r;
+      r.content_type = "text/plain; version=0.0.4";
+      r.body = metrics.render(pending);
+      return r;
+    }
+    if (path == "/v1/audit") {
+      if (!allowed({})) return forbidden("read the audit");
+      return auditQuery(request);
+    }
+    if (path == "/v1/asks" || path.starts_with("/v1/asks/")) {
+      return asks->route(request, *caller,
+                         [&](const std::string& what) { return forbidden(what); });
+    }
+    return problem(404, "no such endpoint: " + path);
+  }
+};
+
+Service::Service(ServiceOptions options, std::shared_ptr<store::ServiceStore> store)
+    : options_(options), impl_(std::make_unique<Impl>(std::move(options), std::move(store))) {
+  impl_->load();
+}
+
+Service::~Service() = default;
+
+HttpResponse Service::handle(const HttpRequest& request) {
+  try {
+    return impl_->route(request);
+  } catch (const store::StoreError& e) {
+    impl_->metrics.storeError();
+    return problem(503, std::string("the store failed: ") + e.what());
+  }
+}
+
+std::string Service::reloadPolicy() {
+  try {
+    impl_->load();
+    impl_->metrics.policyReload(true);
+    return "";
+  } catch (const std::exception& e) {
+    impl_->metrics.policyReload(false);
+    return e.what();
+  }
+}
+
+}  // namespace toolguard::serve

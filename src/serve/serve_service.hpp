@@ -1,0 +1,56 @@
+#pragma once
+// Internal: `toolguard serve`'s routes over a store: /v1/check, the asks and
+// their answers, the audit, /healthz and /metrics, with bearer tokens and the
+// limits against a misbehaving client. Stateless: everything shared lives in
+// the store, so instances behind a load balancer answer alike.
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "serve/http_server.hpp"
+#include "serve/serve_metrics.hpp"
+#include "store/service_store.hpp"
+#include "toolguard/guard.hpp"
+
+namespace toolguard::serve {
+
+/// What the service is started with.
+struct ServiceOptions {
+  std::vector<std::filesystem::path> policy_files;  ///< --policy, over the built-in policy
+  std::vector<std::string> profiles;                ///< --profile
+  bool builtin = true;
+  std::chrono::seconds max_wait{600};           ///< the longest an ask may wait for a person
+  size_t max_pending_asks_per_token = 20;       ///< more asks from one token are denied
+  double requests_per_second_per_token = 2000;  ///< past it, 429
+};
+
+/// The service: answers HTTP requests; reloads its policy when told.
+class Service {
+ public:
+  /// Loads the policy (throws PolicyError) over `store`.
+  Service(ServiceOptions options, std::shared_ptr<store::ServiceStore> store);
+  ~Service();
+
+  /// Answers one request (the HttpServer's handler).
+  HttpResponse handle(const HttpRequest& request);
+
+  /// Loads the policy again; a policy that fails keeps the previous one
+  /// serving. Returns the problem ("" when it loaded).
+  std::string reloadPolicy();
+
+  /// The policy files, for the file watch.
+  const std::vector<std::filesystem::path>& policyFiles() const { return options_.policy_files; }
+
+  struct Impl;
+
+ private:
+  ServiceOptions options_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace toolguard::serve

@@ -1,0 +1,87 @@
+// libpq connections: opened with a connect timeout, reconnected when the
+// server went away (a restart), every failure a StoreError.
+#include "pg_connection.hpp"
+
+#include <regex>
+
+namespace toolguard::store {
+
+std::string redactedUrl(const std::string& url) {
+  static const std::regex password(R"(^(postgres(ql)?://[^:/@]*):[^@]*@)");
+  return std::regex_replace(url, password, "$1:***@");
+}
+
+PgConnection::PgConnection(std::string url) : url_(std::move(url)) {}
+
+PgConnection::~PgConnection() {
+  drop();
+}
+
+void PgConnection::drop() {
+  if (connection_) PQfinish(connection_);
+  connection_ = nullptr;
+}
+
+PGconn* PgConnection::open() {
+  if (connection_ && PQstatus(connection_) == CONNECTION_OK) return connection_;
+  drop();
+  const char* keys[] = {"dbname", "connect_timeout", "application_name", nullptr};
+  const char* values[] = {url_.c_str(), "5", "toolguard", nullptr};
+  connection_ = PQconnectdbParams(keys, values, 1);
+  if (!connection_ || PQstatus(connection_) != CONNECTION_OK) {
+    std::string why = connection_ ? PQerrorMessage(connection_) : "out of memory";
+    while (!why.empty() && why.back() == '\n') why.pop_back();
+    drop();
+    throw StoreError("the database " + redactedUrl(url_) + " cannot be reached: " + why);
+  }
+  return connection_;
+}
+
+PgResult PgConnection::run(const std::string& sql,
+                           const std::vector<std::optional<std::string>>& params) {
+  PGconn* c = open();
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const std::optional<std::string>& p : params) values.push_back(p ? p->c_str() : nullptr);
+  return check(c, PQexecParams(c, sql.c_str(), static_cast<int>(params.size()), nullptr,
+                               values.data(), nullptr, nullptr, 0));
+}
+
+void PgConnection::runScript(const std::string& sql) {
+  PGconn* c = open();
+  check(c, PQexec(c, sql.c_str()));
+}
+
+PgResult PgConnection::check(PGconn* c, PGresult* raw) {
+  const ExecStatusType status = raw ? PQresultStatus(raw) : PGRES_FATAL_ERROR;
+  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return PgResult(raw);
+  std::string why = raw ? PQresultErrorMessage(raw) : PQerrorMessage(c);
+  if (raw) PQclear(raw);
+  while (!why.empty() && why.back() == '\n') why.pop_back();
+  const bool lost = PQstatus(c) != CONNECTION_OK;
+  if (lost) drop();  // the next use reconnects
+  throw StoreError(std::string(lost ? "the database connection was lost: " : "the database: ") +
+                   why);
+}
+
+PgPool::PgPool(std::string url, size_t size) : url_(std::move(url)) {
+  for (size_t i = 0; i < size; ++i) {
+    all_.push_back(std::make_unique<PgConnection>(url_));
+    free_.push_back(all_.back().get());
+  }
+}
+
+PgPool::Lease::Lease(PgPool& p) : pool(p) {
+  std::unique_lock<std::mutex> lock(pool.mutex_);
+  pool.returned_.wait(lock, [&] { return !pool.free_.empty(); });
+  connection = pool.free_.back();
+  pool.free_.pop_back();
+}
+
+PgPool::Lease::~Lease() {
+  std::lock_guard<std::mutex> lock(pool.mutex_);
+  pool.free_.push_back(connection);
+  pool.returned_.notify_one();
+}
+
+}  // namespace toolguard::store

@@ -1,0 +1,95 @@
+#pragma once
+// Internal: libpq made safe to use: results that free themselves, statements
+// with text parameters that throw StoreError on any failure, and a small
+// pool of connections that reconnects after the database went away.
+
+#include <libpq-fe.h>
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "service_store.hpp"
+
+namespace toolguard::store {
+
+/// A query's result; rows and fields by index, values as text.
+class PgResult {
+ public:
+  explicit PgResult(PGresult* result) : result_(result, PQclear) {}
+  int rows() const { return PQntuples(result_.get()); }
+  bool isNull(int row, int field) const { return PQgetisnull(result_.get(), row, field) != 0; }
+  std::string text(int row, int field) const {
+    return std::string(PQgetvalue(result_.get(), row, field),
+                       static_cast<size_t>(PQgetlength(result_.get(), row, field)));
+  }
+
+ private:
+  std::unique_ptr<PGresult, decltype(&PQclear)> result_;
+};
+
+/// One connection, opened with `url` (reconnected when it broke).
+class PgConnection {
+ public:
+  explicit PgConnection(std::string url);
+  ~PgConnection();
+  PgConnection(const PgConnection&) = delete;
+  PgConnection& operator=(const PgConnection&) = delete;
+
+  /// Runs one statement with text parameters (nullopt: SQL NULL). Throws
+  /// StoreError with the server's message.
+  PgResult run(const std::string& sql, const std::vector<std::optional<std::string>>& params = {});
+
+  /// Runs several statements without parameters (a migration). Throws StoreError.
+  void runScript(const std::string& sql);
+
+  /// The connection, open (reconnecting when it broke). Throws StoreError.
+  PGconn* open();
+
+  /// Closes it, so the next use reconnects.
+  void drop();
+
+ private:
+  // The result when it succeeded; else frees it and throws StoreError.
+  PgResult check(PGconn* c, PGresult* raw);
+
+  std::string url_;
+  PGconn* connection_ = nullptr;
+};
+
+/// A few connections shared by the threads of one server.
+class PgPool {
+ public:
+  PgPool(std::string url, size_t size);
+
+  /// Runs `work` on a free connection (waiting for one).
+  template <typename Work>
+  auto with(Work work) {
+    Lease lease(*this);
+    return work(*lease.connection);
+  }
+
+  const std::string& url() const { return url_; }
+
+ private:
+  struct Lease {
+    explicit Lease(PgPool& pool);
+    ~Lease();
+    PgPool& pool;
+    PgConnection* connection;
+  };
+  std::string url_;
+  std::vector<std::unique_ptr<PgConnection>> all_;
+  std::vector<PgConnection*> free_;
+  std::mutex mutex_;
+  std::condition_variable returned_;
+};
+
+/// A URL without its password, for messages.
+std::string redactedUrl(const std::string& url);
+
+}  // namespace toolguard::store

@@ -1,0 +1,112 @@
+// The PostgreSQL schema, as numbered migrations applied in order, each in
+// its own transaction under an advisory lock (instances starting together
+// apply each once). Applied versions are kept in toolguard_migrations.
+// Never edit a migration that has shipped: add the next one.
+#include "pg_connection.hpp"
+#include "postgres_service_store.hpp"
+
+namespace toolguard::store {
+namespace {
+
+struct Migration {
+  int version;
+  const char* sql;
+};
+
+// `json` (not jsonb) keeps a call's arguments and a record as they were written.
+constexpr Migration kMigrations[] = {
+    {1, R"sql(
+CREATE TABLE toolguard_tokens (
+  name text PRIMARY KEY,
+  role text NOT NULL CHECK (role IN ('agent', 'approver', 'admin')),
+  sha256 text NOT NULL UNIQUE,
+  created timestamptz NOT NULL DEFAULT now(),
+  revoked boolean NOT NULL DEFAULT false
+);
+CREATE TABLE toolguard_approvals (
+  id bigserial PRIMARY KEY,
+  tool text NOT NULL,
+  binding text NOT NULL,
+  value text NOT NULL,
+  scope text NOT NULL,
+  scope_id text NOT NULL,
+  rule text NOT NULL,
+  created text NOT NULL,
+  note text NOT NULL,
+  UNIQUE (tool, binding, value, scope, scope_id, rule)
+);
+CREATE INDEX toolguard_approvals_scope ON toolguard_approvals (scope, scope_id);
+CREATE TABLE toolguard_asks (
+  id text PRIMARY KEY,
+  token text NOT NULL,
+  call json NOT NULL,
+  decision json NOT NULL,
+  offer json NOT NULL,
+  created timestamptz NOT NULL,
+  expires timestamptz NOT NULL,
+  state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'answered', 'expired')),
+  answer json
+);
+CREATE INDEX toolguard_asks_state ON toolguard_asks (state, created);
+CREATE TABLE toolguard_audit (
+  id bigserial PRIMARY KEY,
+  time timestamptz NOT NULL,
+  tool text NOT NULL,
+  verdict text NOT NULL,
+  rule text NOT NULL,
+  record json NOT NULL
+);
+CREATE INDEX toolguard_audit_time ON toolguard_audit (time);
+)sql"},
+};
+
+constexpr const char* kLock = "SELECT pg_advisory_lock(74069110)";
+constexpr const char* kUnlock = "SELECT pg_advisory_unlock(74069110)";
+
+}  // namespace
+
+std::vector<int> migratePostgres(const std::string& url) {
+  PgConnection c(url);
+  c.run(kLock);
+  std::vector<int> applied;
+  try {
+    c.run(
+        "CREATE TABLE IF NOT EXISTS toolguard_migrations (version integer PRIMARY KEY, "
+        "applied timestamptz NOT NULL DEFAULT now())");
+    PgResult have = c.run("SELECT coalesce(max(version), 0) FROM toolguard_migrations");
+    const int current = std::stoi(have.text(0, 0));
+    const int newest = kMigrations[std::size(kMigrations) - 1].version;
+    if (current > newest) {
+      throw StoreError("the database's schema is version " + std::to_string(current) +
+                       ", newer than this toolguard knows (" + std::to_string(newest) +
+                       "): upgrade toolguard");
+    }
+    for (const Migration& m : kMigrations) {
+      if (m.version <= current) continue;
+      c.run("BEGIN");
+      try {
+        c.runScript(m.sql);
+        c.run("INSERT INTO toolguard_migrations (version) VALUES ($1)",
+              {std::to_string(m.version)});
+        c.run("COMMIT");
+      } catch (...) {
+        try {
+          c.run("ROLLBACK");
+        } catch (...) {
+        }
+        throw;
+      }
+      applied.push_back(m.version);
+    }
+  } catch (const std::exception& e) {
+    try {
+      c.run(kUnlock);
+    } catch (...) {
+    }
+    throw StoreError(std::string("migrating the database: ") + e.what());
+  }
+  c.run(kUnlock);
+  return applied;
+}
+
+}  // namespace toolguard::store

@@ -1,0 +1,473 @@
+// The PostgreSQL store: tokens, approvals, asks and the audit in tables made
+// by versioned migrations (pg_migrations.cpp). An answer is one conditional
+// UPDATE (the first wins on every instance) that NOTIFYs the instance holding
+// the waiting request; audit records are committed in groups by one writer
+// thread, and a write returns only once its record is committed.
+#include "postgres_service_store.hpp"
+
+#include <poll.h>
+
+#include <atomic>
+#include <deque>
+#include <future>
+#include <thread>
+
+#include "audit/audit_detail.hpp"
+#include "pg_connection.hpp"
+
+namespace toolguard::store {
+namespace {
+
+using Clock = std::chrono::system_clock;
+constexpr const char* kChannel = "toolguard_asks";
+constexpr const char* kTimeText =
+    R"(to_char(%s AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))";
+
+std::string timeText(const std::string& column) {
+  char buffer[200];
+  std::snprintf(buffer, sizeof buffer, kTimeText, column.c_str());
+  return buffer;
+}
+
+nlohmann::json parsedOr(const std::string& text, nlohmann::json fallback) {
+  nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+  return value.is_discarded() ? fallback : value;
+}
+
+// The approvals table, seen as the Guard sees a store.
+class PgApprovals : public ApprovalRepository {
+ public:
+  explicit PgApprovals(PgPool& pool) : pool_(pool) {}
+
+  ApprovalListing lookup(const CallContext& context) const override {
+    std::vector<std::optional<std::string>> params;
+    std::string where = "scope = 'global'";
+    for (ApprovalScope scope :
+         {ApprovalScope::Project, ApprovalScope::Agent, ApprovalScope::Session}) {
+      std::optional<std::string> id = scopeIdOf(scope, context);
+      if (!id) continue;
+      params.push_back(std::string(toString(scope)));
+      params.push_back(*id);
+      where += " OR (scope = $" + std::to_string(params.size() - 1) + " AND scope_id = $" +
+               std::to_string(params.size()) + ")";
+    }
+    ApprovalListing listing;
+    try {
+      listing.entries = select("WHERE " + where, params);
+    } catch (const std::exception& e) {
+      listing.errors.push_back(std::string("the database: ") + e.what());
+    }
+    return listing;
+  }
+
+  bool add(const ApprovalEntry& e) override {
+    return pool_.with([&](PgConnection& c) {
+      return c.run(
+                  "INSERT INTO toolguard_approvals (tool, binding, value, scope, scope_id, "
+                  "rule, created, note) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+                  "ON CONFLICT DO NOTHING RETURNING id",
+                  {e.tool, std::string(toString(e.binding)), e.value,
+                   std::string(toString(e.scope)), e.scope_id, e.rule,
+                   e.created.empty() ? detail::formatAuditTime(Clock::now()) : e.created, e.note})
+                 .rows() == 1;
+    });
+  }
+
+  std::string locationOf(ApprovalScope, std::string_view) const override {
+    return "database table toolguard_approvals";
+  }
+
+  std::vector<ApprovalEntry> select(const std::string& where,
+                                    const std::vector<std::optional<std::string>>& params) const {
+    return pool_.with([&](PgConnection& c) {
+      PgResult r = c.run(
+          "SELECT tool, binding, value, scope, scope_id, rule, created, note FROM "
+          "toolguard_approvals " +
+              where + " ORDER BY id",
+          params);
+      std::vector<ApprovalEntry> out;
+      for (int i = 0; i < r.rows(); ++i) {
+        std::optional<ApprovalBinding> binding = parseApprovalBinding(r.text(i, 1));
+        std::optional<ApprovalScope> scope = parseApprovalScope(r.text(i, 3));
+        if (!binding || !scope) continue;  // a row this version cannot read grants nothing
+        out.push_back(ApprovalEntry{r.text(i, 0), *binding, r.text(i, 2), *scope, r.text(i, 4),
+                                    r.text(i, 6), r.text(i, 7), r.text(i, 5)});
+      }
+      return out;
+    });
+  }
+
+ private:
+  PgPool& pool_;
+};
+
+// Audit records committed in groups: each write waits for its group's commit.
+class PgAudit : public AuditSink {
+ public:
+  explicit PgAudit(std::string url) : connection_(std::move(url)) {
+    writer_ = std::thread([this] { run(); });
+  }
+  ~PgAudit() override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    writer_.join();
+  }
+
+  void writeRecord(const nlohmann::json& record) override {
+    if (!record.is_object()) throw StoreError("an audit record must be a JSON object");
+    std::future<void> committed;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stopping_) throw StoreError("the audit writer has stopped");
+      queue_.push_back(
+          Pending{record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), {}});
+      committed = queue_.back().done.get_future();
+    }
+    wake_.notify_one();
+    committed.get();  // throws what the commit threw
+  }
+
+ private:
+  struct Pending {
+    std::string record;
+    std::promise<void> done;
+  };
+
+  void run() {
+    for (;;) {
+      std::deque<Pending> group;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) return;
+        const size_t n = std::min<size_t>(queue_.size(), 1000);
+        for (size_t i = 0; i < n; ++i) {
+          group.push_back(std::move(queue_.front()));
+          queue_.pop_front();
+        }
+      }
+      std::string array = "[";
+      for (const Pending& p : group) {
+        if (array.size() > 1) array += ',';
+        array += p.record;
+      }
+      array += ']';
+      try {
+        connection_.run(
+            "INSERT INTO toolguard_audit (time, tool, verdict, rule, record) SELECT "
+            "coalesce((r->>'time')::timestamptz, now()), coalesce(r->>'tool', ''), "
+            "coalesce(r->>'verdict', ''), coalesce(r->>'rule', ''), r "
+            "FROM json_array_elements($1::json) AS r",
+            {array});
+        for (Pending& p : group) p.done.set_value();
+      } catch (...) {
+        for (Pending& p : group) p.done.set_exception(std::current_exception());
+      }
+    }
+  }
+
+  PgConnection connection_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Pending> queue_;
+  bool stopping_ = false;
+  std::thread writer_;
+};
+
+// LISTEN on its own connection: every NOTIFY (or a reconnect, after which
+// anything may have changed) moves the generation on and wakes the waiters.
+class AskListener {
+ public:
+  explicit AskListener(std::string url) : connection_(std::move(url)) {
+    thread_ = std::thread([this] { run(); });
+  }
+  ~AskListener() {
+    stopping_ = true;
+    thread_.join();
+  }
+
+  uint64_t generation() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return generation_;
+  }
+
+  // Waits until the generation passes `seen`, or `until`.
+  void waitPast(uint64_t seen, std::chrono::steady_clock::time_point until) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait_until(lock, until, [&] { return generation_ != seen; });
+  }
+
+ private:
+  void bump() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++generation_;
+    }
+    changed_.notify_all();
+  }
+
+  void run() {
+    bool listening = false;
+    while (!stopping_) {
+      try {
+        if (!listening) {
+          connection_.run(std::string("LISTEN ") + kChannel);
+          listening = true;
+          bump();  // answers given while not listening are read again
+        }
+        PGconn* c = connection_.open();
+        pollfd p{PQsocket(c), POLLIN, 0};
+        if (poll(&p, 1, 200) > 0) {
+          if (PQconsumeInput(c) == 0) throw StoreError(PQerrorMessage(c));
+          bool any = false;
+          while (PGnotify* n = PQnotifies(c)) {
+            PQfreemem(n);
+            any = true;
+          }
+          if (any) bump();
+        }
+        if (PQstatus(c) != CONNECTION_OK) throw StoreError("lost");
+      } catch (const std::exception&) {
+        connection_.drop();
+        listening = false;
+        for (int i = 0; i < 5 && !stopping_; ++i) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+      }
+    }
+  }
+
+  PgConnection connection_;
+  std::atomic<bool> stopping_{false};
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  uint64_t generation_ = 0;
+  std::thread thread_;
+};
+
+class PostgresServiceStore : public ServiceStore {
+ public:
+  explicit PostgresServiceStore(const std::string& url)
+      : url_(url),
+        pool_(url, 4),
+        approvals_(std::make_shared<PgApprovals>(pool_)),
+        audit_(std::make_shared<PgAudit>(url)),
+        listener_(url) {}
+
+  std::string describe() const override { return "postgresql " + redactedUrl(url_); }
+
+  void addToken(const TokenRecord& t, const std::string& hash) override {
+    const int added = pool_.with([&](PgConnection& c) {
+      return c
+          .run(
+              "INSERT INTO toolguard_tokens (name, role, sha256, created) VALUES ($1, $2, $3, "
+              "$4::timestamptz) ON CONFLICT DO NOTHING RETURNING name",
+              {t.name, std::string(toString(t.role)), hash, t.created})
+          .rows();
+    });
+    if (added != 1) throw StoreError("a token named '" + t.name + "' exists (revoke it first)");
+  }
+
+  std::optional<TokenRecord> tokenByHash(const std::string& hash) override {
+    std::vector<TokenRecord> found = selectTokens("WHERE sha256 = $1", {hash});
+    if (found.empty()) return std::nullopt;
+    return found.front();
+  }
+
+  std::vector<TokenRecord> tokens() override { return selectTokens("", {}); }
+
+  bool revokeToken(const std::string& name) override {
+    return pool_.with([&](PgConnection& c) {
+      return c.run(
+                  "UPDATE toolguard_tokens SET revoked = true WHERE name = $1 AND NOT revoked "
+                  "RETURNING name",
+                  {name})
+                 .rows() == 1;
+    });
+  }
+
+  std::shared_ptr<ApprovalRepository> approvals() override { return approvals_; }
+
+  ApprovalListing listApprovals() override {
+    ApprovalListing listing;
+    listing.entries = approvals_->select("", {});
+    return listing;
+  }
+
+  std::shared_ptr<AuditSink> audit() override { return audit_; }
+
+  std::vector<nlohmann::json> queryAudit(const AuditQuery& query) override {
+    std::vector<std::optional<std::string>> params;
+    std::string where = "WHERE true";
+    if (query.since) {
+      params.push_back(detail::formatAuditTime(*query.since));
+      where += " AND time >= $" + std::to_string(params.size()) + "::timestamptz";
+    }
+    if (query.until) {
+      params.push_back(detail::formatAuditTime(*query.until));
+      where += " AND time < $" + std::to_string(params.size()) + "::timestamptz";
+    }
+    if (!query.verdict.empty()) {
+      params.push_back(query.verdict);
+      where += " AND verdict = $" + std::to_string(params.size());
+    }
+    return pool_.with([&](PgConnection& c) {
+      PgResult r = c.run("SELECT record FROM toolguard_audit " + where + " ORDER BY id", params);
+      std::vector<nlohmann::json> out;
+      for (int i = 0; i < r.rows(); ++i) {
+        nlohmann::json record = parsedOr(r.text(i, 0), nlohmann::json::object());
+        if (auditRecordMatches(record, query)) out.push_back(std::move(record));
+      }
+      if (query.last > 0 && out.size() > query.last) {
+        out.erase(out.begin(), out.end() - static_cast<std::ptrdiff_t>(query.last));
+      }
+      return out;
+    });
+  }
+
+  void createAsk(const AskRecord& a) override {
+    pool_.with([&](PgConnection& c) {
+      c.run(
+          "INSERT INTO toolguard_asks (id, token, call, decision, offer, created, expires) "
+          "VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz)",
+          {a.id, a.token, a.call.dump(), a.decision.dump(), a.offer.dump(), a.created, a.expires});
+      return 0;
+    });
+  }
+
+  std::optional<AskRecord> findAsk(const std::string& id) override {
+    std::vector<AskRecord> found = selectAsks("WHERE id = $1", {id}, 1);
+    if (found.empty()) return std::nullopt;
+    return found.front();
+  }
+
+  std::vector<AskRecord> listAsks(std::optional<AskState> state, size_t limit) override {
+    if (!state) return selectAsks("", {}, limit);
+    // What is pending in the table but past its expiry reads as expired.
+    switch (*state) {
+      case AskState::Pending:
+        return selectAsks("WHERE state = 'pending' AND expires > now()", {}, limit);
+      case AskState::Expired:
+        return selectAsks("WHERE state = 'expired' OR (state = 'pending' AND expires <= now())", {},
+                          limit);
+      case AskState::Answered:
+        return selectAsks("WHERE state = 'answered'", {}, limit);
+    }
+    return {};
+  }
+
+  size_t pendingAsksOf(const std::string& token) override {
+    return pool_.with([&](PgConnection& c) {
+      PgResult r = c.run(
+          "SELECT count(*) FROM toolguard_asks WHERE token = $1 AND state = 'pending' AND "
+          "expires > now()",
+          {token});
+      return static_cast<size_t>(std::stoull(r.text(0, 0)));
+    });
+  }
+
+  AnswerResult answerAsk(const std::string& id, const nlohmann::json& answer) override {
+    const bool recorded = settle(
+        "UPDATE toolguard_asks SET state = 'answered', answer = $2::json WHERE id = $1 AND "
+        "state = 'pending' AND expires > now() RETURNING id",
+        {id, answer.dump()});
+    return AnswerResult{recorded, findAsk(id)};
+  }
+
+  bool expireAsk(const std::string& id) override {
+    return settle(
+        "UPDATE toolguard_asks SET state = 'expired' WHERE id = $1 AND state = 'pending' "
+        "RETURNING id",
+        {id});
+  }
+
+  std::optional<AskRecord> waitForAsk(const std::string& id,
+                                      std::chrono::steady_clock::time_point deadline) override {
+    for (;;) {
+      const uint64_t seen = listener_.generation();
+      std::optional<AskRecord> ask = findAsk(id);
+      if (!ask || ask->state != AskState::Pending) return ask;
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) return ask;
+      // A NOTIFY wakes this at once; the bound only covers a lost listener.
+      listener_.waitPast(seen, std::min(deadline, now + std::chrono::seconds(2)));
+    }
+  }
+
+ private:
+  // One conditional update that NOTIFYs when it changed a row (sent at commit).
+  bool settle(const std::string& update, const std::vector<std::optional<std::string>>& params) {
+    return pool_.with([&](PgConnection& c) {
+      return c.run("WITH changed AS (" + update + ") SELECT pg_notify('" + kChannel +
+                       "', id) FROM changed",
+                   params)
+                 .rows() == 1;
+    });
+  }
+
+  std::vector<TokenRecord> selectTokens(const std::string& where,
+                                        const std::vector<std::optional<std::string>>& params) {
+    return pool_.with([&](PgConnection& c) {
+      PgResult r = c.run("SELECT name, role, " + timeText("created") +
+                             ", revoked FROM toolguard_tokens " + where + " ORDER BY created, name",
+                         params);
+      std::vector<TokenRecord> out;
+      for (int i = 0; i < r.rows(); ++i) {
+        out.push_back(TokenRecord{r.text(i, 0),
+                                  parseTokenRole(r.text(i, 1)).value_or(TokenRole::Agent),
+                                  r.text(i, 2), r.text(i, 3) == "t"});
+      }
+      return out;
+    });
+  }
+
+  std::vector<AskRecord> selectAsks(const std::string& where,
+                                    const std::vector<std::optional<std::string>>& params,
+                                    size_t limit) {
+    return pool_.with([&](PgConnection& c) {
+      std::string sql = "SELECT id, token, call, decision, offer, " + timeText("created") + ", " +
+                        timeText("expires") +
+                        ", CASE WHEN state = 'pending' AND expires <= now() THEN 'expired' ELSE "
+                        "state END, answer FROM toolguard_asks " +
+                        where;
+      // The newest `limit`, shown oldest first.
+      sql = limit > 0 ? "SELECT * FROM (" + sql + " ORDER BY created DESC, id DESC LIMIT " +
+                            std::to_string(limit) + ") AS newest ORDER BY 6, 1"
+                      : sql + " ORDER BY created, id";
+      PgResult r = c.run(sql, params);
+      std::vector<AskRecord> out;
+      for (int i = 0; i < r.rows(); ++i) {
+        AskRecord a;
+        a.id = r.text(i, 0);
+        a.token = r.text(i, 1);
+        a.call = parsedOr(r.text(i, 2), nlohmann::json::object());
+        a.decision = parsedOr(r.text(i, 3), nlohmann::json::object());
+        a.offer = parsedOr(r.text(i, 4), nlohmann::json::object());
+        a.created = r.text(i, 5);
+        a.expires = r.text(i, 6);
+        a.state = parseAskState(r.text(i, 7)).value_or(AskState::Expired);
+        if (!r.isNull(i, 8)) a.answer = parsedOr(r.text(i, 8), nlohmann::json::object());
+        out.push_back(std::move(a));
+      }
+      return out;
+    });
+  }
+
+  std::string url_;
+  PgPool pool_;
+  std::shared_ptr<PgApprovals> approvals_;
+  std::shared_ptr<PgAudit> audit_;
+  AskListener listener_;
+};
+
+}  // namespace
+
+std::unique_ptr<ServiceStore> openPostgresStore(const std::string& url) {
+  migratePostgres(url);
+  return std::make_unique<PostgresServiceStore>(url);
+}
+
+}  // namespace toolguard::store

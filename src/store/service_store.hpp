@@ -1,0 +1,139 @@
+#pragma once
+// Internal: what `toolguard serve` keeps, behind one interface with two
+// implementations: the files under TOOLGUARD_HOME (one machine, nothing to
+// install) and PostgreSQL (many instances, one database). Approvals, pending
+// asks, tokens and the audit. Every method is thread-safe and throws
+// StoreError when the store cannot be reached or read: the caller fails
+// closed.
+
+#include <chrono>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "toolguard/approval_store.hpp"
+#include "toolguard/audit_log.hpp"
+
+namespace toolguard::store {
+
+/// The store could not be reached, read or written; the message says which and why.
+class StoreError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What a token may do.
+enum class TokenRole { Agent, Approver, Admin };
+
+/// "agent", "approver", "admin".
+std::string_view toString(TokenRole role);
+/// The role named `name`, or nullopt.
+std::optional<TokenRole> parseTokenRole(std::string_view name);
+
+/// One bearer token, as kept: never the token itself, only its hash.
+struct TokenRecord {
+  std::string name;  ///< unique; an agent token's name is the agent's name
+  TokenRole role = TokenRole::Agent;
+  std::string created;  ///< RFC 3339 UTC
+  bool revoked = false;
+};
+
+/// Where an ask stands.
+enum class AskState { Pending, Answered, Expired };
+
+/// "pending", "answered", "expired".
+std::string_view toString(AskState state);
+/// The state named `name`, or nullopt.
+std::optional<AskState> parseAskState(std::string_view name);
+
+/// A call waiting for a person (or one that did).
+struct AskRecord {
+  std::string id;           ///< the decision id of the check that asked
+  nlohmann::json call;      ///< the call, as toolguard's call JSON
+  nlohmann::json decision;  ///< the policy's decision (verdict ask), as decision JSON
+  /// What may be answered: {"bindings": [{"binding", "value", "description"}],
+  /// "scopes": ["session", ...]}: the same choices the terminal prompt offers.
+  nlohmann::json offer;
+  std::string created;  ///< RFC 3339 UTC
+  std::string expires;  ///< RFC 3339 UTC: unanswered by then, it is denied
+  std::string token;    ///< the name of the agent token that asked
+  AskState state = AskState::Pending;
+  /// Answered: {"answer", "binding", "scope", "note", "by", "at"}.
+  nlohmann::json answer;
+};
+
+/// The ask as the API shows it: id, state, call, decision, offer, created,
+/// expires, agent and (answered) answer.
+nlohmann::json toJson(const AskRecord& ask);
+
+/// What became of an answer: recorded, or the ask was not pending any more
+/// (`ask` then holds who answered, or that it expired).
+struct AnswerResult {
+  bool recorded = false;
+  std::optional<AskRecord> ask;  ///< nullopt: no such ask
+};
+
+/// What `toolguard serve` keeps. Thread-safe.
+class ServiceStore {
+ public:
+  virtual ~ServiceStore() = default;
+
+  /// "file /home/u/.toolguard", "postgresql db@host": for logs.
+  virtual std::string describe() const = 0;
+
+  // Tokens: kept by the hash of the secret (tokenHash).
+  /// Adds a token; throws StoreError when the name is taken.
+  virtual void addToken(const TokenRecord& token, const std::string& hash) = 0;
+  /// The token with this hash, revoked or not; nullopt when none.
+  virtual std::optional<TokenRecord> tokenByHash(const std::string& hash) = 0;
+  /// Every token, oldest first.
+  virtual std::vector<TokenRecord> tokens() = 0;
+  /// Revokes the token named `name`; false when there is none (or it was revoked).
+  virtual bool revokeToken(const std::string& name) = 0;
+
+  /// The remembered approvals.
+  virtual std::shared_ptr<ApprovalRepository> approvals() = 0;
+  /// Every remembered approval, for listing.
+  virtual ApprovalListing listApprovals() = 0;
+
+  /// Where decisions are recorded; a write returns once the record is kept.
+  virtual std::shared_ptr<AuditSink> audit() = 0;
+  /// Records that match, oldest first (see readAuditLog).
+  virtual std::vector<nlohmann::json> queryAudit(const AuditQuery& query) = 0;
+
+  // Asks.
+  /// Records a new pending ask.
+  virtual void createAsk(const AskRecord& ask) = 0;
+  /// The ask with this id (past its expiry it reads as expired), or nullopt.
+  virtual std::optional<AskRecord> findAsk(const std::string& id) = 0;
+  /// Asks in `state` (every state when nullopt), oldest first, at most `limit`.
+  virtual std::vector<AskRecord> listAsks(std::optional<AskState> state, size_t limit) = 0;
+  /// Pending asks made with the token named `token`.
+  virtual size_t pendingAsksOf(const std::string& token) = 0;
+  /// Records the answer when the ask is still pending and not expired: the
+  /// first answer wins, on every instance.
+  virtual AnswerResult answerAsk(const std::string& id, const nlohmann::json& answer) = 0;
+  /// Marks a pending ask expired; false when it was answered first.
+  virtual bool expireAsk(const std::string& id) = 0;
+  /// Waits until the ask is no longer pending, or until `deadline`; returns
+  /// it as it then is (nullopt: no such ask). An answer given through any
+  /// instance wakes the waiter at once.
+  virtual std::optional<AskRecord> waitForAsk(const std::string& id,
+                                              std::chrono::steady_clock::time_point deadline) = 0;
+};
+
+/// The hash a token is kept under (SHA-256, hex).
+std::string tokenHash(const std::string& token);
+
+/// A new secret token: "tg_" and 43 random URL-safe characters (256 bits).
+std::string newToken();
+
+/// The store `url` names: "file" (or "") for the files under `home`, a
+/// "postgresql://" or "postgres://" URL for PostgreSQL (migrated to the
+/// newest schema on open). Throws StoreError.
+std::unique_ptr<ServiceStore> openStore(const std::string& url, const std::string& home);
+
+}  // namespace toolguard::store
