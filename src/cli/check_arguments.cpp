@@ -44,12 +44,23 @@ void addCheckOptions(CLI::App& command, CheckOptions& options) {
       ->check(CLI::IsMember(std::vector<std::string>(kFormats.begin(), kFormats.end())));
   command.add_flag("--batch", options.batch,
                    "Read JSON Lines, print one decision per line, in order (toolguard format)");
+  command.add_option("--server", options.server,
+                     "Send the call to `toolguard serve` at URL (http://HOST:PORT, unix:/PATH or "
+                     "https://...) instead of deciding here; the token is read from "
+                     "TOOLGUARD_TOKEN. Unreachable, slow or garbled: deny (fail closed). "
+                     "Default: $TOOLGUARD_SERVER");
+  command
+      .add_option("--wait", options.wait_s,
+                  "With --server: how long an ask may wait for a person in the service's "
+                  "queue, seconds (0: report ask)")
+      ->check(CLI::Range(0, 86400));
   addPolicyOptions(command, options.policy);
   addGuardOptions(command, options.guard);
 }
 
 std::string checkOptionsProblem(const CheckOptions& options) {
   if (options.batch && options.format != "toolguard") return "only with --format toolguard";
+  if (options.batch && !options.server.empty()) return "not with --server";
   return "";
 }
 
@@ -91,6 +102,10 @@ std::optional<CheckOptions> readPlainCheckArguments(int argc, const char* const*
       o.format = value;
     } else if (name == "--home") {
       o.guard.home = value;
+    } else if (name == "--server") {
+      o.server = value;
+    } else if (std::optional<int> wait = plainTimeout(value); name == "--wait" && wait) {
+      o.wait_s = *wait;
     } else if (name == "--audit-log") {
       o.guard.audit_log = value;
     } else if (name == "--project") {

@@ -19,6 +19,12 @@ struct CheckOptions {
   GuardCliOptions guard;
   std::string format = "toolguard";
   bool batch = false;
+  /// --server URL: send the call to `toolguard serve` there instead of
+  /// deciding here (else $TOOLGUARD_SERVER; the token in $TOOLGUARD_TOKEN).
+  std::string server;
+  /// --wait SECONDS: how long an ask may wait there for a person (0: it is
+  /// reported as ask, as a local check reports it).
+  int wait_s = 0;
 };
 
 /// Adds check's options to `command` (CLI11: help, mistakes, every form).

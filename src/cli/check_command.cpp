@@ -1,5 +1,6 @@
 // `toolguard check`: one call (or JSON Lines with --batch) in, decisions out.
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <iterator>
 
@@ -128,7 +129,12 @@ nlohmann::json geminiHookError(const std::string& error) {
 
 }  // namespace
 
-int runCheck(const CheckOptions& o) {
+int runCheck(const CheckOptions& given) {
+  CheckOptions o = given;
+  if (const char* server = std::getenv("TOOLGUARD_SERVER"); o.server.empty() && server) {
+    o.server = server;
+  }
+  if (!o.server.empty() && !o.batch) return runRemoteCheck(o);
   // Never torn down: the process ends after its answer, and freeing a policy
   // rule by rule would cost a hook a sixth of its work. (Held by a static, so
   // the leak checker sees it as reachable; audit and approvals, which own

@@ -19,6 +19,9 @@ struct CheckOptions;
 /// Runs `toolguard check` with options read without CLI11 (check_arguments.hpp).
 int runCheck(const CheckOptions& options);
 
+/// `toolguard check --server URL`: asks the service instead of deciding here.
+int runRemoteCheck(const CheckOptions& options);
+
 /// `toolguard serve ARGS`: replaces this process with toolguard-serve ARGS
 /// (returns only when it cannot: an error exit).
 int runServeProgram(int argc, char** argv);

@@ -4,7 +4,7 @@
 // instance settles it through the same approval code as the terminal prompt.
 #include "serve_service.hpp"
 
-#include <regex>
+#include <algorithm>
 
 #include "audit/audit_detail.hpp"
 #include "cli/call_json.hpp"
@@ -110,7 +110,11 @@ struct Service::Impl {
     std::optional<long> wait = seconds(request.arg("wait"));
     if (!wait) return problem(400, "wait: a whole number of seconds");
     const bool async = request.arg("async") == "1" || request.arg("async") == "true";
-    cli::ParsedCall parsed = cli::parseCallText(request.body, *format, "/");
+    // Where a call without a cwd was made: the client's directory (check
+    // --server sends it), else the root.
+    const std::string client_cwd = request.arg("cwd");
+    cli::ParsedCall parsed =
+        cli::parseCallText(request.body, *format, client_cwd.starts_with('/') ? client_cwd : "/");
     if (!parsed.call) {
       Decision d = cli::inputErrorDecision(parsed.error);
       audit(malformedCallRecord(
@@ -194,11 +198,10 @@ struct Service::Impl {
       audit(auth.refusalRecord(request, refused));
       return refused;
     }
+    // An admin may do everything; the others what their role names.
     auto allowed = [&](std::initializer_list<store::TokenRole> roles) {
-      for (store::TokenRole r : roles) {
-        if (caller->role == r || caller->role == store::TokenRole::Admin) return true;
-      }
-      return false;
+      if (caller->role == store::TokenRole::Admin) return true;
+      return std::find(roles.begin(), roles.end(), caller->role) != roles.end();
     };
     auto forbidden = [&](const std::string& what) {
       metrics.refused(403);

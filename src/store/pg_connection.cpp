@@ -34,6 +34,9 @@ PGconn* PgConnection::open() {
     drop();
     throw StoreError("the database " + redactedUrl(url_) + " cannot be reached: " + why);
   }
+  // The server's notices ("relation already exists, skipping") are not ours to print.
+  PQsetNoticeProcessor(
+      connection_, [](void*, const char*) {}, nullptr);
   return connection_;
 }
 

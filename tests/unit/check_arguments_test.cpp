@@ -49,6 +49,8 @@ void expectSame(const CheckOptions& a, const CheckOptions& b, const std::string&
   EXPECT_EQ(a.guard.approval_timeout_s, b.guard.approval_timeout_s) << where;
   EXPECT_EQ(a.guard.audit_log, b.guard.audit_log) << where;
   EXPECT_EQ(a.guard.no_audit, b.guard.no_audit) << where;
+  EXPECT_EQ(a.server, b.server) << where;
+  EXPECT_EQ(a.wait_s, b.wait_s) << where;
 }
 
 std::string joined(const Args& args) {
@@ -66,6 +68,8 @@ TEST(CheckArguments, TheFormsHooksUseAreReadDirectlyAsCli11ReadsThem) {
       {"--batch", "--policy", "/etc/p.yaml", "--policy=/q.yaml", "--no-audit"},
       {"--profile", "read-only-chat", "--home", "/h", "--audit-log", "/a.jsonl"},
       {"--prompt", "--approval-timeout", "60", "--project", "/w"},
+      {"--format", "claude", "--server", "http://127.0.0.1:8787", "--wait", "30"},
+      {"--server=unix:/run/toolguard.sock"},
   };
   for (const Args& args : hooks) {
     std::optional<CheckOptions> direct = directly(args);
@@ -96,6 +100,8 @@ TEST(CheckArguments, WhatIsNotPlainIsLeftToCli11) {
       {"--home", "--no-user"},
       {"--home="},
       {"--batch", "--format", "claude"},
+      {"--batch", "--server", "http://h:1"},
+      {"--wait", "0"},
   };
   for (const Args& args : others) EXPECT_FALSE(directly(args).has_value()) << joined(args);
 }
@@ -112,6 +118,8 @@ TEST(CheckArguments, RandomArgumentsReadDirectlyAlwaysAgreeWithCli11) {
       {"--policy", {"/p1.yaml", "p2.yaml", "--no-user"}},
       {"--profile", {"read-only-chat", "developer-assistant", "document-processing", "nope"}},
       {"--approval-timeout", {"1", "300", "86400", "86401", "0", "010", "0x10", "abc", "-5"}},
+      {"--server", {"http://127.0.0.1:8787", "unix:/s.sock", "", "-x"}},
+      {"--wait", {"1", "30", "0", "86401", "x"}},
   };
   std::mt19937 random(20261126);
   int direct_count = 0;

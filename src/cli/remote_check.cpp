@@ -1,0 +1,97 @@
+// `toolguard check --server URL`: the call goes to `toolguard serve`, which
+// answers with the fleet's policy, approvals and queue. Whatever goes wrong
+// on the way (unreachable, slow, an error status, an answer that is not a
+// decision) is a deny here, said on stderr: a hook never fails open.
+#include <cstdlib>
+#include <iostream>
+
+#include "cli/bounded_input.hpp"
+#include "cli/call_json.hpp"
+#include "cli/commands.hpp"
+#include "cli/policy_options.hpp"
+#include "http/plain_http.hpp"
+#include "toolguard/audit_log.hpp"
+#include "toolguard/tool_call.hpp"
+
+namespace toolguard::cli {
+namespace {
+
+std::string percentEncoded(const std::string& text) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+// True when `answer` is a decision in `format` (what `check` would print).
+bool isDecision(const nlohmann::json& answer, CallFormat format) {
+  if (!answer.is_object()) return false;
+  if (format != CallFormat::Toolguard) return true;
+  const std::string verdict = answer.value("verdict", "");
+  return verdict == "allow" || verdict == "ask" || verdict == "deny" || verdict == "abort";
+}
+
+int failClosed(const std::string& why, CallFormat format) {
+  std::cerr << "toolguard: " << why << "\n";
+  if (format == CallFormat::Claude) return kExitError;  // exit 2 blocks the call
+  Decision d = inputErrorDecision(why);
+  d.reason = why;
+  d.model_reason = "Blocked by toolguard: its decision service could not be asked.";
+  std::cout << dumpLine(renderDecision(d, "", format)) << '\n';
+  return kExitError;
+}
+
+}  // namespace
+
+int runRemoteCheck(const CheckOptions& o) {
+  const CallFormat format = callFormatNamed(o.format);
+  const std::string where = "the toolguard service at " + o.server;
+  std::string text;
+  constexpr size_t kMaxInputBytes = kMaxArgumentBytes + (size_t{64} << 10);
+  if (!readBounded(std::cin, kMaxInputBytes, text, kMaxRecordedInputBytes)) {
+    return failClosed("input larger than " + std::to_string(kMaxInputBytes) + " bytes", format);
+  }
+  const char* token = std::getenv("TOOLGUARD_TOKEN");
+  if (token == nullptr || *token == '\0') {
+    return failClosed("no token for " + where + ": set TOOLGUARD_TOKEN", format);
+  }
+  for (const char* c = token; *c; ++c) {
+    if (static_cast<unsigned char>(*c) < 0x21 || *c == 0x7f) {
+      return failClosed("TOOLGUARD_TOKEN holds a space or a control character", format);
+    }
+  }
+  const std::string target = "/v1/check?format=" + percentEncoded(o.format) +
+                             "&wait=" + std::to_string(o.wait_s) +
+                             "&cwd=" + percentEncoded(currentDirectory());
+  // Beyond the wait for a person, the service has ten seconds to answer.
+  const long timeout_ms = (static_cast<long>(o.wait_s) + 10) * 1000;
+  std::string error;
+  std::optional<detail::PlainHttpResponse> response = detail::postToService(
+      o.server, target,
+      {{"Authorization", std::string("Bearer ") + token}, {"Content-Type", "application/json"}},
+      text, timeout_ms, error);
+  if (!response) return failClosed(where + " could not be asked: " + error, format);
+  nlohmann::json answer = nlohmann::json::parse(response->body, nullptr, false);
+  if (response->status != 200) {
+    std::string message = answer.is_object() ? answer.value("error", "") : "";
+    return failClosed(where + " answered " + std::to_string(response->status) +
+                          (message.empty() ? "" : ": " + message),
+                      format);
+  }
+  if (!isDecision(answer, format)) return failClosed(where + " answered with no decision", format);
+  std::cout << dumpLine(answer) << '\n';
+  if (format == CallFormat::GeminiHook && answer.value("decision", "") == "deny") {
+    std::cerr << "toolguard: " << answer.value("reason", "") << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace toolguard::cli

@@ -1,0 +1,88 @@
+// One POST to a toolguard service: in this process for http:// and unix:,
+// through the toolguard-http helper (OpenSSL) for https://.
+#include <chrono>
+#include <vector>
+
+#include "http_helper.hpp"
+#include "plain_http.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+struct Collected {
+  PlainHttpResponse response;
+  bool too_large = false;
+
+  static void onStatus(void* context, int status, const char* content_type) {
+    auto& self = *static_cast<Collected*>(context);
+    self.response.status = status;
+    self.response.content_type = content_type ? content_type : "";
+  }
+  static int onData(void* context, const char* data, size_t size) {
+    auto& self = *static_cast<Collected*>(context);
+    if (self.response.body.size() + size > (16u << 20)) {
+      self.too_large = true;
+      return 0;
+    }
+    self.response.body.append(data, size);
+    return 1;
+  }
+  static int never(void*) { return 0; }
+};
+
+}  // namespace
+
+std::optional<PlainHttpResponse> postToService(const std::string& url, const std::string& target,
+                                               const std::map<std::string, std::string>& headers,
+                                               const std::string& body, long timeout_ms,
+                                               std::string& error) {
+  if (!url.starts_with("https://")) {
+    std::optional<ServiceAddress> address = parseServiceAddress(url, error);
+    if (!address) return std::nullopt;
+    return plainHttpExchange(*address, "POST", target, headers, body, timeout_ms, error);
+  }
+  const HttpHelper* helper = HttpHelper::installed(error);
+  if (!helper) return std::nullopt;
+  std::string origin = url;
+  std::string prefix;
+  if (const size_t slash = origin.find('/', 8); slash != std::string::npos) {
+    prefix = origin.substr(slash);
+    origin.resize(slash);
+    while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
+  }
+  const std::string path = prefix + target;
+  std::vector<const char*> names, values;
+  for (const auto& [name, value] : headers) {
+    names.push_back(name.c_str());
+    values.push_back(value.c_str());
+  }
+  Collected collected;
+  toolguard_http_post post{};
+  post.origin = origin.c_str();
+  post.path = path.c_str();
+  post.body = body.data();
+  post.body_size = body.size();
+  post.header_names = names.data();
+  post.header_values = values.data();
+  post.header_count = names.size();
+  post.connect_timeout_ms = std::min(timeout_ms, 5000L);
+  post.read_timeout_ms = timeout_ms;
+  post.write_timeout_ms = timeout_ms;
+  post.context = &collected;
+  post.on_status = &Collected::onStatus;
+  post.on_data = &Collected::onData;
+  post.cancelled = &Collected::never;
+  toolguard_http_outcome outcome{};
+  helper->post(post, outcome);
+  if (collected.too_large) {
+    error = "the answer is larger than 16 MiB";
+    return std::nullopt;
+  }
+  if (outcome.client_made == 0 || outcome.failure != TOOLGUARD_HTTP_OK) {
+    error = outcome.failure_text[0] != '\0' ? outcome.failure_text : "the request failed";
+    return std::nullopt;
+  }
+  return collected.response;
+}
+
+}  // namespace toolguard::detail

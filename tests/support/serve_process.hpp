@@ -1,0 +1,144 @@
+#pragma once
+// A real `toolguard serve` process for a test: started on a free loopback
+// port, ready once it printed "listening on http://HOST:PORT", stopped
+// (SIGTERM, or SIGKILL when asked) when the test is done. And a throw-away
+// PostgreSQL cluster (scripts/pg-cluster.sh) for the PostgreSQL store.
+
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "support/run_binary.hpp"
+
+namespace toolguard::testing {
+
+/// A free TCP port on 127.0.0.1 (bound and released).
+inline int freePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t size = sizeof a;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &size);
+  close(fd);
+  return ntohs(a.sin_port);
+}
+
+class ServeProcess {
+ public:
+  /// Starts `binary serve --listen 127.0.0.1:0 args...` with `env` added.
+  ServeProcess(const std::string& binary, const std::vector<std::string>& args,
+               const std::map<std::string, std::string>& env, const std::string& log_path) {
+    int out[2];
+    if (pipe(out) != 0) throw std::runtime_error("pipe failed");
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(out[1], 1);
+      const int log = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+      dup2(log, 2);
+      close(out[0]);
+      for (const auto& [k, v] : env) {
+        if (v.empty()) {
+          unsetenv(k.c_str());
+        } else {
+          setenv(k.c_str(), v.c_str(), 1);
+        }
+      }
+      std::vector<std::string> all = {binary, "serve", "--listen", "127.0.0.1:0"};
+      all.insert(all.end(), args.begin(), args.end());
+      std::vector<char*> argv;
+      for (std::string& a : all) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(binary.c_str(), argv.data());
+      _exit(127);
+    }
+    close(out[1]);
+    out_ = out[0];
+    std::string line;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (line.find('\n') == std::string::npos) {
+      pollfd p{out_, POLLIN, 0};
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            deadline - std::chrono::steady_clock::now())
+                            .count();
+      if (left <= 0 || poll(&p, 1, static_cast<int>(left)) <= 0) break;
+      char c[256];
+      const ssize_t n = read(out_, c, sizeof c);
+      if (n <= 0) break;
+      line.append(c, static_cast<size_t>(n));
+    }
+    const std::string prefix = "listening on http://127.0.0.1:";
+    if (!line.starts_with(prefix)) {
+      stop(SIGKILL);
+      throw std::runtime_error("toolguard serve did not start: '" + line +
+                               "'; its log: " + slurp(log_path));
+    }
+    port_ = std::stoi(line.substr(prefix.size()));
+  }
+  ~ServeProcess() { stop(SIGTERM); }
+  ServeProcess(const ServeProcess&) = delete;
+  ServeProcess& operator=(const ServeProcess&) = delete;
+
+  int port() const { return port_; }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+  /// Sends `signal` and waits for the process to end.
+  void stop(int signal) {
+    if (pid_ <= 0) return;
+    kill(pid_, signal);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    if (out_ >= 0) close(out_);
+    out_ = -1;
+  }
+
+  void signal(int s) const { kill(pid_, s); }
+
+ private:
+  pid_t pid_ = -1;
+  int out_ = -1;
+  int port_ = 0;
+};
+
+/// A PostgreSQL cluster in `dir`, removed with the directory.
+class PgCluster {
+ public:
+  explicit PgCluster(const std::string& dir) : dir_(dir) {
+    RunResult r =
+        runBinary("/bin/bash", {std::string(TOOLGUARD_SOURCE_DIR) + "/scripts/pg-cluster.sh",
+                                "start", dir_, std::to_string(freePort())});
+    if (r.exit_code != 0) throw std::runtime_error("PostgreSQL did not start: " + r.err);
+    url_ = r.out.substr(0, r.out.find('\n'));
+  }
+  ~PgCluster() { stop(); }
+  PgCluster(const PgCluster&) = delete;
+  PgCluster& operator=(const PgCluster&) = delete;
+
+  const std::string& url() const { return url_; }
+
+  void stop() const {
+    runBinary("/bin/bash",
+              {std::string(TOOLGUARD_SOURCE_DIR) + "/scripts/pg-cluster.sh", "stop", dir_});
+  }
+  void restart() const {
+    runBinary("/bin/bash",
+              {std::string(TOOLGUARD_SOURCE_DIR) + "/scripts/pg-cluster.sh", "restart", dir_});
+  }
+
+ private:
+  std::string dir_;
+  std::string url_;
+};
+
+}  // namespace toolguard::testing
