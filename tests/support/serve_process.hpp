@@ -114,10 +114,13 @@ class ServeProcess {
 /// A PostgreSQL cluster in `dir`, removed with the directory.
 class PgCluster {
  public:
-  explicit PgCluster(const std::string& dir) : dir_(dir) {
+  explicit PgCluster(const std::string& dir) : dir_(dir), port_(freePort()) { start(); }
+
+  /// Starts it (again, after stop()).
+  void start() {
     RunResult r =
         runBinary("/bin/bash", {std::string(TOOLGUARD_SOURCE_DIR) + "/scripts/pg-cluster.sh",
-                                "start", dir_, std::to_string(freePort())});
+                                "start", dir_, std::to_string(port_)});
     if (r.exit_code != 0) throw std::runtime_error("PostgreSQL did not start: " + r.err);
     url_ = r.out.substr(0, r.out.find('\n'));
   }
@@ -138,6 +141,7 @@ class PgCluster {
 
  private:
   std::string dir_;
+  int port_;
   std::string url_;
 };
 
