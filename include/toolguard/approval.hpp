@@ -132,6 +132,15 @@ std::shared_ptr<ApprovalHandler> asyncApprovalHandler(
 std::shared_ptr<ApprovalHandler> autoDenyApprovalHandler(
     std::string reason = "no one is available to approve tool calls");
 
+/// A handler that sends each ask to `toolguard serve` at `url`
+/// ("http://HOST:PORT", "unix:/PATH" or "https://...") with an agent token:
+/// the ask waits in the service's queue (`GET /v1/asks`, the web page) until
+/// a person answers there or the request's timeout passes (no timeout: 300
+/// s). The answer comes back to this Guard, which remembers an "always" in
+/// its own store. The service unreachable, an error or no answer in time:
+/// deny, with the reason.
+std::shared_ptr<ApprovalHandler> remoteApprovalHandler(std::string url, std::string token);
+
 /// True when `name` (a command's name) runs code given to it, so a pattern
 /// over its arguments would approve anything: shells, interpreters, `eval`,
 /// `sudo`, `env`, `xargs`, `exec`, `ssh`, ...

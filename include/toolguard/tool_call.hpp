@@ -45,6 +45,11 @@ size_t jsonSize(const nlohmann::json& value, size_t limit = SIZE_MAX);
 /// The lowercase name of an interaction mode ("interactive", "headless").
 std::string_view toString(InteractionMode mode);
 
+/// The call as toolguard's call JSON, as `toolguard check` reads it:
+/// {"tool", "args", "context": {"cwd", "mode", and the ids that are set}}
+/// (the MCP server is not part of it).
+nlohmann::json toJson(const ToolCall& call);
+
 /// Sets one string field of a context by name: cwd, agent, session, model, role
 /// or mode ("interactive" or "headless"). Returns an error message naming what
 /// was expected, or an empty string on success.

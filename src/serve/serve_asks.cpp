@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "approval/approval_matching.hpp"
+#include "approval/service_answer.hpp"
 #include "audit/audit_detail.hpp"
 #include "cli/call_json.hpp"
 #include "toolguard/call_view.hpp"
@@ -35,19 +36,6 @@ HttpResponse json(int status, const nlohmann::json& body) {
 
 HttpResponse problem(int status, const std::string& message) {
   return json(status, {{"error", message}});
-}
-
-nlohmann::json callJson(const ToolCall& call) {
-  nlohmann::json context{{"cwd", call.context.cwd}, {"mode", toString(call.context.mode)}};
-  if (!call.context.workspace_roots.empty()) {
-    context["workspace_roots"] = call.context.workspace_roots;
-  }
-  for (const auto& [key, value] :
-       {std::pair{"agent", &call.context.agent}, std::pair{"session", &call.context.session},
-        std::pair{"model", &call.context.model}, std::pair{"role", &call.context.role}}) {
-    if (!value->empty()) context[key] = *value;
-  }
-  return {{"tool", call.tool}, {"args", call.args}, {"context", context}};
 }
 
 // The scopes an "always" may be remembered in: those the call has an id for
@@ -90,14 +78,14 @@ AskScope::~AskScope() {
 }
 
 StoreAskHandler::StoreAskHandler(store::ServiceStore& store, Metrics& metrics,
-                                 size_t max_pending_per_token)
-    : store_(store), metrics_(metrics), max_pending_(max_pending_per_token) {}
+                                 size_t max_pending_per_token, std::chrono::seconds max_wait)
+    : store_(store), metrics_(metrics), max_pending_(max_pending_per_token), max_wait_(max_wait) {}
 
 store::AskRecord StoreAskHandler::record(const ApprovalRequest& request, const std::string& token,
                                          SystemClock::time_point expires) {
   store::AskRecord a;
   a.id = request.decision.id;
-  a.call = callJson(request.call);
+  a.call = toJson(request.call);
   a.decision = cli::decisionToJson(request.decision, request.call.tool);
   a.offer = offerJson(request.options, request.scopes, request.decision);
   a.created = detail::formatAuditTime(SystemClock::now());
@@ -109,17 +97,13 @@ store::AskRecord StoreAskHandler::record(const ApprovalRequest& request, const s
 std::future<ApprovalAnswer> StoreAskHandler::ask(const ApprovalRequest& request) {
   std::promise<ApprovalAnswer> promise;
   auto nobody = [&](const std::string& why) {
-    ApprovalAnswer a;
-    a.outcome = ApprovalOutcome::Deny;
-    a.by_person = false;
-    a.reason = why;
-    promise.set_value(a);
+    promise.set_value(detail::noServiceAnswer(why));
     return promise.get_future();
   };
   if (!t_ask.set) return nobody("no request to wait for an answer");
   const ThreadAsk mine = t_ask;
   const auto now = std::chrono::steady_clock::now();
-  const auto wait = std::chrono::duration_cast<std::chrono::seconds>(mine.deadline - now);
+  const auto wait = std::chrono::ceil<std::chrono::seconds>(mine.deadline - now);
   if (store_.pendingAsksOf(mine.token) >= max_pending_) {
     return nobody("the token '" + mine.token + "' already has " + std::to_string(max_pending_) +
                   " asks waiting (the most it may)");
@@ -133,23 +117,7 @@ std::future<ApprovalAnswer> StoreAskHandler::ask(const ApprovalRequest& request)
   if (!got || got->state != store::AskState::Answered) {
     return nobody("no one answered within " + std::to_string(wait.count()) + " s; the ask expired");
   }
-  const nlohmann::json& answer = got->answer;
-  const std::string kind = answer.value("answer", "");
-  ApprovalAnswer result;
-  if (kind == "allow_once") {
-    result.outcome = ApprovalOutcome::AllowOnce;
-  } else if (kind == "always") {
-    result.outcome = ApprovalOutcome::AlwaysAllow;
-    result.option = answer.value("option", size_t{0});
-    result.scope = parseApprovalScope(answer.value("scope", "")).value_or(ApprovalScope::Session);
-  } else {
-    result.outcome = ApprovalOutcome::Deny;
-    result.reason = answer.value("note", "");
-    if (const std::string by = answer.value("by", ""); !by.empty()) {
-      result.reason =
-          result.reason.empty() ? "answered by " + by : result.reason + " (answered by " + by + ")";
-    }
-  }
+  const ApprovalAnswer result = detail::serviceAnswer(got->answer);
   promise.set_value(result);
   return promise.get_future();
 }
@@ -176,8 +144,14 @@ HttpResponse StoreAskHandler::route(
     const std::function<HttpResponse(const std::string&)>& forbidden) {
   const bool approver =
       caller.role == store::TokenRole::Approver || caller.role == store::TokenRole::Admin;
+  if (request.path == "/v1/asks" && request.method == "POST") {
+    if (caller.role != store::TokenRole::Agent && caller.role != store::TokenRole::Admin) {
+      return forbidden("queue asks");
+    }
+    return askFromClient(request, caller);
+  }
   if (request.path == "/v1/asks") {
-    if (request.method != "GET") return problem(405, "GET /v1/asks");
+    if (request.method != "GET") return problem(405, "GET /v1/asks, or POST an ask");
     if (!approver) return forbidden("list asks");
     std::optional<store::AskState> state;
     if (const std::string s = request.arg("state"); !s.empty()) {
@@ -275,7 +249,9 @@ HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& r
     return json(409, out);
   }
   metrics_.askAnswered();
-  if (remember) {
+  // An ask a program's own Guard sent (remoteApprovalHandler) is remembered
+  // by that Guard, in its store, from the answer it gets back.
+  if (remember && ask->offer.value("remember", true)) {
     try {
       store_.approvals()->add(*remember);
     } catch (const std::exception& e) {
@@ -297,6 +273,73 @@ HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& r
     metrics_.storeError();
   }
   return json(200, store::toJson(*result.ask));
+}
+
+HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Caller& caller) {
+  StrictJson body = parseStrictJson(request.body);
+  if (!body.value || !body.value->is_object()) {
+    return problem(400, "the ask must be a JSON object" +
+                            (body.error.empty() ? std::string() : ": " + body.error));
+  }
+  const nlohmann::json& in = *body.value;
+  if (!in.contains("call")) return problem(400, "call: required, a call as check takes it");
+  cli::ParsedCall parsed = cli::parseCall(in["call"], cli::CallFormat::Toolguard, "/");
+  if (!parsed.call) return problem(400, "call: " + parsed.error);
+  if (!in.contains("decision") || !in["decision"].is_object()) {
+    return problem(400, "decision: required, an object (verdict, reason, rule)");
+  }
+  const nlohmann::json offer = in.value("offer", nlohmann::json::object());
+  const nlohmann::json& bindings = offer.value("bindings", nlohmann::json::array());
+  const nlohmann::json& scopes = offer.value("scopes", nlohmann::json::array());
+  if (!bindings.is_array() || bindings.empty() || bindings.size() > 16) {
+    return problem(400, "offer.bindings: 1 to 16 bindings");
+  }
+  for (const nlohmann::json& b : bindings) {
+    if (!b.is_object() || !b.contains("binding") || !b["binding"].is_string() ||
+        !parseApprovalBinding(b["binding"].get<std::string>()) || !b.contains("value") ||
+        !b["value"].is_string()) {
+      return problem(400,
+                     "offer.bindings: each {\"binding\": exact|pattern|tool, \"value\", "
+                     "\"description\"}");
+    }
+  }
+  if (!scopes.is_array() || scopes.size() > 4) return problem(400, "offer.scopes: an array");
+  for (const nlohmann::json& sc : scopes) {
+    if (!sc.is_string() || !parseApprovalScope(sc.get<std::string>())) {
+      return problem(400, "offer.scopes: session, project, agent or global");
+    }
+  }
+  if (!in.contains("wait") || !in["wait"].is_number_unsigned() || in["wait"].get<long>() < 1) {
+    return problem(400, "wait: seconds to wait for an answer, at least 1");
+  }
+  const auto wait = std::min(std::chrono::seconds(in["wait"].get<long>()), max_wait_);
+  if (store_.pendingAsksOf(caller.name) >= max_pending_) {
+    return problem(429, "the token '" + caller.name + "' already has " +
+                            std::to_string(max_pending_) + " asks waiting (the most it may)");
+  }
+  ToolCall call = std::move(*parsed.call);
+  call.context.agent = caller.name;
+  store::AskRecord a;
+  a.id = detail::randomAuditId();
+  a.call = toJson(call);
+  a.decision = in["decision"];
+  a.offer = {{"bindings", bindings},
+             {"scopes", scopes},
+             {"rule", offer.value("rule", "")},
+             {"remember", false}};
+  a.created = detail::formatAuditTime(SystemClock::now());
+  a.expires = detail::formatAuditTime(SystemClock::now() + wait);
+  a.token = caller.name;
+  store_.createAsk(a);
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  std::optional<store::AskRecord> got = store_.waitForAsk(a.id, deadline);
+  if (got && got->state == store::AskState::Pending && !store_.expireAsk(a.id)) {
+    got = store_.findAsk(a.id);
+  } else if (got && got->state == store::AskState::Pending) {
+    got->state = store::AskState::Expired;
+  }
+  if (!got) return problem(500, "the ask went missing from the store");
+  return json(200, store::toJson(*got));
 }
 
 }  // namespace toolguard::serve

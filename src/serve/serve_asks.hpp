@@ -31,7 +31,8 @@ class AskScope {
 /// The approval handler of the service and the /v1/asks routes.
 class StoreAskHandler : public ApprovalHandler {
  public:
-  StoreAskHandler(store::ServiceStore& store, Metrics& metrics, size_t max_pending_per_token);
+  StoreAskHandler(store::ServiceStore& store, Metrics& metrics, size_t max_pending_per_token,
+                  std::chrono::seconds max_wait);
 
   std::string name() const override { return "serve"; }
 
@@ -43,7 +44,8 @@ class StoreAskHandler : public ApprovalHandler {
   store::AskRecord queue(const ToolCall& call, const Decision& decision, const Engine& engine,
                          const std::string& token, std::chrono::seconds lifetime);
 
-  /// GET /v1/asks, GET /v1/asks/ID, POST /v1/asks/ID/answer.
+  /// GET /v1/asks, POST /v1/asks (an ask from a program's own Guard:
+  /// remoteApprovalHandler), GET /v1/asks/ID, POST /v1/asks/ID/answer.
   HttpResponse route(const HttpRequest& request, const Caller& caller,
                      const std::function<HttpResponse(const std::string&)>& forbidden);
 
@@ -51,10 +53,12 @@ class StoreAskHandler : public ApprovalHandler {
   store::AskRecord record(const ApprovalRequest& request, const std::string& token,
                           std::chrono::system_clock::time_point expires);
   HttpResponse answer(const std::string& id, const HttpRequest& request, const Caller& caller);
+  HttpResponse askFromClient(const HttpRequest& request, const Caller& caller);
 
   store::ServiceStore& store_;
   Metrics& metrics_;
   size_t max_pending_;
+  std::chrono::seconds max_wait_;
 };
 
 }  // namespace toolguard::serve

@@ -68,8 +68,8 @@ struct Service::Impl {
       : options(std::move(o)),
         store(std::move(s)),
         auth(*store, metrics, options.requests_per_second_per_token),
-        asks(std::make_shared<StoreAskHandler>(*store, metrics,
-                                               options.max_pending_asks_per_token)) {}
+        asks(std::make_shared<StoreAskHandler>(*store, metrics, options.max_pending_asks_per_token,
+                                               options.max_wait)) {}
 
   std::shared_ptr<const Guards> current() {
     std::lock_guard<std::mutex> lock(guards_mutex);
