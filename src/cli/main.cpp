@@ -36,6 +36,16 @@ int main(int argc, char** argv) {
   }
   // The decision service is a program of its own (the HTTP server, libpq).
   if (argc >= 2 && std::string_view(argv[1]) == "serve") return runServeProgram(argc - 2, argv + 2);
+  // The approvals and the audit of a service's store (--store URL) too.
+  if (argc >= 3 &&
+      (std::string_view(argv[1]) == "approvals" || std::string_view(argv[1]) == "audit")) {
+    for (int i = 2; i < argc; ++i) {
+      if (std::string_view(argv[i]) == "--store" ||
+          std::string_view(argv[i]).starts_with("--store=")) {
+        return runServeProgram(argc - 1, argv + 1);
+      }
+    }
+  }
   CLI::App app{
       "toolguard: decides whether an LLM agent's tool call may run (allow, ask, deny, abort)"};
   app.require_subcommand(1);

@@ -11,6 +11,7 @@
 
 #include "serve/http_server.hpp"
 #include "serve/serve_service.hpp"
+#include "serve/store_commands.hpp"
 #include "store/postgres_service_store.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/policy_error.hpp"
@@ -190,11 +191,14 @@ int main(int argc, char** argv) {
       app.add_subcommand("migrate", "Apply the database migrations it lacks (serve does this too)");
   addStoreOptions(*migrate, token_store, token_home);
 
+  int store_command_exit = -1;
+  serve::addStoreCommands(app, store_command_exit);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (store_command_exit >= 0) return store_command_exit;
   try {
     if (*migrate) {
       if (!token_store.starts_with("postgres")) {

@@ -280,6 +280,25 @@ TEST_F(Serve, ABrokenPolicyKeepsThePreviousOneServing) {
   EXPECT_EQ(rule, "no-ls-la");
 }
 
+TEST_F(Serve, OneTokenMayKeepOnlySoManyAsksWaiting) {
+  const std::string agent = token("agent", "bot");
+  auto server = start({"--max-pending-asks", "2"});
+  auto c = client(*server, agent);
+  for (int i = 0; i < 2; ++i) {
+    auto r = c->Post("/v1/check?async=1", call("git push origin b" + std::to_string(i)).dump(),
+                     "application/json");
+    ASSERT_EQ(r->status, 200) << r->body;
+  }
+  auto third = c->Post("/v1/check?async=1", call("git push origin b3").dump(), "application/json");
+  EXPECT_EQ(third->status, 503);
+  EXPECT_NE(third->body.find("2 asks waiting"), std::string::npos) << third->body;
+  // Waiting for a person is refused the same way: the call is denied, with why.
+  auto waited = c->Post("/v1/check?wait=5", call("git push origin b4").dump(), "application/json");
+  const json d = json::parse(waited->body);
+  EXPECT_EQ(d["verdict"], "deny");
+  EXPECT_NE(d["reason"].get<std::string>().find("2 asks waiting"), std::string::npos) << d;
+}
+
 TEST_F(Serve, AUnixSocketServesLocalHooks) {
   const std::string agent = token("agent", "bot");
   const std::string socket = (dir.path() / "toolguard.sock").string();

@@ -163,5 +163,28 @@ TEST_F(ServePostgres, MigrateAppliesOnceAndTokensLiveInTheDatabase) {
   EXPECT_NE(bad.err.find("cannot be reached"), std::string::npos) << bad.err;
 }
 
+TEST_F(ServePostgres, ApprovalsImportAndAuditWorkAgainstTheDatabase) {
+  const auto plain = dir.write("allowed.json", R"({"version": 1, "allowed_tools": ["Read"]})");
+  RunResult imported =
+      run({"approvals", "import", plain.string(), "--scope", "global", "--store", store});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  RunResult listed = run({"approvals", "list", "--json", "--store", store});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  const json entries = json::parse(listed.out);
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0]["tool"], "Read");
+  // Not in the files under TOOLGUARD_HOME: the command went to the database.
+  EXPECT_EQ(run({"approvals", "list"}).out.find("Read"), std::string::npos);
+  const std::string agent = token("agent", "bot");
+  auto server = start();
+  client(*server, agent)->Post("/v1/check", call("ls").dump(), "application/json");
+  RunResult audit = run({"audit", "query", "--tool", "Bash", "--json", "--store", store});
+  ASSERT_EQ(audit.exit_code, 0) << audit.err;
+  const json records = json::parse(audit.out);
+  ASSERT_EQ(records.size(), 1u) << audit.out;
+  EXPECT_EQ(records[0]["verdict"], "allow");
+  EXPECT_EQ(records[0]["context"]["agent"], "bot");
+}
+
 }  // namespace
 }  // namespace toolguard::testing
