@@ -1,6 +1,7 @@
 // `toolguard mcp`: runs an MCP server behind the guarding proxy.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -19,6 +20,7 @@ struct McpOptions {
   std::string name;
   std::vector<std::string> workspaces;
   std::string ask = "auto";
+  std::string ask_server;  // --ask-server URL: asks go to toolguard serve's queue
   size_t max_message_bytes = size_t{64} << 20;
   int shutdown_grace_ms = 2000;
   std::vector<std::string> command;
@@ -105,6 +107,16 @@ int runMcp(const McpOptions& o) {
     EngineProvider engines(o.policy);
     const ProjectEngine& project = engines.forCwd(proxy.context.cwd);
     GuardOptions guard = baseGuardOptions(o.guard);
+    if (!o.ask_server.empty()) {
+      const char* token = std::getenv("TOOLGUARD_TOKEN");
+      if (token == nullptr || *token == '\0') {
+        std::cerr << "toolguard mcp: --ask-server needs an agent token in TOOLGUARD_TOKEN\n";
+        return kExitError;
+      }
+      // The service's queue takes the place of the terminal.
+      guard.approval_handler = remoteApprovalHandler(o.ask_server, token);
+      if (o.ask == "auto") proxy.ask = McpAskChannel::Terminal;
+    }
     // One long-lived process: the session's LLM answers are kept in memory.
     guard.llm_validator = llmValidatorFor(project.engine.policy(), project.project_roots,
                                           toolguardHome(o.guard.home), memoryLlmVerdictCache());
@@ -140,6 +152,10 @@ void addMcpCommand(CLI::App& app, int& exit_code) {
                   "Who is asked when a call needs approval: auto (the client by elicitation when "
                   "it supports it, else the terminal), elicitation, terminal, none")
       ->check(CLI::IsMember({"auto", "elicitation", "terminal", "none"}));
+  cmd->add_option("--ask-server", options->ask_server,
+                  "Send asks to the queue of `toolguard serve` at URL (http://, unix: or "
+                  "https://; an agent token in TOOLGUARD_TOKEN), where an approver answers "
+                  "them, instead of the client or the terminal");
   cmd->add_option("--max-message-bytes", options->max_message_bytes,
                   "The longest message accepted from either side (default 64 MiB)")
       ->check(CLI::Range(size_t{1024}, size_t{1} << 30));

@@ -7,6 +7,8 @@
 // The client runs under `setsid`: the proxy then has no controlling terminal,
 // /dev/tty cannot be opened, and an "ask" can never prompt the developer's
 // terminal (with no client elicitation it is denied, as the contract says).
+#include <httplib.h>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -14,6 +16,7 @@
 #include <thread>
 
 #include "e2e/cli_fixture.hpp"
+#include "support/serve_process.hpp"
 
 namespace toolguard::testing {
 namespace {
@@ -167,6 +170,9 @@ class McpProxy : public Cli {
     for (const auto& [name, value] : clientEnv()) {
       environment[name] = value.empty() ? json() : json(value);
     }
+    const json extra = script.value("extra_env", json::object());
+    for (const auto& [name, value] : extra.items()) environment[name] = value;
+    script.erase("extra_env");
     script["env"] = environment;
     if (!script.contains("cwd")) script["cwd"] = dir.path().string();
     if (!script.contains("timeoutMs")) script["timeoutMs"] = 30000;
@@ -459,6 +465,54 @@ TEST_F(McpProxy, AsksAClientThatDeclaresElicitation) {
   std::vector<json> received = serverCalls("write_file");
   ASSERT_EQ(received.size(), 1u) << slurp(serverLog().string());
   EXPECT_EQ(received[0]["params"]["arguments"]["content"], "SECOND=1\n");
+}
+
+TEST_F(McpProxy, AskServerSendsAsksToTheServicesQueue) {
+  // A real toolguard serve with the file store in a home of its own.
+  const std::map<std::string, std::string> service_env = {
+      {"HOME", (dir.path() / "service-home").string()},
+      {"TOOLGUARD_HOME", (dir.path() / "service-home/.toolguard").string()},
+      {"TOOLGUARD_CONFIG_DIR", (dir.path() / "service-user").string()},
+      {"TOOLGUARD_MANAGED_DIR", (dir.path() / "service-managed").string()}};
+  auto token = [&](const std::string& role, const std::string& name) {
+    RunResult t =
+        runBinary(TOOLGUARD_BINARY, {"serve", "token", "add", "--role", role, "--name", name}, "",
+                  service_env);
+    EXPECT_EQ(t.exit_code, 0) << t.err;
+    return t.out.substr(0, t.out.find('\n'));
+  };
+  const std::string agent = token("agent", "mcp-proxy");
+  const std::string approver = token("approver", "alice");
+  ServeProcess service(TOOLGUARD_BINARY, {}, service_env, (dir.path() / "service.log").string());
+  // The approver allows the first ask once and denies the second, with a note.
+  std::thread answering([&] {
+    httplib::Client c("127.0.0.1", service.port());
+    c.set_bearer_token_auth(approver);
+    int answered = 0;
+    for (int i = 0; i < 600 && answered < 2; ++i) {
+      auto r = c.Get("/v1/asks?state=pending");
+      json asks = r && r->status == 200 ? json::parse(r->body) : json::array();
+      for (const json& ask : asks) {
+        const std::string body = answered == 0 ? R"({"answer":"allow_once"})"
+                                               : R"({"answer":"deny","note":"not the .env"})";
+        if (c.Post("/v1/asks/" + ask["id"].get<std::string>() + "/answer", body,
+                   "application/json")) {
+          ++answered;
+        }
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+  const std::string env_file = (workspace() / ".env").string();
+  json script = {{"extra_env", {{"TOOLGUARD_TOKEN", agent}}}};
+  ClientRun r = throughProxy({call("write_file", {{"path", env_file}, {"content", "FIRST=1\n"}}),
+                              call("write_file", {{"path", env_file}, {"content", "SECOND=1\n"}})},
+                             {"--ask-server", service.url()}, script);
+  answering.join();
+  ASSERT_EQ(r.run.exit_code, 0) << r;
+  EXPECT_FALSE(r.step(0)["result"].value("isError", false)) << r;
+  expectBlocked(r.step(1), "write_file", "not the .env");
+  EXPECT_EQ(slurp(env_file), "FIRST=1\n");
 }
 
 TEST_F(McpProxy, AskNoneDeniesWithoutAskingTheClient) {

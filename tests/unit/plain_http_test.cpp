@@ -1,0 +1,136 @@
+// The in-process HTTP client of `check --server`: addresses, and what it
+// makes of answers a server may send (a whole one, a chunked one, a broken
+// one, none at all), each from a one-shot server on loopback.
+#include "http/plain_http.hpp"
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <thread>
+
+namespace toolguard::detail {
+namespace {
+
+TEST(PlainHttp, ServiceAddressesAreRead) {
+  std::string error;
+  auto a = parseServiceAddress("http://127.0.0.1:8787", error);
+  ASSERT_TRUE(a) << error;
+  EXPECT_EQ(a->host, "127.0.0.1");
+  EXPECT_EQ(a->port, "8787");
+  EXPECT_EQ(a->prefix, "");
+  a = parseServiceAddress("http://[::1]:9/guard/", error);
+  ASSERT_TRUE(a) << error;
+  EXPECT_EQ(a->host, "::1");
+  EXPECT_EQ(a->port, "9");
+  EXPECT_EQ(a->prefix, "/guard");
+  a = parseServiceAddress("http://guard.internal", error);
+  ASSERT_TRUE(a) << error;
+  EXPECT_EQ(a->port, "80");
+  a = parseServiceAddress("unix:/run/toolguard.sock", error);
+  ASSERT_TRUE(a) << error;
+  EXPECT_EQ(a->socket_path, "/run/toolguard.sock");
+  for (const char* bad : {"", "ftp://h:1", "http://", "http://h:port", "unix:relative.sock",
+                          "http://[::1", "https://h:1"}) {
+    EXPECT_FALSE(parseServiceAddress(bad, error)) << bad;
+  }
+}
+
+// Accepts one connection, reads the request, sends `answer`, closes.
+class OneShotServer {
+ public:
+  explicit OneShotServer(std::string answer, bool answer_at_all = true) {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t size = sizeof a;
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &size);
+    port_ = ntohs(a.sin_port);
+    listen(fd_, 1);
+    thread_ = std::thread([this, answer = std::move(answer), answer_at_all] {
+      const int c = accept(fd_, nullptr, nullptr);
+      std::string in;
+      char buffer[4096];
+      while (in.find("\r\n\r\n") == std::string::npos) {
+        const ssize_t n = recv(c, buffer, sizeof buffer, 0);
+        if (n <= 0) break;
+        in.append(buffer, static_cast<size_t>(n));
+      }
+      received = in;
+      if (answer_at_all) {
+        send(c, answer.data(), answer.size(), MSG_NOSIGNAL);
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(600));
+      }
+      close(c);
+    });
+  }
+  ~OneShotServer() {
+    thread_.join();
+    close(fd_);
+  }
+  ServiceAddress address() const {
+    ServiceAddress a;
+    a.host = "127.0.0.1";
+    a.port = std::to_string(port_);
+    return a;
+  }
+  std::string received;
+
+ private:
+  int fd_;
+  int port_;
+  std::thread thread_;
+};
+
+TEST(PlainHttp, ReadsWholeAndChunkedAnswers) {
+  std::string error;
+  {
+    OneShotServer server(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+        "15\r\n\r\n{\"verdict\":\"ok\"}trailing");
+    auto r =
+        plainHttpExchange(server.address(), "POST", "/v1/check", {{"X-A", "1"}}, "{}", 2000, error);
+    ASSERT_TRUE(r) << error;
+    EXPECT_EQ(r->status, 200);
+    EXPECT_EQ(r->body, "{\"verdict\":\"ok\"");
+    EXPECT_EQ(r->content_type, "application/json");
+  }
+  {
+    OneShotServer server(
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n2\r\nef\r\n0\r\n\r\n");
+    auto r = plainHttpExchange(server.address(), "POST", "/x", {}, "", 2000, error);
+    ASSERT_TRUE(r) << error;
+    EXPECT_EQ(r->body, "abcdef");
+  }
+}
+
+TEST(PlainHttp, BrokenOrMissingAnswersAreFailuresNeverResponses) {
+  std::string error;
+  {
+    OneShotServer server("SSH-2.0-OpenSSH\r\n\r\n");
+    EXPECT_FALSE(plainHttpExchange(server.address(), "POST", "/", {}, "", 2000, error));
+    EXPECT_NE(error.find("not HTTP"), std::string::npos) << error;
+  }
+  {
+    OneShotServer server("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort");
+    EXPECT_FALSE(plainHttpExchange(server.address(), "POST", "/", {}, "", 2000, error));
+    EXPECT_NE(error.find("ended early"), std::string::npos) << error;
+  }
+  {
+    OneShotServer server("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n");
+    EXPECT_FALSE(plainHttpExchange(server.address(), "POST", "/", {}, "", 2000, error));
+  }
+  {
+    OneShotServer server("", false);  // says nothing
+    EXPECT_FALSE(plainHttpExchange(server.address(), "POST", "/", {}, "", 200, error));
+    EXPECT_NE(error.find("no answer within 200 ms"), std::string::npos) << error;
+  }
+}
+
+}  // namespace
+}  // namespace toolguard::detail
