@@ -18,6 +18,8 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "serve/json_response.hpp"
+
 namespace toolguard::serve {
 
 std::string HttpRequest::header(const std::string& name) const {
@@ -93,18 +95,6 @@ MHD_Result send(MHD_Connection* connection, const HttpResponse& response) {
       MHD_queue_response(connection, static_cast<unsigned>(response.status), r);
   MHD_destroy_response(r);
   return queued;
-}
-
-HttpResponse errorResponse(int status, const std::string& message) {
-  HttpResponse r;
-  r.status = status;
-  std::string escaped;
-  for (char c : message) {
-    if (c == '"' || c == '\\') escaped += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20) escaped += c;
-  }
-  r.body = "{\"error\":\"" + escaped + "\"}\n";
-  return r;
 }
 
 void logFromLibrary(void*, const char* format, va_list arguments) {

@@ -11,6 +11,7 @@
 #include "approval/service_answer.hpp"
 #include "audit/audit_detail.hpp"
 #include "cli/call_json.hpp"
+#include "serve/json_response.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/policy.hpp"
 #include "toolguard/strict_json.hpp"
@@ -26,17 +27,6 @@ struct ThreadAsk {
   std::chrono::steady_clock::time_point deadline;
 };
 thread_local ThreadAsk t_ask;
-
-HttpResponse json(int status, const nlohmann::json& body) {
-  HttpResponse r;
-  r.status = status;
-  r.body = cli::dumpLine(body) + "\n";
-  return r;
-}
-
-HttpResponse problem(int status, const std::string& message) {
-  return json(status, {{"error", message}});
-}
 
 // The scopes an "always" may be remembered in: those the call has an id for
 // (session approvals live in the store, shared by every instance).
@@ -151,49 +141,49 @@ HttpResponse StoreAskHandler::route(
     return askFromClient(request, caller);
   }
   if (request.path == "/v1/asks") {
-    if (request.method != "GET") return problem(405, "GET /v1/asks, or POST an ask");
+    if (request.method != "GET") return errorResponse(405, "GET /v1/asks, or POST an ask");
     if (!approver) return forbidden("list asks");
     std::optional<store::AskState> state;
     if (const std::string s = request.arg("state"); !s.empty()) {
       state = store::parseAskState(s);
-      if (!state) return problem(400, "state: pending, answered or expired");
+      if (!state) return errorResponse(400, "state: pending, answered or expired");
     }
     nlohmann::json out = nlohmann::json::array();
     for (const store::AskRecord& a : store_.listAsks(state, 500)) out.push_back(store::toJson(a));
-    return json(200, out);
+    return jsonResponse(200, out);
   }
   std::string rest = request.path.substr(std::string("/v1/asks/").size());
   const bool answering = rest.ends_with("/answer");
   if (answering) rest.resize(rest.size() - std::string("/answer").size());
-  if (rest.empty() || rest.find('/') != std::string::npos) return problem(404, "no such ask");
+  if (rest.empty() || rest.find('/') != std::string::npos) return errorResponse(404, "no such ask");
   if (answering) {
-    if (request.method != "POST") return problem(405, "POST an answer");
+    if (request.method != "POST") return errorResponse(405, "POST an answer");
     if (!approver) return forbidden("answer asks");
     return answer(rest, request, caller);
   }
-  if (request.method != "GET") return problem(405, "GET an ask");
+  if (request.method != "GET") return errorResponse(405, "GET an ask");
   std::optional<store::AskRecord> a = store_.findAsk(rest);
   // An agent sees its own asks only (to poll them); no other's, not even whether they exist.
-  if (!a || (!approver && a->token != caller.name)) return problem(404, "no such ask");
-  return json(200, store::toJson(*a));
+  if (!a || (!approver && a->token != caller.name)) return errorResponse(404, "no such ask");
+  return jsonResponse(200, store::toJson(*a));
 }
 
 HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& request,
                                      const Caller& caller) {
   StrictJson body = parseStrictJson(request.body, 8);
   if (!body.value || !body.value->is_object()) {
-    return problem(400, "the answer must be a JSON object" +
-                            (body.error.empty() ? std::string() : ": " + body.error));
+    return errorResponse(400, "the answer must be a JSON object" +
+                                  (body.error.empty() ? std::string() : ": " + body.error));
   }
   const nlohmann::json& in = *body.value;
   const std::string kind =
       in.contains("answer") && in["answer"].is_string() ? in["answer"].get<std::string>() : "";
   if (kind != "allow_once" && kind != "always" && kind != "deny") {
-    return problem(400, "answer: allow_once, always or deny");
+    return errorResponse(400, "answer: allow_once, always or deny");
   }
-  if (in.contains("note") && !in["note"].is_string()) return problem(400, "note: a string");
+  if (in.contains("note") && !in["note"].is_string()) return errorResponse(400, "note: a string");
   std::optional<store::AskRecord> ask = store_.findAsk(id);
-  if (!ask) return problem(404, "no such ask");
+  if (!ask) return errorResponse(404, "no such ask");
   nlohmann::json recorded{{"answer", kind},
                           {"note", in.value("note", "")},
                           {"by", caller.name},
@@ -212,18 +202,18 @@ HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& r
       option = 0;  // the first offered: this exact call
     }
     if (!option || *option >= bindings.size()) {
-      return problem(400, "binding: one of those offered (" + bindings.dump() + ")");
+      return errorResponse(400, "binding: one of those offered (" + bindings.dump() + ")");
     }
     const nlohmann::json& scopes = ask->offer.value("scopes", nlohmann::json::array());
     std::string scope_name = in.value("scope", scopes.empty() ? "" : scopes[0].get<std::string>());
     std::optional<ApprovalScope> scope = parseApprovalScope(scope_name);
     if (!scope || std::find(scopes.begin(), scopes.end(), scope_name) == scopes.end()) {
-      return problem(400, "scope: one of those offered (" + scopes.dump() + ")");
+      return errorResponse(400, "scope: one of those offered (" + scopes.dump() + ")");
     }
     std::optional<ToolCall> call = callOf(*ask);
     std::optional<ApprovalBinding> binding =
         parseApprovalBinding(bindings[*option].value("binding", ""));
-    if (!call || !binding) return problem(500, "the ask's record cannot be read back");
+    if (!call || !binding) return errorResponse(500, "the ask's record cannot be read back");
     remember =
         ApprovalEntry{call->tool,
                       *binding,
@@ -240,13 +230,13 @@ HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& r
   }
   store::AnswerResult result = store_.answerAsk(id, recorded);
   if (!result.recorded) {
-    if (!result.ask) return problem(404, "no such ask");
+    if (!result.ask) return errorResponse(404, "no such ask");
     nlohmann::json out{{"error", result.ask->state == store::AskState::Expired
                                      ? "the ask expired before it was answered"
                                      : "the ask was answered first by " +
                                            result.ask->answer.value("by", "someone")},
                        {"ask", store::toJson(*result.ask)}};
-    return json(409, out);
+    return jsonResponse(409, out);
   }
   metrics_.askAnswered();
   // An ask a program's own Guard sent (remoteApprovalHandler) is remembered
@@ -272,50 +262,50 @@ HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& r
   } catch (const std::exception&) {
     metrics_.storeError();
   }
-  return json(200, store::toJson(*result.ask));
+  return jsonResponse(200, store::toJson(*result.ask));
 }
 
 HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Caller& caller) {
   StrictJson body = parseStrictJson(request.body);
   if (!body.value || !body.value->is_object()) {
-    return problem(400, "the ask must be a JSON object" +
-                            (body.error.empty() ? std::string() : ": " + body.error));
+    return errorResponse(400, "the ask must be a JSON object" +
+                                  (body.error.empty() ? std::string() : ": " + body.error));
   }
   const nlohmann::json& in = *body.value;
-  if (!in.contains("call")) return problem(400, "call: required, a call as check takes it");
+  if (!in.contains("call")) return errorResponse(400, "call: required, a call as check takes it");
   cli::ParsedCall parsed = cli::parseCall(in["call"], cli::CallFormat::Toolguard, "/");
-  if (!parsed.call) return problem(400, "call: " + parsed.error);
+  if (!parsed.call) return errorResponse(400, "call: " + parsed.error);
   if (!in.contains("decision") || !in["decision"].is_object()) {
-    return problem(400, "decision: required, an object (verdict, reason, rule)");
+    return errorResponse(400, "decision: required, an object (verdict, reason, rule)");
   }
   const nlohmann::json offer = in.value("offer", nlohmann::json::object());
   const nlohmann::json& bindings = offer.value("bindings", nlohmann::json::array());
   const nlohmann::json& scopes = offer.value("scopes", nlohmann::json::array());
   if (!bindings.is_array() || bindings.empty() || bindings.size() > 16) {
-    return problem(400, "offer.bindings: 1 to 16 bindings");
+    return errorResponse(400, "offer.bindings: 1 to 16 bindings");
   }
   for (const nlohmann::json& b : bindings) {
     if (!b.is_object() || !b.contains("binding") || !b["binding"].is_string() ||
         !parseApprovalBinding(b["binding"].get<std::string>()) || !b.contains("value") ||
         !b["value"].is_string()) {
-      return problem(400,
-                     "offer.bindings: each {\"binding\": exact|pattern|tool, \"value\", "
-                     "\"description\"}");
+      return errorResponse(400,
+                           "offer.bindings: each {\"binding\": exact|pattern|tool, \"value\", "
+                           "\"description\"}");
     }
   }
-  if (!scopes.is_array() || scopes.size() > 4) return problem(400, "offer.scopes: an array");
+  if (!scopes.is_array() || scopes.size() > 4) return errorResponse(400, "offer.scopes: an array");
   for (const nlohmann::json& sc : scopes) {
     if (!sc.is_string() || !parseApprovalScope(sc.get<std::string>())) {
-      return problem(400, "offer.scopes: session, project, agent or global");
+      return errorResponse(400, "offer.scopes: session, project, agent or global");
     }
   }
   if (!in.contains("wait") || !in["wait"].is_number_unsigned() || in["wait"].get<long>() < 1) {
-    return problem(400, "wait: seconds to wait for an answer, at least 1");
+    return errorResponse(400, "wait: seconds to wait for an answer, at least 1");
   }
   const auto wait = std::min(std::chrono::seconds(in["wait"].get<long>()), max_wait_);
   if (store_.pendingAsksOf(caller.name) >= max_pending_) {
-    return problem(429, "the token '" + caller.name + "' already has " +
-                            std::to_string(max_pending_) + " asks waiting (the most it may)");
+    return errorResponse(429, "the token '" + caller.name + "' already has " +
+                                  std::to_string(max_pending_) + " asks waiting (the most it may)");
   }
   ToolCall call = std::move(*parsed.call);
   call.context.agent = caller.name;
@@ -338,8 +328,8 @@ HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Ca
   } else if (got && got->state == store::AskState::Pending) {
     got->state = store::AskState::Expired;
   }
-  if (!got) return problem(500, "the ask went missing from the store");
-  return json(200, store::toJson(*got));
+  if (!got) return errorResponse(500, "the ask went missing from the store");
+  return jsonResponse(200, store::toJson(*got));
 }
 
 }  // namespace toolguard::serve

@@ -3,7 +3,7 @@
 #include "serve_auth.hpp"
 
 #include "audit/audit_detail.hpp"
-#include "cli/call_json.hpp"
+#include "serve/json_response.hpp"
 
 namespace toolguard::serve {
 namespace {
@@ -11,9 +11,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 HttpResponse refusal(int status, const std::string& message) {
-  HttpResponse r;
-  r.status = status;
-  r.body = cli::dumpLine({{"error", message}}) + "\n";
+  HttpResponse r = errorResponse(status, message);
   if (status == 401) r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"toolguard\"");
   if (status == 429) r.headers.emplace_back("Retry-After", "1");
   return r;

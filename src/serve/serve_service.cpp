@@ -8,6 +8,7 @@
 
 #include "audit/audit_detail.hpp"
 #include "cli/call_json.hpp"
+#include "serve/json_response.hpp"
 #include "serve/serve_asks.hpp"
 #include "serve/serve_auth.hpp"
 #include "toolguard/policy_loader.hpp"
@@ -17,17 +18,6 @@ namespace toolguard::serve {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-HttpResponse json(int status, const nlohmann::json& body) {
-  HttpResponse r;
-  r.status = status;
-  r.body = cli::dumpLine(body) + "\n";
-  return r;
-}
-
-HttpResponse problem(int status, const std::string& message) {
-  return json(status, {{"error", message}});
-}
 
 std::optional<cli::CallFormat> formatNamed(const std::string& name) {
   if (name.empty() || name == "toolguard") return cli::CallFormat::Toolguard;
@@ -101,14 +91,14 @@ struct Service::Impl {
 
   HttpResponse check(const HttpRequest& request, const Caller& caller) {
     const auto started = Clock::now();
-    if (request.method != "POST") return problem(405, "POST a call to /v1/check");
+    if (request.method != "POST") return errorResponse(405, "POST a call to /v1/check");
     std::optional<cli::CallFormat> format = formatNamed(request.arg("format"));
     if (!format) {
-      return problem(400, "format: unknown '" + request.arg("format") +
-                              "' (toolguard, claude, gemini or gemini-hook)");
+      return errorResponse(400, "format: unknown '" + request.arg("format") +
+                                    "' (toolguard, claude, gemini or gemini-hook)");
     }
     std::optional<long> wait = seconds(request.arg("wait"));
-    if (!wait) return problem(400, "wait: a whole number of seconds");
+    if (!wait) return errorResponse(400, "wait: a whole number of seconds");
     const bool async = request.arg("async") == "1" || request.arg("async") == "true";
     // Where a call without a cwd was made: the client's directory (check
     // --server sends it), else the root.
@@ -122,9 +112,9 @@ struct Service::Impl {
                         request.arg("format").empty() ? "toolguard" : request.arg("format")},
           d, std::chrono::system_clock::now()));
       if (*format != cli::CallFormat::Toolguard) {
-        return problem(400, "invalid hook input: " + parsed.error);
+        return errorResponse(400, "invalid hook input: " + parsed.error);
       }
-      return json(200, cli::renderDecision(d, "", *format));
+      return jsonResponse(200, cli::renderDecision(d, "", *format));
     }
     ToolCall call = std::move(*parsed.call);
     // The token's name is the agent: never one the request claims.
@@ -146,12 +136,12 @@ struct Service::Impl {
         if (*format == cli::CallFormat::Toolguard) out["ask"] = link;
       } catch (const std::exception& e) {
         metrics.storeError();
-        return problem(503, std::string("the ask could not be queued: ") + e.what());
+        return errorResponse(503, std::string("the ask could not be queued: ") + e.what());
       }
     }
     metrics.decision(std::string(toString(d.verdict)), d.rule_id,
                      std::chrono::duration<double>(Clock::now() - started).count());
-    return json(200, out);
+    return jsonResponse(200, out);
   }
 
   void audit(const nlohmann::json& record) {
@@ -167,19 +157,19 @@ struct Service::Impl {
     const auto now = std::chrono::system_clock::now();
     if (!request.arg("since").empty()) {
       q.since = parseAuditSince(request.arg("since"), now);
-      if (!q.since) return problem(400, "since: a time, a date or a length of time (15m)");
+      if (!q.since) return errorResponse(400, "since: a time, a date or a length of time (15m)");
     }
     if (!request.arg("until").empty()) {
       q.until = parseAuditTime(request.arg("until"));
-      if (!q.until) return problem(400, "until: an RFC 3339 time or a date");
+      if (!q.until) return errorResponse(400, "until: an RFC 3339 time or a date");
     }
     q.tool = request.arg("tool");
     q.verdict = request.arg("verdict");
     q.rule = request.arg("rule");
     std::optional<long> last = seconds(request.arg("last"));
-    if (!last) return problem(400, "last: a whole number");
+    if (!last) return errorResponse(400, "last: a whole number");
     q.last = *last > 0 ? static_cast<size_t>(*last) : 1000;
-    return json(200, store->queryAudit(q));
+    return jsonResponse(200, store->queryAudit(q));
   }
 
   HttpResponse route(const HttpRequest& request) {
@@ -187,10 +177,10 @@ struct Service::Impl {
     if (path == "/healthz") {
       try {
         store->tokens();
-        return json(200, {{"status", "ok"}, {"store", store->describe()}});
+        return jsonResponse(200, {{"status", "ok"}, {"store", store->describe()}});
       } catch (const std::exception& e) {
         metrics.storeError();
-        return json(503, {{"status", "store unavailable"}, {"error", e.what()}});
+        return jsonResponse(503, {{"status", "store unavailable"}, {"error", e.what()}});
       }
     }
     std::optional<Caller> caller;
@@ -206,8 +196,8 @@ struct Service::Impl {
     auto forbidden = [&](const std::string& what) {
       metrics.refused(403);
       HttpResponse r =
-          problem(403, "the token '" + caller->name + "' (" +
-                           std::string(store::toString(caller->role)) + ") may not " + what);
+          errorResponse(403, "the token '" + caller->name + "' (" +
+                                 std::string(store::toString(caller->role)) + ") may not " + what);
       audit(auth.refusalRecord(request, r));
       return r;
     };
@@ -236,7 +226,7 @@ struct Service::Impl {
       return asks->route(request, *caller,
                          [&](const std::string& what) { return forbidden(what); });
     }
-    return problem(404, "no such endpoint: " + path);
+    return errorResponse(404, "no such endpoint: " + path);
   }
 };
 
@@ -252,7 +242,7 @@ HttpResponse Service::handle(const HttpRequest& request) {
     return impl_->route(request);
   } catch (const store::StoreError& e) {
     impl_->metrics.storeError();
-    return problem(503, std::string("the store failed: ") + e.what());
+    return errorResponse(503, std::string("the store failed: ") + e.what());
   }
 }
 
