@@ -3,6 +3,7 @@
 // person; the answer comes back in the response. Any failure on the way is
 // a deny.
 #include <future>
+#include <thread>
 
 #include "http/plain_http.hpp"
 #include "service_answer.hpp"
@@ -75,29 +76,43 @@ class RemoteApprovalHandler : public ApprovalHandler {
                         {"offer", {{"bindings", bindings}, {"scopes", scopes}}},
                         {"wait", wait_s}};
     std::string text = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    return std::async(std::launch::async, [url = url_, token = token_, text, wait_s] {
-      std::string error;
-      std::optional<detail::PlainHttpResponse> r = detail::postToService(
-          url, "/v1/asks",
-          {{"Authorization", "Bearer " + token}, {"Content-Type", "application/json"}}, text,
-          (wait_s + 10) * 1000, error);
-      const std::string where = "the toolguard service at " + url;
-      if (!r) return detail::noServiceAnswer(where + " could not be asked: " + error);
-      nlohmann::json ask = nlohmann::json::parse(r->body, nullptr, false);
-      if (r->status != 200 || !ask.is_object()) {
-        const std::string message = ask.is_object() ? ask.value("error", "") : "";
-        return detail::noServiceAnswer(where + " answered " + std::to_string(r->status) +
-                                       (message.empty() ? "" : ": " + message));
+    // A thread of its own, not std::async: the Guard stops waiting at its
+    // timeout, and a std::async future would hold it until the request ended.
+    auto promise = std::make_shared<std::promise<ApprovalAnswer>>();
+    std::future<ApprovalAnswer> answer = promise->get_future();
+    std::thread([promise, url = url_, token = token_, text, wait_s] {
+      try {
+        promise->set_value(exchange(url, token, text, wait_s));
+      } catch (...) {
+        promise->set_exception(std::current_exception());
       }
-      if (ask.value("state", "") != "answered") {
-        return detail::noServiceAnswer("no one answered in the service's queue within " +
-                                       std::to_string(wait_s) + " s");
-      }
-      return detail::serviceAnswer(ask.value("answer", nlohmann::json::object()));
-    });
+    }).detach();
+    return answer;
   }
 
  private:
+  static ApprovalAnswer exchange(const std::string& url, const std::string& token,
+                                 const std::string& text, long wait_s) {
+    std::string error;
+    std::optional<detail::PlainHttpResponse> r = detail::postToService(
+        url, "/v1/asks",
+        {{"Authorization", "Bearer " + token}, {"Content-Type", "application/json"}}, text,
+        (wait_s + 10) * 1000, error);
+    const std::string where = "the toolguard service at " + url;
+    if (!r) return detail::noServiceAnswer(where + " could not be asked: " + error);
+    nlohmann::json ask = nlohmann::json::parse(r->body, nullptr, false);
+    if (r->status != 200 || !ask.is_object()) {
+      const std::string message = ask.is_object() ? ask.value("error", "") : "";
+      return detail::noServiceAnswer(where + " answered " + std::to_string(r->status) +
+                                     (message.empty() ? "" : ": " + message));
+    }
+    if (ask.value("state", "") != "answered") {
+      return detail::noServiceAnswer("no one answered in the service's queue within " +
+                                     std::to_string(wait_s) + " s");
+    }
+    return detail::serviceAnswer(ask.value("answer", nlohmann::json::object()));
+  }
+
   std::string url_;
   std::string token_;
 };

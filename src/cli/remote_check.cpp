@@ -7,6 +7,7 @@
 
 #include "cli/bounded_input.hpp"
 #include "cli/call_json.hpp"
+#include "cli/check_arguments.hpp"
 #include "cli/commands.hpp"
 #include "cli/policy_options.hpp"
 #include "http/plain_http.hpp"
@@ -33,10 +34,28 @@ std::string percentEncoded(const std::string& text) {
 
 // True when `answer` is a decision in `format` (what `check` would print).
 bool isDecision(const nlohmann::json& answer, CallFormat format) {
-  if (!answer.is_object()) return false;
-  if (format != CallFormat::Toolguard) return true;
-  const std::string verdict = answer.value("verdict", "");
-  return verdict == "allow" || verdict == "ask" || verdict == "deny" || verdict == "abort";
+  auto oneOf = [](const nlohmann::json& object, const char* key,
+                  std::initializer_list<const char*> names) {
+    if (!object.is_object() || !object.contains(key) || !object[key].is_string()) return false;
+    const std::string& value = object[key].get_ref<const std::string&>();
+    for (const char* name : names) {
+      if (value == name) return true;
+    }
+    return false;
+  };
+  switch (format) {
+    case CallFormat::Toolguard:
+      return oneOf(answer, "verdict", {"allow", "ask", "deny", "abort"});
+    case CallFormat::Claude:
+      // An empty object would leave the call to Claude Code's own rules: never from a service.
+      return answer.is_object() && answer.contains("hookSpecificOutput") &&
+             oneOf(answer["hookSpecificOutput"], "permissionDecision", {"allow", "ask", "deny"});
+    case CallFormat::Gemini:
+      return oneOf(answer, "decision", {"allow", "ask_user", "deny"});
+    case CallFormat::GeminiHook:
+      return oneOf(answer, "decision", {"allow", "deny"});
+  }
+  return false;
 }
 
 int failClosed(const std::string& why, CallFormat format) {
@@ -88,8 +107,9 @@ int runRemoteCheck(const CheckOptions& o) {
   }
   if (!isDecision(answer, format)) return failClosed(where + " answered with no decision", format);
   std::cout << dumpLine(answer) << '\n';
-  if (format == CallFormat::GeminiHook && answer.value("decision", "") == "deny") {
-    std::cerr << "toolguard: " << answer.value("reason", "") << "\n";
+  if (format == CallFormat::GeminiHook && answer["decision"] == "deny") {
+    const nlohmann::json& reason = answer.contains("reason") ? answer["reason"] : nlohmann::json();
+    std::cerr << "toolguard: " << (reason.is_string() ? reason.get<std::string>() : "") << "\n";
   }
   return kExitOk;
 }

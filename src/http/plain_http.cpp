@@ -166,6 +166,19 @@ std::optional<PlainHttpResponse> plainHttpExchange(
     const ServiceAddress& address, const std::string& method, const std::string& target,
     const std::map<std::string, std::string>& headers, const std::string& body, long timeout_ms,
     std::string& error) {
+  // Nothing that could end a header line early goes into the request.
+  auto breaksLines = [](const std::string& text) {
+    return text.find_first_of("\r\n", 0) != std::string::npos ||
+           text.find('\0') != std::string::npos;
+  };
+  bool unsafe = breaksLines(method) || breaksLines(target) || breaksLines(address.prefix) ||
+                breaksLines(address.host);
+  for (const auto& [name, value] : headers)
+    unsafe = unsafe || breaksLines(name) || breaksLines(value);
+  if (unsafe) {
+    error = "a line break or NUL in the request's address or headers";
+    return std::nullopt;
+  }
   const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
   const int fd = connectWithin(address, deadline, error);
   if (fd < 0) return std::nullopt;

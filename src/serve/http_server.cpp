@@ -258,6 +258,7 @@ void HttpServer::start() {
                                 MHD_OPTION_CONNECTION_LIMIT, state_->options.max_connections,
                                 MHD_OPTION_CONNECTION_TIMEOUT, state_->options.idle_timeout_s,
                                 MHD_OPTION_NOTIFY_COMPLETED, &onCompleted, nullptr, MHD_OPTION_END);
+    if (l.daemon) l.fd = -1;  // the daemon owns it now, and closes it when stopped
     if (!l.daemon) {
       throw std::runtime_error("cannot serve on " + l.name + ": libmicrohttpd would not start");
     }

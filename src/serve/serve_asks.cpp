@@ -71,6 +71,19 @@ StoreAskHandler::StoreAskHandler(store::ServiceStore& store, Metrics& metrics,
                                  size_t max_pending_per_token, std::chrono::seconds max_wait)
     : store_(store), metrics_(metrics), max_pending_(max_pending_per_token), max_wait_(max_wait) {}
 
+bool StoreAskHandler::takeWaitingPlace(const std::string& token) {
+  std::lock_guard<std::mutex> lock(waiting_mutex_);
+  size_t& n = waiting_[token];
+  if (n >= max_pending_) return false;
+  ++n;
+  return true;
+}
+
+void StoreAskHandler::releaseWaitingPlace(const std::string& token) {
+  std::lock_guard<std::mutex> lock(waiting_mutex_);
+  if (auto it = waiting_.find(token); it != waiting_.end() && --it->second == 0) waiting_.erase(it);
+}
+
 store::AskRecord StoreAskHandler::record(const ApprovalRequest& request, const std::string& token,
                                          SystemClock::time_point expires) {
   store::AskRecord a;
@@ -92,6 +105,15 @@ std::future<ApprovalAnswer> StoreAskHandler::ask(const ApprovalRequest& request)
   };
   if (!t_ask.set) return nobody("no request to wait for an answer");
   const ThreadAsk mine = t_ask;
+  if (!takeWaitingPlace(mine.token)) {
+    return nobody("the token '" + mine.token + "' already has " + std::to_string(max_pending_) +
+                  " asks waiting (the most it may)");
+  }
+  struct Release {
+    StoreAskHandler& self;
+    const std::string& token;
+    ~Release() { self.releaseWaitingPlace(token); }
+  } release{*this, mine.token};
   const auto now = std::chrono::steady_clock::now();
   const auto wait = std::chrono::ceil<std::chrono::seconds>(mine.deadline - now);
   if (store_.pendingAsksOf(mine.token) >= max_pending_) {
@@ -239,18 +261,9 @@ HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& r
     return jsonResponse(409, out);
   }
   metrics_.askAnswered();
-  // An ask a program's own Guard sent (remoteApprovalHandler) is remembered
-  // by that Guard, in its store, from the answer it gets back.
-  if (remember && ask->offer.value("remember", true)) {
-    try {
-      store_.approvals()->add(*remember);
-    } catch (const std::exception& e) {
-      metrics_.storeError();
-      recorded["remembered"] = false;
-      recorded["error"] =
-          std::string("the answer holds, but it could not be remembered: ") + e.what();
-    }
-  }
+  // The answer's record first: an "always" is remembered only once its
+  // record is kept (the decision it settles is audited by its own request).
+  bool audited = true;
   try {
     store_.audit()->writeRecord({{"time", recorded["at"]},
                                  {"id", detail::randomAuditId()},
@@ -261,6 +274,16 @@ HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& r
                                  {"answer", recorded}});
   } catch (const std::exception&) {
     metrics_.storeError();
+    audited = false;
+  }
+  // An ask a program's own Guard sent (remoteApprovalHandler) is remembered
+  // by that Guard, in its store, from the answer it gets back.
+  if (remember && audited && ask->offer.value("remember", true)) {
+    try {
+      store_.approvals()->add(*remember);
+    } catch (const std::exception&) {
+      metrics_.storeError();
+    }
   }
   return jsonResponse(200, store::toJson(*result.ask));
 }
@@ -303,6 +326,15 @@ HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Ca
     return errorResponse(400, "wait: seconds to wait for an answer, at least 1");
   }
   const auto wait = std::min(std::chrono::seconds(in["wait"].get<long>()), max_wait_);
+  if (!takeWaitingPlace(caller.name)) {
+    return errorResponse(429, "the token '" + caller.name + "' already has " +
+                                  std::to_string(max_pending_) + " asks waiting (the most it may)");
+  }
+  struct Release {
+    StoreAskHandler& self;
+    const std::string& token;
+    ~Release() { self.releaseWaitingPlace(token); }
+  } release{*this, caller.name};
   if (store_.pendingAsksOf(caller.name) >= max_pending_) {
     return errorResponse(429, "the token '" + caller.name + "' already has " +
                                   std::to_string(max_pending_) + " asks waiting (the most it may)");

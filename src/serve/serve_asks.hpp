@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "serve/http_server.hpp"
@@ -59,6 +61,12 @@ class StoreAskHandler : public ApprovalHandler {
   Metrics& metrics_;
   size_t max_pending_;
   std::chrono::seconds max_wait_;
+  // Requests of each token waiting for an answer on this instance: checked
+  // and taken under one lock, so concurrent asks cannot pass the limit together.
+  std::mutex waiting_mutex_;
+  std::map<std::string, size_t> waiting_;
+  bool takeWaitingPlace(const std::string& token);
+  void releaseWaitingPlace(const std::string& token);
 };
 
 }  // namespace toolguard::serve

@@ -117,8 +117,12 @@ struct Service::Impl {
       return jsonResponse(200, cli::renderDecision(d, "", *format));
     }
     ToolCall call = std::move(*parsed.call);
-    // The token's name is the agent: never one the request claims.
+    // The token's name is the agent: never one the request claims. A session
+    // belongs to its agent: another token naming the same session id must not
+    // reach its "always for this session" approvals.
     call.context.agent = caller.name;
+    if (!call.context.session.empty())
+      call.context.session = caller.name + "/" + call.context.session;
     const long waited = std::min<long>(*wait, options.max_wait.count());
     if (waited > 0) call.context.mode = InteractionMode::Interactive;  // the queue reaches a person
     std::shared_ptr<const Guards> g = current();
@@ -142,6 +146,25 @@ struct Service::Impl {
     metrics.decision(std::string(toString(d.verdict)), d.rule_id,
                      std::chrono::duration<double>(Clock::now() - started).count());
     return jsonResponse(200, out);
+  }
+
+  // A flood of refused requests (random tokens) must not fill the audit:
+  // at most 50 refusal records a second; /metrics counts them all.
+  std::mutex refusals_mutex;
+  std::chrono::steady_clock::time_point refusal_second;
+  int refusals_this_second = 0;
+
+  void auditRefusal(const nlohmann::json& record) {
+    {
+      std::lock_guard<std::mutex> lock(refusals_mutex);
+      const auto now = Clock::now();
+      if (now - refusal_second >= std::chrono::seconds(1)) {
+        refusal_second = now;
+        refusals_this_second = 0;
+      }
+      if (++refusals_this_second > 50) return;
+    }
+    audit(record);
   }
 
   void audit(const nlohmann::json& record) {
@@ -177,15 +200,16 @@ struct Service::Impl {
     if (path == "/healthz") {
       try {
         store->tokens();
-        return jsonResponse(200, {{"status", "ok"}, {"store", store->describe()}});
-      } catch (const std::exception& e) {
+        return jsonResponse(200, {{"status", "ok"}});
+      } catch (const std::exception&) {
+        // Why is in the service's log and /metrics, not for anyone who asks.
         metrics.storeError();
-        return jsonResponse(503, {{"status", "store unavailable"}, {"error", e.what()}});
+        return jsonResponse(503, {{"status", "store unavailable"}});
       }
     }
     std::optional<Caller> caller;
     if (HttpResponse refused; !(caller = auth.authenticate(request, refused))) {
-      audit(auth.refusalRecord(request, refused));
+      auditRefusal(auth.refusalRecord(request, refused));
       return refused;
     }
     // An admin may do everything; the others what their role names.
@@ -198,7 +222,7 @@ struct Service::Impl {
       HttpResponse r =
           errorResponse(403, "the token '" + caller->name + "' (" +
                                  std::string(store::toString(caller->role)) + ") may not " + what);
-      audit(auth.refusalRecord(request, r));
+      auditRefusal(auth.refusalRecord(request, r));
       return r;
     };
     if (path == "/v1/check") {

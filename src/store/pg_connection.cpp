@@ -8,7 +8,8 @@ namespace toolguard::store {
 
 std::string redactedUrl(const std::string& url) {
   static const std::regex password(R"(^(postgres(ql)?://[^:/@]*):[^@]*@)");
-  return std::regex_replace(url, password, "$1:***@");
+  static const std::regex query_password(R"(([?&]password=)[^&]*)");
+  return std::regex_replace(std::regex_replace(url, password, "$1:***@"), query_password, "$1***");
 }
 
 PgConnection::PgConnection(std::string url) : url_(std::move(url)) {}
@@ -25,8 +26,18 @@ void PgConnection::drop() {
 PGconn* PgConnection::open() {
   if (connection_ && PQstatus(connection_) == CONNECTION_OK) return connection_;
   drop();
-  const char* keys[] = {"dbname", "connect_timeout", "application_name", nullptr};
-  const char* values[] = {url_.c_str(), "5", "toolguard", nullptr};
+  // A database that stops answering (a partition) must not hold a request
+  // forever: keepalives notice a dead peer, statements end after 10 s.
+  const char* keys[] = {"dbname",
+                        "connect_timeout",
+                        "application_name",
+                        "keepalives_idle",
+                        "keepalives_interval",
+                        "keepalives_count",
+                        "options",
+                        nullptr};
+  const char* values[] = {
+      url_.c_str(), "5", "toolguard", "10", "5", "3", "-c statement_timeout=10000", nullptr};
   connection_ = PQconnectdbParams(keys, values, 1);
   if (!connection_ || PQstatus(connection_) != CONNECTION_OK) {
     std::string why = connection_ ? PQerrorMessage(connection_) : "out of memory";
@@ -45,7 +56,14 @@ PgResult PgConnection::run(const std::string& sql,
   PGconn* c = open();
   std::vector<const char*> values;
   values.reserve(params.size());
-  for (const std::optional<std::string>& p : params) values.push_back(p ? p->c_str() : nullptr);
+  for (const std::optional<std::string>& p : params) {
+    // libpq reads a parameter up to its first NUL: a shorter value than the
+    // one given (a tool named "Write\0x" stored as "Write") must never be kept.
+    if (p && p->find('\0') != std::string::npos) {
+      throw StoreError("a value holds a NUL character and cannot be stored");
+    }
+    values.push_back(p ? p->c_str() : nullptr);
+  }
   return check(c, PQexecParams(c, sql.c_str(), static_cast<int>(params.size()), nullptr,
                                values.data(), nullptr, nullptr, 0));
 }

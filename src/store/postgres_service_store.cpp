@@ -156,17 +156,30 @@ class PgAudit : public AuditSink {
       }
       array += ']';
       try {
-        connection_.run(
-            "INSERT INTO toolguard_audit (time, tool, verdict, rule, record) SELECT "
-            "coalesce((r->>'time')::timestamptz, now()), coalesce(r->>'tool', ''), "
-            "coalesce(r->>'verdict', ''), coalesce(r->>'rule', ''), r "
-            "FROM json_array_elements($1::json) AS r",
-            {array});
+        insert(array);
         for (Pending& p : group) p.done.set_value();
       } catch (...) {
-        for (Pending& p : group) p.done.set_exception(std::current_exception());
+        // One record the database refuses must not deny the others' decisions:
+        // the group is written again, one record at a time.
+        for (Pending& p : group) {
+          try {
+            insert("[" + p.record + "]");
+            p.done.set_value();
+          } catch (...) {
+            p.done.set_exception(std::current_exception());
+          }
+        }
       }
     }
+  }
+
+  void insert(const std::string& records) {
+    connection_.run(
+        "INSERT INTO toolguard_audit (time, tool, verdict, rule, record) SELECT "
+        "coalesce((r->>'time')::timestamptz, now()), coalesce(r->>'tool', ''), "
+        "coalesce(r->>'verdict', ''), coalesce(r->>'rule', ''), r "
+        "FROM json_array_elements($1::json) AS r",
+        {records});
   }
 
   PgConnection connection_;

@@ -199,7 +199,17 @@ TEST_F(Serve, AHookFailsClosedWhenTheServiceCannotAnswer) {
   std::thread serving([&] { liar.listen_after_bind(); });
   r = run({"check", "--server", "http://127.0.0.1:" + std::to_string(port)}, body,
           {{"TOOLGUARD_TOKEN", agent}});
+  // In a hook's format, an object that is not that format's decision (here
+  // no permissionDecision, which would leave the call to Claude Code's own
+  // rules) is no decision either.
+  RunResult hook =
+      run({"check", "--format", "claude", "--server", "http://127.0.0.1:" + std::to_string(port)},
+          R"({"tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"/tmp",)"
+          R"("hook_event_name":"PreToolUse","session_id":"s"})",
+          {{"TOOLGUARD_TOKEN", agent}});
   liar.stop();
+  EXPECT_EQ(hook.exit_code, 2) << hook.out;
+  EXPECT_NE(hook.err.find("no decision"), std::string::npos) << hook.err;
   serving.join();
   EXPECT_EQ(json::parse(r.out)["verdict"], "deny") << r.out;
   EXPECT_NE(r.err.find("no decision"), std::string::npos) << r.err;
@@ -297,6 +307,27 @@ TEST_F(Serve, OneTokenMayKeepOnlySoManyAsksWaiting) {
   const json d = json::parse(waited->body);
   EXPECT_EQ(d["verdict"], "deny");
   EXPECT_NE(d["reason"].get<std::string>().find("2 asks waiting"), std::string::npos) << d;
+}
+
+TEST_F(Serve, ASessionApprovalIsTheTokensOwn) {
+  const std::string alpha = token("agent", "alpha");
+  const std::string beta = token("agent", "beta");
+  const std::string approver = token("approver", "alice");
+  auto server = start();
+  json asked = call("git push origin main");
+  asked["context"]["session"] = "s1";
+  auto r = client(*server, alpha)->Post("/v1/check?async=1", asked.dump(), "application/json");
+  const std::string id = json::parse(r->body)["ask"]["id"];
+  auto answered =
+      client(*server, approver)
+          ->Post("/v1/asks/" + id + "/answer",
+                 R"({"answer":"always","binding":"exact","scope":"session"})", "application/json");
+  ASSERT_EQ(answered->status, 200) << answered->body;
+  // The same call in "the same" session, from another token: still asked.
+  r = client(*server, beta)->Post("/v1/check", asked.dump(), "application/json");
+  EXPECT_EQ(json::parse(r->body)["verdict"], "ask") << r->body;
+  r = client(*server, alpha)->Post("/v1/check", asked.dump(), "application/json");
+  EXPECT_EQ(json::parse(r->body)["verdict"], "allow") << r->body;
 }
 
 TEST_F(Serve, AUnixSocketServesLocalHooks) {
