@@ -36,6 +36,7 @@ struct ServeOptions {
   size_t max_body = 1 << 20;
   unsigned idle_timeout_s = 15;
   unsigned max_connections = 512;
+  long keep_asks_s = 86400;  // answered and expired asks are deleted this long after expiry
 };
 
 std::pair<std::string, int> hostAndPort(const std::string& listen) {
@@ -98,6 +99,15 @@ int runService(const ServeOptions& o) {
   std::cout << "listening on http://" << shown_host << ":" << bound << std::endl;
 
   auto seen = stamps(o.policy_files);
+  auto prune = [&] {
+    try {
+      store->pruneAsks(std::chrono::system_clock::now() - std::chrono::seconds(o.keep_asks_s));
+    } catch (const std::exception& e) {
+      std::cerr << "toolguard serve: old asks could not be deleted: " << e.what() << "\n";
+    }
+  };
+  prune();
+  auto pruned = std::chrono::steady_clock::now();
   auto reload = [&](const char* why) {
     const std::string problem = service.reloadPolicy();
     if (problem.empty()) {
@@ -116,6 +126,11 @@ int runService(const ServeOptions& o) {
       seen = stamps(o.policy_files);
       reload("SIGHUP");
       continue;
+    }
+    if (std::chrono::steady_clock::now() - pruned >=
+        std::chrono::seconds(std::min(60L, o.keep_asks_s))) {
+      prune();
+      pruned = std::chrono::steady_clock::now();
     }
     if (auto now = stamps(o.policy_files); now != seen) {
       seen = now;
@@ -166,6 +181,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--idle-timeout", o.idle_timeout_s, "close a connection silent this many seconds")
       ->check(CLI::Range(1u, 3600u))
+      ->capture_default_str();
+  app.add_option("--keep-asks", o.keep_asks_s,
+                 "delete answered and expired asks this many seconds after they expired (the "
+                 "audit keeps the answers)")
+      ->check(CLI::Range(1L, 100L * 86400L))
       ->capture_default_str();
   app.add_option("--max-connections", o.max_connections, "connections served at once")
       ->check(CLI::Range(1u, 100000u))

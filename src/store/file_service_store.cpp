@@ -263,6 +263,21 @@ bool FileServiceStore::expireAsk(const std::string& id) {
   return settle(id, {{"expired", true}, {"at", detail::formatAuditTime(Clock::now())}});
 }
 
+size_t FileServiceStore::pruneAsks(Clock::time_point before) {
+  size_t removed = 0;
+  for (const AskRecord& ask : listAsks(std::nullopt, 0)) {
+    if (ask.state == AskState::Pending) continue;
+    std::optional<Clock::time_point> expires = parseAuditTime(ask.expires);
+    if (expires && *expires >= before) continue;
+    // The outcome goes last: an ask without its outcome file reads as pending
+    // only until its expiry, which has passed.
+    unlink((askPath(ask.id) + ".json").c_str());
+    unlink((askPath(ask.id) + ".outcome").c_str());
+    ++removed;
+  }
+  return removed;
+}
+
 std::optional<AskRecord> FileServiceStore::waitForAsk(
     const std::string& id, std::chrono::steady_clock::time_point deadline) {
   for (;;) {

@@ -32,6 +32,7 @@ class FileServiceStore : public ServiceStore {
   size_t pendingAsksOf(const std::string& token) override;
   AnswerResult answerAsk(const std::string& id, const nlohmann::json& answer) override;
   bool expireAsk(const std::string& id) override;
+  size_t pruneAsks(std::chrono::system_clock::time_point before) override;
   std::optional<AskRecord> waitForAsk(const std::string& id,
                                       std::chrono::steady_clock::time_point deadline) override;
 

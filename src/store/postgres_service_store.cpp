@@ -397,6 +397,16 @@ class PostgresServiceStore : public ServiceStore {
         {id});
   }
 
+  size_t pruneAsks(std::chrono::system_clock::time_point before) override {
+    return pool_.with([&](PgConnection& c) {
+      return static_cast<size_t>(
+          c.run("DELETE FROM toolguard_asks WHERE (state <> 'pending' OR expires <= now()) AND "
+                "expires < $1::timestamptz RETURNING id",
+                {detail::formatAuditTime(before)})
+              .rows());
+    });
+  }
+
   std::optional<AskRecord> waitForAsk(const std::string& id,
                                       std::chrono::steady_clock::time_point deadline) override {
     for (;;) {

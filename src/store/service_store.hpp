@@ -118,6 +118,9 @@ class ServiceStore {
   virtual AnswerResult answerAsk(const std::string& id, const nlohmann::json& answer) = 0;
   /// Marks a pending ask expired; false when it was answered first.
   virtual bool expireAsk(const std::string& id) = 0;
+  /// Deletes the asks that were answered or expired before `before` (the
+  /// audit keeps what was answered); returns how many.
+  virtual size_t pruneAsks(std::chrono::system_clock::time_point before) = 0;
   /// Waits until the ask is no longer pending, or until `deadline`; returns
   /// it as it then is (nullopt: no such ask). An answer given through any
   /// instance wakes the waiter at once.

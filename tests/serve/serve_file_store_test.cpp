@@ -330,6 +330,29 @@ TEST_F(Serve, ASessionApprovalIsTheTokensOwn) {
   EXPECT_EQ(json::parse(r->body)["verdict"], "allow") << r->body;
 }
 
+TEST_F(Serve, OldAsksAreDeletedAndTheAuditKeepsTheirAnswers) {
+  const std::string agent = token("agent", "bot");
+  const std::string approver = token("approver", "alice");
+  const std::string admin = token("admin", "root");
+  auto server = start({"--keep-asks", "1", "--max-wait", "1"});
+  auto r = client(*server, agent)
+               ->Post("/v1/check?async=1", call("git push origin a").dump(), "application/json");
+  const std::string id = json::parse(r->body)["ask"]["id"];
+  auto answered =
+      client(*server, approver)
+          ->Post("/v1/asks/" + id + "/answer", R"({"answer":"deny"})", "application/json");
+  ASSERT_EQ(answered->status, 200) << answered->body;
+  // Expired a second after it was made, deleted a second after that.
+  bool gone = false;
+  for (int i = 0; i < 60 && !gone; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    gone = client(*server, approver)->Get("/v1/asks/" + id)->status == 404;
+  }
+  EXPECT_TRUE(gone);
+  auto audit = client(*server, admin)->Get("/v1/audit");
+  EXPECT_NE(audit->body.find("\"ask\":\"" + id + "\""), std::string::npos) << audit->body;
+}
+
 TEST_F(Serve, AUnixSocketServesLocalHooks) {
   const std::string agent = token("agent", "bot");
   const std::string socket = (dir.path() / "toolguard.sock").string();

@@ -186,5 +186,21 @@ TEST_F(ServePostgres, ApprovalsImportAndAuditWorkAgainstTheDatabase) {
   EXPECT_EQ(records[0]["context"]["agent"], "bot");
 }
 
+TEST_F(ServePostgres, OldAsksAreDeleted) {
+  const std::string agent = token("agent", "bot");
+  const std::string approver = token("approver", "alice");
+  auto server = start({"--keep-asks", "1", "--max-wait", "1"});
+  auto r = client(*server, agent)
+               ->Post("/v1/check?async=1", call("git push origin a").dump(), "application/json");
+  const std::string id = json::parse(r->body)["ask"]["id"];
+  EXPECT_EQ(client(*server, approver)->Get("/v1/asks/" + id)->status, 200);
+  bool gone = false;
+  for (int i = 0; i < 60 && !gone; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    gone = client(*server, approver)->Get("/v1/asks/" + id)->status == 404;
+  }
+  EXPECT_TRUE(gone);
+}
+
 }  // namespace
 }  // namespace toolguard::testing
