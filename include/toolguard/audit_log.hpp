@@ -106,11 +106,12 @@ struct AuditQuery {
   std::string tool;     ///< tool name or wildcard pattern (`mcp__github__*`)
   std::string verdict;  ///< allow, ask, deny, abort
   std::string rule;     ///< rule id or wildcard pattern
+  std::string agent;    ///< the agent id (context.agent) or wildcard pattern
   size_t last = 0;      ///< keep only the last N matches; 0 keeps all
 };
 
 /// True when one audit record passes the query's filters (time, tool,
-/// verdict, rule; `last` is not a filter of one record).
+/// verdict, rule, agent; `last` is not a filter of one record).
 bool auditRecordMatches(const nlohmann::json& record, const AuditQuery& query);
 
 /// Records of the log and its rotated files, oldest first, that match the

@@ -186,6 +186,13 @@ bool auditRecordMatches(const json& record, const AuditQuery& query) {
   if (!query.rule.empty() && !toolNameMatches(query.rule, stringField(record, "rule"))) {
     return false;
   }
+  if (!query.agent.empty()) {
+    const json* context = record.contains("context") ? &record["context"] : nullptr;
+    const std::string_view agent = context != nullptr && context->is_object()
+                                       ? stringField(*context, "agent")
+                                       : stringField(record, "agent");
+    if (!toolNameMatches(query.agent, agent)) return false;
+  }
   return true;
 }
 

@@ -2,6 +2,8 @@
 // answers with the fleet's policy, approvals and queue. Whatever goes wrong
 // on the way (unreachable, slow, an error status, an answer that is not a
 // decision) is a deny here, said on stderr: a hook never fails open.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <iostream>
 
@@ -93,10 +95,17 @@ int runRemoteCheck(const CheckOptions& o) {
   // Beyond the wait for a person, the service has ten seconds to answer.
   const long timeout_ms = (static_cast<long>(o.wait_s) + 10) * 1000;
   std::string error;
-  std::optional<detail::PlainHttpResponse> response = detail::postToService(
-      o.server, target,
-      {{"Authorization", std::string("Bearer ") + token}, {"Content-Type", "application/json"}},
-      text, timeout_ms, error);
+  // The machine's name, for the person the ask reaches (the web queue shows it).
+  char machine[256] = {};
+  if (gethostname(machine, sizeof machine - 1) != 0) machine[0] = '\0';
+  std::map<std::string, std::string> headers{{"Authorization", std::string("Bearer ") + token},
+                                             {"Content-Type", "application/json"}};
+  std::string host = machine;
+  if (!host.empty() && host.find_first_of("\r\n") == std::string::npos) {
+    headers["X-Toolguard-Machine"] = host;
+  }
+  std::optional<detail::PlainHttpResponse> response =
+      detail::postToService(o.server, target, headers, text, timeout_ms, error);
   if (!response) return failClosed(where + " could not be asked: " + error, format);
   nlohmann::json answer = nlohmann::json::parse(response->body, nullptr, false);
   if (response->status != 200) {

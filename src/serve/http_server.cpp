@@ -87,7 +87,9 @@ MHD_Result send(MHD_Connection* connection, const HttpResponse& response) {
   MHD_Response* r = MHD_create_response_from_buffer(
       response.body.size(), const_cast<char*>(response.body.data()), MHD_RESPMEM_MUST_COPY);
   if (!r) return MHD_NO;
-  MHD_add_response_header(r, "Content-Type", response.content_type.c_str());
+  if (!response.content_type.empty()) {
+    MHD_add_response_header(r, "Content-Type", response.content_type.c_str());
+  }
   for (const auto& [name, value] : response.headers) {
     MHD_add_response_header(r, name.c_str(), value.c_str());
   }

@@ -25,6 +25,8 @@ struct ThreadAsk {
   bool set = false;
   std::string token;
   std::chrono::steady_clock::time_point deadline;
+  AskOrigin origin;
+  const Engine* engine = nullptr;
 };
 thread_local ThreadAsk t_ask;
 
@@ -51,6 +53,21 @@ nlohmann::json offerJson(const std::vector<ApprovalOption>& options,
   return {{"bindings", bindings}, {"scopes", scope_names}, {"rule", detail::askingRule(decision)}};
 }
 
+std::string tooManyAsks(const std::string& token, size_t most) {
+  return "the token '" + token + "' already has " + std::to_string(most) +
+         " asks waiting (the most it may)";
+}
+
+// The version of a list of asks, for ETag and If-None-Match: it changes
+// whenever an ask comes or goes.
+std::string versionOf(const std::vector<store::AskRecord>& asks) {
+  std::string ids;
+  for (const store::AskRecord& a : asks)
+    ids += a.id + (a.state == store::AskState::Pending ? "p" : "s");
+  return "\"" + std::to_string(asks.size()) + "-" + std::to_string(std::hash<std::string>{}(ids)) +
+         "\"";
+}
+
 // The call an ask is about, read back from its record.
 std::optional<ToolCall> callOf(const store::AskRecord& ask) {
   cli::ParsedCall parsed = cli::parseCall(ask.call, cli::CallFormat::Toolguard, "/");
@@ -59,8 +76,9 @@ std::optional<ToolCall> callOf(const store::AskRecord& ask) {
 
 }  // namespace
 
-AskScope::AskScope(std::string token, std::chrono::steady_clock::time_point deadline) {
-  t_ask = ThreadAsk{true, std::move(token), deadline};
+AskScope::AskScope(std::string token, std::chrono::steady_clock::time_point deadline,
+                   AskOrigin origin, const Engine* engine) {
+  t_ask = ThreadAsk{true, std::move(token), deadline, std::move(origin), engine};
 }
 
 AskScope::~AskScope() {
@@ -85,11 +103,13 @@ void StoreAskHandler::releaseWaitingPlace(const std::string& token) {
 }
 
 store::AskRecord StoreAskHandler::record(const ApprovalRequest& request, const std::string& token,
-                                         SystemClock::time_point expires) {
+                                         SystemClock::time_point expires, const Engine* engine,
+                                         const AskOrigin& origin) {
   store::AskRecord a;
   a.id = request.decision.id;
   a.call = toJson(request.call);
   a.decision = cli::decisionToJson(request.decision, request.call.tool);
+  a.decision["detail"] = askDetail(request.call, request.decision, engine, origin);
   a.offer = offerJson(request.options, request.scopes, request.decision);
   a.created = detail::formatAuditTime(SystemClock::now());
   a.expires = detail::formatAuditTime(expires);
@@ -105,10 +125,7 @@ std::future<ApprovalAnswer> StoreAskHandler::ask(const ApprovalRequest& request)
   };
   if (!t_ask.set) return nobody("no request to wait for an answer");
   const ThreadAsk mine = t_ask;
-  if (!takeWaitingPlace(mine.token)) {
-    return nobody("the token '" + mine.token + "' already has " + std::to_string(max_pending_) +
-                  " asks waiting (the most it may)");
-  }
+  if (!takeWaitingPlace(mine.token)) return nobody(tooManyAsks(mine.token, max_pending_));
   struct Release {
     StoreAskHandler& self;
     const std::string& token;
@@ -117,15 +134,12 @@ std::future<ApprovalAnswer> StoreAskHandler::ask(const ApprovalRequest& request)
   const auto now = std::chrono::steady_clock::now();
   const auto wait = std::chrono::ceil<std::chrono::seconds>(mine.deadline - now);
   if (store_.pendingAsksOf(mine.token) >= max_pending_) {
-    return nobody("the token '" + mine.token + "' already has " + std::to_string(max_pending_) +
-                  " asks waiting (the most it may)");
+    return nobody(tooManyAsks(mine.token, max_pending_));
   }
-  store::AskRecord a = record(request, mine.token, SystemClock::now() + wait);
-  store_.createAsk(a);
-  std::optional<store::AskRecord> got = store_.waitForAsk(a.id, mine.deadline);
-  if (got && got->state == store::AskState::Pending && !store_.expireAsk(a.id)) {
-    got = store_.findAsk(a.id);  // answered just as it expired: the answer wins
-  }
+  store::AskRecord a =
+      record(request, mine.token, SystemClock::now() + wait, mine.engine, mine.origin);
+  create(a);
+  std::optional<store::AskRecord> got = awaitAnswer(a.id, mine.deadline);
   if (!got || got->state != store::AskState::Answered) {
     return nobody("no one answered within " + std::to_string(wait.count()) + " s; the ask expired");
   }
@@ -136,18 +150,17 @@ std::future<ApprovalAnswer> StoreAskHandler::ask(const ApprovalRequest& request)
 
 store::AskRecord StoreAskHandler::queue(const ToolCall& call, const Decision& decision,
                                         const Engine& engine, const std::string& token,
-                                        std::chrono::seconds lifetime) {
+                                        std::chrono::seconds lifetime, const AskOrigin& origin) {
   if (store_.pendingAsksOf(token) >= max_pending_) {
-    throw store::StoreError("the token '" + token + "' already has " +
-                            std::to_string(max_pending_) + " asks waiting (the most it may)");
+    throw store::StoreError(tooManyAsks(token, max_pending_));
   }
   const Policy& policy = engine.policy();
   const CallView view(call, engine.toolInfo(call.tool), policy.paths.pathOptions(),
                       &policy.paths.workspace_roots);
   ApprovalRequest request{call, decision, detail::approvalOptions(view, decision),
                           scopesFor(call.context), lifetime};
-  store::AskRecord a = record(request, token, SystemClock::now() + lifetime);
-  store_.createAsk(a);
+  store::AskRecord a = record(request, token, SystemClock::now() + lifetime, &engine, origin);
+  create(a);
   return a;
 }
 
@@ -165,14 +178,7 @@ HttpResponse StoreAskHandler::route(
   if (request.path == "/v1/asks") {
     if (request.method != "GET") return errorResponse(405, "GET /v1/asks, or POST an ask");
     if (!approver) return forbidden("list asks");
-    std::optional<store::AskState> state;
-    if (const std::string s = request.arg("state"); !s.empty()) {
-      state = store::parseAskState(s);
-      if (!state) return errorResponse(400, "state: pending, answered or expired");
-    }
-    nlohmann::json out = nlohmann::json::array();
-    for (const store::AskRecord& a : store_.listAsks(state, 500)) out.push_back(store::toJson(a));
-    return jsonResponse(200, out);
+    return list(request);
   }
   std::string rest = request.path.substr(std::string("/v1/asks/").size());
   const bool answering = rest.ends_with("/answer");
@@ -251,6 +257,7 @@ HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& r
     recorded["scope"] = scope_name;
   }
   store::AnswerResult result = store_.answerAsk(id, recorded);
+  if (result.recorded) changed();
   if (!result.recorded) {
     if (!result.ask) return errorResponse(404, "no such ask");
     nlohmann::json out{{"error", result.ask->state == store::AskState::Expired
@@ -327,8 +334,7 @@ HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Ca
   }
   const auto wait = std::min(std::chrono::seconds(in["wait"].get<long>()), max_wait_);
   if (!takeWaitingPlace(caller.name)) {
-    return errorResponse(429, "the token '" + caller.name + "' already has " +
-                                  std::to_string(max_pending_) + " asks waiting (the most it may)");
+    return errorResponse(429, tooManyAsks(caller.name, max_pending_));
   }
   struct Release {
     StoreAskHandler& self;
@@ -336,8 +342,7 @@ HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Ca
     ~Release() { self.releaseWaitingPlace(token); }
   } release{*this, caller.name};
   if (store_.pendingAsksOf(caller.name) >= max_pending_) {
-    return errorResponse(429, "the token '" + caller.name + "' already has " +
-                                  std::to_string(max_pending_) + " asks waiting (the most it may)");
+    return errorResponse(429, tooManyAsks(caller.name, max_pending_));
   }
   ToolCall call = std::move(*parsed.call);
   call.context.agent = caller.name;
@@ -352,16 +357,89 @@ HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Ca
   a.created = detail::formatAuditTime(SystemClock::now());
   a.expires = detail::formatAuditTime(SystemClock::now() + wait);
   a.token = caller.name;
-  store_.createAsk(a);
-  const auto deadline = std::chrono::steady_clock::now() + wait;
-  std::optional<store::AskRecord> got = store_.waitForAsk(a.id, deadline);
-  if (got && got->state == store::AskState::Pending && !store_.expireAsk(a.id)) {
-    got = store_.findAsk(a.id);
-  } else if (got && got->state == store::AskState::Pending) {
-    got->state = store::AskState::Expired;
-  }
+  a.decision["detail"] = askDetail(call, Decision{}, nullptr,
+                                   AskOrigin{request.header("x-toolguard-machine"), request.peer});
+  create(a);
+  std::optional<store::AskRecord> got = awaitAnswer(a.id, std::chrono::steady_clock::now() + wait);
   if (!got) return errorResponse(500, "the ask went missing from the store");
   return jsonResponse(200, store::toJson(*got));
+}
+
+}  // namespace toolguard::serve
+
+namespace toolguard::serve {
+
+void StoreAskHandler::create(const store::AskRecord& ask) {
+  store_.createAsk(ask);
+  changed();
+  if (on_new_ask_) on_new_ask_(ask);
+}
+
+void StoreAskHandler::changed() {
+  std::lock_guard<std::mutex> lock(change_mutex_);
+  ++changes_;
+  change_.notify_all();
+}
+
+std::optional<store::AskRecord> StoreAskHandler::awaitAnswer(
+    const std::string& id, std::chrono::steady_clock::time_point deadline) {
+  std::optional<store::AskRecord> got = store_.waitForAsk(id, deadline);
+  if (got && got->state == store::AskState::Pending) {
+    if (store_.expireAsk(id)) {
+      got->state = store::AskState::Expired;
+      changed();
+    } else {
+      got = store_.findAsk(id);  // answered just as it expired: the answer wins
+    }
+  }
+  return got;
+}
+
+HttpResponse StoreAskHandler::list(const HttpRequest& request) {
+  std::optional<store::AskState> state;
+  if (const std::string s = request.arg("state"); !s.empty()) {
+    state = store::parseAskState(s);
+    if (!state) return errorResponse(400, "state: pending, answered or expired");
+  }
+  long wait = 0;
+  if (const std::string w = request.arg("wait"); !w.empty()) {
+    if (w.size() > 3 || w.find_first_not_of("0123456789") != std::string::npos) {
+      return errorResponse(400, "wait: a whole number of seconds (at most 60)");
+    }
+    wait = std::min(std::stol(w), 60L);
+  }
+  // A long poll: held while the list is the one the client has, until it
+  // changes or `wait` passes (304). This instance's changes wake it at once;
+  // another instance's are seen within a second.
+  const std::string known = request.header("if-none-match");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait);
+  for (;;) {
+    unsigned long seen;
+    {
+      std::lock_guard<std::mutex> lock(change_mutex_);
+      seen = changes_;
+    }
+    std::vector<store::AskRecord> asks = store_.listAsks(state, 500);
+    const std::string version = versionOf(asks);
+    const auto now = std::chrono::steady_clock::now();
+    if (version != known || now >= deadline) {
+      HttpResponse r;
+      if (version == known) {
+        r.status = 304;
+        r.content_type.clear();
+      } else {
+        nlohmann::json out = nlohmann::json::array();
+        for (const store::AskRecord& a : asks) out.push_back(store::toJson(a));
+        r = jsonResponse(200, out);
+      }
+      r.headers.emplace_back("ETag", version);
+      r.headers.emplace_back("Cache-Control", "no-store");
+      return r;
+    }
+    std::unique_lock<std::mutex> lock(change_mutex_);
+    change_.wait_until(lock, std::min(deadline, now + std::chrono::seconds(1)),
+                       [&] { return changes_ != seen; });
+  }
 }
 
 }  // namespace toolguard::serve

@@ -6,11 +6,13 @@
 // offered exactly as the terminal prompt's are.
 
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <string>
 
+#include "serve/ask_detail.hpp"
 #include "serve/http_server.hpp"
 #include "serve/serve_auth.hpp"
 #include "serve/serve_metrics.hpp"
@@ -20,11 +22,13 @@
 
 namespace toolguard::serve {
 
-/// Who asks and how long they wait, for the asks of one request on this
-/// thread (the Guard calls its handler on the deciding thread).
+/// Who asks, from where, how long they wait and the engine that judged the
+/// call, for the asks of one request on this thread (the Guard calls its
+/// handler on the deciding thread).
 class AskScope {
  public:
-  AskScope(std::string token, std::chrono::steady_clock::time_point deadline);
+  AskScope(std::string token, std::chrono::steady_clock::time_point deadline, AskOrigin origin,
+           const Engine* engine);
   ~AskScope();
   AskScope(const AskScope&) = delete;
   AskScope& operator=(const AskScope&) = delete;
@@ -44,18 +48,35 @@ class StoreAskHandler : public ApprovalHandler {
 
   /// Queues an ask without waiting (?async=1): the caller polls it.
   store::AskRecord queue(const ToolCall& call, const Decision& decision, const Engine& engine,
-                         const std::string& token, std::chrono::seconds lifetime);
+                         const std::string& token, std::chrono::seconds lifetime,
+                         const AskOrigin& origin);
 
-  /// GET /v1/asks, POST /v1/asks (an ask from a program's own Guard:
+  /// Called with each ask this instance queues (the webhook).
+  void onNewAsk(std::function<void(const store::AskRecord&)> listener) {
+    on_new_ask_ = std::move(listener);
+  }
+
+  /// GET /v1/asks (with ?wait=S and If-None-Match: a long poll until the
+  /// list changes), POST /v1/asks (an ask from a program's own Guard:
   /// remoteApprovalHandler), GET /v1/asks/ID, POST /v1/asks/ID/answer.
   HttpResponse route(const HttpRequest& request, const Caller& caller,
                      const std::function<HttpResponse(const std::string&)>& forbidden);
 
  private:
   store::AskRecord record(const ApprovalRequest& request, const std::string& token,
-                          std::chrono::system_clock::time_point expires);
+                          std::chrono::system_clock::time_point expires, const Engine* engine,
+                          const AskOrigin& origin);
   HttpResponse answer(const std::string& id, const HttpRequest& request, const Caller& caller);
   HttpResponse askFromClient(const HttpRequest& request, const Caller& caller);
+  HttpResponse list(const HttpRequest& request);
+  // Waits for the ask's answer until `deadline`, then expires it; returns it
+  // as it ended (an answer given just as it expired wins).
+  std::optional<store::AskRecord> awaitAnswer(const std::string& id,
+                                              std::chrono::steady_clock::time_point deadline);
+  // Creates the ask and tells the long polls of this instance.
+  void create(const store::AskRecord& ask);
+  // Wakes this instance's long polls: an ask came, was answered or expired.
+  void changed();
 
   store::ServiceStore& store_;
   Metrics& metrics_;
@@ -67,6 +88,12 @@ class StoreAskHandler : public ApprovalHandler {
   std::map<std::string, size_t> waiting_;
   bool takeWaitingPlace(const std::string& token);
   void releaseWaitingPlace(const std::string& token);
+  // The queue's changes on this instance (other instances' are seen by
+  // looking at the store every second).
+  std::function<void(const store::AskRecord&)> on_new_ask_;
+  std::mutex change_mutex_;
+  std::condition_variable change_;
+  unsigned long changes_ = 0;
 };
 
 }  // namespace toolguard::serve

@@ -17,21 +17,57 @@ HttpResponse refusal(int status, const std::string& message) {
   return r;
 }
 
+// Equal without telling by its timing how much of it matched.
+bool sameSecret(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  unsigned char differ = 0;
+  for (size_t i = 0; i < a.size(); ++i) differ |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return differ == 0;
+}
+
+// Why a request made with the session cookie must be refused as possibly
+// forged by another site, or "". Reading is safe (the same-origin policy
+// keeps another site from reading the answer); a change needs the
+// session's CSRF token in X-CSRF-Token, which only the page can read, and
+// an Origin, when the browser sends one, naming this host.
+std::string crossSiteProblem(const HttpRequest& request, const std::string& csrf) {
+  if (const std::string origin = request.header("origin"); !origin.empty()) {
+    const size_t scheme = origin.find("://");
+    const std::string host = scheme == std::string::npos ? "" : origin.substr(scheme + 3);
+    if (host.empty() || host != request.header("host")) {
+      return "a request from another origin (" + origin + ") may not use the session";
+    }
+  }
+  if (request.method == "GET" || request.method == "HEAD") return "";
+  if (!sameSecret(request.header("x-csrf-token"), csrf)) {
+    return "the CSRF token is missing or wrong: send the session's token in X-CSRF-Token";
+  }
+  return "";
+}
+
 }  // namespace
+
+std::string cookieValue(const HttpRequest& request, const std::string& name) {
+  const std::string header = request.header("cookie");
+  size_t at = 0;
+  while (at < header.size()) {
+    size_t end = header.find(';', at);
+    if (end == std::string::npos) end = header.size();
+    std::string pair = header.substr(at, end - at);
+    const size_t first = pair.find_first_not_of(' ');
+    pair = first == std::string::npos ? "" : pair.substr(first);
+    if (pair.starts_with(name + "=")) return pair.substr(name.size() + 1);
+    at = end + 1;
+  }
+  return "";
+}
 
 Authenticator::Authenticator(store::ServiceStore& store, Metrics& metrics,
                              double requests_per_second)
     : store_(store), metrics_(metrics), rate_(requests_per_second) {}
 
-std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
-                                                  HttpResponse& refused) {
-  const std::string header = request.header("authorization");
-  if (!header.starts_with("Bearer ") || header.size() <= 7) {
-    metrics_.refused(401);
-    refused = refusal(401, "no token: send Authorization: Bearer TOKEN");
-    return std::nullopt;
-  }
-  const std::string hash = store::tokenHash(header.substr(7));
+std::optional<store::TokenRecord> Authenticator::usableToken(const std::string& hash,
+                                                             HttpResponse& refused) {
   const auto now = Clock::now();
   std::optional<store::TokenRecord> token;
   {
@@ -58,6 +94,52 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
     refused = refusal(401, token ? "the token was revoked" : "unknown token");
     return std::nullopt;
   }
+  return token;
+}
+
+std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
+                                                  HttpResponse& refused) {
+  const std::string header = request.header("authorization");
+  std::string hash;
+  Caller caller;
+  if (header.starts_with("Bearer ") && header.size() > 7) {
+    hash = store::tokenHash(header.substr(7));
+  } else if (const std::string cookie = cookieValue(request, kSessionCookie);
+             header.empty() && !cookie.empty()) {
+    std::optional<store::SessionRecord> session;
+    try {
+      session = store_.sessionByHash(store::tokenHash(cookie));
+    } catch (const std::exception& e) {
+      metrics_.storeError();
+      refused = refusal(503, std::string("the store failed: ") + e.what());
+      return std::nullopt;
+    }
+    if (!session) {
+      metrics_.refused(401);
+      refused = refusal(401, "not signed in (the session ended): sign in again");
+      return std::nullopt;
+    }
+    if (std::string why = crossSiteProblem(request, session->csrf); !why.empty()) {
+      metrics_.refused(403);
+      refused = refusal(403, why);
+      return std::nullopt;
+    }
+    hash = session->token_hash;
+    caller.session = store::tokenHash(cookie);
+    caller.csrf = session->csrf;
+  } else {
+    metrics_.refused(401);
+    refused = refusal(401, "no token: send Authorization: Bearer TOKEN");
+    return std::nullopt;
+  }
+  std::optional<store::TokenRecord> token = usableToken(hash, refused);
+  if (!token) return std::nullopt;
+  if (!caller.session.empty() && token->role == store::TokenRole::Agent) {
+    metrics_.refused(403);
+    refused = refusal(403, "an agent token has no web session");
+    return std::nullopt;
+  }
+  const auto now = Clock::now();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     Bucket& b = buckets_[token->name];
@@ -76,7 +158,9 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
     }
     b.tokens -= 1;
   }
-  return Caller{token->name, token->role};
+  caller.name = token->name;
+  caller.role = token->role;
+  return caller;
 }
 
 nlohmann::json Authenticator::refusalRecord(const HttpRequest& request,

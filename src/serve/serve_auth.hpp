@@ -1,7 +1,9 @@
 #pragma once
 // Internal: who is calling `toolguard serve`: the bearer token, looked up by
-// its hash (a second's cache, so a revocation holds within a second), and
-// the requests-per-second limit of each token.
+// its hash (a second's cache, so a revocation holds within a second), or the
+// web queue's session cookie (which acts as the token that signed in, and
+// needs the session's CSRF token on every request that changes something);
+// and the requests-per-second limit of each token.
 
 #include <chrono>
 #include <map>
@@ -20,16 +22,30 @@ namespace toolguard::serve {
 struct Caller {
   std::string name;
   store::TokenRole role = store::TokenRole::Agent;
+  std::string session;  ///< the hash of the browser session it came through; "" for a bearer token
+  std::string csrf;     ///< that session's CSRF token
 };
+
+/// The name of the web queue's session cookie.
+inline constexpr const char* kSessionCookie = "toolguard_session";
+
+/// The value of the cookie `name` in the request's Cookie header, or "".
+std::string cookieValue(const HttpRequest& request, const std::string& name);
 
 /// Checks tokens and their request rates.
 class Authenticator {
  public:
   Authenticator(store::ServiceStore& store, Metrics& metrics, double requests_per_second);
 
-  /// The caller, or nullopt with `refused` set: 401 without a usable token,
-  /// 429 past the token's rate, 503 when the store cannot be read.
+  /// The caller, or nullopt with `refused` set: 401 without a usable token
+  /// or session, 403 for a session's request that changes something without
+  /// its CSRF token or from another origin, 429 past the token's rate, 503
+  /// when the store cannot be read.
   std::optional<Caller> authenticate(const HttpRequest& request, HttpResponse& refused);
+
+  /// The token whose hash is `hash` when it may be used (known, not revoked),
+  /// else nullopt with `refused` set (401, or 503 when the store failed).
+  std::optional<store::TokenRecord> usableToken(const std::string& hash, HttpResponse& refused);
 
   /// The audit record of a refused request (never the token itself).
   nlohmann::json refusalRecord(const HttpRequest& request, const HttpResponse& refused) const;

@@ -37,6 +37,9 @@ struct ServeOptions {
   unsigned idle_timeout_s = 15;
   unsigned max_connections = 512;
   long keep_asks_s = 86400;  // answered and expired asks are deleted this long after expiry
+  long session_hours = 12;
+  std::string ask_webhook;
+  std::string public_url;
 };
 
 std::pair<std::string, int> hostAndPort(const std::string& listen) {
@@ -85,6 +88,9 @@ int runService(const ServeOptions& o) {
   service_options.max_wait = std::chrono::seconds(o.max_wait_s);
   service_options.max_pending_asks_per_token = o.max_pending;
   service_options.requests_per_second_per_token = o.rate;
+  service_options.session_lifetime = std::chrono::hours(o.session_hours);
+  service_options.ask_webhook = o.ask_webhook;
+  service_options.public_url = o.public_url.empty() ? "http://" + o.listen : o.public_url;
   serve::Service service(service_options, store);
   serve::HttpServer server(
       [&](const serve::HttpRequest& r) { return service.handle(r); },
@@ -102,6 +108,7 @@ int runService(const ServeOptions& o) {
   auto prune = [&] {
     try {
       store->pruneAsks(std::chrono::system_clock::now() - std::chrono::seconds(o.keep_asks_s));
+      store->pruneSessions(std::chrono::system_clock::now());
     } catch (const std::exception& e) {
       std::cerr << "toolguard serve: old asks could not be deleted: " << e.what() << "\n";
     }
@@ -154,8 +161,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "toolguard serve: one decision service for many agents.\n"
       "Serves POST /v1/check, the asks (GET /v1/asks, POST /v1/asks/ID/answer), GET /v1/audit, "
-      "GET /healthz and GET /metrics; tokens made with `toolguard serve token add`. See "
-      "docs/serve.md.",
+      "the approvals, the web queue at / (sign in with an approver's token), GET /healthz and "
+      "GET /metrics; tokens made with `toolguard serve token add`. See docs/serve.md.",
       "toolguard serve"};
   ServeOptions o;
   app.add_option("--listen", o.listen, "HOST:PORT to listen on (loopback by default)")
@@ -190,6 +197,16 @@ int main(int argc, char** argv) {
   app.add_option("--max-connections", o.max_connections, "connections served at once")
       ->check(CLI::Range(1u, 100000u))
       ->capture_default_str();
+  app.add_option("--session-hours", o.session_hours,
+                 "how long a sign-in to the web queue lasts, hours")
+      ->check(CLI::Range(1L, 24L * 30L))
+      ->capture_default_str();
+  app.add_option("--ask-webhook", o.ask_webhook,
+                 "POST a small JSON notice of each new ask to URL (http://, https:// or "
+                 "unix:/PATH), with a link to it on the web queue");
+  app.add_option("--public-url", o.public_url,
+                 "the web queue's address as people reach it, for the webhook's links "
+                 "(default: http://LISTEN)");
 
   CLI::App* token = app.add_subcommand("token", "Manage the service's bearer tokens");
   token->require_subcommand(1);

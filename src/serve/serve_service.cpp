@@ -9,8 +9,11 @@
 #include "audit/audit_detail.hpp"
 #include "cli/call_json.hpp"
 #include "serve/json_response.hpp"
+#include "serve/serve_approvals.hpp"
 #include "serve/serve_asks.hpp"
 #include "serve/serve_auth.hpp"
+#include "serve/serve_web.hpp"
+#include "serve/serve_webhook.hpp"
 #include "toolguard/policy_loader.hpp"
 #include "toolguard/strict_json.hpp"
 
@@ -44,6 +47,8 @@ struct Service::Impl {
   Metrics metrics;
   Authenticator auth;
   std::shared_ptr<StoreAskHandler> asks;
+  WebQueue web;
+  std::unique_ptr<AskWebhook> webhook;
 
   // The Guards of the policy now serving: one whose asks wait in the queue,
   // one that reports them (wait=0). Swapped whole on reload.
@@ -59,7 +64,13 @@ struct Service::Impl {
         store(std::move(s)),
         auth(*store, metrics, options.requests_per_second_per_token),
         asks(std::make_shared<StoreAskHandler>(*store, metrics, options.max_pending_asks_per_token,
-                                               options.max_wait)) {}
+                                               options.max_wait)),
+        web(*store, auth, options.session_lifetime) {
+    if (!options.ask_webhook.empty()) {
+      webhook = std::make_unique<AskWebhook>(options.ask_webhook, options.public_url);
+      asks->onNewAsk([w = webhook.get()](const store::AskRecord& ask) { w->notify(ask); });
+    }
+  }
 
   std::shared_ptr<const Guards> current() {
     std::lock_guard<std::mutex> lock(guards_mutex);
@@ -127,15 +138,17 @@ struct Service::Impl {
     if (waited > 0) call.context.mode = InteractionMode::Interactive;  // the queue reaches a person
     std::shared_ptr<const Guards> g = current();
     Decision d;
+    const AskOrigin origin{request.header("x-toolguard-machine"), request.peer};
     {
-      AskScope scope(caller.name, Clock::now() + std::chrono::seconds(waited));
+      AskScope scope(caller.name, Clock::now() + std::chrono::seconds(waited), origin,
+                     &g->waiting->engine());
       d = (waited > 0 ? g->waiting : g->reporting)->decide(call);
     }
     nlohmann::json out = cli::renderDecision(d, call.tool, *format);
     if (async && waited == 0 && d.verdict == Verdict::Ask) {
       try {
         store::AskRecord ask = asks->queue(call, d, g->reporting->engine(), caller.name,
-                                           std::chrono::seconds(options.max_wait));
+                                           std::chrono::seconds(options.max_wait), origin);
         nlohmann::json link{{"id", ask.id}, {"expires", ask.expires}};
         if (*format == cli::CallFormat::Toolguard) out["ask"] = link;
       } catch (const std::exception& e) {
@@ -189,6 +202,7 @@ struct Service::Impl {
     q.tool = request.arg("tool");
     q.verdict = request.arg("verdict");
     q.rule = request.arg("rule");
+    q.agent = request.arg("agent");
     std::optional<long> last = seconds(request.arg("last"));
     if (!last) return errorResponse(400, "last: a whole number");
     q.last = *last > 0 ? static_cast<size_t>(*last) : 1000;
@@ -206,6 +220,17 @@ struct Service::Impl {
         metrics.storeError();
         return jsonResponse(503, {{"status", "store unavailable"}});
       }
+    }
+    // The web queue's page needs no token; signing in takes one.
+    if (std::optional<HttpResponse> page = web.asset(request)) return *page;
+    if (path == "/ui/session" && request.method == "POST") {
+      HttpResponse r = web.signIn(request);
+      if (r.status >= 400) auditRefusal(auth.refusalRecord(request, r));
+      return r;
+    }
+    if (path == "/ui/session" && cookieValue(request, kSessionCookie).empty() &&
+        request.header("authorization").empty()) {
+      return errorResponse(401, "not signed in");  // the page's first look: not worth an audit line
     }
     std::optional<Caller> caller;
     if (HttpResponse refused; !(caller = auth.authenticate(request, refused))) {
@@ -242,9 +267,27 @@ struct Service::Impl {
       r.body = metrics.render(pending);
       return r;
     }
+    if (path == "/ui/session") {
+      if (request.method != "GET") return errorResponse(405, "GET or POST /ui/session");
+      return WebQueue::whoAmI(*caller);
+    }
+    if (path == "/ui/logout") {
+      if (request.method != "POST") return errorResponse(405, "POST /ui/logout");
+      return web.signOut(*caller);
+    }
     if (path == "/v1/audit") {
-      if (!allowed({})) return forbidden("read the audit");
+      if (!allowed({store::TokenRole::Approver})) return forbidden("read the audit");
       return auditQuery(request);
+    }
+    if (path == "/v1/approvals") {
+      if (!allowed({store::TokenRole::Approver})) return forbidden("list approvals");
+      if (request.method != "GET") return errorResponse(405, "GET /v1/approvals");
+      return listApprovals(*store);
+    }
+    if (path == "/v1/approvals/revoke") {
+      if (!allowed({store::TokenRole::Approver})) return forbidden("revoke approvals");
+      if (request.method != "POST") return errorResponse(405, "POST /v1/approvals/revoke");
+      return revokeApproval(*store, request, *caller);
     }
     if (path == "/v1/asks" || path.starts_with("/v1/asks/")) {
       return asks->route(request, *caller,

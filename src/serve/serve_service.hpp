@@ -1,8 +1,8 @@
 #pragma once
 // Internal: `toolguard serve`'s routes over a store: /v1/check, the asks and
-// their answers, the audit, /healthz and /metrics, with bearer tokens and the
-// limits against a misbehaving client. Stateless: everything shared lives in
-// the store, so instances behind a load balancer answer alike.
+// their answers, the audit, the approvals, the web queue, /healthz and /metrics, with bearer tokens
+// and the limits against a misbehaving client. Stateless: everything shared lives in the store, so
+// instances behind a load balancer answer alike.
 
 #include <atomic>
 #include <chrono>
@@ -24,9 +24,12 @@ struct ServiceOptions {
   std::vector<std::filesystem::path> policy_files;  ///< --policy, over the built-in policy
   std::vector<std::string> profiles;                ///< --profile
   bool builtin = true;
-  std::chrono::seconds max_wait{600};           ///< the longest an ask may wait for a person
-  size_t max_pending_asks_per_token = 20;       ///< more asks from one token are denied
-  double requests_per_second_per_token = 2000;  ///< past it, 429
+  std::chrono::seconds max_wait{600};                ///< the longest an ask may wait for a person
+  size_t max_pending_asks_per_token = 20;            ///< more asks from one token are denied
+  double requests_per_second_per_token = 2000;       ///< past it, 429
+  std::chrono::seconds session_lifetime{12 * 3600};  ///< a web queue sign-in lasts this long
+  std::string ask_webhook;                           ///< POSTed a notice of each new ask ("" none)
+  std::string public_url;  ///< the web queue as people reach it, for the notice's link
 };
 
 /// The service: answers HTTP requests; reloads its policy when told.

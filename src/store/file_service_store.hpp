@@ -1,7 +1,8 @@
 #pragma once
 // Internal: the embedded store of `toolguard serve`: the files under
 // TOOLGUARD_HOME that `toolguard check` already uses (approvals/, audit.jsonl)
-// and serve/ beside them: tokens.json and one file per ask. For one machine:
+// and serve/ beside them: tokens.json, one file per ask and one per browser
+// session (sessions/). For one machine:
 // several instances on it share the files; an answer wakes a waiter in the
 // same process at once and one in another process within 50 ms.
 
@@ -24,6 +25,11 @@ class FileServiceStore : public ServiceStore {
   bool revokeToken(const std::string& name) override;
   std::shared_ptr<ApprovalRepository> approvals() override { return approvals_; }
   ApprovalListing listApprovals() override { return approvals_->list(); }
+  size_t removeApproval(const ApprovalEntry& grant) override;
+  void createSession(const std::string& hash, const SessionRecord& session) override;
+  std::optional<SessionRecord> sessionByHash(const std::string& hash) override;
+  void deleteSession(const std::string& hash) override;
+  size_t pruneSessions(std::chrono::system_clock::time_point before) override;
   std::shared_ptr<AuditSink> audit() override { return audit_; }
   std::vector<nlohmann::json> queryAudit(const AuditQuery& query) override;
   void createAsk(const AskRecord& ask) override;

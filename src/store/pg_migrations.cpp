@@ -58,6 +58,17 @@ CREATE TABLE toolguard_audit (
 );
 CREATE INDEX toolguard_audit_time ON toolguard_audit (time);
 )sql"},
+    // The web queue's browser sessions (issue 21).
+    {2, R"sql(
+CREATE TABLE toolguard_sessions (
+  sha256 text PRIMARY KEY,
+  token_sha256 text NOT NULL,
+  csrf text NOT NULL,
+  created timestamptz NOT NULL,
+  expires timestamptz NOT NULL
+);
+CREATE INDEX toolguard_sessions_expires ON toolguard_sessions (expires);
+)sql"},
 };
 
 constexpr const char* kLock = "SELECT pg_advisory_lock(74069110)";

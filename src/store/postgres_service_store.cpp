@@ -73,6 +73,18 @@ class PgApprovals : public ApprovalRepository {
     });
   }
 
+  size_t remove(const ApprovalEntry& e) {
+    return pool_.with([&](PgConnection& c) {
+      return c
+          .run(
+              "DELETE FROM toolguard_approvals WHERE tool = $1 AND binding = $2 AND value = $3 "
+              "AND scope = $4 AND scope_id = $5 AND rule = $6 RETURNING id",
+              {e.tool, std::string(toString(e.binding)), e.value, std::string(toString(e.scope)),
+               e.scope_id, e.rule})
+          .rows();
+    });
+  }
+
   std::string locationOf(ApprovalScope, std::string_view) const override {
     return "database table toolguard_approvals";
   }
@@ -308,6 +320,43 @@ class PostgresServiceStore : public ServiceStore {
     ApprovalListing listing;
     listing.entries = approvals_->select("", {});
     return listing;
+  }
+
+  size_t removeApproval(const ApprovalEntry& grant) override { return approvals_->remove(grant); }
+
+  void createSession(const std::string& hash, const SessionRecord& session) override {
+    pool_.with([&](PgConnection& c) {
+      return c.run(
+          "INSERT INTO toolguard_sessions (sha256, token_sha256, csrf, created, expires) VALUES "
+          "($1, $2, $3, $4::timestamptz, $5::timestamptz)",
+          {hash, session.token_hash, session.csrf, session.created, session.expires});
+    });
+  }
+
+  std::optional<SessionRecord> sessionByHash(const std::string& hash) override {
+    return pool_.with([&](PgConnection& c) -> std::optional<SessionRecord> {
+      PgResult r =
+          c.run("SELECT token_sha256, csrf, " + timeText("created") + ", " + timeText("expires") +
+                    " FROM toolguard_sessions WHERE sha256 = $1 AND expires > now()",
+                {hash});
+      if (r.rows() != 1) return std::nullopt;
+      return SessionRecord{r.text(0, 0), r.text(0, 1), r.text(0, 2), r.text(0, 3)};
+    });
+  }
+
+  void deleteSession(const std::string& hash) override {
+    pool_.with([&](PgConnection& c) {
+      return c.run("DELETE FROM toolguard_sessions WHERE sha256 = $1", {hash});
+    });
+  }
+
+  size_t pruneSessions(Clock::time_point before) override {
+    return pool_.with([&](PgConnection& c) {
+      return c
+          .run("DELETE FROM toolguard_sessions WHERE expires < $1::timestamptz RETURNING sha256",
+               {detail::formatAuditTime(before)})
+          .rows();
+    });
   }
 
   std::shared_ptr<AuditSink> audit() override { return audit_; }

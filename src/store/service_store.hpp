@@ -65,6 +65,16 @@ struct AskRecord {
   nlohmann::json answer;
 };
 
+/// A browser's signed-in session of the web queue, kept by the hash of the
+/// cookie's secret. It acts as the token it was opened with: that token's
+/// role, and revoking the token ends the session.
+struct SessionRecord {
+  std::string token_hash;  ///< the hash of the token that signed in (tokenHash)
+  std::string csrf;        ///< what every state-changing request must carry
+  std::string created;     ///< RFC 3339 UTC
+  std::string expires;     ///< RFC 3339 UTC: past it the session is gone
+};
+
 /// The ask as the API shows it: id, state, call, decision, offer, created,
 /// expires, agent and (answered) answer.
 nlohmann::json toJson(const AskRecord& ask);
@@ -98,6 +108,19 @@ class ServiceStore {
   virtual std::shared_ptr<ApprovalRepository> approvals() = 0;
   /// Every remembered approval, for listing.
   virtual ApprovalListing listApprovals() = 0;
+  /// Forgets the remembered approvals that grant what `grant` grants
+  /// (ApprovalEntry::sameGrant); returns how many.
+  virtual size_t removeApproval(const ApprovalEntry& grant) = 0;
+
+  // Browser sessions (the web queue), kept by the hash of the cookie's secret.
+  /// Records a new session.
+  virtual void createSession(const std::string& hash, const SessionRecord& session) = 0;
+  /// The session with this hash; nullopt when there is none or it expired.
+  virtual std::optional<SessionRecord> sessionByHash(const std::string& hash) = 0;
+  /// Ends a session (signing out); nothing when there is none.
+  virtual void deleteSession(const std::string& hash) = 0;
+  /// Deletes the sessions that expired before `before`; returns how many.
+  virtual size_t pruneSessions(std::chrono::system_clock::time_point before) = 0;
 
   /// Where decisions are recorded; a write returns once the record is kept.
   virtual std::shared_ptr<AuditSink> audit() = 0;

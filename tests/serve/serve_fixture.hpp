@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <httplib.h>
+#include <sys/stat.h>
 
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -78,6 +79,18 @@ class Serve : public ::testing::Test {
 
   static nlohmann::json call(const std::string& command, const std::string& cwd = "/tmp") {
     return {{"tool", "Bash"}, {"args", {{"command", command}}}, {"context", {{"cwd", cwd}}}};
+  }
+};
+
+/// The same on a throw-away PostgreSQL cluster (scripts/pg-cluster.sh).
+class ServePostgres : public Serve {
+ protected:
+  std::unique_ptr<PgCluster> db;
+
+  void SetUp() override {
+    chmod(dir.path().c_str(), 0755);  // the cluster's owner must reach it
+    db = std::make_unique<PgCluster>((dir.path() / "pg").string());
+    store = db->url();
   }
 };
 

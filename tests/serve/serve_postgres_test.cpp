@@ -15,17 +15,6 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-class ServePostgres : public Serve {
- protected:
-  std::unique_ptr<PgCluster> db;
-
-  void SetUp() override {
-    chmod(dir.path().c_str(), 0755);  // the cluster's owner must reach it
-    db = std::make_unique<PgCluster>((dir.path() / "pg").string());
-    store = db->url();
-  }
-};
-
 TEST_F(ServePostgres, AnAnswerOnOneInstanceWakesTheRequestWaitingOnAnother) {
   const std::string agent = token("agent", "ci-bot");
   const std::string approver = token("approver", "alice");

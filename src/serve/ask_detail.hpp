@@ -1,0 +1,30 @@
+#pragma once
+// Internal: what the web queue shows of an ask beyond the call itself: the
+// machine and address it came from, the parsed simple commands of a shell
+// call with what each rule said about which of them, and where each path
+// argument resolves. Kept with the ask (in its decision, as "detail").
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "toolguard/decision.hpp"
+#include "toolguard/engine.hpp"
+#include "toolguard/tool_call.hpp"
+
+namespace toolguard::serve {
+
+/// Where an ask came from, as the request told it.
+struct AskOrigin {
+  std::string machine;  ///< the client's host name (X-Toolguard-Machine), may be ""
+  std::string peer;     ///< the connection's address
+};
+
+/// {"machine", "peer", "command", "commands": [{"index", "text", "findings":
+/// [{"rule", "verdict", "reason"}]}], "findings": [...about the whole call],
+/// "paths": [{"field", "raw", "resolved", "inside_workspace"} or {"field",
+/// "raw", "refused"}]}. `engine` may be null (an ask from a program's own
+/// Guard): then only the origin.
+nlohmann::json askDetail(const ToolCall& call, const Decision& decision, const Engine* engine,
+                         const AskOrigin& origin);
+
+}  // namespace toolguard::serve
