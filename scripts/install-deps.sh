@@ -16,6 +16,9 @@ packages=(
   # toolguard serve: the HTTP/1.1 server, the PostgreSQL client library, and
   # the PostgreSQL server its tests start a throw-away cluster of.
   libmicrohttpd-dev libpq-dev postgresql curl
+  # The web queue's browser tests drive Debian's chromium (playwright-core,
+  # from npm, downloads no browser).
+  chromium
 )
 
 missing=()
@@ -47,20 +50,24 @@ if [ "$want" != "$have" ] || [ ! -f "$grammar/node_modules/tree-sitter-bash/src/
   (cd "$grammar" && npm ci --no-audit --no-fund >/dev/null)
 fi
 
-# The real MCP peers of the `toolguard mcp` end-to-end tests (the official SDK's
-# client and the reference filesystem server), exactly as package-lock.json pins
-# them: npm ci when a package is missing or has another version than the lock.
-peers="$(cd "$(dirname "$0")/.." && pwd)/tests/mcp-peers"
-if ! (cd "$peers" && node -e '
-  const fs = require("fs");
-  const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")).packages;
-  for (const [path, want] of Object.entries(lock)) {
-    if (path === "" || want.link) continue;
-    let have;
-    try { have = JSON.parse(fs.readFileSync(path + "/package.json", "utf8")).version; } catch {}
-    if (have === undefined && want.optional) continue;
-    if (have !== want.version) process.exit(1);
-  }' 2>/dev/null); then
-  echo "install-deps: fetching the MCP test peers (npm ci in tests/mcp-peers)" >&2
-  (cd "$peers" && npm ci --no-audit --no-fund >/dev/null)
-fi
+# npm packages the tests run, exactly as each package-lock.json pins them:
+# npm ci when a package is missing or has another version than the lock.
+# tests/mcp-peers: the real MCP peers of the `toolguard mcp` end-to-end tests
+# (the official SDK's client and the reference filesystem server).
+# tests/browser: playwright-core, which drives chromium in the web queue's tests.
+root="$(cd "$(dirname "$0")/.." && pwd)"
+for dir in "$root/tests/mcp-peers" "$root/tests/browser"; do
+  if ! (cd "$dir" && node -e '
+    const fs = require("fs");
+    const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")).packages;
+    for (const [path, want] of Object.entries(lock)) {
+      if (path === "" || want.link) continue;
+      let have;
+      try { have = JSON.parse(fs.readFileSync(path + "/package.json", "utf8")).version; } catch {}
+      if (have === undefined && want.optional) continue;
+      if (have !== want.version) process.exit(1);
+    }' 2>/dev/null); then
+    echo "install-deps: fetching the test packages of ${dir#"$root"/} (npm ci)" >&2
+    (cd "$dir" && npm ci --no-audit --no-fund >/dev/null)
+  fi
+done

@@ -9,6 +9,8 @@
 #include <iostream>
 #include <map>
 
+#include "approval/store_file_io.hpp"
+#include "audit/audit_detail.hpp"
 #include "serve/http_server.hpp"
 #include "serve/serve_service.hpp"
 #include "serve/store_commands.hpp"
@@ -59,15 +61,16 @@ std::pair<std::string, int> hostAndPort(const std::string& listen) {
   return {host, std::stoi(port)};
 }
 
-// The policy files' modification times, to notice a change.
-std::map<std::string, std::pair<long, long>> stamps(const std::vector<std::string>& files) {
-  std::map<std::string, std::pair<long, long>> out;
+// The policy files' stamps, to notice a change (nullopt: missing or unreadable).
+std::map<std::string, std::optional<detail::FileStamp>> stamps(
+    const std::vector<std::string>& files) {
+  std::map<std::string, std::optional<detail::FileStamp>> out;
   for (const std::string& f : files) {
-    struct stat st {};
-    out[f] = stat(f.c_str(), &st) == 0
-                 ? std::pair<long, long>{st.st_mtim.tv_sec, st.st_mtim.tv_nsec ^ st.st_size ^
-                                                                static_cast<long>(st.st_ino)}
-                 : std::pair<long, long>{-1, -1};
+    try {
+      out[f] = detail::statStoreFile(f);
+    } catch (const std::exception&) {
+      out[f] = std::nullopt;
+    }
   }
   return out;
 }
@@ -253,14 +256,7 @@ int main(int argc, char** argv) {
       if (*add) {
         const std::string secret = store::newToken();
         store::TokenRecord record{name, *store::parseTokenRole(role), "", false};
-        record.created = [] {
-          char text[32];
-          const time_t now = time(nullptr);
-          tm utc{};
-          gmtime_r(&now, &utc);
-          strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-          return std::string(text);
-        }();
+        record.created = detail::formatAuditTime(std::chrono::system_clock::now());
         s->addToken(record, store::tokenHash(secret));
         std::cerr << "token '" << name << "' (" << role << ") added to " << s->describe()
                   << "; it is shown once:\n";
