@@ -276,6 +276,7 @@ HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& r
                                  {"id", detail::randomAuditId()},
                                  {"event", "ask-answered"},
                                  {"ask", id},
+                                 {"agent", ask->token},
                                  {"tool", ask->call.value("tool", "")},
                                  {"verdict", kind == "deny" ? "deny" : "allow"},
                                  {"answer", recorded}});

@@ -204,6 +204,7 @@
     stopPoll();
     for (const c of S.cards.values()) c.node.remove();
     S.cards.clear();
+    for (const id of ['history-body', 'approvals-list', 'approvals-errors']) clear($(id));
     showSignin(message);
   }
 
@@ -531,7 +532,7 @@
         closeCard(card);
         keep = true;
       }
-      setText(card.error, msg);
+      setText(card.error, msg.charAt(0).toUpperCase() + msg.slice(1));
       card.error.hidden = false;
     } catch (e) {
       if (e instanceof SignedOut) return;
