@@ -123,6 +123,17 @@ const inDir = (cwd) => (a) => a && a.call && a.call.context && a.call.context.cw
 // ---------------------------------------------------------------- the browser
 
 // A fresh browser context signed in with `token`: {context, page, problems, dialogs}.
+// Runs `body` with a signed-in page, closing its browser context after.
+async function withSignIn(token, options, body) {
+  if (typeof options === 'function') [options, body] = [{}, options];
+  const s = await signIn(token, options);
+  try {
+    return await body(s);
+  } finally {
+    await s.context.close();
+  }
+}
+
 async function signIn(token, {viewport = {width: 1200, height: 900}} = {}) {
   const context = await browser.newContext({viewport});
   const page = await context.newPage();
@@ -242,8 +253,7 @@ test('sign-in refuses an unknown and an agent token; an approver signs in and ou
 });
 
 test('an ask appears without reload, shows the call, and allow once lets the check through', T, async () => {
-  const s = await signIn(tokens.alice);
-  try {
+  await withSignIn(tokens.alice, async (s) => {
     const {page} = s;
     assert.equal((await text(page.getByTestId('who-name'))).trim(), names.alice);
     if (FILE_STORE) await page.getByTestId('queue-empty').waitFor({state: 'visible'});
@@ -283,14 +293,11 @@ test('an ask appears without reload, shows the call, and allow once lets the che
     await c.waitFor({state: 'detached', timeout: 5000});
     if (FILE_STORE) await page.getByTestId('queue-empty').waitFor({state: 'visible'});
     assertClean(s);
-  } finally {
-    await s.context.close();
-  }
+  });
 });
 
 test('always allow with a command pattern: the next matching call is allowed, listed, revocable', T, async () => {
-  const s = await signIn(tokens.alice);
-  try {
+  await withSignIn(tokens.alice, async (s) => {
     const {page} = s;
     const cwd = await workDir('always');
     const call = agentCall(bash('git push origin main', cwd));
@@ -325,14 +332,11 @@ test('always allow with a command pattern: the next matching call is allowed, li
     const again = await agentCall(bash('git push origin dev', cwd), {wait: 0}).done;
     assert.equal(again.decision?.verdict, 'ask', `after the revoke the call asks again: ${again.stdout}${again.stderr}`);
     assertClean(s);
-  } finally {
-    await s.context.close();
-  }
+  });
 });
 
 test('deny with a note: the check denies and its reason carries the note', T, async () => {
-  const s = await signIn(tokens.alice);
-  try {
+  await withSignIn(tokens.alice, async (s) => {
     const {page} = s;
     const cwd = await workDir('deny');
     const call = agentCall(bash('git push origin main', cwd));
@@ -359,9 +363,7 @@ test('deny with a note: the check denies and its reason carries the note', T, as
     const verdicts = await page.locator('[data-testid="history-row"] td[data-label="Verdict"]').allTextContents();
     assert.ok(verdicts.length > 0 && verdicts.every((v) => v.trim() === 'deny'), `only denials: ${JSON.stringify(verdicts)}`);
     assertClean(s);
-  } finally {
-    await s.context.close();
-  }
+  });
 });
 
 test('two approvers answer the same ask: the first wins, the second sees who answered', T, async () => {
@@ -405,8 +407,7 @@ test('two approvers answer the same ask: the first wins, the second sees who ans
 });
 
 test('HTML, terminal escapes and bidi controls in a call are shown as text and run nothing', T, async () => {
-  const s = await signIn(tokens.alice);
-  try {
+  await withSignIn(tokens.alice, async (s) => {
     const {page} = s;
     const cwd = await workDir('xss');
     const payload = "git push origin '<img src=x onerror=alert(1)>' \u001b[31mred\u001b[0m \u202eevil";
@@ -431,14 +432,11 @@ test('HTML, terminal escapes and bidi controls in a call are shown as text and r
 
     await denyFromCard(c, call, names.alice);
     assertClean(s);
-  } finally {
-    await s.context.close();
-  }
+  });
 });
 
 test('an answer without the CSRF header or without the cookie is refused', T, async () => {
-  const s = await signIn(tokens.alice);
-  try {
+  await withSignIn(tokens.alice, async (s) => {
     const {page, context} = s;
     const cwd = await workDir('csrf');
     const call = agentCall(bash('git push origin main', cwd));
@@ -479,14 +477,11 @@ test('an answer without the CSRF header or without the cookie is refused', T, as
 
     await denyFromCard(c, call, names.alice);
     assertClean(s);
-  } finally {
-    await s.context.close();
-  }
+  });
 });
 
 test('the queue with two asks, on a laptop and on a phone (screenshots)', T, async () => {
-  const s = await signIn(tokens.alice, {viewport: {width: 1100, height: 900}});
-  try {
+  await withSignIn(tokens.alice, {viewport: {width: 1100, height: 900}}, async (s) => {
     const {page} = s;
     const cwd = await workDir('shop');
     const publish = agentCall(bash('git push origin release && npm publish', cwd), {wait: 300});
@@ -519,7 +514,5 @@ test('the queue with two asks, on a laptop and on a phone (screenshots)', T, asy
     await denyFromCard(c1, publish, names.alice);
     await denyFromCard(c2, write, names.alice);
     assertClean(s);
-  } finally {
-    await s.context.close();
-  }
+  });
 });
