@@ -22,8 +22,8 @@ struct AskOrigin {
 /// {"machine", "peer", "command", "commands": [{"index", "text", "findings":
 /// [{"rule", "verdict", "reason"}]}], "findings": [...about the whole call],
 /// "paths": [{"field", "raw", "resolved", "inside_workspace"} or {"field",
-/// "raw", "refused"}]}. `engine` may be null (an ask from a program's own
-/// Guard): then only the origin.
+/// "raw", "refused"}]}: the findings are `decision`'s (none for a default
+/// Decision). `engine` may be null: then only the origin.
 nlohmann::json askDetail(const ToolCall& call, const Decision& decision, const Engine* engine,
                          const AskOrigin& origin);
 

@@ -165,7 +165,7 @@ store::AskRecord StoreAskHandler::queue(const ToolCall& call, const Decision& de
 }
 
 HttpResponse StoreAskHandler::route(
-    const HttpRequest& request, const Caller& caller,
+    const HttpRequest& request, const Caller& caller, const Engine& engine,
     const std::function<HttpResponse(const std::string&)>& forbidden) {
   const bool approver =
       caller.role == store::TokenRole::Approver || caller.role == store::TokenRole::Admin;
@@ -173,7 +173,7 @@ HttpResponse StoreAskHandler::route(
     if (caller.role != store::TokenRole::Agent && caller.role != store::TokenRole::Admin) {
       return forbidden("queue asks");
     }
-    return askFromClient(request, caller);
+    return askFromClient(request, caller, engine);
   }
   if (request.path == "/v1/asks") {
     if (request.method != "GET") return errorResponse(405, "GET /v1/asks, or POST an ask");
@@ -296,7 +296,8 @@ HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& r
   return jsonResponse(200, store::toJson(*result.ask));
 }
 
-HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Caller& caller) {
+HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Caller& caller,
+                                            const Engine& engine) {
   StrictJson body = parseStrictJson(request.body);
   if (!body.value || !body.value->is_object()) {
     return errorResponse(400, "the ask must be a JSON object" +
@@ -358,7 +359,9 @@ HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Ca
   a.created = detail::formatAuditTime(SystemClock::now());
   a.expires = detail::formatAuditTime(SystemClock::now() + wait);
   a.token = caller.name;
-  a.decision["detail"] = askDetail(call, Decision{}, nullptr,
+  // The parsed commands and paths as the service reads the call (no
+  // findings: the asking program's policy judged it, not this one).
+  a.decision["detail"] = askDetail(call, Decision{}, &engine,
                                    AskOrigin{request.header("x-toolguard-machine"), request.peer});
   create(a);
   std::optional<store::AskRecord> got = awaitAnswer(a.id, std::chrono::steady_clock::now() + wait);

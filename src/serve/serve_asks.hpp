@@ -59,7 +59,10 @@ class StoreAskHandler : public ApprovalHandler {
   /// GET /v1/asks (with ?wait=S and If-None-Match: a long poll until the
   /// list changes), POST /v1/asks (an ask from a program's own Guard:
   /// remoteApprovalHandler), GET /v1/asks/ID, POST /v1/asks/ID/answer.
-  HttpResponse route(const HttpRequest& request, const Caller& caller,
+  /// `engine` (the policy now serving) parses the call of a POSTed ask for
+  /// the page: what the person sees of it is the service's reading, never
+  /// what the asking program says of it.
+  HttpResponse route(const HttpRequest& request, const Caller& caller, const Engine& engine,
                      const std::function<HttpResponse(const std::string&)>& forbidden);
 
  private:
@@ -67,7 +70,8 @@ class StoreAskHandler : public ApprovalHandler {
                           std::chrono::system_clock::time_point expires, const Engine* engine,
                           const AskOrigin& origin);
   HttpResponse answer(const std::string& id, const HttpRequest& request, const Caller& caller);
-  HttpResponse askFromClient(const HttpRequest& request, const Caller& caller);
+  HttpResponse askFromClient(const HttpRequest& request, const Caller& caller,
+                             const Engine& engine);
   HttpResponse list(const HttpRequest& request);
   // Waits for the ask's answer until `deadline`, then expires it; returns it
   // as it ended (an answer given just as it expired wins).

@@ -290,7 +290,7 @@ struct Service::Impl {
       return revokeApproval(*store, request, *caller);
     }
     if (path == "/v1/asks" || path.starts_with("/v1/asks/")) {
-      return asks->route(request, *caller,
+      return asks->route(request, *caller, current()->reporting->engine(),
                          [&](const std::string& what) { return forbidden(what); });
     }
     return errorResponse(404, "no such endpoint: " + path);

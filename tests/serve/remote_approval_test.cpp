@@ -39,6 +39,11 @@ TEST_F(Serve, AProgramsGuardSendsItsAsksToTheServiceQueue) {
   ASSERT_EQ(asks.size(), 1u);
   EXPECT_EQ(asks[0]["agent"], "embedded");
   EXPECT_EQ(asks[0]["decision"]["rule"], "shell-unknown-command");
+  // The page's view of the call is the service's own parse of it.
+  const json& detail = asks[0]["decision"]["detail"];
+  ASSERT_EQ(detail["commands"].size(), 1u) << detail;
+  EXPECT_EQ(detail["commands"][0]["text"], "git push origin main") << detail;
+  EXPECT_TRUE(detail["commands"][0]["findings"].empty()) << detail;
   auto r =
       a->Post("/v1/asks/" + asks[0]["id"].get<std::string>() + "/answer",
               R"({"answer":"always","binding":"pattern","scope":"session"})", "application/json");
