@@ -1,8 +1,8 @@
 // The approvals routes of `toolguard serve` (see serve_approvals.hpp).
 #include "serve/serve_approvals.hpp"
 
-#include "audit/audit_detail.hpp"
 #include "serve/json_response.hpp"
+#include "serve/service_event.hpp"
 #include "toolguard/strict_json.hpp"
 
 namespace toolguard::serve {
@@ -63,13 +63,15 @@ HttpResponse revokeApproval(store::ServiceStore& store, const HttpRequest& reque
   grant.rule = *rule;
   const size_t removed = store.removeApproval(grant);
   if (removed == 0) return errorResponse(404, "no remembered approval grants that");
-  store.audit()->writeRecord({{"time", detail::formatAuditTime(std::chrono::system_clock::now())},
-                              {"id", detail::randomAuditId()},
-                              {"tool", grant.tool},
-                              {"event", "approval-revoked"},
-                              {"by", caller.name},
-                              {"approval", entryJson(grant)},
-                              {"verdict", ""}});
+  nlohmann::json event = serviceEvent("approval-revoked", caller.name);
+  event["tool"] = grant.tool;
+  event["approval"] = entryJson(grant);
+  try {
+    store.audit()->writeRecord(event);
+  } catch (const std::exception& e) {
+    // Forgotten all the same (it only takes a grant away); said in the answer.
+    return jsonResponse(200, {{"removed", removed}, {"audit_error", e.what()}});
+  }
   return jsonResponse(200, {{"removed", removed}});
 }
 

@@ -12,6 +12,7 @@
 #include "audit/audit_detail.hpp"
 #include "cli/call_json.hpp"
 #include "serve/json_response.hpp"
+#include "serve/service_event.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/policy.hpp"
 #include "toolguard/strict_json.hpp"
@@ -86,8 +87,13 @@ AskScope::~AskScope() {
 }
 
 StoreAskHandler::StoreAskHandler(store::ServiceStore& store, Metrics& metrics,
-                                 size_t max_pending_per_token, std::chrono::seconds max_wait)
-    : store_(store), metrics_(metrics), max_pending_(max_pending_per_token), max_wait_(max_wait) {}
+                                 size_t max_pending_per_token, std::chrono::seconds max_wait,
+                                 size_t max_waiting_polls)
+    : store_(store),
+      metrics_(metrics),
+      max_pending_(max_pending_per_token),
+      max_wait_(max_wait),
+      max_polls_(std::max<size_t>(1, max_waiting_polls)) {}
 
 bool StoreAskHandler::takeWaitingPlace(const std::string& token) {
   std::lock_guard<std::mutex> lock(waiting_mutex_);
@@ -178,7 +184,7 @@ HttpResponse StoreAskHandler::route(
   if (request.path == "/v1/asks") {
     if (request.method != "GET") return errorResponse(405, "GET /v1/asks, or POST an ask");
     if (!approver) return forbidden("list asks");
-    return list(request);
+    return list(request, caller);
   }
   std::string rest = request.path.substr(std::string("/v1/asks/").size());
   const bool answering = rest.ends_with("/answer");
@@ -272,14 +278,14 @@ HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& r
   // record is kept (the decision it settles is audited by its own request).
   bool audited = true;
   try {
-    store_.audit()->writeRecord({{"time", recorded["at"]},
-                                 {"id", detail::randomAuditId()},
-                                 {"event", "ask-answered"},
-                                 {"ask", id},
-                                 {"agent", ask->token},
-                                 {"tool", ask->call.value("tool", "")},
-                                 {"verdict", kind == "deny" ? "deny" : "allow"},
-                                 {"answer", recorded}});
+    nlohmann::json event = serviceEvent("ask-answered", caller.name);
+    event["time"] = recorded["at"];
+    event["ask"] = id;
+    event["agent"] = ask->token;
+    event["tool"] = ask->call.value("tool", "");
+    event["verdict"] = kind == "deny" ? "deny" : "allow";
+    event["answer"] = recorded;
+    store_.audit()->writeRecord(event);
   } catch (const std::exception&) {
     metrics_.storeError();
     audited = false;
@@ -309,6 +315,12 @@ HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Ca
   if (!parsed.call) return errorResponse(400, "call: " + parsed.error);
   if (!in.contains("decision") || !in["decision"].is_object()) {
     return errorResponse(400, "decision: required, an object (verdict, reason, rule)");
+  }
+  for (const char* key : {"verdict", "reason", "rule"}) {
+    const nlohmann::json& d = in["decision"];
+    if (d.contains(key) && !d[key].is_string() && !d[key].is_null()) {
+      return errorResponse(400, std::string("decision.") + key + ": a string");
+    }
   }
   const nlohmann::json offer = in.value("offer", nlohmann::json::object());
   const nlohmann::json& bindings = offer.value("bindings", nlohmann::json::array());
@@ -369,14 +381,15 @@ HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Ca
   return jsonResponse(200, store::toJson(*got));
 }
 
-}  // namespace toolguard::serve
-
-namespace toolguard::serve {
-
 void StoreAskHandler::create(const store::AskRecord& ask) {
   store_.createAsk(ask);
   changed();
-  if (on_new_ask_) on_new_ask_(ask);
+  if (!on_new_ask_) return;
+  try {
+    on_new_ask_(ask);  // a notice that fails never fails the ask
+  } catch (const std::exception&) {
+    metrics_.storeError();
+  }
 }
 
 void StoreAskHandler::changed() {
@@ -399,7 +412,27 @@ std::optional<store::AskRecord> StoreAskHandler::awaitAnswer(
   return got;
 }
 
-HttpResponse StoreAskHandler::list(const HttpRequest& request) {
+bool StoreAskHandler::takePollPlace(const std::string& token) {
+  std::lock_guard<std::mutex> lock(change_mutex_);
+  size_t& mine = polls_of_[token];
+  if (polls_ >= max_polls_ || mine >= std::max<size_t>(1, max_polls_ / 4)) {
+    if (mine == 0) polls_of_.erase(token);
+    return false;
+  }
+  ++polls_;
+  ++mine;
+  return true;
+}
+
+void StoreAskHandler::releasePollPlace(const std::string& token) {
+  std::lock_guard<std::mutex> lock(change_mutex_);
+  --polls_;
+  if (auto it = polls_of_.find(token); it != polls_of_.end() && --it->second == 0) {
+    polls_of_.erase(it);
+  }
+}
+
+HttpResponse StoreAskHandler::list(const HttpRequest& request, const Caller& caller) {
   std::optional<store::AskState> state;
   if (const std::string s = request.arg("state"); !s.empty()) {
     state = store::parseAskState(s);
@@ -416,6 +449,18 @@ HttpResponse StoreAskHandler::list(const HttpRequest& request) {
   // changes or `wait` passes (304). This instance's changes wake it at once;
   // another instance's are seen within a second.
   const std::string known = request.header("if-none-match");
+  // Each waiting poll holds a connection's thread: only so many wait at
+  // once (a quarter of them for one token); the others are answered now.
+  const bool holding = wait > 0 && !known.empty() && takePollPlace(caller.name);
+  if (!holding) wait = 0;
+  struct Release {
+    StoreAskHandler& self;
+    const std::string& token;
+    bool holding;
+    ~Release() {
+      if (holding) self.releasePollPlace(token);
+    }
+  } release{*this, caller.name, holding};
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait);
   for (;;) {
     unsigned long seen;

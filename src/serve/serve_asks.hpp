@@ -37,8 +37,11 @@ class AskScope {
 /// The approval handler of the service and the /v1/asks routes.
 class StoreAskHandler : public ApprovalHandler {
  public:
+  /// `max_waiting_polls`: long polls held at once (each holds a connection's
+  /// thread); past it, or past a quarter of it for one token, a poll is
+  /// answered at once.
   StoreAskHandler(store::ServiceStore& store, Metrics& metrics, size_t max_pending_per_token,
-                  std::chrono::seconds max_wait);
+                  std::chrono::seconds max_wait, size_t max_waiting_polls);
 
   std::string name() const override { return "serve"; }
 
@@ -72,7 +75,7 @@ class StoreAskHandler : public ApprovalHandler {
   HttpResponse answer(const std::string& id, const HttpRequest& request, const Caller& caller);
   HttpResponse askFromClient(const HttpRequest& request, const Caller& caller,
                              const Engine& engine);
-  HttpResponse list(const HttpRequest& request);
+  HttpResponse list(const HttpRequest& request, const Caller& caller);
   // Waits for the ask's answer until `deadline`, then expires it; returns it
   // as it ended (an answer given just as it expired wins).
   std::optional<store::AskRecord> awaitAnswer(const std::string& id,
@@ -95,6 +98,12 @@ class StoreAskHandler : public ApprovalHandler {
   // The queue's changes on this instance (other instances' are seen by
   // looking at the store every second).
   std::function<void(const store::AskRecord&)> on_new_ask_;
+  // Long polls held now, in all and per token (under change_mutex_).
+  size_t max_polls_;
+  size_t polls_ = 0;
+  std::map<std::string, size_t> polls_of_;
+  bool takePollPlace(const std::string& token);
+  void releasePollPlace(const std::string& token);
   std::mutex change_mutex_;
   std::condition_variable change_;
   unsigned long changes_ = 0;

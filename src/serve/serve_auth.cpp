@@ -4,6 +4,7 @@
 
 #include "audit/audit_detail.hpp"
 #include "serve/json_response.hpp"
+#include "serve/serve_session.hpp"
 
 namespace toolguard::serve {
 namespace {
@@ -17,54 +18,14 @@ HttpResponse refusal(int status, const std::string& message) {
   return r;
 }
 
-// Equal without telling by its timing how much of it matched.
-bool sameSecret(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  unsigned char differ = 0;
-  for (size_t i = 0; i < a.size(); ++i) differ |= static_cast<unsigned char>(a[i] ^ b[i]);
-  return differ == 0;
-}
-
-// Why a request made with the session cookie must be refused as possibly
-// forged by another site, or "". Reading is safe (the same-origin policy
-// keeps another site from reading the answer); a change needs the
-// session's CSRF token in X-CSRF-Token, which only the page can read, and
-// an Origin, when the browser sends one, naming this host.
-std::string crossSiteProblem(const HttpRequest& request, const std::string& csrf) {
-  if (const std::string origin = request.header("origin"); !origin.empty()) {
-    const size_t scheme = origin.find("://");
-    const std::string host = scheme == std::string::npos ? "" : origin.substr(scheme + 3);
-    if (host.empty() || host != request.header("host")) {
-      return "a request from another origin (" + origin + ") may not use the session";
-    }
-  }
-  if (request.method == "GET" || request.method == "HEAD") return "";
-  if (!sameSecret(request.header("x-csrf-token"), csrf)) {
-    return "the CSRF token is missing or wrong: send the session's token in X-CSRF-Token";
-  }
-  return "";
-}
-
 }  // namespace
 
-std::string cookieValue(const HttpRequest& request, const std::string& name) {
-  const std::string header = request.header("cookie");
-  size_t at = 0;
-  while (at < header.size()) {
-    size_t end = header.find(';', at);
-    if (end == std::string::npos) end = header.size();
-    std::string pair = header.substr(at, end - at);
-    const size_t first = pair.find_first_not_of(' ');
-    pair = first == std::string::npos ? "" : pair.substr(first);
-    if (pair.starts_with(name + "=")) return pair.substr(name.size() + 1);
-    at = end + 1;
-  }
-  return "";
-}
-
 Authenticator::Authenticator(store::ServiceStore& store, Metrics& metrics,
-                             double requests_per_second)
-    : store_(store), metrics_(metrics), rate_(requests_per_second) {}
+                             double requests_per_second, std::string public_origin)
+    : store_(store),
+      metrics_(metrics),
+      rate_(requests_per_second),
+      public_origin_(std::move(public_origin)) {}
 
 std::optional<store::TokenRecord> Authenticator::usableToken(const std::string& hash,
                                                              HttpResponse& refused) {
@@ -104,8 +65,7 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
   Caller caller;
   if (header.starts_with("Bearer ") && header.size() > 7) {
     hash = store::tokenHash(header.substr(7));
-  } else if (const std::string cookie = cookieValue(request, kSessionCookie);
-             header.empty() && !cookie.empty()) {
+  } else if (const std::string cookie = sessionCookie(request); header.empty() && !cookie.empty()) {
     std::optional<store::SessionRecord> session;
     try {
       session = store_.sessionByHash(store::tokenHash(cookie));
@@ -119,7 +79,7 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
       refused = refusal(401, "not signed in (the session ended): sign in again");
       return std::nullopt;
     }
-    if (std::string why = crossSiteProblem(request, session->csrf); !why.empty()) {
+    if (std::string why = crossSiteProblem(request, session->csrf, public_origin_); !why.empty()) {
       metrics_.refused(403);
       refused = refusal(403, why);
       return std::nullopt;
@@ -139,10 +99,17 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
     refused = refusal(403, "an agent token has no web session");
     return std::nullopt;
   }
+  if (!withinRate(token->name, refused)) return std::nullopt;
+  caller.name = token->name;
+  caller.role = token->role;
+  return caller;
+}
+
+bool Authenticator::withinRate(const std::string& token_name, HttpResponse& refused) {
   const auto now = Clock::now();
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    Bucket& b = buckets_[token->name];
+    Bucket& b = buckets_[token_name];
     if (b.refilled == Clock::time_point{}) {
       b.tokens = rate_;
     } else {
@@ -152,15 +119,13 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
     b.refilled = now;
     if (b.tokens < 1) {
       metrics_.refused(429);
-      refused = refusal(429, "too many requests for the token '" + token->name + "' (at most " +
+      refused = refusal(429, "too many requests for the token '" + token_name + "' (at most " +
                                  std::to_string(static_cast<long>(rate_)) + " a second)");
-      return std::nullopt;
+      return false;
     }
     b.tokens -= 1;
   }
-  caller.name = token->name;
-  caller.role = token->role;
-  return caller;
+  return true;
 }
 
 nlohmann::json Authenticator::refusalRecord(const HttpRequest& request,

@@ -26,16 +26,13 @@ struct Caller {
   std::string csrf;     ///< that session's CSRF token
 };
 
-/// The name of the web queue's session cookie.
-inline constexpr const char* kSessionCookie = "toolguard_session";
-
-/// The value of the cookie `name` in the request's Cookie header, or "".
-std::string cookieValue(const HttpRequest& request, const std::string& name);
-
 /// Checks tokens and their request rates.
 class Authenticator {
  public:
-  Authenticator(store::ServiceStore& store, Metrics& metrics, double requests_per_second);
+  /// `public_origin`: the web queue's origin as people reach it (behind a
+  /// proxy), besides the Host a request names; "" for none.
+  Authenticator(store::ServiceStore& store, Metrics& metrics, double requests_per_second,
+                std::string public_origin);
 
   /// The caller, or nullopt with `refused` set: 401 without a usable token
   /// or session, 403 for a session's request that changes something without
@@ -46,6 +43,9 @@ class Authenticator {
   /// The token whose hash is `hash` when it may be used (known, not revoked),
   /// else nullopt with `refused` set (401, or 503 when the store failed).
   std::optional<store::TokenRecord> usableToken(const std::string& hash, HttpResponse& refused);
+
+  /// Takes one request from the token's rate; false with `refused` (429) past it.
+  bool withinRate(const std::string& token_name, HttpResponse& refused);
 
   /// The audit record of a refused request (never the token itself).
   nlohmann::json refusalRecord(const HttpRequest& request, const HttpResponse& refused) const;
@@ -62,6 +62,7 @@ class Authenticator {
   store::ServiceStore& store_;
   Metrics& metrics_;
   double rate_;
+  std::string public_origin_;
   std::mutex mutex_;
   std::map<std::string, Known> by_hash_;
   std::map<std::string, Bucket> buckets_;

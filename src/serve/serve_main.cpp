@@ -92,8 +92,15 @@ int runService(const ServeOptions& o) {
   service_options.max_pending_asks_per_token = o.max_pending;
   service_options.requests_per_second_per_token = o.rate;
   service_options.session_lifetime = std::chrono::hours(o.session_hours);
+  // A long poll holds a connection's thread: a quarter of them at most.
+  service_options.max_waiting_polls = std::max(1u, o.max_connections / 4);
+  if (!o.ask_webhook.empty() && o.public_url.empty()) {
+    throw std::runtime_error(
+        "--ask-webhook needs --public-url: the address people open the queue at, for the "
+        "notice's link");
+  }
   service_options.ask_webhook = o.ask_webhook;
-  service_options.public_url = o.public_url.empty() ? "http://" + o.listen : o.public_url;
+  service_options.public_url = o.public_url;
   serve::Service service(service_options, store);
   serve::HttpServer server(
       [&](const serve::HttpRequest& r) { return service.handle(r); },
@@ -111,9 +118,13 @@ int runService(const ServeOptions& o) {
   auto prune = [&] {
     try {
       store->pruneAsks(std::chrono::system_clock::now() - std::chrono::seconds(o.keep_asks_s));
-      store->pruneSessions(std::chrono::system_clock::now());
     } catch (const std::exception& e) {
       std::cerr << "toolguard serve: old asks could not be deleted: " << e.what() << "\n";
+    }
+    try {
+      store->pruneSessions(std::chrono::system_clock::now());
+    } catch (const std::exception& e) {
+      std::cerr << "toolguard serve: ended web sessions could not be deleted: " << e.what() << "\n";
     }
   };
   prune();
@@ -208,8 +219,9 @@ int main(int argc, char** argv) {
                  "POST a small JSON notice of each new ask to URL (http://, https:// or "
                  "unix:/PATH), with a link to it on the web queue");
   app.add_option("--public-url", o.public_url,
-                 "the web queue's address as people reach it, for the webhook's links "
-                 "(default: http://LISTEN)");
+                 "the web queue's address as people reach it (https://guard.example.com): "
+                 "the webhook's links, and the origin the page's requests may come from "
+                 "behind a proxy");
 
   CLI::App* token = app.add_subcommand("token", "Manage the service's bearer tokens");
   token->require_subcommand(1);

@@ -12,6 +12,7 @@
 #include "serve/serve_approvals.hpp"
 #include "serve/serve_asks.hpp"
 #include "serve/serve_auth.hpp"
+#include "serve/serve_session.hpp"
 #include "serve/serve_web.hpp"
 #include "serve/serve_webhook.hpp"
 #include "toolguard/policy_loader.hpp"
@@ -47,7 +48,7 @@ struct Service::Impl {
   Metrics metrics;
   Authenticator auth;
   std::shared_ptr<StoreAskHandler> asks;
-  WebQueue web;
+  WebSessions web;
   std::unique_ptr<AskWebhook> webhook;
 
   // The Guards of the policy now serving: one whose asks wait in the queue,
@@ -62,10 +63,10 @@ struct Service::Impl {
   Impl(ServiceOptions o, std::shared_ptr<store::ServiceStore> s)
       : options(std::move(o)),
         store(std::move(s)),
-        auth(*store, metrics, options.requests_per_second_per_token),
+        auth(*store, metrics, options.requests_per_second_per_token, originOf(options.public_url)),
         asks(std::make_shared<StoreAskHandler>(*store, metrics, options.max_pending_asks_per_token,
-                                               options.max_wait)),
-        web(*store, auth, options.session_lifetime) {
+                                               options.max_wait, options.max_waiting_polls)),
+        web(*store, auth, options.session_lifetime, originOf(options.public_url)) {
     if (!options.ask_webhook.empty()) {
       webhook = std::make_unique<AskWebhook>(options.ask_webhook, options.public_url);
       asks->onNewAsk([w = webhook.get()](const store::AskRecord& ask) { w->notify(ask); });
@@ -222,13 +223,13 @@ struct Service::Impl {
       }
     }
     // The web queue's page needs no token; signing in takes one.
-    if (std::optional<HttpResponse> page = web.asset(request)) return *page;
+    if (std::optional<HttpResponse> page = pageAsset(request)) return *page;
     if (path == "/ui/session" && request.method == "POST") {
       HttpResponse r = web.signIn(request);
       if (r.status >= 400) auditRefusal(auth.refusalRecord(request, r));
       return r;
     }
-    if (path == "/ui/session" && cookieValue(request, kSessionCookie).empty() &&
+    if (path == "/ui/session" && sessionCookie(request).empty() &&
         request.header("authorization").empty()) {
       return errorResponse(401, "not signed in");  // the page's first look: not worth an audit line
     }
@@ -269,11 +270,11 @@ struct Service::Impl {
     }
     if (path == "/ui/session") {
       if (request.method != "GET") return errorResponse(405, "GET or POST /ui/session");
-      return WebQueue::whoAmI(*caller);
+      return WebSessions::whoAmI(*caller);
     }
     if (path == "/ui/logout") {
       if (request.method != "POST") return errorResponse(405, "POST /ui/logout");
-      return web.signOut(*caller);
+      return web.signOut(request, *caller);
     }
     if (path == "/v1/audit") {
       if (!allowed({store::TokenRole::Approver})) return forbidden("read the audit");

@@ -28,8 +28,9 @@ struct ServiceOptions {
   size_t max_pending_asks_per_token = 20;            ///< more asks from one token are denied
   double requests_per_second_per_token = 2000;       ///< past it, 429
   std::chrono::seconds session_lifetime{12 * 3600};  ///< a web queue sign-in lasts this long
-  std::string ask_webhook;                           ///< POSTed a notice of each new ask ("" none)
-  std::string public_url;  ///< the web queue as people reach it, for the notice's link
+  size_t max_waiting_polls = 128;  ///< long polls of the queue held at once (a quarter per token)
+  std::string ask_webhook;         ///< POSTed a notice of each new ask ("" none)
+  std::string public_url;          ///< the web queue as people reach it, for the notice's link
 };
 
 /// The service: answers HTTP requests; reloads its policy when told.

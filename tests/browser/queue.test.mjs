@@ -274,6 +274,8 @@ test('an ask appears without reload, shows the call, and allow once lets the che
     assert.equal((await text(c.getByTestId('ask-agent'))).trim(), names.agent);
     assert.equal((await text(c.getByTestId('ask-cwd'))).trim(), cwd);
     await c.getByTestId('ask-machine').waitFor();
+    assert.equal((await text(c.getByTestId('ask-machine-reported'))).trim(), 'reported', 'the machine is labelled as the client reported it');
+    assert.match(await text(c.getByTestId('ask-peer')), /127\.0\.0\.1/, 'the peer address is shown');
     assert.equal((await text(c.getByTestId('ask-command'))).trim(), 'git push origin main');
     const simple = await text(c.getByTestId('ask-commands'));
     assert.match(simple, /git push origin main/);
@@ -410,7 +412,8 @@ test('HTML, terminal escapes and bidi controls in a call are shown as text and r
   await withSignIn(tokens.alice, async (s) => {
     const {page} = s;
     const cwd = await workDir('xss');
-    const payload = "git push origin '<img src=x onerror=alert(1)>' \u001b[31mred\u001b[0m \u202eevil";
+    // The last word is the literal text backslash-u-202e, not the character.
+    const payload = "git push origin '<img src=x onerror=alert(1)>' \u001b[31mred\u001b[0m \u202eevil 'lit\\u202e'";
     const call = agentCall(bash(payload, cwd));
     const ask = await findAsk(inDir(cwd), 'from the XSS call');
     const c = card(page, ask.id);
@@ -424,6 +427,8 @@ test('HTML, terminal escapes and bidi controls in a call are shown as text and r
     const marks = await command.locator('span.esc').allTextContents();
     assert.ok(marks.includes('\\x1b'), `ESC shown visibly: ${JSON.stringify(marks)}`);
     assert.ok(marks.includes('\\u202e'), `the bidi override shown visibly: ${JSON.stringify(marks)}`);
+    assert.equal(marks.filter((m) => m === '\\u202e').length, 1, `one mark for one real U+202E: ${JSON.stringify(marks)}`);
+    assert.ok(shown.includes("'lit\\\\u202e'"), `a literal backslash is shown doubled: ${shown}`);
     const whole = await text(c);
     assert.ok(!whole.includes('\u001b') && !whole.includes('\u202e'), 'nowhere on the card raw');
     assert.equal(await c.locator('img').count(), 0, 'no img element in the card');
@@ -470,10 +475,43 @@ test('an answer without the CSRF header or without the cookie is refused', T, as
       method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({answer: 'allow_once'})});
     assert.equal(noCookie.status, 401, 'neither cookie nor token');
 
+    // The cookie does not yield the CSRF token: GET /ui/session names the session only (a page on
+    // another port of this host gets the cookie), and a page holding only the cookie is signed out.
+    const who = await fetch(`${base}/ui/session`, {headers: {Cookie: `toolguard_session=${session.value}`}});
+    assert.equal(who.status, 200, 'the cookie is a session');
+    const whoBody = await who.json();
+    assert.equal(whoBody.name, names.alice);
+    assert.ok(!('csrf' in whoBody), `GET /ui/session gives no CSRF token: ${JSON.stringify(whoBody)}`);
+    const bare = await browser.newContext();
+    try {
+      await bare.addCookies([{name: session.name, value: session.value, url: base, httpOnly: true, sameSite: 'Strict'}]);
+      const other = await bare.newPage();
+      await other.goto(base + '/');
+      await other.getByTestId('signin-token').waitFor({state: 'visible', timeout: 5000});
+      assert.equal(await other.evaluate(async () => (await fetch('/ui/session')).status), 200, 'the cookie alone is a session');
+      assert.equal(await other.getByTestId('signout').isVisible(), false, 'not signed in with the cookie alone');
+      assert.equal(await other.locator('#view-queue').isVisible(), false, 'no queue with the cookie alone');
+      assert.equal(await card(other, ask.id).count(), 0, 'no card with the cookie alone');
+    } finally {
+      await bare.close();
+    }
+
     const still = await apiGet('/v1/asks/' + ask.id);
     assert.equal(still.state, 'pending', 'the ask is still pending');
     assert.equal(call.exited(), false, 'the check still waits');
     assert.ok(await c.isVisible(), 'the card is still there');
+
+    // The page's token no longer matches (another page signed in since): an answer is refused and
+    // the page asks to sign in again; the ask still waits.
+    await page.evaluate(() => localStorage.setItem('toolguard.csrf', 'stale'));
+    await c.getByTestId('allow-once').click();
+    await page.getByTestId('signin-error').waitFor({state: 'visible', timeout: 5000});
+    assert.match(await text(page.getByTestId('signin-error')), /sign in again/i);
+    assert.equal(await page.evaluate(() => localStorage.getItem('toolguard.csrf')), null, 'the stale token is forgotten');
+    assert.equal((await apiGet('/v1/asks/' + ask.id)).state, 'pending', 'the ask is still pending');
+    await page.getByTestId('signin-token').fill(tokens.alice);
+    await page.getByTestId('signin-submit').click();
+    await c.waitFor({state: 'visible', timeout: 10000});
 
     await denyFromCard(c, call, names.alice);
     assertClean(s);
@@ -503,6 +541,9 @@ test('the queue with two asks, on a laptop and on a phone (screenshots)', T, asy
     await c1.getByTestId('always-open').click();
     const offered = await c1.getByTestId('always-binding').locator('option').allTextContents();
     assert.deepEqual(offered, first.offer.bindings.map((b) => b.description), 'the offered bindings, by description');
+    const titles = await c1.getByTestId('always-binding').locator('option').evaluateAll((os) => os.map((o) => o.title));
+    assert.deepEqual(titles, first.offer.bindings.map((b) => b.value), 'each option\'s tooltip is the value it grants');
+    assert.equal((await text(c1.getByTestId('always-value'))).trim(), first.offer.bindings[0].value, 'the selected binding\'s value is shown');
     if (SHOTS) await c1.screenshot({path: path.join(SHOTS, 'ask.png')});
 
     // One column on a phone: nothing wider than the screen.
@@ -513,6 +554,112 @@ test('the queue with two asks, on a laptop and on a phone (screenshots)', T, asy
 
     await denyFromCard(c1, publish, names.alice);
     await denyFromCard(c2, write, names.alice);
+    assertClean(s);
+  });
+});
+
+test('a link to one ask (#ask=ID) scrolls to it and marks it; an answered one is said to be gone', T, async () => {
+  await withSignIn(tokens.alice, {viewport: {width: 1000, height: 500}}, async (s) => {
+    const {page, context} = s;
+    const cwd = await workDir('link');
+    const calls = [];
+    const asks = [];
+    for (const branch of ['one', 'two', 'three']) {
+      calls.push(agentCall(bash('git push origin ' + branch, cwd)));
+      asks.push(await findAsk((a) => inDir(cwd)(a) && !asks.some((b) => b.id === a.id), 'from the link call ' + branch));
+    }
+    const id = asks[2].id;
+    for (const a of asks) await card(page, a.id).waitFor({state: 'visible', timeout: 10000});
+
+    // The webhook's link opened in a new tab: the page loads on that ask.
+    const linked = await context.newPage();
+    linked.on('pageerror', (e) => s.problems.push('page error: ' + e.message));
+    await linked.goto(`${base}/#ask=${encodeURIComponent(id)}`);
+    const c = card(linked, id);
+    await linked.locator(`[data-testid="ask"].target[data-ask-id="${id}"]`).waitFor({state: 'visible', timeout: 10000});
+    assert.equal(await linked.locator('[data-testid="ask"].target').count(), 1, 'only that card is marked');
+    const place = await c.evaluate((n) => {
+      const r = n.getBoundingClientRect();
+      return {top: r.top, bottom: r.bottom, height: innerHeight, scrolled: scrollY};
+    });
+    assert.ok(place.scrolled > 0, `the page scrolled: ${JSON.stringify(place)}`);
+    assert.ok(place.top < place.height && place.bottom > 0, `the card is in view: ${JSON.stringify(place)}`);
+    await linked.waitForFunction(() => location.hash === '#queue', null, {timeout: 3000});
+
+    // Answered: a link to it says it is no longer waiting.
+    await denyFromCard(c, calls[2], names.alice);
+    await linked.close();
+    await page.goto(`${base}/#ask=${encodeURIComponent(id)}`);
+    await page.getByTestId('queue-note').waitFor({state: 'visible', timeout: 5000});
+    assert.match(await text(page.getByTestId('queue-note')), /no longer waiting/);
+    assert.match(await text(page.getByTestId('queue-note')), new RegExp(names.alice));
+
+    await denyFromCard(card(page, asks[0].id), calls[0], names.alice);
+    await denyFromCard(card(page, asks[1].id), calls[1], names.alice);
+    assertClean(s);
+  });
+});
+
+test("an ask from a program's own Guard is marked as its own account and its grants are spelled out", T, async () => {
+  await withSignIn(tokens.alice, async (s) => {
+    const {page} = s;
+    const cwd = await workDir('remote');
+    const posted = fetch(base + '/v1/asks', {
+      method: 'POST',
+      headers: {Authorization: 'Bearer ' + tokens.agent, 'Content-Type': 'application/json'},
+      body: JSON.stringify({
+        call: {tool: 'Bash', args: {command: 'git push origin main'}, context: {cwd}},
+        decision: {verdict: 'ask', reason: 'read-only, harmless', rule: 'builtin.read-only'},
+        offer: {bindings: [{binding: 'exact', value: '*', description: 'this exact call'}], scopes: ['global']},
+        wait: 20,
+      }),
+    }).then(async (r) => ({status: r.status, body: await r.json()}));
+    const ask = await findAsk(inDir(cwd), "from the program's own Guard");
+    const c = card(page, ask.id);
+    await c.waitFor({state: 'visible', timeout: 10000});
+    const badge = c.getByTestId('ask-reported');
+    assert.ok(await badge.isVisible(), 'the badge is shown');
+    assert.equal((await text(badge)).trim(), "reported by the agent's own guard");
+    assert.equal((await text(c.getByTestId('ask-rule'))).trim(), 'builtin.read-only');
+
+    await c.getByTestId('always-open').click();
+    const options = await c.getByTestId('always-binding').locator('option').allTextContents();
+    assert.equal(options.length, 1);
+    assert.ok(options[0].includes('this exact call') && options[0].includes('*'), `the option names its value: ${options[0]}`);
+    assert.equal((await text(c.getByTestId('always-value'))).trim(), '*', 'what it grants is shown');
+
+    await c.getByTestId('deny-open').click();
+    await c.getByTestId('deny-note').fill('not on main');
+    await c.getByTestId('deny-confirm').click();
+    await c.waitFor({state: 'detached', timeout: 5000});
+    const r = await posted;
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.id, ask.id);
+    assert.equal(r.body.state, 'answered', JSON.stringify(r.body));
+    assert.equal(r.body.answer?.answer, 'deny', JSON.stringify(r.body));
+    assert.equal(r.body.answer?.note, 'not on main', JSON.stringify(r.body));
+    assertClean(s);
+  });
+});
+
+test('a long command is folded with its end in sight', T, async () => {
+  await withSignIn(tokens.alice, async (s) => {
+    const {page} = s;
+    const cwd = await workDir('fold');
+    const command = 'git push origin main --push-option=MIDDLEWORD' + 'x'.repeat(400) + ' --force-with-lease=TAILWORD';
+    const call = agentCall(bash(command, cwd));
+    const ask = await findAsk(inDir(cwd), 'from the long call');
+    const c = card(page, ask.id);
+    await c.waitFor({state: 'visible', timeout: 10000});
+    const folded = await c.innerText();
+    assert.ok(folded.includes('TAILWORD'), `the end is visible folded: ${folded}`);
+    assert.ok(folded.includes('git push origin main'), 'the start is visible folded');
+    assert.ok(!folded.includes('x'.repeat(300)), 'the middle is folded');
+    assert.match(await text(c.getByTestId('fold-more').first()), /\d+ more characters/);
+    await c.locator('summary').first().click();
+    assert.equal((await text(c.getByTestId('ask-command'))).trim(), command);
+    assert.ok(await c.getByTestId('ask-command').isVisible(), 'expanded');
+    await denyFromCard(c, call, names.alice);
     assertClean(s);
   });
 });

@@ -74,16 +74,30 @@ TEST_F(Serve, SigningInTakesAnApproversTokenAndGivesAStrictCookie) {
   EXPECT_EQ(who["name"], "alice");
   EXPECT_EQ(who["role"], "approver");
   EXPECT_EQ(who["csrf"].get<std::string>().size(), 64u);
-  // Behind a TLS proxy the cookie is Secure.
+  // Behind a TLS proxy the cookie is Secure, and a __Host- cookie (the whole host, TLS only).
   auto tls = c->Post("/ui/session", httplib::Headers{{"X-Forwarded-Proto", "https"}},
                      json{{"token", approver}}.dump(), "application/json");
-  EXPECT_NE(tls->get_header_value("Set-Cookie").find("; Secure"), std::string::npos);
-  // The session says who it is; without a cookie, nobody.
+  const std::string secure = tls->get_header_value("Set-Cookie");
+  EXPECT_TRUE(secure.starts_with("__Host-toolguard_session=")) << secure;
+  EXPECT_NE(secure.find("; Secure"), std::string::npos) << secure;
+  EXPECT_EQ(c->Get("/ui/session", httplib::Headers{{"Cookie", secure.substr(0, secure.find(';'))}})
+                ->status,
+            200);
+  // The session says who it is, never its CSRF token (a server on another
+  // port of this host is sent the cookie too: it must not get the token
+  // with it). Without a cookie, nobody.
   const std::string cookie = set.substr(0, set.find(';'));
   auto me = c->Get("/ui/session", httplib::Headers{{"Cookie", cookie}});
   ASSERT_EQ(me->status, 200) << me->body;
-  EXPECT_EQ(json::parse(me->body)["csrf"], who["csrf"]);
+  EXPECT_EQ(json::parse(me->body)["name"], "alice");
+  EXPECT_FALSE(json::parse(me->body).contains("csrf")) << me->body;
   EXPECT_EQ(c->Get("/ui/session")->status, 401);
+  // Login CSRF: a form's text/plain, or another origin's request, signs nobody in.
+  EXPECT_EQ(c->Post("/ui/session", json{{"token", approver}}.dump(), "text/plain")->status, 415);
+  EXPECT_EQ(c->Post("/ui/session", httplib::Headers{{"Origin", "http://evil.example"}},
+                    json{{"token", approver}}.dump(), "application/json")
+                ->status,
+            403);
   // An agent's token, an unknown one, garbage: no session.
   EXPECT_EQ(c->Post("/ui/session", json{{"token", agent}}.dump(), "application/json")->status, 403);
   EXPECT_EQ(c->Post("/ui/session", R"({"token":"tg_nope"})", "application/json")->status, 401);
@@ -140,6 +154,49 @@ TEST_F(Serve, EveryChangeMadeWithTheCookieNeedsTheCsrfTokenAndTheSameOrigin) {
   ASSERT_EQ(out->status, 200) << out->body;
   EXPECT_NE(out->get_header_value("Set-Cookie").find("Max-Age=0"), std::string::npos);
   EXPECT_EQ(c->Get("/ui/session", web.headers(false))->status, 401);
+}
+
+TEST_F(Serve, BehindAProxyThePublicOriginIsThisServices) {
+  const std::string approver = token("approver", "alice");
+  auto server = start({"--public-url", "https://guard.example.com/"});
+  auto c = client(*server, "");
+  auto in = c->Post("/ui/session", httplib::Headers{{"Origin", "https://guard.example.com"}},
+                    json{{"token", approver}}.dump(), "application/json");
+  ASSERT_EQ(in->status, 200) << in->body;
+  const std::string set = in->get_header_value("Set-Cookie");
+  httplib::Headers from_proxy{{"Cookie", set.substr(0, set.find(';'))},
+                              {"X-CSRF-Token", json::parse(in->body)["csrf"]},
+                              {"Origin", "https://GUARD.example.com"}};
+  EXPECT_EQ(
+      c->Post("/v1/approvals/revoke", from_proxy, R"({"tool":"x"})", "application/json")->status,
+      400)
+      << "past the origin check (the body is what is wrong)";
+  from_proxy.erase("Origin");
+  from_proxy.emplace("Origin", "https://guard.example.com.evil.test");
+  EXPECT_EQ(
+      c->Post("/v1/approvals/revoke", from_proxy, R"({"tool":"x"})", "application/json")->status,
+      403);
+}
+
+TEST_F(Serve, OnlySoManyLongPollsWaitAtOnce) {
+  const std::string approver = token("approver", "alice");
+  // 8 connections: 2 polls may wait, 1 of them per token.
+  auto server = start({"--max-connections", "8"});
+  auto a = client(*server, approver);
+  const std::string version = a->Get("/v1/asks?state=pending")->get_header_value("ETag");
+  auto held = std::async(std::launch::async, [&] {
+    return client(*server, approver)
+        ->Get("/v1/asks?state=pending&wait=5", httplib::Headers{{"If-None-Match", version}})
+        ->status;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const auto started = std::chrono::steady_clock::now();
+  auto second =
+      a->Get("/v1/asks?state=pending&wait=5", httplib::Headers{{"If-None-Match", version}});
+  EXPECT_EQ(second->status, 304);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(2))
+      << "the token's second poll is answered at once";
+  EXPECT_EQ(held.get(), 304);
 }
 
 TEST_F(Serve, TheLongPollWakesOnANewAskAndCarriesWhatThePageShows) {
@@ -252,6 +309,47 @@ TEST_F(Serve, ApprovalsAreListedAndRevokedAndTheAuditFilteredByAgent) {
   EXPECT_TRUE(revocation) << "a revocation is audited with who revoked";
 }
 
+TEST_F(Serve, AWebhookNeedsThePublicUrlAndSurvivesWhatAModelWrites) {
+  const std::string agent = token("agent", "ci-bot");
+  EXPECT_THROW(start({"--ask-webhook", "http://127.0.0.1:9/notify"}), std::runtime_error);
+  httplib::Server hook;
+  std::mutex mutex;
+  std::vector<json> notices;
+  hook.Post("/notify", [&](const httplib::Request& req, httplib::Response& res) {
+    std::lock_guard<std::mutex> lock(mutex);
+    notices.push_back(json::parse(req.body, nullptr, false));
+    res.status = 204;
+  });
+  const int port = hook.bind_to_any_port("127.0.0.1");
+  std::thread serving([&] { hook.listen_after_bind(); });
+  auto server = start({"--ask-webhook", "http://127.0.0.1:" + std::to_string(port) + "/notify",
+                       "--public-url", "https://queue.example.com"});
+  // Chat markup, a bidi override, then two-byte characters: the 200-byte cut
+  // falls inside one of them (which once threw on the webhook's thread and
+  // ended the service).
+  std::string command = "git push origin x <!channel> \xe2\x80\xae";
+  for (int i = 0; i < 100; ++i) command += "\xc3\xa9";
+  RunResult r = run({"check", "--server", server->url(), "--wait", "1"}, call(command).dump(),
+                    {{"TOOLGUARD_TOKEN", agent}});
+  EXPECT_EQ(json::parse(r.out)["verdict"], "deny");
+  for (int i = 0; i < 200; ++i) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!notices.empty()) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  EXPECT_EQ(client(*server, "")->Get("/healthz")->status, 200) << "the service lives on";
+  hook.stop();
+  serving.join();
+  ASSERT_EQ(notices.size(), 1u);
+  const std::string summary = notices[0]["summary"];
+  EXPECT_TRUE(summary.starts_with("git push origin x &lt;!channel&gt; ")) << summary;
+  EXPECT_TRUE(summary.ends_with("\xc3\xa9...")) << summary;
+  EXPECT_EQ(notices[0]["text"].get<std::string>().find("<!channel>"), std::string::npos);
+  EXPECT_EQ(summary.find("\xe2\x80\xae"), std::string::npos) << "shown, not obeyed";
+}
+
 TEST_F(Serve, AWebhookIsToldOfEachNewAskWithALinkToIt) {
   const std::string agent = token("agent", "ci-bot");
   httplib::Server hook;
@@ -323,6 +421,17 @@ TEST_F(ServePostgres, ASessionOpenedOnOneInstanceWorksOnAnotherAndApprovalsAreRe
   // Signed out on B: gone on A too.
   ASSERT_EQ(on_b->Post("/ui/logout", web.headers(), "", "application/json")->status, 200);
   EXPECT_EQ(on_a->Get("/ui/session", web.headers(false))->status, 401);
+}
+
+TEST_F(Serve, AProgramsAskMustCarryTextWhereThePageShowsText) {
+  const std::string agent = token("agent", "embedded");
+  auto server = start();
+  json ask = json::parse(R"({"decision": {"verdict": "ask", "reason": 5},
+      "offer": {"bindings": [{"binding": "exact", "value": "x"}], "scopes": []}, "wait": 1})");
+  ask["call"] = call("git push origin main");
+  auto r = client(*server, agent)->Post("/v1/asks", ask.dump(), "application/json");
+  EXPECT_EQ(r->status, 400) << r->body;
+  EXPECT_NE(r->body.find("decision.reason"), std::string::npos) << r->body;
 }
 
 }  // namespace

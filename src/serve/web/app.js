@@ -6,26 +6,64 @@
   const $ = (id) => document.getElementById(id);
 
   const S = {
-    session: null,      // {name, role, csrf}
-    csrf: '',
+    session: null,      // {name, role}; the CSRF token is in localStorage (csrfKey)
     pollGen: 0,         // bumped to stop the running long poll loop
     pollAbort: null,
     cards: new Map(),   // ask id -> card record
     answered: new Map(),// ask id -> time we answered it here (hide it even if a stale list has it)
     view: 'queue',
     connected: null,
+    loaded: false,      // the queue has been loaded once since signing in
+    focus: null,        // {id, checked}: the ask #ask=ID points at, until it is found
   };
+
+  // ---------------------------------------------------------------- the CSRF token
+  // Only the sign-in answer carries it (GET /ui/session does not: the cookie is not scoped by
+  // port, so a page on another port of this host gets the cookie, but not this origin's
+  // localStorage). Without it the page is signed out, whatever the cookie says.
+
+  const csrfKey = 'toolguard.csrf';
+  let csrfMemory = '';   // only when localStorage is unavailable (then it lasts this page)
+  function getCsrf() {
+    try { return localStorage.getItem(csrfKey) || ''; } catch (e) { return csrfMemory; }
+  }
+  function setCsrf(v) {
+    csrfMemory = v;
+    try { if (v) localStorage.setItem(csrfKey, v); else localStorage.removeItem(csrfKey); } catch (e) { /* memory only */ }
+  }
 
   // ---------------------------------------------------------------- visible text
 
+  // The hidden characters: control, invisible and bidi. This table must equal
+  // isInvisibleOrControl in src/core/unicode_text.cpp (the set the terminal prompt escapes);
+  // tests/unit/web_page_escapes_test.cpp parses it and compares the two, so keep its literal
+  // format: one `[0xLOW, 0xHIGH],` pair per line, inclusive, ascending, inside this array.
   const hiddenRanges = [
-    [0x00, 0x1f], [0x7f, 0x9f], [0xad, 0xad], [0x34f, 0x34f], [0x61c, 0x61c], [0x115f, 0x1160],
-    [0x17b4, 0x17b5], [0x180b, 0x180f], [0x200b, 0x200f], [0x2028, 0x202e], [0x2060, 0x206f],
-    [0x3164, 0x3164], [0xd800, 0xdfff], [0xfe00, 0xfe0f], [0xfeff, 0xfeff], [0xffa0, 0xffa0],
-    [0xfff0, 0xfffb], [0xfffe, 0xffff], [0x1bca0, 0x1bca3], [0x1d173, 0x1d17a],
-    [0xe0000, 0xe007f], [0xe0100, 0xe01ef],
+    [0x0000, 0x001F],
+    [0x007F, 0x009F],
+    [0x00AD, 0x00AD],
+    [0x034F, 0x034F],
+    [0x061C, 0x061C],
+    [0x115F, 0x1160],
+    [0x17B4, 0x17B5],
+    [0x180B, 0x180F],
+    [0x200B, 0x200F],
+    [0x2028, 0x202E],
+    [0x2060, 0x206F],
+    [0x3164, 0x3164],
+    [0xFE00, 0xFE0F],
+    [0xFEFF, 0xFEFF],
+    [0xFFA0, 0xFFA0],
+    [0xFFF0, 0xFFFB],
+    [0xFFFE, 0xFFFF],
+    [0x1BCA0, 0x1BCA3],
+    [0x1D173, 0x1D17A],
+    [0xE0000, 0xE007F],
+    [0xE0100, 0xE01EF],
   ];
   function isHidden(cp) {
+    // A lone surrogate (JSON may carry one; UTF-8 cannot, so the C++ set has none): shown too.
+    if (cp >= 0xD800 && cp <= 0xDFFF) return true;
     for (const [lo, hi] of hiddenRanges) {
       if (cp < lo) return false;
       if (cp <= hi) return true;
@@ -33,22 +71,33 @@
     return false;
   }
   function hex(cp, width) { return cp.toString(16).padStart(width, '0'); }
+  // As terminalSafe (src/approval/terminal_safe.cpp) writes them.
   function escName(cp) {
     if (cp === 0x09) return '\\t';
     if (cp === 0x0d) return '\\r';
-    if (cp <= 0xff) return '\\x' + hex(cp, 2);
+    if (cp < 0x80) return '\\x' + hex(cp, 2);
     if (cp <= 0xffff) return '\\u' + hex(cp, 4);
-    return '\\u{' + hex(cp, 1) + '}';
+    return '\\U' + hex(cp, 8);
   }
 
-  // A string as text, for places that cannot hold elements (option labels, titles).
+  // A string as text, for places that cannot hold elements (option labels, titles). A literal
+  // backslash is doubled, so every single backslash shown starts an escape: the text `\u202e`
+  // typed into an argument reads `\\u202e`, never like the mark of a real U+202E.
   function flat(value) {
     let out = '';
     for (const ch of String(value)) {
       const cp = ch.codePointAt(0);
-      out += cp === 0x0a ? '\\n' : isHidden(cp) ? escName(cp) : ch;
+      out += cp === 0x5c ? '\\\\' : cp === 0x0a ? '\\n' : isHidden(cp) ? escName(cp) : ch;
     }
     return out;
+  }
+
+  // flat(), at most about `max` characters: the head and the tail, the middle marked as left out.
+  function short(value, max) {
+    const chars = Array.from(flat(value));
+    if (chars.length <= max) return chars.join('');
+    const head = Math.ceil(max * 0.6), tail = Math.floor(max * 0.3);
+    return chars.slice(0, head).join('') + ` …(${chars.length - head - tail} more)… ` + chars.slice(chars.length - tail).join('');
   }
 
   // A string as a fragment: ordinary text as text nodes, each hidden code point as a marked span.
@@ -65,6 +114,8 @@
       } else if (isHidden(cp)) {
         flush();
         frag.appendChild(escSpan(escName(cp), 'hidden character U+' + hex(cp, 4).toUpperCase()));
+      } else if (cp === 0x5c) {
+        run += '\\\\';   // a literal backslash, doubled (see flat)
       } else {
         run += ch;
       }
@@ -105,15 +156,30 @@
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
   function setText(node, value) { clear(node); node.appendChild(vis(value)); }
 
-  // Long values (> 300 characters or > 6 lines) folded behind a <details>.
+  // Long values (> 300 characters or > 6 lines) folded behind a <details> whose summary shows
+  // the head (120 characters, at most 3 lines) and the tail (60, at most 2 lines) with the
+  // size of the middle between: the end of a long command is never out of sight.
   function folded(value, cls, testid) {
     const text = String(value);
-    const lines = text.split('\n').length;
     const body = el('span', {class: 'v ' + (cls || ''), testid}, text);
+    const lines = text.split('\n').length;
     if (text.length <= 300 && lines <= 6) return body;
-    const head = text.split('\n')[0].slice(0, 120);
+    const chars = Array.from(text);   // code points: never half a surrogate pair
+    let headEnd = Math.min(120, chars.length);
+    for (let i = 0, n = 0; i < headEnd; i++) if (chars[i] === '\n' && ++n === 3) { headEnd = i + 1; break; }
+    let tailStart = Math.max(headEnd, chars.length - 60);
+    for (let i = chars.length - 1, n = 0; i >= tailStart; i--) if (chars[i] === '\n' && ++n === 2) { tailStart = i + 1; break; }
+    if (tailStart <= headEnd) return body;
+    const middle = chars.slice(headEnd, tailStart);
+    const cut = middle.filter((c) => c === '\n').length;
+    const cc = cls ? ' ' + cls : '';
     return el('details', {class: 'fold'},
-      el('summary', null, el('span', {class: 'v'}, head), el('span', {class: 'more'}, ` … (${text.length} characters, ${lines} lines)`)),
+      el('summary', {title: 'show all of it'},
+        el('span', {class: 'v head' + cc}, chars.slice(0, headEnd).join('')),
+        el('span', {class: 'more', testid: 'fold-more'},
+          ` … ${middle.length} more character${middle.length === 1 ? '' : 's'}${cut ? `, ${cut} line break${cut === 1 ? '' : 's'}` : ''} … `),
+        el('span', {class: 'v tail' + cc}, chars.slice(tailStart).join('')),
+        el('span', {class: 'less'}, `fold up (${chars.length} characters)`)),
       body);
   }
 
@@ -144,7 +210,8 @@
 
   async function api(method, path, body, opts = {}) {
     const headers = Object.assign({Accept: 'application/json'}, opts.headers || {});
-    if (method !== 'GET' && method !== 'HEAD') headers['X-CSRF-Token'] = S.csrf;
+    const changes = method !== 'GET' && method !== 'HEAD';
+    if (changes) headers['X-CSRF-Token'] = getCsrf();
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const res = await fetch(path, {
       method, headers, credentials: 'same-origin', cache: 'no-store', redirect: 'error',
@@ -156,6 +223,12 @@
     if (res.status === 401 && !opts.allow401) {
       signedOut((data && data.error) ? 'Signed out: ' + data.error : 'Your session ended; sign in again.');
       throw new SignedOut('signed out');
+    }
+    // The session's CSRF token is not this page's (another tab or port signed in since, or it
+    // was lost): sign in again here.
+    if (res.status === 403 && changes && !opts.allow401 && data && /csrf/i.test(String(data.error))) {
+      signedOut('This page\'s sign-in is no longer valid (' + String(data.error) + '); sign in again.');
+      throw new SignedOut('csrf');
     }
     return {status: res.status, ok: res.ok, data, headers: res.headers};
   }
@@ -169,8 +242,9 @@
     wire();
     try {
       const r = await api('GET', '/ui/session', undefined, {allow401: true});
-      if (r.status === 200 && r.data) signedIn(r.data);
-      else showSignin('');
+      // Signed in only with this page's CSRF token too (kept from the sign-in).
+      if (r.status === 200 && r.data && getCsrf()) signedIn(r.data);
+      else { setCsrf(''); showSignin(''); }
     } catch (e) {
       showSignin('The service cannot be reached: ' + e.message);
     }
@@ -189,22 +263,25 @@
   }
 
   function signedIn(session) {
-    S.session = session;
-    S.csrf = String(session.csrf || '');
+    S.session = {name: session.name, role: session.role};
     setText($('who-name'), session.name || '?');
     setText($('who-role'), session.role || '');
     $('view-signin').hidden = true;
     for (const id of ['tabs', 'who', 'signout', 'conn']) $(id).hidden = false;
-    const fromHash = location.hash.replace('#', '');
-    show(['queue', 'history', 'approvals'].includes(fromHash) ? fromHash : 'queue');
+    S.loaded = false;
+    const target = fromHash();
+    S.focus = target.ask ? {id: target.ask, checked: false} : null;
+    show(target.view);
     startPoll();
   }
 
   function signedOut(message) {
+    setCsrf('');
     stopPoll();
     for (const c of S.cards.values()) c.node.remove();
     S.cards.clear();
     for (const id of ['history-body', 'approvals-list', 'approvals-errors']) clear($(id));
+    $('queue-note').hidden = true;
     showSignin(message);
   }
 
@@ -217,8 +294,9 @@
     btn.disabled = true;
     try {
       const r = await api('POST', '/ui/session', {token}, {allow401: true});
-      if (r.status === 200 && r.data) {
+      if (r.status === 200 && r.data && typeof r.data.csrf === 'string' && r.data.csrf) {
         input.value = '';
+        setCsrf(r.data.csrf);
         signedIn(r.data);
       } else if (r.status === 401) {
         showSignin('Unknown or revoked token. ' + errText(r));
@@ -236,20 +314,34 @@
 
   async function signout() {
     try { await api('POST', '/ui/logout', {}); } catch (e) { /* signed out anyway */ }
-    S.csrf = '';
     signedOut('');
   }
 
   // ---------------------------------------------------------------- views
 
+  // The location's hash: a view (#queue, #history, #approvals) or one ask (#ask=ID, the
+  // webhook's link), which is in the queue view.
+  function fromHash() {
+    const h = location.hash.replace(/^#/, '');
+    if (h.startsWith('ask=')) {
+      let id = h.slice(4);
+      try { id = decodeURIComponent(id); } catch (e) { /* as it is */ }
+      if (id) return {view: 'queue', ask: id};
+    }
+    return {view: ['queue', 'history', 'approvals'].includes(h) ? h : 'queue'};
+  }
+
   function show(view) {
     S.view = view;
+    if (view !== 'queue') S.focus = null;
     for (const v of ['queue', 'history', 'approvals']) {
       $('view-' + v).hidden = v !== view;
       $('tab-' + v).setAttribute('aria-selected', v === view ? 'true' : 'false');
       $('tab-' + v).classList.toggle('on', v === view);
     }
-    if (location.hash !== '#' + view) history.replaceState(null, '', '#' + view);
+    // #ask=ID stays until that ask is found (it may arrive later).
+    if (!S.focus && location.hash !== '#' + view) history.replaceState(null, '', '#' + view);
+    if (view === 'queue') findFocus();
     if (view === 'history') loadHistory();
     if (view === 'approvals') loadApprovals();
   }
@@ -292,6 +384,8 @@
           etag = r.headers.get('ETag');
           setConn(true);
           renderQueue(r.data);
+          S.loaded = true;
+          findFocus();
           if (!etag) await sleep(2000);   // a server without ETags: poll plainly
         } else if (r.status === 304) {
           setConn(true);
@@ -329,6 +423,50 @@
       dropCard(id);
     }
     updateCount();
+  }
+
+  // #ask=ID: once that ask is in the queue, scroll to it and mark it. Not there after a load:
+  // ask the service about it once; answered or expired, say so (pending: it may still come).
+  function findFocus() {
+    const f = S.focus;
+    if (!f || S.view !== 'queue') return;
+    const card = S.cards.get(f.id);
+    if (card) {
+      S.focus = null;
+      for (const c of S.cards.values()) c.node.classList.remove('target');
+      card.node.classList.add('target');
+      card.node.scrollIntoView({block: 'center'});
+      history.replaceState(null, '', '#queue');
+      return;
+    }
+    if (S.loaded && !f.checked) {
+      f.checked = true;
+      checkGone(f);
+    }
+  }
+
+  async function checkGone(f) {
+    let r;
+    try {
+      r = await api('GET', '/v1/asks/' + encodeURIComponent(f.id));
+    } catch (e) {
+      return;
+    }
+    if (S.focus !== f) return;   // found meanwhile, or another link followed
+    let msg = null;
+    if (r.status === 404) {
+      msg = `There is no ask ${f.id}.`;
+    } else if (r.status === 200 && r.data && r.data.state && r.data.state !== 'pending') {
+      const a = r.data.answer;
+      msg = 'That ask is no longer waiting: ';
+      if (a && typeof a === 'object') msg += `${a.by || 'someone'} ${answerWords[a.answer] || 'answered it'}.`;
+      else msg += r.data.state === 'expired' ? 'it expired.' : 'it was ' + r.data.state + '.';
+    }
+    if (msg === null) return;
+    S.focus = null;
+    setText($('queue-note-text'), msg);
+    $('queue-note').hidden = false;
+    history.replaceState(null, '', '#queue');
   }
 
   function dropCard(id) {
@@ -411,12 +549,21 @@
         el('span', {class: 'agent', testid: 'ask-agent'}, String(ask.agent || ctx.agent || '?')),
         ' on ',
         el('span', {class: 'machine' + (machine ? '' : ' unknown'), testid: 'ask-machine'}, machine ? String(machine) : 'unknown machine'),
-        detail.peer ? el('span', {class: 'peer'}, ' (' + String(detail.peer) + ')') : null),
+        machine ? el('span', {class: 'tag', testid: 'ask-machine-reported',
+          title: 'the name the asking client sent; the service cannot check it'}, 'reported') : null,
+        detail.peer ? [' from ', el('span', {class: 'peer', testid: 'ask-peer',
+          title: 'the network address the ask came from, as the service saw it'}, String(detail.peer))] : null),
       el('span', {class: 'times'}, el('span', {class: 'time'}, 'waited ', waited), leftBox));
 
+    // An ask POSTed by a program's own Guard: its rule, reason and binding descriptions are
+    // that program's account, not this service's judgement.
+    const remote = offer.remember === false;
+    const claim = remote ? el('span', {class: 'badge claim', testid: 'ask-reported',
+      title: 'this rule and reason are what the asking program says about its own call; the service did not decide them'},
+    'reported by the agent\'s own guard') : null;
     const facts = el('dl', {class: 'facts'},
       el('dt', null, 'cwd'), el('dd', null, el('span', {class: 'v path', testid: 'ask-cwd'}, String(ctx.cwd || '—'))),
-      el('dt', null, 'rule'), el('dd', null, el('span', {class: 'rule', testid: 'ask-rule'}, String(decision.rule || offer.rule || '—'))),
+      el('dt', null, 'rule'), el('dd', null, el('span', {class: 'rule', testid: 'ask-rule'}, String(decision.rule || offer.rule || '—')), claim),
       el('dt', null, 'reason'), el('dd', null, el('span', {class: 'v', testid: 'ask-reason'}, String(decision.reason || '—'))));
 
     // The arguments: a shell command and its simple commands; paths; everything else.
@@ -460,14 +607,28 @@
     const denyOpen = el('button', {type: 'button', class: 'danger', testid: 'deny-open', 'aria-expanded': 'false'}, 'Deny…');
     if (!bindings.length || !scopes.length) { alwaysOpen.disabled = true; alwaysOpen.title = 'nothing to remember is offered for this call'; }
 
-    const bindingSel = el('select', {testid: 'always-binding'}, bindings.map((b, i) =>
-      el('option', {value: String(i), 'data-binding': String((b && b.binding) || '')}, flat((b && (b.description || b.value)) || ('binding ' + i)))));
+    // Each binding names what it grants: its value in the option's tooltip and below the
+    // select (and, when the description is the asking program's own, in the option's label).
+    const bindingValue = (b) => String((b && b.value) ?? '');
+    const bindingSel = el('select', {testid: 'always-binding'}, bindings.map((b, i) => {
+      const desc = String((b && (b.description || b.binding)) || 'binding ' + i);
+      return el('option', {value: String(i), 'data-binding': String((b && b.binding) || ''), title: bindingValue(b)},
+        remote ? short(desc, 60) + ' — ' + short(bindingValue(b), 80) : flat(desc));
+    }));
+    const grants = el('div', {class: 'grants', testid: 'always-grants'});
+    const showGrant = () => {
+      const b = bindings[Number(bindingSel.value)];
+      clear(grants);
+      add(grants, [el('span', {class: 'field'}, String((b && b.binding) || '') + ': '), folded(bindingValue(b), 'code', 'always-value')]);
+    };
+    bindingSel.addEventListener('change', showGrant);
+    if (bindings.length) showGrant();
     const scopeLabel = {session: 'this session', project: 'this project (its directory)', agent: 'this agent', global: 'every agent'};
     const scopeSel = el('select', {testid: 'always-scope'}, scopes.map((s) => el('option', {value: s}, flat(scopeLabel[s] ? s + ': ' + scopeLabel[s] : s))));
     if (scopes.includes('project')) scopeSel.value = 'project';
     const alwaysConfirm = el('button', {type: 'button', class: 'primary', testid: 'always-confirm'}, 'Remember and allow');
     const alwaysPanel = el('div', {class: 'panel', testid: 'always-panel', hidden: true},
-      el('label', null, 'Allow', bindingSel), el('label', null, 'for', scopeSel), alwaysConfirm);
+      el('label', null, 'Allow', bindingSel), el('label', null, 'for', scopeSel), alwaysConfirm, grants);
 
     const note = el('textarea', {testid: 'deny-note', rows: '2', maxlength: '2000', placeholder: 'A note the model will read (optional): why, and what to do instead'});
     const denyConfirm = el('button', {type: 'button', class: 'danger', testid: 'deny-confirm'}, 'Deny');
@@ -681,9 +842,17 @@
     $('history-form').addEventListener('submit', loadHistory);
     $('approvals-refresh').addEventListener('click', loadApprovals);
     window.addEventListener('hashchange', () => {
-      const v = location.hash.replace('#', '');
-      if (S.session && ['queue', 'history', 'approvals'].includes(v) && v !== S.view) show(v);
+      if (!S.session) return;
+      const target = fromHash();
+      if (target.ask) {
+        S.focus = {id: target.ask, checked: false};
+        $('queue-note').hidden = true;
+        show('queue');
+      } else if (target.view !== S.view) {
+        show(target.view);
+      }
     });
+    $('queue-note-close').addEventListener('click', () => { $('queue-note').hidden = true; });
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
