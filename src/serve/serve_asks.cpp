@@ -452,6 +452,7 @@ HttpResponse StoreAskHandler::list(const HttpRequest& request, const Caller& cal
   // Each waiting poll holds a connection's thread: only so many wait at
   // once (a quarter of them for one token); the others are answered now.
   const bool holding = wait > 0 && !known.empty() && takePollPlace(caller.name);
+  const bool turned_away = wait > 0 && !known.empty() && !holding;
   if (!holding) wait = 0;
   struct Release {
     StoreAskHandler& self;
@@ -482,6 +483,7 @@ HttpResponse StoreAskHandler::list(const HttpRequest& request, const Caller& cal
         r = jsonResponse(200, out);
       }
       r.headers.emplace_back("ETag", version);
+      if (turned_away) r.headers.emplace_back("Retry-After", "2");  // no place to wait: come back
       r.headers.emplace_back("Cache-Control", "no-store");
       return r;
     }

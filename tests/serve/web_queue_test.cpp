@@ -194,6 +194,7 @@ TEST_F(Serve, OnlySoManyLongPollsWaitAtOnce) {
   auto second =
       a->Get("/v1/asks?state=pending&wait=5", httplib::Headers{{"If-None-Match", version}});
   EXPECT_EQ(second->status, 304);
+  EXPECT_EQ(second->get_header_value("Retry-After"), "2");
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(2))
       << "the token's second poll is answered at once";
   EXPECT_EQ(held.get(), 304);

@@ -378,6 +378,7 @@
         const headers = {};
         let url = '/v1/asks?state=pending';
         if (etag) { url += '&wait=25'; headers['If-None-Match'] = etag; }
+        const sent = Date.now();
         const r = await api('GET', url, undefined, {signal: ctl.signal, headers});
         if (gen !== S.pollGen) return;
         if (r.status === 200 && Array.isArray(r.data)) {
@@ -389,6 +390,9 @@
           if (!etag) await sleep(2000);   // a server without ETags: poll plainly
         } else if (r.status === 304) {
           setConn(true);
+          // Unchanged at once: the service had no waiting place for this poll (it holds only so
+          // many); poll plainly for a while rather than at once again.
+          if (Date.now() - sent < 1000) await sleep(2000);
         } else {
           throw new Error(errText(r));
         }
@@ -619,7 +623,7 @@
     const showGrant = () => {
       const b = bindings[Number(bindingSel.value)];
       clear(grants);
-      add(grants, [el('span', {class: 'field'}, String((b && b.binding) || '') + ': '), folded(bindingValue(b), 'code', 'always-value')]);
+      add(grants, [el('span', {class: 'field'}, 'allows (' + String((b && b.binding) || '?') + '): '), folded(bindingValue(b), 'code', 'always-value')]);
     };
     bindingSel.addEventListener('change', showGrant);
     if (bindings.length) showGrant();
