@@ -15,7 +15,7 @@ declare -A layer=(
   [formats]=4 [limits]=4 [llm]=4 [agent]=4 [registry]=4 [store]=4
   [mcp]=5
   [cli]=6
-  [serve]=7
+  [serve]=7 [capi]=7
 )
 
 status=0

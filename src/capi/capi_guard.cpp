@@ -1,0 +1,118 @@
+// The guard behind tg_guard: engines per project (the project layer depends
+// on the call's cwd), one Guard per engine, the call's JSON in and the
+// decision out. Every failure becomes a deny or an error value.
+#include <stdexcept>
+
+#include "capi/capi_types.hpp"
+#include "cli/call_json.hpp"
+#include "cli/guard_options.hpp"
+#include "toolguard/approval_store.hpp"
+
+namespace {
+
+using namespace toolguard;
+
+cli::GuardCliOptions cliOptionsOf(const GuardSettings& s) {
+  cli::GuardCliOptions o;
+  o.home = s.home;
+  o.no_audit = !s.audit;
+  o.audit_log = s.audit_log;
+  return o;
+}
+
+cli::PolicyOptions policyOptionsOf(const GuardSettings& s) {
+  cli::PolicyOptions policy = s.policy;
+  // The approvals and the audit log of a chosen home are guarded like the default's.
+  if (!s.home.empty()) policy.guarded_dirs.push_back(s.home);
+  return policy;
+}
+
+// A decision for a call that could not be judged: deny, saying why.
+Decision failureDecision(const std::string& reason) {
+  Decision d = cli::inputErrorDecision("");
+  d.reason = reason;
+  d.model_reason = "Blocked by toolguard: " + reason;
+  return d;
+}
+
+// A decision made without a Guard, written to the audit log (a failed write
+// is added to its reason; it is a deny already).
+Decision audited(tg_guard& guard, const ToolCall& call, Decision d) {
+  if (!guard.base.audit_log) return d;
+  try {
+    guard.base.audit_log->writeRecord(auditRecord(call, d, std::chrono::system_clock::now()));
+  } catch (const std::exception& e) {
+    d.reason += std::string("; the audit log could not be written: ") + e.what();
+  }
+  return d;
+}
+
+}  // namespace
+
+tg_guard::tg_guard(GuardSettings given)
+    : settings(std::move(given)),
+      base(cli::baseGuardOptions(cliOptionsOf(settings))),
+      home(toolguardHome(settings.home)),
+      engines(policyOptionsOf(settings)) {
+  base.approval_timeout = settings.approval_timeout;
+  if (!settings.ask_server_url.empty()) {
+    base.approval_handler =
+        remoteApprovalHandler(settings.ask_server_url, settings.ask_server_token);
+  } else {
+    base.report_ask = true;  // nobody to ask until an asker is set: the caller asks
+  }
+  if (settings.cwd.empty()) settings.cwd = cli::currentDirectory();
+  // Load the policy now, so a broken file is tg_guard_new's error.
+  engines.forCwd(settings.cwd);
+}
+
+void setError(tg_error** error, std::string message) {
+  if (error != nullptr) *error = new tg_error{std::move(message)};
+}
+
+std::shared_ptr<Guard> guardFor(tg_guard& guard, const std::string& cwd) {
+  std::lock_guard lock(guard.mutex);
+  const cli::ProjectEngine& project = guard.engines.forCwd(cwd);
+  std::shared_ptr<Guard>& slot = guard.guards[&project.engine];
+  if (!slot) {
+    GuardOptions options = guard.base;
+    options.llm_validator = cli::llmValidatorFor(project.engine.policy(), project.project_roots,
+                                                 guard.home, memoryLlmVerdictCache());
+    slot = std::make_shared<Guard>(project.engine, std::move(options));
+  }
+  return slot;
+}
+
+Decision decideCallText(tg_guard& guard, std::string_view call_json, std::string& tool) {
+  cli::ParsedCall parsed =
+      cli::parseCallText(std::string(call_json), cli::CallFormat::Toolguard, guard.settings.cwd);
+  if (!parsed.call) {
+    Decision d = cli::inputErrorDecision(parsed.error);
+    if (guard.base.audit_log) {
+      MalformedCall input{std::string(call_json.substr(0, kMaxRecordedInputBytes)),
+                          call_json.size() > kMaxRecordedInputBytes, call_json.size(), parsed.error,
+                          "toolguard"};
+      try {
+        guard.base.audit_log->writeRecord(
+            malformedCallRecord(input, d, std::chrono::system_clock::now()));
+      } catch (const std::exception& e) {
+        d.reason += std::string("; the audit log could not be written: ") + e.what();
+      }
+    }
+    return d;
+  }
+  const ToolCall& call = *parsed.call;
+  tool = call.tool;
+  try {
+    return guardFor(guard, call.context.cwd)->decide(call);
+  } catch (const PolicyError& e) {
+    Decision d = failureDecision(std::string("the policy could not be loaded: ") + e.what());
+    if (!e.errors().empty()) d.source = e.errors()[0].where;
+    return audited(guard, call, std::move(d));
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    return audited(guard, call,
+                   failureDecision(std::string("the call could not be judged: ") + e.what()));
+  }
+}
