@@ -19,6 +19,9 @@ packages=(
   # The web queue's browser tests drive Debian's chromium (playwright-core,
   # from npm, downloads no browser).
   chromium
+  # The bindings (bindings/): Python's tests (pytest, run by /usr/bin/python3)
+  # and Go's (Debian's Go, cgo).
+  python3-dev python3-pytest python3-yaml python3-setuptools pybind11-dev golang-go
 )
 
 missing=()
@@ -56,7 +59,9 @@ fi
 # (the official SDK's client and the reference filesystem server).
 # tests/browser: playwright-core, which drives chromium in the web queue's tests.
 root="$(cd "$(dirname "$0")/.." && pwd)"
-for dir in "$root/tests/mcp-peers" "$root/tests/browser"; do
+# bindings/node: node-addon-api and cmake-js, which build the Node.js addon,
+# and multi-llm-ts, which its adapter is tested with.
+for dir in "$root/tests/mcp-peers" "$root/tests/browser" "$root/bindings/node"; do
   if ! (cd "$dir" && node -e '
     const fs = require("fs");
     const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")).packages;

@@ -123,6 +123,15 @@ TG_API const char* tg_decision_model_reason(const tg_decision* decision);
 /* The id of the deciding rule, "" when no rule decided. */
 TG_API const char* tg_decision_rule(const tg_decision* decision);
 
+/* What the policy said before asks were settled: a TG_VERDICT_*, or
+ * TG_POLICY_ESCALATE when the policy left the call to an LLM validator (and
+ * none was configured, or it did not settle it: the verdict is then ask or
+ * what the asker answered). */
+TG_API int tg_decision_policy_verdict(const tg_decision* decision);
+
+/* tg_decision_policy_verdict's value for "escalate to an LLM validator". */
+#define TG_POLICY_ESCALATE 1
+
 /* The whole decision as JSON text (what tg_guard_check returns); rendered
  * on first use, valid while the decision lives. NULL only when memory runs
  * out. */
@@ -136,7 +145,7 @@ typedef struct tg_ask tg_ask;
 
 /* Called when a call needs approval and nothing remembered covers it, on the
  * thread that is checking the call. `request_json` (valid during the call):
- *   {"id": "...", "call": {...}, "decision": {...},
+ *   {"call": {...}, "decision": {...},   (the decision's "id" is this ask's)
  *    "options": [{"binding": "exact"|"pattern"|"tool", "value": "...",
  *                 "description": "..."}, ...],
  *    "scopes": ["session", "project", "agent", "global"], "timeout_ms": N}
@@ -155,6 +164,8 @@ TG_API void tg_guard_set_asker(tg_guard* guard, tg_ask_fn asker, void* user_data
  *   {"outcome": "always-allow", "option": 0, "scope": "session"}
  *     (option: an index into the request's options; scope: one of its scopes)
  *   {"outcome": "deny", "reason": "text the model reads"}
+ *   {"outcome": "deny", "by_person": false, "reason": "why nobody answered"}
+ *     (nobody could answer: the wait was cancelled, the asker failed)
  * A bad answer denies the call and returns non-zero with *error naming the
  * field; the ask is freed either way. Returns 0 on success. */
 TG_API int tg_ask_answer(tg_ask* ask, const char* answer_json, tg_error** error);

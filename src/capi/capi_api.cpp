@@ -15,6 +15,19 @@ char* copyString(const std::string& text) {
   return out;
 }
 
+tg_verdict verdictOf(toolguard::Verdict verdict) {
+  switch (verdict) {
+    case toolguard::Verdict::Allow:
+      return TG_VERDICT_ALLOW;
+    case toolguard::Verdict::Ask:
+      return TG_VERDICT_ASK;
+    case toolguard::Verdict::Abort:
+      return TG_VERDICT_ABORT;
+    default:  // deny, and escalate (never final) fails closed
+      return TG_VERDICT_DENY;
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -103,17 +116,14 @@ char* tg_guard_check(tg_guard* guard, const char* call_json, tg_error** error) {
 }
 
 tg_verdict tg_decision_verdict(const tg_decision* d) {
+  return d == nullptr ? TG_VERDICT_DENY : verdictOf(d->decision.verdict);
+}
+
+int tg_decision_policy_verdict(const tg_decision* d) {
   if (d == nullptr) return TG_VERDICT_DENY;
-  switch (d->decision.verdict) {
-    case toolguard::Verdict::Allow:
-      return TG_VERDICT_ALLOW;
-    case toolguard::Verdict::Ask:
-      return TG_VERDICT_ASK;
-    case toolguard::Verdict::Abort:
-      return TG_VERDICT_ABORT;
-    default:  // deny, and escalate (never final) fails closed
-      return TG_VERDICT_DENY;
-  }
+  return d->decision.policy_verdict == toolguard::Verdict::Escalate
+             ? TG_POLICY_ESCALATE
+             : static_cast<int>(verdictOf(d->decision.policy_verdict));
 }
 
 const char* tg_decision_reason(const tg_decision* d) {

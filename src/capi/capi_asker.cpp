@@ -61,7 +61,10 @@ ApprovalAnswer readAnswer(const tg_ask& ask, const char* answer_json) {
       answer.scope = *scope;
     } else if (name == "reason" && value.is_string()) {
       answer.reason = value.get<std::string>();
-    } else if (name == "outcome" || name == "option" || name == "scope" || name == "reason") {
+    } else if (name == "by_person" && value.is_boolean()) {
+      answer.by_person = value.get<bool>();
+    } else if (name == "outcome" || name == "option" || name == "scope" || name == "reason" ||
+               name == "by_person") {
       throw std::invalid_argument("answer: \"" + name + "\" has the wrong type");
     } else {
       throw std::invalid_argument("answer: unknown member \"" + name + "\"");
@@ -78,6 +81,9 @@ ApprovalAnswer readAnswer(const tg_ask& ask, const char* answer_json) {
   } else {
     throw std::invalid_argument(
         "answer: \"outcome\" must be \"allow-once\", \"always-allow\" or \"deny\"");
+  }
+  if (!answer.by_person && answer.outcome != ApprovalOutcome::Deny) {
+    throw std::invalid_argument("answer: \"by_person\": false goes only with \"deny\"");
   }
   return answer;
 }

@@ -229,13 +229,30 @@ TEST(CApi, AskerDenyCarriesThePersonsReason) {
       << d.dump();
 }
 
+TEST(CApi, AskerSaysNobodyAnswered) {
+  TempDir home;
+  GuardPtr guard = newGuard(builtinOnly(home));
+  ScriptedAsker asker{R"({"outcome": "deny", "by_person": false, "reason": "cancelled"})"};
+  tg_guard_set_asker(guard.get(), &ScriptedAsker::ask, &asker);
+  const std::string call = bashCall("git push origin main");
+  tg_decision* d = tg_guard_decide(guard.get(), call.data(), call.size(), nullptr);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(tg_decision_verdict(d), TG_VERDICT_DENY);
+  const int policy = tg_decision_policy_verdict(d);  // the built-in policy escalates a push
+  EXPECT_TRUE(policy == TG_VERDICT_ASK || policy == TG_POLICY_ESCALATE) << policy;
+  const std::string reason = tg_decision_model_reason(d);
+  EXPECT_EQ(reason.find("denied by a person"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("cancelled"), std::string::npos) << reason;
+  tg_decision_free(d);
+}
+
 TEST(CApi, AskerBadAnswerDeniesAndSaysWhy) {
   TempDir home;
   GuardPtr guard = newGuard(builtinOnly(home));
   for (const std::string answer :
        {R"({"outcome": "yes"})", R"({"outcome": "always-allow", "option": 99, "scope": "session"})",
         R"({"outcome": "always-allow", "option": 0})", R"({"outcome": "allow-once", "x": 1})",
-        "nope"}) {
+        R"({"outcome": "allow-once", "by_person": false})", "nope"}) {
     ScriptedAsker asker{answer};
     tg_guard_set_asker(guard.get(), &ScriptedAsker::ask, &asker);
     json d = check(guard.get(), bashCall("git push origin main"));

@@ -1,0 +1,3 @@
+module github.com/toolguard/toolguard/bindings/go
+
+go 1.19

@@ -1,0 +1,189 @@
+// toolguard for Node.js: decides whether an LLM agent's tool call is allowed,
+// asked, denied or aborted, through toolguard's C API (libtoolguard_c.so) in a
+// Node-API addon (src/addon.cpp). See README.md.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+// The addon: $TOOLGUARD_NODE_ADDON, else what `npm run build` (cmake-js) made.
+function loadAddon() {
+  const candidates = process.env.TOOLGUARD_NODE_ADDON
+    ? [process.env.TOOLGUARD_NODE_ADDON]
+    : [join(here, 'build', 'Release', 'toolguard.node'), join(here, 'build', 'Debug', 'toolguard.node')];
+  const found = candidates.find((path) => existsSync(path));
+  if (!found) {
+    throw new Error(`toolguard: the addon is not built (looked for ${candidates.join(', ')}); ` +
+      'run `npm run build` with TOOLGUARD_LIB_DIR set to the directory of libtoolguard_c.so');
+  }
+  return createRequire(import.meta.url)(found);
+}
+
+const addon = loadAddon();
+
+/** The version of the toolguard library the addon is linked with. */
+export const version = addon.version;
+
+const message = (error) => (error instanceof Error ? error.message : String(error));
+
+// The call JSON text of check(call) or check(tool, args, context). A call
+// that cannot be written as JSON is passed on as text the C API cannot read,
+// so it is denied (and audited as a malformed call) like any bad call.
+function callText(call, args, context) {
+  if (typeof call === 'string') call = { tool: call, args: args ?? {}, context: context ?? {} };
+  try {
+    const text = JSON.stringify(call);
+    return text === undefined ? 'undefined' : text;
+  } catch (error) {
+    return `(the call is not JSON: ${message(error)})`;
+  }
+}
+
+// The answer JSON text for what the asker returned; anything else than an
+// answer object denies. always-allow without a scope takes the request's
+// first (narrowest) scope.
+function answerText(answer, request) {
+  if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
+    return denyText(`the asker gave no answer object (it gave ${String(answer)})`);
+  }
+  if (answer.outcome === 'always-allow' && answer.scope === undefined && request.scopes?.length) {
+    answer = { ...answer, scope: request.scopes[0] };
+  }
+  try {
+    return JSON.stringify(answer);
+  } catch (error) {
+    return denyText(`the asker's answer is not JSON: ${message(error)}`);
+  }
+}
+
+const denyText = (reason) => JSON.stringify({ outcome: 'deny', reason: `toolguard: ${reason}` });
+
+// What the addon calls for each ask (on the JS thread): runs the user's asker
+// and answers exactly once; a throw or a rejected promise denies.
+function dispatcherFor(asker) {
+  return (requestText, answer) => {
+    let request;
+    let result;
+    try {
+      request = JSON.parse(requestText);
+      result = asker(request);
+    } catch (error) {
+      answer(denyText(`the asker failed: ${message(error)}`));
+      return;
+    }
+    if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
+      Promise.resolve(result).then(
+        (value) => answer(answerText(value, request)),
+        (error) => answer(denyText(`the asker failed: ${message(error)}`)));
+    } else {
+      answer(answerText(result, request));
+    }
+  };
+}
+
+/**
+ * A guard: a policy, the approvals remembered for it, its audit log and who
+ * is asked when a call needs approval. Thread-safe in the C library; from JS,
+ * check() decides on the JS thread and checkAsync() on a worker thread.
+ */
+export class Guard {
+  #native;
+
+  /**
+   * Creates a guard. `options` are the C API's options (tg_guard_new), e.g.
+   * {policy_files: ['p.yaml'], builtin: true, audit: false, home: '/tmp/h'}.
+   * Throws an Error with the C API's message (a bad policy names its file,
+   * line and column).
+   */
+  constructor(options = {}) {
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+      throw new TypeError('toolguard: the guard options must be an object');
+    }
+    this.#native = new addon.Guard(JSON.stringify(options));
+  }
+
+  /**
+   * Judges a call now, on the JS thread: `check({tool, args, context: {cwd}})`
+   * or `check(tool, args, context)`. Returns the decision object
+   * ({verdict, reason, model_reason, rule, ...}). A call that cannot be read
+   * is a deny naming the field. An ask cannot wait here: the asker is called
+   * at once and must return its answer (not a promise), else the call is
+   * denied; use checkAsync to wait for a person.
+   */
+  check(call, args, context) {
+    return JSON.parse(this.#native.check(callText(call, args, context)));
+  }
+
+  /**
+   * Judges a call on a worker thread; resolves to the decision object. An
+   * ask waits there for the asker's answer (up to the guard's
+   * approval_timeout_ms, then deny) without blocking the event loop.
+   */
+  async checkAsync(call, args, context) {
+    return JSON.parse(await this.#native.checkAsync(callText(call, args, context)));
+  }
+
+  /**
+   * Sets who is asked when a call needs approval: `asker(request)` returns,
+   * or resolves to, `{outcome: 'allow-once'|'always-allow'|'deny', option?,
+   * scope?, reason?}`. The request is {id, call, decision, options, scopes,
+   * timeout_ms}. A throw, a rejection or anything but an answer denies.
+   * null: nobody is asked (decisions say 'ask').
+   */
+  setAsker(asker) {
+    if (asker === null || asker === undefined) {
+      this.#native.setAsker(null);
+    } else if (typeof asker !== 'function') {
+      throw new TypeError('toolguard: the asker must be a function');
+    } else {
+      this.#native.setAsker(dispatcherFor(asker));
+    }
+  }
+
+  /**
+   * Frees the guard: asks still waiting are denied, checks still running
+   * finish first; later calls throw.
+   */
+  close() {
+    this.#native.close();
+  }
+}
+
+const adapterVerdicts = { allow: 'allow', abort: 'abort' };  // all else denies
+
+/**
+ * multi-llm-ts's `toolExecutionValidation` callback, judged by toolguard:
+ * `(context, tool, args) => Promise<{decision: 'allow'|'deny'|'abort', extra}>`
+ * with `extra: {reason: decision.model_reason, meta: decision}`.
+ *
+ * Options: `guard` (a ready Guard) or `guardOptions` (to make one); `cwd`
+ * (the calls' working directory, default process.cwd(): multi-llm-ts gives
+ * none); `asker` (asked when the guard says ask; set on the guard; without
+ * one an ask denies); `context` (more call context: agent, session, role,
+ * mode; agent defaults to 'multi-llm-ts', model to the callback's model).
+ */
+export function toolguardValidator(options = {}) {
+  const guard = options.guard ?? new Guard(options.guardOptions ?? {});
+  if (options.asker) guard.setAsker(options.asker);
+  const cwd = options.cwd ?? process.cwd();
+  const extraContext = options.context ?? {};
+  return async (context, tool, args) => {
+    const callContext = { cwd, agent: 'multi-llm-ts', ...extraContext };
+    if (typeof context?.model === 'string' && callContext.model === undefined) {
+      callContext.model = context.model;
+    }
+    let decision;
+    try {
+      decision = await guard.checkAsync({ tool, args: args ?? {}, context: callContext });
+    } catch (error) {
+      const reason = `Blocked by toolguard: the call could not be checked: ${message(error)}`;
+      return { decision: 'deny', extra: { reason } };
+    }
+    return {
+      decision: adapterVerdicts[decision.verdict] ?? 'deny',
+      extra: { reason: decision.model_reason, meta: decision },
+    };
+  };
+}
