@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "cli/call_json.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/guard.hpp"
 #include "toolguard/policy_loader.hpp"
@@ -82,5 +83,30 @@ void BM_CApiDecide(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_CApiDecide);
+
+}  // namespace
+
+namespace {
+
+// What the C API adds before the decision: reading the call's JSON text.
+void BM_ParseCallJson(benchmark::State& state) {
+  const std::string call = toolguard::toJson(gitStatus()).dump();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        toolguard::cli::parseCallText(call, toolguard::cli::CallFormat::Toolguard, "/"));
+  }
+}
+BENCHMARK(BM_ParseCallJson);
+
+// And after it: the decision as JSON text.
+void BM_RenderDecisionJson(benchmark::State& state) {
+  PolicySources sources;
+  Guard guard(Engine(loadPolicy(sources)), GuardOptions{});
+  const Decision d = guard.decide(gitStatus());
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(toolguard::cli::dumpLine(toolguard::cli::decisionToJson(d, "Bash")));
+  }
+}
+BENCHMARK(BM_RenderDecisionJson);
 
 }  // namespace

@@ -110,7 +110,7 @@ type CallContext struct {
 }
 
 // UnmarshalJSON reads a context; the roots may also be named
-// "workspace_roots" (as the C API writes them in an AskRequest's call).
+// "workspace_roots" (as versions before 0.1.0 wrote them in an AskRequest's call).
 func (c *CallContext) UnmarshalJSON(data []byte) error {
 	type plain CallContext // without this method
 	var v struct {

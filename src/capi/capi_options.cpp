@@ -73,6 +73,9 @@ GuardSettings readGuardSettings(const char* options_json) {
       s.approval_timeout = std::chrono::milliseconds(value.get<uint64_t>());
     } else if (name == "cwd") {
       s.cwd = readString(value, name);
+      if (!s.cwd.starts_with('/')) {
+        throw std::invalid_argument("options: \"cwd\" must be an absolute path");
+      }
     } else if (name == "ask_server") {
       if (!value.is_object())
         throw std::invalid_argument("options: \"ask_server\" must be an object");

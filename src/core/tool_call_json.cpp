@@ -6,7 +6,7 @@ namespace toolguard {
 nlohmann::json toJson(const ToolCall& call) {
   nlohmann::json context{{"cwd", call.context.cwd}, {"mode", toString(call.context.mode)}};
   if (!call.context.workspace_roots.empty()) {
-    context["workspace_roots"] = call.context.workspace_roots;
+    context["roots"] = call.context.workspace_roots;  // the name check reads
   }
   const std::pair<const char*, const std::string*> ids[] = {
       {"agent", &call.context.agent},

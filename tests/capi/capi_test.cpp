@@ -110,6 +110,7 @@ TEST(CApi, BadOptionsAreErrorsNamingTheField) {
            {R"({"approval_timeout_ms": -1})", "approval_timeout_ms"},
            {R"({"audit": true, "audit": false})", "audit"},
            {R"({"user": fals})", "line 1"},
+           {R"({"cwd": "relative/dir"})", "cwd"},
            {R"([])", "object"}}) {
     tg_error* error = nullptr;
     EXPECT_EQ(tg_guard_new(options.c_str(), &error), nullptr) << options;
@@ -326,6 +327,30 @@ rules:
   json d = check(guard.get(), bashCall("deploy prod"));
   EXPECT_EQ(d["verdict"], "abort");
   EXPECT_EQ(d["rule"], "stop-deploys");
+}
+
+}  // namespace
+
+namespace {
+
+// The call an asker is shown is call JSON the guard itself reads back, roots included.
+TEST(CApi, AskRequestCallReadsBackAsTheSameCall) {
+  TempDir home;
+  GuardPtr guard = newGuard(builtinOnly(home));
+  ScriptedAsker asker{R"({"outcome": "allow-once"})"};
+  tg_guard_set_asker(guard.get(), &ScriptedAsker::ask, &asker);
+  json call = json::parse(bashCall("git push origin main"));
+  call["context"]["roots"] = {"/workspace", "/srv/shared"};
+  call["context"]["agent"] = "a1";
+  check(guard.get(), call.dump());
+  ASSERT_EQ(asker.asked, 1);
+  json shown = asker.last_request["call"];
+  EXPECT_EQ(shown["context"]["roots"], call["context"]["roots"]) << shown.dump();
+  EXPECT_EQ(shown["context"]["agent"], "a1");
+  tg_guard_set_asker(guard.get(), nullptr, nullptr);
+  json again = check(guard.get(), shown.dump());
+  EXPECT_EQ(again["verdict"], "ask") << again.dump();
+  EXPECT_EQ(again["approval_key"], asker.last_request["decision"]["approval_key"]);
 }
 
 }  // namespace
