@@ -55,7 +55,12 @@ export interface ToolCall {
 /** The final verdicts ('ask' only when no asker is set). */
 export type Verdict = 'allow' | 'ask' | 'deny' | 'abort';
 
-/** A decision, as `toolguard check` prints it. */
+/**
+ * A decision, as `toolguard check` prints it. verdict, reason, model_reason
+ * and rule are the object's own properties; the other fields are getters
+ * that read the decision's JSON once, on first use (so a spread or
+ * Object.keys sees the main four only: use toJSON() for a plain object).
+ */
 export interface Decision {
   verdict: Verdict;
   /** The reason, for the person. */
@@ -68,7 +73,16 @@ export interface Decision {
   basis?: string;
   tool?: string;
   id?: string;
+  policy_verdict?: string;
+  resolution?: string;
+  approval_key?: string;
+  decided_on?: string;
+  sanitized_args?: Record<string, unknown>;
+  approval?: Record<string, string>;
+  llm?: Record<string, unknown>;
   [field: string]: unknown;
+  /** Every field as a plain object (what JSON.stringify writes). */
+  toJSON(): Record<string, unknown>;
 }
 
 /** One way an always-allow answer can remember the approval. */
@@ -124,7 +138,8 @@ export declare class Guard {
 /** multi-llm-ts's validation response. */
 export interface ValidationResponse {
   decision: 'allow' | 'deny' | 'abort';
-  extra?: { reason: string; meta?: Decision };
+  /** meta: the whole decision as a plain object (Decision.toJSON()). */
+  extra?: { reason: string; meta?: Record<string, unknown> };
 }
 
 /** The options of toolguardValidator. */

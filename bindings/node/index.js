@@ -58,6 +58,70 @@ function answerText(answer, request) {
   }
 }
 
+// The verdicts by the C API's code (TG_VERDICT_*); any other code denies.
+const VERDICTS = ['allow', 'deny', 'ask', 'deny', 'abort'];
+
+// The decision's fields other than its main four, read from its JSON text
+// (tg_decision_json) the first time one of them is asked for.
+const LAZY_FIELDS = ['source', 'basis', 'tool', 'policy_verdict', 'resolution', 'approval_key',
+  'decided_on', 'sanitized_args', 'id', 'approval', 'llm'];
+
+/**
+ * A decision, as `toolguard check` prints it. verdict, reason, model_reason
+ * and rule are its own properties, read from the C API's decision object;
+ * the other fields (source, basis, tool, id, approval, llm, ...) are getters
+ * that render and parse the decision's JSON once, on first use. toJSON()
+ * (so JSON.stringify) gives every field as a plain object.
+ */
+class Decision {
+  #handle;  // the tg_decision until its JSON is read
+  #fields;  // the parsed JSON after
+
+  constructor(verdict, reason, modelReason, rule, handle) {
+    this.verdict = verdict;
+    this.reason = reason;
+    this.model_reason = modelReason;
+    this.rule = rule;
+    this.#handle = handle;
+    this.#fields = undefined;
+  }
+
+  // The whole decision as the C API renders it (parsed once).
+  #all() {
+    if (this.#fields === undefined) {
+      this.#fields = JSON.parse(addon.decisionJson(this.#handle));
+      this.#handle = undefined;
+    }
+    return this.#fields;
+  }
+
+  /** Every field of the decision, as a plain object (what JSON.stringify writes). */
+  toJSON() {
+    return { ...this.#all(), ...this };  // with what was set on the object since
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    return inspect(this.toJSON(), options);
+  }
+
+  static {
+    for (const field of LAZY_FIELDS) {
+      Object.defineProperty(Decision.prototype, field, {
+        get() { return this.#all()[field]; },
+        // Assigning a field makes it the object's own, as on a parsed object.
+        set(value) {
+          Object.defineProperty(this, field, { value, writable: true, enumerable: true, configurable: true });
+        },
+        enumerable: true,
+        configurable: true,
+      });
+    }
+  }
+}
+
+addon.setDecisionFactory((verdict, reason, modelReason, rule, handle) =>
+  new Decision(VERDICTS[verdict] ?? 'deny', reason, modelReason, rule, handle));
+
 const denyText = (reason) => JSON.stringify({ outcome: 'deny', reason: `toolguard: ${reason}` });
 
 // What the addon calls for each ask (on the JS thread): runs the user's asker
@@ -113,7 +177,7 @@ export class Guard {
    * denied; use checkAsync to wait for a person.
    */
   check(call, args, context) {
-    return JSON.parse(this.#native.check(callText(call, args, context)));
+    return this.#native.check(callText(call, args, context));
   }
 
   /**
@@ -122,7 +186,7 @@ export class Guard {
    * approval_timeout_ms, then deny) without blocking the event loop.
    */
   async checkAsync(call, args, context) {
-    return JSON.parse(await this.#native.checkAsync(callText(call, args, context)));
+    return this.#native.checkAsync(callText(call, args, context));
   }
 
   /**
@@ -156,7 +220,7 @@ const adapterVerdicts = { allow: 'allow', abort: 'abort' };  // all else denies
 /**
  * multi-llm-ts's `toolExecutionValidation` callback, judged by toolguard:
  * `(context, tool, args) => Promise<{decision: 'allow'|'deny'|'abort', extra}>`
- * with `extra: {reason: decision.model_reason, meta: decision}`.
+ * with `extra: {reason: decision.model_reason, meta: decision.toJSON()}` (a plain object).
  *
  * Options: `guard` (a ready Guard) or `guardOptions` (to make one); `cwd`
  * (the calls' working directory, default process.cwd(): multi-llm-ts gives
@@ -183,7 +247,7 @@ export function toolguardValidator(options = {}) {
     }
     return {
       decision: adapterVerdicts[decision.verdict] ?? 'deny',
-      extra: { reason: decision.model_reason, meta: decision },
+      extra: { reason: decision.model_reason, meta: decision.toJSON() },
     };
   };
 }

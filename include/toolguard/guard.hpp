@@ -91,6 +91,11 @@ class Guard {
   /// policy must have the same rate limits as this guard's.
   Guard withEngine(Engine engine) const;
 
+  /// A guard with the same engine, session approvals and rate-limit counts
+  /// that settles asks with `options` (another approval handler, say). The
+  /// options' rate-limit store must be this guard's.
+  Guard withOptions(GuardOptions options) const;
+
   /// The in-memory "always allow for this session" approvals.
   SessionApprovals& sessionApprovals() { return *session_; }
 

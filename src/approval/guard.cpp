@@ -51,6 +51,12 @@ Guard Guard::withEngine(Engine engine) const {
   return next;
 }
 
+Guard Guard::withOptions(GuardOptions options) const {
+  Guard next = *this;
+  next.options_ = std::move(options);
+  return next;
+}
+
 Decision Guard::decide(const ToolCall& call, RateLimitTicket& running) {
   return decide(call, running, CancellationToken{});
 }

@@ -75,7 +75,14 @@ void tg_guard_set_asker(tg_guard* guard, tg_ask_fn asker, void* user_data) {
         guard->settings.ask_server_url, guard->settings.ask_server_token);
     guard->base.report_ask = false;
   }
-  guard->guards.clear();  // built again, with the asker, on their next call
+  // Each Guard keeps its session approvals and rate-limit counts, and asks
+  // the new asker from now on.
+  for (auto& [engine, built] : guard->guards) {
+    toolguard::GuardOptions options = built->options();
+    options.approval_handler = guard->base.approval_handler;
+    options.report_ask = guard->base.report_ask;
+    built = std::make_shared<toolguard::Guard>(built->withOptions(std::move(options)));
+  }
 }
 
 tg_decision* tg_guard_decide(tg_guard* guard, const char* call_json, size_t call_length,

@@ -1,6 +1,8 @@
 // Asks through the C asker: the request goes out as JSON, the answer comes
 // back through tg_ask_answer, from any thread, as JSON.
+#include <chrono>
 #include <future>
+#include <optional>
 #include <stdexcept>
 
 #include "capi/capi_types.hpp"
@@ -9,6 +11,11 @@
 
 struct tg_ask {
   std::promise<toolguard::ApprovalAnswer> answer;
+  /// Past this, an answer denies: the guard has stopped waiting (an asker
+  /// that answers inside its callback is not interrupted, so its answer is
+  /// checked here). Unset: no limit.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::chrono::milliseconds timeout{0};
   size_t option_count = 0;
   std::vector<toolguard::ApprovalScope> scopes;
 };
@@ -95,6 +102,10 @@ std::shared_ptr<ApprovalHandler> cAskerHandler(tg_ask_fn asker, void* user_data)
     auto* ask = new tg_ask;
     ask->option_count = request.options.size();
     ask->scopes = request.scopes;
+    if (request.timeout.count() > 0) {
+      ask->timeout = request.timeout;
+      ask->deadline = std::chrono::steady_clock::now() + request.timeout;
+    }
     std::future<ApprovalAnswer> answer = ask->answer.get_future();
     const std::string text =
         requestJson(request).dump(-1, ' ', false, json::error_handler_t::replace);
@@ -110,7 +121,14 @@ extern "C" int tg_ask_answer(tg_ask* ask, const char* answer_json, tg_error** er
   }
   std::unique_ptr<tg_ask> owned(ask);
   try {
-    owned->answer.set_value(readAnswer(*owned, answer_json));
+    ApprovalAnswer answer = readAnswer(*owned, answer_json);
+    if (owned->deadline && std::chrono::steady_clock::now() > *owned->deadline) {
+      answer = ApprovalAnswer{};  // deny
+      answer.by_person = false;
+      answer.reason = "the answer came after the approval timeout (" +
+                      std::to_string(owned->timeout.count()) + " ms)";
+    }
+    owned->answer.set_value(std::move(answer));
     return 0;
   } catch (const std::invalid_argument& e) {
     ApprovalAnswer deny;

@@ -1,6 +1,7 @@
 // The guard behind tg_guard: engines per project (the project layer depends
 // on the call's cwd), one Guard per engine, the call's JSON in and the
 // decision out. Every failure becomes a deny or an error value.
+#include <filesystem>
 #include <stdexcept>
 
 #include "capi/capi_types.hpp"
@@ -20,10 +21,22 @@ cli::GuardCliOptions cliOptionsOf(const GuardSettings& s) {
   return o;
 }
 
+std::string absolute(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path full = std::filesystem::absolute(path, ec);
+  return ec ? path : full.lexically_normal().string();
+}
+
 cli::PolicyOptions policyOptionsOf(const GuardSettings& s) {
   cli::PolicyOptions policy = s.policy;
-  // The approvals and the audit log of a chosen home are guarded like the default's.
+  // The approvals and the audit log of a chosen home are guarded like the
+  // default's, and so are the guard's own policy files and audit log, wherever
+  // they are: an agent that rewrites them rewrites its own limits.
   if (!s.home.empty()) policy.guarded_dirs.push_back(s.home);
+  if (!s.audit_log.empty()) policy.guarded_dirs.push_back(absolute(s.audit_log));
+  for (const std::string& file : s.policy.policy_files) {
+    policy.guarded_dirs.push_back(absolute(file));
+  }
   return policy;
 }
 
@@ -61,9 +74,8 @@ tg_guard::tg_guard(GuardSettings given)
   } else {
     base.report_ask = true;  // nobody to ask until an asker is set: the caller asks
   }
-  if (settings.cwd.empty()) settings.cwd = cli::currentDirectory();
   // Load the policy now, so a broken file is tg_guard_new's error.
-  engines.forCwd(settings.cwd);
+  engines.forCwd(settings.cwd.empty() ? cli::currentDirectory() : settings.cwd);
 }
 
 void setError(tg_error** error, std::string message) {
@@ -84,8 +96,11 @@ std::shared_ptr<Guard> guardFor(tg_guard& guard, const std::string& cwd) {
 }
 
 Decision decideCallText(tg_guard& guard, std::string_view call_json, std::string& tool) {
+  // A call without a cwd is made where the process is now (it may have
+  // changed directory since the guard was made), unless the options name one.
   cli::ParsedCall parsed =
-      cli::parseCallText(std::string(call_json), cli::CallFormat::Toolguard, guard.settings.cwd);
+      cli::parseCallText(std::string(call_json), cli::CallFormat::Toolguard,
+                         guard.settings.cwd.empty() ? cli::currentDirectory() : guard.settings.cwd);
   if (!parsed.call) {
     Decision d = cli::inputErrorDecision(parsed.error);
     if (guard.base.audit_log) {

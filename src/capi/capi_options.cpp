@@ -11,6 +11,8 @@ namespace {
 
 using nlohmann::json;
 
+constexpr uint64_t kMaxApprovalTimeoutMs = 86'400'000;  // as the command's --approval-timeout
+
 bool readBool(const json& value, const std::string& name) {
   if (!value.is_boolean())
     throw std::invalid_argument("options: \"" + name + "\" must be true or false");
@@ -69,6 +71,10 @@ GuardSettings readGuardSettings(const char* options_json) {
     } else if (name == "approval_timeout_ms") {
       if (!value.is_number_unsigned()) {
         throw std::invalid_argument("options: \"approval_timeout_ms\" must be a whole number >= 0");
+      }
+      if (value.get<uint64_t>() > kMaxApprovalTimeoutMs) {
+        throw std::invalid_argument(
+            "options: \"approval_timeout_ms\" must be at most 86400000 (a day)");
       }
       s.approval_timeout = std::chrono::milliseconds(value.get<uint64_t>());
     } else if (name == "cwd") {

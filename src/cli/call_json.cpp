@@ -29,8 +29,11 @@ bool optionalString(const json& object, const char* key, const std::string& path
 
 // True for a cwd that names no directory by itself ("src", "./app"): the
 // agent's directory is unknown, and toolguard's own is not it.
+// "~" and "~/..." are the home directory; "~user/..." is refused too (a user
+// who does not exist would leave it relative to toolguard's own directory).
 bool isRelativeCwd(const std::string& cwd) {
-  return !cwd.empty() && cwd.front() != '/' && cwd.front() != '~';
+  if (cwd.empty() || cwd.front() == '/') return false;
+  return !(cwd == "~" || cwd.starts_with("~/"));
 }
 
 // The call's cwd made absolute ("~" expanded), or `default_cwd` when the call

@@ -43,6 +43,46 @@ std::optional<std::string> argumentShapeError(const ToolCall& call, const Argume
   return std::nullopt;
 }
 
+namespace {
+
+bool sameIgnoringCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::string> argumentNameError(const ToolCall& call, const ToolInfo& tool) {
+  if (!call.args.is_object() || call.args.size() < 1) return std::nullopt;
+  for (auto it = call.args.begin(); it != call.args.end(); ++it) {
+    const std::string& name = it.key();
+    for (auto other = std::next(it); other != call.args.end(); ++other) {
+      if (sameIgnoringCase(name, other.key())) {
+        return "args: \"" + name + "\" and \"" + other.key() +
+               "\" differ only in case (a tool that reads names without regard to case could "
+               "run either)";
+      }
+    }
+    const auto read_in_other_case = [&](const std::string& read) {
+      return !read.empty() && read != name && sameIgnoringCase(read, name);
+    };
+    const std::string* read = nullptr;
+    if (read_in_other_case(tool.command_arg)) read = &tool.command_arg;
+    for (const std::string& path : tool.path_args) {
+      if (read == nullptr && read_in_other_case(path)) read = &path;
+    }
+    if (read != nullptr) {
+      return "args: \"" + name + "\" is the argument \"" + *read + "\" of " + call.tool +
+             " in another case, which the guard does not read";
+    }
+  }
+  return std::nullopt;
+}
+
 ArgumentOutcome checkArguments(const CompiledPolicy& compiled, const ToolCall& call) {
   ArgumentOutcome out;
   if (auto error = schemaError(compiled, call.tool, call.args)) {

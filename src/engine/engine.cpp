@@ -142,6 +142,9 @@ Decision judge(const detail::CompiledPolicy& compiled, const ToolCall& call, std
     return errorDecision(std::move(*problem));
   }
   const ToolInfo& info = policy.tools.resolve(call.tool);
+  if (std::optional<std::string> problem = detail::argumentNameError(call, info)) {
+    return errorDecision(std::move(*problem));
+  }
   const CallView view(call, info, policy.paths.pathOptions(), &policy.paths.workspace_roots);
   if (const std::optional<std::string>& bad_path = view.pathError()) {
     return errorDecision(*bad_path);
@@ -161,6 +164,14 @@ bool isFinal(Verdict verdict) {
 Decision Engine::decide(const ToolCall& call) const {
   try {
     if (call.tool.empty()) return errorDecision("the call has no tool name");
+    // A host that compares names as C strings would run "Bash" for "Bash\0...";
+    // white space (tabs, newlines) is judged below as the tool it pads.
+    if (std::any_of(call.tool.begin(), call.tool.end(), [](char c) {
+          const auto byte = static_cast<unsigned char>(c);
+          return (byte < 0x20 && (byte < '\t' || byte > '\r')) || byte == 0x7f;
+        })) {
+      return errorDecision("the tool name holds a control character");
+    }
     // A name that imitates a known tool is that tool (BASH, "Bash "), or,
     // when it hides the imitation (zero-width, full-width), refused.
     if (auto imitation = detail::imitatedTool(call.tool, compiled_->policy.tools,

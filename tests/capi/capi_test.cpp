@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -111,6 +112,7 @@ TEST(CApi, BadOptionsAreErrorsNamingTheField) {
            {R"({"audit": true, "audit": false})", "audit"},
            {R"({"user": fals})", "line 1"},
            {R"({"cwd": "relative/dir"})", "cwd"},
+           {R"({"approval_timeout_ms": 9223372036854775808})", "approval_timeout_ms"},
            {R"([])", "object"}}) {
     tg_error* error = nullptr;
     EXPECT_EQ(tg_guard_new(options.c_str(), &error), nullptr) << options;
@@ -351,6 +353,134 @@ TEST(CApi, AskRequestCallReadsBackAsTheSameCall) {
   json again = check(guard.get(), shown.dump());
   EXPECT_EQ(again["verdict"], "ask") << again.dump();
   EXPECT_EQ(again["approval_key"], asker.last_request["decision"]["approval_key"]);
+}
+
+}  // namespace
+
+namespace {
+
+// An asker that answers inside its callback, after the approval timeout:
+// the guard has stopped waiting, so the late answer denies.
+TEST(CApi, InlineAnswerAfterTheTimeoutDenies) {
+  TempDir home;
+  GuardPtr guard = newGuard(builtinOnly(home, {{"approval_timeout_ms", 30}}));
+  auto slow = [](void*, tg_ask* ask, const char*) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    tg_ask_answer(ask, R"({"outcome": "allow-once"})", nullptr);
+  };
+  tg_guard_set_asker(guard.get(), slow, nullptr);
+  json d = check(guard.get(), bashCall("git push origin main"));
+  EXPECT_EQ(d["verdict"], "deny") << d.dump();
+}
+
+// Setting an asker keeps what the guard counted and remembered.
+TEST(CApi, SettingAnAskerKeepsRateLimitsAndSessionApprovals) {
+  TempDir dir;
+  auto file = dir.write("limits.yaml", R"(version: 1
+rate_limits:
+  - tool: Read
+    max_calls: 2
+    window: 1h
+)");
+  json options = json::parse(builtinOnly(dir));
+  options["policy_files"] = {file.string()};
+  GuardPtr guard = newGuard(options.dump());
+  const std::string read = json{{"tool", "Read"},
+                                {"args", {{"file_path", "/workspace/a.txt"}}},
+                                {"context", {{"cwd", "/workspace"}}}}
+                               .dump();
+  EXPECT_EQ(check(guard.get(), read)["verdict"], "allow");
+  EXPECT_EQ(check(guard.get(), read)["verdict"], "allow");
+  ScriptedAsker asker{R"({"outcome": "always-allow", "option": 0, "scope": "session"})"};
+  tg_guard_set_asker(guard.get(), &ScriptedAsker::ask, &asker);
+  EXPECT_EQ(check(guard.get(), read)["verdict"], "deny");
+  json push = json::parse(bashCall("git push origin main"));
+  push["context"]["session"] = "s1";
+  EXPECT_EQ(check(guard.get(), push.dump())["verdict"], "allow");
+  tg_guard_set_asker(guard.get(), nullptr, nullptr);
+  EXPECT_EQ(check(guard.get(), read)["verdict"], "deny");
+  EXPECT_EQ(check(guard.get(), push.dump())["verdict"], "allow");  // remembered for the session
+  EXPECT_EQ(asker.asked, 1);
+}
+
+// The guard's own policy files and audit log cannot be written by the agent.
+TEST(CApi, OwnPolicyFileAndAuditLogAreGuarded) {
+  TempDir dir;
+  TempDir home;  // apart: toolguard's home is guarded whole
+  auto file = dir.write("ws/team.yaml", "version: 1\n");
+  json options = json::parse(builtinOnly(home));
+  options["policy_files"] = {file.string()};
+  options["audit"] = true;
+  options["audit_log"] = (dir.path() / "ws/logs/audit.jsonl").string();
+  GuardPtr guard = newGuard(options.dump());
+  const std::string cwd = (dir.path() / "ws").string();
+  for (const std::string target : {"team.yaml", "logs/audit.jsonl"}) {
+    json write = {{"tool", "Write"},
+                  {"args", {{"file_path", target}, {"content", "default: allow"}}},
+                  {"context", {{"cwd", cwd}}}};
+    EXPECT_EQ(check(guard.get(), write.dump())["verdict"], "deny") << target;
+  }
+  EXPECT_EQ(check(guard.get(), json{{"tool", "Write"},
+                                    {"args", {{"file_path", "notes.txt"}, {"content", "x"}}},
+                                    {"context", {{"cwd", cwd}}}}
+                                   .dump())["verdict"],
+            "allow");
+}
+
+// Without a cwd in the call or the options, a call is made where the process is now.
+TEST(CApi, CallWithoutCwdIsJudgedWhereTheProcessIsNow) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "ws");
+  const auto before = std::filesystem::current_path();
+  std::filesystem::current_path(dir.path() / "ws");
+  GuardPtr guard = newGuard(builtinOnly(dir));
+  std::filesystem::current_path("/etc");
+  json d =
+      check(guard.get(), R"({"tool": "Write", "args": {"file_path": "passwd", "content": "x"}})");
+  std::filesystem::current_path(before);
+  EXPECT_EQ(d["verdict"], "deny") << d.dump();
+}
+
+// Names in another case: a tool that reads them without regard to case (Go's
+// encoding/json) would run what the guard did not judge.
+TEST(CApi, ArgumentNamesInAnotherCaseAreDenied) {
+  TempDir home;
+  GuardPtr guard = newGuard(builtinOnly(home));
+  for (const json& args :
+       {json{{"command", "ls"}, {"Command", kWipeHome}}, json{{"COMMAND", kWipeHome}}}) {
+    json d =
+        check(guard.get(),
+              json{{"tool", "Bash"}, {"args", args}, {"context", {{"cwd", "/workspace"}}}}.dump());
+    EXPECT_EQ(d["verdict"], "deny") << args.dump();
+  }
+  json write = {{"tool", "Write"},
+                {"args", {{"File_Path", "/etc/passwd"}, {"content", "x"}}},
+                {"context", {{"cwd", "/workspace"}}}};
+  json d = check(guard.get(), write.dump());
+  EXPECT_EQ(d["verdict"], "deny") << d.dump();
+  EXPECT_NE(d["reason"].get<std::string>().find("file_path"), std::string::npos) << d.dump();
+}
+
+TEST(CApi, ToolNameWithAControlCharacterIsDenied) {
+  TempDir home;
+  GuardPtr guard = newGuard(builtinOnly(home));
+  EXPECT_EQ(check(guard.get(),
+                  R"({"tool": "Bash\u0000", "args": {"command": "ls"}, "context": {"cwd": "/"}})")
+                ["verdict"],
+            "deny");
+  EXPECT_EQ(check(guard.get(),
+                  R"({"tool": "Bash\u0001", "args": {"command": "ls"}, "context": {"cwd": "/"}})")
+                ["verdict"],
+            "deny");
+}
+
+TEST(CApi, CwdOfAnotherUsersHomeIsNotAbsolute) {
+  TempDir home;
+  GuardPtr guard = newGuard(builtinOnly(home));
+  json d =
+      check(guard.get(),
+            R"({"tool": "Bash", "args": {"command": "ls"}, "context": {"cwd": "~nosuchuser/x"}})");
+  EXPECT_EQ(d["verdict"], "deny") << d.dump();
 }
 
 }  // namespace

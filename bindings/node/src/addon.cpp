@@ -1,9 +1,12 @@
 // toolguard's Node.js addon: the C API (include/toolguard/toolguard.h) as one
-// JS class, `Guard`, that index.js wraps. JSON text goes in and out: index.js
-// turns calls into JSON and parses the decisions.
+// JS class, `Guard`, that index.js wraps. Calls go in as JSON text (index.js
+// stringifies them); decisions come out as objects made by index.js's
+// decision factory from the main fields (verdict, reasons, rule) read here,
+// plus a handle on the tg_decision whose JSON (the other fields) is rendered
+// only when asked for (decisionJson).
 //
 // Threads.
-//  - check() runs tg_guard_check on the JS thread.
+//  - check() runs tg_guard_decide on the JS thread.
 //  - checkAsync() runs it on one of the addon's own threads (CheckPool), not
 //    libuv's pool: a check waiting for a person would hold a libuv thread
 //    (there are 4, shared with fs, dns and zlib) for minutes, and node waits
@@ -69,10 +72,96 @@ std::string TakeMessage(tg_error* error, const char* fallback) {
   return message;
 }
 
-// Frees a string the C API returned.
-struct StringFree {
-  void operator()(char* text) const { tg_string_free(text); }
+// A decision waiting for its JSON to be asked for: what the decision's handle
+// (an External) holds. Freed by decisionJson (once the JSON is read) or by
+// the handle's finalizer.
+struct DecisionBox {
+  tg_decision* decision;
 };
+
+void FreeDecisionBox(napi_env, void* data, void*) {
+  auto* box = static_cast<DecisionBox*>(data);
+  tg_decision_free(box->decision);
+  delete box;
+}
+
+// Frees a tg_decision.
+struct DecisionFree {
+  void operator()(tg_decision* decision) const { tg_decision_free(decision); }
+};
+using DecisionPtr = std::unique_ptr<tg_decision, DecisionFree>;
+
+// The addon's data in one env (node or a worker): index.js's decision
+// factory, factory(verdictCode, reason, modelReason, rule|null, handle).
+struct AddonData {
+  Napi::FunctionReference factory;
+};
+
+// A C string as a JS string (raw Node-API: no throw).
+napi_status Utf8(napi_env env, const char* text, napi_value* out) {
+  return napi_create_string_utf8(env, text != nullptr ? text : "", NAPI_AUTO_LENGTH, out);
+}
+
+// The JS decision for `decision`, which it takes (JS thread). On failure
+// *result stays null and the exception, if any, is pending.
+napi_status MakeDecision(napi_env env, DecisionPtr decision, napi_value* result) {
+  *result = nullptr;
+  auto* data = static_cast<AddonData*>(nullptr);
+  napi_status status = napi_get_instance_data(env, reinterpret_cast<void**>(&data));
+  if (status != napi_ok) return status;
+  if (data == nullptr || data->factory.IsEmpty()) return napi_generic_failure;
+  const tg_decision* d = decision.get();
+  napi_value args[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
+  const char* rule = tg_decision_rule(d);
+  if ((status = napi_create_int32(env, static_cast<int32_t>(tg_decision_verdict(d)), &args[0])) !=
+          napi_ok ||
+      (status = Utf8(env, tg_decision_reason(d), &args[1])) != napi_ok ||
+      (status = Utf8(env, tg_decision_model_reason(d), &args[2])) != napi_ok ||
+      (status = rule == nullptr || *rule == '\0' ? napi_get_null(env, &args[3])
+                                                 : Utf8(env, rule, &args[3])) != napi_ok) {
+    return status;
+  }
+  auto box = std::make_unique<DecisionBox>(DecisionBox{decision.get()});
+  if ((status = napi_create_external(env, box.get(), FreeDecisionBox, nullptr, &args[4])) !=
+      napi_ok) {
+    return status;
+  }
+  box.release();  // the handle's now
+  decision.release();
+  napi_value factory = nullptr;
+  napi_value receiver = nullptr;
+  if ((status = napi_get_reference_value(env, static_cast<napi_ref>(data->factory), &factory)) !=
+          napi_ok ||
+      (status = napi_get_undefined(env, &receiver)) != napi_ok) {
+    return status;
+  }
+  return napi_call_function(env, receiver, factory, 5, args, result);
+}
+
+// decisionJson(handle): the whole decision as JSON text; frees the
+// tg_decision (the JS side reads it once).
+Napi::Value DecisionJson(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsExternal()) {
+    throw Napi::TypeError::New(env, "toolguard: not a decision handle");
+  }
+  DecisionBox* box = info[0].As<Napi::External<DecisionBox>>().Data();
+  if (box->decision == nullptr) throw Napi::Error::New(env, "toolguard: the decision was read");
+  const char* json = tg_decision_json(box->decision);
+  if (json == nullptr) throw Napi::Error::New(env, "toolguard: the decision could not be rendered");
+  Napi::String text = Napi::String::New(env, json);
+  tg_decision_free(box->decision);
+  box->decision = nullptr;
+  return text;
+}
+
+// setDecisionFactory(factory): who makes the decision objects.
+void SetDecisionFactory(const Napi::CallbackInfo& info) {
+  if (info.Length() < 1 || !info[0].IsFunction()) {
+    throw Napi::TypeError::New(info.Env(), "toolguard: the decision factory must be a function");
+  }
+  info.Env().GetInstanceData<AddonData>()->factory = Napi::Persistent(info[0].As<Napi::Function>());
+}
 
 class GuardLink;
 
@@ -540,14 +629,10 @@ class CheckTask : public JsTask {
   static void Work(std::unique_ptr<JsTask> task) {
     auto* self = static_cast<CheckTask*>(task.get());
     tg_error* error = nullptr;
-    std::unique_ptr<char, StringFree> out(
-        tg_guard_check(self->core_->guard, self->call_.c_str(), &error));
+    self->decision_.reset(
+        tg_guard_decide(self->core_->guard, self->call_.data(), self->call_.size(), &error));
     CheckPool::LeaveWait();
-    if (out) {
-      self->decision_ = out.get();
-    } else {
-      self->error_ = TakeMessage(error, "tg_guard_check failed");
-    }
+    if (!self->decision_) self->error_ = TakeMessage(error, "tg_guard_decide failed");
     self->core_.reset();  // a guard closed meanwhile is freed by its last check
     const std::shared_ptr<GuardLink> link = self->link_;
     link->Send(task);
@@ -561,8 +646,8 @@ class CheckTask : public JsTask {
   std::shared_ptr<GuardLink> link_;
   std::shared_ptr<GuardCore> core_;
   std::string call_;
-  std::string decision_;
-  std::string error_;  // when the check failed
+  DecisionPtr decision_;  // the JS decision's once the check is done
+  std::string error_;     // when the check failed
 };
 
 // The call JSON text of info[0] (index.js always passes a string).
@@ -573,8 +658,8 @@ std::string CallText(const Napi::CallbackInfo& info) {
   return info[0].As<Napi::String>().Utf8Value();
 }
 
-// The JS class: new Guard(optionsJson), check(callJson) -> decisionJson,
-// checkAsync(callJson) -> Promise<decisionJson>, setAsker(dispatcher|null),
+// The JS class: new Guard(optionsJson), check(callJson) -> decision,
+// checkAsync(callJson) -> Promise<decision>, setAsker(dispatcher|null),
 // close().
 class NativeGuard : public Napi::ObjectWrap<NativeGuard> {
  public:
@@ -584,7 +669,8 @@ class NativeGuard : public Napi::ObjectWrap<NativeGuard> {
                        {InstanceMethod<&NativeGuard::Check>("check"),
                         InstanceMethod<&NativeGuard::CheckAsync>("checkAsync"),
                         InstanceMethod<&NativeGuard::SetAsker>("setAsker"),
-                        InstanceMethod<&NativeGuard::Close>("close")});
+                        InstanceMethod<&NativeGuard::Close>("close"),
+                        InstanceMethod<&NativeGuard::BareDecide>("_bareDecide")});
   }
 
   // new Guard(optionsJson?): tg_guard_new; throws its message.
@@ -631,9 +717,29 @@ class NativeGuard : public Napi::ObjectWrap<NativeGuard> {
     SyncCheck sync{info.Env(), link_.get()};
     SyncCheckScope scope(&sync);
     tg_error* error = nullptr;
-    std::unique_ptr<char, StringFree> out(tg_guard_check(core->guard, call.c_str(), &error));
-    if (!out) throw Napi::Error::New(info.Env(), TakeMessage(error, "tg_guard_check failed"));
-    return Napi::String::New(info.Env(), out.get());
+    DecisionPtr decision(tg_guard_decide(core->guard, call.data(), call.size(), &error));
+    if (!decision) throw Napi::Error::New(info.Env(), TakeMessage(error, "tg_guard_decide failed"));
+    napi_value result = nullptr;
+    if (MakeDecision(info.Env(), std::move(decision), &result) != napi_ok) {
+      if (info.Env().IsExceptionPending()) throw info.Env().GetAndClearPendingException();
+      throw Napi::Error::New(info.Env(), "toolguard: the decision object could not be made");
+    }
+    return Napi::Value(info.Env(), result);
+  }
+
+  // _bareDecide(callJson, n): n × (tg_guard_decide + tg_decision_free), the
+  // C API's own cost in this process (bench.mjs only). Returns the last verdict.
+  Napi::Value BareDecide(const Napi::CallbackInfo& info) {
+    const std::shared_ptr<GuardCore> core = Core(info.Env());
+    const std::string call = CallText(info);
+    const int64_t n = info.Length() > 1 ? info[1].As<Napi::Number>().Int64Value() : 1;
+    int verdict = -1;
+    for (int64_t i = 0; i < n; ++i) {
+      tg_decision* decision = tg_guard_decide(core->guard, call.data(), call.size(), nullptr);
+      verdict = decision != nullptr ? tg_decision_verdict(decision) : -1;
+      tg_decision_free(decision);
+    }
+    return Napi::Number::New(info.Env(), verdict);
   }
 
   Napi::Value CheckAsync(const Napi::CallbackInfo& info) {
@@ -697,9 +803,19 @@ void CheckTask::Run(napi_env env) {
   napi_handle_scope scope = nullptr;
   if (napi_open_handle_scope(env, &scope) == napi_ok) {
     napi_value value = nullptr;
-    if (error_.empty()) {
-      if (napi_create_string_utf8(env, decision_.data(), decision_.size(), &value) == napi_ok) {
+    if (decision_) {
+      if (MakeDecision(env, std::move(decision_), &value) == napi_ok) {
         napi_resolve_deferred(env, deferred_, value);
+      } else {
+        bool pending = false;
+        napi_value exception = nullptr;
+        if (napi_is_exception_pending(env, &pending) != napi_ok || !pending ||
+            napi_get_and_clear_last_exception(env, &exception) != napi_ok) {
+          napi_value message = nullptr;
+          Utf8(env, "toolguard: the decision object could not be made", &message);
+          napi_create_error(env, nullptr, message, &exception);
+        }
+        napi_reject_deferred(env, deferred_, exception);
       }
     } else {
       napi_value message = nullptr;
@@ -714,7 +830,11 @@ void CheckTask::Run(napi_env env) {
 }
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  env.SetInstanceData(new AddonData);
   exports.Set("Guard", NativeGuard::Define(env));
+  exports.Set("setDecisionFactory",
+              Napi::Function::New<SetDecisionFactory>(env, "setDecisionFactory"));
+  exports.Set("decisionJson", Napi::Function::New<DecisionJson>(env, "decisionJson"));
   exports.Set("version", Napi::String::New(env, tg_version()));
   return exports;
 }

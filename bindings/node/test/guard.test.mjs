@@ -71,6 +71,40 @@ test('checkAsync gives the decision check gives', async (t) => {
   assert.equal(async.reason, sync.reason);
 });
 
+test('a decision has every field: the main four at once, the others read lazily', async (t) => {
+  const dir = tempDir(t);
+  const guard = new Guard(builtinOptions(dir));
+  const call = { tool: 'Bash', args: { command: DESTRUCTIVE }, context: { cwd: dir } };
+  const decisions = [guard.check(call), await guard.checkAsync(call), guard.check(call)];
+  guard.close();  // a decision outlives its guard
+  for (const decision of decisions) {
+    assert.deepEqual(Object.keys(decision), ['verdict', 'reason', 'model_reason', 'rule']);
+    const full = JSON.parse(JSON.stringify(decision));
+    for (const field of ['verdict', 'reason', 'model_reason', 'rule', 'source', 'basis', 'tool']) {
+      assert.ok(Object.hasOwn(full, field), field);
+    }
+    assert.equal(full.tool, 'Bash');
+    assert.equal(typeof full.source, 'string');
+    assert.equal(typeof full.basis, 'string');
+    for (const [field, value] of Object.entries(full)) assert.deepEqual(decision[field], value, field);
+    assert.deepEqual(decision.toJSON(), full);
+    assert.equal(decision.policy_verdict, full.policy_verdict);  // undefined when absent, as parsed
+  }
+  // Fields can be set, as on a plain object.
+  const [decision] = decisions;
+  decision.id = 'mine';
+  decision.verdict = 'ask';
+  assert.equal(decision.id, 'mine');
+  assert.equal(JSON.parse(JSON.stringify(decision)).id, 'mine');
+  assert.equal(decision.toJSON().verdict, 'ask');
+  // A malformed call's decision, with no rule.
+  const again = new Guard(builtinOptions(dir));
+  const bad = again.check({ args: {} });
+  again.close();
+  assert.equal(bad.rule, null);
+  assert.equal(bad.basis, JSON.parse(JSON.stringify(bad)).basis);
+});
+
 test('bad options throw the C API\'s message', (t) => {
   const dir = tempDir(t);
   assert.throws(() => new Guard({ ...builtinOptions(dir), no_such_option: true }),

@@ -169,6 +169,9 @@ test('the validator\'s response carries the reason and the decision', async (t) 
   assert.equal(denied.extra.reason, denied.extra.meta.model_reason);
   assert.equal(denied.extra.meta.tool, 'Bash');
   assert.equal(typeof denied.extra.meta.rule, 'string');
+  // meta is the whole decision as a plain object (what JSON.stringify writes).
+  assert.equal(Object.getPrototypeOf(denied.extra.meta), Object.prototype);
+  assert.ok(Object.keys(denied.extra.meta).includes('basis'));
   const allowed = await validate({ model: MODEL }, 'Bash', { command: 'git status' });
   assert.equal(allowed.decision, 'allow');
   assert.equal(allowed.extra.meta.verdict, 'allow');
