@@ -98,7 +98,7 @@ void BM_ParseCallJson(benchmark::State& state) {
 }
 BENCHMARK(BM_ParseCallJson);
 
-// And after it: the decision as JSON text.
+// And after it: the decision as JSON text, through a JSON tree (the command's way).
 void BM_RenderDecisionJson(benchmark::State& state) {
   PolicySources sources;
   Guard guard(Engine(loadPolicy(sources)), GuardOptions{});
@@ -108,5 +108,14 @@ void BM_RenderDecisionJson(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_RenderDecisionJson);
+
+// The same bytes written directly (what the C API returns).
+void BM_RenderDecisionJsonLine(benchmark::State& state) {
+  PolicySources sources;
+  Guard guard(Engine(loadPolicy(sources)), GuardOptions{});
+  const Decision d = guard.decide(gitStatus());
+  for (auto _ : state) benchmark::DoNotOptimize(toolguard::cli::decisionJsonLine(d, "Bash"));
+}
+BENCHMARK(BM_RenderDecisionJsonLine);
 
 }  // namespace

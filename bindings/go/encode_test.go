@@ -69,3 +69,11 @@ func TestInvalidUTF8IsNotAllowed(t *testing.T) {
 		t.Fatalf("%v, %v; want no allow", d, err)
 	}
 }
+
+// A nested []byte would be judged as base64 text while the tool gets the bytes.
+func TestEncodeRefusesBytes(t *testing.T) {
+	args := map[string]any{"command": []byte("rm -rf /")}
+	if _, err := appendCallJSON(nil, &Call{Tool: "Bash", Args: args}); err == nil {
+		t.Fatal("a []byte argument was encoded")
+	}
+}

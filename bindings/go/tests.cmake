@@ -14,5 +14,5 @@ if(TOOLGUARD_GO_EXECUTABLE)
     TIMEOUT 300
     ENVIRONMENT "${TOOLGUARD_BINDINGS_TEST_ENV};CGO_ENABLED=1;CGO_LDFLAGS=-L$<TARGET_FILE_DIR:toolguard_c> -Wl,-rpath,$<TARGET_FILE_DIR:toolguard_c>;GOCACHE=${_tg_go_dir}/cache;GOPATH=${_tg_go_dir}/gopath;GOPROXY=off;GOFLAGS=;GOTOOLCHAIN=local;GO111MODULE=on;TOOLGUARD_GO_REQUIRE_CORPUS=1")
 else()
-  message(STATUS "go not found: the Go binding's tests (bindings.go) are not registered")
+  message(FATAL_ERROR "the Go binding's tests need go (Debian's golang-go): run scripts/install-deps.sh")
 endif()

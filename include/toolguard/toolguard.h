@@ -89,8 +89,9 @@ TG_API void tg_guard_free(tg_guard* guard);
  * A call that cannot be read (not JSON, a missing or mistyped field) is not
  * an error: it is a deny whose reason names the field. "ask" is returned
  * only when the guard has no asker (nobody to ask: the caller asks its
- * user). Returns NULL only for a NULL guard or call, or when memory runs
- * out, with *error set. */
+ * user). Rate limits count every call; a policy's max_concurrent limits are
+ * not held (the C API has no call to say a tool finished). Returns NULL only
+ * for a NULL guard or call, or when memory runs out, with *error set. */
 TG_API char* tg_guard_check(tg_guard* guard, const char* call_json, tg_error** error);
 
 /* The final verdicts of a decision. */
@@ -156,7 +157,9 @@ typedef struct tg_ask tg_ask;
 typedef void (*tg_ask_fn)(void* user_data, tg_ask* ask, const char* request_json);
 
 /* Sets who is asked (NULL: nobody, so the decision says ask). `user_data` is
- * passed to every call of `asker`. Set it before checking calls. */
+ * passed to every call of `asker`. Session approvals and rate-limit counts
+ * are kept. Checks already waiting for an answer keep the asker they had, so
+ * free the old `user_data` only once they returned. */
 TG_API void tg_guard_set_asker(tg_guard* guard, tg_ask_fn asker, void* user_data);
 
 /* Answers an ask and frees it. `answer_json`:

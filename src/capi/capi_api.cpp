@@ -113,7 +113,7 @@ char* tg_guard_check(tg_guard* guard, const char* call_json, tg_error** error) {
   try {
     std::string tool;
     toolguard::Decision d = decideCallText(*guard, call_json, tool);
-    return copyString(toolguard::cli::dumpLine(toolguard::cli::decisionToJson(d, tool)));
+    return copyString(toolguard::cli::decisionJsonLine(d, tool));
   } catch (const std::exception& e) {
     setError(error, std::string("tg_guard_check: ") + e.what());
   } catch (...) {
@@ -149,7 +149,7 @@ const char* tg_decision_json(tg_decision* d) {
   if (d == nullptr) return nullptr;
   try {
     if (d->json.empty()) {
-      d->json = toolguard::cli::dumpLine(toolguard::cli::decisionToJson(d->decision, d->tool));
+      d->json = toolguard::cli::decisionJsonLine(d->decision, d->tool);
     }
     return d->json.c_str();
   } catch (...) {

@@ -92,6 +92,10 @@ void appendInteger(std::string& out, Integer n) {
 
 }  // namespace
 
+void appendJsonString(std::string& out, const std::string& text, BadUtf8 bad_utf8) {
+  appendString(out, text, bad_utf8);
+}
+
 void appendCompactDump(std::string& out, const nlohmann::json& value, BadUtf8 bad_utf8) {
   using Type = nlohmann::json::value_t;
   switch (value.type()) {

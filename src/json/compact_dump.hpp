@@ -19,6 +19,9 @@ enum class BadUtf8 {
 void appendCompactDump(std::string& out, const nlohmann::json& value,
                        BadUtf8 bad_utf8 = BadUtf8::Throw);
 
+/// Appends one string as appendCompactDump writes it (quoted, escaped).
+void appendJsonString(std::string& out, const std::string& text, BadUtf8 bad_utf8 = BadUtf8::Throw);
+
 /// appendCompactDump into a new string.
 std::string compactDump(const nlohmann::json& value, BadUtf8 bad_utf8 = BadUtf8::Throw);
 

@@ -115,6 +115,33 @@ def test_method_self_is_left_out(guard: toolguard.Guard) -> None:
     assert Tools().bash("ls") == "ls"
 
 
+def test_first_parameter_named_cls_holding_data_is_judged(home: Path) -> None:
+    seen: List[Dict[str, Any]] = []
+
+    def asker(request: Dict[str, Any]) -> str:
+        seen.append(request["call"]["args"])
+        return "deny"
+
+    with toolguard.Guard(**builtin_options(home), asker=asker) as guard:
+        @guard.tool("deploy_service")
+        def deploy(cls: str, env: str) -> None:  # a plain function, not a method
+            raise AssertionError("ran")
+
+        with pytest.raises(toolguard.ToolDenied):
+            deploy("prod", "staging")
+    assert seen == [{"cls": "prod", "env": "staging"}]
+
+
+def test_a_name_given_twice_is_refused(guard: toolguard.Guard, canary: Path) -> None:
+    @guard.tool("Bash", cwd="/workspace")
+    def bash(*command: str, **options: Any) -> None:
+        canary.unlink()
+
+    with pytest.raises(toolguard.GuardError):
+        bash(DESTRUCTIVE, command="ls")
+    assert canary.exists()
+
+
 def test_async_function(guard: toolguard.Guard, canary: Path) -> None:
     @guard.tool("Bash", cwd="/workspace")
     async def bash(command: str) -> str:

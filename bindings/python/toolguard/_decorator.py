@@ -7,14 +7,17 @@ import functools
 import inspect
 from typing import Any, Awaitable, Callable, Dict, Optional, Tuple, TypeVar, cast
 
-from ._guard import Decision, Guard, StrPath, ToolAborted, ToolDenied, Verdict
+from ._guard import Decision, Guard, GuardError, StrPath, ToolAborted, ToolDenied, Verdict
 
 __all__ = ["guarded", "raise_unless_allowed"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-# Parameters that are not the tool's arguments (a method's object or class).
+# A method's object or class, left out of the tool's arguments: only as the
+# first parameter, and only when its value is not JSON data (a plain function
+# whose first parameter is called `cls` still has it judged).
 _SKIPPED = ("self", "cls")
+_JSON_DATA = (str, int, float, bool, type(None), list, tuple, dict)
 
 
 def raise_unless_allowed(decision: Decision) -> None:
@@ -31,8 +34,8 @@ def guarded(guard: Guard, tool: Optional[str] = None, *, cwd: Optional[StrPath] 
             **context: Any) -> Callable[[F], F]:
     """Guards a function used as an agent tool named ``tool`` (default: the
     function's name). Each call's arguments become the tool's args by
-    parameter name (defaults filled in; ``**kwargs`` merged; ``self``/``cls``
-    left out) and are judged by ``guard`` (in ``cwd``, with ``context``)
+    parameter name (defaults filled in; ``**kwargs`` merged, a name given
+    twice raising GuardError; a method's ``self``/``cls`` left out) and are judged by ``guard`` (in ``cwd``, with ``context``)
     before the body runs:
 
     - allow: the body runs and its result is returned;
@@ -53,13 +56,17 @@ def guarded(guard: Guard, tool: Optional[str] = None, *, cwd: Optional[StrPath] 
             bound = signature.bind(*args, **kwargs)  # TypeError as the call itself would
             bound.apply_defaults()
             out: Dict[str, Any] = {}
-            for parameter, value in bound.arguments.items():
+            for index, (parameter, value) in enumerate(bound.arguments.items()):
                 kind = signature.parameters[parameter].kind
                 if kind is inspect.Parameter.VAR_KEYWORD:
-                    out.update(value)
+                    for key, item in value.items():
+                        if key in out:  # `def f(*command, **kw)` called with command=...
+                            raise GuardError(f"argument {key!r} given twice to tool {name!r}")
+                        out[key] = item
                 elif kind is inspect.Parameter.VAR_POSITIONAL:
                     out[parameter] = list(value)
-                elif parameter not in _SKIPPED:
+                elif not (index == 0 and parameter in _SKIPPED and
+                          not isinstance(value, _JSON_DATA)):
                     out[parameter] = value
             return out
 
