@@ -58,7 +58,7 @@ export type Verdict = 'allow' | 'ask' | 'deny' | 'abort';
 /**
  * A decision, as `toolguard check` prints it. verdict, reason, model_reason
  * and rule are the object's own properties; the other fields are getters
- * that read the decision's JSON once, on first use (so a spread or
+ * that parse the decision's JSON text once, on first use (so a spread or
  * Object.keys sees the main four only: use toJSON() for a plain object).
  */
 export interface Decision {

@@ -70,27 +70,28 @@ const LAZY_FIELDS = ['source', 'basis', 'tool', 'policy_verdict', 'resolution', 
  * A decision, as `toolguard check` prints it. verdict, reason, model_reason
  * and rule are its own properties, read from the C API's decision object;
  * the other fields (source, basis, tool, id, approval, llm, ...) are getters
- * that render and parse the decision's JSON once, on first use. toJSON()
- * (so JSON.stringify) gives every field as a plain object.
+ * that parse the decision's JSON text (copied out with the main fields) once,
+ * on first use. toJSON() (so JSON.stringify) gives every field as a plain
+ * object.
  */
 class Decision {
-  #handle;  // the tg_decision until its JSON is read
+  #json;    // the decision's JSON text until it is parsed
   #fields;  // the parsed JSON after
 
-  constructor(verdict, reason, modelReason, rule, handle) {
+  constructor(verdict, reason, modelReason, rule, json) {
     this.verdict = verdict;
     this.reason = reason;
     this.model_reason = modelReason;
     this.rule = rule;
-    this.#handle = handle;
+    this.#json = json;
     this.#fields = undefined;
   }
 
   // The whole decision as the C API renders it (parsed once).
   #all() {
     if (this.#fields === undefined) {
-      this.#fields = JSON.parse(addon.decisionJson(this.#handle));
-      this.#handle = undefined;
+      this.#fields = JSON.parse(this.#json);
+      this.#json = undefined;
     }
     return this.#fields;
   }
@@ -119,8 +120,8 @@ class Decision {
   }
 }
 
-addon.setDecisionFactory((verdict, reason, modelReason, rule, handle) =>
-  new Decision(VERDICTS[verdict] ?? 'deny', reason, modelReason, rule, handle));
+addon.setDecisionFactory((verdict, reason, modelReason, rule, json) =>
+  new Decision(VERDICTS[verdict] ?? 'deny', reason, modelReason, rule, json));
 
 const denyText = (reason) => JSON.stringify({ outcome: 'deny', reason: `toolguard: ${reason}` });
 

@@ -1,9 +1,10 @@
 // toolguard's Node.js addon: the C API (include/toolguard/toolguard.h) as one
 // JS class, `Guard`, that index.js wraps. Calls go in as JSON text (index.js
 // stringifies them); decisions come out as objects made by index.js's
-// decision factory from the main fields (verdict, reasons, rule) read here,
-// plus a handle on the tg_decision whose JSON (the other fields) is rendered
-// only when asked for (decisionJson).
+// decision factory from the main fields (verdict, reasons, rule) and the
+// whole decision's JSON text (tg_decision_json; parsed by JS only when
+// another field is read), all copied out so the tg_decision is freed at once
+// (no JS object holds a native handle, so there is no finalizer to run).
 //
 // Threads.
 //  - check() runs tg_guard_decide on the JS thread.
@@ -34,7 +35,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <unordered_map>
@@ -72,19 +75,6 @@ std::string TakeMessage(tg_error* error, const char* fallback) {
   return message;
 }
 
-// A decision waiting for its JSON to be asked for: what the decision's handle
-// (an External) holds. Freed by decisionJson (once the JSON is read) or by
-// the handle's finalizer.
-struct DecisionBox {
-  tg_decision* decision;
-};
-
-void FreeDecisionBox(napi_env, void* data, void*) {
-  auto* box = static_cast<DecisionBox*>(data);
-  tg_decision_free(box->decision);
-  delete box;
-}
-
 // Frees a tg_decision.
 struct DecisionFree {
   void operator()(tg_decision* decision) const { tg_decision_free(decision); }
@@ -92,67 +82,79 @@ struct DecisionFree {
 using DecisionPtr = std::unique_ptr<tg_decision, DecisionFree>;
 
 // The addon's data in one env (node or a worker): index.js's decision
-// factory, factory(verdictCode, reason, modelReason, rule|null, handle).
+// factory, factory(verdictCode, reason, modelReason, rule|null, json).
 struct AddonData {
   Napi::FunctionReference factory;
 };
 
-// A C string as a JS string (raw Node-API: no throw).
-napi_status Utf8(napi_env env, const char* text, napi_value* out) {
-  return napi_create_string_utf8(env, text != nullptr ? text : "", NAPI_AUTO_LENGTH, out);
+// What a JS decision is made of: the main fields and the whole decision as
+// JSON text, read through the C API's accessors. Views: into a live
+// tg_decision (check) or into a DecisionCopy (checkAsync).
+struct DecisionText {
+  int32_t verdict = 0;
+  std::string_view reason;
+  std::string_view model_reason;
+  std::string_view rule;  // empty: none
+  std::string_view json;
+};
+
+std::string_view View(const char* text) {
+  return text != nullptr ? std::string_view(text) : std::string_view();
 }
 
-// The JS decision for `decision`, which it takes (JS thread). On failure
-// *result stays null and the exception, if any, is pending.
-napi_status MakeDecision(napi_env env, DecisionPtr decision, napi_value* result) {
+// Reads `decision`'s fields (valid while it lives); false when its JSON
+// could not be rendered (memory ran out).
+bool ReadDecision(tg_decision* decision, DecisionText* out) {
+  const char* json = tg_decision_json(decision);
+  if (json == nullptr) return false;
+  out->verdict = static_cast<int32_t>(tg_decision_verdict(decision));
+  out->reason = View(tg_decision_reason(decision));
+  out->model_reason = View(tg_decision_model_reason(decision));
+  out->rule = View(tg_decision_rule(decision));
+  out->json = json;
+  return true;
+}
+
+// A decision's fields copied out of it (checkAsync: read on the pool thread,
+// the tg_decision freed there at once).
+struct DecisionCopy {
+  int32_t verdict = 0;
+  std::string reason;
+  std::string model_reason;
+  std::string rule;
+  std::string json;
+
+  DecisionText Text() const { return {verdict, reason, model_reason, rule, json}; }
+};
+
+// A string as a JS string (raw Node-API: no throw).
+napi_status Utf8(napi_env env, std::string_view text, napi_value* out) {
+  return napi_create_string_utf8(env, text.data(), text.size(), out);
+}
+
+// The JS decision made of `text` (JS thread). On failure *result stays null
+// and the exception, if any, is pending.
+napi_status MakeDecision(napi_env env, const DecisionText& text, napi_value* result) {
   *result = nullptr;
   auto* data = static_cast<AddonData*>(nullptr);
   napi_status status = napi_get_instance_data(env, reinterpret_cast<void**>(&data));
   if (status != napi_ok) return status;
   if (data == nullptr || data->factory.IsEmpty()) return napi_generic_failure;
-  const tg_decision* d = decision.get();
   napi_value args[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
-  const char* rule = tg_decision_rule(d);
-  if ((status = napi_create_int32(env, static_cast<int32_t>(tg_decision_verdict(d)), &args[0])) !=
-          napi_ok ||
-      (status = Utf8(env, tg_decision_reason(d), &args[1])) != napi_ok ||
-      (status = Utf8(env, tg_decision_model_reason(d), &args[2])) != napi_ok ||
-      (status = rule == nullptr || *rule == '\0' ? napi_get_null(env, &args[3])
-                                                 : Utf8(env, rule, &args[3])) != napi_ok) {
-    return status;
-  }
-  auto box = std::make_unique<DecisionBox>(DecisionBox{decision.get()});
-  if ((status = napi_create_external(env, box.get(), FreeDecisionBox, nullptr, &args[4])) !=
-      napi_ok) {
-    return status;
-  }
-  box.release();  // the handle's now
-  decision.release();
   napi_value factory = nullptr;
   napi_value receiver = nullptr;
-  if ((status = napi_get_reference_value(env, static_cast<napi_ref>(data->factory), &factory)) !=
+  if ((status = napi_create_int32(env, text.verdict, &args[0])) != napi_ok ||
+      (status = Utf8(env, text.reason, &args[1])) != napi_ok ||
+      (status = Utf8(env, text.model_reason, &args[2])) != napi_ok ||
+      (status = text.rule.empty() ? napi_get_null(env, &args[3])
+                                  : Utf8(env, text.rule, &args[3])) != napi_ok ||
+      (status = Utf8(env, text.json, &args[4])) != napi_ok ||
+      (status = napi_get_reference_value(env, static_cast<napi_ref>(data->factory), &factory)) !=
           napi_ok ||
       (status = napi_get_undefined(env, &receiver)) != napi_ok) {
     return status;
   }
   return napi_call_function(env, receiver, factory, 5, args, result);
-}
-
-// decisionJson(handle): the whole decision as JSON text; frees the
-// tg_decision (the JS side reads it once).
-Napi::Value DecisionJson(const Napi::CallbackInfo& info) {
-  const Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsExternal()) {
-    throw Napi::TypeError::New(env, "toolguard: not a decision handle");
-  }
-  DecisionBox* box = info[0].As<Napi::External<DecisionBox>>().Data();
-  if (box->decision == nullptr) throw Napi::Error::New(env, "toolguard: the decision was read");
-  const char* json = tg_decision_json(box->decision);
-  if (json == nullptr) throw Napi::Error::New(env, "toolguard: the decision could not be rendered");
-  Napi::String text = Napi::String::New(env, json);
-  tg_decision_free(box->decision);
-  box->decision = nullptr;
-  return text;
 }
 
 // setDecisionFactory(factory): who makes the decision objects.
@@ -629,10 +631,23 @@ class CheckTask : public JsTask {
   static void Work(std::unique_ptr<JsTask> task) {
     auto* self = static_cast<CheckTask*>(task.get());
     tg_error* error = nullptr;
-    self->decision_.reset(
+    DecisionPtr decision(
         tg_guard_decide(self->core_->guard, self->call_.data(), self->call_.size(), &error));
     CheckPool::LeaveWait();
-    if (!self->decision_) self->error_ = TakeMessage(error, "tg_guard_decide failed");
+    DecisionText text;
+    if (!decision) {
+      self->error_ = TakeMessage(error, "tg_guard_decide failed");
+    } else if (!ReadDecision(decision.get(), &text)) {
+      self->error_ = "toolguard: the decision could not be rendered";
+    } else {
+      DecisionCopy& copy = self->decision_.emplace();
+      copy.verdict = text.verdict;
+      copy.reason = text.reason;
+      copy.model_reason = text.model_reason;
+      copy.rule = text.rule;
+      copy.json = text.json;
+    }
+    decision.reset();     // copied out: freed here, before the guard may be
     self->core_.reset();  // a guard closed meanwhile is freed by its last check
     const std::shared_ptr<GuardLink> link = self->link_;
     link->Send(task);
@@ -646,8 +661,8 @@ class CheckTask : public JsTask {
   std::shared_ptr<GuardLink> link_;
   std::shared_ptr<GuardCore> core_;
   std::string call_;
-  DecisionPtr decision_;  // the JS decision's once the check is done
-  std::string error_;     // when the check failed
+  std::optional<DecisionCopy> decision_;  // the check's decision, once done
+  std::string error_;                     // when the check failed
 };
 
 // The call JSON text of info[0] (index.js always passes a string).
@@ -719,8 +734,14 @@ class NativeGuard : public Napi::ObjectWrap<NativeGuard> {
     tg_error* error = nullptr;
     DecisionPtr decision(tg_guard_decide(core->guard, call.data(), call.size(), &error));
     if (!decision) throw Napi::Error::New(info.Env(), TakeMessage(error, "tg_guard_decide failed"));
+    DecisionText text;
+    if (!ReadDecision(decision.get(), &text)) {
+      throw Napi::Error::New(info.Env(), "toolguard: the decision could not be rendered");
+    }
     napi_value result = nullptr;
-    if (MakeDecision(info.Env(), std::move(decision), &result) != napi_ok) {
+    const napi_status status = MakeDecision(info.Env(), text, &result);
+    decision.reset();  // the JS strings are copies
+    if (status != napi_ok) {
       if (info.Env().IsExceptionPending()) throw info.Env().GetAndClearPendingException();
       throw Napi::Error::New(info.Env(), "toolguard: the decision object could not be made");
     }
@@ -804,7 +825,7 @@ void CheckTask::Run(napi_env env) {
   if (napi_open_handle_scope(env, &scope) == napi_ok) {
     napi_value value = nullptr;
     if (decision_) {
-      if (MakeDecision(env, std::move(decision_), &value) == napi_ok) {
+      if (MakeDecision(env, decision_->Text(), &value) == napi_ok) {
         napi_resolve_deferred(env, deferred_, value);
       } else {
         bool pending = false;
@@ -834,7 +855,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("Guard", NativeGuard::Define(env));
   exports.Set("setDecisionFactory",
               Napi::Function::New<SetDecisionFactory>(env, "setDecisionFactory"));
-  exports.Set("decisionJson", Napi::Function::New<DecisionJson>(env, "decisionJson"));
   exports.Set("version", Napi::String::New(env, tg_version()));
   return exports;
 }
