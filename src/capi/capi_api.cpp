@@ -1,19 +1,13 @@
 // The C API's entry points (include/toolguard/toolguard.h): each catches
 // everything, so no exception crosses into C.
+#include <cstdlib>
 #include <cstring>
-#include <new>
+#include <memory>
 
 #include "capi/capi_types.hpp"
 #include "cli/call_json.hpp"
 
 namespace {
-
-char* copyString(const std::string& text) {
-  char* out = static_cast<char*>(std::malloc(text.size() + 1));
-  if (out == nullptr) throw std::bad_alloc();
-  std::memcpy(out, text.data(), text.size() + 1);
-  return out;
-}
 
 tg_verdict verdictOf(toolguard::Verdict verdict) {
   switch (verdict) {
@@ -66,15 +60,7 @@ void tg_guard_free(tg_guard* guard) {
 void tg_guard_set_asker(tg_guard* guard, tg_ask_fn asker, void* user_data) {
   if (guard == nullptr) return;
   std::lock_guard lock(guard->mutex);
-  guard->asker = asker;
-  guard->asker_data = user_data;
-  guard->base.approval_handler = asker ? cAskerHandler(asker, user_data) : nullptr;
-  guard->base.report_ask = asker == nullptr;
-  if (asker == nullptr && !guard->settings.ask_server_url.empty()) {
-    guard->base.approval_handler = toolguard::remoteApprovalHandler(
-        guard->settings.ask_server_url, guard->settings.ask_server_token);
-    guard->base.report_ask = false;
-  }
+  chooseAsker(*guard, asker, user_data);
   // Each Guard keeps its session approvals and rate-limit counts, and asks
   // the new asker from now on.
   for (auto& [engine, built] : guard->guards) {
@@ -105,21 +91,17 @@ tg_decision* tg_guard_decide(tg_guard* guard, const char* call_json, size_t call
 }
 
 char* tg_guard_check(tg_guard* guard, const char* call_json, tg_error** error) {
-  if (guard == nullptr || call_json == nullptr) {
-    setError(error,
-             guard == nullptr ? "tg_guard_check: guard is NULL" : "tg_guard_check: call is NULL");
+  std::unique_ptr<tg_decision, void (*)(tg_decision*)> decision(
+      tg_guard_decide(guard, call_json, call_json ? std::strlen(call_json) : 0, error),
+      tg_decision_free);
+  if (!decision) return nullptr;
+  const char* text = tg_decision_json(decision.get());
+  char* out = text ? static_cast<char*>(std::malloc(std::strlen(text) + 1)) : nullptr;
+  if (out == nullptr) {
+    setError(error, "tg_guard_check: out of memory");
     return nullptr;
   }
-  try {
-    std::string tool;
-    toolguard::Decision d = decideCallText(*guard, call_json, tool);
-    return copyString(toolguard::cli::decisionJsonLine(d, tool));
-  } catch (const std::exception& e) {
-    setError(error, std::string("tg_guard_check: ") + e.what());
-  } catch (...) {
-    setError(error, "tg_guard_check: unknown error");
-  }
-  return nullptr;
+  return std::strcpy(out, text);
 }
 
 tg_verdict tg_decision_verdict(const tg_decision* d) {

@@ -48,16 +48,22 @@ Decision failureDecision(const std::string& reason) {
   return d;
 }
 
-// A decision made without a Guard, written to the audit log (a failed write
-// is added to its reason; it is a deny already).
-Decision audited(tg_guard& guard, const ToolCall& call, Decision d) {
+// A decision made without a Guard (a deny already), written to the audit log
+// as the record `make` gives it; a failed write is added to its reason.
+template <typename MakeRecord>
+Decision audited(tg_guard& guard, Decision d, MakeRecord make) {
   if (!guard.base.audit_log) return d;
   try {
-    guard.base.audit_log->writeRecord(auditRecord(call, d, std::chrono::system_clock::now()));
+    guard.base.audit_log->writeRecord(make(d, std::chrono::system_clock::now()));
   } catch (const std::exception& e) {
     d.reason += std::string("; the audit log could not be written: ") + e.what();
   }
   return d;
+}
+
+// The audit record of a call that was read.
+auto recordOf(const ToolCall& call) {
+  return [&call](const Decision& d, auto now) { return auditRecord(call, d, now); };
 }
 
 }  // namespace
@@ -68,14 +74,21 @@ tg_guard::tg_guard(GuardSettings given)
       home(toolguardHome(settings.home)),
       engines(policyOptionsOf(settings)) {
   base.approval_timeout = settings.approval_timeout;
-  if (!settings.ask_server_url.empty()) {
-    base.approval_handler =
-        remoteApprovalHandler(settings.ask_server_url, settings.ask_server_token);
-  } else {
-    base.report_ask = true;  // nobody to ask until an asker is set: the caller asks
-  }
+  chooseAsker(*this, nullptr, nullptr);
   // Load the policy now, so a broken file is tg_guard_new's error.
   engines.forCwd(settings.cwd.empty() ? cli::currentDirectory() : settings.cwd);
+}
+
+void chooseAsker(tg_guard& guard, tg_ask_fn asker, void* user_data) {
+  if (asker != nullptr) {
+    guard.base.approval_handler = cAskerHandler(asker, user_data);
+  } else if (!guard.settings.ask_server_url.empty()) {
+    guard.base.approval_handler =
+        remoteApprovalHandler(guard.settings.ask_server_url, guard.settings.ask_server_token);
+  } else {
+    guard.base.approval_handler = nullptr;
+  }
+  guard.base.report_ask = guard.base.approval_handler == nullptr;  // nobody: the caller asks
 }
 
 void setError(tg_error** error, std::string message) {
@@ -96,25 +109,20 @@ std::shared_ptr<Guard> guardFor(tg_guard& guard, const std::string& cwd) {
 }
 
 Decision decideCallText(tg_guard& guard, std::string_view call_json, std::string& tool) {
-  // A call without a cwd is made where the process is now (it may have
-  // changed directory since the guard was made), unless the options name one.
   cli::ParsedCall parsed =
-      cli::parseCallText(std::string(call_json), cli::CallFormat::Toolguard,
-                         guard.settings.cwd.empty() ? cli::currentDirectory() : guard.settings.cwd);
+      cli::parseCallText(std::string(call_json), cli::CallFormat::Toolguard, guard.settings.cwd);
+  // A call without a cwd, when the options name none either, is made where
+  // the process is now (it may have changed directory since the guard was
+  // made): read only then, not on every call.
+  if (parsed.call && parsed.call->context.cwd.empty()) {
+    parsed.call->context.cwd = cli::currentDirectory();
+  }
   if (!parsed.call) {
-    Decision d = cli::inputErrorDecision(parsed.error);
-    if (guard.base.audit_log) {
-      MalformedCall input{std::string(call_json.substr(0, kMaxRecordedInputBytes)),
-                          call_json.size() > kMaxRecordedInputBytes, call_json.size(), parsed.error,
-                          "toolguard"};
-      try {
-        guard.base.audit_log->writeRecord(
-            malformedCallRecord(input, d, std::chrono::system_clock::now()));
-      } catch (const std::exception& e) {
-        d.reason += std::string("; the audit log could not be written: ") + e.what();
-      }
-    }
-    return d;
+    const MalformedCall input{std::string(call_json.substr(0, kMaxRecordedInputBytes)),
+                              call_json.size() > kMaxRecordedInputBytes, call_json.size(),
+                              parsed.error, "toolguard"};
+    return audited(guard, cli::inputErrorDecision(parsed.error),
+                   [&](const Decision& d, auto now) { return malformedCallRecord(input, d, now); });
   }
   const ToolCall& call = *parsed.call;
   tool = call.tool;
@@ -123,11 +131,11 @@ Decision decideCallText(tg_guard& guard, std::string_view call_json, std::string
   } catch (const PolicyError& e) {
     Decision d = failureDecision(std::string("the policy could not be loaded: ") + e.what());
     if (!e.errors().empty()) d.source = e.errors()[0].where;
-    return audited(guard, call, std::move(d));
+    return audited(guard, std::move(d), recordOf(call));
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {
-    return audited(guard, call,
-                   failureDecision(std::string("the call could not be judged: ") + e.what()));
+    return audited(guard, failureDecision(std::string("the call could not be judged: ") + e.what()),
+                   recordOf(call));
   }
 }

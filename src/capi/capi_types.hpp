@@ -37,8 +37,6 @@ struct tg_guard {
   std::mutex mutex;              ///< guards `engines`, `guards` and the asker
   toolguard::cli::EngineProvider engines;
   std::map<const toolguard::Engine*, std::shared_ptr<toolguard::Guard>> guards;
-  tg_ask_fn asker = nullptr;
-  void* asker_data = nullptr;
 
   explicit tg_guard(GuardSettings given);
 };
@@ -55,6 +53,10 @@ toolguard::Decision decideCallText(tg_guard& guard, std::string_view call_json, 
 
 /// The Guard for calls made in `cwd` (built on first use). Throws PolicyError.
 std::shared_ptr<toolguard::Guard> guardFor(tg_guard& guard, const std::string& cwd);
+
+/// Sets who `guard.base` asks: the C asker when set, else the options'
+/// ask_server, else nobody (asks are reported). Call with `guard.mutex` held.
+void chooseAsker(tg_guard& guard, tg_ask_fn asker, void* user_data);
 
 /// Sets *error (when error is not null) to a new tg_error with `message`.
 void setError(tg_error** error, std::string message);
