@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "bench_temp_home.hpp"
 #include "toolguard/guard.hpp"
 #include "toolguard/policy_builder.hpp"
 
@@ -26,11 +27,7 @@ ToolCall deployCall() {
   return call;
 }
 
-std::string tempHome() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "tg-bench-XXXXXX").string();
-  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-  return pattern;
-}
+using bench::tempHome;
 
 // The engine alone: the ask the rest settles.
 void BM_AskEngineOnly(benchmark::State& state) {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "bench_temp_home.hpp"
 #include "cli/call_json.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/guard.hpp"
@@ -18,11 +19,7 @@ namespace {
 
 using namespace toolguard;
 
-std::string tempHome() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "tg-bench-XXXXXX").string();
-  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-  return pattern;
-}
+using bench::tempHome;
 
 // The call every binding's benchmark times.
 ToolCall gitStatus() {

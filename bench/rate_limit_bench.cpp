@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "bench_temp_home.hpp"
 #include "toolguard/guard.hpp"
 #include "toolguard/policy_builder.hpp"
 
@@ -13,11 +14,7 @@ namespace {
 
 using namespace toolguard;
 
-std::string tempHome() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "tg-bench-XXXXXX").string();
-  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-  return pattern;
-}
+using bench::tempHome;
 
 ToolCall call(const std::string& tool) {
   ToolCall c;
