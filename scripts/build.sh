@@ -1,21 +1,42 @@
 #!/usr/bin/env bash
-# Configures and builds one build tree: scripts/build.sh release|asan|fuzz
-# release: optimized, -Werror.  asan: AddressSanitizer + UndefinedBehaviorSanitizer.
+# Configures and builds one build tree: scripts/build.sh release|asan|fuzz|command
+# release: optimized, -Werror, with the tests, benchmarks, examples and bindings.
+# asan: AddressSanitizer + UndefinedBehaviorSanitizer, the C++ tests.
 # fuzz: clang with libFuzzer, ASan and UBSan (tests/fuzz); builds only the fuzzers.
+# command: only the toolguard command, in the release tree (what scripts/demo.sh
+#   runs); a release tree already set up for the tests keeps its settings.
+# Ninja is used when it is installed (scripts/install-deps.sh installs it),
+# else Make. ccache is used when it is installed (README "Building").
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 kind="${1:-release}"
-dir="$root/build/$kind"
 jobs="$(nproc 2>/dev/null || echo 2)"
 targets=()  # everything, unless the kind needs less
+everything=(-DTOOLGUARD_BUILD_TESTS=ON -DTOOLGUARD_BUILD_BENCHMARKS=ON -DTOOLGUARD_BUILD_EXAMPLES=ON)
+dir="$root/build/$kind"
 case "$kind" in
-  release) flags=(-DCMAKE_BUILD_TYPE=Release -DTOOLGUARD_WERROR=ON) ;;
-  asan) flags=(-DCMAKE_BUILD_TYPE=Debug -DTOOLGUARD_WERROR=ON -DTOOLGUARD_SANITIZE=ON -DTOOLGUARD_BUILD_BENCHMARKS=OFF) ;;
+  release) flags=(-DCMAKE_BUILD_TYPE=Release -DTOOLGUARD_WERROR=ON "${everything[@]}") ;;
+  command)
+    dir="$root/build/release"
+    flags=(-DCMAKE_BUILD_TYPE=Release -DTOOLGUARD_WERROR=ON)
+    if ! grep -q '^TOOLGUARD_BUILD_TESTS:BOOL=ON' "$dir/CMakeCache.txt" 2>/dev/null; then
+      flags+=(-DTOOLGUARD_BUILD_TESTS=OFF -DTOOLGUARD_BUILD_BENCHMARKS=OFF -DTOOLGUARD_BUILD_EXAMPLES=OFF)
+    fi
+    targets=(--target toolguard_cli) ;;
+  asan) flags=(-DCMAKE_BUILD_TYPE=Debug -DTOOLGUARD_WERROR=ON -DTOOLGUARD_SANITIZE=ON
+               -DTOOLGUARD_BUILD_TESTS=ON -DTOOLGUARD_BUILD_BENCHMARKS=OFF -DTOOLGUARD_BUILD_EXAMPLES=ON) ;;
   fuzz) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
                -DTOOLGUARD_WERROR=ON -DTOOLGUARD_SANITIZE=ON -DTOOLGUARD_FUZZ=ON
                -DTOOLGUARD_BUILD_TESTS=OFF -DTOOLGUARD_BUILD_BENCHMARKS=OFF -DTOOLGUARD_BUILD_EXAMPLES=OFF)
         targets=(--target toolguard_fuzzers) ;;
-  *) echo "build.sh: unknown build kind '$kind' (release|asan|fuzz)" >&2; exit 2 ;;
+  *) echo "build.sh: unknown build kind '$kind' (release|asan|fuzz|command)" >&2; exit 2 ;;
 esac
-cmake -S "$root" -B "$dir" "${flags[@]}" >/dev/null
+generator="Unix Makefiles"
+command -v ninja >/dev/null 2>&1 && generator="Ninja"
+# A tree made with another generator cannot be reused: start it again.
+if [ -f "$dir/CMakeCache.txt" ] && ! grep -qx "CMAKE_GENERATOR:INTERNAL=$generator" "$dir/CMakeCache.txt"; then
+  echo "build.sh: $dir was made with another generator; building it again with $generator" >&2
+  rm -rf "$dir"
+fi
+cmake -S "$root" -B "$dir" -G "$generator" "${flags[@]}" >/dev/null
 cmake --build "$dir" -j "$jobs" "${targets[@]}"

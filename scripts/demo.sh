@@ -3,6 +3,7 @@
 # built-in default policy (no configuration needed).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-"$root/scripts/install-deps.sh"
-"$root/scripts/build.sh" release
+# Only what the demo runs: the build packages and the toolguard command.
+"$root/scripts/install-deps.sh" build
+"$root/scripts/build.sh" command
 exec "$root/build/release/toolguard" demo

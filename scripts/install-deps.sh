@@ -1,21 +1,40 @@
 #!/usr/bin/env bash
-# Installs the Debian packages toolguard needs to build and test, if any are missing.
-# Idempotent: does nothing (and needs no network) when everything is present.
+# Installs the Debian packages (and pinned npm packages) toolguard needs, if any
+# are missing. Idempotent: does nothing (and needs no network) when everything
+# is present.
+#   scripts/install-deps.sh build   what building the command and library needs
+#                                   (scripts/demo.sh, scripts/install.sh)
+#   scripts/install-deps.sh test    that, and what only the tests need: test
+#                                   frameworks, PostgreSQL, chromium, the
+#                                   bindings' toolchains, the npm test peers
+#                                   (the default; scripts/test.sh)
 set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+purpose="${1:-test}"
+case "$purpose" in
+  build | test) ;;
+  *) echo "install-deps.sh: unknown purpose '$purpose' (build|test)" >&2; exit 2 ;;
+esac
 
-packages=(
-  build-essential cmake pkg-config git
+# The command, the library, toolguard-http and toolguard-serve.
+build_packages=(
+  build-essential cmake ninja-build pkg-config git
   nlohmann-json3-dev libre2-dev libyaml-cpp-dev libcli11-dev libtree-sitter-dev
   libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
+  libtomlplusplus-dev libfyaml-dev
+  # toolguard serve: the HTTP/1.1 server and the PostgreSQL client library.
+  libmicrohttpd-dev libpq-dev
+)
+# Only the tests (and benchmarks, fuzzers, bindings) need these.
+test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang libclang-rt-14-dev
-  json-schema-test-suite libtomlplusplus-dev libfyaml-dev
+  json-schema-test-suite
   # The JSON Schema Test Suite's drafts 2019-09 and 2020-12 (json-schema-test-suite
   # stops at draft 7): this Perl package ships the whole suite, at commit 47958f8.
   libtest-json-schema-acceptance-perl
-  # toolguard serve: the HTTP/1.1 server, the PostgreSQL client library, and
-  # the PostgreSQL server its tests start a throw-away cluster of.
-  libmicrohttpd-dev libpq-dev postgresql curl
+  # The PostgreSQL server the service's tests start a throw-away cluster of.
+  postgresql curl
   # The web queue's browser tests drive Debian's chromium (playwright-core,
   # from npm, downloads no browser).
   chromium
@@ -23,6 +42,8 @@ packages=(
   # and Go's (Debian's Go, cgo).
   python3-dev python3-pytest python3-yaml python3-setuptools pybind11-dev golang-go
 )
+packages=("${build_packages[@]}")
+[ "$purpose" = test ] && packages+=("${test_packages[@]}")
 
 missing=()
 for p in "${packages[@]}"; do
@@ -43,25 +64,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The tree-sitter-bash grammar, exactly as package-lock.json pins it.
-grammar="$(cd "$(dirname "$0")/.." && pwd)/third_party/bash-grammar"
-want="$(sed -n 's/.*"tree-sitter-bash": "\([0-9.]*\)".*/\1/p' "$grammar/package.json")"
-have="$(sed -n 's/^  "version": "\([0-9.]*\)".*/\1/p' \
-  "$grammar/node_modules/tree-sitter-bash/package.json" 2>/dev/null || true)"
-if [ "$want" != "$have" ] || [ ! -f "$grammar/node_modules/tree-sitter-bash/src/parser.c" ]; then
-  echo "install-deps: fetching tree-sitter-bash $want (npm ci)" >&2
-  (cd "$grammar" && npm ci --no-audit --no-fund >/dev/null)
-fi
-
-# npm packages the tests run, exactly as each package-lock.json pins them:
-# npm ci when a package is missing or has another version than the lock.
-# tests/mcp-peers: the real MCP peers of the `toolguard mcp` end-to-end tests
-# (the official SDK's client and the reference filesystem server).
-# tests/browser: playwright-core, which drives chromium in the web queue's tests.
-root="$(cd "$(dirname "$0")/.." && pwd)"
-# bindings/node: node-addon-api and cmake-js, which build the Node.js addon,
-# and multi-llm-ts, which its adapter is tested with.
-for dir in "$root/tests/mcp-peers" "$root/tests/browser" "$root/bindings/node"; do
+# npm_ci_if_stale DIR WHAT: npm ci in DIR when a package its package-lock.json
+# pins is missing or has another version.
+npm_ci_if_stale() {
+  local dir="$1" what="$2"
   if ! (cd "$dir" && node -e '
     const fs = require("fs");
     const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")).packages;
@@ -72,7 +78,23 @@ for dir in "$root/tests/mcp-peers" "$root/tests/browser" "$root/bindings/node"; 
       if (have === undefined && want.optional) continue;
       if (have !== want.version) process.exit(1);
     }' 2>/dev/null); then
-    echo "install-deps: fetching the test packages of ${dir#"$root"/} (npm ci)" >&2
+    echo "install-deps: fetching $what (npm ci in ${dir#"$root"/})" >&2
     (cd "$dir" && npm ci --no-audit --no-fund >/dev/null)
   fi
-done
+}
+
+# The tree-sitter-bash grammar, exactly as package-lock.json pins it.
+grammar="$root/third_party/bash-grammar"
+[ -f "$grammar/node_modules/tree-sitter-bash/src/parser.c" ] || rm -rf "$grammar/node_modules"
+npm_ci_if_stale "$grammar" "the tree-sitter-bash grammar"
+
+[ "$purpose" = test ] || exit 0
+# npm packages the tests run, exactly as each package-lock.json pins them.
+# tests/mcp-peers: the real MCP peers of the `toolguard mcp` end-to-end tests
+# (the official SDK's client and the reference filesystem server).
+npm_ci_if_stale "$root/tests/mcp-peers" "the MCP peers of the tests"
+# tests/browser: playwright-core, which drives chromium in the web queue's tests.
+npm_ci_if_stale "$root/tests/browser" "the browser tests' driver"
+# bindings/node: node-addon-api and cmake-js, which build the Node.js addon,
+# and multi-llm-ts, which its adapter is tested with.
+npm_ci_if_stale "$root/bindings/node" "the Node.js binding's build and test packages"

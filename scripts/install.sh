@@ -5,7 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 prefix="${1:-$HOME/.local}"
-"$root/scripts/install-deps.sh"
+"$root/scripts/install-deps.sh" build
 "$root/scripts/build.sh" release
 cmake --install "$root/build/release" --prefix "$prefix" >/dev/null
 echo "install: $prefix/bin/toolguard"

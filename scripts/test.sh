@@ -3,9 +3,10 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 jobs="$(nproc 2>/dev/null || echo 2)"
-"$root/scripts/install-deps.sh"
+"$root/scripts/install-deps.sh" test
 "$root/scripts/check-format.sh"
 "$root/scripts/check-layers.sh"
+/usr/bin/python3 "$root/scripts/check-unity-names.py" "$root"
 for kind in release asan; do
   echo "== build: $kind"
   "$root/scripts/build.sh" "$kind"

@@ -28,6 +28,12 @@ constexpr bool isStricter(Verdict a, Verdict b) {
   return static_cast<int>(a) > static_cast<int>(b);
 }
 
+/// True for deny and abort: verdicts that nothing after the rules (an
+/// approval, the LLM validator, a person) may turn into allow.
+constexpr bool isFinal(Verdict verdict) {
+  return verdict == Verdict::Deny || verdict == Verdict::Abort;
+}
+
 /// A tool's own policy, used when no rule has a finding for a call:
 /// ALLOW runs it, CONFIRM asks a person, DENY blocks it.
 enum class ToolPolicy { Allow, Confirm, Deny };

@@ -146,7 +146,7 @@ std::optional<std::string> commandPattern(const CallView& view) {
   return pattern + " *";
 }
 
-std::string parentDirectory(const std::string& path) {
+std::string parentOrRoot(const std::string& path) {
   size_t slash = path.rfind('/');
   return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
 }
@@ -154,9 +154,9 @@ std::string parentDirectory(const std::string& path) {
 std::optional<std::string> pathPattern(const CallView& view) {
   const std::vector<ResolvedPath>& paths = view.resolvedPaths();
   if (paths.empty() || view.pathError()) return std::nullopt;
-  std::string dir = parentDirectory(paths.front().lexical);
+  std::string dir = parentOrRoot(paths.front().lexical);
   for (const ResolvedPath& path : paths) {
-    if (parentDirectory(path.lexical) != dir) return std::nullopt;
+    if (parentOrRoot(path.lexical) != dir) return std::nullopt;
   }
   const std::string home = normalizePath(view.home(), "/", "/");
   if (std::count(dir.begin(), dir.end(), '/') < 2 || dir == home) return std::nullopt;

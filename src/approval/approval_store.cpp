@@ -27,7 +27,7 @@ void requireValidScopeId(const std::string& path, ApprovalScope scope, std::stri
   }
 }
 
-std::string parentDirectory(const std::string& path) {
+std::string directoryOf(const std::string& path) {
   return path.substr(0, path.rfind('/'));
 }
 
@@ -66,7 +66,7 @@ class LockedScopeFile {
 
  private:
   static const std::string& makeParentsFor(const std::string& path) {
-    detail::makeDirectories(parentDirectory(path));
+    detail::makeDirectories(directoryOf(path));
     return path;
   }
 

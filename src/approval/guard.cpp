@@ -11,10 +11,6 @@
 namespace toolguard {
 namespace {
 
-bool isFinal(Verdict verdict) {
-  return verdict == Verdict::Deny || verdict == Verdict::Abort;
-}
-
 void refuseForRateLimit(Decision& d, const RateLimitAdmission& admission) {
   SourceLocation where = admission.limit ? admission.limit->source : d.source;
   detail::overrule(d, Verdict::Deny, DecisionBasis::RateLimit, std::move(where), admission.reason,

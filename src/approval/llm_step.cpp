@@ -7,14 +7,14 @@ namespace toolguard::detail {
 namespace {
 
 // The person's and the log's account of how escalate ended.
-std::string settledBy(const LlmJudgement& j) {
+std::string llmSettledBy(const LlmJudgement& j) {
   std::string by = "the LLM validator";
   if (!j.model.empty()) by += " (" + j.model + (j.cached ? ", cached answer)" : ")");
   return by;
 }
 
 void keepAsk(const LlmJudgement& j, const ToolCall& call, Decision& d) {
-  const std::string why = j.answered ? settledBy(j) + " answered ASK: " + j.reason : j.reason;
+  const std::string why = j.answered ? llmSettledBy(j) + " answered ASK: " + j.reason : j.reason;
   d.resolution = "escalate becomes ask: " + why;
   if (call.context.mode == InteractionMode::Headless) {
     d.resolution += "; ask becomes deny: the call is headless, no one can approve it";
@@ -49,7 +49,7 @@ void consultLlmValidator(const LlmValidator& validator, const Engine& engine,
              "Blocked by toolguard (LLM validator): " + j.reason +
                  ". Do not retry the same call; explain or choose another approach.");
   }
-  d.resolution = "escalate settled by " + settledBy(j) + ": " + std::string(toString(j.verdict));
+  d.resolution = "escalate settled by " + llmSettledBy(j) + ": " + std::string(toString(j.verdict));
 }
 
 }  // namespace toolguard::detail

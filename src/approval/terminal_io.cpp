@@ -38,7 +38,7 @@ int pollTimeout(PromptDeadline until) {
   return ms > INT_MAX ? INT_MAX : static_cast<int>(ms);
 }
 
-bool isBlank(char c) {
+bool isWhiteSpace(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
@@ -149,7 +149,7 @@ KeyReader::Got KeyReader::byte(unsigned char& out, PromptDeadline until) {
 void KeyReader::dropPendingBlanks() {
   for (;;) {
     if (pos_ >= buffer_.size() && fill(PromptClock::now()) != Got::Byte) return;
-    if (!isBlank(buffer_[pos_])) return;
+    if (!isWhiteSpace(buffer_[pos_])) return;
     ++pos_;
   }
 }
@@ -220,7 +220,7 @@ Key KeyReader::next() {
     key.kind = Key::Kind::Interrupt;  // Ctrl-C, Ctrl-D, Ctrl-Z, Ctrl-Backslash
   } else if (first == 0x7F || first == 0x08) {
     key.kind = Key::Kind::Erase;
-  } else if ((first >= 0x20 && first < 0x7F) || isBlank(static_cast<char>(first))) {
+  } else if ((first >= 0x20 && first < 0x7F) || isWhiteSpace(static_cast<char>(first))) {
     key.kind = Key::Kind::Char;
     key.ch = static_cast<char>(first);
   } else if (first >= 0xC2 && first <= 0xF4) {

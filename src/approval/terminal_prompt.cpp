@@ -14,7 +14,7 @@ namespace {
 // Unrecognised keys (in the whole prompt) before it gives up and denies.
 constexpr size_t kMaxUnknownKeys = 10;
 // Longest reason a person may type for a deny, in bytes.
-constexpr size_t kMaxReasonBytes = 500;
+constexpr size_t kMaxTypedReasonBytes = 500;
 // Most choices one question offers (each is one digit).
 constexpr size_t kMaxChoices = 9;
 
@@ -224,14 +224,14 @@ class Dialogue {
             line = begin == std::string::npos ? "" : line.substr(begin, end - begin + 1);
             return denied(line);
           }
-          if (line.size() < kMaxReasonBytes) {
+          if (line.size() < kMaxTypedReasonBytes) {
             const char c = key.ch == '\t' ? ' ' : key.ch;
             line += c;
             say(std::string(1, c));
           }
           break;
         case Key::Kind::Text:
-          if (line.size() + key.text.size() <= kMaxReasonBytes) {
+          if (line.size() + key.text.size() <= kMaxTypedReasonBytes) {
             line += key.text;
             say(key.text);
           }

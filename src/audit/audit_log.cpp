@@ -21,7 +21,7 @@ std::string systemError(int error) {
   return std::generic_category().message(error);
 }
 
-AuditLogError failure(const std::string& path, const std::string& what, int error) {
+AuditLogError logFailure(const std::string& path, const std::string& what, int error) {
   return AuditLogError("audit log " + path + ": " + what + ": " + systemError(error));
 }
 
@@ -44,7 +44,7 @@ void createParents(const std::string& path) {
        slash = path.find('/', slash + 1)) {
     const std::string dir = path.substr(0, slash);
     if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-      throw failure(path, "cannot create the directory " + dir, errno);
+      throw logFailure(path, "cannot create the directory " + dir, errno);
     }
   }
 }
@@ -61,7 +61,7 @@ int openLog(const std::string& path) {
       fd = ::open(path.c_str(), kFlags, 0600);
     } while (fd < 0 && errno == EINTR);
   }
-  if (fd < 0) throw failure(path, "cannot open", errno);
+  if (fd < 0) throw logFailure(path, "cannot open", errno);
   return fd;
 }
 
@@ -78,7 +78,7 @@ std::string rotatedName(const std::string& path, unsigned n) {
 
 void renameIfPresent(const std::string& path, const std::string& from, const std::string& to) {
   if (::rename(from.c_str(), to.c_str()) != 0 && errno != ENOENT) {
-    throw failure(path, "cannot rotate " + from + " to " + to, errno);
+    throw logFailure(path, "cannot rotate " + from + " to " + to, errno);
   }
 }
 
@@ -89,7 +89,7 @@ void shiftFiles(const std::string& path, unsigned keep) {
   }
   if (keep == 0) {
     if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
-      throw failure(path, "cannot remove the full log", errno);
+      throw logFailure(path, "cannot remove the full log", errno);
     }
     return;
   }
@@ -127,10 +127,10 @@ struct AuditLog::State {
     do {
       lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     } while (lock < 0 && errno == EINTR);
-    if (lock < 0) throw failure(path, "cannot open the lock file " + lock_path, errno);
+    if (lock < 0) throw logFailure(path, "cannot open the lock file " + lock_path, errno);
     FdCloser closer(lock);  // closing releases the lock
     while (::flock(lock, LOCK_EX) != 0) {
-      if (errno != EINTR) throw failure(path, "cannot lock " + lock_path, errno);
+      if (errno != EINTR) throw logFailure(path, "cannot lock " + lock_path, errno);
     }
     struct stat ours {
     }, current{};
@@ -148,14 +148,14 @@ struct AuditLog::State {
     do {
       n = ::write(fd, line.data(), line.size());
     } while (n < 0 && errno == EINTR);
-    if (n < 0) throw failure(options.path, "cannot write", errno);
+    if (n < 0) throw logFailure(options.path, "cannot write", errno);
     if (static_cast<size_t>(n) != line.size()) {
       // End the fragment so that the next record is not glued to it (the
       // reader reports the fragment as unreadable); the rest is not written
       // separately, where it could land between other processes' lines.
       std::string what =
           "short write (" + std::to_string(n) + " of " + std::to_string(line.size()) + " bytes)";
-      if (::write(fd, "\n", 1) < 0) throw failure(options.path, what, errno);
+      if (::write(fd, "\n", 1) < 0) throw logFailure(options.path, what, errno);
       throw AuditLogError("audit log " + options.path + ": " + what);
     }
   }

@@ -20,7 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-AuditLogError failure(const std::string& file, const std::string& what, int error) {
+AuditLogError readFailure(const std::string& file, const std::string& what, int error) {
   return AuditLogError("audit log " + file + ": " + what + ": " +
                        std::generic_category().message(error));
 }
@@ -82,14 +82,14 @@ std::vector<LogFile> openLogFiles(const std::string& path) {
     } while (fd < 0 && errno == EINTR);
     if (fd < 0) {
       if (errno == ENOENT) continue;  // not there (or removed meanwhile): nothing to read
-      throw failure(name, "cannot read", errno);
+      throw readFailure(name, "cannot read", errno);
     }
     files.push_back({name, detail::FileDescriptor(fd)});
   }
   return files;
 }
 
-std::string_view stringField(const json& record, const char* key) {
+std::string_view recordString(const json& record, const char* key) {
   auto it = record.find(key);
   if (it == record.end() || !it->is_string()) return {};
   return it->get_ref<const std::string&>();
@@ -111,9 +111,9 @@ std::optional<json> parseRecord(const std::string& line) {
   return value;
 }
 
-class Collector {
+class RecordCollector {
  public:
-  explicit Collector(const AuditQuery& query) : query_(query) {}
+  explicit RecordCollector(const AuditQuery& query) : query_(query) {}
 
   void line(const LogFile& file, size_t number, std::string& text) {
     if (!text.empty() && text.back() == '\r') text.pop_back();
@@ -140,7 +140,7 @@ class Collector {
   std::deque<json> kept_;
 };
 
-void readLines(const LogFile& file, Collector& collector) {
+void readLines(const LogFile& file, RecordCollector& collector) {
   std::string pending;  // the start of a line not yet ended
   size_t number = 0;
   char buffer[64 * 1024];
@@ -148,7 +148,7 @@ void readLines(const LogFile& file, Collector& collector) {
     const ssize_t n = ::read(file.fd.get(), buffer, sizeof buffer);
     if (n < 0) {
       if (errno == EINTR) continue;
-      throw failure(file.path, "cannot read", errno);
+      throw readFailure(file.path, "cannot read", errno);
     }
     if (n == 0) break;
     std::string_view chunk(buffer, static_cast<size_t>(n));
@@ -167,30 +167,30 @@ void readLines(const LogFile& file, Collector& collector) {
 
 std::vector<nlohmann::json> readAuditLog(const std::string& path, const AuditQuery& query) {
   std::vector<LogFile> files = openLogFiles(path);
-  Collector collector(query);
+  RecordCollector collector(query);
   for (const LogFile& file : files) readLines(file, collector);
   return collector.take();
 }
 
 bool auditRecordMatches(const json& record, const AuditQuery& query) {
   if (query.since || query.until) {
-    auto time = parseAuditTime(stringField(record, "time"));
+    auto time = parseAuditTime(recordString(record, "time"));
     if (!time) return false;
     if (query.since && *time < *query.since) return false;
     if (query.until && *time >= *query.until) return false;
   }
-  if (!query.tool.empty() && !toolNameMatches(query.tool, stringField(record, "tool"))) {
+  if (!query.tool.empty() && !toolNameMatches(query.tool, recordString(record, "tool"))) {
     return false;
   }
-  if (!query.verdict.empty() && stringField(record, "verdict") != query.verdict) return false;
-  if (!query.rule.empty() && !toolNameMatches(query.rule, stringField(record, "rule"))) {
+  if (!query.verdict.empty() && recordString(record, "verdict") != query.verdict) return false;
+  if (!query.rule.empty() && !toolNameMatches(query.rule, recordString(record, "rule"))) {
     return false;
   }
   if (!query.agent.empty()) {
     const json* context = record.contains("context") ? &record["context"] : nullptr;
     const std::string_view agent = context != nullptr && context->is_object()
-                                       ? stringField(*context, "agent")
-                                       : stringField(record, "agent");
+                                       ? recordString(*context, "agent")
+                                       : recordString(record, "agent");
     if (!toolNameMatches(query.agent, agent)) return false;
   }
   return true;

@@ -11,6 +11,7 @@
 
 #include "audit/audit_detail.hpp"
 #include "core/secret_formats.hpp"
+#include "core/unicode_text.hpp"
 #include "toolguard/audit_log.hpp"
 #include "toolguard/secret_rules.hpp"
 
@@ -81,20 +82,17 @@ const Redactor& redactor() {
   return instance;
 }
 
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
 bool isUpper(char c) {
   return c >= 'A' && c <= 'Z';
 }
 bool isLower(char c) {
   return c >= 'a' && c <= 'z';
 }
-bool isDigit(char c) {
+bool isAsciiDigit(char c) {
   return c >= '0' && c <= '9';
 }
 bool isAlnum(char c) {
-  return isUpper(c) || isLower(c) || isDigit(c);
+  return isUpper(c) || isLower(c) || isAsciiDigit(c);
 }
 
 // The key's words, lowercase: split at non-alphanumerics and camelCase humps
@@ -110,13 +108,13 @@ std::vector<std::string> keyWords(std::string_view key) {
       continue;
     }
     const bool hump = !word.empty() && isUpper(c) &&
-                      (isLower(key[i - 1]) || isDigit(key[i - 1]) ||
+                      (isLower(key[i - 1]) || isAsciiDigit(key[i - 1]) ||
                        (isUpper(key[i - 1]) && i + 1 < key.size() && isLower(key[i + 1])));
     if (hump) {
       words.push_back(std::move(word));
       word.clear();
     }
-    word += lower(c);
+    word += asciiLower(c);
   }
   if (!word.empty()) words.push_back(std::move(word));
   return words;

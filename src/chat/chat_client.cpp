@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "chat_wire.hpp"
+#include "core/unicode_text.hpp"
 #include "endpoint_url.hpp"
 #include "http/http_helper.hpp"
 #include "response_reader.hpp"
@@ -31,11 +32,6 @@ bool hasControlCharacters(std::string_view text) {
   });
 }
 
-std::string lowercase(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 // What the plugin's callbacks reach: the reader, and when the server last
 // sent something (a transfer that fails a whole timeout after it waited for
 // the server, not for a broken connection). Nothing may throw through the
@@ -51,7 +47,7 @@ struct Transfer {
     self.last_heard = std::chrono::steady_clock::now();
     if (self.failure) return;
     try {
-      self.reader.onStatus(status, lowercase(content_type));
+      self.reader.onStatus(status, detail::asciiLowercase(content_type));
     } catch (...) {
       self.failure = std::current_exception();
     }

@@ -4,6 +4,7 @@
 #include "approval/approval_matching.hpp"
 #include "cli/commands.hpp"
 #include "cli/guard_options.hpp"
+#include "cli/option_flags.hpp"
 #include "cli/policy_options.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/paths.hpp"
@@ -150,7 +151,7 @@ int runRemove(const ApprovalsOptions& o, bool everything) {
   return kExitOk;
 }
 
-int runImport(const ApprovalsOptions& o) {
+int runApprovalsImport(const ApprovalsOptions& o) {
   ApprovalStore store(toolguardHome(o.home));
   std::vector<ApprovalEntry> added = store.importPlain(o.file, scopeOf(o), scopeIdOf(o));
   for (const ApprovalEntry& e : added) printEntry("imported: ", e);
@@ -243,7 +244,7 @@ void addApprovalsCommand(CLI::App& app, int& exit_code) {
   import->add_option("file", import_options->file, "The file to import")->required();
   addScopeOptions(*import, *import_options);
   import->callback([import_options, &exit_code] {
-    runGuarded(exit_code, [&] { return runImport(*import_options);
+    runGuarded(exit_code, [&] { return runApprovalsImport(*import_options);
 });
 }  // namespace toolguard::cli
 );

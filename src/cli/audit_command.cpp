@@ -14,6 +14,7 @@
 #include "cli/audit_line.hpp"
 #include "cli/colour.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_flags.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/audit_log.hpp"
 #include "toolguard/terminal_prompt.hpp"
@@ -42,7 +43,7 @@ constexpr const char* kTimeForms =
 // --since and --until into the query; false (with the message printed) when malformed.
 bool readTimes(const std::string& command, const AuditOptions& o, AuditQuery& query);
 
-void print(const std::vector<json>& records, bool as_json, bool colour) {
+void printAudit(const std::vector<json>& records, bool as_json, bool colour) {
   if (as_json) {
     // One record per line; \u escapes keep every character visible.
     std::cout << '[';
@@ -82,7 +83,8 @@ std::uintmax_t sizeNow(const std::string& path) {
 
 // Prints the records `query` selects (none when `history` is false), then,
 // with --follow, every record appended after them.
-int run(const std::string& command, const AuditOptions& o, AuditQuery query, bool history = true) {
+int runAudit(const std::string& command, const AuditOptions& o, AuditQuery query,
+             bool history = true) {
   const std::string path = logPath(command, o);
   if (path.empty()) return kExitError;
   const bool colour = !o.json && colourWanted(o.colour, STDOUT_FILENO);
@@ -99,7 +101,7 @@ int run(const std::string& command, const AuditOptions& o, AuditQuery query, boo
     }
   }
   if (!o.follow) {
-    print(records, o.json, colour);
+    printAudit(records, o.json, colour);
     return kExitOk;
   }
   // Following: JSON Lines instead of an array, which would never be closed.
@@ -148,7 +150,7 @@ int runTail(const AuditOptions& o) {
   if (!readTimes("tail", o, query)) return kExitError;
   // -n counts the records shown; with --since every record since then, unless -n is given too.
   query.last = o.since.empty() || o.lines_given ? o.lines : 0;
-  return run("tail", o, query, /*history=*/query.last > 0 || !o.lines_given);
+  return runAudit("tail", o, query, /*history=*/query.last > 0 || !o.lines_given);
 }
 
 int runQuery(const AuditOptions& o) {
@@ -163,7 +165,7 @@ int runQuery(const AuditOptions& o) {
   query.verdict = o.verdict;
   query.rule = o.rule;
   query.last = o.last;
-  return run("query", o, query);
+  return runAudit("query", o, query);
 }
 
 // A count of records: digits only (no sign, so -1 is not read as a huge number).

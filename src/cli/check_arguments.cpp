@@ -5,6 +5,7 @@
 #include <set>
 #include <string_view>
 
+#include "cli/option_flags.hpp"
 #include "toolguard/policy_builder.hpp"
 
 namespace toolguard::cli {

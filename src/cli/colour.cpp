@@ -7,15 +7,6 @@
 
 namespace toolguard::cli {
 
-void addColourOption(CLI::App& command, std::string& mode) {
-  command
-      .add_option("--color", mode,
-                  "Colour the verdicts: auto (on a terminal, unless NO_COLOR is set), always, "
-                  "never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
-      ->type_name("WHEN");
-}
-
 bool colourWanted(std::string_view mode, int fd) {
   if (mode == "always") return true;
   if (mode == "never") return false;

@@ -2,14 +2,10 @@
 // Colour in the command's output: verdicts painted on a terminal, never in a
 // pipe or a file, never when NO_COLOR is set (https://no-color.org).
 
-#include <CLI/CLI.hpp>
 #include <string>
 #include <string_view>
 
 namespace toolguard::cli {
-
-/// Adds `--color auto|always|never` (default auto) to a command.
-void addColourOption(CLI::App& command, std::string& mode);
 
 /// Whether output to `fd` gets colour under `mode`: always; never; auto when
 /// `fd` is a terminal and NO_COLOR is unset or empty.

@@ -6,6 +6,7 @@
 
 #include "cli/colour.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_flags.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/policy_loader.hpp"

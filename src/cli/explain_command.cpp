@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/explain_report.hpp"
 #include "cli/explain_text.hpp"
+#include "cli/option_flags.hpp"
 #include "cli/policy_options.hpp"
 #include "toolguard/policy_error.hpp"
 
@@ -21,7 +22,7 @@ struct ExplainOptions {
   bool json = false;
 };
 
-void print(const nlohmann::json& report, bool as_json) {
+void printExplanation(const nlohmann::json& report, bool as_json) {
   if (as_json) {
     std::cout << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
@@ -34,19 +35,19 @@ int runExplain(const ExplainOptions& o) {
                          std::istreambuf_iterator<char>()};
   ParsedCall parsed = parseCallText(text, callFormatNamed(o.format), currentDirectory());
   if (!parsed.call) {
-    print(explainFailure("invalid call: " + parsed.error), o.json);
+    printExplanation(explainFailure("invalid call: " + parsed.error), o.json);
     return kExitOk;
   }
   PolicySources sources = sourcesFor(o.policy, parsed.call->context.cwd);
   try {
     const Engine engine(loadPolicy(sources));
-    print(explainReport(*parsed.call, engine, sources, o.all), o.json);
+    printExplanation(explainReport(*parsed.call, engine, sources, o.all), o.json);
   } catch (const PolicyError& e) {
     nlohmann::json errors = nlohmann::json::array();
     for (const PolicyDiagnostic& d : e.errors()) {
       errors.push_back({{"source", d.where.toString()}, {"message", d.message}});
     }
-    print(explainFailure("the policy could not be loaded:", std::move(errors)), o.json);
+    printExplanation(explainFailure("the policy could not be loaded:", std::move(errors)), o.json);
     return kExitError;
   }
   return kExitOk;

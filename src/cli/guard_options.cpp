@@ -8,28 +8,6 @@
 
 namespace toolguard::cli {
 
-void addHomeOption(CLI::App& command, std::string& home) {
-  command.add_option("--home", home,
-                     "toolguard's directory for approvals and the audit log (default: "
-                     "$TOOLGUARD_HOME, else ~/.toolguard)");
-}
-
-void addGuardOptions(CLI::App& command, GuardCliOptions& options, bool with_prompt) {
-  addHomeOption(command, options.home);
-  if (with_prompt) {
-    command.add_flag("--prompt", options.prompt,
-                     "Ask on the terminal (/dev/tty) when a call needs approval; without it, "
-                     "ask is reported (an agent's hook asks its own user)");
-  }
-  command
-      .add_option("--approval-timeout", options.approval_timeout_s,
-                  "Seconds a person has to answer the prompt before the call is denied")
-      ->check(CLI::Range(1, 86400));
-  command.add_option("--audit-log", options.audit_log,
-                     "Append every decision to FILE (default: HOME/audit.jsonl)");
-  command.add_flag("--no-audit", options.no_audit, "Do not write the audit log");
-}
-
 std::string auditLogPath(const GuardCliOptions& options) {
   return options.audit_log.empty() ? toolguardHome(options.home) + "/audit.jsonl"
                                    : options.audit_log;

@@ -2,7 +2,6 @@
 // Options of the sub-commands that settle asks and write the audit log
 // (check), and the Guard built from them.
 
-#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -21,12 +20,6 @@ struct GuardCliOptions {
   std::string audit_log;  ///< --audit-log FILE (else HOME/audit.jsonl)
   bool no_audit = false;
 };
-
-/// Adds --home to a command (every command that uses the store or the log).
-void addHomeOption(CLI::App& command, std::string& home);
-
-/// Adds the options above (--prompt only when `with_prompt`).
-void addGuardOptions(CLI::App& command, GuardCliOptions& options, bool with_prompt = true);
 
 /// The audit log file the options name.
 std::string auditLogPath(const GuardCliOptions& options);

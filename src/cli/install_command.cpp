@@ -120,7 +120,7 @@ void printNotes(const InstallOptions& o, Agent agent, const ordered_json& settin
 }
 
 // Install or uninstall as the options say; the exit code.
-int run(const InstallOptions& o, bool install) {
+int runInstall(const InstallOptions& o, bool install) {
   const Agent agent = *agentNamed(o.agent);
   const AgentInfo& info = agentInfo(agent);
   const auto [path, scope] = settingsFor(o, agent);
@@ -205,7 +205,7 @@ void addCommand(CLI::App& app, int& exit_code, bool install) {
   cmd->add_flag("--dry-run", options->dry_run, "Print what would change, write nothing");
   cmd->callback([options, &exit_code, install] {
     try {
-      exit_code = run(*options, install);
+      exit_code = runInstall(*options, install);
     } catch (const std::exception& e) {
       std::cerr << "toolguard: " << e.what() << "\n";
       exit_code = kExitError;

@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/guard_options.hpp"
+#include "cli/option_flags.hpp"
 #include "cli/policy_options.hpp"
 #include "toolguard/mcp_proxy.hpp"
 #include "toolguard/mcp_tools.hpp"

@@ -21,7 +21,7 @@ struct ImportOptions {
   std::string output;
 };
 
-int runImport(const ImportOptions& o) {
+int runPolicyImport(const ImportOptions& o) {
   const auto format = detail::parseForeignFormat(o.from);
   if (!format) {
     std::cerr << "toolguard policy import: --from must be claude, gemini or codex\n";
@@ -81,7 +81,7 @@ void addPolicyImportCommand(CLI::App& policy, int& exit_code) {
   cmd->add_option("file", options->file, "The source file")->required()->type_name("FILE");
   cmd->add_option("-o,--output", options->output, "Write the policy here instead of stdout")
       ->type_name("FILE");
-  cmd->callback([options, &exit_code] { exit_code = runImport(*options); });
+  cmd->callback([options, &exit_code] { exit_code = runPolicyImport(*options); });
 }
 
 }  // namespace toolguard::cli

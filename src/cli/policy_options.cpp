@@ -3,36 +3,9 @@
 
 #include <filesystem>
 
-#include "policy/embedded_profiles.hpp"
 #include "toolguard/policy_builder.hpp"
 
 namespace toolguard::cli {
-
-void addPolicyOptions(CLI::App& command, PolicyOptions& o) {
-  command.add_option("--policy", o.policy_files, "Add a policy file (explicit layer); repeatable")
-      ->type_name("FILE")
-      ->allow_extra_args(false);  // one file per --policy: `-- COMMAND` stays positional
-  command
-      .add_option("--profile", o.profiles,
-                  "Add a ready-made profile on top of the default: read-only-chat, "
-                  "developer-assistant, document-processing")
-      ->type_name("NAME")
-      ->check(CLI::Validator(
-          [](std::string& name) -> std::string {
-            return policyProfileText(name) != nullptr ? "" : detail::unknownProfileMessage(name);
-          },
-          ""))
-      ->allow_extra_args(false);
-  command
-      .add_option("--project", o.project,
-                  "Workspace whose .toolguard/ is the project layer (default: found from "
-                  "the call's cwd upwards)")
-      ->type_name("DIR");
-  command.add_flag("--no-builtin", o.no_builtin, "Do not load the built-in default policy");
-  command.add_flag("--no-user", o.no_user, "Do not load the user's policy files");
-  command.add_flag("--no-project", o.no_project, "Do not load the project's policy files");
-  command.add_flag("--no-managed", o.no_managed, "Do not load managed policy files");
-}
 
 std::string currentDirectory() {
   std::error_code ec;

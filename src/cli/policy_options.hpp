@@ -1,7 +1,6 @@
 #pragma once
 // Options every policy-using sub-command shares, and engines built from them.
 
-#include <CLI/CLI.hpp>
 #include <map>
 #include <memory>
 #include <string>
@@ -26,9 +25,6 @@ struct PolicyOptions {
   /// Directories of toolguard's own named on the command line (--home).
   std::vector<std::string> guarded_dirs;
 };
-
-/// Adds --policy, --profile, --project, --no-builtin, --no-user, --no-project, --no-managed.
-void addPolicyOptions(CLI::App& command, PolicyOptions& options);
 
 /// The policy sources for a call made in `cwd`.
 PolicySources sourcesFor(const PolicyOptions& options, const std::string& cwd);

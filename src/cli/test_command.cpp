@@ -5,6 +5,7 @@
 
 #include "cli/call_json.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_flags.hpp"
 #include "cli/policy_options.hpp"
 #include "cli/policy_paths.hpp"
 #include "policy/bounded_file.hpp"
@@ -162,7 +163,7 @@ void printText(const json& report, bool quiet) {
             << " failed\n";
 }
 
-int run(const TestOptions& o) {
+int runPolicyTests(const TestOptions& o) {
   json report;
   try {
     report = runTests(o);
@@ -198,7 +199,7 @@ void addTestCommand(CLI::App& app, int& exit_code) {
   cmd->add_flag("--json", options->json,
                 "Print one JSON document (fields in docs/policy-files.md) instead of lines");
   addPolicyOptions(*cmd, options->policy);
-  cmd->callback([options, &exit_code] { exit_code = run(*options); });
+  cmd->callback([options, &exit_code] { exit_code = runPolicyTests(*options); });
 }
 
 }  // namespace toolguard::cli

@@ -37,7 +37,7 @@ bool needsQuoting(const std::string& word) {
 }
 
 // Words of an argv-style command joined into shell text, each quoted as needed.
-std::string joinWords(const nlohmann::json& words) {
+std::string joinCommandWords(const nlohmann::json& words) {
   std::string out;
   for (const auto& w : words) {
     if (!out.empty()) out.push_back(' ');
@@ -74,7 +74,7 @@ const std::optional<std::string>& CallView::command() const {
   if (it->is_string()) {
     command_ = it->get<std::string>();
   } else if (it->is_array()) {
-    command_ = joinWords(*it);
+    command_ = joinCommandWords(*it);
   }
   return command_;
 }

@@ -60,7 +60,7 @@ const std::vector<PathExample>& CompiledPolicy::pathExamples() const {
 
 namespace {
 
-std::string modelReason(const Decision& d) {
+std::string modelReasonFor(const Decision& d) {
   std::string who = d.rule_id.empty() ? std::string(toString(d.basis)) : "rule " + d.rule_id;
   switch (d.verdict) {
     case Verdict::Allow:
@@ -83,7 +83,7 @@ Decision errorDecision(std::string message) {
   d.basis = DecisionBasis::Error;
   d.reason = std::move(message);
   d.source = SourceLocation{"<engine>", 0, 0};
-  d.model_reason = modelReason(d);  // no approval key: nothing can approve a broken call
+  d.model_reason = modelReasonFor(d);  // no approval key: nothing can approve a broken call
   return d;
 }
 
@@ -155,10 +155,6 @@ Decision judge(const detail::CompiledPolicy& compiled, const ToolCall& call, std
   return d;
 }
 
-bool isFinal(Verdict verdict) {
-  return verdict == Verdict::Deny || verdict == Verdict::Abort;
-}
-
 }  // namespace
 
 Decision Engine::decide(const ToolCall& call) const {
@@ -220,7 +216,7 @@ Decision Engine::decide(const ToolCall& call) const {
     d.approval_key = d.sanitized_args ? approvalKey(ToolCall{call.tool, *d.sanitized_args, {}})
                                       : approvalKey(call);
     d.approval_key += binding;
-    d.model_reason = modelReason(d);
+    d.model_reason = modelReasonFor(d);
     return d;
   } catch (const std::exception& e) {
     return errorDecision(std::string("internal error: ") + e.what());

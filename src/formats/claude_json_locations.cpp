@@ -9,7 +9,7 @@ namespace toolguard::detail {
 namespace {
 
 // Nesting deeper than this is refused rather than walked recursively.
-constexpr int kMaxDepth = 256;
+constexpr int kMaxJsonDepth = 256;
 
 // Line and column (1-based, in characters) of byte `offset` of `text`.
 SourceLocation locate(std::string_view text, size_t offset, const std::string& file) {
@@ -50,7 +50,7 @@ class PositionScanner {
   // The value at pos_ (after space), recorded under `pointer`.
   void value(const std::string& pointer, int depth) {
     skipSpace();
-    if (depth > kMaxDepth) {
+    if (depth > kMaxJsonDepth) {
       throw PolicyError(locate(text_, pos_, file_), "JSON nested too deeply");
     }
     out_.where[pointer] = locate(text_, pos_, file_);

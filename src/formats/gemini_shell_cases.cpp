@@ -16,7 +16,7 @@ bool hasShellSyntax(std::string_view word) {
 }
 
 // The whitespace-separated words of a prefix.
-std::vector<std::string> splitWords(const std::string& text) {
+std::vector<std::string> splitAtSpaces(const std::string& text) {
   std::vector<std::string> words;
   size_t i = 0;
   while (i < text.size()) {
@@ -29,7 +29,7 @@ std::vector<std::string> splitWords(const std::string& text) {
 }
 
 // Words joined by single spaces, as toolguard's `shell.regex` sees a command.
-std::string joinWords(const std::vector<std::string>& words, size_t count) {
+std::string joinFirstWords(const std::vector<std::string>& words, size_t count) {
   std::string out;
   for (size_t i = 0; i < count; ++i) {
     if (i > 0) out += ' ';
@@ -63,10 +63,11 @@ void addAllowPrefix(CaseBuilder& b, const Field& prefix, const std::vector<std::
            "by word: this allow prefix is left out");
     return;
   }
-  b.cases.push_back(commandRegexCase(b, quoteRegex(joinWords(words, words.size())) + "(?: .*)?"));
+  b.cases.push_back(
+      commandRegexCase(b, quoteRegex(joinFirstWords(words, words.size())) + "(?: .*)?"));
   if (prefix.text.back() == ' ' || prefix.text.back() == '\t') {
     b.note("commandPrefix '" + prefix.text + "' is read as the words '" +
-           joinWords(words, words.size()) + "' (the trailing space is ignored)");
+           joinFirstWords(words, words.size()) + "' (the trailing space is ignored)");
   }
 }
 
@@ -85,9 +86,9 @@ void addRestrictingPrefix(CaseBuilder& b, const Field& prefix,
            "' starts with shell syntax: every command of run_shell_command is matched");
     return;
   }
-  b.cases.push_back(commandRegexCase(b, quoteRegex(joinWords(words, safe)) + ".*"));
+  b.cases.push_back(commandRegexCase(b, quoteRegex(joinFirstWords(words, safe)) + ".*"));
   // The same words by command name, so `/usr/bin/rm` meets a prefix `rm`.
-  std::string tokens = joinWords(words, safe);
+  std::string tokens = joinFirstWords(words, safe);
   if (safe == words.size()) tokens += "*";
   RuleSpec by_name = b.make({kShellTool});
   by_name.shell.emplace();
@@ -96,14 +97,14 @@ void addRestrictingPrefix(CaseBuilder& b, const Field& prefix,
   b.cases.push_back(std::move(by_name));
   if (safe < words.size()) {
     b.note("commandPrefix '" + prefix.text + "' holds shell syntax: each command is matched by '" +
-           joinWords(words, safe) + "' and what follows");
+           joinFirstWords(words, safe) + "' and what follows");
   }
 }
 
 }  // namespace
 
 void addPrefixCases(CaseBuilder& b, const Field& prefix) {
-  const std::vector<std::string> words = splitWords(prefix.text);
+  const std::vector<std::string> words = splitAtSpaces(prefix.text);
   if (b.allows()) {
     addAllowPrefix(b, prefix, words);
   } else {

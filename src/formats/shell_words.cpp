@@ -8,7 +8,7 @@ namespace toolguard::detail {
 namespace {
 
 // The word separators of shlex.
-bool isBlank(char c) {
+bool isWordSeparator(char c) {
   return c == ' ' || c == '\t' || c == '\n';
 }
 
@@ -35,7 +35,7 @@ bool doubleQuoted(std::string_view s, size_t& i, std::string& word) {
 
 // Reads one word starting at `s[i]` (not a blank); false on bad syntax.
 bool oneWord(std::string_view s, size_t& i, std::string& word) {
-  while (i < s.size() && !isBlank(s[i])) {
+  while (i < s.size() && !isWordSeparator(s[i])) {
     const char c = s[i++];
     if (c == '"') {
       if (!doubleQuoted(s, i, word)) return false;
@@ -90,7 +90,7 @@ std::optional<std::vector<std::string>> shlexSplit(std::string_view text) {
   std::vector<std::string> words;
   size_t i = 0;
   for (;;) {
-    while (i < text.size() && (isBlank(text[i]) || text[i] == '#')) {
+    while (i < text.size() && (isWordSeparator(text[i]) || text[i] == '#')) {
       if (text[i] == '#') {
         while (i < text.size() && text[i] != '\n') ++i;
       } else {

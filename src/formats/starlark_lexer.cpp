@@ -33,12 +33,12 @@ bool isNameStart(char c) {
 }
 
 // A character a name may continue with.
-bool isNameChar(char c) {
+bool isIdentifierChar(char c) {
   return isNameStart(c) || (c >= '0' && c <= '9');
 }
 
 // The value of a hex digit, or -1.
-int hexValue(char c) {
+int escapeHexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
@@ -145,7 +145,7 @@ StarlarkToken StarlarkLexer::scan() {
   const char c = at();
   if (isNameStart(c)) {
     const size_t start = pos_;
-    while (isNameChar(at())) ++pos_;
+    while (isIdentifierChar(at())) ++pos_;
     token.text = std::string(text_.substr(start, pos_ - start));
     if (at() == '"' || at() == '\'') {
       if (token.text == "r" || token.text == "R") {
@@ -301,7 +301,7 @@ void StarlarkLexer::scanEscape(std::string& out) {
 unsigned StarlarkLexer::hexDigits(size_t count, int line, int column) {
   unsigned value = 0;
   for (size_t k = 0; k < count; ++k, ++pos_) {
-    const int d = hexValue(at());
+    const int d = escapeHexValue(at());
     if (!more() || d < 0)
       fail(line, column, "escape needs " + std::to_string(count) + " hex digits");
     value = value * 16 + static_cast<unsigned>(d);

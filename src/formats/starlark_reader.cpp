@@ -38,9 +38,9 @@ struct Binding {
 };
 
 // Recursive descent over the lexer's tokens.
-class Reader {
+class StarlarkReader {
  public:
-  Reader(std::string_view text, const std::string& file) : lex_(text, file) {}
+  StarlarkReader(std::string_view text, const std::string& file) : lex_(text, file) {}
 
   // Reads every statement.
   std::vector<StarlarkCall> run() {
@@ -230,7 +230,7 @@ class Reader {
 
 // Reads the whole file.
 std::vector<StarlarkCall> readStarlarkCalls(std::string_view text, const std::string& file) {
-  return Reader(text, file).run();
+  return StarlarkReader(text, file).run();
 }
 
 }  // namespace toolguard::detail

@@ -104,7 +104,7 @@ bool sendAll(int fd, const std::string& bytes) {
   return true;
 }
 
-std::string encode(const toolguard_http_post& request) {
+std::string encodeRequest(const toolguard_http_post& request) {
   std::string out(protocol::kGreeting);
   protocol::putField(out, request.origin);
   protocol::putField(out, request.path);
@@ -251,7 +251,7 @@ void HttpHelper::post(const toolguard_http_post& request, toolguard_http_outcome
   }
   const int ours = aboveStandard(ends[0]);
   const int theirs = aboveStandard(ends[1]);
-  const std::string message = encode(request);
+  const std::string message = encodeRequest(request);
   char name[] = "toolguard-http";
   char* argv[] = {name, nullptr};
   const pid_t pid = ours < 0 || theirs < 0 ? -1 : ::fork();

@@ -90,7 +90,7 @@ int connectWithin(const ServiceAddress& a, Clock::time_point deadline, std::stri
   return fd;
 }
 
-std::string lower(std::string text) {
+std::string lowercased(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
 }
@@ -246,12 +246,12 @@ std::optional<PlainHttpResponse> plainHttpExchange(
         line = end + 2;
         const size_t colon = field.find(':');
         if (colon == std::string::npos) continue;
-        const std::string name = lower(field.substr(0, colon));
+        const std::string name = lowercased(field.substr(0, colon));
         std::string value = field.substr(colon + 1);
         value.erase(0, value.find_first_not_of(" \t"));
         if (name == "content-length") length = std::strtoull(value.c_str(), nullptr, 10);
         if (name == "content-type") response.content_type = value;
-        if (name == "transfer-encoding" && lower(value).find("chunked") != std::string::npos) {
+        if (name == "transfer-encoding" && lowercased(value).find("chunked") != std::string::npos) {
           chunked = true;
         }
       }

@@ -19,7 +19,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kFormat = "toolguard-rate-limits";
+constexpr const char* kStoreFormat = "toolguard-rate-limits";
 
 struct Window {
   int64_t window_ms = 0;
@@ -43,10 +43,10 @@ Windows parse(const std::string& path, const std::string& bytes) {
   if (!parsed.value) corrupt(path, parsed.error);
   const json& doc = *parsed.value;
   if (!doc.is_object() || doc.size() != 3 || doc.value("version", json()) != 1 ||
-      doc.value("format", json()) != kFormat || !doc.contains("windows") ||
+      doc.value("format", json()) != kStoreFormat || !doc.contains("windows") ||
       !doc["windows"].is_array()) {
     corrupt(path, std::string("not a rate-limit file (expected {\"version\": 1, \"format\": \"") +
-                      kFormat + "\", \"windows\": [...]})");
+                      kStoreFormat + "\", \"windows\": [...]})");
   }
   Windows windows;
   for (size_t i = 0; i < doc["windows"].size(); ++i) {
@@ -75,7 +75,7 @@ std::string format(const Windows& windows) {
     if (window.calls.empty()) continue;
     list.push_back({{"key", key}, {"window_ms", window.window_ms}, {"calls", window.calls}});
   }
-  json doc = {{"version", 1}, {"format", kFormat}, {"windows", std::move(list)}};
+  json doc = {{"version", 1}, {"format", kStoreFormat}, {"windows", std::move(list)}};
   return doc.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

@@ -5,22 +5,16 @@
 #include <filesystem>
 #include <set>
 
+#include "core/unicode_text.hpp"
 #include "toolguard/guard_skills.hpp"
 
 namespace toolguard {
 namespace {
 
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
-    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  });
-  return out;
-}
-
 // The language of a file by its extension (any case), or "".
 std::string_view languageOfPath(std::string_view path) {
-  const std::string extension = lowercase(std::filesystem::path(path).extension().string());
+  const std::string extension =
+      detail::asciiLowercase(std::filesystem::path(path).extension().string());
   if (extension == ".py") return "python";
   if (extension == ".go") return "go";
   if (extension == ".js" || extension == ".mjs" || extension == ".cjs" || extension == ".ts" ||
@@ -67,7 +61,7 @@ std::string firstOperand(const SimpleCommand& command,
 
 // The language a simple command runs code in besides the shell, or "".
 std::string_view languageOfCommand(const SimpleCommand& command) {
-  std::string name = lowercase(command.name());
+  std::string name = detail::asciiLowercase(command.name());
   if (name.ends_with(".exe")) name.resize(name.size() - 4);  // powershell.exe, python.exe
   if (isPythonName(name)) return "python";
   if (name == "uv" && firstOperand(command) == "run") return "python";

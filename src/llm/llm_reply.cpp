@@ -7,7 +7,7 @@ namespace toolguard {
 namespace {
 
 // A reason longer than this is not a one-line reason: the model wandered.
-constexpr size_t kMaxReasonBytes = 1000;
+constexpr size_t kMaxLlmReasonBytes = 1000;
 
 bool isControl(char c) {
   auto byte = static_cast<unsigned char>(c);
@@ -29,8 +29,8 @@ LlmReplyReading withReason(LlmVerdict verdict, std::string_view word, std::strin
   rest.remove_prefix(1);
   while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
   if (rest.empty()) return malformed(std::string(word) + " without a reason");
-  if (rest.size() > kMaxReasonBytes) {
-    return malformed("a reason longer than " + std::to_string(kMaxReasonBytes) + " bytes");
+  if (rest.size() > kMaxLlmReasonBytes) {
+    return malformed("a reason longer than " + std::to_string(kMaxLlmReasonBytes) + " bytes");
   }
   if (std::any_of(rest.begin(), rest.end(), isControl)) {
     return malformed("control characters in the reason");

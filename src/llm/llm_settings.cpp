@@ -10,8 +10,8 @@ namespace {
 constexpr int kMaxTurnsLimit = 20;
 constexpr long long kMaxTimeoutMs = 10LL * 60 * 1000;
 
-long long number(const std::string& variable, const std::string& text, long long low,
-                 long long high) {
+long long numberFromEnvironment(const std::string& variable, const std::string& text, long long low,
+                                long long high) {
   long long value = 0;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || value < low || value > high) {
@@ -42,11 +42,13 @@ LlmSettings applyLlmEnvironment(LlmSettings s, const EnvironmentLookup& environm
   if (auto model = environment("TOOLGUARD_LLM_MODEL"); model && !managed) s.model = *model;
   // Under a managed policy the limits may only be lowered.
   if (auto turns = environment("TOOLGUARD_LLM_MAX_TURNS")) {
-    int value = static_cast<int>(number("TOOLGUARD_LLM_MAX_TURNS", *turns, 1, kMaxTurnsLimit));
+    int value = static_cast<int>(
+        numberFromEnvironment("TOOLGUARD_LLM_MAX_TURNS", *turns, 1, kMaxTurnsLimit));
     if (!managed || value <= s.max_turns) s.max_turns = value;
   }
   if (auto timeout = environment("TOOLGUARD_LLM_TIMEOUT_MS")) {
-    std::chrono::milliseconds value(number("TOOLGUARD_LLM_TIMEOUT_MS", *timeout, 1, kMaxTimeoutMs));
+    std::chrono::milliseconds value(
+        numberFromEnvironment("TOOLGUARD_LLM_TIMEOUT_MS", *timeout, 1, kMaxTimeoutMs));
     if (!managed || value <= s.timeout) s.timeout = value;
   }
   // A managed policy that names the key's variable keeps it.

@@ -19,7 +19,7 @@ constexpr int kMaxSkillCallsPerReply = 4;
 // The key the cache remembers an answer under: everything the model was
 // shown about the call (tool, description, canonical arguments, cwd) and who
 // answered, as one JSON array, so no two different calls share a key.
-std::string cacheKey(const CallView& view, const LlmSettings& settings) {
+std::string verdictCacheKey(const CallView& view, const LlmSettings& settings) {
   json key = json::array({view.toolName(), view.tool().description, view.call().args,
                           view.call().context.cwd, settings.model, settings.base_url});
   return key.dump(-1, ' ', true, json::error_handler_t::strict);  // throws on bad UTF-8
@@ -220,7 +220,7 @@ LlmJudgement LlmValidator::judge(const CallView& view, const CancellationToken& 
     std::string key;  // empty: not cached (no session, cancelled, or not valid UTF-8)
     if (use_cache && cache_ && !session.empty() && !cancellation.cancelled()) {
       try {
-        key = cacheKey(view, settings_);
+        key = verdictCacheKey(view, settings_);
       } catch (const nlohmann::json::exception&) {
       }
     }

@@ -33,7 +33,7 @@ std::optional<LlmVerdict> verdictNamed(const std::string& name) {
 }
 
 // A string member, or "" when it is missing or of another type.
-std::string stringField(const json& entry, const char* name) {
+std::string entryString(const json& entry, const char* name) {
   auto it = entry.find(name);
   return it != entry.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
@@ -118,12 +118,12 @@ class FileCache : public LlmVerdictCache {
       if (end == std::string::npos) break;  // a line a crash cut short
       json entry = json::parse(text.substr(start, end - start), nullptr, false);
       start = end + 1;
-      if (!entry.is_object() || stringField(entry, "session") != session ||
-          stringField(entry, "key") != key) {
+      if (!entry.is_object() || entryString(entry, "session") != session ||
+          entryString(entry, "key") != key) {
         continue;  // another session's, or not an entry
       }
-      if (auto verdict = verdictNamed(stringField(entry, "verdict"))) {
-        found = fromCache(*verdict, stringField(entry, "reason"), stringField(entry, "model"));
+      if (auto verdict = verdictNamed(entryString(entry, "verdict"))) {
+        found = fromCache(*verdict, entryString(entry, "reason"), entryString(entry, "model"));
       }
     }
     return found;  // the last answer for the key wins

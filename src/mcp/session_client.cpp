@@ -20,7 +20,7 @@ constexpr const char* kBatchingVersion = "2025-03-26";
 
 /// What the model reads of a refusal; it always names toolguard, so the
 /// model can tell the guard's answer from the tool's.
-std::string modelReason(const Decision& d) {
+std::string refusalForModel(const Decision& d) {
   if (d.model_reason.empty()) return "Blocked by toolguard: " + d.reason;
   if (d.model_reason.find("toolguard") == std::string::npos) {
     return "Blocked by toolguard: " + d.model_reason;
@@ -278,9 +278,9 @@ void Session::settle(const Decision& decision, const json& message, std::string_
     json data = {{"verdict", "abort"}, {"reason", decision.reason}};
     if (!decision.rule_id.empty()) data["rule"] = decision.rule_id;
     reply(errorResponse(id, kAbortedByGuard,
-                        "toolguard aborted the generation: " + modelReason(decision), data));
+                        "toolguard aborted the generation: " + refusalForModel(decision), data));
   } else {  // deny, and an ask nobody settled
-    reply(toolErrorResponse(id, modelReason(decision)));
+    reply(toolErrorResponse(id, refusalForModel(decision)));
   }
 }
 

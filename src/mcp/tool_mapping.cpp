@@ -11,7 +11,7 @@
 namespace toolguard {
 namespace {
 
-bool isNameChar(char c) {
+bool isToolNameChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
 }
 
@@ -129,7 +129,7 @@ std::string mcpToolName(std::string_view server, std::string_view tool) {
 std::string mcpServerNameError(std::string_view name) {
   if (name.empty()) return "the server name is empty";
   if (name.size() > 64) return "the server name is longer than 64 characters";
-  if (!std::all_of(name.begin(), name.end(), isNameChar)) {
+  if (!std::all_of(name.begin(), name.end(), isToolNameChar)) {
     return "the server name may only hold letters, digits, '-' and '_'";
   }
   if (name.find("__") != std::string_view::npos) {

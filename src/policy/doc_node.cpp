@@ -14,9 +14,9 @@ void putNumber(std::string& out, std::uint64_t n) {
   out.push_back(static_cast<char>(n));
 }
 
-class Reader {
+class TreeReader {
  public:
-  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
+  explicit TreeReader(std::string_view bytes) : bytes_(bytes) {}
 
   DocNode node(int depth) {
     if (depth > 256) fail();
@@ -64,7 +64,7 @@ class Reader {
   std::size_t at_ = 0;
 };
 
-void encode(const DocNode& node, std::string& out) {
+void encodeNode(const DocNode& node, std::string& out) {
   putNumber(out, (static_cast<std::uint64_t>(node.kind()) << 1) | (node.quoted() ? 1 : 0));
   putNumber(out, node.line());
   putNumber(out, node.column());
@@ -77,13 +77,13 @@ void encode(const DocNode& node, std::string& out) {
       return;
     case DocNode::Kind::Sequence:
       putNumber(out, node.size());
-      for (const DocNode& item : node.items()) encode(item, out);
+      for (const DocNode& item : node.items()) encodeNode(item, out);
       return;
     case DocNode::Kind::Map:
       putNumber(out, node.size());
       for (std::size_t i = 0; i < node.size(); ++i) {
-        encode(node.key(i), out);
-        encode(node.value(i), out);
+        encodeNode(node.key(i), out);
+        encodeNode(node.value(i), out);
       }
       return;
   }
@@ -113,12 +113,12 @@ const std::vector<DocNode>& DocNode::items() const {
 
 std::string encodeDocNode(const DocNode& node) {
   std::string out;
-  encode(node, out);
+  encodeNode(node, out);
   return out;
 }
 
 DocNode decodeDocNode(std::string_view bytes) {
-  Reader reader(bytes);
+  TreeReader reader(bytes);
   DocNode out = reader.node(0);
   if (!reader.atEnd()) throw std::runtime_error("a built-in document tree has trailing bytes");
   return out;

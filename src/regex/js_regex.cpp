@@ -18,7 +18,7 @@ bool isHex(char c) {
   return std::isxdigit(static_cast<unsigned char>(c)) != 0;
 }
 
-bool isDigit(char c) {
+bool isDecimalDigit(char c) {
   return std::isdigit(static_cast<unsigned char>(c)) != 0;
 }
 
@@ -33,9 +33,9 @@ struct Refused {
 
 // Walks a pattern once, writing RE2 syntax and noting what the pattern says
 // about the strings it matches.
-class Reader {
+class JsRegexReader {
  public:
-  Reader(std::string_view js, JsRegexFlavor flavor) : js_(js), flavor_(flavor) {}
+  JsRegexReader(std::string_view js, JsRegexFlavor flavor) : js_(js), flavor_(flavor) {}
 
   JsRegex read() {
     JsRegex out;
@@ -124,11 +124,11 @@ class Reader {
   // `{n}`, `{n,}`, `{n,m}` repeat; any other `{` is a brace.
   void brace() {
     size_t j = i_;
-    while (j < js_.size() && isDigit(js_[j])) ++j;
+    while (j < js_.size() && isDecimalDigit(js_[j])) ++j;
     bool repeat = j > i_;
     if (repeat && j < js_.size() && js_[j] == ',') {
       ++j;
-      while (j < js_.size() && isDigit(js_[j])) ++j;
+      while (j < js_.size() && isDecimalDigit(js_[j])) ++j;
     }
     repeat = repeat && j < js_.size() && js_[j] == '}';
     if (!repeat) return literal('{', "\\{");
@@ -187,7 +187,7 @@ class Reader {
       case 'v':
         return literal('\v', "\\v");
       case '0':
-        if (i_ < js_.size() && isDigit(js_[i_])) fail("octal escapes are not supported");
+        if (i_ < js_.size() && isDecimalDigit(js_[i_])) fail("octal escapes are not supported");
         return literal('\0', "\\x00");
       default:
         break;
@@ -289,8 +289,8 @@ class Reader {
       if (i_ + 1 >= js_.size()) fail("ends with a backslash");
       const char n = js_[i_ + 1];
       i_ += 2;
-      if (isDigit(n)) {
-        if (n != '0' || (i_ < js_.size() && isDigit(js_[i_]))) {
+      if (isDecimalDigit(n)) {
+        if (n != '0' || (i_ < js_.size() && isDecimalDigit(js_[i_]))) {
           fail("octal escapes are not supported");
         }
         out += "\\x00";
@@ -336,7 +336,7 @@ class Reader {
 }  // namespace
 
 JsRegex translateJsRegex(std::string_view pattern, JsRegexFlavor flavor) {
-  return Reader(pattern, flavor).read();
+  return JsRegexReader(pattern, flavor).read();
 }
 
 }  // namespace toolguard::detail

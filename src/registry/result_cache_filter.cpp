@@ -16,7 +16,7 @@ using Clock = std::chrono::steady_clock;
 // Tool, canonical arguments (sorted keys), working directory and who asks
 // (agent, session, role: results are not shared between them); nullopt
 // when the arguments cannot be written as JSON (the call is not cached).
-std::optional<std::string> cacheKey(const ToolCall& call) {
+std::optional<std::string> resultCacheKey(const ToolCall& call) {
   try {
     nlohmann::json who = {call.context.cwd, call.context.agent, call.context.session,
                           call.context.role};
@@ -39,7 +39,7 @@ class ResultCacheFilter final : public InvocationFilter {
   ToolOutcome invoke(const ToolInvocation& invocation, const InvocationNext& next) override {
     const ToolMetadata& metadata = invocation.tool.metadata;
     if (!metadata.idempotent || !metadata.read_only || !enabled()) return next(invocation);
-    std::optional<std::string> key = cacheKey(invocation.call);
+    std::optional<std::string> key = resultCacheKey(invocation.call);
     if (!key) return next(invocation);
     if (std::optional<ToolOutcome> hit = lookup(*key)) {
       hit->cached = true;

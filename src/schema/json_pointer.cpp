@@ -4,7 +4,7 @@
 namespace toolguard::schema {
 namespace {
 
-int hexValue(char c) {
+int percentHexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
@@ -137,8 +137,8 @@ std::optional<std::string> percentDecode(std::string_view text) {
       continue;
     }
     if (i + 2 >= text.size()) return std::nullopt;
-    int high = hexValue(text[i + 1]);
-    int low = hexValue(text[i + 2]);
+    int high = percentHexValue(text[i + 1]);
+    int low = percentHexValue(text[i + 2]);
     if (high < 0 || low < 0) return std::nullopt;
     out += static_cast<char>(high * 16 + low);
     i += 2;

@@ -14,14 +14,14 @@ namespace {
 
 // What is allowed past the schemas of a tuple: nothing said (anything, and
 // the items are not evaluated), true, false, or a schema.
-enum class Extra { Absent, Any, None, Schema };
+enum class ExtraItems { Absent, Any, None, Schema };
 
 // "items" as one schema for every item (tuple empty, extra Schema), "items"
 // as a tuple with "additionalItems" (drafts 4 to 2019-09), or "prefixItems"
 // with "items" (2020-12).
 class ItemsCheck final : public Keyword {
  public:
-  ItemsCheck(KeywordInfo info, std::vector<NodeId> tuple, Extra extra, NodeId extra_schema,
+  ItemsCheck(KeywordInfo info, std::vector<NodeId> tuple, ExtraItems extra, NodeId extra_schema,
              KeywordInfo extra_info)
       : Keyword(std::move(info)),
         tuple_(std::move(tuple)),
@@ -33,16 +33,16 @@ class ItemsCheck final : public Keyword {
     if (context.tracking()) {  // what this keyword evaluates, valid or not
       Evaluated& seen = context.evaluated();
       seen.prefix = std::max(seen.prefix, std::min(value.size(), tuple_.size()));
-      if (extra_ != Extra::Absent && value.size() > tuple_.size()) seen.all = true;
+      if (extra_ != ExtraItems::Absent && value.size() > tuple_.size()) seen.all = true;
     }
     bool ok = true;
     for (std::size_t i = 0; i < value.size(); ++i) {
       NodeId node = extra_schema_;
       if (i < tuple_.size()) {
         node = tuple_[i];
-      } else if (extra_ == Extra::Absent || extra_ == Extra::Any) {
+      } else if (extra_ == ExtraItems::Absent || extra_ == ExtraItems::Any) {
         break;
-      } else if (extra_ == Extra::None) {
+      } else if (extra_ == ExtraItems::None) {
         Context::Step step(context, i);
         context.fail(extra_info_, [&] {
           return "item " + std::to_string(i) + " is not allowed: the array may have at most " +
@@ -61,7 +61,7 @@ class ItemsCheck final : public Keyword {
 
  private:
   std::vector<NodeId> tuple_;
-  Extra extra_;
+  ExtraItems extra_;
   NodeId extra_schema_;
   KeywordInfo extra_info_;
 };
@@ -171,12 +171,12 @@ class ContainsCheck final : public Keyword {
   bool annotates_;
 };
 
-Extra extraOf(Scope& scope, const char* keyword, NodeId& schema) {
+ExtraItems extraOf(Scope& scope, const char* keyword, NodeId& schema) {
   const Json* value = scope.find(keyword);
-  if (value == nullptr) return Extra::Absent;
-  if (value->is_boolean()) return value->get<bool>() ? Extra::Any : Extra::None;
+  if (value == nullptr) return ExtraItems::Absent;
+  if (value->is_boolean()) return value->get<bool>() ? ExtraItems::Any : ExtraItems::None;
   schema = scope.subschema(keyword);
-  return Extra::Schema;
+  return ExtraItems::Schema;
 }
 
 std::vector<NodeId> tupleOf(Scope& scope, const char* keyword) {
@@ -191,13 +191,13 @@ std::vector<NodeId> tupleOf(Scope& scope, const char* keyword) {
 void compileItems(Scope& scope, const Json& items) {
   if (!items.is_array()) {
     scope.add(Applies::Array, std::make_unique<ItemsCheck>(
-                                  scope.info("items"), std::vector<NodeId>{}, Extra::Schema,
+                                  scope.info("items"), std::vector<NodeId>{}, ExtraItems::Schema,
                                   scope.subschema("items"), scope.info("items")));
     return;
   }
   std::vector<NodeId> tuple = tupleOf(scope, "items");
   NodeId extra_schema = 0;
-  const Extra extra = extraOf(scope, "additionalItems", extra_schema);
+  const ExtraItems extra = extraOf(scope, "additionalItems", extra_schema);
   scope.add(Applies::Array,
             std::make_unique<ItemsCheck>(scope.info("items"), std::move(tuple), extra, extra_schema,
                                          scope.info("additionalItems")));
@@ -220,7 +220,7 @@ void compilePrefixItems(Scope& scope) {
   std::vector<NodeId> tuple;
   if (prefix != nullptr) tuple = tupleOf(scope, "prefixItems");
   NodeId extra_schema = 0;
-  const Extra extra = extraOf(scope, "items", extra_schema);
+  const ExtraItems extra = extraOf(scope, "items", extra_schema);
   scope.add(Applies::Array, std::make_unique<ItemsCheck>(
                                 scope.info(prefix != nullptr ? "prefixItems" : "items"),
                                 std::move(tuple), extra, extra_schema, scope.info("items")));

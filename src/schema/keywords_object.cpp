@@ -41,7 +41,7 @@ class RequiredCheck final : public Keyword {
 // What is allowed for members no "properties" or "patternProperties" entry
 // covers: nothing said (anything, and they are not evaluated), true, false,
 // or a schema.
-enum class Extra { Absent, Any, None, Schema };
+enum class ExtraProperties { Absent, Any, None, Schema };
 
 struct PatternProperty {
   std::shared_ptr<const re2::RE2> re;
@@ -51,7 +51,7 @@ struct PatternProperty {
 class PropertiesCheck final : public Keyword {
  public:
   PropertiesCheck(KeywordInfo info, std::vector<std::pair<std::string, NodeId>> properties,
-                  std::vector<PatternProperty> patterns, Extra extra, NodeId extra_schema,
+                  std::vector<PatternProperty> patterns, ExtraProperties extra, NodeId extra_schema,
                   KeywordInfo extra_info, std::string allowed)
       : Keyword(std::move(info)),
         properties_(std::move(properties)),
@@ -85,11 +85,11 @@ class PropertiesCheck final : public Keyword {
           if (context.stopped()) return false;
         }
       }
-      if (record && (covered || extra_ != Extra::Absent)) {
+      if (record && (covered || extra_ != ExtraProperties::Absent)) {
         context.evaluated().names.push_back(&key);
       }
-      if (covered || extra_ == Extra::Any || extra_ == Extra::Absent) continue;
-      if (extra_ == Extra::None) {
+      if (covered || extra_ == ExtraProperties::Any || extra_ == ExtraProperties::Absent) continue;
+      if (extra_ == ExtraProperties::None) {
         ok = false;
         Context::Step step(context, key);
         if (context.fail(extra_info_, [&] {
@@ -113,7 +113,7 @@ class PropertiesCheck final : public Keyword {
 
   std::vector<std::pair<std::string, NodeId>> properties_;
   std::vector<PatternProperty> patterns_;
-  Extra extra_;
+  ExtraProperties extra_;
   NodeId extra_schema_;
   KeywordInfo extra_info_;
   std::string allowed_;
@@ -168,17 +168,17 @@ void compileProperties(Scope& scope) {
                            scope.subschema("patternProperties", it.key())});
     }
   }
-  Extra extra = Extra::Absent;
+  ExtraProperties extra = ExtraProperties::Absent;
   NodeId extra_schema = 0;
   if (additional != nullptr) {
     if (additional->is_boolean()) {
-      extra = additional->get<bool>() ? Extra::Any : Extra::None;
+      extra = additional->get<bool>() ? ExtraProperties::Any : ExtraProperties::None;
     } else {
-      extra = Extra::Schema;
+      extra = ExtraProperties::Schema;
       extra_schema = scope.subschema("additionalProperties");
     }
   }
-  if (extra == Extra::None) {  // name what is allowed, for the model to correct itself
+  if (extra == ExtraProperties::None) {  // name what is allowed, for the model to correct itself
     std::string names;
     std::size_t shown = 0;
     for (const auto& [name, node] : named) {

@@ -7,7 +7,7 @@
 namespace toolguard::schema {
 namespace {
 
-constexpr const char* kSchema = R"json({
+constexpr const char* kSchema2019 = R"json({
   "$schema": "https://json-schema.org/draft/2019-09/schema",
   "$id": "https://json-schema.org/draft/2019-09/schema",
   "$vocabulary": {
@@ -47,7 +47,7 @@ constexpr const char* kSchema = R"json({
   }
 })json";
 
-constexpr const char* kCore = R"json({
+constexpr const char* kCore2019 = R"json({
   "$schema": "https://json-schema.org/draft/2019-09/schema",
   "$id": "https://json-schema.org/draft/2019-09/meta/core",
   "$vocabulary": {
@@ -105,7 +105,7 @@ constexpr const char* kCore = R"json({
   }
 })json";
 
-constexpr const char* kApplicator = R"json({
+constexpr const char* kApplicator2019 = R"json({
   "$schema": "https://json-schema.org/draft/2019-09/schema",
   "$id": "https://json-schema.org/draft/2019-09/meta/applicator",
   "$vocabulary": {
@@ -159,7 +159,7 @@ constexpr const char* kApplicator = R"json({
   }
 })json";
 
-constexpr const char* kValidation = R"json({
+constexpr const char* kValidation2019 = R"json({
   "$schema": "https://json-schema.org/draft/2019-09/schema",
   "$id": "https://json-schema.org/draft/2019-09/meta/validation",
   "$vocabulary": {
@@ -250,7 +250,7 @@ constexpr const char* kValidation = R"json({
   }
 })json";
 
-constexpr const char* kMetaData = R"json({
+constexpr const char* kMetaData2019 = R"json({
   "$schema": "https://json-schema.org/draft/2019-09/schema",
   "$id": "https://json-schema.org/draft/2019-09/meta/meta-data",
   "$vocabulary": {
@@ -288,7 +288,7 @@ constexpr const char* kMetaData = R"json({
   }
 })json";
 
-constexpr const char* kFormat = R"json({
+constexpr const char* kFormat2019 = R"json({
   "$schema": "https://json-schema.org/draft/2019-09/schema",
   "$id": "https://json-schema.org/draft/2019-09/meta/format",
   "$vocabulary": {
@@ -303,7 +303,7 @@ constexpr const char* kFormat = R"json({
   }
 })json";
 
-constexpr const char* kContent = R"json({
+constexpr const char* kContent2019 = R"json({
   "$schema": "https://json-schema.org/draft/2019-09/schema",
   "$id": "https://json-schema.org/draft/2019-09/meta/content",
   "$vocabulary": {
@@ -321,20 +321,20 @@ constexpr const char* kContent = R"json({
   }
 })json";
 
-constexpr MetaSchemaText kDocuments[] = {
-    {"https://json-schema.org/draft/2019-09/schema", kSchema},
-    {"https://json-schema.org/draft/2019-09/meta/core", kCore},
-    {"https://json-schema.org/draft/2019-09/meta/applicator", kApplicator},
-    {"https://json-schema.org/draft/2019-09/meta/validation", kValidation},
-    {"https://json-schema.org/draft/2019-09/meta/meta-data", kMetaData},
-    {"https://json-schema.org/draft/2019-09/meta/format", kFormat},
-    {"https://json-schema.org/draft/2019-09/meta/content", kContent},
+constexpr MetaSchemaText kDocuments2019[] = {
+    {"https://json-schema.org/draft/2019-09/schema", kSchema2019},
+    {"https://json-schema.org/draft/2019-09/meta/core", kCore2019},
+    {"https://json-schema.org/draft/2019-09/meta/applicator", kApplicator2019},
+    {"https://json-schema.org/draft/2019-09/meta/validation", kValidation2019},
+    {"https://json-schema.org/draft/2019-09/meta/meta-data", kMetaData2019},
+    {"https://json-schema.org/draft/2019-09/meta/format", kFormat2019},
+    {"https://json-schema.org/draft/2019-09/meta/content", kContent2019},
 };
 
 }  // namespace
 
 std::span<const MetaSchemaText> metaSchemas2019_09() {
-  return kDocuments;
+  return kDocuments2019;
 }
 
 }  // namespace toolguard::schema

@@ -8,7 +8,7 @@
 namespace toolguard::serve {
 namespace {
 
-nlohmann::json entryJson(const ApprovalEntry& e) {
+nlohmann::json approvalEntryJson(const ApprovalEntry& e) {
   return {{"tool", e.tool},
           {"binding", toString(e.binding)},
           {"value", e.value},
@@ -31,7 +31,7 @@ std::optional<std::string> text(const nlohmann::json& in, const char* key) {
 HttpResponse listApprovals(store::ServiceStore& store) {
   ApprovalListing listing = store.listApprovals();
   nlohmann::json entries = nlohmann::json::array();
-  for (const ApprovalEntry& e : listing.entries) entries.push_back(entryJson(e));
+  for (const ApprovalEntry& e : listing.entries) entries.push_back(approvalEntryJson(e));
   HttpResponse r = jsonResponse(200, {{"approvals", entries}, {"errors", listing.errors}});
   r.headers.emplace_back("Cache-Control", "no-store");
   return r;
@@ -65,7 +65,7 @@ HttpResponse revokeApproval(store::ServiceStore& store, const HttpRequest& reque
   if (removed == 0) return errorResponse(404, "no remembered approval grants that");
   nlohmann::json event = serviceEvent("approval-revoked", caller.name);
   event["tool"] = grant.tool;
-  event["approval"] = entryJson(grant);
+  event["approval"] = approvalEntryJson(grant);
   try {
     store.audit()->writeRecord(event);
   } catch (const std::exception& e) {

@@ -41,7 +41,7 @@ void addStore(CLI::App& cmd, StoreOptions& o) {
   cmd.add_option("--home", o.home, "toolguard's home for the file store");
 }
 
-nlohmann::json entryJson(const ApprovalEntry& e) {
+nlohmann::json storeEntryJson(const ApprovalEntry& e) {
   return {{"tool", e.tool},         {"binding", toString(e.binding)},
           {"value", e.value},       {"scope", toString(e.scope)},
           {"scope_id", e.scope_id}, {"created", e.created},
@@ -52,7 +52,7 @@ int list(const StoreOptions& o) {
   ApprovalListing listing = open(o)->listApprovals();
   if (o.json) {
     nlohmann::json out = nlohmann::json::array();
-    for (const ApprovalEntry& e : listing.entries) out.push_back(entryJson(e));
+    for (const ApprovalEntry& e : listing.entries) out.push_back(storeEntryJson(e));
     std::cout << out.dump(2) << "\n";
   } else {
     for (const ApprovalEntry& e : listing.entries) {

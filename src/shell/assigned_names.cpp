@@ -5,12 +5,10 @@
 #include <cctype>
 #include <cstring>
 
+#include "name_lists.hpp"
+
 namespace toolguard::detail {
 namespace {
-
-bool oneOf(std::string_view name, std::initializer_list<std::string_view> names) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 // Commands after which anything may have changed.
 bool changesAnything(std::string_view name) {

@@ -7,12 +7,10 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "name_lists.hpp"
+
 namespace toolguard::detail {
 namespace {
-
-bool oneOf(std::string_view name, std::initializer_list<std::string_view> names) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 std::string_view baseName(std::string_view path) {
   const size_t slash = path.rfind('/');
@@ -41,7 +39,7 @@ std::vector<std::string> lines(std::string_view text) {
   return out;
 }
 
-void replaceAll(std::string& text, std::string_view from, std::string_view to) {
+void replaceAllInPlace(std::string& text, std::string_view from, std::string_view to) {
   for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
     text.replace(at, from.size(), to);
   }
@@ -49,9 +47,9 @@ void replaceAll(std::string& text, std::string_view from, std::string_view to) {
 
 // Make's $(shell CMD) runs CMD; `$$` is a `$` for the shell.
 std::string makeToShell(std::string text) {
-  replaceAll(text, "$(shell ", "$(");
-  replaceAll(text, "${shell ", "$(");
-  replaceAll(text, "$$", "$");
+  replaceAllInPlace(text, "$(shell ", "$(");
+  replaceAllInPlace(text, "${shell ", "$(");
+  replaceAllInPlace(text, "$$", "$");
   return text;
 }
 

@@ -16,15 +16,12 @@
 #include "toolguard/shell_rules.hpp"
 #include "unwrap.hpp"
 
-namespace toolguard {
+// The rules are written in toolguard::detail, beside the checks of
+// shell_rule_checks.hpp they call (a using-directive would leak those names
+// into the files compiled after this one in a unity build).
+namespace toolguard::detail {
 namespace {
 
-using detail::CommandArgs;
-using detail::CommandScene;
-using detail::findStarts;
-using detail::parseArgs;
-using detail::PathRisk;
-using namespace detail;  // the checks of shell_rule_checks.hpp
 using Predicate = std::function<Detail(const CommandScene&)>;
 
 struct BuiltinRuleSpec {
@@ -284,12 +281,15 @@ std::vector<BuiltinRuleSpec> specs() {
 }
 
 }  // namespace
+}  // namespace toolguard::detail
+
+namespace toolguard {
 
 std::vector<std::shared_ptr<const Rule>> builtinShellRules(PolicyLayer layer) {
   std::vector<std::shared_ptr<const Rule>> rules;
-  rules.push_back(std::make_shared<const UnparseableRule>(layer));
-  for (BuiltinRuleSpec& spec : specs()) {
-    rules.push_back(std::make_shared<const BuiltinCommandRule>(std::move(spec), layer));
+  rules.push_back(std::make_shared<const detail::UnparseableRule>(layer));
+  for (detail::BuiltinRuleSpec& spec : detail::specs()) {
+    rules.push_back(std::make_shared<const detail::BuiltinCommandRule>(std::move(spec), layer));
   }
   return rules;
 }

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "command_args.hpp"
+#include "name_lists.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -15,14 +16,14 @@ namespace {
 using Kind = PathAccessKind;
 
 // Options that take a value, as the tool reads them.
-struct OptionSpec {
+struct PathOptionSpec {
   const char* short_with_value = "";
   OptionNames long_with_value;
 };
 
 // Tools whose operands are all files they read (content or listing).
-const std::map<std::string, OptionSpec, std::less<>>& plainReaders() {
-  static const std::map<std::string, OptionSpec, std::less<>> kReaders = {
+const std::map<std::string, PathOptionSpec, std::less<>>& plainReaders() {
+  static const std::map<std::string, PathOptionSpec, std::less<>> kReaders = {
       {"cat", {}},
       {"tac", {"s", {"--separator"}}},
       {"nl", {"bdfhilnsvw", {}}},
@@ -76,8 +77,8 @@ const std::map<std::string, OptionSpec, std::less<>>& plainReaders() {
 }
 
 // Tools whose operands are all files they change.
-const std::map<std::string, OptionSpec, std::less<>>& plainWriters() {
-  static const std::map<std::string, OptionSpec, std::less<>> kWriters = {
+const std::map<std::string, PathOptionSpec, std::less<>>& plainWriters() {
+  static const std::map<std::string, PathOptionSpec, std::less<>> kWriters = {
       {"tee", {}},
       {"touch", {"dtr", {"--date", "--reference", "--time"}}},
       {"mkdir", {"m", {"--mode", "--context"}}},
@@ -100,9 +101,9 @@ const std::map<std::string, OptionSpec, std::less<>>& plainWriters() {
   return kWriters;
 }
 
-class Collector {
+class PathCollector {
  public:
-  explicit Collector(std::vector<CommandPath>& out) : out_(out) {}
+  explicit PathCollector(std::vector<CommandPath>& out) : out_(out) {}
 
   void add(const ShellWord& word, Kind kind, const std::string& route,
            PathShape shape = PathShape::File) {
@@ -133,10 +134,6 @@ class Collector {
   std::vector<CommandPath>& out_;
 };
 
-bool oneOf(std::string_view name, std::initializer_list<std::string_view> names) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
 ShellWord wordFrom(const ShellWord& original, std::string text) {
   return ShellWord{std::move(text), original.dynamic, original.source};
 }
@@ -146,7 +143,7 @@ std::vector<ShellWord> dotIfEmpty(std::vector<ShellWord> dirs) {
   return dirs;
 }
 
-void redirections(const SimpleCommand& c, Collector& out) {
+void redirections(const SimpleCommand& c, PathCollector& out) {
   for (const ShellRedirect& r : c.redirects) {
     const std::string route = r.op + " (redirection)";
     if (r.op == "<") {
@@ -168,7 +165,7 @@ void redirections(const SimpleCommand& c, Collector& out) {
 }
 
 // grep and its relatives: PATTERN [FILE...], or -e/-f PATTERN with FILEs only.
-void grepPaths(const std::string& name, std::span<const ShellWord> words, Collector& out) {
+void grepPaths(const std::string& name, std::span<const ShellWord> words, PathCollector& out) {
   const CommandArgs a =
       parseArgs(words, "efmABCdD",
                 {"--regexp", "--file", "--max-count", "--after-context", "--before-context",
@@ -193,7 +190,7 @@ void grepPaths(const std::string& name, std::span<const ShellWord> words, Collec
 
 // ripgrep, ag, ack: PATTERN [PATH...], each path searched recursively.
 void recursiveSearchPaths(const std::string& name, std::span<const ShellWord> words,
-                          Collector& out) {
+                          PathCollector& out) {
   const CommandArgs a = parseArgs(words, "efgmABCjtTMrEdG",
                                   {"--regexp",
                                    "--file",
@@ -233,7 +230,7 @@ void recursiveSearchPaths(const std::string& name, std::span<const ShellWord> wo
 }
 
 // sed SCRIPT FILE..., or -e/-f SCRIPT with FILEs only; -i edits them in place.
-void sedPaths(const std::string& name, std::span<const ShellWord> words, Collector& out) {
+void sedPaths(const std::string& name, std::span<const ShellWord> words, PathCollector& out) {
   const CommandArgs a = parseArgs(words, "efl", {"--expression", "--file", "--line-length"});
   const bool in_place =
       a.has('i') || a.hasLong("--in-place") ||
@@ -250,7 +247,7 @@ void sedPaths(const std::string& name, std::span<const ShellWord> words, Collect
 }
 
 // awk PROGRAM [var=value | FILE]..., or -f PROGFILE with operands only.
-void awkPaths(const std::string& name, std::span<const ShellWord> words, Collector& out) {
+void awkPaths(const std::string& name, std::span<const ShellWord> words, PathCollector& out) {
   const CommandArgs a =
       parseArgs(words, "fvFiEl",
                 {"--file", "--assign", "--field-separator", "--include", "--exec", "--load"});
@@ -266,7 +263,7 @@ void awkPaths(const std::string& name, std::span<const ShellWord> words, Collect
 }
 
 // jq FILTER [FILE...]; --arg/--argjson take two words, --slurpfile/--rawfile read a file.
-void jqPaths(std::span<const ShellWord> words, Collector& out) {
+void jqPaths(std::span<const ShellWord> words, PathCollector& out) {
   bool filter_seen = false;
   bool options_end = false;
   for (size_t i = 0; i < words.size(); ++i) {
@@ -298,7 +295,7 @@ void jqPaths(std::span<const ShellWord> words, Collector& out) {
 }
 
 // cp, mv, ln, install, rsync, scp: sources and a destination (or -t DIR).
-void copyPaths(const std::string& name, std::span<const ShellWord> words, Collector& out) {
+void copyPaths(const std::string& name, std::span<const ShellWord> words, PathCollector& out) {
   const CommandArgs a =
       parseArgs(words, name == "rsync" ? "eBfTM" : (name == "scp" ? "cFiJloPS" : "tSgmo"),
                 {"--target-directory", "--suffix", "--owner", "--mode", "--group", "--rsh",
@@ -343,7 +340,7 @@ void copyPaths(const std::string& name, std::span<const ShellWord> words, Collec
 }
 
 // chmod MODE FILE..., chown OWNER FILE..., or --reference=REF FILE...
-void modePaths(const std::string& name, std::span<const ShellWord> words, Collector& out) {
+void modePaths(const std::string& name, std::span<const ShellWord> words, PathCollector& out) {
   const CommandArgs a = parseArgs(words, "", {"--reference"});
   const size_t skip = a.operands.empty() || a.hasLong("--reference") ? 0 : 1;
   const bool recursive = a.hasAny("R", {"--recursive"});
@@ -354,7 +351,7 @@ void modePaths(const std::string& name, std::span<const ShellWord> words, Collec
 }
 
 // curl: files it uploads or sends (-d @FILE, -F name=@FILE, -T FILE) and writes (-o FILE).
-void curlPaths(std::span<const ShellWord> words, Collector& out) {
+void curlPaths(std::span<const ShellWord> words, PathCollector& out) {
   const CommandArgs a = parseArgs(
       words, "AbcCdDeEFHKmoPQrTuUwxXyYzt",
       {"--data",        "--data-ascii",  "--data-binary", "--data-raw",    "--data-urlencode",
@@ -386,7 +383,7 @@ void curlPaths(std::span<const ShellWord> words, Collector& out) {
              Kind::Write, "curl -o");
 }
 
-void wgetPaths(std::span<const ShellWord> words, Collector& out) {
+void wgetPaths(std::span<const ShellWord> words, PathCollector& out) {
   const CommandArgs a =
       parseArgs(words, "OoaiPUtTwQeDARlB",
                 {"--output-document",  "--output-file", "--append-output", "--input-file",
@@ -403,7 +400,7 @@ void wgetPaths(std::span<const ShellWord> words, Collector& out) {
 }
 
 // tar: the archive it writes or reads, the files it archives, -C DIR it extracts into.
-void tarPaths(std::span<const ShellWord> words, Collector& out) {
+void tarPaths(std::span<const ShellWord> words, PathCollector& out) {
   std::vector<ShellWord> rest(words.begin(), words.end());
   // Old style: `tar czf out.tgz src` (first word without a dash is flags).
   if (!rest.empty() && !rest.front().dynamic && !rest.front().text.starts_with('-')) {
@@ -425,7 +422,7 @@ void tarPaths(std::span<const ShellWord> words, Collector& out) {
   }
 }
 
-void zipPaths(const std::string& name, std::span<const ShellWord> words, Collector& out) {
+void zipPaths(const std::string& name, std::span<const ShellWord> words, PathCollector& out) {
   if (name == "unzip") {
     const CommandArgs a = parseArgs(words, "dxP", {});
     if (!a.operands.empty()) out.add(a.operands.front(), Kind::Read, "unzip");
@@ -442,7 +439,7 @@ void zipPaths(const std::string& name, std::span<const ShellWord> words, Collect
 }
 
 // gzip and friends replace the file unless told to keep it or write to stdout.
-void compressPaths(const std::string& name, std::span<const ShellWord> words, Collector& out) {
+void compressPaths(const std::string& name, std::span<const ShellWord> words, PathCollector& out) {
   const CommandArgs a = parseArgs(words, "S", {"--suffix"});
   out.addAll(a.operands, Kind::Read, name);
   if (!a.hasAny("cktl", {"--stdout", "--to-stdout", "--keep", "--test", "--list"})) {
@@ -450,7 +447,7 @@ void compressPaths(const std::string& name, std::span<const ShellWord> words, Co
   }
 }
 
-void gitPaths(std::span<const ShellWord> words, Collector& out) {
+void gitPaths(std::span<const ShellWord> words, PathCollector& out) {
   const CommandArgs top =
       parseArgs(words, "CcFt", {"--git-dir", "--work-tree", "--file", "--template"});
   if (top.operands.empty()) return;
@@ -469,7 +466,7 @@ void gitPaths(std::span<const ShellWord> words, Collector& out) {
 }
 
 // find: its start points are listed (deleted with -delete); -fprint FILE writes.
-void findPaths(const SimpleCommand& c, Collector& out) {
+void findPaths(const SimpleCommand& c, PathCollector& out) {
   const auto args = c.arguments();
   const bool deletes =
       std::any_of(args.begin(), args.end(), [](const ShellWord& w) { return w.text == "-delete"; });
@@ -493,7 +490,7 @@ void findPaths(const SimpleCommand& c, Collector& out) {
   }
 }
 
-void openSslPaths(std::span<const ShellWord> words, Collector& out) {
+void openSslPaths(std::span<const ShellWord> words, PathCollector& out) {
   for (size_t i = 0; i + 1 < words.size(); ++i) {
     const std::string& t = words[i].text;
     if (oneOf(t, {"-in", "-inkey", "-key", "-kfile", "-passin"})) {
@@ -522,7 +519,7 @@ bool formatterWrites(const std::string& name, std::span<const ShellWord> words) 
   });
 }
 
-void commandPathsByName(const SimpleCommand& c, Collector& out) {
+void commandPathsByName(const SimpleCommand& c, PathCollector& out) {
   const std::string name = c.name();
   const std::span<const ShellWord> words = c.arguments();
   if (const auto it = plainReaders().find(name); it != plainReaders().end()) {
@@ -711,7 +708,7 @@ std::vector<ShellWord> findNameGlobs(const SimpleCommand& find) {
 
 std::vector<CommandPath> commandPaths(const SimpleCommand& command) {
   std::vector<CommandPath> out;
-  Collector collector(out);
+  PathCollector collector(out);
   redirections(command, collector);
   if (!command.words.empty() && !command.nameIsDynamic()) commandPathsByName(command, collector);
   return out;

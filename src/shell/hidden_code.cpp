@@ -4,15 +4,12 @@
 // taskset, strace and ltrace. Each is unwrapped and judged as a command.
 #include <algorithm>
 
+#include "name_lists.hpp"
 #include "unwrap.hpp"
 #include "xargs_input.hpp"
 
 namespace toolguard::detail {
 namespace {
-
-bool oneOf(std::string_view name, std::initializer_list<std::string_view> names) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 // A script only known at run time: judged as a command nobody can read.
 ShellWord unknownScript(const std::string& what) {

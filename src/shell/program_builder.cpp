@@ -73,7 +73,7 @@ std::optional<long long> count(const std::string& text) {
   return std::stoll(text);
 }
 
-constexpr size_t kMaxDepth = 64;
+constexpr size_t kMaxProgramDepth = 64;
 
 }  // namespace
 
@@ -121,7 +121,7 @@ AssignedNames ProgramBuilder::regionNames(TSNode node) const {
 }
 
 bool ProgramBuilder::enter() {
-  if (budget_.depth >= kMaxDepth) {
+  if (budget_.depth >= kMaxProgramDepth) {
     out_.too_deep = true;
     return false;
   }

@@ -11,16 +11,13 @@
 #include "command_accesses.hpp"
 #include "command_args.hpp"
 #include "command_paths.hpp"
+#include "name_lists.hpp"
 #include "toolguard/paths.hpp"
 
 namespace toolguard::detail {
 namespace {
 
 using Words = std::span<const ShellWord>;
-
-bool oneOf(std::string_view name, std::initializer_list<std::string_view> names) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 // True when a word is one of the options, or `--option=value` of a long one.
 bool hasOption(Words words, std::initializer_list<std::string_view> options) {

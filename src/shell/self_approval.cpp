@@ -4,12 +4,10 @@
 
 #include <algorithm>
 
+#include "name_lists.hpp"
+
 namespace toolguard::detail {
 namespace {
-
-bool oneOf(std::string_view name, std::initializer_list<std::string_view> names) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 // The words that are not options, in order (option values are not told apart:
 // enough to find sub-commands).

@@ -10,15 +10,12 @@
 #include <string>
 #include <string_view>
 
+#include "name_lists.hpp"
 #include "shell_facts.hpp"
 
 namespace toolguard::detail {
 
 using Detail = std::optional<std::string>;
-
-inline bool oneOf(std::string_view name, std::initializer_list<std::string_view> names) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 inline std::string quoted(const ShellWord& w) {
   return "'" + w.text + "'";

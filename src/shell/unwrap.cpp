@@ -13,7 +13,7 @@ namespace {
 
 // Which options of a wrapper take an argument. Short options may be
 // clustered (`-un root` and `-uroot` both give -u the argument).
-struct OptionSpec {
+struct WrapperOptionSpec {
   std::string short_with_argument;           // e.g. "ugCDhprtTU"
   std::set<std::string> long_with_argument;  // e.g. {"--user"}
   bool digits_are_options = false;           // nice -10
@@ -27,7 +27,8 @@ bool oneOfName(std::string_view name, std::initializer_list<std::string_view> na
 }
 
 // Index of the first operand at or after `start`, skipping options.
-size_t skipOptions(const std::vector<ShellWord>& words, size_t start, const OptionSpec& spec) {
+size_t skipOptions(const std::vector<ShellWord>& words, size_t start,
+                   const WrapperOptionSpec& spec) {
   size_t i = start;
   while (i < words.size()) {
     const std::string& w = words[i].text;
@@ -121,7 +122,7 @@ ShellInvocation shellInvocation(const std::vector<ShellWord>& words) {
   return out;
 }
 
-ShellWord joinWords(const std::vector<ShellWord>& words, size_t start) {
+ShellWord joinShellWords(const std::vector<ShellWord>& words, size_t start) {
   ShellWord joined;
   for (size_t i = start; i < words.size(); ++i) {
     if (i > start) {
@@ -203,9 +204,9 @@ void unwrapCodeRunner(const SimpleCommand& cmd, std::vector<Unwrapped>& out) {
     }
   }
   // Built only for a code runner: every other command passes here.
-  const OptionSpec options{"pcn",
-                           {"--package", "--call", "--with", "--python", "--from", "--env",
-                            "--directory", "--project", "--name", "--prefix", "--spec"}};
+  const WrapperOptionSpec options{"pcn",
+                                  {"--package", "--call", "--with", "--python", "--from", "--env",
+                                   "--directory", "--project", "--name", "--prefix", "--spec"}};
   const size_t first = skipOptions(w, start, options);
   if (first >= w.size()) return;
   Unwrapped u;
@@ -274,17 +275,17 @@ std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
     for (size_t i = 1; i < w.size(); ++i) {
       const std::string& t = w[i].text;
       if ((t == "-S" || t == "--split-string") && i + 1 < w.size()) {
-        script("env -S", joinWords(w, i + 1));
+        script("env -S", joinShellWords(w, i + 1));
         return out;
       }
       if (t.starts_with("--split-string=")) {
-        ShellWord rest = joinWords(w, i);
+        ShellWord rest = joinShellWords(w, i);
         rest.text = rest.text.substr(std::string("--split-string=").size());
         script("env -S", rest);
         return out;
       }
       if (t.starts_with("-S") && t.size() > 2) {
-        ShellWord rest = joinWords(w, i);
+        ShellWord rest = joinShellWords(w, i);
         rest.text = rest.text.substr(2);
         script("env -S", rest);
         return out;
@@ -324,7 +325,7 @@ std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
     if (exec) {
       argv("watch -x", i);
     } else if (i < w.size()) {
-      script("watch", joinWords(w, i));
+      script("watch", joinShellWords(w, i));
     }
   } else if (name == "xargs") {
     unwrapXargs(cmd, out);
@@ -365,7 +366,7 @@ std::vector<Unwrapped> unwrap(const SimpleCommand& cmd) {
     }
   } else if (name == "eval") {
     if (w.size() > 1) {
-      script("eval", joinWords(w, 1));
+      script("eval", joinShellWords(w, 1));
       out.back().shell = ScriptShell::Same;
     }
   } else {

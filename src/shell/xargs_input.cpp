@@ -32,7 +32,7 @@ std::optional<char> delimiterValue(const std::string& text) {
   return std::nullopt;
 }
 
-std::optional<size_t> number(const std::string& text) {
+std::optional<size_t> parseCount(const std::string& text) {
   if (text.empty() || text.size() > 6 ||
       text.find_first_not_of("0123456789") != std::string::npos) {
     return std::nullopt;
@@ -64,7 +64,7 @@ void apply(XargsOptions& o, char option, const std::string& value) {
       o.max_lines = o.max_args = 0;
       break;
     case 'L':
-      if (auto n = number(value)) {
+      if (auto n = parseCount(value)) {
         o.max_lines = *n;
         o.replace.reset();
         o.max_args = 0;
@@ -73,7 +73,7 @@ void apply(XargsOptions& o, char option, const std::string& value) {
       }
       break;
     case 'n':
-      if (auto n = number(value)) {
+      if (auto n = parseCount(value)) {
         o.max_args = *n;
         o.max_lines = 0;
       } else {
@@ -236,7 +236,7 @@ std::optional<std::vector<std::vector<std::string>>> readItems(const std::string
   return lines;
 }
 
-std::string replaceAll(std::string text, std::string_view from, std::string_view to) {
+std::string replacedAll(std::string text, std::string_view from, std::string_view to) {
   if (from.empty()) return text;
   for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
     text.replace(at, from.size(), to);
@@ -251,7 +251,7 @@ void markPlaceholder(std::vector<ShellWord>& words, std::string_view placeholder
   if (placeholder.empty()) return;
   for (ShellWord& w : words) {
     if (w.text.find(placeholder) == std::string::npos) continue;
-    w.text = replaceAll(w.text, placeholder, "${" + std::string(by) + "}");
+    w.text = replacedAll(w.text, placeholder, "${" + std::string(by) + "}");
     w.dynamic = true;
   }
 }
@@ -284,7 +284,7 @@ void unwrapXargs(const SimpleCommand& cmd, std::vector<Unwrapped>& out) {
     if (o.replace) {
       for (const std::string& item : items) {
         std::vector<ShellWord> words = base;
-        for (ShellWord& word : words) word.text = replaceAll(word.text, *o.replace, item);
+        for (ShellWord& word : words) word.text = replacedAll(word.text, *o.replace, item);
         command(std::move(words));
       }
     } else if (o.max_lines > 0) {

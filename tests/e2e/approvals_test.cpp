@@ -10,7 +10,7 @@
 #include "support/run_in_pty.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace approvals_test {
 
 using nlohmann::json;
 
@@ -261,11 +261,11 @@ TEST_F(Prompt, ArgumentsCannotRepaintTheScreen) {
   EXPECT_EQ(session->screen().find("\x1b]0;"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace approvals_test
 }  // namespace toolguard::testing
 
 namespace toolguard::testing {
-namespace {
+namespace approvals_test {
 
 // --- check writes the audit log ---------------------------------------------
 
@@ -311,5 +311,5 @@ TEST_F(CheckAudit, ALogThatCannotBeWrittenDenies) {
   EXPECT_NE(d["reason"].get<std::string>().find("audit log"), std::string::npos) << d.dump();
 }
 
-}  // namespace
+}  // namespace approvals_test
 }  // namespace toolguard::testing

@@ -3,7 +3,7 @@
 #include "e2e/cli_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace audit_test {
 
 using nlohmann::json;
 
@@ -311,5 +311,5 @@ TEST_F(Audit, MalformedCallsFromEveryCheckFormatAreAuditedRedactedAndCut) {
       << r.out;
 }
 
-}  // namespace
+}  // namespace audit_test
 }  // namespace toolguard::testing

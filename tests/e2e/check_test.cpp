@@ -2,7 +2,7 @@
 #include "e2e/cli_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace check_test {
 
 using nlohmann::json;
 
@@ -272,5 +272,5 @@ TEST_F(Check, AHomeNamedOnTheCommandLineOrRelativelyIsGuardedToo) {
   EXPECT_EQ(d["rule"], "guard-config-locations") << d;
 }
 
-}  // namespace
+}  // namespace check_test
 }  // namespace toolguard::testing

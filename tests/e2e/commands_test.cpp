@@ -2,7 +2,7 @@
 #include "e2e/cli_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace commands_test {
 
 class Commands : public Cli {};
 
@@ -240,11 +240,11 @@ TEST_F(Commands, UsageErrorsExitTwo) {
   EXPECT_EQ(run({"check", "--batch", "--format", "claude"}).exit_code, 2);
 }
 
-}  // namespace
+}  // namespace commands_test
 }  // namespace toolguard::testing
 
 namespace toolguard::testing {
-namespace {
+namespace commands_test {
 
 // The labelled shell corpus (tests/data/shell-corpus.yaml, 861 commands:
 // hostile rewrites of every deny and ask rule, and ordinary developer
@@ -277,5 +277,5 @@ TEST_F(Commands, BenignCallsAreAskedAboutOnlyWhereLabelled) {
   EXPECT_NE(r.out.find(" 0 failed"), std::string::npos) << r.out;
 }
 
-}  // namespace
+}  // namespace commands_test
 }  // namespace toolguard::testing

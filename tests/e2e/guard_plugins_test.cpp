@@ -2,7 +2,7 @@
 #include "e2e/cli_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace guard_plugins_test {
 
 class GuardPluginsCli : public Cli {
  protected:
@@ -58,5 +58,5 @@ TEST_F(GuardPluginsCli, APluginFileLoadsWithPolicyToo) {
   EXPECT_EQ(d["rule"], "plugin:docker#2");
 }
 
-}  // namespace
+}  // namespace guard_plugins_test
 }  // namespace toolguard::testing

@@ -9,7 +9,7 @@
 #include "support/scripted_chat_server.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace guarded_agent_test {
 
 using nlohmann::json;
 
@@ -126,5 +126,5 @@ TEST_F(Cli, GuardedAgentRefusesBadUsage) {
 INSTANTIATE_TEST_SUITE_P(StreamedAndNot, GuardedAgent, ::testing::Bool(),
                          [](const auto& info) { return info.param ? "Streaming" : "Plain"; });
 
-}  // namespace
+}  // namespace guarded_agent_test
 }  // namespace toolguard::testing

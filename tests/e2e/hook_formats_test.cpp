@@ -3,7 +3,7 @@
 #include "e2e/cli_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace hook_formats_test {
 
 using nlohmann::json;
 
@@ -260,5 +260,5 @@ TEST_F(HookFormats, ADuplicateKeyBlocksTheCallInEveryHookFormat) {
   EXPECT_NE(r.err.find("at /toolCall/args/command"), std::string::npos) << r.err;
 }
 
-}  // namespace
+}  // namespace hook_formats_test
 }  // namespace toolguard::testing

@@ -8,7 +8,7 @@
 #include "e2e/cli_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace install_test {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
@@ -399,5 +399,5 @@ TEST_F(Install, TheInstalledGeminiCommandBlocksAWriteToEtcPasswd) {
   EXPECT_FALSE(out["reason"].get<std::string>().empty());
 }
 
-}  // namespace
+}  // namespace install_test
 }  // namespace toolguard::testing

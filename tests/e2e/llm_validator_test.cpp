@@ -8,7 +8,7 @@
 #include "support/scripted_chat_server.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace llm_validator_test {
 
 using nlohmann::json;
 
@@ -118,5 +118,5 @@ TEST_F(LlmCli, ExplainShowsTheRequestTheRawReplyAndHowItWasRead) {
   EXPECT_EQ(r.out.find("sk-e2e-secret"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace llm_validator_test
 }  // namespace toolguard::testing

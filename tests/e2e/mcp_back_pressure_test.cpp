@@ -17,7 +17,7 @@
 #include "e2e/cli_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace mcp_back_pressure_test {
 
 using namespace std::chrono_literals;
 using nlohmann::json;
@@ -241,5 +241,5 @@ rules:
   sigaction(SIGPIPE, &previous, nullptr);
 }
 
-}  // namespace
+}  // namespace mcp_back_pressure_test
 }  // namespace toolguard::testing

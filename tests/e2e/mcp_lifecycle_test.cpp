@@ -9,7 +9,7 @@
 #include "e2e/cli_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace mcp_lifecycle_test {
 
 using nlohmann::json;
 
@@ -92,5 +92,5 @@ TEST_F(McpLifecycle, ABadServerNameIsAUsageError) {
   EXPECT_NE(r.err.find("__"), std::string::npos) << r.err;
 }
 
-}  // namespace
+}  // namespace mcp_lifecycle_test
 }  // namespace toolguard::testing

@@ -19,7 +19,7 @@
 #include "support/serve_process.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace mcp_proxy_test {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -561,5 +561,5 @@ TEST_F(McpProxy, ExitsCleanlyWhenTheClientCloses) {
   EXPECT_TRUE(left.empty()) << ::testing::PrintToString(left);
 }
 
-}  // namespace
+}  // namespace mcp_proxy_test
 }  // namespace toolguard::testing

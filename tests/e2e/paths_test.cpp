@@ -5,7 +5,7 @@
 #include "e2e/cli_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace paths_test {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -124,5 +124,5 @@ TEST_F(Paths, ExplainShowsWhereSymlinksLead) {
   EXPECT_NE(r.out.find("outside the workspace"), std::string::npos) << r.out;
 }
 
-}  // namespace
+}  // namespace paths_test
 }  // namespace toolguard::testing

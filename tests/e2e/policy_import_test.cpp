@@ -4,7 +4,7 @@
 #include "e2e/cli_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace policy_import_test {
 
 struct ExpectedDecision {
   nlohmann::json call;  ///< toolguard format; the cwd is added
@@ -113,5 +113,5 @@ TEST_F(PolicyImport, TheFormatMustBeNamed) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
-}  // namespace
+}  // namespace policy_import_test
 }  // namespace toolguard::testing

@@ -6,7 +6,7 @@
 #include "e2e/cli_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace rate_limits_test {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -122,5 +122,5 @@ TEST_F(RateLimits, APolicyWithoutLimitsNeverTouchesTheFile) {
   EXPECT_FALSE(fs::exists(home() / "rate-limits.json.lock"));
 }
 
-}  // namespace
+}  // namespace rate_limits_test
 }  // namespace toolguard::testing

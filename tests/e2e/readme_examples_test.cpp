@@ -11,7 +11,7 @@
 #include "e2e/cli_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace readme_examples_test {
 
 namespace fs = std::filesystem;
 
@@ -108,5 +108,5 @@ TEST_F(ReadmeExamples, EverySampleSessionPrintsWhatItShows) {
   EXPECT_GE(ran, 1u);  // the README's own sample at least
 }
 
-}  // namespace
+}  // namespace readme_examples_test
 }  // namespace toolguard::testing

@@ -10,7 +10,7 @@
 #include "support/temp_dir.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace security_demo_test {
 
 namespace fs = std::filesystem;
 
@@ -173,5 +173,5 @@ TEST_F(SecurityDemo, BadUsageExitsWith2) {
   }
 }
 
-}  // namespace
+}  // namespace security_demo_test
 }  // namespace toolguard::testing

@@ -20,7 +20,7 @@
 #include "e2e/cli_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace tooling_test {
 
 using nlohmann::json;
 
@@ -516,5 +516,5 @@ TEST_F(Tooling, AuditColoursVerdictsOnATerminalUnlessNoColor) {
   EXPECT_EQ(shown.find('\033'), std::string::npos);
 }
 
-}  // namespace
+}  // namespace tooling_test
 }  // namespace toolguard::testing

@@ -2,7 +2,7 @@
 #include "e2e/cli_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace validate_test {
 
 class Validate : public Cli {
  protected:
@@ -89,5 +89,5 @@ TEST_F(Validate, BadSchemaFilesExitTwoNamingTheFile) {
   EXPECT_NE(r.err.find("--schema"), std::string::npos) << r.err;
 }
 
-}  // namespace
+}  // namespace validate_test
 }  // namespace toolguard::testing

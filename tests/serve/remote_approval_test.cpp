@@ -7,7 +7,7 @@
 #include "toolguard/policy_builder.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace remote_approval_test {
 
 using nlohmann::json;
 
@@ -82,5 +82,5 @@ TEST_F(Serve, ARemoteAskNobodyAnswersOrAServiceThatCannotBeAskedIsADeny) {
   EXPECT_NE(d.reason.find("could not be asked"), std::string::npos) << d.reason;
 }
 
-}  // namespace
+}  // namespace remote_approval_test
 }  // namespace toolguard::testing

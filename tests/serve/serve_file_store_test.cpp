@@ -8,7 +8,7 @@
 #include "serve/serve_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace serve_file_store_test {
 
 using nlohmann::json;
 
@@ -365,5 +365,5 @@ TEST_F(Serve, AUnixSocketServesLocalHooks) {
   EXPECT_EQ(json::parse(r.out)["verdict"], "allow");
 }
 
-}  // namespace
+}  // namespace serve_file_store_test
 }  // namespace toolguard::testing

@@ -10,7 +10,7 @@
 #include "serve/serve_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace serve_postgres_test {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
@@ -191,5 +191,5 @@ TEST_F(ServePostgres, OldAsksAreDeleted) {
   EXPECT_TRUE(gone);
 }
 
-}  // namespace
+}  // namespace serve_postgres_test
 }  // namespace toolguard::testing

@@ -11,7 +11,7 @@
 #include "serve/serve_fixture.hpp"
 
 namespace toolguard::testing {
-namespace {
+namespace web_queue_test {
 
 using nlohmann::json;
 
@@ -435,5 +435,5 @@ TEST_F(Serve, AProgramsAskMustCarryTextWhereThePageShowsText) {
   EXPECT_NE(r->body.find("decision.reason"), std::string::npos) << r->body;
 }
 
-}  // namespace
+}  // namespace web_queue_test
 }  // namespace toolguard::testing

@@ -9,7 +9,7 @@
 #include "toolguard/policy_builder.hpp"
 
 namespace toolguard {
-namespace {
+namespace agent_loop_test {
 
 using nlohmann::json;
 using testing::ScriptedChatServer;
@@ -351,5 +351,5 @@ TEST_P(AgentLoop, CancellingEndsTheGeneration) {
 INSTANTIATE_TEST_SUITE_P(StreamedAndNot, AgentLoop, ::testing::Bool(),
                          [](const auto& info) { return info.param ? "Streaming" : "Plain"; });
 
-}  // namespace
+}  // namespace agent_loop_test
 }  // namespace toolguard

@@ -10,7 +10,7 @@
 #include "toolguard/policy_builder.hpp"
 
 namespace toolguard {
-namespace {
+namespace approval_flow_test {
 
 using nlohmann::json;
 using testing::makeCall;
@@ -381,5 +381,5 @@ TEST(ApprovalScopes, ArbitraryCodeRunnersAreRecognized) {
   }
 }
 
-}  // namespace
+}  // namespace approval_flow_test
 }  // namespace toolguard

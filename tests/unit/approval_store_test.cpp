@@ -25,7 +25,7 @@
 #include "support/temp_dir.hpp"
 
 namespace toolguard {
-namespace {
+namespace approval_store_test {
 
 namespace fs = std::filesystem;
 using testing::TempDir;
@@ -855,5 +855,5 @@ TEST(ApprovalStoreStress, ProcessesKilledAtRandomMomentsLeaveAReadableFile) {
       kRounds, kProcesses, previous_count, stray_temporary_files, seconds);
 }
 
-}  // namespace
+}  // namespace approval_store_test
 }  // namespace toolguard

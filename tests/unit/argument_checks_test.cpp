@@ -11,7 +11,7 @@
 #include "toolguard/secret_rules.hpp"
 
 namespace toolguard {
-namespace {
+namespace argument_checks_test {
 
 using nlohmann::json;
 
@@ -285,5 +285,5 @@ TEST(SafeShellArg, OptionsControlCharactersAndBadBytesAreRejected) {
   EXPECT_NE(unsafeShellArgReason("a\xe2\x80\x8b")->find("U+200B"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace argument_checks_test
 }  // namespace toolguard

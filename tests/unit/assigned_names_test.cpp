@@ -10,7 +10,7 @@
 #include "shell/bash_tree.hpp"
 
 namespace toolguard::detail {
-namespace {
+namespace assigned_names_test {
 
 AssignedNames namesOf(const std::string& text) {
   const BashTree tree(text);
@@ -52,5 +52,5 @@ TEST(AssignedNames, TheTextFilterNeverHidesAnAssignment) {
   for (size_t i = 0; i < 15; ++i) EXPECT_TRUE(mayAssignAnything(commands[i])) << commands[i];
 }
 
-}  // namespace
+}  // namespace assigned_names_test
 }  // namespace toolguard::detail

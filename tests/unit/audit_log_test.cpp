@@ -18,7 +18,7 @@
 #include "toolguard/secret_rules.hpp"
 
 namespace toolguard {
-namespace {
+namespace audit_log_test {
 
 using nlohmann::json;
 using std::chrono::system_clock;
@@ -692,5 +692,5 @@ TEST(AuditTime, ParsesRfc3339AndDates) {
   }
 }
 
-}  // namespace
+}  // namespace audit_log_test
 }  // namespace toolguard

@@ -4,7 +4,7 @@
 #include "toolguard/audit_log.hpp"
 
 namespace toolguard {
-namespace {
+namespace audit_since_test {
 
 using std::chrono::system_clock;
 
@@ -32,5 +32,5 @@ TEST(AuditSince, AnythingElseIsRefused) {
   }
 }
 
-}  // namespace
+}  // namespace audit_since_test
 }  // namespace toolguard

@@ -10,7 +10,7 @@
 #include "toolguard/tool_registry.hpp"
 
 namespace toolguard {
-namespace {
+namespace call_validator_test {
 
 using nlohmann::json;
 using testing::makeCall;
@@ -209,5 +209,5 @@ TEST(CallValidator, AnAsyncValidatorAnswersLater) {
             OutcomeKind::Result);
 }
 
-}  // namespace
+}  // namespace call_validator_test
 }  // namespace toolguard

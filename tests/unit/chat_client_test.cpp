@@ -13,7 +13,7 @@
 #include "support/scripted_chat_server.hpp"
 
 namespace toolguard {
-namespace {
+namespace chat_client_test {
 
 using nlohmann::json;
 using testing::ScriptedChatServer;
@@ -552,5 +552,5 @@ TEST(ChatMessage, FactoriesAndWireFormat) {
                 "type":"function","function":{"name":"f","arguments":"{}"}}]})"));
 }
 
-}  // namespace
+}  // namespace chat_client_test
 }  // namespace toolguard

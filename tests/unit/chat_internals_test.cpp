@@ -7,7 +7,7 @@
 #include "chat/stream_assembler.hpp"
 
 namespace toolguard::detail {
-namespace {
+namespace chat_internals_test {
 
 using nlohmann::json;
 
@@ -241,5 +241,5 @@ TEST(StreamAssembler, OtherChoicesAndNullsAreIgnored) {
   EXPECT_EQ(reply.finish_reason, "");
 }
 
-}  // namespace
+}  // namespace chat_internals_test
 }  // namespace toolguard::detail

@@ -7,7 +7,7 @@
 #include <random>
 
 namespace toolguard::cli {
-namespace {
+namespace check_arguments_test {
 
 using Args = std::vector<std::string>;
 
@@ -150,5 +150,5 @@ TEST(CheckArguments, RandomArgumentsReadDirectlyAlwaysAgreeWithCli11) {
   EXPECT_GT(direct_count, 800);  // the comparison saw many direct readings
 }
 
-}  // namespace
+}  // namespace check_arguments_test
 }  // namespace toolguard::cli

@@ -17,7 +17,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace claude_import_test {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -453,5 +453,5 @@ TEST_F(ClaudeImport, NoPermissionsBlockIsAnEmptyPolicy) {
       PolicyError);
 }
 
-}  // namespace
+}  // namespace claude_import_test
 }  // namespace toolguard

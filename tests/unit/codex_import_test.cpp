@@ -13,7 +13,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace codex_import_test {
 
 using detail::ForeignPolicy;
 using detail::importCodexRules;
@@ -422,5 +422,5 @@ TEST(CodexShellWords, SplitsLikeShlexAndJoinsForBash) {
             "'if' 'a b' 'it'\\''s' '' 'x=1' '~'");
 }
 
-}  // namespace
+}  // namespace codex_import_test
 }  // namespace toolguard

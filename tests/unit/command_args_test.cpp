@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace toolguard::detail {
-namespace {
+namespace command_args_test {
 
 std::vector<ShellWord> words(std::initializer_list<const char*> texts) {
   std::vector<ShellWord> out;
@@ -35,5 +35,5 @@ TEST(CommandArgs, OptionNamesHoldUpToTheirCapacity) {
   // A list longer than OptionNames::kCapacity does not compile (consteval).
 }
 
-}  // namespace
+}  // namespace command_args_test
 }  // namespace toolguard::detail

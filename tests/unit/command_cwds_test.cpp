@@ -11,7 +11,7 @@
 #include "toolguard/tool_catalog.hpp"
 
 namespace toolguard {
-namespace {
+namespace command_cwds_test {
 
 // The directory of every command of `command`, through the view's memo and
 // by reading the moves before each command (a copy of the program is not
@@ -83,5 +83,5 @@ TEST(CommandCwds, TheMemoAgreesWithReadingEveryCd) {
   }
 }
 
-}  // namespace
+}  // namespace command_cwds_test
 }  // namespace toolguard

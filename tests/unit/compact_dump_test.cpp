@@ -8,7 +8,7 @@
 #include <string>
 
 namespace toolguard::detail {
-namespace {
+namespace compact_dump_test {
 
 using nlohmann::json;
 
@@ -92,5 +92,5 @@ TEST(CompactDump, InvalidUtf8IsReplacedAsDumpReplacesIt) {
   }
 }
 
-}  // namespace
+}  // namespace compact_dump_test
 }  // namespace toolguard::detail

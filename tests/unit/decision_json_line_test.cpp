@@ -12,7 +12,7 @@
 #include "toolguard/policy_tests.hpp"
 
 namespace toolguard {
-namespace {
+namespace decision_json_line_test {
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path);
@@ -68,5 +68,5 @@ TEST(DecisionJsonLine, SameBytesWithEveryOptionalMember) {
   expectSameLine(d, "");
 }
 
-}  // namespace
+}  // namespace decision_json_line_test
 }  // namespace toolguard

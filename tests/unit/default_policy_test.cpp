@@ -9,7 +9,7 @@
 #include "toolguard/tool_catalog.hpp"
 
 namespace toolguard {
-namespace {
+namespace default_policy_test {
 
 Engine builtinEngine(std::vector<std::string> profiles = {}) {
   PolicySources s;
@@ -193,5 +193,5 @@ TEST(CallView, ArgvCommandsAreJoinedWithQuoting) {
   EXPECT_EQ(*view.command(), "bash -lc 'echo '\\''hi there'\\'''");
 }
 
-}  // namespace
+}  // namespace default_policy_test
 }  // namespace toolguard

@@ -10,7 +10,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace did_you_mean_test {
 
 using detail::didYouMean;
 using detail::splitNameList;
@@ -82,5 +82,5 @@ TEST(DidYouMean, AnUnknownProfileListsTheProfiles) {
   EXPECT_THROW(PolicyBuilder().profile("nope"), PolicyError);
 }
 
-}  // namespace
+}  // namespace did_you_mean_test
 }  // namespace toolguard

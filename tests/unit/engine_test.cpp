@@ -9,7 +9,7 @@
 #include "toolguard/policy_builder.hpp"
 
 namespace toolguard {
-namespace {
+namespace engine_test {
 
 ToolCall call(std::string tool, nlohmann::json args = nlohmann::json::object()) {
   return testing::makeCall(std::move(tool), std::move(args), "/work/app");
@@ -243,5 +243,5 @@ TEST(Engine, OneEngineServesManyThreads) {
   EXPECT_EQ(wrong.load(), 0);
 }
 
-}  // namespace
+}  // namespace engine_test
 }  // namespace toolguard

@@ -12,7 +12,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace file_rules_test {
 
 namespace fs = std::filesystem;
 
@@ -210,5 +210,5 @@ TEST_F(FileRules, ShellWritesFollowSymlinksToo) {
             Verdict::Ask);
 }
 
-}  // namespace
+}  // namespace file_rules_test
 }  // namespace toolguard

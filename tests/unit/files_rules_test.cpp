@@ -7,7 +7,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace files_rules_test {
 
 Engine engineFor(const std::string& text) {
   Policy policy;
@@ -93,5 +93,5 @@ TEST(FilesRules, GlobsThatCanNeverMatchAreErrors) {
       "no error");
 }
 
-}  // namespace
+}  // namespace files_rules_test
 }  // namespace toolguard

@@ -8,7 +8,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace first_match_test {
 
 Engine engineFor(const std::string& text, bool with_default = false) {
   Policy policy;
@@ -154,5 +154,5 @@ rules:
   EXPECT_NE(d.rule_id, "src");
 }
 
-}  // namespace
+}  // namespace first_match_test
 }  // namespace toolguard

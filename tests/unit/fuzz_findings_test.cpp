@@ -20,7 +20,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace fuzz_findings_test {
 
 using nlohmann::json;
 
@@ -191,5 +191,5 @@ TEST(FuzzFindingsTest, GeminiTomlThatBreaksTomlPlusPlusAssumptionsIsAnError) {
   }
 }
 
-}  // namespace
+}  // namespace fuzz_findings_test
 }  // namespace toolguard

@@ -13,7 +13,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace gemini_import_test {
 
 const std::string kDataDir = std::string(TOOLGUARD_SOURCE_DIR) + "/tests/data/gemini/policies/";
 
@@ -439,5 +439,5 @@ TEST(GeminiImport, EmptyPatternsAreErrors) {
   EXPECT_NE(d.message.find("must not be empty"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace gemini_import_test
 }  // namespace toolguard

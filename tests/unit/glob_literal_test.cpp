@@ -15,7 +15,7 @@
 #include "core/path_glob_set.hpp"
 
 namespace toolguard::detail {
-namespace {
+namespace glob_literal_test {
 
 TEST(GlobLiteral, TheLongestRunTheGlobRequires) {
   EXPECT_EQ(requiredPathGlobLiteral("**/.ssh/**", "/home/u"), ".ssh");
@@ -161,5 +161,5 @@ TEST(GlobSuffix, OnlyNameEndingGlobsAreTakenAndTheyMatchAsRe2Does) {
   EXPECT_GT(matches, 1000);
 }
 
-}  // namespace
+}  // namespace glob_literal_test
 }  // namespace toolguard::detail

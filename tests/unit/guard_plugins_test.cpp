@@ -7,7 +7,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace guard_plugins_test {
 
 using testing::TempDir;
 
@@ -259,5 +259,5 @@ TEST(GuardPluginDirs, DiscoveryFindsTheUsersAndTheProjectsDirectories) {
   EXPECT_EQ(s.plugin_project_roots[0], std::filesystem::path(home) / "code/app");
 }
 
-}  // namespace
+}  // namespace guard_plugins_test
 }  // namespace toolguard

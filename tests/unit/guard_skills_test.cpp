@@ -15,7 +15,7 @@
 #include "toolguard/tool_catalog.hpp"
 
 namespace toolguard {
-namespace {
+namespace guard_skills_test {
 
 namespace fs = std::filesystem;
 using testing::TempDir;
@@ -385,5 +385,5 @@ TEST(CallLanguages, FileToolsByExtension) {
   EXPECT_EQ(languagesOf("WebFetch", {{"url", "https://example.com/a.py"}}), Languages{});
 }
 
-}  // namespace
+}  // namespace guard_skills_test
 }  // namespace toolguard

@@ -13,7 +13,7 @@
 #include <thread>
 
 namespace toolguard::detail {
-namespace {
+namespace http_helper_test {
 
 namespace fs = std::filesystem;
 
@@ -230,5 +230,5 @@ TEST_F(HttpHelperTest, AProgramThatIsNoHelperFailsTheRequest) {
   EXPECT_TRUE(got.statuses.empty());
 }
 
-}  // namespace
+}  // namespace http_helper_test
 }  // namespace toolguard::detail

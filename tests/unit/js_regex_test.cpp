@@ -6,7 +6,7 @@
 #include <re2/re2.h>
 
 namespace toolguard {
-namespace {
+namespace js_regex_test {
 
 using detail::JsRegex;
 using detail::JsRegexFlavor;
@@ -100,5 +100,5 @@ TEST(JsRegex, FactsAboutTheMatchedStrings) {
   EXPECT_FALSE(plain("x[^]").empty_class);
 }
 
-}  // namespace
+}  // namespace js_regex_test
 }  // namespace toolguard

@@ -9,7 +9,7 @@
 #include "toolguard/strict_json.hpp"
 
 namespace toolguard {
-namespace {
+namespace json_error_test {
 
 std::string parseFailure(const std::string& text) {
   try {
@@ -48,5 +48,5 @@ TEST(JsonError, TheStrictParserSaysWhereInASentence) {
   EXPECT_EQ(r.error.find("json.exception"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace json_error_test
 }  // namespace toolguard

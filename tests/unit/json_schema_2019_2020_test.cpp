@@ -7,7 +7,7 @@
 #include "toolguard/json_schema.hpp"
 
 namespace toolguard {
-namespace {
+namespace json_schema_2019_2020_test {
 
 using nlohmann::json;
 
@@ -322,5 +322,5 @@ TEST(JsonSchemaLaterDrafts, FormatAndContentAreAnnotations) {
   EXPECT_TRUE(schema.isValid("not an email, not base64"));
 }
 
-}  // namespace
+}  // namespace json_schema_2019_2020_test
 }  // namespace toolguard

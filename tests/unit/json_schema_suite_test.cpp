@@ -14,15 +14,10 @@
 
 #include "toolguard/json_schema.hpp"
 
-#ifndef JSON_SCHEMA_TEST_SUITE_DIR
-#define JSON_SCHEMA_TEST_SUITE_DIR "/usr/share/json-schema-test-suite"
-#endif
-#ifndef JSON_SCHEMA_ACCEPTANCE_DIR
-#define JSON_SCHEMA_ACCEPTANCE_DIR "/usr/share/perl5/auto/share/dist/Test-JSON-Schema-Acceptance"
-#endif
+// JSON_SCHEMA_TEST_SUITE_DIR and JSON_SCHEMA_ACCEPTANCE_DIR come from tests/CMakeLists.txt.
 
 namespace toolguard {
-namespace {
+namespace json_schema_suite_test {
 
 namespace fs = std::filesystem;
 
@@ -158,5 +153,5 @@ TEST(JsonSchemaSuite, Draft2020_12) {
   runDraft(JSON_SCHEMA_ACCEPTANCE_DIR, "draft2020-12", SchemaDraft::Draft2020_12);
 }
 
-}  // namespace
+}  // namespace json_schema_suite_test
 }  // namespace toolguard

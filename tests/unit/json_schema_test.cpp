@@ -14,7 +14,7 @@
 #include "schema/uri.hpp"
 
 namespace toolguard {
-namespace {
+namespace json_schema_test {
 
 using nlohmann::json;
 
@@ -368,5 +368,5 @@ TEST(JsonSchemaInternals, EcmaPatternsAreTranslatedForRe2) {
   EXPECT_FALSE(error.empty());
 }
 
-}  // namespace
+}  // namespace json_schema_test
 }  // namespace toolguard

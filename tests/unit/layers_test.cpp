@@ -8,7 +8,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace layers_test {
 
 using testing::TempDir;
 
@@ -287,5 +287,5 @@ TEST(Layers, UnknownProfileFails) {
   EXPECT_THROW(loadPolicy(s), PolicyError);
 }
 
-}  // namespace
+}  // namespace layers_test
 }  // namespace toolguard

@@ -3,7 +3,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace lint_test {
 
 std::vector<std::string> lint(const std::string& text) {
   Policy policy;
@@ -72,5 +72,5 @@ TEST(Lint, UnknownToolNames) {
   EXPECT_FALSE(contains(w, "Rea*"));
 }
 
-}  // namespace
+}  // namespace lint_test
 }  // namespace toolguard

@@ -15,7 +15,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace llm_guard_test {
 
 using nlohmann::json;
 using testing::ScriptedChatServer;
@@ -238,5 +238,5 @@ TEST(LlmSettingsTest, AManagedEndpointCannotBeRedirectedOrTurnedOnFromTheEnviron
   EXPECT_EQ(lowered.max_turns, 1);
 }
 
-}  // namespace
+}  // namespace llm_guard_test
 }  // namespace toolguard

@@ -7,7 +7,7 @@
 #include "toolguard/tool_catalog.hpp"
 
 namespace toolguard {
-namespace {
+namespace llm_reply_test {
 
 using nlohmann::json;
 
@@ -145,5 +145,5 @@ TEST(LlmPrompt, AnOverLongCallIsNotTruncatedButRefused) {
   EXPECT_TRUE(prompt.user.empty());
 }
 
-}  // namespace
+}  // namespace llm_reply_test
 }  // namespace toolguard

@@ -18,7 +18,7 @@
 #include "toolguard/tool_catalog.hpp"
 
 namespace toolguard {
-namespace {
+namespace llm_validator_test {
 
 using nlohmann::json;
 using testing::ScriptedChatServer;
@@ -397,5 +397,5 @@ TEST(LlmValidator, TheFileCacheKeepsAnswersAcrossProcessesPerSession) {
   EXPECT_FALSE(fresh->find("", "Bash {} @ /w"));
 }
 
-}  // namespace
+}  // namespace llm_validator_test
 }  // namespace toolguard

@@ -16,7 +16,7 @@
 #include "toolguard/mcp_proxy.hpp"
 
 namespace toolguard {
-namespace {
+namespace mcp_back_pressure_test {
 
 using namespace std::chrono_literals;
 
@@ -203,5 +203,5 @@ TEST(McpProxyBackPressure, AClientThatDoesNotReadStopsTheProxyReadingTheServer) 
   EXPECT_EQ(exit_code, 0);
 }
 
-}  // namespace
+}  // namespace mcp_back_pressure_test
 }  // namespace toolguard

@@ -12,7 +12,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard::mcp {
-namespace {
+namespace mcp_schema_dialect_test {
 
 using nlohmann::json;
 
@@ -149,5 +149,5 @@ TEST(McpSchemaDialect, BehindTheProxyA2020_12ToolIsListedAndItsCallsJudged) {
   EXPECT_FALSE(proxy.reachesServer(7, "pairs", {{"pair", {"x", "y"}}}));
 }
 
-}  // namespace
+}  // namespace mcp_schema_dialect_test
 }  // namespace toolguard::mcp

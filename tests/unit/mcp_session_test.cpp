@@ -12,7 +12,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard::mcp {
-namespace {
+namespace mcp_session_test {
 
 using nlohmann::json;
 
@@ -615,5 +615,5 @@ rules:
   EXPECT_EQ(d.basis, DecisionBasis::Default);
 }
 
-}  // namespace
+}  // namespace mcp_session_test
 }  // namespace toolguard::mcp

@@ -13,7 +13,7 @@
 #include "toolguard/mcp_tools.hpp"
 
 namespace toolguard::mcp {
-namespace {
+namespace mcp_wire_test {
 
 using nlohmann::json;
 
@@ -262,5 +262,5 @@ TEST(McpChildProcess, AMissingCommandIsAnErrorNamingIt) {
   }
 }
 
-}  // namespace
+}  // namespace mcp_wire_test
 }  // namespace toolguard::mcp

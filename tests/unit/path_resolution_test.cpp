@@ -10,7 +10,7 @@
 #include "toolguard/paths.hpp"
 
 namespace toolguard {
-namespace {
+namespace path_resolution_test {
 
 namespace fs = std::filesystem;
 
@@ -225,5 +225,5 @@ TEST_F(PathResolution, ValidatePathNeedsABaseAndFollowsALinkedBase) {
   EXPECT_FALSE(rejected("/", "/etc/passwd", options));  // "/" contains everything
 }
 
-}  // namespace
+}  // namespace path_resolution_test
 }  // namespace toolguard

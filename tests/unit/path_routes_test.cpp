@@ -14,7 +14,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace path_routes_test {
 
 namespace fs = std::filesystem;
 
@@ -317,5 +317,5 @@ TEST_F(PathRoutes, HarmlessDevicesAndPublicSystemFilesStayAllowed) {
   EXPECT_EQ(decide("Bash", shell("echo hi | cat")).verdict, Verdict::Allow);
 }
 
-}  // namespace
+}  // namespace path_routes_test
 }  // namespace toolguard

@@ -6,7 +6,7 @@
 #include "core/glob.hpp"
 
 namespace toolguard {
-namespace {
+namespace paths_test {
 
 TEST(NormalizePath, RelativePathsResolveAgainstTheCallsCwd) {
   EXPECT_EQ(normalizePath("src/main.c", "/work/app", "/home/u"), "/work/app/src/main.c");
@@ -97,5 +97,5 @@ TEST(TextGlob, StarCrossesSlashesAndSpecialsAreLiteral) {
   EXPECT_TRUE(match("(x)+", "(x)+"));
 }
 
-}  // namespace
+}  // namespace paths_test
 }  // namespace toolguard

@@ -12,7 +12,7 @@
 #include <thread>
 
 namespace toolguard::detail {
-namespace {
+namespace plain_http_test {
 
 TEST(PlainHttp, ServiceAddressesAreRead) {
   std::string error;
@@ -132,5 +132,5 @@ TEST(PlainHttp, BrokenOrMissingAnswersAreFailuresNeverResponses) {
   }
 }
 
-}  // namespace
+}  // namespace plain_http_test
 }  // namespace toolguard::detail

@@ -5,7 +5,7 @@
 #include "support/calls.hpp"
 
 namespace toolguard {
-namespace {
+namespace policy_builder_test {
 
 ToolCall call(std::string tool, nlohmann::json args = nlohmann::json::object()) {
   return testing::makeCall(std::move(tool), std::move(args), "/w");
@@ -161,5 +161,5 @@ TEST(PolicyBuilder, ProfilesLoadAndUnknownProfileFails) {
   EXPECT_THROW(PolicyBuilder().profile("no-such-profile"), PolicyError);
 }
 
-}  // namespace
+}  // namespace policy_builder_test
 }  // namespace toolguard

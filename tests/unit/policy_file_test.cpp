@@ -5,7 +5,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace policy_file_test {
 
 Policy load(const std::string& text, PolicyLayer layer = PolicyLayer::Explicit) {
   Policy policy;
@@ -321,5 +321,5 @@ TEST(PolicyFile, EmptyFileIsAnEmptyPolicy) {
   EXPECT_EQ(p.default_verdict, Verdict::Ask);
 }
 
-}  // namespace
+}  // namespace policy_file_test
 }  // namespace toolguard

@@ -5,7 +5,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace policy_settings_test {
 
 Policy merged(std::initializer_list<std::pair<std::string, PolicyLayer>> files,
               bool trusted = false) {
@@ -74,5 +74,5 @@ TEST(PolicySettings, ManagedSettingsCannotBeLoosenedLater) {
   EXPECT_EQ(p.warnings.size(), 2u);
 }
 
-}  // namespace
+}  // namespace policy_settings_test
 }  // namespace toolguard

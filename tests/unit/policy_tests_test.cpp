@@ -5,7 +5,7 @@
 #include "toolguard/policy_builder.hpp"
 
 namespace toolguard {
-namespace {
+namespace policy_tests_test {
 
 TEST(PolicyTests, ParsesAndRunsCases) {
   const std::string text = R"(
@@ -48,5 +48,5 @@ TEST(PolicyTests, BadTestFilesNameTheLine) {
   EXPECT_FALSE(isPolicyTestText("rules: []\n"));
 }
 
-}  // namespace
+}  // namespace policy_tests_test
 }  // namespace toolguard

@@ -18,7 +18,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace policy_tree_cache_test {
 
 namespace fs = std::filesystem;
 using detail::PolicyTreeCache;
@@ -226,5 +226,5 @@ TEST(PolicyTreeCache, ARelativeCacheDirectoryIsNeverUsed) {
   EXPECT_FALSE(fs::exists("relative/cache"));
 }
 
-}  // namespace
+}  // namespace policy_tree_cache_test
 }  // namespace toolguard

@@ -13,7 +13,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard::detail {
-namespace {
+namespace profile_trees_test {
 
 std::string_view treeBytes(const EmbeddedProfile& profile) {
   return {reinterpret_cast<const char*>(profile.tree), profile.tree_size};
@@ -113,5 +113,5 @@ TEST(ProfileTrees, AliasesThatExpandWithoutBoundAreALoadError) {
   }
 }
 
-}  // namespace
+}  // namespace profile_trees_test
 }  // namespace toolguard::detail

@@ -14,7 +14,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace rate_limit_store_test {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
@@ -156,5 +156,5 @@ TEST(GuardWithRateLimitStore, CountsAcrossGuardsAndFailsClosed) {
       Verdict::Allow);
 }
 
-}  // namespace
+}  // namespace rate_limit_store_test
 }  // namespace toolguard

@@ -8,7 +8,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace rate_limit_test {
 
 using namespace std::chrono_literals;
 using testing::makeCall;
@@ -252,5 +252,5 @@ TEST(RateLimitGuard, ACallApprovedAfterTheLimitFilledIsDeniedForTheLimit) {
   EXPECT_EQ(d.approval->outcome, "allow-once");  // the person's answer is still recorded
 }
 
-}  // namespace
+}  // namespace rate_limit_test
 }  // namespace toolguard

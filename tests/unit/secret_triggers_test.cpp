@@ -11,7 +11,7 @@
 #include "toolguard/secret_rules.hpp"
 
 namespace toolguard::detail {
-namespace {
+namespace secret_triggers_test {
 
 bool holdsATrigger(const std::string& atom) {
   for (const char* trigger : kSecretTriggers) {
@@ -83,5 +83,5 @@ TEST(SecretTriggers, TextWithoutATriggerIsNotScannedAndSecretsStillAre) {
   EXPECT_EQ(findSecretInText("just an ordinary line of source code, nothing to see"), std::nullopt);
 }
 
-}  // namespace
+}  // namespace secret_triggers_test
 }  // namespace toolguard::detail

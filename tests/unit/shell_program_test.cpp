@@ -8,7 +8,7 @@
 #include "toolguard/shell.hpp"
 
 namespace toolguard {
-namespace {
+namespace shell_program_test {
 
 ShellProgram parse(std::string_view script) {
   return testing::parseAsUser(script);
@@ -245,5 +245,5 @@ TEST(ShellProgram, WordsAreDataNotCommands) {
   EXPECT_EQ(summary(parse("grep -r sudo docs/")), Lines{"grep -r sudo docs/"});
 }
 
-}  // namespace
+}  // namespace shell_program_test
 }  // namespace toolguard

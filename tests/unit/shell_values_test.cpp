@@ -13,7 +13,7 @@
 #include "toolguard/shell.hpp"
 
 namespace toolguard {
-namespace {
+namespace shell_values_test {
 
 using testing::parseAsUser;
 using testing::runs;
@@ -241,5 +241,8 @@ TEST(ShellValues, ValuesThatRunAsCodeAreUnknownCommands) {
   })) << lines(perl);
 }
 
-}  // namespace
+}  // namespace shell_values_test
 }  // namespace toolguard
+
+#undef EXPECT_RUNS
+#undef EXPECT_NOT_RUNS

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace toolguard {
-namespace {
+namespace strict_json_test {
 
 using nlohmann::json;
 
@@ -90,5 +90,5 @@ TEST(StrictJson, ADuplicateAfterTheLimitOrASyntaxErrorReportsWhatCameFirst) {
   EXPECT_EQ(r.problem, StrictJsonProblem::Syntax);
 }
 
-}  // namespace
+}  // namespace strict_json_test
 }  // namespace toolguard

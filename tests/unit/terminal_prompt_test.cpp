@@ -16,7 +16,7 @@
 #include <thread>
 
 namespace toolguard {
-namespace {
+namespace terminal_prompt_test {
 
 using namespace std::chrono_literals;
 
@@ -791,5 +791,5 @@ TEST(TerminalApprovalHandler, WaitingForAnotherPromptCountsAgainstTheTimeout) {
   EXPECT_EQ(pty.output().find("no answer within 100 ms denies"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace terminal_prompt_test
 }  // namespace toolguard

@@ -13,7 +13,7 @@
 #include "support/calls.hpp"
 
 namespace toolguard {
-namespace {
+namespace tool_filters_test {
 
 using namespace std::chrono_literals;
 using nlohmann::json;
@@ -542,5 +542,5 @@ TEST(OutputCapFilter, ZeroBytesIsRefused) {
   }
 }
 
-}  // namespace
+}  // namespace tool_filters_test
 }  // namespace toolguard

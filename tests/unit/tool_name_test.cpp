@@ -6,7 +6,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace tool_name_test {
 
 Decision decide(const std::string& tool, const std::string& command) {
   static const Engine engine(loadPolicy(PolicySources{}));
@@ -45,5 +45,5 @@ TEST(ToolNames, UnknownToolsStayUnknown) {
   EXPECT_EQ(decide("bash", "ls").verdict, Verdict::Allow);
 }
 
-}  // namespace
+}  // namespace tool_name_test
 }  // namespace toolguard

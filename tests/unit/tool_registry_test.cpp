@@ -13,7 +13,7 @@
 #include "toolguard/policy_builder.hpp"
 
 namespace toolguard {
-namespace {
+namespace tool_registry_test {
 
 using nlohmann::json;
 using testing::makeCall;
@@ -387,5 +387,5 @@ TEST(ToolRegistry, CallsRunWhileToolsAreRegistered) {
   EXPECT_EQ(registry.toolNames().size(), 21u);
 }
 
-}  // namespace
+}  // namespace tool_registry_test
 }  // namespace toolguard

@@ -6,7 +6,7 @@
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
-namespace {
+namespace unreadable_program_test {
 
 Engine allowEverything() {
   Policy policy;
@@ -35,5 +35,5 @@ TEST(UnreadableProgram, AStricterRuleStillDecides) {
   EXPECT_EQ(d.rule_id, "no-cat");
 }
 
-}  // namespace
+}  // namespace unreadable_program_test
 }  // namespace toolguard

@@ -5,7 +5,7 @@
 #include "toolguard/tool_info.hpp"
 
 namespace toolguard {
-namespace {
+namespace verdict_test {
 
 TEST(Verdict, StrictnessOrderIsAbortDenyAskEscalateAllow) {
   EXPECT_TRUE(isStricter(Verdict::Abort, Verdict::Deny));
@@ -68,5 +68,5 @@ TEST(ToolMetadata, EffectivePolicyFallsBackToDefaultApproval) {
   EXPECT_EQ(effectivePolicy(tool), ToolPolicy::Deny);
 }
 
-}  // namespace
+}  // namespace verdict_test
 }  // namespace toolguard

@@ -12,7 +12,7 @@
 #include "core/unicode_text.hpp"
 
 namespace toolguard {
-namespace {
+namespace web_page_escapes_test {
 
 std::vector<std::pair<unsigned, unsigned>> pageRanges() {
   std::ifstream in(std::string(TOOLGUARD_SOURCE_DIR) + "/src/serve/web/app.js");
@@ -43,5 +43,5 @@ TEST(WebPageEscapes, ThePagesHiddenCharactersAreTheTerminalPrompts) {
   }
 }
 
-}  // namespace
+}  // namespace web_page_escapes_test
 }  // namespace toolguard

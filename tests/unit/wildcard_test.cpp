@@ -3,7 +3,7 @@
 #include "toolguard/rule.hpp"
 
 namespace toolguard {
-namespace {
+namespace wildcard_test {
 
 TEST(ToolNameWildcard, StarMatchesAnyRun) {
   EXPECT_TRUE(toolNameMatches("filesystem_*", "filesystem_read"));
@@ -37,5 +37,5 @@ TEST(ToolNameWildcard, PathologicalPatternsStayFast) {
   EXPECT_FALSE(toolNameMatches("*a*a*a*a*a*a*a*a*b", name));
 }
 
-}  // namespace
+}  // namespace wildcard_test
 }  // namespace toolguard

@@ -14,7 +14,7 @@
 #include "toolguard/policy_error.hpp"
 
 namespace toolguard::detail {
-namespace {
+namespace yaml_reader_test {
 
 namespace fs = std::filesystem;
 
@@ -131,5 +131,5 @@ TEST(YamlReader, BadYamlIsAnErrorWithItsPlace) {
   }
 }
 
-}  // namespace
+}  // namespace yaml_reader_test
 }  // namespace toolguard::detail
