@@ -38,7 +38,7 @@ Engine engineWithRules(int64_t n) {
   return builder.defaultAction(Verdict::Ask).build();
 }
 
-ToolCall makeCall(std::string tool) {
+ToolCall benchCall(std::string tool) {
   ToolCall call;
   call.tool = std::move(tool);
   call.args = {{"query", "hello"}};
@@ -56,15 +56,15 @@ void run(benchmark::State& state, const ToolCall& call) {
 }
 
 void BM_DecideExactName(benchmark::State& state) {
-  run(state, makeCall("tool_" + std::to_string(state.range(0) / 4)));
+  run(state, benchCall("tool_" + std::to_string(state.range(0) / 4)));
 }
 
 void BM_DecideWildcardName(benchmark::State& state) {
-  run(state, makeCall("ns" + std::to_string(state.range(0) / 4) + "__create_issue"));
+  run(state, benchCall("ns" + std::to_string(state.range(0) / 4) + "__create_issue"));
 }
 
 void BM_DecideNoRuleMatches(benchmark::State& state) {
-  run(state, makeCall("WebSearch"));
+  run(state, benchCall("WebSearch"));
 }
 
 // The floor of a name-level decision: a plain hash map from tool name to a
@@ -94,7 +94,7 @@ BENCHMARK(BM_DecideNoRuleMatches)->Arg(10)->Arg(1000)->Arg(10000);
 // The built-in default policy on a file write: path normalization and path globs.
 void BM_DecideDefaultPolicyFileWrite(benchmark::State& state) {
   const Engine engine = PolicyBuilder().profile("default").build();
-  ToolCall call = makeCall("Write");
+  ToolCall call = benchCall("Write");
   call.args = {{"file_path", "src/feature/new_file.cpp"}, {"content", "int main() {}"}};
   for (auto _ : state) {
     Decision d = engine.decide(call);

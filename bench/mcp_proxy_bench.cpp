@@ -53,18 +53,18 @@ constexpr int kTimeoutMs = 20000;  // a peer that says nothing for this long has
 constexpr int kPipelined = 256;    // requests in flight in the throughput benchmarks
 
 // A private directory, removed with everything in it.
-class TempDir {
+class BenchDir {
  public:
-  TempDir() {
+  BenchDir() {
     char templ[] = "/tmp/toolguard-mcp-bench-XXXXXX";
     if (mkdtemp(templ) != nullptr) path_ = fs::canonical(templ);
   }
-  ~TempDir() {
+  ~BenchDir() {
     std::error_code ignored;
     if (!path_.empty()) fs::remove_all(path_, ignored);
   }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
+  BenchDir(const BenchDir&) = delete;
+  BenchDir& operator=(const BenchDir&) = delete;
   bool ok() const { return !path_.empty(); }
   const fs::path& path() const { return path_; }
 
@@ -350,15 +350,15 @@ struct Server {
 };
 
 // A started peer after initialize, notifications/initialized and tools/list.
-struct Session {
-  TempDir home;  // HOME and TOOLGUARD_HOME of the proxy; the audit log; stderr
+struct ProxySession {
+  BenchDir home;  // HOME and TOOLGUARD_HOME of the proxy; the audit log; stderr
   std::optional<McpPeer> peer;
   int next_id = 1;
   fs::path audit_log;
   std::string command;  // argv[0] and argv[1], for messages
   std::string error;
 
-  ~Session() {
+  ~ProxySession() {
     if (!peer) return;
     const int status = peer->finish();
     if (status == 0 || status == -1) return;  // a clean exit, or never started
@@ -396,7 +396,7 @@ json request(int id, std::string_view method, json params) {
 }
 
 // Starts the route and does the MCP handshake; on failure session.error says why.
-void start(Session& session, Route route, const Server& server) {
+void start(ProxySession& session, Route route, const Server& server) {
   if (!session.home.ok()) {
     session.error = "cannot create a temporary directory";
     return;
@@ -474,7 +474,7 @@ void setLatencyCounters(benchmark::State& state, const std::vector<double>& samp
 // response line. `expected`, when not empty, is the text the call returns.
 void callLatency(benchmark::State& state, Route route, const Server& server,
                  const std::string& arguments, const std::string& expected) {
-  Session session;
+  ProxySession session;
   start(session, route, server);
   if (!session.error.empty()) {
     state.SkipWithError(session.error.c_str());
@@ -552,7 +552,7 @@ void callLatency(benchmark::State& state, Route route, const Server& server,
 // responses read (interleaved only if a pipe fills up).
 void callThroughput(benchmark::State& state, Route route, const Server& server,
                     const std::string& arguments, const std::string& expected) {
-  Session session;
+  ProxySession session;
   start(session, route, server);
   if (!session.error.empty()) {
     state.SkipWithError(session.error.c_str());
@@ -683,7 +683,7 @@ BENCHMARK(BM_McpThroughputThroughProxy)->Arg(32)->UseManualTime()->Unit(benchmar
 
 // `node .../server-filesystem/dist/index.js DIR` with a small file in DIR,
 // when node and the pinned package (tests/mcp-peers, npm ci) are there.
-std::optional<Server> filesystemServer(const TempDir& dir, std::string& why) {
+std::optional<Server> filesystemServer(const BenchDir& dir, std::string& why) {
 #ifdef MCP_PEERS_DIR
   const fs::path script = fs::path(MCP_PEERS_DIR) /
                           "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js";
@@ -714,7 +714,7 @@ std::optional<Server> filesystemServer(const TempDir& dir, std::string& why) {
 }
 
 void filesystemLatency(benchmark::State& state, Route route) {
-  TempDir dir;
+  BenchDir dir;
   std::string why;
   const std::optional<Server> server = filesystemServer(dir, why);
   if (!server) {

@@ -28,7 +28,7 @@ const char* kCalls[] = {
     R"({"tool":"Read","args":{"file_path":"~/.ssh/id_rsa"},"context":{"cwd":"/w"}})"};
 
 // One service (and database) per store for the whole run.
-struct Service {
+struct BenchService {
   TempDir dir;
   std::unique_ptr<PgCluster> db;
   std::string store = "file";
@@ -36,7 +36,7 @@ struct Service {
   std::unique_ptr<ServeProcess> server;
   std::string error;
 
-  explicit Service(bool postgres) {
+  explicit BenchService(bool postgres) {
     std::map<std::string, std::string> env = {
         {"HOME", (dir.path() / "home").string()},
         {"TOOLGUARD_HOME", (dir.path() / "home/.toolguard").string()},
@@ -63,17 +63,17 @@ struct Service {
   }
 };
 
-Service& service(bool postgres) {
+BenchService& service(bool postgres) {
   static std::mutex mutex;
-  static std::unique_ptr<Service> file, pg;
+  static std::unique_ptr<BenchService> file, pg;
   std::lock_guard<std::mutex> lock(mutex);
-  std::unique_ptr<Service>& s = postgres ? pg : file;
-  if (!s) s = std::make_unique<Service>(postgres);
+  std::unique_ptr<BenchService>& s = postgres ? pg : file;
+  if (!s) s = std::make_unique<BenchService>(postgres);
   return *s;
 }
 
 void checkOverKeepAlive(benchmark::State& state, bool postgres) {
-  Service& s = service(postgres);
+  BenchService& s = service(postgres);
   if (!s.error.empty()) {
     state.SkipWithError(s.error.c_str());
     return;

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Configures and builds one build tree: scripts/build.sh release|asan|fuzz|command
+# Configures and builds one build tree: scripts/build.sh release|asan|fuzz|command|product
 # release: optimized, -Werror, with the tests, benchmarks, examples and bindings.
 # asan: AddressSanitizer + UndefinedBehaviorSanitizer, the C++ tests.
 # fuzz: clang with libFuzzer, ASan and UBSan (tests/fuzz); builds only the fuzzers.
 # command: only the toolguard command, in the release tree (what scripts/demo.sh
 #   runs); a release tree already set up for the tests keeps its settings.
+# product: what `cmake --install` puts in place (scripts/install.sh), in the
+#   release tree, with the tests only if the tree already has them.
 # Ninja is used when it is installed (scripts/install-deps.sh installs it),
 # else Make. ccache is used when it is installed (README "Building").
 set -euo pipefail
@@ -16,20 +18,20 @@ everything=(-DTOOLGUARD_BUILD_TESTS=ON -DTOOLGUARD_BUILD_BENCHMARKS=ON -DTOOLGUA
 dir="$root/build/$kind"
 case "$kind" in
   release) flags=(-DCMAKE_BUILD_TYPE=Release -DTOOLGUARD_WERROR=ON "${everything[@]}") ;;
-  command)
+  command | product)
     dir="$root/build/release"
     flags=(-DCMAKE_BUILD_TYPE=Release -DTOOLGUARD_WERROR=ON)
     if ! grep -q '^TOOLGUARD_BUILD_TESTS:BOOL=ON' "$dir/CMakeCache.txt" 2>/dev/null; then
       flags+=(-DTOOLGUARD_BUILD_TESTS=OFF -DTOOLGUARD_BUILD_BENCHMARKS=OFF -DTOOLGUARD_BUILD_EXAMPLES=OFF)
     fi
-    targets=(--target toolguard_cli) ;;
+    [ "$kind" = command ] && targets=(--target toolguard_cli) ;;
   asan) flags=(-DCMAKE_BUILD_TYPE=Debug -DTOOLGUARD_WERROR=ON -DTOOLGUARD_SANITIZE=ON
                -DTOOLGUARD_BUILD_TESTS=ON -DTOOLGUARD_BUILD_BENCHMARKS=OFF -DTOOLGUARD_BUILD_EXAMPLES=ON) ;;
   fuzz) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
                -DTOOLGUARD_WERROR=ON -DTOOLGUARD_SANITIZE=ON -DTOOLGUARD_FUZZ=ON
                -DTOOLGUARD_BUILD_TESTS=OFF -DTOOLGUARD_BUILD_BENCHMARKS=OFF -DTOOLGUARD_BUILD_EXAMPLES=OFF)
         targets=(--target toolguard_fuzzers) ;;
-  *) echo "build.sh: unknown build kind '$kind' (release|asan|fuzz|command)" >&2; exit 2 ;;
+  *) echo "build.sh: unknown build kind '$kind' (release|asan|fuzz|command|product)" >&2; exit 2 ;;
 esac
 generator="Unix Makefiles"
 command -v ninja >/dev/null 2>&1 && generator="Ninja"

@@ -37,9 +37,12 @@ GROUPS = {
     "e2e tests": ["tests/e2e"],
     "service tests": ["tests/serve"],
     "benchmarks": ["bench"],
+    "security_demo example": ["examples/security_demo"],
+    "guarded_agent example": ["examples/guarded_agent"],
 }
 SKIPPED = {"src/formats/gemini_toml.cpp", "src/cli/startup_arena.cpp", "src/http/http_helper_main.cpp",
-           "src/serve/serve_main.cpp", "src/serve/http_server.cpp",
+           "src/serve/serve_main.cpp", "src/serve/http_server.cpp", "src/cli/static_lookups.cpp",
+           "src/paths/user_database.cpp", "src/http/host_addresses.cpp",
            "bench/readme_table.cpp", "bench/mcp_echo_server.cpp", "bench/c_api_bench.cpp"}
 # `using namespace toolguard` is allowed where every file of the target works
 # with toolguard's names (tests, benchmarks): it is the same in each of them.
@@ -114,7 +117,9 @@ def declared_name(statement):
         if kind == "ident" and text not in KEYWORDS:
             if i > 0 and statement[i - 1][1] == "operator":
                 return None
-            idents.append(text)
+            # X::name: a member or a namespace's function defined here,
+            # declared (and named) elsewhere.
+            idents.append(None if i > 0 and statement[i - 1][1] == "::" else text)
     return idents[-1] if idents else None
 
 
@@ -188,7 +193,7 @@ def record(statement, stack, names, problems, path, allowed_using):
             problems.append(f"{path}: 'using namespace {target}' at namespace scope leaks into the next file of a unity batch")
         return
     file_local = (stack and stack[-1] == "anon") or (words and words[0] == "static")
-    if not file_local or words[:1] in (["static_assert"], ["friend"]):
+    if words[:1] in (["static_assert"], ["friend"]):
         return
     toks = [s for s in statement if isinstance(s, tuple)]
     # A macro's expansion (TEST(...), INSTANTIATE_TEST_SUITE_P(...)): gtest
@@ -201,13 +206,25 @@ def record(statement, stack, names, problems, path, allowed_using):
         return
     name = declared_name(toks)
     if name:
-        names.add(name)
+        names.add((name, bool(file_local)))
 
 
 def main():
     status = 0
+    # Names the project's headers declare at namespace scope: a file-local
+    # name equal to one of them would hide it from the files after it in a
+    # batch (from inside their anonymous namespaces, lookup finds the
+    # nearer, file-local one first).
+    header_names = collections.defaultdict(list)
+    for pattern in ("src/**/*.hpp", "include/toolguard/*.hpp", "tests/**/*.hpp", "bench/*.hpp",
+                    "examples/**/*.hpp"):
+        for path in sorted(glob.glob(os.path.join(ROOT, pattern), recursive=True)):
+            names, _ = file_local_names(path, ALLOWED_USING | ALLOWED_USING_OUTSIDE_LIBRARY)
+            for name, _local in names:
+                header_names[name].append(os.path.relpath(path, ROOT))
     for group, folders in GROUPS.items():
-        owners = collections.defaultdict(list)
+        local = collections.defaultdict(list)
+        declared = collections.defaultdict(list)
         for folder in folders:
             for path in sorted(glob.glob(os.path.join(ROOT, folder, "*.cpp"))):
                 rel = os.path.relpath(path, ROOT)
@@ -218,16 +235,24 @@ def main():
                     allowed = ALLOWED_USING | ALLOWED_USING_OUTSIDE_LIBRARY
                 names, problems = file_local_names(path, allowed)
                 for p in problems:
-                    print(os.path.relpath(p, ROOT) if p.startswith(ROOT) else p.replace(ROOT + "/", ""))
+                    print(p.replace(ROOT + "/", ""))
                     status = 1
-                for n in names:
-                    owners[n].append(rel)
-        for name, files in sorted(owners.items()):
-            if len(files) > 1:
-                print(f"{group}: the file-local name '{name}' is declared in {len(files)} files: {', '.join(files)}")
+                for name, is_local in names:
+                    declared[name].append(rel)
+                    if is_local:
+                        local[name].append(rel)
+        for name, files in sorted(local.items()):
+            others = sorted(set(declared[name]) - {files[0]}) if len(files) == 1 else sorted(set(declared[name]))
+            if len(set(declared[name])) > 1:
+                print(f"{group}: the file-local name '{name}' is also declared in another file of the "
+                      f"target: {', '.join(sorted(set(declared[name])))}")
+                status = 1
+            elif name in header_names:
+                print(f"{group}: the file-local name '{name}' ({files[0]}) is also declared in "
+                      f"{', '.join(sorted(set(header_names[name])))}")
                 status = 1
     if status == 0:
-        print("check-unity-names: no file-local name is declared twice in a unity-built target")
+        print("check-unity-names: no file-local name of a unity-built target is declared anywhere else in it")
     return status
 
 

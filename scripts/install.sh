@@ -6,7 +6,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 prefix="${1:-$HOME/.local}"
 "$root/scripts/install-deps.sh" build
-"$root/scripts/build.sh" release
+"$root/scripts/build.sh" product
 cmake --install "$root/build/release" --prefix "$prefix" >/dev/null
 echo "install: $prefix/bin/toolguard"
 case ":$PATH:" in

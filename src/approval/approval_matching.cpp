@@ -50,7 +50,7 @@ bool patternMayCover(const SimpleCommand& command) {
   return std::none_of(command.redirects.begin(), command.redirects.end(), writesFiles);
 }
 
-bool fullMatch(const RE2& regex, const std::string& text) {
+bool matchesWhole(const RE2& regex, const std::string& text) {
   return regex.ok() && RE2::FullMatch(text, regex);
 }
 
@@ -77,7 +77,7 @@ class CommandPattern {
     const std::vector<ShellWord>& words = command.words;
     if (words.size() < words_.size() || (!rest_ && words.size() != words_.size())) return false;
     for (size_t i = 0; i < words_.size(); ++i) {
-      if (!fullMatch(*words_[i], patternWord(words[i]))) return false;
+      if (!matchesWhole(*words_[i], patternWord(words[i]))) return false;
     }
     return !words_.empty();
   }
@@ -103,7 +103,7 @@ bool pathsMatch(const CallView& view, const std::string& pattern) {
   RE2::Options options;
   RE2 regex(pathGlobToRegex(pattern, view.home()), options);
   return std::all_of(paths.begin(), paths.end(), [&](const ResolvedPath& path) {
-    return everyForm(path, [&](const std::string& form) { return fullMatch(regex, form); });
+    return everyForm(path, [&](const std::string& form) { return matchesWhole(regex, form); });
   });
 }
 
@@ -223,7 +223,7 @@ std::optional<std::string> patternProblem(const ToolInfo& tool, const std::strin
     RE2 regex(pathGlobToRegex(pattern, "/home/user"));
     bool everywhere = true;
     for (const char* probe : {"/etc/passwd", "/home/user/.ssh/id_rsa", "/usr/bin/x"}) {
-      everywhere = everywhere && fullMatch(regex, probe);
+      everywhere = everywhere && matchesWhole(regex, probe);
     }
     if (everywhere) {
       return "the pattern \"" + pattern + "\" covers every path: approve the whole tool instead";

@@ -60,7 +60,7 @@ uint64_t randomSuffix() {
   return suffix;
 }
 
-void writeAll(int fd, std::string_view bytes, const std::string& path) {
+void writeAllOrThrow(int fd, std::string_view bytes, const std::string& path) {
   while (!bytes.empty()) {
     const ssize_t written = ::write(fd, bytes.data(), bytes.size());
     if (written < 0 && errno == EINTR) continue;
@@ -178,7 +178,7 @@ void replaceFileAtomically(const std::string& path, std::string_view bytes) {
   std::string temporary;
   FileDescriptor fd(createTemporaryFile(path, temporary));
   try {
-    writeAll(fd.get(), bytes, temporary);
+    writeAllOrThrow(fd.get(), bytes, temporary);
     if (::fsync(fd.get()) != 0)
       throw ApprovalStoreError(temporary, errnoText("cannot sync", errno));
     if (fd.close() != 0) throw ApprovalStoreError(temporary, errnoText("cannot close", errno));

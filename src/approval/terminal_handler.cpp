@@ -21,14 +21,14 @@ using detail::PromptClock;
 using detail::PromptDeadline;
 
 // Closes a file descriptor when it ends.
-class FileDescriptor {
+class TerminalFd {
  public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  ~FileDescriptor() {
+  explicit TerminalFd(int fd) : fd_(fd) {}
+  ~TerminalFd() {
     if (fd_ >= 0) ::close(fd_);
   }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  TerminalFd(const TerminalFd&) = delete;
+  TerminalFd& operator=(const TerminalFd&) = delete;
   int get() const { return fd_; }
 
  private:
@@ -151,7 +151,7 @@ class TerminalHandler final : public ApprovalHandler {
       lock.lock();
     }
 
-    const FileDescriptor tty(::open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC));
+    const TerminalFd tty(::open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC));
     if (tty.get() < 0) {
       const int error = errno;
       return detail::deniedAnswer("no terminal to ask on (/dev/tty: " + detail::errorText(error) +

@@ -37,7 +37,7 @@ std::string plain(std::string_view text, size_t max) {
 }
 
 // A string in double quotes: safe, with `"` escaped, cut after `max` bytes.
-std::string quoted(std::string_view text, size_t max) {
+std::string quotedForTerminal(std::string_view text, size_t max) {
   const Elided elided = elide(text, max);
   std::string result = "\"";
   for (char c : elided.shown) {
@@ -90,7 +90,7 @@ class ArgumentLines {
       for (const auto& [key, child] : value.items()) {
         const std::string key_label = (isPlainKey(key) && key.size() <= layout_.max_value_chars
                                            ? key
-                                           : quoted(key, layout_.max_value_chars)) +
+                                           : quotedForTerminal(key, layout_.max_value_chars)) +
                                       ":";
         this->value(child, key_label, inner, depth + 1);
       }
@@ -126,7 +126,7 @@ class ArgumentLines {
 
   std::string scalar(const nlohmann::json& value) const {
     if (value.is_string())
-      return quoted(value.get_ref<const std::string&>(), layout_.max_value_chars);
+      return quotedForTerminal(value.get_ref<const std::string&>(), layout_.max_value_chars);
     if (value.is_binary())
       return "(binary, " + std::to_string(value.get_binary().size()) + " bytes)";
     return terminalSafe(value.dump());  // numbers, booleans, null

@@ -33,7 +33,7 @@ ApprovalScope scopeOf(const ApprovalsOptions& o) {
 }
 
 // The scope id the options name; throws a usage error when one is missing.
-std::string scopeIdOf(const ApprovalsOptions& o) {
+std::string scopeIdForOption(const ApprovalsOptions& o) {
   switch (scopeOf(o)) {
     case ApprovalScope::Global:
       return "";
@@ -112,7 +112,7 @@ int runAdd(const ApprovalsOptions& o) {
   entry.binding = o.pattern.empty() ? ApprovalBinding::Tool : ApprovalBinding::Pattern;
   entry.value = o.pattern;
   entry.scope = scopeOf(o);
-  entry.scope_id = scopeIdOf(o);
+  entry.scope_id = scopeIdForOption(o);
   entry.rule = o.rule;
   entry.note = "toolguard approvals add";
   const ToolInfo& tool = ToolCatalog::builtin().resolve(o.tool);
@@ -141,7 +141,7 @@ int runAdd(const ApprovalsOptions& o) {
 int runRemove(const ApprovalsOptions& o, bool everything) {
   ApprovalStore store(toolguardHome(o.home));
   std::vector<ApprovalEntry> removed =
-      store.remove(scopeOf(o), scopeIdOf(o), [&](const ApprovalEntry& e) {
+      store.remove(scopeOf(o), scopeIdForOption(o), [&](const ApprovalEntry& e) {
         if (everything) return true;
         if (e.tool != o.tool) return false;
         return o.pattern.empty() || (e.binding == ApprovalBinding::Pattern && e.value == o.pattern);
@@ -153,7 +153,7 @@ int runRemove(const ApprovalsOptions& o, bool everything) {
 
 int runApprovalsImport(const ApprovalsOptions& o) {
   ApprovalStore store(toolguardHome(o.home));
-  std::vector<ApprovalEntry> added = store.importPlain(o.file, scopeOf(o), scopeIdOf(o));
+  std::vector<ApprovalEntry> added = store.importPlain(o.file, scopeOf(o), scopeIdForOption(o));
   for (const ApprovalEntry& e : added) printEntry("imported: ", e);
   if (added.empty()) std::cout << "nothing new to import\n";
   return kExitOk;

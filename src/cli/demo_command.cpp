@@ -1,8 +1,12 @@
 // `toolguard demo`: a scripted set of harmless and hostile calls through the
 // built-in default policy, shown as a table.
+#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <iostream>
+#include <optional>
 
 #include "cli/colour.hpp"
 #include "cli/commands.hpp"
@@ -10,6 +14,7 @@
 #include "toolguard/engine.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/policy_loader.hpp"
+#include "toolguard/tool_catalog.hpp"
 
 namespace toolguard::cli {
 namespace {
@@ -58,12 +63,74 @@ const DemoCall kCalls[] = {
     {"a tool nobody knows", "launch_missiles", R"({})"},
 };
 
-std::string clip(std::string s, size_t width) {
-  for (char& c : s) {
-    if (c == '\n' || c == '\t') c = ' ';
+// The terminal's width: stdout's window, else $COLUMNS, else 80; at least 40.
+size_t terminalWidth() {
+  size_t width = 0;
+  winsize size{};
+  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0) width = size.ws_col;
+  if (width == 0) {
+    if (const char* columns = std::getenv("COLUMNS")) width = std::strtoul(columns, nullptr, 10);
   }
-  if (s.size() <= width) return s + std::string(width - s.size(), ' ');
-  return s.substr(0, width - 3) + "...";
+  if (width == 0 || width > 1000) width = 80;
+  return std::max<size_t>(width, 40);
+}
+
+// One line: tabs and line breaks as spaces, cut to `width` with "...".
+std::string singleLine(std::string text, size_t width) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+  }
+  if (text.size() > width) text = text.substr(0, width - 3) + "...";
+  return text;
+}
+
+// The part of a call a reader needs: the command of a shell tool, the path
+// of a file tool, the URL of a web tool, else the arguments as JSON. Control
+// characters are shown escaped (the escape in a path is the point of one
+// example), as JSON writes them.
+std::string callEssence(const ToolCall& call) {
+  const ToolInfo& info = ToolCatalog::builtin().resolve(call.tool);
+  auto shown = [&](const std::string& key) -> std::optional<std::string> {
+    auto it = call.args.find(key);
+    if (it == call.args.end() || !it->is_string()) return std::nullopt;
+    std::string json = it->dump();  // quoted, with control characters escaped
+    return json.substr(1, json.size() - 2);
+  };
+  if (!info.command_arg.empty()) {
+    if (auto command = shown(info.command_arg)) return *command;
+  }
+  for (const std::string& key : info.path_args) {
+    if (auto path = shown(key)) return *path;
+  }
+  if (auto url = shown("url")) return *url;
+  return call.args.dump();
+}
+
+// `text` broken at spaces into lines of at most `width` - `indent`
+// characters, each after `indent` spaces (the first one too).
+std::string wrapped(const std::string& text, size_t indent, size_t width) {
+  const size_t room = width > indent + 10 ? width - indent : 10;  // the terminal is >= 40
+  std::string out;
+  std::string line;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t space = text.find(' ', at);
+    if (space == std::string::npos) space = text.size();
+    std::string word = text.substr(at, space - at);
+    at = space + 1;
+    while (word.size() > room) {  // a word longer than a line is cut
+      if (!line.empty()) out += std::string(indent, ' ') + line + "\n", line.clear();
+      out += std::string(indent, ' ') + word.substr(0, room) + "\n";
+      word = word.substr(room);
+    }
+    if (!line.empty() && line.size() + 1 + word.size() > room) {
+      out += std::string(indent, ' ') + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty()) out += std::string(indent, ' ') + line + "\n";
+  return out;
 }
 
 int runDemo(const std::string& colour) {
@@ -71,12 +138,16 @@ int runDemo(const std::string& colour) {
   const Engine engine(loadPolicy(sources));
   const std::string workspace = homeDirectory() + "/project";
   const bool color = colourWanted(colour, STDOUT_FILENO);
+  const size_t width = terminalWidth();
+  constexpr size_t kIndent = 7;  // "allow  ", "abort  "
 
-  std::cout << "toolguard demo: the built-in default policy, no configuration.\n"
-            << "Workspace (cwd of every call): " << workspace << "\n\n";
-  std::cout << clip("call", 36) << " " << clip("tool and arguments", 44) << " "
-            << clip("verdict", 8) << " rule / reason\n"
-            << std::string(120, '-') << "\n";
+  std::cout << wrapped("toolguard demo: the built-in default policy, no configuration.", 0, width)
+            << wrapped("Workspace (the cwd of every call): " + workspace, 0, width)
+            << wrapped(
+                   "Each call shows its verdict and what it tries, the tool and what it "
+                   "touches, and the rule that decided and why.",
+                   0, width)
+            << "\n";
   for (const DemoCall& c : kCalls) {
     ToolCall call;
     call.tool = c.tool;
@@ -84,16 +155,22 @@ int runDemo(const std::string& colour) {
     call.context.cwd = workspace;
     call.context.mode = c.mode;
     const Decision d = engine.decide(call);
-    std::string who = d.rule_id.empty() ? std::string(toString(d.basis)) : d.rule_id;
-    std::cout << clip(c.what, 36) << " " << clip(call.tool + " " + call.args.dump(), 44) << " "
-              << paintVerdict(toString(d.verdict), clip(std::string(toString(d.verdict)), 8), color)
-              << " " << who << ": " << d.reason;
-    if (d.policy_verdict != d.verdict) std::cout << " (" << d.resolution << ")";
-    std::cout << "\n";
+    const std::string verdict(toString(d.verdict));
+    std::cout << paintVerdict(verdict, verdict, color) << std::string(kIndent - verdict.size(), ' ')
+              << singleLine(c.what, width - kIndent) << "\n"
+              << std::string(kIndent, ' ')
+              << singleLine(call.tool + "  " + callEssence(call), width - kIndent) << "\n";
+    std::string why =
+        (d.rule_id.empty() ? std::string(toString(d.basis)) : d.rule_id) + ": " + d.reason;
+    if (d.policy_verdict != d.verdict) why += " (" + d.resolution + ")";
+    std::cout << wrapped(singleLine(why, why.size()), kIndent, width) << "\n";
   }
-  std::cout << "\nShell commands are parsed and each simple command is judged on its own.\n"
-            << "Try: echo '{\"tool\":\"Bash\",\"args\":{\"command\":\"sudo rm -rf /tmp/x\"}}' | "
-               "toolguard explain\n";
+  std::cout << wrapped(
+                   "Shell commands are parsed and each simple command is judged on its own. "
+                   "Try:",
+                   0, width)
+            << "  echo '{\"tool\":\"Bash\",\"args\":{\"command\":\"sudo rm -r /x\"}}' \\\n"
+            << "    | toolguard explain\n";
   return kExitOk;
 }
 

@@ -52,7 +52,7 @@ std::string readAll(int fd, const std::string& path) {
 }
 
 // Writes all of `bytes` to `fd`.
-void writeAll(int fd, const std::string& bytes, const std::string& path) {
+void writeWholeFile(int fd, const std::string& bytes, const std::string& path) {
   size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t written = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -210,7 +210,7 @@ std::string backupSettingsFile(const SettingsFile& file) {
       throw systemError(name, "cannot create the backup", errno);
     }
     if (::fchmod(fd.get(), file.mode) != 0) throw systemError(name, "cannot set the mode", errno);
-    writeAll(fd.get(), file.bytes, name);
+    writeWholeFile(fd.get(), file.bytes, name);
     if (::fsync(fd.get()) != 0 || fd.close() != 0) {
       throw systemError(name, "cannot write the backup", errno);
     }
@@ -240,7 +240,7 @@ void writeSettingsFile(const SettingsFile& file, const ordered_json& content) {
         throw systemError(temporary, "cannot keep the owner", errno);
       }
     }
-    writeAll(fd.get(), bytes, temporary);
+    writeWholeFile(fd.get(), bytes, temporary);
     if (::fsync(fd.get()) != 0 || fd.close() != 0) {
       throw systemError(temporary, "cannot write", errno);
     }

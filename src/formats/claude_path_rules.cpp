@@ -13,7 +13,7 @@ namespace toolguard::detail {
 namespace {
 
 // True when `text` has a `..` path component.
-bool hasDotDot(std::string_view text) {
+bool hasParentStep(std::string_view text) {
   size_t start = 0;
   while (start <= text.size()) {
     size_t end = text.find('/', start);
@@ -61,7 +61,7 @@ ClaudeMapping aboveCwd(const std::string& tail, std::vector<std::string> tools,
         "toolguard cannot anchor a path pattern above the current directory (`../`): the "
         "allow rule is left out");
   }
-  if (tail.empty() || hasDotDot(tail)) {
+  if (tail.empty() || hasParentStep(tail)) {
     throw PolicyError(rule.where, "'" + rule.text + "': unsupported `..` in a path pattern");
   }
   ClaudeMapping m = wholeTools(std::move(tools));
@@ -130,7 +130,7 @@ ClaudeMapping mapPathPattern(const std::string& pattern, std::vector<std::string
     }
     globs = relativeGlobs(rel, dot_slash, rule, notes);
   }
-  if (hasDotDot(pattern)) {
+  if (hasParentStep(pattern)) {
     throw PolicyError(rule.where, "'" + rule.text + "': unsupported `..` in a path pattern");
   }
   ClaudeMapping m = wholeTools(std::move(tools));

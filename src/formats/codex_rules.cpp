@@ -15,7 +15,7 @@ namespace toolguard::detail {
 namespace {
 
 // Where example calls run, as for policy files' string examples.
-constexpr const char* kExampleCwd = "/workspace";
+constexpr const char* kCodexExampleCwd = "/workspace";
 
 // The file's name without directories and extension, safe for a rule id.
 std::string stem(const std::string& file) {
@@ -74,7 +74,7 @@ RuleExample toolguardExample(const CodexExample& ex) {
   RuleExample out;
   out.call.tool = "Bash";
   out.call.args = {{"command", shellJoin(ex.argv)}};
-  out.call.context.cwd = kExampleCwd;
+  out.call.context.cwd = kCodexExampleCwd;
   out.should_match = ex.should_match;
   out.where = ex.where;
   return out;

@@ -4,7 +4,6 @@
 #include "plain_http.hpp"
 
 #include <fcntl.h>
-#include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -13,6 +12,8 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+
+#include "host_addresses.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -72,21 +73,13 @@ int connectWithin(const ServiceAddress& a, Clock::time_point deadline, std::stri
     }
     return finish(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
   }
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  if (int rc = getaddrinfo(a.host.c_str(), a.port.c_str(), &hints, &found); rc != 0) {
-    error = gai_strerror(rc);
-    return -1;
-  }
   int fd = -1;
-  for (addrinfo* ai = found; ai && fd < 0; ai = ai->ai_next) {
-    const int s = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  for (const HostAddress& address : hostAddresses(a.host, a.port, error)) {
+    if (fd >= 0) break;
+    const int s = socket(address.address.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (s < 0) continue;
-    fd = finish(s, ai->ai_addr, ai->ai_addrlen);
+    fd = finish(s, reinterpret_cast<const sockaddr*>(&address.address), address.size);
   }
-  freeaddrinfo(found);
   return fd;
 }
 

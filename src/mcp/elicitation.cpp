@@ -14,7 +14,7 @@ using json = nlohmann::json;
 constexpr size_t kMaxArgumentText = 2000;
 constexpr size_t kMaxReason = 1000;
 
-std::string argumentsText(const ApprovalRequest& request) {
+std::string elicitedArgumentsText(const ApprovalRequest& request) {
   std::string text = request.call.args.dump(2, ' ', false, json::error_handler_t::replace);
   if (text.size() > kMaxArgumentText) {
     size_t more = text.size() - kMaxArgumentText;
@@ -51,7 +51,7 @@ json elicitationParams(const ApprovalRequest& request, const std::string& server
                         "\" of the MCP server \"" + server +
                         "\".\nIt needs your approval: " + request.decision.reason;
   if (!request.decision.rule_id.empty()) message += " (rule " + request.decision.rule_id + ")";
-  message += "\nArguments:\n" + argumentsText(request);
+  message += "\nArguments:\n" + elicitedArgumentsText(request);
   json choices = json::array({kAllowOnce});
   if (exactCallOption(request)) choices.push_back(kAllowSession);
   choices.push_back(kDeny);

@@ -1,7 +1,4 @@
 // Lexical path normalization and component-wise containment.
-#include <pwd.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -9,14 +6,13 @@
 
 #include "resolve.hpp"
 #include "toolguard/paths.hpp"
+#include "user_database.hpp"
 
 namespace toolguard {
 
 std::string homeDirectory() {
   if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') return home;
-  if (const passwd* pw = getpwuid(getuid()); pw != nullptr && pw->pw_dir != nullptr) {
-    return pw->pw_dir;
-  }
+  if (std::optional<std::string> home = detail::homeOfThisUser()) return *home;
   return "/";
 }
 

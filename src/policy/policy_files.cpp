@@ -37,7 +37,7 @@ std::vector<fs::path> policyFilesIn(const fs::path& dir) {
 }
 
 // `*`, `?`, `[` and `\` in a directory name stand for themselves in a glob.
-std::string escapeGlob(const std::string& text) {
+std::string escapeGlobCharacters(const std::string& text) {
   std::string out;
   for (char c : text) {
     if (c == '*' || c == '?' || c == '[' || c == '\\') out += '\\';
@@ -81,7 +81,7 @@ std::shared_ptr<const Rule> guardLocationsRule(const PolicySources& sources) {
     // A relative directory (TOOLGUARD_HOME=tgh) is where this process uses it:
     // under its working directory (asked only for such a directory).
     const std::string cwd = dir.is_absolute() ? std::string("/") : currentWorkingDirectory();
-    locations.glob.push_back(escapeGlob(normalizePath(dir.string(), cwd, home)) + "/**");
+    locations.glob.push_back(escapeGlobCharacters(normalizePath(dir.string(), cwd, home)) + "/**");
   }
   if (locations.glob.empty()) return nullptr;
   spec.path = std::move(locations);

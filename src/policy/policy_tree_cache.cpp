@@ -35,7 +35,7 @@ uint64_t fnv1a(std::string_view bytes, uint64_t hash = 14695981039346656037ull) 
   return hash;
 }
 
-void putU64(std::string& out, uint64_t value) {
+void appendU64(std::string& out, uint64_t value) {
   for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
 }
 
@@ -206,12 +206,12 @@ std::string PolicyTreeCache::encodeEntry(std::string_view text, const DocNode& t
   if (identity.empty()) return "";
   std::string entry(kMagic);
   entry += identity;
-  putU64(entry, text.size());
+  appendU64(entry, text.size());
   entry.append(text);
   const std::string encoded = encodeDocNode(tree);
-  putU64(entry, encoded.size());
+  appendU64(entry, encoded.size());
   entry += encoded;
-  putU64(entry, fnv1a(entry));
+  appendU64(entry, fnv1a(entry));
   return entry;
 }
 

@@ -17,7 +17,7 @@ constexpr size_t kMaxAccesses = 256;    // per command: enough for any real comm
 constexpr size_t kMaxGlobMatches = 64;  // files one glob is expanded to
 constexpr size_t kMaxXargsRuns = 32;    // commands `xargs -I` is unrolled into
 
-std::vector<ShellWord> splitFields(const ShellWord& word) {
+std::vector<ShellWord> splitShellWord(const ShellWord& word) {
   std::vector<ShellWord> out;
   std::string current;
   for (char c : word.text) {
@@ -38,7 +38,7 @@ std::vector<ShellWord> xargsInputs(const ShellProgram& program, size_t xargs_ind
   const SimpleCommand& xargs = program.commands[xargs_index];
   std::vector<ShellWord> out;
   auto take = [&](const ShellWord& w) {
-    for (ShellWord& piece : splitFields(w)) out.push_back(std::move(piece));
+    for (ShellWord& piece : splitShellWord(w)) out.push_back(std::move(piece));
   };
   auto hereStrings = [&](const SimpleCommand& c) {
     for (const ShellRedirect& r : c.redirects) {

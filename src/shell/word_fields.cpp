@@ -1,11 +1,11 @@
 // Brace expansion, tilde expansion and field splitting, as bash does them.
 #include "word_fields.hpp"
 
-#include <pwd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+
+#include "paths/user_database.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -188,9 +188,8 @@ bool tildeAt(MarkedText& m, size_t pos, const ShellEnv& env, bool colon_ends) {
     m.dynamic = true;  // ~+, ~- and ~N: $PWD, $OLDPWD, the directory stack
     return true;
   }
-  const passwd* pw = getpwnam(user.c_str());
-  if (pw != nullptr && pw->pw_dir != nullptr) {
-    replace(m, pos, end - pos, pw->pw_dir);
+  if (std::optional<std::string> home = homeOfUser(user)) {
+    replace(m, pos, end - pos, *home);
   } else {
     m.dynamic = true;  // no such user here: known only where it runs
   }

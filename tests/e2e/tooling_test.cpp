@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,12 +95,20 @@ class Tooling : public Cli {
     return text;
   }
 
-  // Runs the binary with its stdout on a terminal (a pseudo-terminal); what it wrote there.
+  // Runs the binary with its stdout on a terminal (a pseudo-terminal of
+  // `columns` columns, 0: unset); what it wrote there.
   std::string runOnTerminal(const std::vector<std::string>& args,
-                            const std::map<std::string, std::string>& extra = {}) const {
+                            const std::map<std::string, std::string>& extra = {},
+                            unsigned short columns = 0) const {
     const int master = posix_openpt(O_RDWR | O_NOCTTY);
     if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) {
       throw std::runtime_error("no pseudo-terminal");
+    }
+    if (columns != 0) {
+      winsize size{};
+      size.ws_row = 24;
+      size.ws_col = columns;
+      if (ioctl(master, TIOCSWINSZ, &size) != 0) throw std::runtime_error("TIOCSWINSZ");
     }
     const std::string slave_name = ptsname(master);
     const pid_t pid = fork();
@@ -514,6 +523,36 @@ TEST_F(Tooling, AuditColoursVerdictsOnATerminalUnlessNoColor) {
             std::string::npos);
   shown = runOnTerminal({"demo"}, {{"NO_COLOR", "1"}});
   EXPECT_EQ(shown.find('\033'), std::string::npos);
+}
+
+// The demo is the first thing a newcomer sees: it fits the terminal it is
+// shown on (80 and 120 columns; $COLUMNS, here 72, when stdout is a pipe) and shows
+// the command or the path each call is about, not the first keys of its JSON.
+TEST_F(Tooling, TheDemoFitsTheTerminalAndShowsWhatEachCallTouches) {
+  auto widest = [](const std::string& text) {
+    size_t widest = 0;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();  // the terminal's CR LF
+      widest = std::max(widest, line.size());
+    }
+    return widest;
+  };
+  for (unsigned short columns : {80, 120}) {
+    const std::string shown = runOnTerminal({"demo"}, {{"NO_COLOR", "1"}}, columns);
+    EXPECT_LE(widest(shown), columns) << shown;
+    EXPECT_NE(shown.find("Bash  git status && make -j4 test"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("Read  ~/.ssh/id_ed25519"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("Edit  ../../../../../../../../etc/passwd"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("Write  src/\\u001b[2Jinnocent.txt"), std::string::npos) << shown;
+  }
+  std::map<std::string, std::string> environment = env();
+  environment["COLUMNS"] = "72";
+  RunResult piped = runBinary(TOOLGUARD_BINARY, {"demo"}, "", environment, dir.path().string());
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_LE(widest(piped.out), 72u) << piped.out;
+  EXPECT_NE(piped.out.find("deny   edit /etc/passwd through ../.."), std::string::npos)
+      << piped.out;
 }
 
 }  // namespace tooling_test
