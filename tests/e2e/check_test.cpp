@@ -272,5 +272,36 @@ TEST_F(Check, AHomeNamedOnTheCommandLineOrRelativelyIsGuardedToo) {
   EXPECT_EQ(d["rule"], "guard-config-locations") << d;
 }
 
+// The statically linked command looks users up in /etc/passwd and hosts as
+// numbers, in /etc/hosts and through DNS, without NSS (static_lookups.cpp).
+TEST_F(Check, TheCommandFindsUsersAndHostsWithoutNss) {
+  const json root_home = check(
+      {{"tool", "Bash"}, {"args", {{"command", "rm -rf ~root"}}}, {"context", {{"cwd", "/tmp"}}}});
+  EXPECT_EQ(root_home["verdict"], "deny") << root_home;
+  EXPECT_NE(root_home["reason"].get<std::string>().find("'/root'"), std::string::npos) << root_home;
+  // A user nobody knows here is known only where the command runs: never allowed.
+  const json unknown = check({{"tool", "Bash"},
+                              {"args", {{"command", "rm -rf ~no_such_user_tg/x"}}},
+                              {"context", {{"cwd", "/tmp"}}}});
+  EXPECT_NE(unknown["verdict"], "allow") << unknown;
+
+  const std::string call = R"({"tool":"Bash","args":{"command":"ls"},"context":{"cwd":"/tmp"}})";
+  std::map<std::string, std::string> environment = env();
+  environment["TOOLGUARD_TOKEN"] = "t";
+  auto reasonFor = [&](const std::string& server) {
+    RunResult r = runBinary(TOOLGUARD_BINARY, {"check", "--server", server}, call, environment,
+                            dir.path().string());
+    const json d = json::parse(r.out);
+    EXPECT_EQ(d["verdict"], "deny") << d;  // nothing listens there: fail closed
+    return d["reason"].get<std::string>();
+  };
+  // localhost comes from /etc/hosts and [::1] is a number: both are found,
+  // and the connection is what fails (port 1: nothing listens).
+  EXPECT_NE(reasonFor("http://localhost:1").find("Connection refused"), std::string::npos);
+  // (An IPv6 loopback may be switched off: only that it was not looked up.)
+  EXPECT_EQ(reasonFor("http://[::1]:1").find("no address found"), std::string::npos);
+  EXPECT_NE(reasonFor("http://no-such-host.invalid:1").find("no address found"), std::string::npos);
+}
+
 }  // namespace check_test
 }  // namespace toolguard::testing
