@@ -158,10 +158,11 @@ void replace(MarkedText& m, size_t pos, size_t len, const std::string& value) {
   m.marks.insert(m.marks.begin() + static_cast<std::ptrdiff_t>(pos), value.size(), kQuoted);
 }
 
-// A tilde whose directory is not known: written as a run-time part, so that
-// the paths judged from the word stand for any directory there.
-void unknownHome(MarkedText& m, size_t pos) {
-  replace(m, pos, 1, "${HOME}");
+// A tilde prefix (`len` bytes at `pos`) whose directory is not known here:
+// written as the run-time part `${name}`, so that the paths judged from the
+// word stand for any directory, never for a relative path in the cwd.
+void unknownDirectory(MarkedText& m, size_t pos, size_t len, const std::string& name) {
+  replace(m, pos, len, "${" + name + "}");
   m.dynamic = true;
 }
 
@@ -180,18 +181,24 @@ bool tildeAt(MarkedText& m, size_t pos, const ShellEnv& env, bool colon_ends) {
     if (home.state == VariableValue::State::Set) {
       replace(m, pos, 1, home.value);
     } else {
-      unknownHome(m, pos);
+      unknownDirectory(m, pos, 1, "HOME");
     }
     return true;
   }
   if (user[0] == '+' || user[0] == '-' || std::isdigit(static_cast<unsigned char>(user[0]))) {
-    m.dynamic = true;  // ~+, ~- and ~N: $PWD, $OLDPWD, the directory stack
+    // ~+, ~- and ~N: $PWD, $OLDPWD, the directory stack, as the shell has them.
+    unknownDirectory(m, pos, end - pos, user[0] == '+' ? "PWD" : "OLDPWD");
     return true;
   }
   if (std::optional<std::string> home = homeOfUser(user)) {
     replace(m, pos, end - pos, *home);
   } else {
-    m.dynamic = true;  // no such user here: known only where it runs
+    // No such user in the database read here. bash would keep the word as
+    // it is if there were none where it runs, but a user a directory
+    // service knows (and the static command reads only /etc/passwd) has a
+    // home: any directory, never a harmless relative path.
+    const bool plain = user.find_first_of("{}") == std::string::npos;
+    unknownDirectory(m, pos, end - pos, plain ? "~" + user : "HOME");
   }
   return true;
 }

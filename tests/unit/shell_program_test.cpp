@@ -230,7 +230,10 @@ TEST(ShellProgram, HeredocsKeepTheirRedirectsAndPipes) {
 
 TEST(ShellProgram, TildeUserAndWrapperAssignments) {
   EXPECT_EQ(summary(parse("ls ~root")), Lines{"ls /root"});
-  EXPECT_EQ(summary(parse("ls ~no_such_user_here")), Lines{"ls $~no_such_user_here"});
+  // An unknown user's home (or ~+, ~-) is a directory known only at run
+  // time, never a relative path in the cwd.
+  EXPECT_EQ(summary(parse("ls ~no_such_user_here")), Lines{"ls $${~no_such_user_here}"});
+  EXPECT_EQ(summary(parse("ls ~+/x ~-")), Lines{"ls $${PWD}/x $${OLDPWD}"});
   ShellProgram p = parse("env PATH=/tmp ls");
   ASSERT_EQ(p.commands.size(), 2u);
   ASSERT_EQ(p.commands[1].assignments.size(), 1u);
