@@ -5,6 +5,7 @@
 #include "core/judgement.hpp"
 #include "core/path_judgement.hpp"
 #include "shell/command_accesses.hpp"
+#include "shell/safe_commands.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -70,8 +71,12 @@ void judgeCommands(const CompiledPolicy& compiled, const ShellProgram& program,
     // A wrapper (sudo, env, bash -c, xargs, ...) is judged through the
     // commands it runs, which are in the program too.
     if (!found && !rules.empty() && !command.words.empty() && !wraps[c]) {
-      Finding unknown{Verdict::Escalate,
-                      "no rule knows the command '" + command.nameWithSubcommand() + "'"};
+      // Why ordinary work did not take it: the word or variable not known to be harmless.
+      std::string why;
+      ordinaryWork(scene, why);
+      Finding unknown{Verdict::Escalate, "no rule knows the command '" +
+                                             command.nameWithSubcommand() + "'" +
+                                             (why.empty() ? "" : ": " + why)};
       best.consider(unknown, unknownCommandRule().get(), command.text);
       d.consulted.push_back(RuleTrace{unknownCommandRule(), std::move(unknown), c});
     }

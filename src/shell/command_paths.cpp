@@ -9,6 +9,7 @@
 
 #include "command_args.hpp"
 #include "name_lists.hpp"
+#include "option_table.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -322,10 +323,28 @@ void copyPaths(const std::string& name, std::span<const ShellWord> words, PathCo
     sources.pop_back();
   }
   const bool recursive = a.hasAny("rRa", {"--recursive", "--archive"}) || name == "rsync";
+  // A relative symbolic link's target is read from where the link is: the
+  // destination's directory (or the destination itself when it is one:
+  // resolving one level higher never brings an outside target inside).
+  const bool symbolic = name == "ln" && a.hasAny("s", {"--symbolic"});
+  std::string link_dir;
+  if (symbolic && !targets.empty() && !targets.front().dynamic) {
+    const std::string& dest = targets.front().text;
+    const bool into_dir = dest.ends_with('/') || sources.size() > 1 ||
+                          !a.valuesOf({"-t", "--target-directory"}).empty();
+    link_dir =
+        into_dir
+            ? dest
+            : (dest.rfind('/') == std::string::npos ? "" : dest.substr(0, dest.rfind('/') + 1));
+    if (!link_dir.empty() && !link_dir.ends_with('/')) link_dir += '/';
+  }
   for (const ShellWord& s : sources) {
     if (!local(s)) continue;
     if (name == "mv") {
       out.add(s, Kind::Write, "mv (source)", PathShape::Tree);  // gone from there
+    } else if (name == "ln" && symbolic && !link_dir.empty() && !s.text.starts_with('/') &&
+               !s.text.starts_with('~') && !s.dynamic) {
+      out.add(wordFrom(s, link_dir + s.text), Kind::Read, "ln (target)");
     } else if (name == "ln") {
       out.add(s, Kind::Read, "ln (target)");  // read through the link later
     } else {
@@ -706,11 +725,45 @@ std::vector<ShellWord> findNameGlobs(const SimpleCommand& find) {
   return globs;
 }
 
+namespace {
+
+// The option values a program's table of harmless options says are paths
+// (`sort -o FILE`, `git commit -F FILE`), where the code above did not
+// already take them.
+void tableValuePaths(const SimpleCommand& c, std::vector<CommandPath>& out) {
+  const ProgramSpec* spec = programSpec(c.commandName());
+  if (spec == nullptr) return;
+  const TableParse parse = parseWithTable(*spec, c.arguments(), nullptr);
+  const size_t before = out.size();
+  PathCollector collector(out);
+  for (const FoundOption& o : parse.options) {
+    Kind kind = Kind::Read;
+    PathShape shape = PathShape::File;
+    if (o.kind == ValueKind::Write) {
+      kind = Kind::Write;
+    } else if (o.kind == ValueKind::Tree) {
+      shape = PathShape::Tree;
+    } else if (o.kind != ValueKind::Read && o.kind != ValueKind::Inside) {
+      continue;
+    }
+    const bool known = std::any_of(
+        out.begin(), out.begin() + static_cast<std::ptrdiff_t>(before),
+        [&](const CommandPath& p) { return p.kind == kind && p.word.text == o.value.text; });
+    if (!known)
+      collector.add(o.value, kind, std::string(c.commandName()) + " " + o.spelling, shape);
+  }
+}
+
+}  // namespace
+
 std::vector<CommandPath> commandPaths(const SimpleCommand& command) {
   std::vector<CommandPath> out;
   PathCollector collector(out);
   redirections(command, collector);
-  if (!command.words.empty() && !command.nameIsDynamic()) commandPathsByName(command, collector);
+  if (!command.words.empty() && !command.nameIsDynamic()) {
+    commandPathsByName(command, collector);
+    tableValuePaths(command, out);
+  }
   return out;
 }
 

@@ -16,6 +16,21 @@ namespace toolguard::detail {
 /// on its own, and any stricter rule wins.
 std::optional<std::string> safeCommand(const CommandScene& scene);
 
+/// The same judgement, saying in `unknown` which word or variable was not
+/// known to be harmless when it is false.
+bool ordinaryWork(const CommandScene& scene, std::string& unknown);
+
+/// "prints $NAME, which may hold a credential" for echo or printf of a
+/// variable not known to hold none (variable_lists.hpp); nullopt otherwise.
+std::optional<std::string> printsSecretVariable(const SimpleCommand& command);
+
+/// True when every path the command reads or writes is a file in the
+/// workspace (not the workspace itself, nor all of it at once).
+bool workspaceFileOperation(const CommandScene& scene);
+
+/// True for a URL of the developer's own machine (localhost, 127.0.0.1, [::1]).
+bool isLocalUrl(const ShellWord& url);
+
 /// True for `source DIR/bin/activate` of a virtual environment inside the workspace.
 bool activatesWorkspaceVenv(const CommandScene& scene);
 

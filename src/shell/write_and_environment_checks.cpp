@@ -12,6 +12,7 @@
 #include "shell_rule_checks.hpp"
 #include "toolguard/paths.hpp"
 #include "unwrap.hpp"
+#include "variable_lists.hpp"
 
 namespace toolguard::detail {
 
@@ -129,8 +130,17 @@ static bool hijacksEnvironment(const std::string& name) {
 
 Detail environmentHijack(const CommandScene& s) {
   const SimpleCommand& c = s.command;
+  // Closed world: a variable reaching a program's environment must be known
+  // to change nothing that runs; a plain shell variable must not be one bash
+  // acts on or one the environment usually already exports.
+  const bool bare = c.words.empty();
   for (const auto& [name, value] : c.assignments) {
-    if (hijacksEnvironment(name)) return name + "=" + value.text;
+    const bool harmless =
+        bare ? shellVariableIsPlain(name) ||
+                   (!value.dynamic && environmentVariableIsHarmless(name, value.text, true))
+             : !value.dynamic && environmentVariableIsHarmless(name, value.text, true);
+    if (!harmless && hijacksEnvironment(name)) return name + "=" + value.text;
+    if (!harmless) return name + " is not a variable known to be harmless";
   }
   const auto args = c.arguments();
   if (c.commandName() == "hash" &&
@@ -150,9 +160,24 @@ Detail environmentHijack(const CommandScene& s) {
     }
   }
   if (oneOf(c.commandName(), {"export", "declare", "typeset", "local", "readonly"})) {
-    for (const ShellWord& w : c.arguments()) {
-      const std::string name = w.text.substr(0, w.text.find('='));
-      if (w.text.find('=') != std::string::npos && hijacksEnvironment(name)) return w.text;
+    const auto words = c.arguments();
+    const bool exports =
+        c.commandName() == "export" ||
+        std::any_of(words.begin(), words.end(), [](const ShellWord& w) {
+          return w.text.size() >= 2 && w.text[0] == '-' && w.text.find('x') != std::string::npos;
+        });
+    for (const ShellWord& w : words) {
+      if (w.text.starts_with('-') || w.text.starts_with('+')) continue;
+      const size_t eq = w.text.find('=');
+      const std::string name = w.text.substr(0, eq);
+      const std::string value = eq == std::string::npos ? "" : w.text.substr(eq + 1);
+      const bool harmless =
+          !w.dynamic &&
+          (exports
+               ? environmentVariableIsHarmless(name, value, eq != std::string::npos)
+               : shellVariableIsPlain(name) || environmentVariableIsHarmless(name, value, true));
+      if (!harmless && eq != std::string::npos && hijacksEnvironment(name)) return w.text;
+      if (!harmless) return name + " is not a variable known to be harmless";
     }
   }
   return std::nullopt;

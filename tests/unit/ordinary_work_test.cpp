@@ -1,0 +1,259 @@
+// The closed world of ordinary work, through the default policy as a user's
+// call meets it: for every program with a table, a command the default
+// allows stops being allowed when anything the table does not know is added
+// to it: an option in any spelling (unknown names, abbreviations of real
+// ones, bundled or glued letters, after the operands, read from a file), a
+// variable the program may read its options from, a word that may become an
+// option at run time. And everyday work stays allowed.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "shell/option_table.hpp"
+#include "shell/program_specs.hpp"
+#include "toolguard/engine.hpp"
+#include "toolguard/policy_loader.hpp"
+
+namespace toolguard {
+namespace ordinary_work_test {
+
+using detail::ProgramSpec;
+
+const Engine& defaultEngine() {
+  static const Engine engine = [] { return Engine(loadPolicy(PolicySources{})); }();
+  return engine;
+}
+
+Verdict verdictOf(const std::string& command) {
+  ToolCall call;
+  call.tool = "Bash";
+  call.args = {{"command", command}};
+  call.context.cwd = "/workspace";
+  return defaultEngine().decide(call).verdict;
+}
+
+std::vector<std::string> splitWords(const std::string& text) {
+  std::vector<std::string> out;
+  std::string word;
+  for (char c : text) {
+    if (c == ' ') {
+      if (!word.empty()) out.push_back(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  if (!word.empty()) out.push_back(word);
+  return out;
+}
+
+std::string joinWords(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+// A command to mutate: its words, how many of them name the program and its
+// subcommands, and the table that reads the rest.
+struct Seed {
+  std::vector<std::string> words;
+  size_t name_words = 1;
+  const ProgramSpec* spec = nullptr;
+};
+
+std::optional<Seed> seedOf(const std::string& command) {
+  if (command.find_first_of("|&;<>()$`\"'\\\n*?[]{}=~") != std::string::npos) return std::nullopt;
+  Seed seed;
+  seed.words = splitWords(command);
+  if (seed.words.empty()) return std::nullopt;
+  seed.spec = detail::programSpec(seed.words[0]);
+  if (seed.spec == nullptr) return std::nullopt;
+  while (seed.spec->operands == detail::OperandRule::Sub && seed.name_words < seed.words.size() &&
+         !seed.words[seed.name_words].starts_with('-')) {
+    const ProgramSpec* sub = detail::findProgramSpec(detail::canonicalCommand(seed.spec->command) +
+                                                     " " + seed.words[seed.name_words]);
+    if (sub == nullptr) return std::nullopt;
+    seed.spec = sub;
+    ++seed.name_words;
+  }
+  // `python3 -m pytest`: the module's table reads the rest.
+  if (seed.name_words + 1 < seed.words.size() && seed.words[seed.name_words] == "-m") {
+    const ProgramSpec* module = detail::findProgramSpec(
+        detail::canonicalCommand(seed.spec->command) + " -m " + seed.words[seed.name_words + 1]);
+    if (module == nullptr) return std::nullopt;
+    seed.spec = module;
+    seed.name_words += 2;
+  }
+  return seed;
+}
+
+bool tableHas(const ProgramSpec& spec, std::string_view spelling) {
+  for (std::string_view s : detail::spellingsOf(spec)) {
+    if (s == spelling) return true;
+    if (s.ends_with('*') && spelling.starts_with(s.substr(0, s.size() - 1))) return true;
+  }
+  return false;
+}
+
+// The neighbours of a seed that add something its table does not know.
+std::vector<std::string> neighbours(const Seed& seed, std::mt19937& random) {
+  std::vector<std::string> out;
+  const std::vector<std::string>& w = seed.words;
+  const ProgramSpec& spec = *seed.spec;
+  const bool long_style = spec.style == detail::OptionStyle::Long;
+  auto insertAt = [&](size_t at, const std::string& word) {
+    std::vector<std::string> words = w;
+    words.insert(words.begin() + static_cast<std::ptrdiff_t>(at), word);
+    out.push_back(joinWords(words));
+  };
+  auto randomName = [&](size_t length) {
+    std::string name;
+    for (size_t i = 0; i < length; ++i) name += static_cast<char>('a' + random() % 26);
+    return name;
+  };
+  const bool has_double_dash = std::find(w.begin(), w.end(), "--") != w.end();
+  const bool data = spec.words_are_data;
+  // An option of a name nobody listed: right after the name, and after the operands.
+  for (int k = 0; k < 3 && !data; ++k) {
+    std::string option = "--zq" + randomName(3 + random() % 6);
+    if (tableHas(spec, option)) continue;
+    insertAt(seed.name_words, option);
+    insertAt(seed.name_words, option + "=/tmp/x");
+    if (!has_double_dash) insertAt(w.size(), option);
+  }
+  // A letter the table does not hold, alone and bundled with one it does.
+  std::vector<char> unknown_letters;
+  for (char c = 'a'; c <= 'z'; ++c) {
+    for (char letter : {c, static_cast<char>(c - 'a' + 'A')}) {
+      if (!tableHas(spec, std::string("-") + letter)) unknown_letters.push_back(letter);
+    }
+  }
+  if (!unknown_letters.empty() && !long_style && !data) {
+    const char letter = unknown_letters[random() % unknown_letters.size()];
+    insertAt(seed.name_words, std::string("-") + letter);
+    if (!has_double_dash) insertAt(w.size(), std::string("-") + letter);
+    // Bundled into a cluster of flags only (after a letter that takes a
+    // value, the rest of the word is that value).
+    auto isFlag = [&](char c) {
+      const std::vector<ShellWord> alone = {ShellWord{std::string("-") + c, false, ""}};
+      return detail::parseWithTable(spec, alone, nullptr).known();
+    };
+    for (const std::string& word : w) {
+      if (word.size() >= 2 && word[0] == '-' && word[1] != '-' &&
+          std::all_of(word.begin() + 1, word.end(), isFlag)) {
+        std::vector<std::string> words = w;
+        const auto at = std::find(words.begin(), words.end(), word);
+        *at = word.substr(0, 2) + letter + word.substr(2);
+        out.push_back(joinWords(words));
+        break;
+      }
+    }
+  }
+  // Real long options of the table, abbreviated as getopt_long would accept.
+  for (std::string_view s : detail::spellingsOf(spec)) {
+    if (!s.starts_with("--") || s.size() < 6 || s.ends_with('*') || data) continue;
+    for (size_t cut = 1; cut <= 2; ++cut) {
+      const std::string abbreviated(s.substr(0, s.size() - cut));
+      if (!tableHas(spec, abbreviated)) insertAt(seed.name_words, abbreviated);
+    }
+  }
+  // More options from a file; an option known only at run time.
+  if (spec.response_files) insertAt(seed.name_words, "@/tmp/options");
+  if (!data) {
+    insertAt(seed.name_words, "$OPTIONS");
+    insertAt(seed.name_words, "\"$OPTION\"");
+  }
+  // Options in the environment: the variables tools read them from, by
+  // name and by the tool's name.
+  std::string upper(w[0]);
+  for (char& c : upper) c = (c == '-' || c == '.') ? '_' : static_cast<char>(std::toupper(c));
+  for (const std::string& variable : {std::string("MAKEFLAGS"),
+                                      std::string("PYTEST_ADDOPTS"),
+                                      std::string("NODE_OPTIONS"),
+                                      std::string("GIT_CONFIG_PARAMETERS"),
+                                      std::string("RUSTFLAGS"),
+                                      std::string("GOFLAGS"),
+                                      std::string("PIP_INDEX_URL"),
+                                      std::string("npm_config_registry"),
+                                      std::string("LESSOPEN"),
+                                      std::string("RIPGREP_CONFIG_PATH"),
+                                      std::string("BASH_ENV"),
+                                      std::string("PYTHONPATH"),
+                                      std::string("JAVA_TOOL_OPTIONS"),
+                                      std::string("GRADLE_OPTS"),
+                                      std::string("MAVEN_OPTS"),
+                                      upper + "_OPTS",
+                                      upper + "_OPTIONS",
+                                      upper + "FLAGS",
+                                      upper + "_CONFIG",
+                                      "ZQ" + randomName(4)}) {
+    out.push_back(variable + "='/tmp/zq --zq' " + joinWords(w));
+    out.push_back("export " + variable + "=/tmp/zq; " + joinWords(w));
+    out.push_back("env " + variable + "=/tmp/zq " + joinWords(w));
+  }
+  return out;
+}
+
+std::vector<std::string> allowCases(const std::string& file) {
+  std::vector<std::string> out;
+  const YAML::Node corpus =
+      YAML::LoadFile(std::string(TOOLGUARD_SOURCE_DIR) + "/tests/data/" + file);
+  for (const YAML::Node& c : corpus["tests"]) {
+    if (c["command"] && c["expect"] && c["expect"].as<std::string>() == "allow") {
+      out.push_back(c["command"].as<std::string>());
+    }
+  }
+  return out;
+}
+
+TEST(OrdinaryWork, NothingTheTableDoesNotKnowIsAllowed) {
+  std::mt19937 random(38);
+  std::vector<std::string> seeds = allowCases("everyday-commands.yaml");
+  for (const std::string& c : allowCases("benign-calls.yaml")) seeds.push_back(c);
+  // Every table, on its own: the program alone, on a file, and asking for help.
+  for (const ProgramSpec* spec : detail::allProgramSpecs()) {
+    const std::string name = detail::canonicalCommand(spec->command);
+    if (name.find(" -") != std::string::npos) continue;  // `python -m X` is read through python
+    for (const char* rest : {"", " README.md", " --help", " --version"}) {
+      seeds.push_back(name + rest);
+    }
+  }
+  std::set<const ProgramSpec*> covered;
+  size_t mutated = 0;
+  for (const std::string& command : seeds) {
+    const std::optional<Seed> seed = seedOf(command);
+    if (!seed || verdictOf(command) != Verdict::Allow) continue;
+    covered.insert(seed->spec);
+    for (const std::string& neighbour : neighbours(*seed, random)) {
+      ++mutated;
+      EXPECT_NE(verdictOf(neighbour), Verdict::Allow) << neighbour << "  (from: " << command << ")";
+    }
+  }
+  // Most tables had an allowed command to start from.
+  EXPECT_GT(covered.size(), detail::allProgramSpecs().size() / 2);
+  EXPECT_GT(mutated, 5000u);
+  std::cout << "[ordinary work] " << covered.size() << " of " << detail::allProgramSpecs().size()
+            << " tables mutated, " << mutated << " neighbours, none allowed\n";
+}
+
+TEST(OrdinaryWork, EverydayWorkStaysAllowed) {
+  // tests/data/everyday-commands.yaml: builds, tests, linters, git and file
+  // work with the options real projects' CI files and the tools' docs use.
+  size_t allowed = 0;
+  const std::vector<std::string> everyday = allowCases("everyday-commands.yaml");
+  for (const std::string& command : everyday) {
+    const Verdict v = verdictOf(command);
+    if (v == Verdict::Allow) ++allowed;
+    EXPECT_EQ(v, Verdict::Allow) << command;
+  }
+  std::cout << "[ordinary work] everyday commands allowed: " << allowed << " of " << everyday.size()
+            << "\n";
+}
+
+}  // namespace ordinary_work_test
+}  // namespace toolguard
