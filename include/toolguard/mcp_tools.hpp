@@ -43,7 +43,11 @@ bool mcpNameSaysItActs(std::string_view tool_name);
 /// any of this. Arguments whose names say they hold paths (`path`, `paths`,
 /// `source`, `destination`, `*_path`, `file`, `directory`, ...) become path
 /// arguments, so the path rules judge them (kind file-read for read-only
-/// tools, file-write otherwise). Throws std::invalid_argument naming the
+/// tools, file-write otherwise); a string argument named like a command
+/// (`command`, `cmd`, `shell_command`, `command_line`, `script`) makes it a
+/// shell tool whose command the shell rules judge. A hook call of an
+/// `mcp__` tool the policy does not list is read the same way, from the
+/// arguments it gives. Throws std::invalid_argument naming the
 /// field when the entry has no string name or its inputSchema is not an
 /// object. An inputSchema without "$schema" gets "$schema":
 /// kMcpDefaultSchemaDialect in the ToolInfo (the server's entry is not

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "core/argument_stage.hpp"
+#include "core/mcp_tool_arguments.hpp"
 #include "core/tool_name.hpp"
 #include "json/compact_dump.hpp"
 #include "rule_judging.hpp"
@@ -141,7 +142,15 @@ Decision judge(const detail::CompiledPolicy& compiled, const ToolCall& call, std
   if (std::optional<std::string> problem = detail::argumentShapeError(call, policy.limits)) {
     return errorDecision(std::move(*problem));
   }
-  const ToolInfo& info = policy.tools.resolve(call.tool);
+  // An MCP tool the policy's catalog does not list (a hook call names it
+  // without its schema) is read as the MCP proxy reads a listed one:
+  // arguments named like paths are path accesses, one named like a command
+  // is a shell command.
+  std::optional<ToolInfo> inferred;
+  if (call.tool.starts_with("mcp__") && policy.tools.find(call.tool) == nullptr) {
+    inferred = detail::mcpToolFromArguments(call, policy.default_verdict);
+  }
+  const ToolInfo& info = inferred ? *inferred : policy.tools.resolve(call.tool);
   if (std::optional<std::string> problem = detail::argumentNameError(call, info)) {
     return errorDecision(std::move(*problem));
   }

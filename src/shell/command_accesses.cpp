@@ -105,8 +105,13 @@ std::vector<SimpleCommand> withXargsInputs(const CommandScene& s) {
   }
   std::vector<SimpleCommand> runs;
   const std::string& token = replace.front().text;
-  for (const ShellWord& input : inputs) {
-    if (runs.size() >= kMaxXargsRuns || token.empty()) break;
+  // More inputs than are unrolled: one run with a value only known at run
+  // time in the placeholder's place stands for all of them (never a cap
+  // that leaves inputs unjudged).
+  std::vector<ShellWord> unrolled = inputs;
+  if (unrolled.size() > kMaxXargsRuns) unrolled = {ShellWord{"$XARGS_INPUT", true, "$XARGS_INPUT"}};
+  for (const ShellWord& input : unrolled) {
+    if (token.empty()) break;
     SimpleCommand run = c;
     for (ShellWord& w : run.words) {
       for (size_t at = w.text.find(token); at != std::string::npos;
@@ -165,7 +170,7 @@ class AccessList {
   AccessList(const CommandScene& scene, std::vector<PathAccess>& out) : scene_(scene), out_(out) {}
 
   void file(const ShellWord& word, PathAccessKind kind, PathShape shape, const std::string& route) {
-    if (full()) return;
+    if (full()) return overflow(kind, route);
     PathAccess access{kind, shape, word.text, resolvedPath(word, scene_), route, true};
     access.known_location = !access.path.lexical.starts_with(kUnknownDirectory);
     out_.push_back(std::move(access));
@@ -173,7 +178,7 @@ class AccessList {
 
   void pattern(const std::string& glob, const std::string& written, PathAccessKind kind,
                const std::string& route) {
-    if (full()) return;
+    if (full()) return overflow(kind, route);
     PathAccess access{kind, PathShape::Pattern, written, {}, route, true};
     if (glob.starts_with("**")) {
       access.known_location = false;  // starts with a run-time part: anywhere
@@ -206,6 +211,19 @@ class AccessList {
 
  private:
   bool full() const { return out_.size() >= kMaxAccesses; }
+
+  // Past the bound, the paths not read stand as one access of unknown
+  // location: a bound never lets a path through unjudged.
+  void overflow(PathAccessKind kind, const std::string& route) {
+    if (overflowed_[static_cast<size_t>(kind)]) return;
+    overflowed_[static_cast<size_t>(kind)] = true;
+    PathAccess access{kind, PathShape::Pattern, "(more paths than toolguard reads)", {}, route,
+                      true};
+    access.path.lexical = "/**";  // anywhere: the path rules treat it as outside and sensitive
+    access.path.resolved = access.path.lexical;
+    out_.push_back(std::move(access));
+  }
+  bool overflowed_[3] = {false, false, false};
 
   // Only a glob whose wildcards are all in its last component is expanded:
   // one directory is read, never a walk of the file system (`/*/*/*/*`),

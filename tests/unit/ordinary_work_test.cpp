@@ -255,5 +255,21 @@ TEST(OrdinaryWork, EverydayWorkStaysAllowed) {
             << "\n";
 }
 
+// However many paths a command names, every one is judged: past the bound
+// of what is read, the rest stand as a path of unknown place.
+TEST(OrdinaryWork, NoBoundLetsAPathThrough) {
+  std::string many = "cat";
+  for (int i = 0; i < 200; ++i) many += " src/f" + std::to_string(i) + ".c";
+  EXPECT_EQ(verdictOf(many), Verdict::Allow);
+  EXPECT_NE(verdictOf(many + " ~/.ssh/id_rsa"), Verdict::Allow);
+  // Past the bound (256 paths) the rest are not read, so the command asks.
+  for (int i = 200; i < 300; ++i) many += " src/f" + std::to_string(i) + ".c";
+  EXPECT_EQ(verdictOf(many), Verdict::Ask);
+  EXPECT_NE(verdictOf(many + " ~/.ssh/id_rsa"), Verdict::Allow);
+  std::string inputs;
+  for (int i = 0; i < 40; ++i) inputs += "src/f" + std::to_string(i) + ".c\\n";
+  EXPECT_NE(verdictOf("printf '" + inputs + "/etc/shadow' | xargs -I{} cat {}"), Verdict::Allow);
+}
+
 }  // namespace ordinary_work_test
 }  // namespace toolguard

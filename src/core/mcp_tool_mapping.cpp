@@ -88,6 +88,18 @@ bool namesAPath(std::string_view argument) {
   return false;
 }
 
+// Argument names (lower case, without `_` and `-`) that hold a shell command.
+bool holdsCommand(std::string_view argument) {
+  std::string squashed;
+  for (char c : argument) {
+    if (c != '_' && c != '-') {
+      squashed.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    }
+  }
+  return squashed == "command" || squashed == "cmd" || squashed == "shellcommand" ||
+         squashed == "commandline" || squashed == "bashcommand" || squashed == "script";
+}
+
 /// True when a property schema may hold a string or a list of strings.
 bool mayHoldPathText(const nlohmann::json& property) {
   if (!property.is_object()) return true;  // `true` or a reference: anything
@@ -193,6 +205,20 @@ ToolInfo mcpToolInfo(std::string_view server, const nlohmann::json& tool, Verdic
   }
   info.path_args = pathArguments(info.input_schema);
   if (!info.path_args.empty()) info.kind = read_only ? ToolKind::FileRead : ToolKind::FileWrite;
+  // A string argument named like a command: the tool runs it, and the shell
+  // rules judge it as they judge the agent's own shell tool.
+  if (auto properties = info.input_schema.find("properties");
+      properties != info.input_schema.end() && properties->is_object()) {
+    for (const auto& [argument, property] : properties->items()) {
+      const bool text =
+          property.is_object() && property.value("type", nlohmann::json()) == "string";
+      if (text && holdsCommand(argument)) {
+        info.kind = ToolKind::Shell;
+        info.command_arg = argument;
+        break;
+      }
+    }
+  }
   return info;
 }
 
