@@ -5,6 +5,7 @@
 #include "core/judgement.hpp"
 #include "core/path_judgement.hpp"
 #include "shell/command_accesses.hpp"
+#include "shell/program_specs.hpp"
 #include "shell/safe_commands.hpp"
 
 namespace toolguard::detail {
@@ -70,6 +71,16 @@ void judgeCommands(const CompiledPolicy& compiled, const ShellProgram& program,
             found;
     // A wrapper (sudo, env, bash -c, xargs, ...) is judged through the
     // commands it runs, which are in the program too.
+    // A wrapper's own words must be known too (`uv run --with PKG`, `npx
+    // PKG`, `env -C /tmp make` run more than the command they wrap).
+    std::string wrapper_unknown;
+    if (!found && !rules.empty() && !command.words.empty() && wraps[c] &&
+        !wrapperIsKnown(scene, wrapper_unknown)) {
+      Finding unknown{Verdict::Escalate, "the command '" + command.nameWithSubcommand() +
+                                             "' runs another, and " + wrapper_unknown};
+      best.consider(unknown, unknownCommandRule().get(), command.text);
+      d.consulted.push_back(RuleTrace{unknownCommandRule(), std::move(unknown), c});
+    }
     if (!found && !rules.empty() && !command.words.empty() && !wraps[c]) {
       // Why ordinary work did not take it: the word or variable not known to be harmless.
       std::string why;

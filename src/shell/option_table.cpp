@@ -237,6 +237,7 @@ class TableReader {
           enterSubcommand(spec, w);
           return;
         }
+        if (spec.options_end_at_operand) options_end = true;
         continue;
       }
       if (w.dynamic && !globOnlyInValue(w)) {

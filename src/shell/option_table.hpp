@@ -79,6 +79,9 @@ struct ProgramSpec {
   /// For OperandRule::Sub: the subcommand a call without one runs (`yarn`
   /// alone installs); empty when the program needs one.
   std::string_view without_subcommand = {};
+  /// The first operand ends the options (a wrapper: `timeout 5 make -j4`,
+  /// `uv run pytest -x`): the words after it belong to the command it runs.
+  bool options_end_at_operand = false;
 };
 
 /// The kind of an option's value.

@@ -21,6 +21,15 @@ std::span<const ProgramSpec> buildToolSpecs();
 std::span<const ProgramSpec> linterSpecs();
 /// File operations and shell builtins (table_file_tools.cpp).
 std::span<const ProgramSpec> fileToolSpecs();
+/// Programs that run another command: their own options (table_wrappers.cpp).
+std::span<const ProgramSpec> wrapperSpecs();
+
+/// True when a command that runs another one (timeout, env, uv run, npx,
+/// ...) is known by its own words: a table reads them, up to the command
+/// it runs. Shells, eval, sudo and the like, xargs and find are judged by
+/// the rules that follow what they run, and pass here. `why` names what is
+/// not known.
+bool wrapperIsKnown(const CommandScene& scene, std::string& why);
 
 /// The spec for "grep", "git log", "git stash list", ...; nullptr when none.
 const ProgramSpec* findProgramSpec(std::string_view command);

@@ -204,9 +204,20 @@ void unwrapCodeRunner(const SimpleCommand& cmd, std::vector<Unwrapped>& out) {
     }
   }
   // Built only for a code runner: every other command passes here.
-  const WrapperOptionSpec options{"pcn",
-                                  {"--package", "--call", "--with", "--python", "--from", "--env",
-                                   "--directory", "--project", "--name", "--prefix", "--spec"}};
+  const WrapperOptionSpec options{"pcnwC", {"--package",       "--call",
+                                            "--with",          "--python",
+                                            "--from",          "--env",
+                                            "--directory",     "--project",
+                                            "--name",          "--prefix",
+                                            "--spec",          "--group",
+                                            "--no-group",      "--only-group",
+                                            "--extra",         "--no-extra",
+                                            "--color",         "--cache-dir",
+                                            "--workspace",     "--filter",
+                                            "--index-url",     "--extra-index-url",
+                                            "--index",         "--default-index",
+                                            "--find-links",    "--with-requirements",
+                                            "--with-editable", "--env-file"}};
   const size_t first = skipOptions(w, start, options);
   if (first >= w.size()) return;
   Unwrapped u;

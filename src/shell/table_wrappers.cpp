@@ -1,0 +1,207 @@
+// Tables of harmless options: programs that run another command (the
+// command they run is judged on its own). Options read from Debian 12's
+// coreutils 9.1 (timeout, nice, nohup, stdbuf, env), GNU time 1.9, uv 0.5
+// and poetry 1.8 docs, npm 9's npx. Left out on purpose: `uv run --with`,
+// `--with-requirements`, `--python`/`-p`, `--index*`, `--find-links`,
+// `--env-file` (a package, an interpreter, a registry or variables from
+// elsewhere); `env -S` (splits a string into more words); `npx -p`/`--yes`
+// (a package from the registry).
+#include <filesystem>
+
+#include "name_lists.hpp"
+#include "program_specs.hpp"
+#include "shell_facts.hpp"
+#include "toolguard/paths.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+// npx / npm exec NAME: only a program the project already installed
+// (node_modules/.bin/NAME where it runs, or at a workspace root); anything
+// else npx downloads from the registry and runs, without asking when no
+// terminal is attached.
+bool runsInstalledBin(const TableParse& parse, const CommandScene& scene) {
+  if (parse.operands.empty()) return true;  // nothing run: `npx --version`
+  const ShellWord& bin = parse.operands.front();
+  if (bin.dynamic || bin.text.find('/') != std::string::npos ||
+      bin.text.find('@') != std::string::npos) {
+    return false;
+  }
+  std::vector<std::string> places;
+  if (const std::optional<std::string> cwd = effectiveCwd(scene);
+      cwd && *cwd != kUnknownDirectory) {
+    places.push_back(*cwd);
+  }
+  for (const ResolvedPath& root : scene.view.resolvedWorkspaceRoots())
+    places.push_back(root.resolved);
+  std::error_code error;
+  for (const std::string& place : places) {
+    if (std::filesystem::exists(place + "/node_modules/.bin/" + bin.text, error)) return true;
+  }
+  return false;
+}
+
+// env runs a command; alone, or with only variables, it prints the
+// environment (credentials too).
+bool envRunsACommand(const TableParse& parse, const CommandScene&) {
+  for (const ShellWord& w : parse.operands) {
+    if (w.text.find('=') == std::string::npos) return true;
+  }
+  return false;
+}
+
+const ProgramSpec kWrapperSpecs[] = {
+    {"timeout",
+     "-s|--signal=word -k|--kill-after=num --preserve-status --foreground -v|--verbose --help "
+     "--version",
+     OperandRule::Any,
+     OptionStyle::Gnu,
+     false,
+     nullptr,
+     false,
+     {},
+     true},
+    {"nice",
+     "-n|--adjustment=num --help --version",
+     OperandRule::Any,
+     OptionStyle::Gnu,
+     false,
+     nullptr,
+     false,
+     {},
+     true},
+    {"nohup|setsid",
+     "--help --version -w|--wait",
+     OperandRule::Any,
+     OptionStyle::Gnu,
+     false,
+     nullptr,
+     false,
+     {},
+     true},
+    {"stdbuf",
+     "-i|--input=word -o|--output=word -e|--error=word --help --version",
+     OperandRule::Any,
+     OptionStyle::Gnu,
+     false,
+     nullptr,
+     false,
+     {},
+     true},
+    // GNU time (the bash keyword has only -p): -o names the report it writes.
+    {"time",
+     "-p|--portability -v|--verbose -q|--quiet -f|--format=text -o|--output=write -a|--append "
+     "--help -V|--version",
+     OperandRule::Any,
+     OptionStyle::Gnu,
+     false,
+     nullptr,
+     false,
+     {},
+     true},
+    // env NAME=VALUE CMD: the variables meet the variable rules; -C runs elsewhere.
+    {"env",
+     "-i|--ignore-environment -u|--unset=word -0|--null -C|--chdir=inside -v|--debug --help "
+     "--version",
+     OperandRule::Any,
+     OptionStyle::Gnu,
+     false,
+     envRunsACommand,
+     false,
+     {},
+     true},
+    {"ionice",
+     "-c|--class=word -n|--classdata=num -t|--ignore --help --version",
+     OperandRule::Any,
+     OptionStyle::Gnu,
+     false,
+     nullptr,
+     false,
+     {},
+     true},
+    // uv run CMD: the project's environment, synced from its own lock.
+    {"uv run",
+     "-q|--quiet -v|--verbose --color={auto,always,never} --no-progress --offline --no-cache "
+     "--directory=inside --project=inside --no-config --frozen --locked --no-sync --no-dev "
+     "--dev --only-dev --all-extras --extra=word --no-extra=word --group=word --no-group=word "
+     "--only-group=word --all-groups --no-default-groups --package=word --all-packages "
+     "--isolated --exact --inexact --no-editable -h|--help",
+     OperandRule::Any,
+     OptionStyle::Gnu,
+     false,
+     nullptr,
+     false,
+     {},
+     true},
+    {"poetry run",
+     "-q|--quiet -v|--verbose -n|--no-interaction --ansi --no-ansi -C|--directory=inside "
+     "-P|--project=inside --no-cache -h|--help",
+     OperandRule::Any,
+     OptionStyle::Gnu,
+     false,
+     nullptr,
+     false,
+     {},
+     true},
+    {"npx",
+     "--no --offline --prefer-offline -c|--call=text -q|--quiet --help -v|--version",
+     OperandRule::Any,
+     OptionStyle::Gnu,
+     false,
+     runsInstalledBin,
+     false,
+     {},
+     true},
+    {"npm exec|x",
+     "--no --offline --prefer-offline -c|--call=text -w|--workspace=word "
+     "--workspaces -q|--quiet",
+     OperandRule::Any,
+     OptionStyle::Gnu,
+     false,
+     runsInstalledBin,
+     false,
+     {},
+     true},
+    // pnpm exec and yarn exec run only the project's installed programs.
+    {"pnpm exec",
+     "-r|--recursive --filter=text --parallel -c|--shell-mode --no-reporter-hide-prefix",
+     OperandRule::Any,
+     OptionStyle::Gnu,
+     false,
+     nullptr,
+     false,
+     {},
+     true},
+    {"yarn exec", "", OperandRule::Any, OptionStyle::Gnu, false, nullptr, false, {}, true},
+};
+
+}  // namespace
+
+std::span<const ProgramSpec> wrapperSpecs() {
+  return kWrapperSpecs;
+}
+
+bool wrapperIsKnown(const CommandScene& scene, std::string& why) {
+  const std::string_view name = scene.command.commandName();
+  // Followed by the rules that judge what they run: shells and eval (the
+  // text), sudo and the like (privilege), xargs and find (the command and
+  // its run-time arguments), interpreters (their code).
+  if (oneOf(name, {"sudo", "doas", "pkexec", "su", "busybox", "eval", "command", "builtin", "exec",
+                   "xargs", "find", "parallel"}) ||
+      isInterpreter(name)) {
+    return true;
+  }
+  const ProgramSpec* spec = programSpec(name);
+  if (spec == nullptr) {
+    why = "'" + std::string(name) + "' runs another command and its own options are not known";
+    return false;
+  }
+  const TableParse parse = parseWithTable(*spec, scene.command.arguments(), &scene);
+  if (!parse.known()) {
+    why = parse.unknown;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace toolguard::detail
