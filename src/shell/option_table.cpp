@@ -92,6 +92,8 @@ struct Match {
 
 // The entry whose spelling is `name` exactly (families excluded).
 std::optional<Match> findSpelling(std::string_view options, std::string_view name) {
+  // Most lookups of a word that is in no entry end here, without walking them.
+  if (options.find(name) == std::string_view::npos) return std::nullopt;
   std::optional<Match> found;
   forEachEntry(options, [&](const OptionEntry& e) {
     return forEachSpelling(e.spellings, [&](std::string_view s) {
@@ -196,6 +198,13 @@ std::string valueProblem(const OptionEntry& entry, const ShellWord& value,
   return "";
 }
 
+bool mentionsCpuCount(std::span<const ShellWord> words) {
+  return std::any_of(words.begin(), words.end(), [](const ShellWord& w) {
+    return w.dynamic && (w.source.find("nproc") != std::string::npos ||
+                         w.source.find("_NPROCESSORS_ONLN") != std::string::npos);
+  });
+}
+
 // `make -j$(nproc)`: the number of processors, printed by nproc or getconf,
 // is a number whatever the machine; the word is read with one in its place.
 std::vector<ShellWord> withCpuCounts(std::span<const ShellWord> words) {
@@ -219,7 +228,10 @@ std::vector<ShellWord> withCpuCounts(std::span<const ShellWord> words) {
 class TableReader {
  public:
   TableReader(std::span<const ShellWord> words, const CommandScene* scene, TableParse& out)
-      : owned_(withCpuCounts(words)), words_(owned_), scene_(scene), out_(out) {}
+      : owned_(mentionsCpuCount(words) ? withCpuCounts(words) : std::vector<ShellWord>()),
+        words_(owned_.empty() ? words : std::span<const ShellWord>(owned_)),
+        scene_(scene),
+        out_(out) {}
 
   void read(const ProgramSpec& spec) {
     out_.spec = &spec;
