@@ -271,8 +271,9 @@ std::vector<BuiltinRuleSpec> specs() {
        {"echo source"}},
       {"shell-safe",
        allow,
-       "ordinary work: a read-only tool, everyday git, a build, test, formatter or linter, or a "
-       "file operation inside the workspace",
+       "ordinary work (a read-only tool, everyday git, a build, test, formatter or linter, a "
+       "file operation inside the workspace), every option, subcommand and variable of it in its "
+       "table of harmless ones",
        detail::safeCommand,
        {"ls -la", "cat README.md", "grep -r TODO src", "git status", "git log --oneline",
         "make -j4", "cargo test", "npm run test", "echo \"rm -rf /\"", "find . -name '*.c'",
