@@ -8,6 +8,9 @@
 #include <cctype>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "command_paths.hpp"
 #include "program_specs.hpp"
@@ -90,37 +93,64 @@ struct Match {
   bool family = false;  ///< matched a `-W*` entry: the rest of the word is the value
 };
 
-// The entry whose spelling is `name` exactly (families excluded).
-std::optional<Match> findSpelling(std::string_view options, std::string_view name) {
-  // Most lookups of a word that is in no entry end here, without walking them.
-  if (options.find(name) == std::string_view::npos) return std::nullopt;
-  std::optional<Match> found;
-  forEachEntry(options, [&](const OptionEntry& e) {
-    return forEachSpelling(e.spellings, [&](std::string_view s) {
-      if (s == name && !s.ends_with('*')) {
-        found = Match{e, s, false};
-        return true;
-      }
+// A table's spellings, sorted, and its families: built on a table's first
+// use in each thread (never all tables at start-up, which every hook process
+// would pay), then found by binary search instead of walking the text.
+struct SpellingIndex {
+  std::vector<std::pair<std::string_view, OptionEntry>> exact;     ///< sorted by spelling
+  std::vector<std::pair<std::string_view, OptionEntry>> families;  ///< `-W` of `-W*`, in order
+};
+
+struct TableKey {
+  const char* data;
+  size_t size;
+  bool operator==(const TableKey&) const = default;
+};
+
+struct TableKeyHash {
+  size_t operator()(const TableKey& k) const {
+    return std::hash<const void*>()(k.data) ^ (k.size * 0x9e3779b97f4a7c15ULL);
+  }
+};
+
+const SpellingIndex& spellingIndex(std::string_view options) {
+  thread_local std::unordered_map<TableKey, SpellingIndex, TableKeyHash> indexes;
+  const auto [it, inserted] = indexes.try_emplace(TableKey{options.data(), options.size()});
+  if (inserted) {
+    SpellingIndex& index = it->second;
+    forEachEntry(options, [&](const OptionEntry& e) {
+      forEachSpelling(e.spellings, [&](std::string_view s) {
+        if (s.ends_with('*')) {
+          index.families.emplace_back(s.substr(0, s.size() - 1), e);
+        } else {
+          index.exact.emplace_back(s, e);
+        }
+        return false;
+      });
       return false;
     });
-  });
-  return found;
+    // Stable: the first entry that spells a name wins, as a walk would find it.
+    std::stable_sort(index.exact.begin(), index.exact.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+  }
+  return it->second;
+}
+
+// The entry whose spelling is `name` exactly (families excluded).
+std::optional<Match> findSpelling(std::string_view options, std::string_view name) {
+  const auto& exact = spellingIndex(options).exact;
+  const auto it = std::lower_bound(exact.begin(), exact.end(), name,
+                                   [](const auto& e, std::string_view n) { return e.first < n; });
+  if (it == exact.end() || it->first != name) return std::nullopt;
+  return Match{it->second, it->first, false};
 }
 
 // The family entry (`-W*=word`) whose start the word has.
 std::optional<Match> findFamily(std::string_view options, std::string_view word) {
-  std::optional<Match> found;
-  forEachEntry(options, [&](const OptionEntry& e) {
-    return forEachSpelling(e.spellings, [&](std::string_view s) {
-      if (s.ends_with('*') && word.size() > s.size() - 1 &&
-          word.starts_with(s.substr(0, s.size() - 1))) {
-        found = Match{e, s.substr(0, s.size() - 1), true};
-        return true;
-      }
-      return false;
-    });
-  });
-  return found;
+  for (const auto& [start, entry] : spellingIndex(options).families) {
+    if (word.size() > start.size() && word.starts_with(start)) return Match{entry, start, true};
+  }
+  return std::nullopt;
 }
 
 // `5`, `-20`, `+3`, `1.5`, `10K`, `30s`: a sign, digits with one point, a unit.

@@ -128,7 +128,11 @@ ResolvedPath gitPath(const std::string& directory, const std::string& path,
 // (`cd ~/.password-store && git log -p`) that is a way to read its secrets,
 // as -C outside the workspace would be.
 bool runsInWorkspace(const GitStart& start, const CommandScene& scene) {
-  return start.directory && scene.view.insideWorkspace(gitPath(*start.directory, ".", scene));
+  if (!start.directory) return false;
+  // A workspace root itself (the call's cwd is one): no symlink walk needed.
+  const std::vector<std::string>& roots = scene.view.workspaceRoots();
+  if (std::find(roots.begin(), roots.end(), *start.directory) != roots.end()) return true;
+  return scene.view.insideWorkspace(gitPath(*start.directory, ".", scene));
 }
 
 bool checkInside(const TableParse&, const CommandScene& scene) {
