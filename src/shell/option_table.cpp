@@ -8,150 +8,16 @@
 #include <cctype>
 #include <optional>
 #include <string>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "command_paths.hpp"
+#include "option_entries.hpp"
 #include "program_specs.hpp"
 #include "shell_facts.hpp"
 #include "toolguard/paths.hpp"
 
 namespace toolguard::detail {
 namespace {
-
-// One entry of a spec's option list: `-n|--lines=num`.
-struct OptionEntry {
-  std::string_view spellings;   ///< "-n|--lines"
-  std::string_view kind;        ///< "num", "{a,b}", "" for a flag
-  bool optional_value = false;  ///< `?=`: a value only when glued
-};
-
-// Calls `visit(entry)` for each entry until it returns true.
-template <typename Visit>
-bool forEachEntry(std::string_view options, Visit visit) {
-  size_t at = 0;
-  while (at < options.size()) {
-    while (at < options.size() && options[at] == ' ') ++at;
-    if (at >= options.size()) break;
-    size_t end = options.find(' ', at);
-    if (end == std::string_view::npos) end = options.size();
-    const std::string_view token = options.substr(at, end - at);
-    at = end;
-    OptionEntry entry;
-    const size_t eq = token.find('=');
-    if (eq == std::string_view::npos) {
-      entry.spellings = token;
-    } else if (eq > 0 && token[eq - 1] == '?') {
-      entry.spellings = token.substr(0, eq - 1);
-      entry.kind = token.substr(eq + 1);
-      entry.optional_value = true;
-    } else {
-      entry.spellings = token.substr(0, eq);
-      entry.kind = token.substr(eq + 1);
-    }
-    if (visit(entry)) return true;
-  }
-  return false;
-}
-
-// Calls `visit(spelling)` for each `|`-separated spelling until it returns true.
-template <typename Visit>
-bool forEachSpelling(std::string_view spellings, Visit visit) {
-  size_t at = 0;
-  while (at <= spellings.size()) {
-    size_t end = spellings.find('|', at);
-    if (end == std::string_view::npos) end = spellings.size();
-    if (visit(spellings.substr(at, end - at))) return true;
-    at = end + 1;
-  }
-  return false;
-}
-
-ValueKind kindOf(std::string_view kind) {
-  if (kind.empty()) return ValueKind::None;
-  if (kind == "text") return ValueKind::Text;
-  if (kind == "num") return ValueKind::Number;
-  if (kind == "word") return ValueKind::Word;
-  if (kind == "read") return ValueKind::Read;
-  if (kind == "tree") return ValueKind::Tree;
-  if (kind == "write") return ValueKind::Write;
-  if (kind == "inside") return ValueKind::Inside;
-  if (kind == "sub") return ValueKind::Sub;
-  if (kind.size() >= 2 && kind.front() == '{' && kind.back() == '}') return ValueKind::Choice;
-  return ValueKind::None;
-}
-
-bool validKind(std::string_view kind) {
-  return kind.empty() || kindOf(kind) != ValueKind::None;
-}
-
-// The spellings of the options found, with their table entry.
-struct Match {
-  OptionEntry entry;
-  std::string_view spelling;
-  bool family = false;  ///< matched a `-W*` entry: the rest of the word is the value
-};
-
-// A table's spellings, sorted, and its families: built on a table's first
-// use in each thread (never all tables at start-up, which every hook process
-// would pay), then found by binary search instead of walking the text.
-struct SpellingIndex {
-  std::vector<std::pair<std::string_view, OptionEntry>> exact;     ///< sorted by spelling
-  std::vector<std::pair<std::string_view, OptionEntry>> families;  ///< `-W` of `-W*`, in order
-};
-
-struct TableKey {
-  const char* data;
-  size_t size;
-  bool operator==(const TableKey&) const = default;
-};
-
-struct TableKeyHash {
-  size_t operator()(const TableKey& k) const {
-    return std::hash<const void*>()(k.data) ^ (k.size * 0x9e3779b97f4a7c15ULL);
-  }
-};
-
-const SpellingIndex& spellingIndex(std::string_view options) {
-  thread_local std::unordered_map<TableKey, SpellingIndex, TableKeyHash> indexes;
-  const auto [it, inserted] = indexes.try_emplace(TableKey{options.data(), options.size()});
-  if (inserted) {
-    SpellingIndex& index = it->second;
-    forEachEntry(options, [&](const OptionEntry& e) {
-      forEachSpelling(e.spellings, [&](std::string_view s) {
-        if (s.ends_with('*')) {
-          index.families.emplace_back(s.substr(0, s.size() - 1), e);
-        } else {
-          index.exact.emplace_back(s, e);
-        }
-        return false;
-      });
-      return false;
-    });
-    // Stable: the first entry that spells a name wins, as a walk would find it.
-    std::stable_sort(index.exact.begin(), index.exact.end(),
-                     [](const auto& x, const auto& y) { return x.first < y.first; });
-  }
-  return it->second;
-}
-
-// The entry whose spelling is `name` exactly (families excluded).
-std::optional<Match> findSpelling(std::string_view options, std::string_view name) {
-  const auto& exact = spellingIndex(options).exact;
-  const auto it = std::lower_bound(exact.begin(), exact.end(), name,
-                                   [](const auto& e, std::string_view n) { return e.first < n; });
-  if (it == exact.end() || it->first != name) return std::nullopt;
-  return Match{it->second, it->first, false};
-}
-
-// The family entry (`-W*=word`) whose start the word has.
-std::optional<Match> findFamily(std::string_view options, std::string_view word) {
-  for (const auto& [start, entry] : spellingIndex(options).families) {
-    if (word.size() > start.size() && word.starts_with(start)) return Match{entry, start, true};
-  }
-  return std::nullopt;
-}
 
 // `5`, `-20`, `+3`, `1.5`, `10K`, `30s`: a sign, digits with one point, a unit.
 bool isNumber(std::string_view t) {
@@ -589,47 +455,6 @@ TableParse parseWithTable(const ProgramSpec& spec, std::span<const ShellWord> ar
         std::string(parse.spec->command) + ": not known to be harmless with these words";
   }
   return parse;
-}
-
-std::vector<std::string_view> spellingsOf(const ProgramSpec& spec) {
-  std::vector<std::string_view> out;
-  forEachEntry(spec.options, [&](const OptionEntry& e) {
-    forEachSpelling(e.spellings, [&](std::string_view s) {
-      out.push_back(s);
-      return false;
-    });
-    return false;
-  });
-  return out;
-}
-
-std::string specProblem(const ProgramSpec& spec) {
-  std::string problem;
-  size_t index = 0;
-  forEachEntry(spec.options, [&](const OptionEntry& e) {
-    ++index;
-    const std::string where = std::string(spec.command) + ": entry " + std::to_string(index) +
-                              " '" + std::string(e.spellings) + "'";
-    if (!validKind(e.kind) || (e.optional_value && e.kind.empty())) {
-      problem = where + ": unknown kind '" + std::string(e.kind) + "'";
-      return true;
-    }
-    return forEachSpelling(e.spellings, [&](std::string_view s) {
-      const bool dashes = s.starts_with('-') && s.size() >= 2 && s != "--";
-      const bool family = s.ends_with('*');
-      if (!dashes || s.find_first_of(" =?") != std::string_view::npos ||
-          (family && e.kind.empty())) {
-        problem = where + ": bad spelling '" + std::string(s) + "'";
-        return true;
-      }
-      if (spec.style == OptionStyle::Gnu && !s.starts_with("--") && s.size() != 2 && s != "-#") {
-        problem = where + ": a GNU short option has one letter: '" + std::string(s) + "'";
-        return true;
-      }
-      return false;
-    });
-  });
-  return problem;
 }
 
 bool maySplit(const ShellWord& word) {
