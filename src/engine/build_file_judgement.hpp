@@ -11,11 +11,14 @@
 namespace toolguard::detail {
 
 /// For each file the call writes that a build or test tool runs code from,
-/// judges the shell commands in the text it writes (`content`, an edit's
-/// `new_string`, ...) with the policy's own rules, as if a shell tool ran
-/// them: an ask, deny or abort among them is the write's finding (named after
-/// the rule that gave it). What is only known when the tool runs (make
-/// variables, a name decided at run time) is not held against the write.
+/// judges the shell commands the write adds to it (the file as it will be
+/// after a Write or an Edit, against the file as it is) with the policy's
+/// own rules, as if a shell tool ran them: an ask, deny or abort among them
+/// is the write's finding (named after the rule that gave it). A command
+/// that is not known to be harmless (an unknown program, make variables and
+/// other values known only when the tool runs) asks, as it would in the
+/// shell; so does a write whose result cannot be worked out (an edit of a
+/// file that cannot be read, or whose text to replace is not in it).
 void judgeBuildFileContent(const CompiledPolicy& compiled, const CallView& view, Judgement& best,
                            Decision& d);
 

@@ -5,7 +5,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "name_lists.hpp"
 
@@ -53,10 +56,110 @@ std::string makeToShell(std::string text) {
   return text;
 }
 
+bool isMakeNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// The variables a Makefile sets exactly once, at the start of a line, with
+// `=`, `:=` or `::=` to text holding no expansion, and touches nowhere else
+// (no `+=`, `?=`, `override`, `export`, `define`, target-specific value or
+// conditional around it, and no `include` in the file): an assignment in the
+// file wins over the environment, and `make NAME=...` is judged where make
+// is called, so a recipe's `$(NAME)` is that text.
+std::map<std::string, std::string, std::less<>> plainMakeVariables(
+    const std::vector<std::string>& file_lines) {
+  std::map<std::string, std::string, std::less<>> plain;
+  std::set<std::string, std::less<>> tainted;
+  int conditional_depth = 0;
+  for (const std::string& raw : file_lines) {
+    if (raw.starts_with('\t')) continue;
+    const std::string_view line = raw;
+    const size_t first = line.find_first_not_of(" ");
+    const std::string_view word =
+        first == std::string_view::npos ? "" : line.substr(first, line.find(' ', first) - first);
+    if (oneOf(word, {"include", "-include", "sinclude"})) return {};
+    if (oneOf(word, {"ifeq", "ifneq", "ifdef", "ifndef"})) ++conditional_depth;
+    if (word == "endif" && conditional_depth > 0) --conditional_depth;
+    // Every name followed by an assignment operator on this line.
+    for (size_t i = 0; i < line.size();) {
+      if (!isMakeNameChar(line[i]) || (i > 0 && isMakeNameChar(line[i - 1]))) {
+        ++i;
+        continue;
+      }
+      size_t end = i;
+      while (end < line.size() && isMakeNameChar(line[end])) ++end;
+      const std::string name(line.substr(i, end - i));
+      size_t op = line.find_first_not_of(" \t", end);
+      std::string_view rest = op == std::string_view::npos ? "" : line.substr(op);
+      const bool simple =
+          rest.starts_with("=") || rest.starts_with(":=") || rest.starts_with("::=");
+      const bool other = rest.starts_with("+=") || rest.starts_with("?=") || rest.starts_with("!=");
+      if (simple || other) {
+        const size_t eq = rest.find('=');
+        std::string value(rest.substr(eq + 1));
+        value.erase(0, value.find_first_not_of(" \t"));
+        while (!value.empty() && (value.back() == ' ' || value.back() == '\r')) value.pop_back();
+        const bool defines_plainly = simple && i == 0 && conditional_depth == 0 &&
+                                     value.find_first_of("$\\#") == std::string::npos;
+        if (defines_plainly && !plain.contains(name) && !tainted.contains(name)) {
+          plain[name] = value;
+        } else {
+          tainted.insert(name);
+          plain.erase(name);
+        }
+      }
+      if (oneOf(name, {"override", "export", "define", "undefine", "unexport", "private"})) {
+        // `export CC = x`, `define CC`: the next name is not plain.
+        const size_t next = line.find_first_not_of(" \t", end);
+        if (next != std::string_view::npos) {
+          size_t next_end = next;
+          while (next_end < line.size() && isMakeNameChar(line[next_end])) ++next_end;
+          tainted.insert(std::string(line.substr(next, next_end - next)));
+          plain.erase(std::string(line.substr(next, next_end - next)));
+        }
+      }
+      i = end;
+    }
+  }
+  return plain;
+}
+
+// A recipe with `$(NAME)` and `${NAME}` of plain variables replaced by their
+// text; `$$` (a `$` for the shell) is left for makeToShell.
+std::string substitutePlainVariables(const std::string& recipe,
+                                     const std::map<std::string, std::string, std::less<>>& plain) {
+  if (plain.empty()) return recipe;
+  std::string out;
+  for (size_t i = 0; i < recipe.size(); ++i) {
+    if (recipe[i] == '$' && i + 1 < recipe.size() && recipe[i + 1] == '$') {
+      out += "$$";
+      ++i;
+      continue;
+    }
+    if (recipe[i] == '$' && i + 1 < recipe.size() &&
+        (recipe[i + 1] == '(' || recipe[i + 1] == '{')) {
+      const char close = recipe[i + 1] == '(' ? ')' : '}';
+      const size_t end = recipe.find(close, i + 2);
+      if (end != std::string::npos) {
+        const auto it = plain.find(std::string_view(recipe).substr(i + 2, end - i - 2));
+        if (it != plain.end()) {
+          out += it->second;
+          i = end;
+          continue;
+        }
+      }
+    }
+    out += recipe[i];
+  }
+  return out;
+}
+
 std::vector<std::string> makefileScripts(std::string_view content) {
   std::vector<std::string> out;
+  const std::vector<std::string> file_lines = lines(content);
+  const auto plain = plainMakeVariables(file_lines);
   std::string pending;  // a recipe line continued with a backslash
-  for (const std::string& line : lines(content)) {
+  for (const std::string& line : file_lines) {
     if (!pending.empty()) {
       pending += line;
     } else if (line.starts_with('\t')) {
@@ -77,10 +180,10 @@ std::vector<std::string> makefileScripts(std::string_view content) {
       pending += ' ';
       continue;
     }
-    out.push_back(makeToShell(std::move(pending)));
+    out.push_back(makeToShell(substitutePlainVariables(pending, plain)));
     pending.clear();
   }
-  if (!pending.empty()) out.push_back(makeToShell(std::move(pending)));
+  if (!pending.empty()) out.push_back(makeToShell(substitutePlainVariables(pending, plain)));
   return out;
 }
 
@@ -171,6 +274,74 @@ std::vector<std::string> justfileScripts(std::string_view content) {
   return out;
 }
 
+// The shell commands of one notebook cell: IPython runs a line starting
+// with `!` (or `!!`, or the %sx and %system magics) as a shell command, and
+// a whole cell under `%%bash`, `%%sh` or `%%script bash|sh`. Other cell
+// magics that start programs (`%%script` with anything else, `%%perl`,
+// `%%ruby`, ...) are given as they are, which the shell rules do not know.
+void notebookCellScripts(std::string_view cell, std::vector<std::string>& out) {
+  const std::vector<std::string> cell_lines = lines(cell);
+  const size_t first = cell.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && cell.substr(first).starts_with("%%")) {
+    std::string magic = cell_lines.empty() ? "" : cell_lines[0];
+    magic.erase(0, magic.find_first_not_of(" \t"));
+    const std::string body(cell.substr(std::min(cell.size(), cell.find('\n', first) + 1)));
+    if (magic == "%%bash" || magic == "%%sh" || magic.starts_with("%%bash ") ||
+        magic.starts_with("%%sh ") || magic == "%%script bash" || magic == "%%script sh") {
+      out.push_back(body);
+    } else if (oneOf(magic.substr(0, magic.find(' ')),
+                     {"%%script", "%%perl", "%%ruby", "%%python", "%%python2", "%%python3",
+                      "%%pypy", "%%system", "%%sx", "%%writefile", "%%file"})) {
+      out.push_back(magic.substr(2));  // a program run on the cell: not a harmless command
+    }
+    return;
+  }
+  for (const std::string& line : cell_lines) {
+    std::string_view text = line;
+    text.remove_prefix(std::min(text.size(), text.find_first_not_of(" \t")));
+    if (text.starts_with('!')) {
+      text.remove_prefix(text.starts_with("!!") ? 2 : 1);
+      out.emplace_back(text);
+    } else if (text.starts_with("%sx ") || text.starts_with("%system ")) {
+      out.emplace_back(text.substr(text.find(' ') + 1));
+    }
+  }
+}
+
+// A notebook's cells (its JSON), or one cell's source when the text is not
+// a notebook; a text that claims to be a notebook and is not JSON is given
+// whole, which does not parse as a command.
+std::vector<std::string> notebookScripts(std::string_view content) {
+  std::vector<std::string> out;
+  const nlohmann::json doc = nlohmann::json::parse(content, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    notebookCellScripts(content, out);
+    return out;
+  }
+  const auto cells = doc.find("cells");
+  if (cells == doc.end() || !cells->is_array()) {
+    out.emplace_back(content);  // a JSON object that is not a notebook: not judged harmless
+    return out;
+  }
+  for (const nlohmann::json& cell : *cells) {
+    if (!cell.is_object()) continue;
+    const auto type = cell.find("cell_type");
+    if (type != cell.end() && type->is_string() && *type != "code") continue;
+    const auto source = cell.find("source");
+    if (source == cell.end()) continue;
+    std::string text;
+    if (source->is_string()) {
+      text = source->get<std::string>();
+    } else if (source->is_array()) {
+      for (const nlohmann::json& part : *source) {
+        if (part.is_string()) text += part.get<std::string>();
+      }
+    }
+    notebookCellScripts(text, out);
+  }
+  return out;
+}
+
 }  // namespace
 
 BuildFile buildFileKind(std::string_view path, std::string_view content) {
@@ -195,6 +366,7 @@ BuildFile buildFileKind(std::string_view path, std::string_view content) {
     return BuildFile::CargoBuild;
   }
   if (base == "CMakeLists.txt" || base.ends_with(".cmake")) return BuildFile::CMake;
+  if (base.ends_with(".ipynb")) return BuildFile::Notebook;
   if (base.ends_with(".sh") || base.ends_with(".bash") || base.ends_with(".zsh") ||
       startsWithShellShebang(content)) {
     return BuildFile::ShellScript;
@@ -224,6 +396,8 @@ std::string describeBuildFile(BuildFile kind) {
       return "the Cargo build";
     case BuildFile::CMake:
       return "the CMake file";
+    case BuildFile::Notebook:
+      return "the notebook's shell cells";
     case BuildFile::None:
       break;
   }
@@ -245,9 +419,16 @@ std::vector<std::string> buildFileScripts(BuildFile kind, std::string_view conte
       return yamlScripts(content, {"script", "before_script", "after_script"});
     case BuildFile::Justfile:
       return justfileScripts(content);
+    case BuildFile::Notebook:
+      return notebookScripts(content);
     default:
       return {};
   }
+}
+
+bool buildFileHasShellText(BuildFile kind) {
+  return kind != BuildFile::None && kind != BuildFile::PythonTests &&
+         kind != BuildFile::CargoBuild && kind != BuildFile::CMake;
 }
 
 bool runsBuildFile(const SimpleCommand& command, BuildFile kind) {
@@ -278,6 +459,9 @@ bool runsBuildFile(const SimpleCommand& command, BuildFile kind) {
       return name == "act";
     case BuildFile::GitLabCi:
       return name == "gitlab-runner";
+    case BuildFile::Notebook:
+      return oneOf(name,
+                   {"jupyter", "jupyter-nbconvert", "jupyter-execute", "papermill", "ipython"});
     case BuildFile::ShellScript:
       return name == "bash" || name == "sh" || name == "zsh" || name == "dash" ||
              name == "source" || name == "." ||

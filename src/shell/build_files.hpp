@@ -24,6 +24,7 @@ enum class BuildFile {
   PythonTests,     ///< conftest.py, pytest.ini, setup.py, pyproject.toml, tox.ini, noxfile.py
   CargoBuild,      ///< build.rs, Cargo.toml, .cargo/config.toml
   CMake,           ///< CMakeLists.txt, *.cmake
+  Notebook,        ///< *.ipynb: code cells' `!cmd` lines and `%%bash` cells
 };
 
 /// The kind of a file by its path; `content` (may be empty) tells a script by its #!.
@@ -35,7 +36,14 @@ std::string describeBuildFile(BuildFile kind);
 /// The shell command lines a tool would run from the text of such a file (or
 /// of a fragment of it: an edit's new text). Python, Rust and CMake files hold
 /// no shell text and give none. A Makefile's `$(shell CMD)` is `$(CMD)`.
+/// A notebook's text is its JSON, or one cell's source (a notebook tool's
+/// `new_source`).
 std::vector<std::string> buildFileScripts(BuildFile kind, std::string_view content);
+
+/// True for the kinds whose shell text buildFileScripts reads (a Makefile,
+/// package.json, a script, ...); false for those that run code toolguard
+/// does not read (Python, Rust and CMake build files).
+bool buildFileHasShellText(BuildFile kind);
 
 /// True when `command` runs the code of files of this kind: make for a
 /// Makefile, npm/yarn/pnpm/bun for package.json, pytest for conftest.py,
