@@ -80,6 +80,82 @@ std::vector<ShellWord> xargsInputs(const ShellProgram& program, size_t xargs_ind
   return out;
 }
 
+// Where the names xargs is handed at run time lie, as globs (`src/**`,
+// `./**/*.py`): under the start points of a `find` before it in the
+// pipeline (each name find prints starts with one of them; only `-name`
+// narrows them), or in the work tree for `git ls-files` and `git diff
+// --name-only`. Empty when they may be any path (a file's content, `ls`, a
+// redirection, `-a FILE`): then they are judged as reads anywhere.
+std::vector<std::string> xargsInputPlaces(const ShellProgram& program, size_t xargs_index) {
+  const SimpleCommand& xargs = program.commands[xargs_index];
+  const size_t position = xargs.placement.pipeline_position;
+  if (position == 0) return {};
+  for (const ShellWord& w : xargs.arguments()) {
+    if (w.text.starts_with("-a") || w.text.starts_with("--arg-file")) return {};
+    if (!w.text.starts_with('-')) break;  // the command xargs runs
+  }
+  for (const ShellRedirect& r : xargs.redirects) {
+    if (r.op == "<" || r.op == "<<<" || r.op == "<<" || r.op == "<&") return {};
+  }
+  for (size_t j = xargs_index; j-- > 0;) {
+    const SimpleCommand& p = program.commands[j];
+    if (p.placement.pipeline_length != xargs.placement.pipeline_length ||
+        p.placement.pipeline_position != position - 1) {
+      continue;
+    }
+    const std::string_view name = p.commandName();
+    const auto args = p.arguments();
+    if (name == "find") {
+      std::vector<std::string> starts;
+      size_t i = 0;
+      while (i < args.size() &&
+             (args[i].text == "-H" || args[i].text == "-L" || args[i].text == "-P")) {
+        ++i;
+      }
+      for (; i < args.size() && !args[i].text.starts_with('-') && args[i].text != "(" &&
+             args[i].text != "!";
+           ++i) {
+        if (args[i].dynamic) return {};
+        starts.push_back(args[i].text);
+      }
+      if (starts.empty()) starts.push_back(".");
+      // The names it prints: one -name glob when nothing else chooses (no
+      // alternatives, no negation), else any name; -printf and -ls print
+      // other text than the names.
+      std::string glob = "**";
+      size_t names = 0;
+      for (; i < args.size(); ++i) {
+        const std::string& t = args[i].text;
+        if (args[i].dynamic || t == "-printf" || t == "-fprintf" || t == "-ls" || t == "-fls" ||
+            t == "-exec" || t == "-execdir" || t == "-ok" || t == "-okdir") {
+          return {};
+        }
+        if (t == "-o" || t == "-or" || t == "!" || t == "-not" || t == ",") names = 2;
+        if (t == "-name" && i + 1 < args.size()) {
+          ++names;
+          glob = "**/" + args[i + 1].text;
+        }
+      }
+      if (names > 1) glob = "**";
+      std::vector<std::string> out;
+      for (const std::string& start : starts) {
+        out.push_back((start.ends_with('/') ? start : start + "/") + glob);
+      }
+      return out;
+    }
+    if (name == "git" && !args.empty() && !p.nameIsDynamic()) {
+      const std::string& sub = args[0].text;
+      bool name_only = sub == "ls-files";
+      for (const ShellWord& w : args) {
+        if (w.text == "--name-only") name_only = name_only || sub == "diff";
+      }
+      if (name_only) return {"./**"};
+    }
+    return {};
+  }
+  return {};
+}
+
 // The command with the words xargs gives it, once per input under -I.
 std::vector<SimpleCommand> withXargsInputs(const CommandScene& s) {
   const SimpleCommand& c = s.command;
@@ -91,13 +167,41 @@ std::vector<SimpleCommand> withXargsInputs(const CommandScene& s) {
   const size_t index = c.wrappers.back().command_index;
   if (index >= s.program.commands.size()) return {c};
   const std::vector<ShellWord> inputs = xargsInputs(s.program, index);
-  if (inputs.empty()) return {c};
   const SimpleCommand& xargs = s.program.commands[index];
   const CommandArgs a = parseArgs(xargs.arguments(), "adEILnPs",
                                   {"--arg-file", "--delimiter", "--max-lines", "--max-args",
                                    "--max-procs", "--max-chars", "--replace", "--eof"});
   std::vector<ShellWord> replace = a.valuesOf({"-I", "--replace"});
   if (replace.empty() && a.has('i')) replace.push_back(ShellWord{"{}", false, "{}"});
+  if (inputs.empty()) {
+    // Names only known at run time: each a path of the places they come
+    // from, or of anywhere ("/" then a run-time part: judged as `/**`),
+    // appended, or in the placeholder's place under -I.
+    std::vector<std::string> places = xargsInputPlaces(s.program, index);
+    if (places.empty()) places.push_back("/**");
+    std::vector<SimpleCommand> runs;
+    for (std::string place : places) {
+      for (size_t at = place.find("**"); at != std::string::npos; at = place.find("**", at + 13)) {
+        place.replace(at, 2, "$XARGS_INPUT");
+      }
+      SimpleCommand run = c;
+      if (replace.empty() || replace.front().text.empty()) {
+        run.words.push_back(ShellWord{place, true, place});
+      } else {
+        // unwrapXargs wrote the placeholder as `${xargs}`.
+        const std::string token = "${xargs}";
+        for (ShellWord& w : run.words) {
+          for (size_t at = w.text.find(token); at != std::string::npos;
+               at = w.text.find(token, at + place.size())) {
+            w.text.replace(at, token.size(), place);
+            w.dynamic = true;
+          }
+        }
+      }
+      runs.push_back(std::move(run));
+    }
+    return runs;
+  }
   if (replace.empty()) {
     SimpleCommand with = c;
     with.words.insert(with.words.end(), inputs.begin(), inputs.end());

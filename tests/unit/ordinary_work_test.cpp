@@ -317,5 +317,56 @@ TEST(OrdinaryWork, NpxRunsOnlyWhatTheProjectInstalled) {
   std::filesystem::remove_all(dir);
 }
 
+// Names handed to xargs at run time are paths of the places they come from:
+// under a find's start points, in the work tree for git's file lists, and
+// anywhere for everything else (a file's content, ls, a redirection, -a).
+// A program that prints files given such names never reads a secret or a
+// file outside the workspace unasked; the same commands on names from find
+// inside the workspace stay allowed.
+TEST(OrdinaryWork, XargsNamesFromAnywhereAreReadsAnywhere) {
+  const std::vector<std::string> producers = {"cat list.txt | ",
+                                              "ls | ",
+                                              "ls -a | ",
+                                              "ls ~ | ",
+                                              "grep -rl TOKEN . | ",
+                                              "echo \"$FILES\" | ",
+                                              "git log --format=%s | ",
+                                              "rg --files | ",
+                                              "head -n 3 names | ",
+                                              "find ~ -type f | ",
+                                              "find / -name id_rsa | ",
+                                              "find . -name '.env*' | ",
+                                              ""};
+  const std::vector<std::string> forms = {
+      "xargs ",      "xargs -0 ",       "xargs -n1 ",     "xargs -r ",
+      "xargs -P4 ",  "xargs -d '\\n' ", "xargs -a list ", "xargs --arg-file=list ",
+      "xargs -I{} ", "xargs -I % ",     "xargs -L 1 "};
+  const std::vector<std::string> readers = {"cat",       "head -n 5", "tail",   "less",
+                                            "grep -h x", "sed -n p",  "base64", "xxd",
+                                            "od -c",     "wc -c",     "nl"};
+  size_t checked = 0;
+  for (const std::string& producer : producers) {
+    for (const std::string& form : forms) {
+      for (const std::string& reader : readers) {
+        std::string command = producer + form + reader;
+        if (form.find("{}") != std::string::npos) command += " {}";
+        if (form.find(" % ") != std::string::npos) command += " %";
+        if (producer.empty() && form.find("-a") == std::string::npos &&
+            form.find("--arg-file") == std::string::npos) {
+          command += " < names.txt";
+        }
+        ++checked;
+        EXPECT_NE(verdictOf(command), Verdict::Allow) << command;
+      }
+    }
+  }
+  EXPECT_GT(checked, 1000u);
+  for (const char* command :
+       {"find src -type f | xargs cat", "find . -name '*.py' | xargs grep -l x",
+        "find . -name '*.c' | xargs -I{} cp {} backup/", "git ls-files '*.sh' | xargs wc -l"}) {
+    EXPECT_EQ(verdictOf(command), Verdict::Allow) << command;
+  }
+}
+
 }  // namespace ordinary_work_test
 }  // namespace toolguard
