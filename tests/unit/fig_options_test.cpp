@@ -396,6 +396,7 @@ TEST(FigOptions, TablesAndFigAgreeOnWhichOptionsTakeAValue) {
   const nlohmann::json& data = figData();
   std::set<std::string> disagreements;
   std::string listed;
+  std::string optional_only;
   for (const auto& [command, fig_path] : data.at("commands").items()) {
     const ProgramSpec* spec = figSpecOf(command);
     if (spec == nullptr) continue;
@@ -409,6 +410,11 @@ TEST(FigOptions, TablesAndFigAgreeOnWhichOptionsTakeAValue) {
         }
         if (!m) continue;
         const std::string table = figTableTakes(m->entry);
+        if (table == "optional" && fig == "required") {
+          // `--opt VALUE`: the table reads VALUE as an operand, judged as one.
+          optional_only += "  " + detail::canonicalCommand(spec->command) + " " + spelling +
+                           ": table a glued value only, Fig required\n";
+        }
         if ((table == "none" && fig == "required") || (table == "required" && fig == "none")) {
           const std::string key = detail::canonicalCommand(spec->command) + " " + spelling;
           if (disagreements.insert(key).second) {
@@ -431,7 +437,7 @@ TEST(FigOptions, TablesAndFigAgreeOnWhichOptionsTakeAValue) {
   for (const auto& [key, why] : figIsWrong()) {
     EXPECT_TRUE(used.contains(key)) << key << ": listed as Fig's mistake, but they agree";
   }
-  if (std::getenv("TOOLGUARD_FIG_LIST") != nullptr) std::cout << listed;
+  if (std::getenv("TOOLGUARD_FIG_LIST") != nullptr) std::cout << listed << optional_only;
   std::cout << "[fig options] " << disagreements.size()
             << " options where Fig is wrong about the value (" << figIsWrong().size()
             << " entries), each checked with the tool\n";
