@@ -102,7 +102,7 @@ bool figTableKnows(const ProgramSpec& spec, std::string_view spelling) {
 
 // A word of several letters after one dash that the table reads as the tool
 // does: in a GNU-style table flags bundled or a letter with its value glued
-// (`-vv`, `-nH`), as getopt reads them; in a Long-style one a letter whose
+// (`-vv`, `-nH`, `-am MESSAGE`), as getopt reads them; in a Long-style one a letter whose
 // glued value is one of a list the table spells out (`-gdwarf-4` is `-g`
 // with `dwarf-4`). Any other glued reading in a Long-style table is not the
 // tool's (clang reads `-objcmt-migrate-all` as one option, not `-o`), so
@@ -113,6 +113,12 @@ bool figTableReadsAsBundle(const ProgramSpec& spec, const std::string& spelling)
   }
   const std::vector<ShellWord> alone = {ShellWord{spelling, false, spelling}};
   const detail::TableParse parse = detail::parseWithTable(spec, alone, nullptr);
+  if (spec.style == detail::OptionStyle::Gnu && !parse.known()) {
+    // `-am MESSAGE`: flags, then a letter whose value is the next word.
+    const std::vector<ShellWord> valued = {alone[0], ShellWord{"wip", false, "wip"}};
+    const detail::TableParse with_value = detail::parseWithTable(spec, valued, nullptr);
+    return with_value.known() && with_value.spec == &spec && with_value.operands.empty();
+  }
   if (!parse.known() || parse.spec != &spec || !parse.operands.empty()) return false;
   return spec.style == detail::OptionStyle::Gnu ||
          (parse.options.size() == 1 && parse.options[0].kind == detail::ValueKind::Choice);
@@ -158,7 +164,7 @@ const ProgramSpec* figInnermostSpec(const std::vector<std::string>& words) {
 }
 
 // The allowed commands that start with `command`'s words, the command alone
-// and on a file first; at most `limit`.
+// and on a file first, its version and help queries last; at most `limit`.
 std::vector<FigSeed> figSeedsOf(const std::string& command, const ProgramSpec& spec,
                                 const std::vector<std::string>& corpus, size_t limit) {
   std::vector<FigSeed> out;
@@ -171,6 +177,9 @@ std::vector<FigSeed> figSeedsOf(const std::string& command, const ProgramSpec& s
       candidates.push_back(c);
     }
   }
+  // Runtimes whose table knows only their version query.
+  candidates.push_back(command + " --version");
+  candidates.push_back(command + " --help");
   std::set<std::string> seen;
   for (const std::string& c : candidates) {
     if (out.size() >= limit) break;
@@ -231,6 +240,11 @@ TEST(FigOptions, NoOptionATableLeavesOutIsAllowed) {
   const nlohmann::json& data = figData();
   std::vector<std::string> corpus = figAllowCases("everyday-commands.yaml");
   for (const std::string& c : figAllowCases("benign-calls.yaml")) corpus.push_back(c);
+  // Tables whose corpus commands all quote or assign something.
+  for (const char* c : {"sed -n 1,5p README.md", "git commit -m wip", "git rm --cached README.md",
+                        "env make", "go tool cover -func c.out", "python -m ruff check ."}) {
+    corpus.emplace_back(c);
+  }
   size_t commands = 0;
   size_t options = 0;
   size_t checked = 0;
@@ -238,9 +252,14 @@ TEST(FigOptions, NoOptionATableLeavesOutIsAllowed) {
   std::set<const ProgramSpec*> tables;
   for (const auto& [command, fig_path] : data.at("commands").items()) {
     const ProgramSpec* spec = figSpecOf(command);
-    if (spec == nullptr) continue;
-    const std::vector<FigSeed> seeds = figSeedsOf(command, *spec, corpus, 3);
-    if (seeds.empty()) continue;
+    const std::vector<FigSeed> seeds =
+        spec == nullptr ? std::vector<FigSeed>() : figSeedsOf(command, *spec, corpus, 2);
+    if (seeds.empty()) {
+      if (std::getenv("TOOLGUARD_FIG_LIST") != nullptr) {
+        std::cout << "[fig options] no allowed command to start from: " << command << "\n";
+      }
+      continue;
+    }
     ++commands;
     tables.insert(spec);
     const std::optional<char> flag = figKnownFlagLetter(*spec);
@@ -280,9 +299,9 @@ TEST(FigOptions, NoOptionATableLeavesOutIsAllowed) {
   std::cout << "[fig options] " << commands << " commands (" << tables.size() << " tables), "
             << options << " options they leave out, " << checked << " neighbours, none allowed ("
             << bundles << " more read as bundled letters)\n";
-  EXPECT_GE(commands, 200u);   // 241 when written
-  EXPECT_GE(options, 5000u);   // 5927
-  EXPECT_GE(checked, 30000u);  // 33551
+  EXPECT_GE(commands, 230u);   // 252 when written
+  EXPECT_GE(options, 5000u);   // 5969
+  EXPECT_GE(checked, 25000u);  // 30813
 }
 
 // What Fig's options showed: a Long-style table read clang's and Maven's
