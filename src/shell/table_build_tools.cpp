@@ -898,11 +898,22 @@ bool mavenDefineIsHarmless(std::string_view definition) {
 }
 
 bool mavenCallIsHarmless(const TableParse& parse, const CommandScene&) {
+  // `-llr` is Maven's legacy local repository switch, not `-l lr`.
+  for (const ShellWord& log : parse.valuesOf("-l")) {
+    if (log.text == "lr") return false;
+  }
   for (const ShellWord& w : parse.operands) {
     if (w.dynamic || !mavenGoalIsHarmless(w.text)) return false;
   }
   for (const ShellWord& d : parse.valuesOf("-D")) {
     if (d.dynamic || !mavenDefineIsHarmless(d.text)) return false;
+  }
+  return true;
+}
+
+bool ccCallIsHarmless(const TableParse& parse, const CommandScene&) {
+  for (const ShellWord& output : parse.valuesOf("-o")) {
+    if (output.text.starts_with("bj")) return false;
   }
   return true;
 }
@@ -1087,6 +1098,9 @@ bool mavenCallIsHarmless(const TableParse& parse, const CommandScene&) {
 // the linker, assembler, preprocessor) are not known. -g takes only the
 // debug formats: a glued one-letter value would read clang's
 // `-gcc-toolchain DIR` (the linker and assembler of DIR) as `-g cc-toolchain`.
+// For the same reason clang's `-ObjC`, `-ObjC++` and `-I-` are spelled out
+// (not `-O bjC`, `-I -`), and ccCallIsHarmless refuses an output named
+// `bj...` (clang's `-objcmt-*` and `-object` are not `-o bj...`).
 #define TG_BUILD_CC_OPTIONS                                                                      \
   "-c -S -E -o=write -I=tree -isystem=tree -iquote=tree -idirafter=tree -include=read "          \
   "-imacros=read -L=tree -l=word -D=text -U=word -O?=word -std=word -ansi "                      \
@@ -1118,7 +1132,7 @@ bool mavenCallIsHarmless(const TableParse& parse, const CommandScene&) {
   "-nostdinc++ -nodefaultlibs -nostartfiles -stdlib=word -pipe -v -### --version --help?=word "  \
   "-dumpversion -dumpfullversion -dumpmachine -print-search-dirs -print-libgcc-file-name "       \
   "-print-multiarch -print-sysroot -print-file-name=word -print-prog-name=word "                 \
-  "-print-resource-dir"
+  "-print-resource-dir -ObjC -ObjC++ -I-"
 
 const ProgramSpec kBuildToolSpecs[] = {
     // ---- make, ninja, cmake, ctest, meson ----
@@ -1783,8 +1797,8 @@ const ProgramSpec kBuildToolSpecs[] = {
      OperandRule::Any, OptionStyle::Long, true, rustcCallIsHarmless},
 
     // ---- C and C++ ----
-    {"gcc|g++|cc|c++|clang|clang++", TG_BUILD_CC_OPTIONS, OperandRule::Any, OptionStyle::Long,
-     true},
+    {"gcc|g++|cc|c++|clang|clang++", TG_BUILD_CC_OPTIONS, OperandRule::Any, OptionStyle::Long, true,
+     ccCallIsHarmless},
 
     // ---- version queries of runtimes: each prints and exits; with no
     // option the runtime would read a program from its input ----
