@@ -466,6 +466,35 @@ void compressPaths(const std::string& name, std::span<const ShellWord> words, Pa
   }
 }
 
+// The files whose committed or staged content a git command prints: the
+// PATH of `REV:PATH`, `:PATH` and `:N:PATH`, and every other operand, which
+// git takes as a path when it names one (`git log -p .env`, `git blame
+// .env`, pathspecs after `--`). Each is a read of that name in the work
+// tree, so the secret rules meet `git show HEAD:.env` as they meet `cat
+// .env`; a revision read as a path names nothing secret.
+void committedFileReads(const std::string& sub, const std::vector<ShellWord>& operands,
+                        PathCollector& out) {
+  const std::string route = "git " + sub + " (a committed file)";
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const ShellWord& w = operands[i];
+    if (w.text.starts_with('-') || w.text.starts_with(":/")) continue;
+    if (sub == "grep" && i == 0) continue;  // the pattern
+    const size_t colon = w.text.find(':');
+    if (colon == std::string::npos) {
+      out.add(w, Kind::Read, route);
+      continue;
+    }
+    std::string path = w.text.substr(colon + 1);
+    // `:N:PATH`, a stage of the index.
+    if (colon == 0 && path.size() >= 2 && std::isdigit(static_cast<unsigned char>(path[0])) &&
+        path[1] == ':') {
+      path = path.substr(2);
+    }
+    if (path.empty()) continue;
+    out.add(ShellWord{path, w.dynamic, w.source}, Kind::Read, route);
+  }
+}
+
 void gitPaths(std::span<const ShellWord> words, PathCollector& out) {
   const CommandArgs top =
       parseArgs(words, "CcFt", {"--git-dir", "--work-tree", "--file", "--template"});
@@ -481,6 +510,9 @@ void gitPaths(std::span<const ShellWord> words, PathCollector& out) {
     out.add(rest.back(), Kind::Write, "git clone (destination)");
   } else if (sub == "init" && !rest.empty()) {
     out.add(rest.back(), Kind::Write, "git init");
+  } else if (oneOf(sub, {"show", "log", "whatchanged", "diff", "blame", "annotate", "cat-file",
+                         "grep", "format-patch", "shortlog", "range-diff", "difftool"})) {
+    committedFileReads(sub, rest, out);
   }
 }
 

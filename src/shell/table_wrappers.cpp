@@ -6,12 +6,14 @@
 // `--env-file` (a package, an interpreter, a registry or variables from
 // elsewhere); `env -S` (splits a string into more words); `npx -p`/`--yes`
 // (a package from the registry).
+#include <algorithm>
 #include <filesystem>
 
 #include "name_lists.hpp"
 #include "program_specs.hpp"
 #include "shell_facts.hpp"
 #include "toolguard/paths.hpp"
+#include "unwrap.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -181,8 +183,70 @@ std::span<const ProgramSpec> wrapperSpecs() {
   return kWrapperSpecs;
 }
 
+// A shell's own words before the script it runs (`bash -euo pipefail -c
+// '...'`, `sh -lc '...'`): every one known and harmless. Start-up files
+// given by name (--rcfile, --init-file), interactive mode (which reads
+// ~/.bashrc, and the file --rcfile names), restricted-mode tricks and debug
+// hooks are not; neither is any option not listed here.
+bool shellOwnWordsAreKnown(const std::vector<ShellWord>& words, std::string& why) {
+  static constexpr std::string_view kSetOptions[] = {
+      "errexit",   "nounset", "pipefail",  "xtrace",   "verbose",   "noglob",
+      "noclobber", "posix",   "allexport", "errtrace", "functrace", "noexec"};
+  static constexpr std::string_view kShoptOptions[] = {
+      "extglob",    "globstar",    "nullglob", "failglob",        "dotglob",
+      "nocaseglob", "nocasematch", "lastpipe", "inherit_errexit", "expand_aliases"};
+  auto listed = [](std::string_view value, auto& list) {
+    return std::find(std::begin(list), std::end(list), value) != std::end(list);
+  };
+  for (size_t i = 1; i < words.size(); ++i) {
+    const ShellWord& w = words[i];
+    if (w.dynamic) {
+      why = "a word of the shell's own options is known only at run time";
+      return false;
+    }
+    const std::string& t = w.text;
+    if (t == "--" || t == "-" || t.size() < 2 || (t[0] != '-' && t[0] != '+')) return true;
+    if (t.starts_with("--")) {
+      if (t == "--norc" || t == "--noprofile" || t == "--posix" || t == "--login" ||
+          t == "--noediting" || t == "--verbose") {
+        continue;
+      }
+      why = "the shell option " + t + " is not known to be harmless";
+      return false;
+    }
+    // A cluster of letters; -o/+o and -O/+O take the next word; -c ends
+    // the options (the script follows).
+    bool ends = false;
+    for (size_t k = 1; k < t.size(); ++k) {
+      const char letter = t[k];
+      if (letter == 'o' || letter == 'O') {
+        if (k + 1 != t.size() || i + 1 >= words.size() || words[i + 1].dynamic ||
+            !(letter == 'o' ? listed(words[i + 1].text, kSetOptions)
+                            : listed(words[i + 1].text, kShoptOptions))) {
+          why = std::string("the shell option -") + letter + " " +
+                (i + 1 < words.size() ? words[i + 1].text : "") + " is not known to be harmless";
+          return false;
+        }
+        ++i;
+        continue;
+      }
+      if (letter == 'c') {
+        ends = true;
+        continue;
+      }
+      if (std::string_view("euxvfnlsCaEThB").find(letter) == std::string_view::npos) {
+        why = std::string("the shell option -") + letter + " is not known to be harmless";
+        return false;
+      }
+    }
+    if (ends) return true;
+  }
+  return true;
+}
+
 bool wrapperIsKnown(const CommandScene& scene, std::string& why) {
   const std::string_view name = scene.command.commandName();
+  if (runsBashScripts(name) && !shellOwnWordsAreKnown(scene.command.words, why)) return false;
   // Followed by the rules that judge what they run: shells and eval (the
   // text), sudo and the like (privilege), xargs and find (the command and
   // its run-time arguments), interpreters (their code).

@@ -368,5 +368,85 @@ TEST(OrdinaryWork, XargsNamesFromAnywhereAreReadsAnywhere) {
   }
 }
 
+// A shell's own options are a closed world too: interactive mode and the
+// start-up files it reads, an option nobody listed, in any place before the
+// script, are never allowed; the everyday spellings are.
+TEST(OrdinaryWork, ShellsAreKnownByTheirOwnOptions) {
+  std::mt19937 random(38);
+  const std::string known_letters = "euxvfnlsCaEThBc";
+  std::vector<std::string> unknown = {"-i",
+                                      "--rcfile x.sh",
+                                      "--init-file x.sh",
+                                      "-O xpg_echo",
+                                      "-o vi",
+                                      "-o history",
+                                      "-D",
+                                      "-k",
+                                      "-H",
+                                      "-p",
+                                      "-r",
+                                      "-m",
+                                      "--debugger",
+                                      "--dump-strings",
+                                      "+O cdable_vars"};
+  for (char letter = 'A'; letter <= 'z'; ++letter) {
+    if (std::isalpha(static_cast<unsigned char>(letter)) &&
+        known_letters.find(letter) == std::string::npos && letter != 'o' && letter != 'O') {
+      unknown.push_back(std::string("-") + letter);
+      unknown.push_back(std::string("-e") + letter);
+    }
+  }
+  for (int k = 0; k < 10; ++k) {
+    std::string name = "--zq";
+    for (int i = 0; i < 5; ++i) name += static_cast<char>('a' + random() % 26);
+    unknown.push_back(name);
+  }
+  size_t checked = 0;
+  for (const char* shell : {"bash", "sh", "dash", "zsh"}) {
+    for (const std::string& option : unknown) {
+      for (const std::string& command : {std::string(shell) + " " + option + " -c 'ls'",
+                                         std::string(shell) + " -e " + option + " -c 'git status'",
+                                         std::string(shell) + " " + option + " -lc 'ls'"}) {
+        ++checked;
+        EXPECT_NE(verdictOf(command), Verdict::Allow) << command;
+      }
+    }
+  }
+  EXPECT_GT(checked, 400u);
+  for (const char* command :
+       {"bash -c 'ls'", "bash -lc 'git status'", "sh -ec 'ls'", "bash -euo pipefail -c 'ls'",
+        "bash -O extglob -c 'ls'", "bash --noprofile --norc -c 'ls'", "bash -c 'ls' --rcfile x"}) {
+    EXPECT_EQ(verdictOf(command), Verdict::Allow) << command;
+  }
+}
+
+// What git prints of a committed, staged or old file is read like the file:
+// secrets and places outside the workspace ask in every spelling.
+TEST(OrdinaryWork, CommittedSecretsAreNotPrintedUnasked) {
+  const std::vector<std::string> secrets = {
+      ".env",          "config/.env.local", "id_rsa", ".ssh/id_ed25519",
+      "certs/tls.key", ".aws/credentials",  ".netrc", "../outside/notes.txt"};
+  const std::vector<std::string> commands = {
+      "git show",        "git log -p",    "git diff HEAD~1",    "git blame",
+      "git cat-file -p", "git grep -h x", "git whatchanged -p", "git annotate"};
+  size_t checked = 0;
+  for (const std::string& command : commands) {
+    for (const std::string& secret : secrets) {
+      for (const std::string& form : {"HEAD:" + secret, ":" + secret, ":0:" + secret,
+                                      "HEAD~3:" + secret, "-- " + secret, secret}) {
+        const std::string full = command + " " + form;
+        ++checked;
+        EXPECT_NE(verdictOf(full), Verdict::Allow) << full;
+      }
+    }
+  }
+  EXPECT_GT(checked, 300u);
+  for (const char* everyday :
+       {"git show HEAD:src/main.c", "git log -p -- src/", "git blame README.md", "git show HEAD~1",
+        "git diff main -- src/app.py"}) {
+    EXPECT_EQ(verdictOf(everyday), Verdict::Allow) << everyday;
+  }
+}
+
 }  // namespace ordinary_work_test
 }  // namespace toolguard
