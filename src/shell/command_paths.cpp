@@ -3,6 +3,7 @@
 #include "command_paths.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <map>
 #include <set>
@@ -788,7 +789,61 @@ void tableValuePaths(const SimpleCommand& c, std::vector<CommandPath>& out) {
 
 }  // namespace
 
+namespace {
+
+bool sameWord(const ShellWord& a, const ShellWord& b) {
+  return a.dynamic == b.dynamic && a.text == b.text && a.source == b.source;
+}
+
+// The last commands' paths: several rules ask for the paths of the same
+// command in one decision (what it writes, what it deletes, every access).
+// A result is reused only for the same command object holding the same
+// words and redirections (what the paths are read from).
+struct PathsMemo {
+  const SimpleCommand* command = nullptr;
+  std::vector<ShellWord> words;
+  std::vector<ShellRedirect> redirects;
+  std::vector<CommandPath> paths;
+
+  bool holds(const SimpleCommand& c) const {
+    if (command != &c || words.size() != c.words.size() || redirects.size() != c.redirects.size()) {
+      return false;
+    }
+    for (size_t i = 0; i < words.size(); ++i) {
+      if (!sameWord(words[i], c.words[i])) return false;
+    }
+    for (size_t i = 0; i < redirects.size(); ++i) {
+      const ShellRedirect& a = redirects[i];
+      const ShellRedirect& b = c.redirects[i];
+      if (a.op != b.op || a.fd != b.fd || !sameWord(a.target, b.target) ||
+          !sameWord(a.document, b.document)) {
+        return false;
+      }
+    }
+    return true;
+  }
+};
+
+constexpr size_t kPathsMemoSize = 4;
+
+}  // namespace
+
 std::vector<CommandPath> commandPaths(const SimpleCommand& command) {
+  thread_local std::array<PathsMemo, kPathsMemoSize> memo;
+  thread_local size_t next_slot = 0;
+  for (const PathsMemo& m : memo) {
+    if (m.holds(command)) return m.paths;
+  }
+  PathsMemo& slot = memo[next_slot];
+  next_slot = (next_slot + 1) % kPathsMemoSize;
+  slot.paths = readCommandPaths(command);
+  slot.command = &command;
+  slot.words = command.words;
+  slot.redirects = command.redirects;
+  return slot.paths;
+}
+
+std::vector<CommandPath> readCommandPaths(const SimpleCommand& command) {
   std::vector<CommandPath> out;
   PathCollector collector(out);
   redirections(command, collector);

@@ -28,6 +28,9 @@ struct CommandPath {
 /// input or output) and words of tools it does not know are left out.
 std::vector<CommandPath> commandPaths(const SimpleCommand& command);
 
+/// The same, read afresh each time (commandPaths reuses the last few results).
+std::vector<CommandPath> readCommandPaths(const SimpleCommand& command);
+
 /// The start points of a `find` command: the words before its expression
 /// ("." when there are none).
 std::vector<ShellWord> findStarts(const SimpleCommand& find);
