@@ -105,9 +105,14 @@ void treeProbes(const PathAccess& access, const ResolvedPath& dir,
         }
       }
       // A recursive delete or change reaches what is inside: a named place
-      // that exists there right now.
-      if (whole_tree && access.kind == PathAccessKind::Write && access.known_location &&
-          ex.literal_first && !parts.empty()) {
+      // that exists there right now; so does a recursive grep, which
+      // prints what it finds in hidden files too (`grep -r TOKEN .` with a
+      // `.env` there). Only the top of the tree is looked at.
+      const bool reaches_inside =
+          access.kind == PathAccessKind::Write ||
+          (access.kind == PathAccessKind::Read && access.route.ends_with(" -r"));
+      if (whole_tree && reaches_inside && access.known_location && ex.literal_first &&
+          !parts.empty()) {
         const std::string first = under(form, "/" + parts.front());
         auto [known, inserted] = exists.try_emplace(first, false);
         if (inserted) {

@@ -227,7 +227,19 @@ void recursiveSearchPaths(const std::string& name, std::span<const ShellWord> wo
                               a.operands.end());
   dirs = dotIfEmpty(std::move(dirs));
   out.addAll(a.valuesOf({"-f", "--file", "--ignore-file"}), Kind::Read, name);
-  out.addAll(dirs, Kind::Read, name, PathShape::Tree);
+  // rg and ag skip hidden files unless told to read them; ack does not
+  // skip them. One that reads them is a recursive read whose route says so
+  // (" -r": the named places at the top of the tree are looked for).
+  bool hidden = name == "ack" || a.hasLong("--hidden") || a.hasLong("--unrestricted") ||
+                a.hasLong("--no-ignore-dot");
+  for (const ShellWord& w : words) {
+    if (!w.text.starts_with("--") && w.text.starts_with('-') &&
+        (w.text.find('.') != std::string::npos ||
+         std::count(w.text.begin(), w.text.end(), 'u') >= (name == "ag" ? 1 : 2))) {
+      hidden = true;
+    }
+  }
+  out.addAll(dirs, Kind::Read, hidden ? name + " -r" : name, PathShape::Tree);
   if (name == "rg") out.addSearchGlobs(a.valuesOf({"-g", "--glob", "--iglob"}), dirs, "rg -g");
 }
 

@@ -448,5 +448,37 @@ TEST(OrdinaryWork, CommittedSecretsAreNotPrintedUnasked) {
   }
 }
 
+// A recursive search that reads hidden files prints what a `.env` or a key
+// at the top of the tree holds: asked about when one is there.
+TEST(OrdinaryWork, RecursiveSearchesMeetTheSecretsAtTheTopOfTheTree) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("toolguard-secrets-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "src");
+  auto verdictIn = [&](const std::string& command) {
+    ToolCall call;
+    call.tool = "Bash";
+    call.args = {{"command", command}};
+    call.context.cwd = dir.string();
+    return defaultEngine().decide(call).verdict;
+  };
+  const std::vector<std::string> searches = {
+      "grep -r TOKEN .",  "grep -rn TOKEN",    "grep -R TOKEN ./", "grep -ril token .",
+      "egrep -r TOKEN .", "rg --hidden TOKEN", "rg -uu TOKEN",     "rg -. TOKEN",
+      "rg -uuu TOKEN .",  "ag --hidden TOKEN", "ack TOKEN",        "grep --recursive TOKEN ."};
+  for (const char* secret : {".env", ".netrc", ".git-credentials"}) {
+    std::ofstream(dir / secret) << "TOKEN=x\n";
+    for (const std::string& command : searches) {
+      EXPECT_NE(verdictIn(command), Verdict::Allow) << command << " with " << secret;
+    }
+    for (const char* command : {"rg TOKEN", "grep -r TOKEN src", "grep TOKEN *", "ag TOKEN"}) {
+      EXPECT_EQ(verdictIn(command), Verdict::Allow) << command << " with " << secret;
+    }
+    std::filesystem::remove(dir / secret);
+  }
+  // Without one, the everyday search stays allowed.
+  EXPECT_EQ(verdictIn("grep -rn TODO ."), Verdict::Allow);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace ordinary_work_test
 }  // namespace toolguard
