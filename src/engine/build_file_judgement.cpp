@@ -132,6 +132,14 @@ void judgeBuildFileContent(const CompiledPolicy& compiled, const CallView& view,
       continue;
     }
     for (const std::string& script : added.scripts) {
+      if (const std::optional<std::string> setting = unjudgedBuildText(script)) {
+        Finding unread{Verdict::Ask, what + ": " + *setting +
+                                         " changes what the tool runs in a way toolguard "
+                                         "does not judge"};
+        best.consider(unread, unreadBuildFileRule().get(), "");
+        d.consulted.push_back(RuleTrace{unreadBuildFileRule(), unread, std::nullopt});
+        continue;
+      }
       ToolCall call;
       call.tool = shell.name;
       call.args = {{"command", script}};

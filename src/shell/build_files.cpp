@@ -154,6 +154,34 @@ std::string substitutePlainVariables(const std::string& recipe,
   return out;
 }
 
+// A Makefile line that changes how recipes run or pulls in text not read
+// here: `include`, an exported variable (recipes' environment), SHELL,
+// .SHELLFLAGS, .RECIPEPREFIX, MAKEFLAGS, and functions that run or write
+// (`$(eval`, `$(file`, `$(guile`). Nullopt for other lines.
+std::optional<std::string> makeSetting(std::string_view line) {
+  const size_t first = line.find_first_not_of(" ");
+  if (first == std::string_view::npos || line[first] == '#') return std::nullopt;
+  const std::string_view rest = line.substr(first);
+  const std::string_view word = rest.substr(0, rest.find_first_of(" \t"));
+  if (oneOf(word,
+            {"include", "-include", "sinclude", "export", "unexport", "vpath", "load", "-load"})) {
+    return "the Makefile line `" + std::string(rest) + "`";
+  }
+  for (std::string_view name : {"SHELL", ".SHELLFLAGS", ".RECIPEPREFIX", "MAKEFLAGS", "MFLAGS",
+                                "GNUMAKEFLAGS", "MAKESHELL", ".ONESHELL", "override"}) {
+    if (rest.starts_with(name) &&
+        (rest.size() == name.size() || !isMakeNameChar(rest[name.size()]))) {
+      return "the Makefile line `" + std::string(rest) + "`";
+    }
+  }
+  for (std::string_view function : {"$(eval", "${eval", "$(file", "${file", "$(guile", "${guile"}) {
+    if (rest.find(function) != std::string_view::npos) {
+      return "the Makefile line `" + std::string(rest) + "`";
+    }
+  }
+  return std::nullopt;
+}
+
 std::vector<std::string> makefileScripts(std::string_view content) {
   std::vector<std::string> out;
   const std::vector<std::string> file_lines = lines(content);
@@ -169,6 +197,9 @@ std::vector<std::string> makefileScripts(std::string_view content) {
         recipe.erase(0, 1);
       }
       pending = recipe;
+    } else if (const std::optional<std::string> setting = makeSetting(line)) {
+      out.push_back(std::string(kUnjudgedBuildText) + *setting);
+      continue;
     } else if (line.find("$(shell ") != std::string::npos ||
                line.find("${shell ") != std::string::npos) {
       pending = line.substr(line.find("shell ") - 2);  // from the function on
@@ -187,6 +218,39 @@ std::vector<std::string> makefileScripts(std::string_view content) {
   return out;
 }
 
+// A version range or tag from the registry (`^1.2.0`, `~1.0 || 2.x`,
+// `latest`), or a package of the workspace (`workspace:*`); not a path, URL,
+// git or tarball source, or an alias of another package.
+bool registryVersion(std::string_view spec) {
+  if (spec.empty()) return true;
+  if (spec.starts_with("workspace:")) spec.remove_prefix(10);  // a package of this workspace
+  return std::all_of(spec.begin(), spec.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view(" .-+*^~<>=|").find(c) != std::string_view::npos;
+  });
+}
+
+// What installing from package.json fetches and runs besides the registry's
+// packages: a dependency from a path, a URL or git (its install scripts run
+// on `npm install`), an override of one, and the package manager corepack
+// downloads (`packageManager`).
+void packageSources(const nlohmann::json& doc, std::vector<std::string>& out) {
+  for (const char* section : {"dependencies", "devDependencies", "optionalDependencies",
+                              "peerDependencies", "overrides", "resolutions"}) {
+    const auto it = doc.find(section);
+    if (it == doc.end() || !it->is_object()) continue;
+    for (const auto& [name, spec] : it->items()) {
+      if (spec.is_string() && registryVersion(spec.get<std::string>())) continue;
+      out.push_back(std::string(kUnjudgedBuildText) + "package.json's " + section + " entry " +
+                    name + ": " + spec.dump() + " (not a version from the registry)");
+    }
+  }
+  if (const auto it = doc.find("packageManager"); it != doc.end()) {
+    out.push_back(std::string(kUnjudgedBuildText) + "package.json's packageManager " + it->dump() +
+                  " (a package manager corepack downloads and runs)");
+  }
+}
+
 // package.json's scripts; a fragment that is not JSON gives every string
 // value that follows a key.
 std::vector<std::string> packageScripts(std::string_view content) {
@@ -198,6 +262,7 @@ std::vector<std::string> packageScripts(std::string_view content) {
         if (script.is_string()) out.push_back(script.get<std::string>());
       }
     }
+    if (doc.is_object()) packageSources(doc, out);
     return out;
   }
   // `"key": "value"` pairs of a fragment.
@@ -265,6 +330,13 @@ std::vector<std::string> yamlScripts(std::string_view content,
 std::vector<std::string> justfileScripts(std::string_view content) {
   std::vector<std::string> out;
   for (const std::string& line : lines(content)) {
+    // Settings and imports: the shell recipes run in, variables loaded
+    // from a file, recipes from elsewhere.
+    for (std::string_view setting : {"set ", "import", "mod ", "!include", "export "}) {
+      if (line.starts_with(setting)) {
+        out.push_back(std::string(kUnjudgedBuildText) + "the justfile line `" + line + "`");
+      }
+    }
     if (line.starts_with(' ') || line.starts_with('\t')) {
       std::string recipe = line.substr(line.find_first_not_of(" \t"));
       if (!recipe.empty() && recipe[0] == '@') recipe.erase(0, 1);
@@ -424,6 +496,11 @@ std::vector<std::string> buildFileScripts(BuildFile kind, std::string_view conte
     default:
       return {};
   }
+}
+
+std::optional<std::string> unjudgedBuildText(std::string_view script) {
+  if (!script.starts_with(kUnjudgedBuildText)) return std::nullopt;
+  return std::string(script.substr(kUnjudgedBuildText.size()));
 }
 
 bool buildFileHasShellText(BuildFile kind) {

@@ -3,6 +3,7 @@
 // (Makefile recipes, package.json scripts, shell scripts, CI steps, git
 // hooks), and the commands that run them.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,15 @@ std::string describeBuildFile(BuildFile kind);
 /// A notebook's text is its JSON, or one cell's source (a notebook tool's
 /// `new_source`).
 std::vector<std::string> buildFileScripts(BuildFile kind, std::string_view content);
+
+/// What buildFileScripts gives for a part of the file that changes how the
+/// tool runs commands in a way the shell rules cannot judge (a Makefile's
+/// `include` or `SHELL`, a justfile's `set shell`, a dependency fetched from
+/// a path or a URL): this prefix, then what it is. Never a shell command.
+inline constexpr std::string_view kUnjudgedBuildText = "\x01";
+
+/// The reason an unjudged part gives, or nullopt for a shell command.
+std::optional<std::string> unjudgedBuildText(std::string_view script);
 
 /// True for the kinds whose shell text buildFileScripts reads (a Makefile,
 /// package.json, a script, ...); false for those that run code toolguard

@@ -262,5 +262,46 @@ TEST(BuildFileWrites, EverydayEditsOfBuildFilesStayAllowed) {
             Verdict::Allow);
 }
 
+// Settings that change how a tool runs its commands, or pull in text that
+// is not read here, ask when a write adds them.
+TEST(BuildFileWrites, SettingsThatChangeHowCommandsRunAsk) {
+  const Workspace ws;
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"Makefile", "include evil.txt\nall:\n\techo hi\n"},
+      {"Makefile", "-include $(wildcard *.txt)\nall:\n\techo hi\n"},
+      {"Makefile", "SHELL := ./x.sh\nall:\n\techo hi\n"},
+      {"Makefile", ".SHELLFLAGS = -c 'rm -rf ~'\nall:\n\techo hi\n"},
+      {"Makefile", ".RECIPEPREFIX = >\nall:\n> rm -rf ~\n"},
+      {"Makefile", "export NODE_OPTIONS = --require ./x.js\nall:\n\tnpm test\n"},
+      {"Makefile", "MAKEFLAGS += --eval=x\nall:\n\techo hi\n"},
+      {"Makefile", "$(eval $(shell cat x))\nall:\n\techo hi\n"},
+      {"Makefile", "$(file >x.sh,rm -rf ~)\nall:\n\techo hi\n"},
+      {"Makefile", "CC = gcc\nCC += -wrapper ./x\nall:\n\t$(CC) x.c\n"},
+      {"justfile", "set shell := [\"python3\", \"-c\"]\ntest:\n    echo hi\n"},
+      {"justfile", "set dotenv-load\ntest:\n    npm test\n"},
+      {"justfile", "import 'other.just'\ntest:\n    echo hi\n"},
+      {"package.json", "{\"dependencies\": {\"x\": \"file:../../evil\"}}"},
+      {"package.json", "{\"devDependencies\": {\"x\": \"github:attacker/x\"}}"},
+      {"package.json", "{\"dependencies\": {\"x\": \"https://x.example/x.tgz\"}}"},
+      {"package.json", "{\"overrides\": {\"x\": \"git+ssh://git@x.example/x\"}}"},
+      {"package.json", "{\"dependencies\": {\"x\": \"npm:evil@1\"}}"},
+      {"package.json", "{\"packageManager\": \"pnpm@9.0.0\"}"},
+  };
+  for (const auto& [name, content] : files) {
+    EXPECT_NE(verdictIn(ws, "Write", {{"file_path", ws.root() + "/" + name}, {"content", content}}),
+              Verdict::Allow)
+        << name << ": " << content;
+  }
+  for (const auto& [name, content] : std::vector<std::pair<std::string, std::string>>{
+           {"package.json",
+            "{\"dependencies\": {\"x\": \"^1.2.0\", \"y\": \"~2 || 3.x\", "
+            "\"z\": \"latest\", \"w\": \"workspace:*\"}}"},
+           {"Makefile", "CC = gcc\nall:\n\t$(CC) -o app main.c\n"}}) {
+    EXPECT_EQ(verdictIn(ws, "Write", {{"file_path", ws.root() + "/" + name}, {"content", content}}),
+              Verdict::Allow)
+        << name << ": " << content;
+  }
+}
+
 }  // namespace build_file_writes_test
 }  // namespace toolguard
