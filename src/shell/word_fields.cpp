@@ -288,7 +288,10 @@ void expandTildes(MarkedText& m, const ShellEnv& env, bool assignment, bool assi
   if (!assignment) {
     if (!assignment_like) return;
     eq = m.text.find('=');
-    if (eq == std::string::npos || eq == 0 || !isVariableName(m.text.substr(0, eq))) return;
+    if (eq == std::string::npos || eq == 0) return;
+    // NAME=... and NAME+=...
+    const size_t name_end = m.text[eq - 1] == '+' ? eq - 1 : eq;
+    if (!isVariableName(m.text.substr(0, name_end))) return;
     for (size_t i = 0; i <= eq; ++i) {
       if (m.marks[i] != kLiteral) return;
     }

@@ -132,6 +132,8 @@ void WordEvaluator::fields(TSNode node, std::vector<ShellWord>& out,
   m.dynamic = rest.dynamic;
   m.assigns = rest.assigns;
   m.positional_inside = rest.positional_inside;
+  // A backslash-newline in a word: the grammar does not always take it out.
+  if (source.find("\\\n") != std::string::npos) m.dynamic = true;
   if (makesSymbolSequence(m)) runner_.valueRunsAsCode("a brace sequence through symbols ({Z..a})");
   std::optional<std::vector<MarkedText>> words =
       expandBraces(m, std::min<size_t>(brace_budget_, 256));
@@ -148,7 +150,8 @@ void WordEvaluator::fields(TSNode node, std::vector<ShellWord>& out,
        }));
   const std::string_view written = tree_.textOf(node);
   if (m.positional_inside && literal_prefix.empty() &&
-      (written == "$@" || written == "$*" || written == "${@}" || written == "${*}")) {
+      (written == "$@" || written == "$*" || written == "${@}" || written == "${*}" ||
+       written == "\"$@\"" || written == "\"${@}\"")) {
     m.positional_inside = false;
   }
   if (!words || glued || m.positional_inside) {
@@ -292,12 +295,18 @@ void WordEvaluator::appendPositional(const std::vector<std::string>& values, boo
     if (!values.empty()) m.event(WordEvent::kNull);
     return;
   }
-  // Unquoted $@ and $*: joined by IFS's first character, which then splits
-  // them (with IFS `:` an empty one makes an empty word between two
-  // others); with an empty IFS, a word each and the empty ones vanish.
+  // Unquoted $@ and $*: joined by IFS's first character when that is a
+  // blank, which then splits them; with an empty IFS, a word each and the
+  // empty ones vanish. With IFS `:` bash makes an empty word of an empty
+  // parameter between two others but not of a blank one: not followed.
   const std::optional<std::string> ifs = env_.ifs();
   if (!ifs) {
     m.dynamic = true;
+    return;
+  }
+  if (values.size() > 1 && !ifs->empty() &&
+      std::string_view(" \t\n").find((*ifs)[0]) == std::string_view::npos) {
+    m.dynamic = true;  // IFS `:`: not quite as if joined by `:` (a leading blank parameter)
     return;
   }
   for (size_t i = 0; i < values.size(); ++i) {
@@ -433,7 +442,7 @@ void WordEvaluator::expansion(TSNode node, MarkedText& m, bool quoted) {
     if (p.list != nullptr) {
       // Unquoted $@ and $* next to other text split in ways of their own
       // (`\ $@x` with no parameters is two words): followed alone only.
-      if (!quoted) m.positional_inside = true;
+      if (!quoted || name == "@") m.positional_inside = true;
       return appendPositional(*p.list, name == "*", m, quoted);
     }
     m.append(p.value, quoted ? kQuoted : kSplit);
@@ -533,6 +542,8 @@ void WordEvaluator::append(TSNode node, MarkedText& m, bool quoted) {
       return;
     }
     while (!output->empty() && output->back() == '\n') output->pop_back();
+    // In `" $(cmd)"` the grammar puts the blank before `$(` in the node.
+    appendSource(text.substr(0, std::min(text.find("$("), text.find('`'))), m, quoted);
     m.append(*output, quoted ? kQuoted : kSplit);
   } else if (type == "process_substitution") {
     m.dynamic = true;
