@@ -43,6 +43,37 @@ std::string firstError(TSNode node, const BashTree& tree) {
   return "the command does not parse";
 }
 
+// The grammar skips a backslash before a blank where it expects a token
+// (`x=\\ <newline>y=1` reads as `x=y=1`; `p \\ a` as `p a`) while bash reads
+// an escaped blank as part of a word. It also ends `$'\\\\'` at a later
+// quote than bash does. The offset of the first such backslash that no
+// token of the tree covers, or of such a string, or npos.
+size_t misparsedAt(TSNode node, std::string_view text, uint32_t& covered) {
+  const uint32_t count = ts_node_child_count(node);
+  if (typeOf(node) == "ansi_c_string") {
+    const uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+    uint32_t i = start + 2;
+    while (i < end && text[i] != '\'') i += text[i] == '\\' ? 2 : 1;
+    if (i + 1 != end) return start;
+  }
+  // Quoted text, here-documents and comments hold their text themselves.
+  if (count == 0 ||
+      isOneOf(typeOf(node), {"string", "raw_string", "ansi_c_string", "translated_string",
+                             "heredoc_body", "comment", "word"})) {
+    const uint32_t start = ts_node_start_byte(node);
+    for (uint32_t i = covered; i + 1 < start && i + 1 < text.size(); ++i) {
+      if (text[i] == '\\' && (text[i + 1] == ' ' || text[i + 1] == '\t')) return i;
+    }
+    covered = std::max(covered, ts_node_end_byte(node));
+    return std::string_view::npos;
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    const size_t at = misparsedAt(ts_node_child(node, i), text, covered);
+    if (at != std::string_view::npos) return at;
+  }
+  return std::string_view::npos;
+}
+
 // Every function_definition's name in the tree.
 void functionNames(TSNode node, const BashTree& tree, std::set<std::string, std::less<>>& out) {
   if (typeOf(node) == "function_definition") {
@@ -54,6 +85,24 @@ void functionNames(TSNode node, const BashTree& tree, std::set<std::string, std:
 }
 
 // POSIX's special builtins: in sh (POSIX mode), assignments before them stay.
+// True when `gap`, the text between two words of a command, is what bash
+// reads as a break between words: blanks and backslash-newlines. The
+// grammar sometimes cuts one word in two (`"a"\``, `{1..2}\=x`) or leaves a
+// part out (`$2\$`); bash reads one word there.
+bool separatesWords(std::string_view gap) {
+  bool blank = false;
+  for (size_t i = 0; i < gap.size(); ++i) {
+    if (gap[i] == ' ' || gap[i] == '\t') {
+      blank = true;
+    } else if (gap[i] == '\\' && i + 1 < gap.size() && gap[i + 1] == '\n') {
+      ++i;
+    } else {
+      return false;
+    }
+  }
+  return blank;
+}
+
 bool isSpecialBuiltin(std::string_view name) {
   return isOneOf(name, {":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly",
                         "return", "set", "shift", "source", "times", "trap", "unset"});
@@ -92,6 +141,23 @@ void ProgramBuilder::build() {
   if (ts_node_has_error(root)) {
     out_.parse_error = true;
     if (out_.error.empty()) out_.error = firstError(root, tree_);
+  }
+  if (tree_.text().find("\\ ") != std::string::npos ||
+      tree_.text().find("\\\t") != std::string::npos ||
+      tree_.text().find("$'") != std::string::npos) {
+    uint32_t covered = 0;
+    size_t at = misparsedAt(root, tree_.text(), covered);
+    // ... or after the last token.
+    for (size_t i = covered; at == std::string::npos && i + 1 < tree_.text().size(); ++i) {
+      const char next = tree_.text()[i + 1];
+      if (tree_.text()[i] == '\\' && (next == ' ' || next == '\t')) at = i;
+    }
+    if (at != std::string::npos) {
+      out_.parse_error = true;
+      if (out_.error.empty()) {
+        out_.error = "a word the parser misreads at byte " + std::to_string(at + 1);
+      }
+    }
   }
   // A function definition needs `(` or the word `function` (perhaps split
   // by a line continuation): most command lines have neither, and are not
@@ -706,21 +772,57 @@ void ProgramBuilder::command(TSNode node, ShellPlacement placement,
   SimpleCommand cmd;
   std::vector<TSNode> subs;
   const bool has_name = !ts_node_is_null(ts_node_child_by_field_name(node, "name", 4));
+  // Where the last word read ends (unset after anything else) and where its
+  // fields start in cmd.words: a word the grammar did not separate from it
+  // by blanks is part of the same bash word, read here as not known.
+  constexpr uint32_t kNoWord = UINT32_MAX;
+  uint32_t word_end = kNoWord;
+  size_t word_fields = 0;
+  auto misread = [&](std::string_view source) {
+    out_.parse_error = true;
+    if (out_.error.empty()) {
+      out_.error = "a word the parser cut in two: " + std::string(source.substr(0, 40));
+    }
+    if (word_fields == cmd.words.size()) {
+      cmd.words.push_back(ShellWord{std::string(source), true, std::string(source)});
+    }
+    for (size_t i = word_fields; i < cmd.words.size(); ++i) cmd.words[i].dynamic = true;
+  };
+  auto wordRead = [&](TSNode child, size_t first) {
+    const uint32_t start = ts_node_start_byte(child);
+    const uint32_t end = ts_node_end_byte(child);
+    const bool separate =
+        word_end == kNoWord ||
+        separatesWords(std::string_view(tree_.text()).substr(word_end, start - word_end));
+    if (!separate) {
+      misread(std::string_view(tree_.text()).substr(word_end, end - word_end));
+    } else {
+      word_fields = first;
+    }
+    word_end = end;
+  };
   for (const FieldChild& fc : childrenOf(node)) {
     if (!fc.named) continue;
     const TSNode child = fc.node;
     const std::string_view type = typeOf(child);
     const std::string_view f = fc.field;
     word_placement_ = placement;
+    const size_t first = cmd.words.size();
+    const bool word =
+        f == "name" || !(f == "redirect" || isOneOf(type, {"file_redirect", "heredoc_redirect",
+                                                           "herestring_redirect", "subshell"}));
+    if (!word) word_end = kNoWord;
     if (f == "name") {
       const uint32_t parts = ts_node_named_child_count(child);
       evaluator(subs).fields(parts == 1 ? ts_node_named_child(child, 0) : child, cmd.words,
                              std::exchange(name_prefix_, ""));
+      wordRead(child, first);
     } else if (f == "redirect" ||
                isOneOf(type, {"file_redirect", "heredoc_redirect", "herestring_redirect"})) {
       redirect(child, redirects, subs, placement);
     } else if (type == "variable_assignment") {
       assignment(child, cmd, subs, !has_name);
+      wordRead(child, first);
     } else if (type == "subshell") {
       ShellPlacement p = placement;
       p.in_subshell = true;
@@ -729,7 +831,13 @@ void ProgramBuilder::command(TSNode node, ShellPlacement placement,
       env_ = outer;
     } else {
       evaluator(subs).fields(child, cmd.words);
+      wordRead(child, first);
     }
+  }
+  if (word_end != kNoWord) {
+    const std::string_view rest =
+        std::string_view(tree_.text()).substr(word_end, ts_node_end_byte(node) - word_end);
+    if (!rest.empty() && !separatesWords(rest)) misread(rest);
   }
   substitutions(subs, placement);
   // What it reads: the stage before it, unless a redirection says otherwise.

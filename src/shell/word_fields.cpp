@@ -16,11 +16,18 @@ MarkedText slice(const MarkedText& m, size_t from, size_t to) {
   out.marks.assign(m.marks.begin() + static_cast<std::ptrdiff_t>(from),
                    m.marks.begin() + static_cast<std::ptrdiff_t>(to));
   out.dynamic = m.dynamic;
-  out.quoted = m.quoted;
+  // An event between two bytes belongs to the slice it is inside of or at
+  // either end of; the pieces brace expansion cuts are one byte apart.
+  for (const WordEvent& e : m.events) {
+    if (e.at >= from && e.at <= to) out.events.push_back(WordEvent{e.at - from, e.kind});
+  }
   return out;
 }
 
 void appendText(MarkedText& to, const MarkedText& from) {
+  for (const WordEvent& e : from.events) {
+    to.events.push_back(WordEvent{e.at + to.text.size(), e.kind});
+  }
   to.text += from.text;
   to.marks.insert(to.marks.end(), from.marks.begin(), from.marks.end());
 }
@@ -126,7 +133,8 @@ void expand(const MarkedText& m, std::vector<MarkedText>& out, size_t budget, bo
     } else {
       const MarkedText body = slice(m, open + 1, close);
       if (std::any_of(body.marks.begin(), body.marks.end(),
-                      [](uint8_t mark) { return mark != kLiteral; })) {
+                      [](uint8_t mark) { return mark != kLiteral; }) ||
+          m.hasNullIn(open + 1, close)) {  // `{1..""3}` is not a sequence
         continue;
       }
       const auto items = sequence(body.text, budget, over);
@@ -134,7 +142,7 @@ void expand(const MarkedText& m, std::vector<MarkedText>& out, size_t budget, bo
       if (!items) continue;  // `{x}`: not an expansion; look further on
       for (const std::string& item : *items) {
         MarkedText a;
-        a.append(item, kQuoted);
+        a.append(item, kLiteral);  // letters, digits and `-`: `~{-1..1}` makes `~0`
         alternatives.push_back(std::move(a));
       }
     }
@@ -152,6 +160,9 @@ void expand(const MarkedText& m, std::vector<MarkedText>& out, size_t budget, bo
 }
 
 void replace(MarkedText& m, size_t pos, size_t len, const std::string& value) {
+  for (WordEvent& e : m.events) {
+    if (e.at > pos) e.at = e.at + value.size() - std::min(len, e.at - pos);
+  }
   m.text.replace(pos, len, value);
   m.marks.erase(m.marks.begin() + static_cast<std::ptrdiff_t>(pos),
                 m.marks.begin() + static_cast<std::ptrdiff_t>(pos + len));
@@ -171,10 +182,15 @@ void unknownDirectory(MarkedText& m, size_t pos, size_t len, const std::string& 
 bool tildeAt(MarkedText& m, size_t pos, const ShellEnv& env, bool colon_ends) {
   if (!literalAt(m, pos, '~')) return false;
   size_t end = pos + 1;
-  while (end < m.text.size() && m.text[end] != '/' && !(colon_ends && m.text[end] == ':')) {
-    if (m.marks[end] != kLiteral) return false;  // ~"user" is not expanded
+  // ~"user", ~"/x" and ~$X are not expanded: the prefix ends at an
+  // unquoted `/` (or `:`) as written.
+  while (end < m.text.size() &&
+         !(literalAt(m, end, '/') || (colon_ends && literalAt(m, end, ':')))) {
+    if (m.marks[end] != kLiteral) return false;
     ++end;
   }
+  // `""~` and `~""/x` are not tilde prefixes either.
+  if (m.hasNullIn(pos, end)) return false;
   const std::string user = m.text.substr(pos + 1, end - pos - 1);
   if (user.empty()) {
     const VariableValue home = env.get("HOME");
@@ -210,6 +226,19 @@ void MarkedText::append(std::string_view s, Mark mark) {
   marks.insert(marks.end(), s.size(), mark);
 }
 
+bool MarkedText::hasBreaks() const {
+  return std::any_of(events.begin(), events.end(), [](const WordEvent& e) {
+    return e.kind == WordEvent::kBreak || e.kind == WordEvent::kLoose;
+  });
+}
+
+bool MarkedText::hasNullIn(size_t from, size_t to) const {
+  return std::any_of(events.begin(), events.end(), [&](const WordEvent& e) {
+    return (e.kind == WordEvent::kNull || e.kind == WordEvent::kEmpty) && e.at >= from &&
+           e.at <= to;
+  });
+}
+
 bool makesSymbolSequence(const MarkedText& word) {
   for (size_t i = 0; i + 5 < word.text.size(); ++i) {
     if (!literalAt(word, i, '{') || word.text.compare(i + 2, 2, "..") != 0) continue;
@@ -228,7 +257,7 @@ bool makesSymbolSequence(const MarkedText& word) {
 std::optional<std::vector<MarkedText>> expandBraces(const MarkedText& word, size_t budget) {
   std::vector<MarkedText> out;
   bool over = false;
-  if (!word.breaks.empty()) {
+  if (word.hasBreaks()) {
     // "$@" and a brace expansion in one word: not followed.
     for (size_t i = 0; i < word.text.size(); ++i) {
       if (literalAt(word, i, '{')) return std::nullopt;
@@ -240,15 +269,33 @@ std::optional<std::vector<MarkedText>> expandBraces(const MarkedText& word, size
   return out;
 }
 
-void expandTildes(MarkedText& m, const ShellEnv& env, bool assignment) {
-  if (!assignment && !m.text.empty() && tildeAt(m, 0, env, false)) return;
+void expandTildes(MarkedText& m, const ShellEnv& env, bool assignment, bool assignment_like) {
+  // bash ends a tilde prefix at `:` in any word (`~:x` is `$HOME:x`).
+  if (!assignment && !m.text.empty() && literalAt(m, 0, '~')) {
+    size_t end = 1;
+    while (end < m.text.size() && !literalAt(m, end, '/') && !literalAt(m, end, ':')) ++end;
+    // `~:$X` keeps `$X` as written, `~:"x"` its `~`: only a plain `~:x` is
+    // followed.
+    if (end < m.text.size() && m.text[end] == ':' &&
+        (std::any_of(m.marks.begin(), m.marks.end(), [](uint8_t k) { return k != kLiteral; }) ||
+         !m.events.empty())) {
+      m.dynamic = true;
+      return;
+    }
+    if (tildeAt(m, 0, env, true)) return;
+  }
   size_t eq = 0;
   if (!assignment) {
+    if (!assignment_like) return;
     eq = m.text.find('=');
-    if (eq == std::string::npos || eq == 0 || !isVariableName(m.text.substr(0, eq))) return;
+    if (eq == std::string::npos || eq == 0) return;
+    // NAME=... and NAME+=...
+    const size_t name_end = m.text[eq - 1] == '+' ? eq - 1 : eq;
+    if (!isVariableName(m.text.substr(0, name_end))) return;
     for (size_t i = 0; i <= eq; ++i) {
       if (m.marks[i] != kLiteral) return;
     }
+    if (m.hasNullIn(0, eq)) return;  // `x""=~` is not an assignment
     ++eq;
   }
   for (size_t i = eq; i < m.text.size(); ++i) {
@@ -278,7 +325,6 @@ void splitFields(const MarkedText& m, const ShellEnv& env, const std::string& so
     out.push_back(ShellWord{"${IFS}", true, source});
     return;
   }
-  const size_t first = out.size();
   std::string field;
   bool has = false;
   bool after_white = false;
@@ -287,10 +333,29 @@ void splitFields(const MarkedText& m, const ShellEnv& env, const std::string& so
     field.clear();
     has = false;
   };
-  size_t next_break = 0;
+  // A quoted empty string is a character no IFS holds that quote removal
+  // takes away afterwards (bash's CTLNUL): it makes a word where it is.
+  size_t next_event = 0;
+  auto eventsAt = [&](size_t i) {
+    for (; next_event < m.events.size() && m.events[next_event].at <= i; ++next_event) {
+      switch (m.events[next_event].kind) {
+        case WordEvent::kBreak:
+          finish(true);
+          break;
+        case WordEvent::kLoose:
+          finish(false);
+          break;
+        case WordEvent::kNull:
+          has = true;
+          after_white = false;
+          break;
+        case WordEvent::kEmpty:
+          break;
+      }
+    }
+  };
   for (size_t i = 0; i < m.text.size(); ++i) {
-    while (next_break < m.breaks.size() && m.breaks[next_break] < i) ++next_break;
-    if (next_break < m.breaks.size() && m.breaks[next_break] == i) finish(true);
+    eventsAt(i);
     const char c = m.text[i];
     if (m.marks[i] == kSplit && ifs->find(c) != std::string::npos) {
       if (c == ' ' || c == '\t' || c == '\n') {
@@ -308,8 +373,8 @@ void splitFields(const MarkedText& m, const ShellEnv& env, const std::string& so
     has = true;
     after_white = false;
   }
+  eventsAt(m.text.size());
   finish(false);
-  if (out.size() == first && m.quoted) out.push_back(ShellWord{"", false, source});
 }
 
 }  // namespace toolguard::detail

@@ -21,16 +21,36 @@ enum Mark : uint8_t {
   kSplit = 2,    ///< from an unquoted expansion: IFS splits it, globs act
 };
 
+/// Something between two bytes of a word that splitting must see, in the
+/// order the word was read.
+struct WordEvent {
+  enum Kind : uint8_t {
+    kBreak,  ///< "$@" ends a word here: kept even when empty
+    kLoose,  ///< unquoted $@ or $* ends a word here: an empty one vanishes
+    kNull,   ///< a quoted empty string ("", '', "$empty"): its word is kept
+    kEmpty,  ///< an unquoted expansion that came out empty (`$X` before `~`)
+  };
+  size_t at;  ///< byte offset
+  Kind kind;
+};
+
 /// A word's text being built, with a mark per byte.
 struct MarkedText {
   std::string text;
   std::vector<uint8_t> marks;
-  std::vector<size_t> breaks;           ///< field boundaries "$@" makes (byte offsets)
+  std::vector<WordEvent> events;        ///< in order (offsets never decrease)
   std::vector<size_t> after_bare_name;  ///< offsets right after an unquoted `$NAME`
   bool dynamic = false;                 ///< some part is known only at run time
-  bool quoted = false;                  ///< a quoted part: the word survives being empty
+  bool assigns = false;                 ///< a `${NAME=word}` in it assigned NAME
+  bool positional_inside = false;       ///< an unquoted $@ or $* is part of it
 
   void append(std::string_view s, Mark mark);
+  void event(WordEvent::Kind kind) { events.push_back(WordEvent{text.size(), kind}); }
+  /// Words of `$@` or `$*` end inside it (not one word in an assignment).
+  bool hasBreaks() const;
+  /// A quoted empty string or an empty expansion at an offset in [from,
+  /// to]: text bash read there that is not a tilde or a brace sequence.
+  bool hasNullIn(size_t from, size_t to) const;
 };
 
 /// A letter sequence between the cases (`{Z..a}`): it makes `[ \ ] ^ _` and
@@ -43,9 +63,12 @@ bool makesSymbolSequence(const MarkedText& word);
 std::optional<std::vector<MarkedText>> expandBraces(const MarkedText& word, size_t budget);
 
 /// Tilde expansion at the start of the word (`~`, `~/x`, `~user`), and after
-/// `=` and `:` in a word that looks like an assignment (`of=~/x`), or in an
-/// assignment's value (`assignment`: the value starts as if after `=`).
-void expandTildes(MarkedText& word, const ShellEnv& env, bool assignment);
+/// `=` and `:` in a word that looks like an assignment (`of=~/x`) when
+/// `assignment_like` (bash no longer sees the words brace expansion makes as
+/// assignments: `x=~/y{a,b}` keeps its `~`), or in an assignment's value
+/// (`assignment`: the value starts as if after `=`).
+void expandTildes(MarkedText& word, const ShellEnv& env, bool assignment,
+                  bool assignment_like = true);
 
 /// Field splitting on IFS and the glob check: the words bash passes on.
 /// A word with a glob is dynamic; an unquoted empty expansion vanishes.

@@ -84,6 +84,8 @@ std::string decodeAnsiC(std::string_view body) {
         }
     }
   }
+  // bash keeps the text up to a NUL (`$'a\0b'` is `a`).
+  out.resize(std::min(out.size(), out.find('\0')));
   return out;
 }
 
@@ -123,28 +125,43 @@ void WordEvaluator::fields(TSNode node, std::vector<ShellWord>& out,
   const MarkedText rest = walk(node);
   m.text += rest.text;
   m.marks.insert(m.marks.end(), rest.marks.begin(), rest.marks.end());
-  for (size_t b : rest.breaks) m.breaks.push_back(b + literal_prefix.size());
+  for (const WordEvent& e : rest.events) {
+    m.events.push_back(WordEvent{e.at + literal_prefix.size(), e.kind});
+  }
   for (size_t b : rest.after_bare_name) m.after_bare_name.push_back(b + literal_prefix.size());
   m.dynamic = rest.dynamic;
-  m.quoted = rest.quoted;
+  m.assigns = rest.assigns;
+  m.positional_inside = rest.positional_inside;
+  // A backslash-newline in a word: the grammar does not always take it out.
+  if (source.find("\\\n") != std::string::npos) m.dynamic = true;
   if (makesSymbolSequence(m)) runner_.valueRunsAsCode("a brace sequence through symbols ({Z..a})");
   std::optional<std::vector<MarkedText>> words =
       expandBraces(m, std::min<size_t>(brace_budget_, 256));
   // Bash expands braces before parameters: `$X{o,}` is `$Xo $X`. A brace
-  // expansion right after a bare `$NAME` is not followed.
+  // expansion right after a bare `$NAME` is not followed, nor one in a word
+  // that assigns (`{y,${X=a}}$X` is `y` and `aa`: each word is expanded
+  // in turn).
   const bool glued =
       words && words->size() > 1 &&
-      std::any_of(m.after_bare_name.begin(), m.after_bare_name.end(), [&](size_t at) {
-        return at < m.text.size() && m.text[at] == '{' && m.marks[at] == kLiteral;
-      });
-  if (!words || glued) {
+      (m.assigns || std::any_of(m.after_bare_name.begin(), m.after_bare_name.end(), [&](size_t at) {
+         // `{a,$X}y` is `a` and `$Xy`: the name goes on after the brace.
+         return at < m.text.size() && m.marks[at] == kLiteral &&
+                (m.text[at] == '{' || m.text[at] == '}' || m.text[at] == ',');
+       }));
+  const std::string_view written = tree_.textOf(node);
+  if (m.positional_inside && literal_prefix.empty() &&
+      (written == "$@" || written == "$*" || written == "${@}" || written == "${*}" ||
+       written == "\"$@\"" || written == "\"${@}\"")) {
+    m.positional_inside = false;
+  }
+  if (!words || glued || m.positional_inside) {
     brace_budget_ = 0;
     out.push_back(ShellWord{m.text, true, source});
     return;
   }
   if (words->size() > 1) brace_budget_ -= std::min(brace_budget_, words->size());
   for (MarkedText& w : *words) {
-    expandTildes(w, env_, false);
+    expandTildes(w, env_, false, words->size() == 1);
     splitFields(w, env_, source, out);
   }
 }
@@ -161,23 +178,29 @@ ShellWord WordEvaluator::single(TSNode node) {
 
 ShellWord WordEvaluator::hereString(TSNode node) {
   MarkedText m = walk(node);
-  if (!m.text.empty() && m.text[0] == '~') {
-    // Only a leading tilde: a here-string is neither split nor globbed.
-    MarkedText head = m;
-    head.breaks.clear();
-    expandTildes(head, env_, false);
-    m = std::move(head);
-  }
-  return ShellWord{m.text, m.dynamic || !m.breaks.empty(), std::string(tree_.textOf(node))};
+  // Only a leading tilde: a here-string is neither split nor globbed.
+  if (!m.text.empty() && m.text[0] == '~') expandTildes(m, env_, false);
+  return ShellWord{m.text, m.dynamic || m.hasBreaks(), std::string(tree_.textOf(node))};
 }
 
 ShellWord WordEvaluator::assignmentValue(TSNode node) {
   MarkedText m = walk(node);
   expandTildes(m, env_, true);
-  return ShellWord{m.text, m.dynamic || !m.breaks.empty(), std::string(tree_.textOf(node))};
+  return ShellWord{m.text, m.dynamic || m.hasBreaks(), std::string(tree_.textOf(node))};
 }
 
 void WordEvaluator::appendSource(std::string_view text, MarkedText& m, bool quoted) {
+  // A `$` the grammar left in text (`$@{1..3}` read as braces) that bash
+  // reads as an expansion: not known.
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    if (text[i] == '\\') {
+      ++i;
+    } else if (text[i] == '$' &&
+               (std::isalnum(static_cast<unsigned char>(text[i + 1])) ||
+                std::string_view("_@*#?$!-{('\"").find(text[i + 1]) != std::string_view::npos)) {
+      m.dynamic = true;
+    }
+  }
   if (quoted) {
     m.append(unescapeDoubleQuoted(text), kQuoted);
     return;
@@ -198,6 +221,19 @@ void WordEvaluator::appendSource(std::string_view text, MarkedText& m, bool quot
 
 void WordEvaluator::appendUnknown(TSNode node, MarkedText& m) {
   m.dynamic = true;
+  // `${X:=...}` not followed, also inside another expansion: X may be
+  // assigned.
+  const std::string_view text = tree_.textOf(node);
+  for (size_t at = text.find("${"); at != std::string_view::npos; at = text.find("${", at + 2)) {
+    size_t end = at + 2;
+    while (end < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) {
+      ++end;
+    }
+    const size_t op = end < text.size() && text[end] == ':' ? end + 1 : end;
+    if (end > at + 2 && op < text.size() && text[op] == '=')
+      env_.forget(text.substr(at + 2, end - at - 2));
+  }
   m.append(tree_.textOf(node), kQuoted);
   collectSubstitutions(node, substitutions_);
 }
@@ -212,7 +248,17 @@ void WordEvaluator::appendParts(TSNode node, MarkedText& m, bool quoted, uint32_
     TSNode child = ts_node_named_child(node, i);
     const uint32_t child_start = ts_node_start_byte(child);
     if (child_start > cursor) {
-      appendSource(std::string_view(tree_.text()).substr(cursor, child_start - cursor), m, quoted);
+      std::string_view gap = std::string_view(tree_.text()).substr(cursor, child_start - cursor);
+      // `$"..."` (a string translated by the locale; the grammar leaves the
+      // `$` outside the string): the `$` is no text.
+      if (!quoted && typeOf(child) == "string" && gap.ends_with('$')) {
+        size_t backslashes = 0;
+        while (backslashes + 1 < gap.size() && gap[gap.size() - 2 - backslashes] == '\\') {
+          ++backslashes;
+        }
+        if (backslashes % 2 == 0) gap.remove_suffix(1);
+      }
+      appendSource(gap, m, quoted);
     }
     if (quoted && typeOf(child) == "string_content") {
       m.append(unescapeDoubleQuoted(tree_.textOf(child)), kQuoted);
@@ -240,9 +286,35 @@ void WordEvaluator::appendPositional(const std::vector<std::string>& values, boo
     }
     return;
   }
+  if (quoted) {
+    // "$@": a word for each, even an empty one.
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (i > 0) m.event(WordEvent::kBreak);
+      m.append(values[i], kQuoted);
+    }
+    if (!values.empty()) m.event(WordEvent::kNull);
+    return;
+  }
+  // Unquoted $@ and $*: joined by IFS's first character when that is a
+  // blank, which then splits them; with an empty IFS, a word each and the
+  // empty ones vanish. With IFS `:` bash makes an empty word of an empty
+  // parameter between two others but not of a blank one: not followed.
+  const std::optional<std::string> ifs = env_.ifs();
+  if (!ifs) {
+    m.dynamic = true;
+    return;
+  }
+  if (values.size() > 1 && !ifs->empty() &&
+      std::string_view(" \t\n").find((*ifs)[0]) == std::string_view::npos) {
+    m.dynamic = true;  // IFS `:`: not quite as if joined by `:` (a leading blank parameter)
+    return;
+  }
   for (size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) m.breaks.push_back(m.text.size());
-    m.append(values[i], quoted ? kQuoted : kSplit);
+    if (i > 0) {
+      m.append(ifs->substr(0, 1), kSplit);
+      m.event(WordEvent::kLoose);
+    }
+    m.append(values[i], kSplit);
   }
 }
 
@@ -286,17 +358,26 @@ Parameter lookUp(std::string_view name, const ShellEnv& env) {
   return p;
 }
 
-// An operand bash would take as it is (`${X:-/tmp}`); nullopt for one that
-// needs expanding or quote removal.
-std::optional<std::string> plainOperand(std::string_view word, const ShellEnv& env) {
+// An operand bash would take as it is (`${X:-/tmp}`, `${X:-~/d}`): the home
+// directory a leading `~` stands for (never split) and the rest; nullopt
+// for one that needs expanding or quote removal.
+struct Operand {
+  std::string home;
+  std::string rest;
+};
+
+std::optional<Operand> plainOperand(std::string_view word, const ShellEnv& env, bool quoted) {
   if (word.find_first_of("$`'\"\\{}*?[") != std::string_view::npos) return std::nullopt;
-  if (word.starts_with("~")) {
+  // `${X:-a:~}` in an assignment's value expands that `~` too.
+  if (word.find('~', 1) != std::string_view::npos) return std::nullopt;
+  // Inside double quotes `"${X:-~}"` is `~`.
+  if (word.starts_with("~") && !quoted) {
     if (word.size() > 1 && word[1] != '/') return std::nullopt;
     const VariableValue home = env.get("HOME");
     if (home.state != VariableValue::State::Set) return std::nullopt;
-    return home.value + std::string(word.substr(1));
+    return Operand{home.value, std::string(word.substr(1))};
   }
-  return std::string(word);
+  return Operand{"", std::string(word)};
 }
 
 bool isSpecialParameter(char c) {
@@ -358,9 +439,14 @@ void WordEvaluator::expansion(TSNode node, MarkedText& m, bool quoted) {
   }
   if (rest.empty()) {
     if (p.state == VariableValue::State::Unknown) return appendUnknown(node, m);
-    if (p.list != nullptr) return appendPositional(*p.list, name == "*", m, quoted);
+    if (p.list != nullptr) {
+      // Unquoted $@ and $* next to other text split in ways of their own
+      // (`\ $@x` with no parameters is two words): followed alone only.
+      if (!quoted || name == "@") m.positional_inside = true;
+      return appendPositional(*p.list, name == "*", m, quoted);
+    }
     m.append(p.value, quoted ? kQuoted : kSplit);
-    m.append(literal_tail, quoted ? kQuoted : kLiteral);
+    m.append(literal_tail, kQuoted);  // `$2x=~` is no assignment
     return;
   }
   // ${NAME-word} ${NAME:-word} ${NAME=word} ${NAME+word} ${NAME?word} and their `:` forms.
@@ -371,25 +457,29 @@ void WordEvaluator::expansion(TSNode node, MarkedText& m, bool quoted) {
     return appendUnknown(node, m);
   }
   const char op = rest[0];
-  const std::optional<std::string> word = plainOperand(rest.substr(1), env_);
+  const std::optional<Operand> word = plainOperand(rest.substr(1), env_, quoted);
   const bool missing = p.state == VariableValue::State::Unset || (colon && p.value.empty());
-  std::string value = p.value;
+  Operand value{"", p.value};
   if (op == '-' || op == '=') {
     if (missing) {
       if (!word) return appendUnknown(node, m);
       if (op == '=') {
         if (!isVariableName(name)) return appendUnknown(node, m);
-        env_.set(name, *word);
+        env_.set(name, word->home + word->rest);
+        m.assigns = true;
       }
       value = *word;
     }
   } else if (op == '+') {
     if (!missing && !word) return appendUnknown(node, m);
-    value = missing ? std::string() : *word;
+    value = missing ? Operand{} : *word;
   } else if (missing) {
     return appendUnknown(node, m);  // ${X?msg}: bash stops with an error
   }
-  m.append(value, quoted ? kQuoted : kSplit);
+  // The home directory `${X:-~}` makes is not split; `${X:=~}` expands to
+  // the variable's new value, which is.
+  m.append(value.home, quoted || op != '=' ? kQuoted : kSplit);
+  m.append(value.rest, quoted ? kQuoted : kSplit);
 }
 
 void WordEvaluator::append(TSNode node, MarkedText& m, bool quoted) {
@@ -399,22 +489,50 @@ void WordEvaluator::append(TSNode node, MarkedText& m, bool quoted) {
       (type == "number" && ts_node_named_child_count(node) == 0)) {
     appendSource(text, m, quoted);
   } else if (type == "raw_string") {
-    m.quoted = true;
-    if (text.size() >= 2) m.append(text.substr(1, text.size() - 2), kQuoted);
+    if (text.size() > 2) {
+      m.append(text.substr(1, text.size() - 2), kQuoted);
+    } else {
+      m.event(WordEvent::kNull);
+    }
+  } else if (type == "ansi_c_string" && text.find("\\x{") != std::string_view::npos) {
+    appendUnknown(node, m);  // `\x{...}`: read differently by bash versions
   } else if (type == "ansi_c_string") {
-    m.quoted = true;
-    if (text.size() >= 3) m.append(decodeAnsiC(text.substr(2, text.size() - 3)), kQuoted);
+    const std::string value = text.size() >= 3 ? decodeAnsiC(text.substr(2, text.size() - 3)) : "";
+    if (value.empty()) m.event(WordEvent::kNull);
+    m.append(value, kQuoted);
   } else if (type == "string" || type == "translated_string") {
     const uint32_t start = ts_node_start_byte(node) + (type == "translated_string" ? 2 : 1);
     const uint32_t end = ts_node_end_byte(node);
-    // "$@" with no parameters makes no word at all.
+    // "$@" with no parameters makes no word at all; any other quoted text
+    // that comes out empty is a quoted empty string.
     const bool all_args = text == "\"$@\"" || text == "\"${@}\"";
-    if (!all_args) m.quoted = true;
+    // "$@${X:-a:b}" splits the operand: not followed.
+    if ((text.find("$@") != std::string_view::npos || text.find("${@") != std::string_view::npos) &&
+        text.find("${") != text.find("${@")) {
+      m.dynamic = true;
+    }
+    const size_t before = m.text.size();
+    const size_t events = m.events.size();
     if (end > start) appendParts(node, m, true, start, end - 1);
+    // "$@$X" with no parameters and X empty makes no word either.
+    const std::vector<std::string>* positional = env_.positional();
+    bool no_args = false;
+    for (uint32_t i = 0;
+         positional != nullptr && positional->empty() && i < ts_node_named_child_count(node); ++i) {
+      const std::string_view part = tree_.textOf(ts_node_named_child(node, i));
+      no_args = no_args || part == "$@" || part == "${@}";
+    }
+    if (!all_args && !no_args && m.text.size() == before && m.events.size() == events) {
+      m.events.push_back(WordEvent{before, WordEvent::kNull});
+    } else if (m.text.size() == before && m.events.size() == events) {
+      m.events.push_back(WordEvent{before, WordEvent::kEmpty});
+    }
   } else if (type == "concatenation" || type == "command_name") {
     appendParts(node, m, quoted, ts_node_start_byte(node), ts_node_end_byte(node));
   } else if (type == "simple_expansion" || type == "expansion") {
+    const size_t before = m.text.size();
     expansion(node, m, quoted);
+    if (m.text.size() == before && !quoted) m.event(WordEvent::kEmpty);
     if (type == "simple_expansion" && !quoted) m.after_bare_name.push_back(m.text.size());
   } else if (type == "command_substitution") {
     std::optional<std::string> output = runner_.run(node);
@@ -424,6 +542,8 @@ void WordEvaluator::append(TSNode node, MarkedText& m, bool quoted) {
       return;
     }
     while (!output->empty() && output->back() == '\n') output->pop_back();
+    // In `" $(cmd)"` the grammar puts the blank before `$(` in the node.
+    appendSource(text.substr(0, std::min(text.find("$("), text.find('`'))), m, quoted);
     m.append(*output, quoted ? kQuoted : kSplit);
   } else if (type == "process_substitution") {
     m.dynamic = true;

@@ -241,6 +241,48 @@ TEST(ShellValues, ValuesThatRunAsCodeAreUnknownCommands) {
   })) << lines(perl);
 }
 
+// What tests/unit/word_expansion_differential_test.cpp found bash doing
+// differently from the model: each family once.
+TEST(ShellValues, QuotedEmptyStringsKeepTheirWord) {
+  EXPECT_RUNS("X='a '; echo $X\"\"", "echo a ");
+  EXPECT_RUNS("W=' x'; echo \"\"$W", "echo  x");
+  EXPECT_RUNS("set -- a ''; echo \"$@\"", "echo a ");
+  EXPECT_RUNS("set -- '' ''; echo \"$@\" x", "echo   x");
+  EXPECT_RUNS("set -- '' x; echo $@", "echo x");
+  EXPECT_RUNS("echo {a,,\"\"}", "echo a ");
+  EXPECT_RUNS("echo $'a\\0b'", "echo a");
+  EXPECT_RUNS("echo x$\"y\"", "echo xy");
+  EXPECT_RUNS("echo \" $(echo x)\"", "echo  x");
+}
+
+TEST(ShellValues, TildesAsBashExpandsThem) {
+  EXPECT_RUNS("unset X; echo \"${X:-~}\"", "echo ~");
+  EXPECT_RUNS("unset X; IFS=/; echo ${X:-~}", "echo /home/u");
+  EXPECT_RUNS("echo \"\"~ ~\"\"/x x\"\"=~/y", "echo ~ ~/x x=~/y");
+  EXPECT_RUNS("unset E; echo $E~", "echo ~");
+  EXPECT_RUNS("echo x=~/y{a,b}", "echo x=~/ya x=~/yb");
+  EXPECT_RUNS("echo _+=~/a ~:x", "echo _+=/home/u/a /home/u:x");
+  EXPECT_RUNS("echo {1..\"\"3}", "echo {1..3}");
+  EXPECT_NOT_RUNS("echo ~{-1..1}", "echo ~-1 ~0 ~1");
+}
+
+TEST(ShellValues, ExpansionsNotFollowedStayUnknown) {
+  // `${X:=...}` not followed may assign X; `{y,${X=a}}$X` expands in turn.
+  EXPECT_RUNS("unset X; : ${X:=\\ a}; echo $X", "echo $$X");
+  EXPECT_NOT_RUNS("unset X; echo {y,${X=a}}$X", "echo ya aa");
+  EXPECT_NOT_RUNS("X=a; echo {b,$X}c", "echo bc ac");
+  EXPECT_NOT_RUNS("IFS=:; set -- ' ' x; echo $@", "echo  x");
+  EXPECT_NOT_RUNS("set --; W=' :'; IFS=' :'; echo $W\",-b\"$@", "echo  ,-b");
+}
+
+TEST(ShellValues, WordsTheGrammarMisreadsAreParseErrors) {
+  for (const char* script : {"echo \"a\"\\`", "echo \\ x", "x=\\ \\ \ny=1",
+                             "echo $'\\\\' x\necho 'y'", "echo $2\\$", "echo {1..2}\\=x"}) {
+    EXPECT_TRUE(parseAsUser(script).parse_error) << script;
+  }
+  EXPECT_FALSE(parseAsUser("echo a\\ b 'c d' \"e\"f").parse_error);
+}
+
 }  // namespace shell_values_test
 }  // namespace toolguard
 
