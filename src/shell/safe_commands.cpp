@@ -274,9 +274,9 @@ bool ordinaryWork(const CommandScene& s, std::string& unknown) {
 }
 
 std::optional<std::string> printsSecretVariable(const SimpleCommand& c) {
-  if (!oneOf(c.commandName(), {"echo", "printf"})) return std::nullopt;
-  for (const ShellWord& w : c.arguments()) {
-    if (!w.dynamic) continue;
+  // The names a run-time word expands that may hold a credential.
+  auto secretIn = [](const ShellWord& w) -> std::optional<std::string> {
+    if (!w.dynamic) return std::nullopt;
     const std::string& t = w.text;
     for (size_t at = t.find('$'); at != std::string::npos; at = t.find('$', at + 1)) {
       size_t start = at + 1;
@@ -289,6 +289,21 @@ std::optional<std::string> printsSecretVariable(const SimpleCommand& c) {
       const std::string name = t.substr(start, end - start);
       if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) continue;
       if (variableMayHoldSecret(name)) return "prints $" + name + ", which may hold a credential";
+    }
+    return std::nullopt;
+  };
+  if (oneOf(c.commandName(), {"echo", "printf"})) {
+    for (const ShellWord& w : c.arguments()) {
+      if (auto secret = secretIn(w)) return secret;
+    }
+  }
+  // What any program reads on its standard input may be printed (cat,
+  // grep, tee, ...): a here-string or here-document expanding one too.
+  for (const ShellRedirect& r : c.redirects) {
+    if (r.op == "<<<") {
+      if (auto secret = secretIn(r.target)) return secret;
+    } else if (r.op == "<<" || r.op == "<<-") {
+      if (auto secret = secretIn(r.document)) return secret;
     }
   }
   return std::nullopt;

@@ -480,5 +480,58 @@ TEST(OrdinaryWork, RecursiveSearchesMeetTheSecretsAtTheTopOfTheTree) {
   std::filesystem::remove_all(dir);
 }
 
+// Printing a variable that may hold a credential, in any spelling, or the
+// whole environment, is a secret read; variables known to hold none print.
+TEST(OrdinaryWork, SecretsDoNotLeaveThroughOutput) {
+  std::mt19937 random(38);
+  std::vector<std::string> names = {
+      "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "DATABASE_URL", "MY_PASSWORD",
+      "NPM_TOKEN",    "ANTHROPIC_API_KEY",     "session_key"};
+  for (int k = 0; k < 6; ++k) {
+    std::string name = "ZQ";
+    for (int i = 0; i < 6; ++i) name += static_cast<char>('A' + random() % 26);
+    names.push_back(name);
+  }
+  const std::vector<std::string> forms = {"echo $V",
+                                          "echo \"$V\"",
+                                          "echo ${V}",
+                                          "printf '%s\\n' \"$V\"",
+                                          "echo \"${V:0:4}\"",
+                                          "echo \"${V^^}\"",
+                                          "echo \"${V/a/b}\"",
+                                          "printenv V",
+                                          "echo \"x=$V\"",
+                                          "cat <<< \"$V\"",
+                                          "printf \"$V\"",
+                                          "echo \"${V:-none}\"",
+                                          "echo \"${V#*:}\"",
+                                          "cat <<EOF\n$V\nEOF",
+                                          "grep -o . <<< \"$V\"",
+                                          "echo -n \"$V\"",
+                                          "printf '%q' \"$V\"",
+                                          "echo \"${V@Q}\""};
+  size_t checked = 0;
+  for (const std::string& name : names) {
+    for (std::string form : forms) {
+      for (size_t at = form.find('V'); at != std::string::npos;
+           at = form.find('V', at + name.size())) {
+        form.replace(at, 1, name);
+      }
+      ++checked;
+      EXPECT_NE(verdictOf(form), Verdict::Allow) << form;
+    }
+  }
+  for (const char* whole : {"printenv", "env", "set", "export -p", "declare -p", "declare -x",
+                            "typeset -p", "export", "env | sort", "set | grep -i key",
+                            "cat /proc/self/environ", "ps e", "ps auxe", "readonly -p"}) {
+    ++checked;
+    EXPECT_NE(verdictOf(whole), Verdict::Allow) << whole;
+  }
+  EXPECT_GT(checked, 200u);
+  for (const char* plain : {"echo \"$HOME\"", "printenv PATH", "echo $PWD", "echo hello"}) {
+    EXPECT_EQ(verdictOf(plain), Verdict::Allow) << plain;
+  }
+}
+
 }  // namespace ordinary_work_test
 }  // namespace toolguard
