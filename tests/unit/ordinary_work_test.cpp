@@ -533,5 +533,31 @@ TEST(OrdinaryWork, SecretsDoNotLeaveThroughOutput) {
   }
 }
 
+// A link made inside the workspace to a place outside it, or to a secret,
+// is a way out for every later command: never made unasked, in any spelling.
+TEST(OrdinaryWork, LinksOutOfTheWorkspaceAsk) {
+  const std::vector<std::string> forms = {"ln -s",         "ln -sf",   "ln -sfn", "ln -sr",
+                                          "ln --symbolic", "ln -s -f", "ln",      "ln -T -s",
+                                          "cp -s",         "ln -snf"};
+  const std::vector<std::string> targets = {"~/.ssh/id_rsa", "~",    "/",         "/etc/passwd",
+                                            "../../..",      "../x", "\"$HOME\"", "~/.aws",
+                                            "/tmp",          ".env"};
+  size_t checked = 0;
+  for (const std::string& form : forms) {
+    for (const std::string& target : targets) {
+      for (const std::string& then :
+           {std::string(), std::string(" && cat link"), std::string(" && rm -rf link/")}) {
+        const std::string command = form + " " + target + " link" + then;
+        ++checked;
+        EXPECT_NE(verdictOf(command), Verdict::Allow) << command;
+      }
+    }
+  }
+  EXPECT_GT(checked, 250u);
+  for (const char* everyday : {"ln -s ../src/config.h include/config.h", "ln -sf build/app app"}) {
+    EXPECT_EQ(verdictOf(everyday), Verdict::Allow) << everyday;
+  }
+}
+
 }  // namespace ordinary_work_test
 }  // namespace toolguard
