@@ -218,6 +218,38 @@ std::vector<std::string> makefileScripts(std::string_view content) {
   return out;
 }
 
+// A requirements file's lines that install from elsewhere than the index
+// the project uses: every line must be a package name (with extras) and a
+// version specifier or environment marker; options (`--index-url`,
+// `--extra-index-url`, `-e`, `-r`, `-c`, `--find-links`, `--trusted-host`),
+// URLs, VCS references and paths are each given as unjudged. Comments and
+// blank lines give nothing.
+std::vector<std::string> requirementsScripts(std::string_view content) {
+  std::vector<std::string> out;
+  for (std::string line : lines(content)) {
+    if (const size_t hash = line.find(" #"); hash != std::string::npos) line.erase(hash);
+    line.erase(0, line.find_first_not_of(" \t"));
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\t')) {
+      line.pop_back();
+    }
+    if (line.empty() || line[0] == '#') continue;
+    const bool plain =
+        std::isalnum(static_cast<unsigned char>(line[0])) &&
+        line.find("://") == std::string::npos && line.find(" @ ") == std::string::npos &&
+        line.find('@') == std::string::npos && line.find('/') == std::string::npos &&
+        line.find('\\') == std::string::npos && line.find(" -") == std::string::npos &&
+        std::all_of(line.begin(), line.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) ||
+                 std::string_view("._-[],<>=!~*;:'\" ()").find(c) != std::string_view::npos;
+        });
+    if (!plain) {
+      out.push_back(std::string(kUnjudgedBuildText) + "the requirement `" + line +
+                    "` (not a package from the project's index)");
+    }
+  }
+  return out;
+}
+
 // A version range or tag from the registry (`^1.2.0`, `~1.0 || 2.x`,
 // `latest`), or a package of the workspace (`workspace:*`); not a path, URL,
 // git or tarball source, or an alias of another package.
@@ -439,6 +471,13 @@ BuildFile buildFileKind(std::string_view path, std::string_view content) {
   }
   if (base == "CMakeLists.txt" || base.ends_with(".cmake")) return BuildFile::CMake;
   if (base.ends_with(".ipynb")) return BuildFile::Notebook;
+  if ((base.starts_with("requirements") || base.starts_with("constraints")) &&
+      (base.ends_with(".txt") || base.ends_with(".in"))) {
+    return BuildFile::Requirements;
+  }
+  if (path.find("/requirements/") != std::string_view::npos && base.ends_with(".txt")) {
+    return BuildFile::Requirements;
+  }
   if (base.ends_with(".sh") || base.ends_with(".bash") || base.ends_with(".zsh") ||
       startsWithShellShebang(content)) {
     return BuildFile::ShellScript;
@@ -470,6 +509,8 @@ std::string describeBuildFile(BuildFile kind) {
       return "the CMake file";
     case BuildFile::Notebook:
       return "the notebook's shell cells";
+    case BuildFile::Requirements:
+      return "the requirements file";
     case BuildFile::None:
       break;
   }
@@ -493,6 +534,8 @@ std::vector<std::string> buildFileScripts(BuildFile kind, std::string_view conte
       return justfileScripts(content);
     case BuildFile::Notebook:
       return notebookScripts(content);
+    case BuildFile::Requirements:
+      return requirementsScripts(content);
     default:
       return {};
   }
@@ -536,6 +579,8 @@ bool runsBuildFile(const SimpleCommand& command, BuildFile kind) {
       return name == "act";
     case BuildFile::GitLabCi:
       return name == "gitlab-runner";
+    case BuildFile::Requirements:
+      return oneOf(name, {"pip", "pip3", "uv", "pip-sync"});
     case BuildFile::Notebook:
       return oneOf(name,
                    {"jupyter", "jupyter-nbconvert", "jupyter-execute", "papermill", "ipython"});

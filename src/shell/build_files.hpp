@@ -26,6 +26,7 @@ enum class BuildFile {
   CargoBuild,      ///< build.rs, Cargo.toml, .cargo/config.toml
   CMake,           ///< CMakeLists.txt, *.cmake
   Notebook,        ///< *.ipynb: code cells' `!cmd` lines and `%%bash` cells
+  Requirements,    ///< requirements*.txt, constraints*.txt, *.in: what pip installs
 };
 
 /// The kind of a file by its path; `content` (may be empty) tells a script by its #!.

