@@ -45,6 +45,8 @@ std::vector<std::string> addedScripts(BuildFile kind, const std::string& before,
   std::vector<bool> used(old_scripts.size(), false);
   std::vector<std::string> added;
   for (std::string& script : buildFileScripts(kind, after)) {
+    // A link between commands of a new file, all of which are judged.
+    if (before.empty() && script.starts_with(kUnjudgedLinkText)) continue;
     auto it = std::lower_bound(old_scripts.begin(), old_scripts.end(), script);
     while (it != old_scripts.end() && *it == script && used[it - old_scripts.begin()]) ++it;
     if (it != old_scripts.end() && *it == script) {
@@ -142,7 +144,7 @@ void judgeBuildFileContent(const CompiledPolicy& compiled, const CallView& view,
       }
       ToolCall call;
       call.tool = shell.name;
-      call.args = {{"command", script}};
+      call.args = {{"command", std::string(scriptCommand(script))}};
       call.context = view.call().context;
       const CallView inner(call, shell, compiled.policy.paths.pathOptions(),
                            &compiled.policy.paths.workspace_roots);

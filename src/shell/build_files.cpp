@@ -124,32 +124,52 @@ std::map<std::string, std::string, std::less<>> plainMakeVariables(
   return plain;
 }
 
-// A recipe with `$(NAME)` and `${NAME}` of plain variables replaced by their
-// text; `$$` (a `$` for the shell) is left for makeToShell.
-std::string substitutePlainVariables(const std::string& recipe,
-                                     const std::map<std::string, std::string, std::less<>>& plain) {
-  if (plain.empty()) return recipe;
+// A recipe with `$(NAME)`, `${NAME}` and `$N` of plain variables replaced by
+// their text; `$$` (a `$` for the shell), automatic variables (`$@`, `$<`,
+// `$(@D)`, ...) and `$(shell ...)` are left for makeToShell and the shell
+// rules. Nullopt when any other reference remains: its text is known only
+// when make runs (from the environment, `?=`, `+=`, a function), and make
+// pastes it in before the shell reads quotes (`echo '$(X)'` runs whatever
+// X holds).
+std::optional<std::string> substitutePlainVariables(
+    const std::string& recipe, const std::map<std::string, std::string, std::less<>>& plain) {
+  static constexpr std::string_view kAutomatic = "@<^*?+|%";
   std::string out;
   for (size_t i = 0; i < recipe.size(); ++i) {
-    if (recipe[i] == '$' && i + 1 < recipe.size() && recipe[i + 1] == '$') {
-      out += "$$";
+    if (recipe[i] != '$' || i + 1 >= recipe.size()) {
+      out += recipe[i];
+      continue;
+    }
+    const char next = recipe[i + 1];
+    if (next == '$' || kAutomatic.find(next) != std::string_view::npos) {
+      out += recipe.substr(i, 2);
       ++i;
       continue;
     }
-    if (recipe[i] == '$' && i + 1 < recipe.size() &&
-        (recipe[i + 1] == '(' || recipe[i + 1] == '{')) {
-      const char close = recipe[i + 1] == '(' ? ')' : '}';
+    if (next == '(' || next == '{') {
+      const char close = next == '(' ? ')' : '}';
       const size_t end = recipe.find(close, i + 2);
-      if (end != std::string::npos) {
-        const auto it = plain.find(std::string_view(recipe).substr(i + 2, end - i - 2));
-        if (it != plain.end()) {
-          out += it->second;
-          i = end;
-          continue;
-        }
+      if (end == std::string::npos) return std::nullopt;
+      const std::string_view name = std::string_view(recipe).substr(i + 2, end - i - 2);
+      if (const auto it = plain.find(name); it != plain.end()) {
+        out += it->second;
+        i = end;
+        continue;
       }
+      if ((!name.empty() && kAutomatic.find(name[0]) != std::string_view::npos) ||
+          name.starts_with("shell ") || name.starts_with("shell\t")) {
+        out += recipe[i];  // the rest is copied as it is
+        continue;
+      }
+      return std::nullopt;
     }
-    out += recipe[i];
+    // `$X`: the make variable X.
+    if (const auto it = plain.find(std::string_view(&recipe[i + 1], 1)); it != plain.end()) {
+      out += it->second;
+      ++i;
+      continue;
+    }
+    return std::nullopt;
   }
   return out;
 }
@@ -182,39 +202,90 @@ std::optional<std::string> makeSetting(std::string_view line) {
   return std::nullopt;
 }
 
+// True for a Makefile line that assigns a variable (`=`, `:=`, `::=`,
+// `?=`, `+=`, `!=`) rather than naming targets.
+bool makeAssignment(std::string_view line) {
+  const size_t eq = line.find('=');
+  if (eq == std::string_view::npos) return false;
+  const size_t colon = line.find(':');
+  // `a: b` is a rule; `a := b` and `a ::= b` assign.
+  return colon == std::string_view::npos || colon > eq || line.substr(colon).starts_with(":=") ||
+         line.substr(colon).starts_with("::=");
+}
+
 std::vector<std::string> makefileScripts(std::string_view content) {
   std::vector<std::string> out;
   const std::vector<std::string> file_lines = lines(content);
   const auto plain = plainMakeVariables(file_lines);
-  std::string pending;  // a recipe line continued with a backslash
-  for (const std::string& line : file_lines) {
-    if (!pending.empty()) {
-      pending += line;
-    } else if (line.starts_with('\t')) {
-      std::string recipe = line.substr(1);
-      while (!recipe.empty() && (recipe[0] == '@' || recipe[0] == '-' || recipe[0] == '+' ||
-                                 recipe[0] == ' ' || recipe[0] == '\t')) {
-        recipe.erase(0, 1);
-      }
-      pending = recipe;
-    } else if (const std::optional<std::string> setting = makeSetting(line)) {
-      out.push_back(std::string(kUnjudgedBuildText) + *setting);
-      continue;
-    } else if (line.find("$(shell ") != std::string::npos ||
-               line.find("${shell ") != std::string::npos) {
-      pending = line.substr(line.find("shell ") - 2);  // from the function on
+  auto unjudged = [&](std::string what) {
+    out.push_back(std::string(kUnjudgedBuildText) + std::move(what));
+  };
+  auto recipe = [&](const std::string& text) {
+    if (const std::optional<std::string> known = substitutePlainVariables(text, plain)) {
+      out.push_back(makeToShell(*known));
     } else {
-      continue;
+      unjudged("the recipe `" + text + "`, which holds a make variable known only when make runs");
+    }
+  };
+  // A statement (not a recipe line): an assignment, a rule or a directive.
+  auto statement = [&](const std::string& text) {
+    if (const std::optional<std::string> setting = makeSetting(text)) {
+      unjudged(*setting);
+    } else if (makeAssignment(text)) {
+      const size_t eq = text.find('=');
+      const std::string name = text.substr(0, text.find_first_of(" \t:?+!="));
+      if (eq > 0 && text[eq - 1] == '!') {
+        recipe(text.substr(eq + 1));  // `X != cmd`: run by the shell as make reads the file
+      } else if (text.find("$(shell") != std::string::npos ||
+                 text.find("${shell") != std::string::npos) {
+        recipe(text.substr(text.find("shell") - 2));  // from the function on
+      } else if (!plain.contains(name)) {
+        unjudged("the Makefile line `" + text + "`");  // a value known only when make runs
+      }
+    } else if (text.find(':') != std::string::npos) {
+      // A rule: which targets run which others, and a recipe after `;`.
+      const size_t semicolon = text.find(';');
+      if (semicolon != std::string::npos) recipe(text.substr(semicolon + 1));
+      out.push_back(std::string(kUnjudgedLinkText) + "the Makefile rule `" +
+                    text.substr(0, semicolon) + "`");
+    } else {
+      unjudged("the Makefile line `" + text + "`");
+    }
+  };
+  std::string pending;  // a line continued with a backslash
+  bool pending_recipe = false;
+  for (const std::string& line : file_lines) {
+    if (pending.empty()) {
+      if (line.starts_with('\t')) {
+        std::string text = line.substr(1);
+        while (!text.empty() && (text[0] == '@' || text[0] == '-' || text[0] == '+' ||
+                                 text[0] == ' ' || text[0] == '\t')) {
+          text.erase(0, 1);
+        }
+        pending = text;
+        pending_recipe = true;
+      } else {
+        const size_t first = line.find_first_not_of(" ");
+        if (first == std::string::npos || line[first] == '#') continue;
+        pending = line.substr(first);
+        pending_recipe = false;
+      }
+    } else {
+      pending += line;
     }
     if (pending.ends_with('\\')) {
       pending.pop_back();
       pending += ' ';
       continue;
     }
-    out.push_back(makeToShell(substitutePlainVariables(pending, plain)));
+    if (pending_recipe) {
+      recipe(pending);
+    } else {
+      statement(pending);
+    }
     pending.clear();
   }
-  if (!pending.empty()) out.push_back(makeToShell(substitutePlainVariables(pending, plain)));
+  if (!pending.empty()) pending_recipe ? recipe(pending) : statement(pending);
   return out;
 }
 
@@ -277,6 +348,26 @@ void packageSources(const nlohmann::json& doc, std::vector<std::string>& out) {
                     name + ": " + spec.dump() + " (not a version from the registry)");
     }
   }
+  // Workspaces outside the project (their lifecycle scripts run on
+  // install) and native builds node-gyp runs from binding.gyp.
+  if (const auto it = doc.find("workspaces"); it != doc.end()) {
+    const nlohmann::json& list =
+        it->is_object() && it->contains("packages") ? (*it)["packages"] : *it;
+    if (list.is_array()) {
+      for (const nlohmann::json& w : list) {
+        const std::string where = w.is_string() ? w.get<std::string>() : w.dump();
+        if (!w.is_string() || where.starts_with('/') || where.starts_with('~') ||
+            where.find("..") != std::string::npos) {
+          out.push_back(std::string(kUnjudgedBuildText) + "package.json's workspace " + where +
+                        " (outside the project)");
+        }
+      }
+    }
+  }
+  if (const auto it = doc.find("gypfile"); it != doc.end()) {
+    out.push_back(std::string(kUnjudgedBuildText) +
+                  "package.json's gypfile (node-gyp builds and runs binding.gyp's commands)");
+  }
   if (const auto it = doc.find("packageManager"); it != doc.end()) {
     out.push_back(std::string(kUnjudgedBuildText) + "package.json's packageManager " + it->dump() +
                   " (a package manager corepack downloads and runs)");
@@ -291,7 +382,10 @@ std::vector<std::string> packageScripts(std::string_view content) {
   if (!doc.is_discarded()) {
     if (doc.is_object() && doc.contains("scripts") && doc["scripts"].is_object()) {
       for (const auto& [name, script] : doc["scripts"].items()) {
-        if (script.is_string()) out.push_back(script.get<std::string>());
+        if (script.is_string()) {
+          out.push_back(std::string(kNamedScript) + name + std::string(kNamedScript) +
+                        script.get<std::string>());
+        }
       }
     }
     if (doc.is_object()) packageSources(doc, out);
@@ -541,9 +635,17 @@ std::vector<std::string> buildFileScripts(BuildFile kind, std::string_view conte
   }
 }
 
+std::string_view scriptCommand(std::string_view script) {
+  if (!script.starts_with(kNamedScript)) return script;
+  const size_t end = script.find(kNamedScript, 1);
+  return end == std::string_view::npos ? script.substr(1) : script.substr(end + 1);
+}
+
 std::optional<std::string> unjudgedBuildText(std::string_view script) {
-  if (!script.starts_with(kUnjudgedBuildText)) return std::nullopt;
-  return std::string(script.substr(kUnjudgedBuildText.size()));
+  if (!script.starts_with(kUnjudgedBuildText) && !script.starts_with(kUnjudgedLinkText)) {
+    return std::nullopt;
+  }
+  return std::string(script.substr(1));
 }
 
 bool buildFileHasShellText(BuildFile kind) {

@@ -48,6 +48,22 @@ std::vector<std::string> buildFileScripts(BuildFile kind, std::string_view conte
 /// a path or a URL): this prefix, then what it is. Never a shell command.
 inline constexpr std::string_view kUnjudgedBuildText = "\x01";
 
+/// The same for a part that only links commands already in the file (a
+/// Makefile rule naming which targets run which): unjudged when the file
+/// held text before the write, nothing in a new file (whose commands are
+/// all judged).
+inline constexpr std::string_view kUnjudgedLinkText = "\x02";
+
+/// A command the file names (package.json's `"pretest": "..."`): this
+/// prefix, the name, the prefix again, then the command. The name takes part
+/// in telling what a write adds (a script renamed to run on `npm test` is
+/// added) and scriptCommand gives the command to judge.
+inline constexpr std::string_view kNamedScript = "\x03";
+
+/// The shell command of one of buildFileScripts' results (a named script's
+/// command without its name).
+std::string_view scriptCommand(std::string_view script);
+
 /// The reason an unjudged part gives, or nullopt for a shell command.
 std::optional<std::string> unjudgedBuildText(std::string_view script);
 
