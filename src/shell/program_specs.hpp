@@ -15,8 +15,16 @@ namespace toolguard::detail {
 std::span<const ProgramSpec> readingToolSpecs();
 /// git and its subcommands (table_git.cpp).
 std::span<const ProgramSpec> gitSpecs();
-/// Builds, tests, package managers and compilers (table_build_tools.cpp).
-std::span<const ProgramSpec> buildToolSpecs();
+/// make, ninja, cmake, ctest, meson, sphinx-build (table_build_systems.cpp).
+std::span<const ProgramSpec> buildSystemSpecs();
+/// Python's tests, builds and package managers (table_python_tools.cpp).
+std::span<const ProgramSpec> pythonToolSpecs();
+/// JavaScript's package managers, test runners and bundlers (table_javascript_tools.cpp).
+std::span<const ProgramSpec> javascriptToolSpecs();
+/// Gradle, Maven, javac, go, cargo, rustc, gcc and clang (table_compiled_languages.cpp).
+std::span<const ProgramSpec> compiledLanguageSpecs();
+/// The version queries of runtimes: node, java, ruby, ... (table_runtime_versions.cpp).
+std::span<const ProgramSpec> runtimeVersionSpecs();
 /// Formatters and linters (table_linters.cpp).
 std::span<const ProgramSpec> linterSpecs();
 /// File operations and shell builtins (table_file_tools.cpp).
