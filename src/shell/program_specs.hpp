@@ -11,8 +11,11 @@
 
 namespace toolguard::detail {
 
-/// Tools that read and print: coreutils, search tools, viewers (table_reading_tools.cpp).
-std::span<const ProgramSpec> readingToolSpecs();
+/// Tools that list, read, search and compare files (table_file_readers.cpp).
+std::span<const ProgramSpec> fileReaderSpecs();
+/// Text filters, bytes and checksums, paths, printing words, the system
+/// (table_text_and_system_tools.cpp).
+std::span<const ProgramSpec> textAndSystemToolSpecs();
 /// git and its subcommands (table_git.cpp).
 std::span<const ProgramSpec> gitSpecs();
 /// make, ninja, cmake, ctest, meson, sphinx-build (table_build_systems.cpp).
