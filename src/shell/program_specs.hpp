@@ -11,12 +11,23 @@
 
 namespace toolguard::detail {
 
-/// Tools that read and print: coreutils, search tools, viewers (table_reading_tools.cpp).
-std::span<const ProgramSpec> readingToolSpecs();
+/// Tools that list, read, search and compare files (table_file_readers.cpp).
+std::span<const ProgramSpec> fileReaderSpecs();
+/// Text filters, bytes and checksums, paths, printing words, the system
+/// (table_text_and_system_tools.cpp).
+std::span<const ProgramSpec> textAndSystemToolSpecs();
 /// git and its subcommands (table_git.cpp).
 std::span<const ProgramSpec> gitSpecs();
-/// Builds, tests, package managers and compilers (table_build_tools.cpp).
-std::span<const ProgramSpec> buildToolSpecs();
+/// make, ninja, cmake, ctest, meson, sphinx-build (table_build_systems.cpp).
+std::span<const ProgramSpec> buildSystemSpecs();
+/// Python's tests, builds and package managers (table_python_tools.cpp).
+std::span<const ProgramSpec> pythonToolSpecs();
+/// JavaScript's package managers, test runners and bundlers (table_javascript_tools.cpp).
+std::span<const ProgramSpec> javascriptToolSpecs();
+/// Gradle, Maven, javac, go, cargo, rustc, gcc and clang (table_compiled_languages.cpp).
+std::span<const ProgramSpec> compiledLanguageSpecs();
+/// The version queries of runtimes: node, java, ruby, ... (table_runtime_versions.cpp).
+std::span<const ProgramSpec> runtimeVersionSpecs();
 /// Formatters and linters (table_linters.cpp).
 std::span<const ProgramSpec> linterSpecs();
 /// File operations and shell builtins (table_file_tools.cpp).
