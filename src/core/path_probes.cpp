@@ -110,7 +110,8 @@ void treeProbes(const PathAccess& access, const ResolvedPath& dir,
       // `.env` there). Only the top of the tree is looked at.
       const bool reaches_inside =
           access.kind == PathAccessKind::Write ||
-          (access.kind == PathAccessKind::Read && access.route.ends_with(" -r"));
+          (access.kind == PathAccessKind::Read &&
+           (access.route.ends_with(" -r") || access.shape == PathShape::Pattern));
       if (whole_tree && reaches_inside && access.known_location && ex.literal_first &&
           !parts.empty()) {
         const std::string first = under(form, "/" + parts.front());
@@ -148,7 +149,9 @@ void patternProbes(const PathAccess& access, const std::vector<PathExample>& exa
   probes.add(rep, under(dir_path.resolved, rest));
   // 2. The directory it starts in, as a tree.
   probes.add(dir_path);
-  treeProbes(access, dir_path, examples, false, probes);
+  // A pattern of everything below its directory (`src/**`) reaches what
+  // is inside it, as a tree does.
+  treeProbes(access, dir_path, examples, pattern.ends_with("/**"), probes);
   // 3. The named places it is aimed at, unless it takes ordinary names too.
   RE2::Options options;
   options.set_log_errors(false);

@@ -455,18 +455,31 @@ std::vector<std::string> yamlScripts(std::string_view content,
 // A justfile's recipe lines: indented under a recipe.
 std::vector<std::string> justfileScripts(std::string_view content) {
   std::vector<std::string> out;
+  auto unjudged = [&](const std::string& line) {
+    out.push_back(std::string(kUnjudgedBuildText) + "the justfile line `" + line + "`");
+  };
   for (const std::string& line : lines(content)) {
-    // Settings and imports: the shell recipes run in, variables loaded
-    // from a file, recipes from elsewhere.
-    for (std::string_view setting : {"set ", "import", "mod ", "!include", "export "}) {
-      if (line.starts_with(setting)) {
-        out.push_back(std::string(kUnjudgedBuildText) + "the justfile line `" + line + "`");
-      }
-    }
     if (line.starts_with(' ') || line.starts_with('\t')) {
       std::string recipe = line.substr(line.find_first_not_of(" \t"));
       if (!recipe.empty() && recipe[0] == '@') recipe.erase(0, 1);
-      if (!recipe.empty()) out.push_back(std::move(recipe));
+      // A shebang recipe runs in another program; `{{...}}` is pasted in
+      // before the shell reads quotes; a backtick runs a command as just
+      // reads the file.
+      if (recipe.starts_with("#!") || recipe.find("{{") != std::string::npos ||
+          recipe.find('`') != std::string::npos) {
+        unjudged(line);
+      } else if (!recipe.empty()) {
+        out.push_back(std::move(recipe));
+      }
+      continue;
+    }
+    // Settings (the shell recipes run in, variables loaded from a file),
+    // imports, attributes (`[script(...)]`), and backticks in assignments,
+    // parameters' defaults and dependencies' arguments, which just runs.
+    if (line.starts_with("set ") || line.starts_with("import") || line.starts_with("mod ") ||
+        line.starts_with("!include") || line.starts_with("export ") || line.starts_with('[') ||
+        line.find('`') != std::string::npos) {
+      unjudged(line);
     }
   }
   return out;

@@ -3,6 +3,7 @@
 
 #include <glob.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "command_args.hpp"
@@ -80,6 +81,47 @@ std::vector<ShellWord> xargsInputs(const ShellProgram& program, size_t xargs_ind
   return out;
 }
 
+// The places the names a `find` prints lie in, as globs: under its start
+// points (each name begins with one), narrowed by one `-name` when nothing
+// else chooses; empty when it prints other text than the names (-printf,
+// -ls) or a start point is known only at run time.
+std::vector<std::string> findOutputPlaces(const SimpleCommand& p) {
+  const auto args = p.arguments();
+  std::vector<std::string> starts;
+  size_t i = 0;
+  while (i < args.size() &&
+         (args[i].text == "-H" || args[i].text == "-L" || args[i].text == "-P")) {
+    ++i;
+  }
+  for (; i < args.size() && !args[i].text.starts_with('-') && args[i].text != "(" &&
+         args[i].text != "!";
+       ++i) {
+    if (args[i].dynamic) return {};
+    starts.push_back(args[i].text);
+  }
+  if (starts.empty()) starts.push_back(".");
+  std::string glob = "**";
+  size_t names = 0;
+  for (; i < args.size(); ++i) {
+    const std::string& t = args[i].text;
+    if (args[i].dynamic || t == "-printf" || t == "-fprintf" || t == "-ls" || t == "-fls") {
+      return {};
+    }
+    if (t == "-exec" || t == "-execdir" || t == "-ok" || t == "-okdir") break;
+    if (t == "-o" || t == "-or" || t == "!" || t == "-not" || t == ",") names = 2;
+    if (t == "-name" && i + 1 < args.size()) {
+      ++names;
+      glob = "**/" + args[i + 1].text;
+    }
+  }
+  if (names > 1) glob = "**";
+  std::vector<std::string> out;
+  for (const std::string& start : starts) {
+    out.push_back((start.ends_with('/') ? start : start + "/") + glob);
+  }
+  return out;
+}
+
 // Where the names xargs is handed at run time lie, as globs (`src/**`,
 // `./**/*.py`): under the start points of a `find` before it in the
 // pipeline (each name find prints starts with one of them; only `-name`
@@ -105,49 +147,24 @@ std::vector<std::string> xargsInputPlaces(const ShellProgram& program, size_t xa
     }
     const std::string_view name = p.commandName();
     const auto args = p.arguments();
-    if (name == "find") {
-      std::vector<std::string> starts;
-      size_t i = 0;
-      while (i < args.size() &&
-             (args[i].text == "-H" || args[i].text == "-L" || args[i].text == "-P")) {
-        ++i;
-      }
-      for (; i < args.size() && !args[i].text.starts_with('-') && args[i].text != "(" &&
-             args[i].text != "!";
-           ++i) {
-        if (args[i].dynamic) return {};
-        starts.push_back(args[i].text);
-      }
-      if (starts.empty()) starts.push_back(".");
-      // The names it prints: one -name glob when nothing else chooses (no
-      // alternatives, no negation), else any name; -printf and -ls print
-      // other text than the names.
-      std::string glob = "**";
-      size_t names = 0;
-      for (; i < args.size(); ++i) {
-        const std::string& t = args[i].text;
-        if (args[i].dynamic || t == "-printf" || t == "-fprintf" || t == "-ls" || t == "-fls" ||
-            t == "-exec" || t == "-execdir" || t == "-ok" || t == "-okdir") {
+    if (name == "find") return findOutputPlaces(p);
+    if (name == "git" && !args.empty() && !p.nameIsDynamic()) {
+      // Only options that keep the output a list of the work tree's files
+      // (`--format`, `--line-prefix` and the like print any text).
+      const std::string& sub = args[0].text;
+      static constexpr std::string_view kListing[] = {
+          "-z",          "-c",          "--cached",           "-m",         "--modified",
+          "-o",          "--others",    "--exclude-standard", "-d",         "--deleted",
+          "--full-name", "--name-only", "--staged",           "--relative", "--"};
+      bool name_only = sub == "ls-files";
+      for (size_t k = 1; k < args.size(); ++k) {
+        const ShellWord& w = args[k];
+        if (w.dynamic) return {};
+        if (w.text == "--name-only") name_only = name_only || sub == "diff";
+        if (w.text.starts_with('-') && !w.text.starts_with("--diff-filter=") &&
+            std::find(std::begin(kListing), std::end(kListing), w.text) == std::end(kListing)) {
           return {};
         }
-        if (t == "-o" || t == "-or" || t == "!" || t == "-not" || t == ",") names = 2;
-        if (t == "-name" && i + 1 < args.size()) {
-          ++names;
-          glob = "**/" + args[i + 1].text;
-        }
-      }
-      if (names > 1) glob = "**";
-      std::vector<std::string> out;
-      for (const std::string& start : starts) {
-        out.push_back((start.ends_with('/') ? start : start + "/") + glob);
-      }
-      return out;
-    }
-    if (name == "git" && !args.empty() && !p.nameIsDynamic()) {
-      const std::string& sub = args[0].text;
-      bool name_only = sub == "ls-files";
-      for (const ShellWord& w : args) {
-        if (w.text == "--name-only") name_only = name_only || sub == "diff";
       }
       if (name_only) return {"./**"};
     }
@@ -156,11 +173,41 @@ std::vector<std::string> xargsInputPlaces(const ShellProgram& program, size_t xa
   return {};
 }
 
+// The command `find -exec` runs, `{}` in each word standing for a name find
+// found: a path under its start points (anywhere when those are not known).
+std::vector<SimpleCommand> withFoundNames(const SimpleCommand& c, const SimpleCommand& find) {
+  std::vector<std::string> places = findOutputPlaces(find);
+  if (places.empty()) places.push_back("/**");
+  std::vector<SimpleCommand> runs;
+  for (std::string place : places) {
+    for (size_t at = place.find("**"); at != std::string::npos; at = place.find("**", at + 13)) {
+      place.replace(at, 2, "$XARGS_INPUT");
+    }
+    SimpleCommand run = c;
+    bool found = false;
+    for (ShellWord& w : run.words) {
+      for (size_t at = w.text.find("{}"); at != std::string::npos;
+           at = w.text.find("{}", at + place.size())) {
+        w.text.replace(at, 2, place);
+        w.dynamic = true;
+        found = true;
+      }
+    }
+    if (!found) return {c};
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
 // The command with the words xargs gives it, once per input under -I.
 std::vector<SimpleCommand> withXargsInputs(const CommandScene& s) {
   const SimpleCommand& c = s.command;
   // A command written out from xargs's known input (xargs_input.cpp) has
   // its arguments already.
+  if (!c.wrappers.empty() && c.wrappers.back().name.starts_with("find -") &&
+      c.wrappers.back().command_index < s.program.commands.size()) {
+    return withFoundNames(c, s.program.commands[c.wrappers.back().command_index]);
+  }
   if (c.wrappers.empty() || c.wrappers.back().name != "xargs" || !c.unknown_extra_arguments) {
     return {c};
   }

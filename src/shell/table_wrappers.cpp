@@ -188,7 +188,7 @@ std::span<const ProgramSpec> wrapperSpecs() {
 // given by name (--rcfile, --init-file), interactive mode (which reads
 // ~/.bashrc, and the file --rcfile names), restricted-mode tricks and debug
 // hooks are not; neither is any option not listed here.
-bool shellOwnWordsAreKnown(const std::vector<ShellWord>& words, std::string& why) {
+bool shellOwnWordsAreKnown(const std::vector<ShellWord>& words, bool bash, std::string& why) {
   static constexpr std::string_view kSetOptions[] = {
       "errexit",   "nounset", "pipefail",  "xtrace",   "verbose",   "noglob",
       "noclobber", "posix",   "allexport", "errtrace", "functrace", "noexec"};
@@ -219,7 +219,9 @@ bool shellOwnWordsAreKnown(const std::vector<ShellWord>& words, std::string& why
     bool ends = false;
     for (size_t k = 1; k < t.size(); ++k) {
       const char letter = t[k];
-      if (letter == 'o' || letter == 'O') {
+      // -O is bash's shopt; zsh reads it as an option of its own that takes
+      // no value (the next word would be the script file).
+      if (letter == 'o' || (letter == 'O' && bash)) {
         if (k + 1 != t.size() || i + 1 >= words.size() || words[i + 1].dynamic ||
             !(letter == 'o' ? listed(words[i + 1].text, kSetOptions)
                             : listed(words[i + 1].text, kShoptOptions))) {
@@ -246,7 +248,9 @@ bool shellOwnWordsAreKnown(const std::vector<ShellWord>& words, std::string& why
 
 bool wrapperIsKnown(const CommandScene& scene, std::string& why) {
   const std::string_view name = scene.command.commandName();
-  if (runsBashScripts(name) && !shellOwnWordsAreKnown(scene.command.words, why)) return false;
+  if (runsBashScripts(name) && !shellOwnWordsAreKnown(scene.command.words, name == "bash", why)) {
+    return false;
+  }
   // Followed by the rules that judge what they run: shells and eval (the
   // text), sudo and the like (privilege), xargs and find (the command and
   // its run-time arguments), interpreters (their code).

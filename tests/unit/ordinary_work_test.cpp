@@ -461,10 +461,21 @@ TEST(OrdinaryWork, RecursiveSearchesMeetTheSecretsAtTheTopOfTheTree) {
     call.context.cwd = dir.string();
     return defaultEngine().decide(call).verdict;
   };
-  const std::vector<std::string> searches = {
-      "grep -r TOKEN .",  "grep -rn TOKEN",    "grep -R TOKEN ./", "grep -ril token .",
-      "egrep -r TOKEN .", "rg --hidden TOKEN", "rg -uu TOKEN",     "rg -. TOKEN",
-      "rg -uuu TOKEN .",  "ag --hidden TOKEN", "ack TOKEN",        "grep --recursive TOKEN ."};
+  const std::vector<std::string> searches = {"grep -r TOKEN .",
+                                             "grep -rn TOKEN",
+                                             "grep -R TOKEN ./",
+                                             "grep -ril token .",
+                                             "find . -type f | xargs cat",
+                                             "find . -type f -exec cat {} +",
+                                             "find . | xargs grep -h .",
+                                             "egrep -r TOKEN .",
+                                             "rg --hidden TOKEN",
+                                             "rg -uu TOKEN",
+                                             "rg -. TOKEN",
+                                             "rg -uuu TOKEN .",
+                                             "ag --hidden TOKEN",
+                                             "ack TOKEN",
+                                             "grep --recursive TOKEN ."};
   for (const char* secret : {".env", ".netrc", ".git-credentials"}) {
     std::ofstream(dir / secret) << "TOKEN=x\n";
     for (const std::string& command : searches) {
