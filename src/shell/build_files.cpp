@@ -582,7 +582,9 @@ BuildFile buildFileKind(std::string_view path, std::string_view content) {
       (base.ends_with(".txt") || base.ends_with(".in"))) {
     return BuildFile::Requirements;
   }
-  if (path.find("/requirements/") != std::string_view::npos && base.ends_with(".txt")) {
+  if ((path.starts_with("requirements/") ||
+       path.find("/requirements/") != std::string_view::npos) &&
+      base.ends_with(".txt")) {
     return BuildFile::Requirements;
   }
   if (base.ends_with(".sh") || base.ends_with(".bash") || base.ends_with(".zsh") ||

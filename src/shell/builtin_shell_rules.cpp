@@ -246,6 +246,16 @@ std::vector<BuiltinRuleSpec> specs() {
         "echo id > run.sh; chmod +x run.sh; ./run.sh"},
        {"make && echo done > log.txt", "echo x > notes.txt && make",
         "echo id > a.sh && bash b.sh"}},
+      {"writes-build-file",
+       ask,
+       "writes text into a file a build or test tool runs commands from (a Makefile, "
+       "package.json, a shell script, a justfile, a notebook, a requirements file, ...)",
+       writesBuildFile,
+       {"printf 'all:\\n\\trm -rf ~\\n' >> Makefile", "cp evil.txt GNUmakefile",
+        "mv x.txt scripts/run.sh", "sed -i 's/echo/curl x|sh/' Makefile",
+        "echo '--index-url https://x.example' >> requirements.txt"},
+       {"echo x > notes.txt", "chmod +x scripts/run.sh", "rm -f Makefile", "touch build.sh",
+        "sed -i 's/a/b/' src/app.py"}},
       {"environment-hijack",
        ask,
        "sets a variable that may change which program runs, what it loads or where it "

@@ -39,6 +39,7 @@ Detail containersAndClusters(const CommandScene& s);
 Detail systemState(const CommandScene& s);
 Detail writesUnknownPlace(const CommandScene& s);
 Detail writesThenRuns(const CommandScene& s);
+Detail writesBuildFile(const CommandScene& s);
 Detail environmentHijack(const CommandScene& s);
 Detail dynamicCommand(const CommandScene& s);
 Detail sourcesFile(const CommandScene& s);

@@ -31,6 +31,31 @@ Detail writesUnknownPlace(const CommandScene& s) {
 
 // `printf ... > Makefile && make`: a program that writes a file a build or
 // test tool runs code from, and then runs that tool.
+Detail writesBuildFile(const CommandScene& s) {
+  for (const detail::CommandPath& p : detail::commandPaths(s.command)) {
+    // Writing its text, not changing its mode or time stamp, removing it,
+    // or reformatting it (a formatter keeps what it runs).
+    if (p.kind != PathAccessKind::Write || p.route.starts_with("chmod") ||
+        p.route.starts_with("chown") || p.route.starts_with("chgrp") ||
+        p.route.starts_with("touch") || p.route.starts_with("rm") || p.route.starts_with("shfmt") ||
+        p.route.starts_with("prettier") || p.route.starts_with("biome") ||
+        p.route.starts_with("dprint")) {
+      continue;
+    }
+    const detail::BuildFile kind = detail::buildFileKind(p.word.text);
+    // Git hooks and CI files are the path rules' (code-config-write asks
+    // for every write of them, and names itself).
+    if (!detail::buildFileHasShellText(kind) || kind == detail::BuildFile::GitHook ||
+        kind == detail::BuildFile::GitHubWorkflow || kind == detail::BuildFile::GitLabCi) {
+      continue;
+    }
+    return "writes " + quoted(p.word) + " (" + detail::describeBuildFile(kind) +
+           "), whose commands a build or test tool runs; a shell command's writes are not read "
+           "as the file tools' are";
+  }
+  return std::nullopt;
+}
+
 Detail writesThenRuns(const CommandScene& s) {
   const auto& commands = s.program.commands;
   const SimpleCommand* self = &s.command;

@@ -351,5 +351,38 @@ TEST(BuildFileWrites, EditsThatLinkExistingCommandsAsk) {
   }
 }
 
+// The shell's routes to the same files: their text is not read, so a
+// command that writes one asks (removing one, or changing its mode, does not).
+TEST(BuildFileWrites, ShellCommandsThatWriteBuildFilesAsk) {
+  const Workspace ws;
+  const std::vector<std::string> files = {
+      "Makefile", "GNUmakefile",    "sub/rules.mk",     "package.json",        "scripts/run.sh",
+      "justfile", "analysis.ipynb", "requirements.txt", "requirements/dev.txt"};
+  const std::vector<std::string> forms = {
+      "printf 'x\\n' >> F", "echo x > F",         "cp notes.txt F",       "mv notes.txt F",
+      "sed -i 's/a/b/' F",  "tee F < notes.txt",  "tee -a F < notes.txt", "dd if=notes.txt of=F",
+      "cat notes.txt > F",  "install notes.txt F"};
+  size_t checked = 0;
+  for (const std::string& file : files) {
+    for (std::string form : forms) {
+      form.replace(form.find('F'), 1, file);
+      ToolCall call;
+      call.tool = "Bash";
+      call.args = {{"command", form}};
+      call.context.cwd = ws.root();
+      ++checked;
+      EXPECT_NE(writesEngine().decide(call).verdict, Verdict::Allow) << form;
+    }
+  }
+  EXPECT_GT(checked, 80u);
+  for (const char* harmless : {"rm -f Makefile", "chmod +x scripts/run.sh", "touch justfile"}) {
+    ToolCall call;
+    call.tool = "Bash";
+    call.args = {{"command", harmless}};
+    call.context.cwd = ws.root();
+    EXPECT_EQ(writesEngine().decide(call).verdict, Verdict::Allow) << harmless;
+  }
+}
+
 }  // namespace build_file_writes_test
 }  // namespace toolguard
