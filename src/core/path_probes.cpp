@@ -1,10 +1,12 @@
 // The concrete paths a tree or a glob stands for (see path_probes.hpp).
 #include "path_probes.hpp"
 
+#include <dirent.h>
 #include <re2/re2.h>
 #include <sys/stat.h>
 
 #include <map>
+#include <optional>
 #include <set>
 
 #include "glob.hpp"
@@ -86,10 +88,47 @@ std::vector<std::string> formsOf(const ResolvedPath& path) {
   return forms;
 }
 
+// Whether names exist directly inside a directory: the directory is read
+// once (one readdir instead of an lstat per named place: the default
+// policy names about a hundred); a directory too large to hold in memory
+// here, or one whose file system ignores case, is asked name by name.
+class DirectoryListing {
+ public:
+  bool has(const std::string& dir, const std::string& name, const std::string& path,
+           bool case_insensitive) {
+    if (!case_insensitive) {
+      auto [it, inserted] = listings_.try_emplace(dir);
+      if (inserted) it->second = read(dir);
+      if (it->second) return it->second->contains(name);
+    }
+    struct stat st {};
+    return ::lstat(path.c_str(), &st) == 0;
+  }
+
+ private:
+  static constexpr size_t kMaxEntries = 4096;
+  static std::optional<std::set<std::string, std::less<>>> read(const std::string& dir) {
+    DIR* handle = ::opendir(dir.c_str());
+    if (handle == nullptr) return std::set<std::string, std::less<>>();  // nothing inside
+    std::set<std::string, std::less<>> names;
+    while (const dirent* entry = ::readdir(handle)) {
+      if (names.size() >= kMaxEntries) {
+        ::closedir(handle);
+        return std::nullopt;
+      }
+      names.emplace(entry->d_name);
+    }
+    ::closedir(handle);
+    return names;
+  }
+  std::map<std::string, std::optional<std::set<std::string, std::less<>>>> listings_;
+};
+
 // Named places inside, or around, the directory `dir` (see pathProbes).
 void treeProbes(const PathAccess& access, const ResolvedPath& dir,
                 const std::vector<PathExample>& examples, bool whole_tree, Probes& probes) {
   std::map<std::string, bool> exists;  // each place looked up once
+  DirectoryListing listing;
   for (const std::string& form : formsOf(dir)) {
     for (const PathExample& ex : examples) {
       if (ex.anchored) {
@@ -116,10 +155,7 @@ void treeProbes(const PathAccess& access, const ResolvedPath& dir,
           !parts.empty()) {
         const std::string first = under(form, "/" + parts.front());
         auto [known, inserted] = exists.try_emplace(first, false);
-        if (inserted) {
-          struct stat st {};
-          known->second = ::lstat(first.c_str(), &st) == 0;
-        }
+        if (inserted) known->second = listing.has(form, parts.front(), first, dir.case_insensitive);
         if (known->second) {
           const std::string candidate = under(form, "/" + ex.text);
           probes.add(candidate, candidate);
