@@ -96,7 +96,24 @@ void judgeBuildFileContent(const CompiledPolicy& compiled, const CallView& view,
       })) {
     return;
   }
-  if (!writesText(view.call().args)) return;
+  if (!writesText(view.call().args)) {
+    // A build file written with no text of the call's own (moved or copied
+    // onto it, `move_file` to a Makefile): what it will hold is not known.
+    for (const PathAccess& access : accesses) {
+      if (access.kind != PathAccessKind::Write || access.shape != PathShape::File) continue;
+      const BuildFile kind = buildFileKind(access.path.lexical);
+      if (!buildFileHasShellText(kind) || access.route.starts_with("args.file_path") ||
+          access.route.starts_with("args.path")) {
+        continue;
+      }
+      Finding unread{Verdict::Ask, describeBuildFile(kind) + " written here (" +
+                                       access.path.lexical + ") from elsewhere (" + access.route +
+                                       "): what it will hold is not known"};
+      best.consider(unread, unreadBuildFileRule().get(), "");
+      d.consulted.push_back(RuleTrace{unreadBuildFileRule(), unread, std::nullopt});
+    }
+    return;
+  }
   ToolInfo shell;
   shell.name = "Bash";
   shell.kind = ToolKind::Shell;

@@ -79,9 +79,13 @@ bool applyEdit(std::string& text, const std::string& old_text, const std::string
   return true;
 }
 
+// Every occurrence: Claude Code's replace_all, or Gemini CLI's replace told
+// to expect more than one.
 bool replaceAll(const nlohmann::json& edit) {
   auto it = edit.find("replace_all");
-  return it != edit.end() && it->is_boolean() && it->get<bool>();
+  if (it != edit.end() && it->is_boolean() && it->get<bool>()) return true;
+  auto expected = edit.find("expected_replacements");
+  return expected != edit.end() && expected->is_number() && expected->get<double>() > 1;
 }
 
 }  // namespace

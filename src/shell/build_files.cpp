@@ -557,7 +557,8 @@ std::vector<std::string> notebookScripts(std::string_view content) {
 
 BuildFile buildFileKind(std::string_view path, std::string_view content) {
   const std::string_view base = baseName(path);
-  if (oneOf(base, {"Makefile", "makefile", "GNUmakefile"}) || base.ends_with(".mk")) {
+  if (oneOf(base, {"Makefile", "makefile", "GNUmakefile"}) || base.ends_with(".mk") ||
+      base.ends_with(".mak") || base.starts_with("Makefile.") || base.starts_with("makefile.")) {
     return BuildFile::Makefile;
   }
   if (base == "package.json") return BuildFile::PackageJson;

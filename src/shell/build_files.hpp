@@ -15,10 +15,10 @@ namespace toolguard::detail {
 /// The kinds of files a build or test tool runs code from.
 enum class BuildFile {
   None,
-  Makefile,        ///< Makefile, makefile, GNUmakefile, *.mk: recipes, $(shell ...)
-  PackageJson,     ///< package.json: "scripts"
-  ShellScript,     ///< *.sh, *.bash, *.zsh, and any file starting with a shell's #!
-  GitHook,         ///< .git/hooks/*
+  Makefile,     ///< Makefile, makefile, GNUmakefile, Makefile.*, *.mk, *.mak: recipes, $(shell ...)
+  PackageJson,  ///< package.json: "scripts"
+  ShellScript,  ///< *.sh, *.bash, *.zsh, and any file starting with a shell's #!
+  GitHook,      ///< .git/hooks/*
   GitHubWorkflow,  ///< .github/workflows/*.yml: steps' `run`
   GitLabCi,        ///< .gitlab-ci.yml: script, before_script, after_script
   Justfile,        ///< justfile, Justfile: recipe lines
