@@ -55,7 +55,7 @@ constexpr std::string_view kReset = "IFS=$' \\t\\n';unset v w x a;n=v;set --\n";
 
 #ifdef TOOLGUARD_DIFFERENTIAL_SANITIZED
 constexpr size_t kLiteralWordsWanted =
-    50'000;  // memory errors, not the count: the release run compares 1M
+    10'000;  // memory errors, not the count: the release run compares 1M
 #else
 constexpr size_t kLiteralWordsWanted = 1'000'000;
 #endif
