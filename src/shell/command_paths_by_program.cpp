@@ -340,21 +340,39 @@ void committedFileReads(const std::string& sub, const std::vector<ShellWord>& op
   const std::string route = "git " + sub + " (a committed file)";
   for (size_t i = 0; i < operands.size(); ++i) {
     const ShellWord& w = operands[i];
-    if (w.text.starts_with('-') || w.text.starts_with(":/")) continue;
+    if (w.text.starts_with('-')) continue;
     if (sub == "grep" && i == 0) continue;  // the pattern
-    const size_t colon = w.text.find(':');
-    if (colon == std::string::npos) {
-      out.add(w, PathAccessKind::Read, route);
+    std::string path = w.text;
+    if (path.starts_with(":(")) {
+      // Pathspec magic: `:(top).env`, `:(glob)**/.env`, `:(icase).ENV`;
+      // an exclusion names nothing read.
+      const size_t close = path.find(')');
+      if (close == std::string::npos || path.find("exclude") < close) continue;
+      const bool icase = path.find("icase") < close;
+      path = path.substr(close + 1);
+      // Any case: judged as the lower-case name the secret rules know.
+      if (icase) {
+        for (char& c : path) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      }
+    } else if (path.starts_with(":!") || path.starts_with(":^")) {
       continue;
-    }
-    std::string path = w.text.substr(colon + 1);
-    // `:N:PATH`, a stage of the index.
-    if (colon == 0 && path.size() >= 2 && std::isdigit(static_cast<unsigned char>(path[0])) &&
-        path[1] == ':') {
-      path = path.substr(2);
+    } else if (path.starts_with(":/")) {
+      path = path.substr(2);  // the top of the work tree (or a commit message: harmless read)
+    } else if (const size_t colon = path.find(':'); colon != std::string::npos) {
+      path = path.substr(colon + 1);  // REV:PATH, :PATH
+      // `:N:PATH`, a stage of the index.
+      if (colon == 0 && path.size() >= 2 && std::isdigit(static_cast<unsigned char>(path[0])) &&
+          path[1] == ':') {
+        path = path.substr(2);
+      }
     }
     if (path.empty()) continue;
-    out.add(ShellWord{path, w.dynamic, w.source}, PathAccessKind::Read, route);
+    // A pathspec with wildcards (`'*.env'`) names every file it matches.
+    if (path.find_first_of("*?[") != std::string::npos) {
+      out.add(ShellWord{path, true, w.source}, PathAccessKind::Read, route, PathShape::Pattern);
+    } else {
+      out.add(ShellWord{path, w.dynamic, w.source}, PathAccessKind::Read, route);
+    }
   }
 }
 

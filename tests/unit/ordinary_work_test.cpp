@@ -451,8 +451,9 @@ TEST(OrdinaryWork, CommittedSecretsAreNotPrintedUnasked) {
   size_t checked = 0;
   for (const std::string& command : commands) {
     for (const std::string& secret : secrets) {
-      for (const std::string& form : {"HEAD:" + secret, ":" + secret, ":0:" + secret,
-                                      "HEAD~3:" + secret, "-- " + secret, secret}) {
+      for (const std::string& form :
+           {"HEAD:" + secret, ":" + secret, ":0:" + secret, "HEAD~3:" + secret, "-- " + secret,
+            secret, ":(top)" + secret, ":/" + secret, "-- ':(glob)" + secret + "'"}) {
         const std::string full = command + " " + form;
         ++checked;
         EXPECT_NE(verdictOf(full), Verdict::Allow) << full;
