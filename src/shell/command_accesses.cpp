@@ -33,6 +33,22 @@ std::vector<ShellWord> splitShellWord(const ShellWord& word) {
   return out;
 }
 
+// The command before `program.commands[index]` in its pipeline, whose
+// output it reads; nullptr when it is first or alone.
+const SimpleCommand* pipelineProducer(const ShellProgram& program, size_t index) {
+  const SimpleCommand& c = program.commands[index];
+  const size_t position = c.placement.pipeline_position;
+  if (position == 0) return nullptr;
+  for (size_t j = index; j-- > 0;) {
+    const SimpleCommand& p = program.commands[j];
+    if (p.placement.pipeline_length == c.placement.pipeline_length &&
+        p.placement.pipeline_position == position - 1) {
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
 // The words a literal producer hands to `xargs`: the command before it in
 // its pipeline (echo, printf, cat of a here-string) or its own here-string.
 std::vector<ShellWord> xargsInputs(const ShellProgram& program, size_t xargs_index) {
@@ -47,14 +63,8 @@ std::vector<ShellWord> xargsInputs(const ShellProgram& program, size_t xargs_ind
     }
   };
   hereStrings(xargs);
-  const size_t position = xargs.placement.pipeline_position;
-  if (position == 0) return out;
-  for (size_t j = xargs_index; j-- > 0;) {
-    const SimpleCommand& p = program.commands[j];
-    if (p.placement.pipeline_length != xargs.placement.pipeline_length ||
-        p.placement.pipeline_position != position - 1) {
-      continue;
-    }
+  if (const SimpleCommand* producer = pipelineProducer(program, xargs_index)) {
+    const SimpleCommand& p = *producer;
     const std::string_view name = p.commandName();
     const auto args = p.arguments();
     if (name == "echo") {
@@ -76,7 +86,6 @@ std::vector<ShellWord> xargsInputs(const ShellProgram& program, size_t xargs_ind
     } else if (name == "cat") {
       hereStrings(p);
     }
-    break;
   }
   return out;
 }
@@ -86,38 +95,20 @@ std::vector<ShellWord> xargsInputs(const ShellProgram& program, size_t xargs_ind
 // else chooses; empty when it prints other text than the names (-printf,
 // -ls) or a start point is known only at run time.
 std::vector<std::string> findOutputPlaces(const SimpleCommand& p) {
-  const auto args = p.arguments();
-  std::vector<std::string> starts;
-  size_t i = 0;
-  while (i < args.size() &&
-         (args[i].text == "-H" || args[i].text == "-L" || args[i].text == "-P")) {
-    ++i;
-  }
-  for (; i < args.size() && !args[i].text.starts_with('-') && args[i].text != "(" &&
-         args[i].text != "!";
-       ++i) {
-    if (args[i].dynamic) return {};
-    starts.push_back(args[i].text);
-  }
-  if (starts.empty()) starts.push_back(".");
+  const std::vector<ShellWord> starts = findStarts(p);
   std::string glob = "**";
   size_t names = 0;
-  for (; i < args.size(); ++i) {
-    const std::string& t = args[i].text;
-    if (args[i].dynamic || t == "-printf" || t == "-fprintf" || t == "-ls" || t == "-fls") {
-      return {};
-    }
+  for (const ShellWord& w : p.arguments()) {
+    const std::string& t = w.text;
+    if (w.dynamic || t == "-printf" || t == "-fprintf" || t == "-ls" || t == "-fls") return {};
     if (t == "-exec" || t == "-execdir" || t == "-ok" || t == "-okdir") break;
     if (t == "-o" || t == "-or" || t == "!" || t == "-not" || t == ",") names = 2;
-    if (t == "-name" && i + 1 < args.size()) {
-      ++names;
-      glob = "**/" + args[i + 1].text;
-    }
+    if (t == "-name") ++names;
   }
-  if (names > 1) glob = "**";
+  if (names == 1) glob = "**/" + findNameGlobs(p).front().text;
   std::vector<std::string> out;
-  for (const std::string& start : starts) {
-    out.push_back((start.ends_with('/') ? start : start + "/") + glob);
+  for (const ShellWord& start : starts) {
+    out.push_back((start.text.ends_with('/') ? start.text : start.text + "/") + glob);
   }
   return out;
 }
@@ -130,8 +121,6 @@ std::vector<std::string> findOutputPlaces(const SimpleCommand& p) {
 // redirection, `-a FILE`): then they are judged as reads anywhere.
 std::vector<std::string> xargsInputPlaces(const ShellProgram& program, size_t xargs_index) {
   const SimpleCommand& xargs = program.commands[xargs_index];
-  const size_t position = xargs.placement.pipeline_position;
-  if (position == 0) return {};
   for (const ShellWord& w : xargs.arguments()) {
     if (w.text.starts_with("-a") || w.text.starts_with("--arg-file")) return {};
     if (!w.text.starts_with('-')) break;  // the command xargs runs
@@ -139,12 +128,8 @@ std::vector<std::string> xargsInputPlaces(const ShellProgram& program, size_t xa
   for (const ShellRedirect& r : xargs.redirects) {
     if (r.op == "<" || r.op == "<<<" || r.op == "<<" || r.op == "<&") return {};
   }
-  for (size_t j = xargs_index; j-- > 0;) {
-    const SimpleCommand& p = program.commands[j];
-    if (p.placement.pipeline_length != xargs.placement.pipeline_length ||
-        p.placement.pipeline_position != position - 1) {
-      continue;
-    }
+  if (const SimpleCommand* producer = pipelineProducer(program, xargs_index)) {
+    const SimpleCommand& p = *producer;
     const std::string_view name = p.commandName();
     const auto args = p.arguments();
     if (name == "find") return findOutputPlaces(p);
@@ -173,16 +158,23 @@ std::vector<std::string> xargsInputPlaces(const ShellProgram& program, size_t xa
   return {};
 }
 
+// A place glob as a word known only at run time: each `**` a run-time part
+// (AccessList::dynamic turns those back into `**` where it judges paths).
+std::string runTimeWordOf(std::string glob) {
+  for (size_t at = glob.find("**"); at != std::string::npos; at = glob.find("**", at + 13)) {
+    glob.replace(at, 2, "$XARGS_INPUT");
+  }
+  return glob;
+}
+
 // The command `find -exec` runs, `{}` in each word standing for a name find
 // found: a path under its start points (anywhere when those are not known).
 std::vector<SimpleCommand> withFoundNames(const SimpleCommand& c, const SimpleCommand& find) {
   std::vector<std::string> places = findOutputPlaces(find);
   if (places.empty()) places.push_back("/**");
   std::vector<SimpleCommand> runs;
-  for (std::string place : places) {
-    for (size_t at = place.find("**"); at != std::string::npos; at = place.find("**", at + 13)) {
-      place.replace(at, 2, "$XARGS_INPUT");
-    }
+  for (const std::string& glob : places) {
+    const std::string place = runTimeWordOf(glob);
     SimpleCommand run = c;
     bool found = false;
     for (ShellWord& w : run.words) {
@@ -227,10 +219,8 @@ std::vector<SimpleCommand> withXargsInputs(const CommandScene& s) {
     std::vector<std::string> places = xargsInputPlaces(s.program, index);
     if (places.empty()) places.push_back("/**");
     std::vector<SimpleCommand> runs;
-    for (std::string place : places) {
-      for (size_t at = place.find("**"); at != std::string::npos; at = place.find("**", at + 13)) {
-        place.replace(at, 2, "$XARGS_INPUT");
-      }
+    for (const std::string& glob : places) {
+      const std::string place = runTimeWordOf(glob);
       SimpleCommand run = c;
       if (replace.empty() || replace.front().text.empty()) {
         run.words.push_back(ShellWord{place, true, place});
