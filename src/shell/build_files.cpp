@@ -6,10 +6,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 #include <nlohmann/json.hpp>
-#include <set>
 
+#include "makefile_scripts.hpp"
 #include "name_lists.hpp"
 
 namespace toolguard::detail {
@@ -29,266 +28,6 @@ bool startsWithShellShebang(std::string_view content) {
   return false;
 }
 
-std::vector<std::string> lines(std::string_view text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    out.emplace_back(text.substr(start, end - start));
-    if (end == text.size()) break;
-    start = end + 1;
-  }
-  return out;
-}
-
-void replaceAllInPlace(std::string& text, std::string_view from, std::string_view to) {
-  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
-  }
-}
-
-// Make's $(shell CMD) runs CMD; `$$` is a `$` for the shell.
-std::string makeToShell(std::string text) {
-  replaceAllInPlace(text, "$(shell ", "$(");
-  replaceAllInPlace(text, "${shell ", "$(");
-  replaceAllInPlace(text, "$$", "$");
-  return text;
-}
-
-bool isMakeNameChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
-// The variables a Makefile sets exactly once, at the start of a line, with
-// `=`, `:=` or `::=` to text holding no expansion, and touches nowhere else
-// (no `+=`, `?=`, `override`, `export`, `define`, target-specific value or
-// conditional around it, and no `include` in the file): an assignment in the
-// file wins over the environment, and `make NAME=...` is judged where make
-// is called, so a recipe's `$(NAME)` is that text.
-std::map<std::string, std::string, std::less<>> plainMakeVariables(
-    const std::vector<std::string>& file_lines) {
-  std::map<std::string, std::string, std::less<>> plain;
-  std::set<std::string, std::less<>> tainted;
-  int conditional_depth = 0;
-  for (const std::string& raw : file_lines) {
-    if (raw.starts_with('\t')) continue;
-    const std::string_view line = raw;
-    const size_t first = line.find_first_not_of(" ");
-    const std::string_view word =
-        first == std::string_view::npos ? "" : line.substr(first, line.find(' ', first) - first);
-    if (oneOf(word, {"include", "-include", "sinclude"})) return {};
-    if (oneOf(word, {"ifeq", "ifneq", "ifdef", "ifndef"})) ++conditional_depth;
-    if (word == "endif" && conditional_depth > 0) --conditional_depth;
-    // Every name followed by an assignment operator on this line.
-    for (size_t i = 0; i < line.size();) {
-      if (!isMakeNameChar(line[i]) || (i > 0 && isMakeNameChar(line[i - 1]))) {
-        ++i;
-        continue;
-      }
-      size_t end = i;
-      while (end < line.size() && isMakeNameChar(line[end])) ++end;
-      const std::string name(line.substr(i, end - i));
-      size_t op = line.find_first_not_of(" \t", end);
-      std::string_view rest = op == std::string_view::npos ? "" : line.substr(op);
-      const bool simple =
-          rest.starts_with("=") || rest.starts_with(":=") || rest.starts_with("::=");
-      const bool other = rest.starts_with("+=") || rest.starts_with("?=") || rest.starts_with("!=");
-      if (simple || other) {
-        const size_t eq = rest.find('=');
-        std::string value(rest.substr(eq + 1));
-        value.erase(0, value.find_first_not_of(" \t"));
-        while (!value.empty() && (value.back() == ' ' || value.back() == '\r')) value.pop_back();
-        const bool defines_plainly = simple && i == 0 && conditional_depth == 0 &&
-                                     value.find_first_of("$\\#") == std::string::npos;
-        if (defines_plainly && !plain.contains(name) && !tainted.contains(name)) {
-          plain[name] = value;
-        } else {
-          tainted.insert(name);
-          plain.erase(name);
-        }
-      }
-      if (oneOf(name, {"override", "export", "define", "undefine", "unexport", "private"})) {
-        // `export CC = x`, `define CC`: the next name is not plain.
-        const size_t next = line.find_first_not_of(" \t", end);
-        if (next != std::string_view::npos) {
-          size_t next_end = next;
-          while (next_end < line.size() && isMakeNameChar(line[next_end])) ++next_end;
-          tainted.insert(std::string(line.substr(next, next_end - next)));
-          plain.erase(std::string(line.substr(next, next_end - next)));
-        }
-      }
-      i = end;
-    }
-  }
-  return plain;
-}
-
-// A recipe with `$(NAME)`, `${NAME}` and `$N` of plain variables replaced by
-// their text; `$$` (a `$` for the shell), automatic variables (`$@`, `$<`,
-// `$(@D)`, ...) and `$(shell ...)` are left for makeToShell and the shell
-// rules. Nullopt when any other reference remains: its text is known only
-// when make runs (from the environment, `?=`, `+=`, a function), and make
-// pastes it in before the shell reads quotes (`echo '$(X)'` runs whatever
-// X holds).
-std::optional<std::string> substitutePlainVariables(
-    const std::string& recipe, const std::map<std::string, std::string, std::less<>>& plain) {
-  static constexpr std::string_view kAutomatic = "@<^*?+|%";
-  std::string out;
-  for (size_t i = 0; i < recipe.size(); ++i) {
-    if (recipe[i] != '$' || i + 1 >= recipe.size()) {
-      out += recipe[i];
-      continue;
-    }
-    const char next = recipe[i + 1];
-    if (next == '$' || kAutomatic.find(next) != std::string_view::npos) {
-      out += recipe.substr(i, 2);
-      ++i;
-      continue;
-    }
-    if (next == '(' || next == '{') {
-      const char close = next == '(' ? ')' : '}';
-      const size_t end = recipe.find(close, i + 2);
-      if (end == std::string::npos) return std::nullopt;
-      const std::string_view name = std::string_view(recipe).substr(i + 2, end - i - 2);
-      if (const auto it = plain.find(name); it != plain.end()) {
-        out += it->second;
-        i = end;
-        continue;
-      }
-      if ((!name.empty() && kAutomatic.find(name[0]) != std::string_view::npos) ||
-          name.starts_with("shell ") || name.starts_with("shell\t")) {
-        out += recipe[i];  // the rest is copied as it is
-        continue;
-      }
-      return std::nullopt;
-    }
-    // `$X`: the make variable X.
-    if (const auto it = plain.find(std::string_view(&recipe[i + 1], 1)); it != plain.end()) {
-      out += it->second;
-      ++i;
-      continue;
-    }
-    return std::nullopt;
-  }
-  return out;
-}
-
-// A Makefile line that changes how recipes run or pulls in text not read
-// here: `include`, an exported variable (recipes' environment), SHELL,
-// .SHELLFLAGS, .RECIPEPREFIX, MAKEFLAGS, and functions that run or write
-// (`$(eval`, `$(file`, `$(guile`). Nullopt for other lines.
-std::optional<std::string> makeSetting(std::string_view line) {
-  const size_t first = line.find_first_not_of(" ");
-  if (first == std::string_view::npos || line[first] == '#') return std::nullopt;
-  const std::string_view rest = line.substr(first);
-  const std::string_view word = rest.substr(0, rest.find_first_of(" \t"));
-  if (oneOf(word,
-            {"include", "-include", "sinclude", "export", "unexport", "vpath", "load", "-load"})) {
-    return "the Makefile line `" + std::string(rest) + "`";
-  }
-  for (std::string_view name : {"SHELL", ".SHELLFLAGS", ".RECIPEPREFIX", "MAKEFLAGS", "MFLAGS",
-                                "GNUMAKEFLAGS", "MAKESHELL", ".ONESHELL", "override"}) {
-    if (rest.starts_with(name) &&
-        (rest.size() == name.size() || !isMakeNameChar(rest[name.size()]))) {
-      return "the Makefile line `" + std::string(rest) + "`";
-    }
-  }
-  for (std::string_view function : {"$(eval", "${eval", "$(file", "${file", "$(guile", "${guile"}) {
-    if (rest.find(function) != std::string_view::npos) {
-      return "the Makefile line `" + std::string(rest) + "`";
-    }
-  }
-  return std::nullopt;
-}
-
-// True for a Makefile line that assigns a variable (`=`, `:=`, `::=`,
-// `?=`, `+=`, `!=`) rather than naming targets.
-bool makeAssignment(std::string_view line) {
-  const size_t eq = line.find('=');
-  if (eq == std::string_view::npos) return false;
-  const size_t colon = line.find(':');
-  // `a: b` is a rule; `a := b` and `a ::= b` assign.
-  return colon == std::string_view::npos || colon > eq || line.substr(colon).starts_with(":=") ||
-         line.substr(colon).starts_with("::=");
-}
-
-std::vector<std::string> makefileScripts(std::string_view content) {
-  std::vector<std::string> out;
-  const std::vector<std::string> file_lines = lines(content);
-  const auto plain = plainMakeVariables(file_lines);
-  auto unjudged = [&](std::string what) {
-    out.push_back(std::string(kUnjudgedBuildText) + std::move(what));
-  };
-  auto recipe = [&](const std::string& text) {
-    if (const std::optional<std::string> known = substitutePlainVariables(text, plain)) {
-      out.push_back(makeToShell(*known));
-    } else {
-      unjudged("the recipe `" + text + "`, which holds a make variable known only when make runs");
-    }
-  };
-  // A statement (not a recipe line): an assignment, a rule or a directive.
-  auto statement = [&](const std::string& text) {
-    if (const std::optional<std::string> setting = makeSetting(text)) {
-      unjudged(*setting);
-    } else if (makeAssignment(text)) {
-      const size_t eq = text.find('=');
-      const std::string name = text.substr(0, text.find_first_of(" \t:?+!="));
-      if (eq > 0 && text[eq - 1] == '!') {
-        recipe(text.substr(eq + 1));  // `X != cmd`: run by the shell as make reads the file
-      } else if (text.find("$(shell") != std::string::npos ||
-                 text.find("${shell") != std::string::npos) {
-        recipe(text.substr(text.find("shell") - 2));  // from the function on
-      } else if (!plain.contains(name)) {
-        unjudged("the Makefile line `" + text + "`");  // a value known only when make runs
-      }
-    } else if (text.find(':') != std::string::npos) {
-      // A rule: which targets run which others, and a recipe after `;`.
-      const size_t semicolon = text.find(';');
-      if (semicolon != std::string::npos) recipe(text.substr(semicolon + 1));
-      out.push_back(std::string(kUnjudgedLinkText) + "the Makefile rule `" +
-                    text.substr(0, semicolon) + "`");
-    } else {
-      unjudged("the Makefile line `" + text + "`");
-    }
-  };
-  std::string pending;  // a line continued with a backslash
-  bool pending_recipe = false;
-  for (const std::string& line : file_lines) {
-    if (pending.empty()) {
-      if (line.starts_with('\t')) {
-        std::string text = line.substr(1);
-        while (!text.empty() && (text[0] == '@' || text[0] == '-' || text[0] == '+' ||
-                                 text[0] == ' ' || text[0] == '\t')) {
-          text.erase(0, 1);
-        }
-        pending = text;
-        pending_recipe = true;
-      } else {
-        const size_t first = line.find_first_not_of(" ");
-        if (first == std::string::npos || line[first] == '#') continue;
-        pending = line.substr(first);
-        pending_recipe = false;
-      }
-    } else {
-      pending += line;
-    }
-    if (pending.ends_with('\\')) {
-      pending.pop_back();
-      pending += ' ';
-      continue;
-    }
-    if (pending_recipe) {
-      recipe(pending);
-    } else {
-      statement(pending);
-    }
-    pending.clear();
-  }
-  if (!pending.empty()) pending_recipe ? recipe(pending) : statement(pending);
-  return out;
-}
-
 // A requirements file's lines that install from elsewhere than the index
 // the project uses: every line must be a package name (with extras) and a
 // version specifier or environment marker; options (`--index-url`,
@@ -297,7 +36,7 @@ std::vector<std::string> makefileScripts(std::string_view content) {
 // blank lines give nothing.
 std::vector<std::string> requirementsScripts(std::string_view content) {
   std::vector<std::string> out;
-  for (std::string line : lines(content)) {
+  for (std::string line : textLines(content)) {
     if (const size_t hash = line.find(" #"); hash != std::string::npos) line.erase(hash);
     line.erase(0, line.find_first_not_of(" \t"));
     while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\t')) {
@@ -442,7 +181,7 @@ std::vector<std::string> yamlScripts(std::string_view content,
     collectYamlKeys(YAML::Load(std::string(content)), keys, out);
   } catch (const YAML::Exception&) {
     // A fragment: every line after one of the keys, as written.
-    for (const std::string& line : lines(content)) {
+    for (const std::string& line : textLines(content)) {
       for (std::string_view key : keys) {
         const size_t at = line.find(std::string(key) + ":");
         if (at != std::string::npos) out.push_back(line.substr(at + key.size() + 1));
@@ -458,7 +197,7 @@ std::vector<std::string> justfileScripts(std::string_view content) {
   auto unjudged = [&](const std::string& line) {
     out.push_back(std::string(kUnjudgedBuildText) + "the justfile line `" + line + "`");
   };
-  for (const std::string& line : lines(content)) {
+  for (const std::string& line : textLines(content)) {
     if (line.starts_with(' ') || line.starts_with('\t')) {
       std::string recipe = line.substr(line.find_first_not_of(" \t"));
       if (!recipe.empty() && recipe[0] == '@') recipe.erase(0, 1);
@@ -491,7 +230,7 @@ std::vector<std::string> justfileScripts(std::string_view content) {
 // magics that start programs (`%%script` with anything else, `%%perl`,
 // `%%ruby`, ...) are given as they are, which the shell rules do not know.
 void notebookCellScripts(std::string_view cell, std::vector<std::string>& out) {
-  const std::vector<std::string> cell_lines = lines(cell);
+  const std::vector<std::string> cell_lines = textLines(cell);
   const size_t first = cell.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && cell.substr(first).starts_with("%%")) {
     std::string magic = cell_lines.empty() ? "" : cell_lines[0];
@@ -554,6 +293,19 @@ std::vector<std::string> notebookScripts(std::string_view content) {
 }
 
 }  // namespace
+
+std::vector<std::string> textLines(std::string_view text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    out.emplace_back(text.substr(start, end - start));
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+  return out;
+}
 
 BuildFile buildFileKind(std::string_view path, std::string_view content) {
   const std::string_view base = baseName(path);
