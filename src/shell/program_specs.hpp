@@ -24,8 +24,10 @@ std::span<const ProgramSpec> buildSystemSpecs();
 std::span<const ProgramSpec> pythonToolSpecs();
 /// JavaScript's package managers, test runners and bundlers (table_javascript_tools.cpp).
 std::span<const ProgramSpec> javascriptToolSpecs();
-/// Gradle, Maven, javac, go, cargo, rustc, gcc and clang (table_compiled_languages.cpp).
+/// go, cargo, rustc, gcc and clang (table_compiled_languages.cpp).
 std::span<const ProgramSpec> compiledLanguageSpecs();
+/// Gradle, Maven and javac (table_jvm_tools.cpp).
+std::span<const ProgramSpec> jvmToolSpecs();
 /// The version queries of runtimes: node, java, ruby, ... (table_runtime_versions.cpp).
 std::span<const ProgramSpec> runtimeVersionSpecs();
 /// Formatters and linters (table_linters.cpp).
