@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "git_start.hpp"
 #include "program_specs.hpp"
 #include "shell_facts.hpp"
 #include "toolguard/call_view.hpp"
@@ -83,57 +84,6 @@ namespace {
 #define TG_GIT_STASH_PUSH_OPTIONS                                                  \
   " -S|--staged -k|--keep-index --no-keep-index -u|--include-untracked -q|--quiet" \
   " -m|--message=text --pathspec-from-file=read --pathspec-file-nul --help "
-
-// ---- where git runs ------------------------------------------------------
-
-// Where git's own options end in the command, and the directory it runs in:
-// the command's own, moved by each `-C DIR` in turn (git takes -C only as a
-// word of its own, so `-Cdir` and `-PC` make it fail); nullopt when only
-// known at run time.
-struct GitStart {
-  size_t subcommand = 0;  ///< index in the command's arguments
-  std::optional<std::string> directory;
-};
-
-GitStart gitStart(const CommandScene& scene) {
-  const std::span<const ShellWord> args = scene.command.arguments();
-  GitStart start;
-  start.directory = effectiveCwd(scene);
-  size_t at = 0;
-  while (at < args.size() && !args[at].dynamic && args[at].text.starts_with('-')) {
-    if (args[at].text == "-C" && at + 1 < args.size()) {
-      const ShellWord& dir = args[at + 1];
-      if (dir.dynamic) {
-        start.directory.reset();
-      } else if (!dir.text.empty() && start.directory) {
-        start.directory = dir.text.starts_with('/') ? dir.text : *start.directory + "/" + dir.text;
-      }
-      at += 2;
-    } else {
-      ++at;
-    }
-  }
-  start.subcommand = at;
-  return start;
-}
-
-// A path as git reads it: relative to the directory it runs in.
-ResolvedPath gitPath(const std::string& directory, const std::string& path,
-                     const CommandScene& scene) {
-  const std::string full = path.starts_with('/') ? path : directory + "/" + path;
-  return resolvedPath(ShellWord{full, false, full}, scene);
-}
-
-// git reads the repository of the directory it runs in: in another tree
-// (`cd ~/.password-store && git log -p`) that is a way to read its secrets,
-// as -C outside the workspace would be.
-bool runsInWorkspace(const GitStart& start, const CommandScene& scene) {
-  if (!start.directory) return false;
-  // A workspace root itself (the call's cwd is one): no symlink walk needed.
-  const std::vector<std::string>& roots = scene.view.workspaceRoots();
-  if (std::find(roots.begin(), roots.end(), *start.directory) != roots.end()) return true;
-  return scene.view.insideWorkspace(gitPath(*start.directory, ".", scene));
-}
 
 bool checkInside(const TableParse&, const CommandScene& scene) {
   return runsInWorkspace(gitStart(scene), scene);
