@@ -20,10 +20,10 @@ struct SpecIndex {
 const SpecIndex& specIndex() {
   static const SpecIndex index = [] {
     SpecIndex built;
-    for (auto group :
-         {fileReaderSpecs(), textAndSystemToolSpecs(), gitSpecs(), buildSystemSpecs(),
-          pythonToolSpecs(), javascriptToolSpecs(), jvmToolSpecs(), compiledLanguageSpecs(),
-          runtimeVersionSpecs(), linterSpecs(), fileToolSpecs(), wrapperSpecs()}) {
+    for (auto group : {fileReaderSpecs(), textAndSystemToolSpecs(), gitSpecs(), buildSystemSpecs(),
+                       pythonToolSpecs(), javascriptToolSpecs(), jvmToolSpecs(),
+                       compiledLanguageSpecs(), runtimeVersionSpecs(), linterSpecs(),
+                       configLinterSpecs(), fileToolSpecs(), wrapperSpecs()}) {
       for (const ProgramSpec& spec : group) {
         built.all.push_back(&spec);
         const std::string_view command = spec.command;

@@ -32,6 +32,8 @@ std::span<const ProgramSpec> jvmToolSpecs();
 std::span<const ProgramSpec> runtimeVersionSpecs();
 /// Formatters and linters (table_linters.cpp).
 std::span<const ProgramSpec> linterSpecs();
+/// Linters of shell scripts, YAML, Dockerfiles, CI workflows and TOML (table_config_linters.cpp).
+std::span<const ProgramSpec> configLinterSpecs();
 /// File operations and shell builtins (table_file_tools.cpp).
 std::span<const ProgramSpec> fileToolSpecs();
 /// Programs that run another command: their own options (table_wrappers.cpp).
