@@ -25,6 +25,7 @@
 #include "shell/option_entries.hpp"
 #include "shell/option_table.hpp"
 #include "shell/program_specs.hpp"
+#include "support/default_verdict.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/policy_loader.hpp"
 
@@ -33,17 +34,8 @@ namespace fig_options_test {
 
 using detail::ProgramSpec;
 
-const Engine& figEngine() {
-  static const Engine engine = [] { return Engine(loadPolicy(PolicySources{})); }();
-  return engine;
-}
-
 Verdict figVerdict(const std::string& command) {
-  ToolCall call;
-  call.tool = "Bash";
-  call.args = {{"command", command}};
-  call.context.cwd = "/workspace";
-  return figEngine().decide(call).verdict;
+  return test_support::defaultVerdictOf(command);
 }
 
 std::vector<std::string> figWords(const std::string& text) {

@@ -19,6 +19,7 @@
 
 #include "shell/option_table.hpp"
 #include "shell/program_specs.hpp"
+#include "support/default_verdict.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/policy_loader.hpp"
 
@@ -41,17 +42,8 @@ constexpr size_t kSanitizedStride = 1;
 
 using detail::ProgramSpec;
 
-const Engine& defaultEngine() {
-  static const Engine engine = [] { return Engine(loadPolicy(PolicySources{})); }();
-  return engine;
-}
-
 Verdict verdictOf(const std::string& command) {
-  ToolCall call;
-  call.tool = "Bash";
-  call.args = {{"command", command}};
-  call.context.cwd = "/workspace";
-  return defaultEngine().decide(call).verdict;
+  return test_support::defaultVerdictOf(command);
 }
 
 std::vector<std::string> splitWords(const std::string& text) {
@@ -321,11 +313,7 @@ TEST(OrdinaryWork, NpxRunsOnlyWhatTheProjectInstalled) {
   std::filesystem::create_directories(dir / "node_modules/.bin");
   std::ofstream(dir / "node_modules/.bin/eslint") << "";
   auto verdictIn = [&](const std::string& command) {
-    ToolCall call;
-    call.tool = "Bash";
-    call.args = {{"command", command}};
-    call.context.cwd = dir.string();
-    return defaultEngine().decide(call).verdict;
+    return test_support::defaultVerdictOf(command, dir.string());
   };
   EXPECT_EQ(verdictIn("npx eslint src"), Verdict::Allow);
   EXPECT_EQ(verdictIn("npx --no eslint --fix src"), Verdict::Allow);
@@ -475,11 +463,7 @@ TEST(OrdinaryWork, RecursiveSearchesMeetTheSecretsAtTheTopOfTheTree) {
       std::filesystem::temp_directory_path() / ("toolguard-secrets-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir / "src");
   auto verdictIn = [&](const std::string& command) {
-    ToolCall call;
-    call.tool = "Bash";
-    call.args = {{"command", command}};
-    call.context.cwd = dir.string();
-    return defaultEngine().decide(call).verdict;
+    return test_support::defaultVerdictOf(command, dir.string());
   };
   const std::vector<std::string> searches = {"grep -r TOKEN .",
                                              "grep -rn TOKEN",
