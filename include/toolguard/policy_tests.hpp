@@ -6,6 +6,7 @@
 //       tool: Write
 //       args: {file_path: /etc/passwd}
 //       context: {cwd: /home/me/project, mode: headless}   # optional
+//       env: {PYTEST_ADDOPTS: -p x}      # optional: the agent's environment
 //       expect: deny
 //       rule: system-write               # optional: the deciding rule
 //     - command: rm -rf /                # shorthand for {tool: Bash, args: {command: ...}}
@@ -27,6 +28,10 @@ struct PolicyTestCase {
   ToolCall call;  ///< cwd defaults to /workspace
   Verdict expect = Verdict::Deny;
   std::optional<std::string> rule;
+  /// The agent's environment (`NAME=value`) the call is judged under; a
+  /// test sees only these and a PATH of the system's directories, never the
+  /// environment of the process running it.
+  std::vector<std::string> environment;
   SourceLocation where;
 };
 

@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "shell/inherited_environment.hpp"
 #include "yaml_json.hpp"
 
 namespace toolguard {
@@ -78,6 +79,18 @@ std::vector<PolicyTestCase> parsePolicyTests(std::string_view text, const std::s
           std::string problem = setContextField(test.call.context, k, v.get<std::string>());
           if (!problem.empty()) fail(value, "context." + k + ": " + problem);
         }
+      } else if (key == "env") {
+        if (!value.IsMap()) {
+          fail(value, "env: expected a mapping of variable names to values");
+          continue;
+        }
+        for (const auto& variable : value) {
+          if (!variable.second.IsScalar()) {
+            fail(variable.second, "env." + variable.first.Scalar() + ": expected a string");
+            continue;
+          }
+          test.environment.push_back(variable.first.Scalar() + "=" + variable.second.Scalar());
+        }
       } else if (key == "expect") {
         has_expect = true;
         auto verdict = parseVerdict(value.Scalar());
@@ -92,7 +105,7 @@ std::vector<PolicyTestCase> parsePolicyTests(std::string_view text, const std::s
       } else {
         fail(entry.first, "unknown key '" + key +
                               "' in a test (expected name, tool, command, args, context, "
-                              "expect, rule)");
+                              "env, expect, rule)");
       }
     }
     if (test.call.tool.empty()) fail(item, "test: tool (or command) is required");
@@ -106,6 +119,11 @@ std::vector<PolicyTestCase> parsePolicyTests(std::string_view text, const std::s
 
 PolicyTestResult runPolicyTest(const Engine& engine, const PolicyTestCase& test) {
   PolicyTestResult result;
+  // Judged as a clean agent would be, whatever this process inherited (a
+  // test gives the same verdict on every machine), with the case's env.
+  std::vector<std::string> environment = detail::cleanInheritedEnvironment();
+  environment.insert(environment.end(), test.environment.begin(), test.environment.end());
+  const detail::InheritedEnvironmentScope inherited(std::move(environment));
   result.decision = engine.decide(test.call);
   const Verdict got =
       test.expect == Verdict::Escalate ? result.decision.policy_verdict : result.decision.verdict;

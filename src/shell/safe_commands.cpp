@@ -11,6 +11,7 @@
 #include "command_accesses.hpp"
 #include "command_args.hpp"
 #include "command_paths.hpp"
+#include "inherited_environment.hpp"
 #include "name_lists.hpp"
 #include "option_table.hpp"
 #include "toolguard/paths.hpp"
@@ -268,6 +269,11 @@ bool ordinaryWork(const CommandScene& s, std::string& unknown) {
   }
   if (const std::optional<std::string> secret = printsSecretVariable(c)) {
     unknown = *secret;
+    return false;
+  }
+  // And every variable it inherits from the agent.
+  if (const std::optional<std::string> inherited = inheritedVariableConcern(s)) {
+    unknown = *inherited;
     return false;
   }
   return true;

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "inherited_environment.hpp"
 #include "name_lists.hpp"
 
 namespace toolguard::detail {
@@ -26,21 +26,6 @@ bool isPlainValue(std::string_view value) {
     return std::isalnum(static_cast<unsigned char>(c)) ||
            std::string_view("_.-+@:,").find(c) != std::string_view::npos;
   });
-}
-
-// The space-separated words of a flags variable.
-std::vector<std::string_view> flagWordsOf(std::string_view value) {
-  std::vector<std::string_view> words;
-  size_t at = 0;
-  while (at < value.size()) {
-    while (at < value.size() && value[at] == ' ') ++at;
-    if (at >= value.size()) break;
-    size_t end = value.find(' ', at);
-    if (end == std::string_view::npos) end = value.size();
-    words.push_back(value.substr(at, end - at));
-    at = end;
-  }
-  return words;
 }
 
 // A compiler by its usual name (`gcc`, `clang-16`, `g++-12`).
@@ -62,7 +47,7 @@ bool isCompilerName(std::string_view value) {
 // debug information, warnings, macros, the language standard, include
 // directories. No plugins, specs, wrappers, linker or assembler pass-through.
 bool isHarmlessCompilerFlags(std::string_view value) {
-  for (const std::string_view flag : flagWordsOf(value)) {
+  for (const std::string_view flag : spaceSeparatedWords(value)) {
     const bool plain = flag.find(',') == std::string_view::npos && isPlainValue(flag.substr(1));
     const bool harmless =
         flag.starts_with('-') && plain &&
@@ -83,7 +68,7 @@ bool isHarmlessCompilerFlags(std::string_view value) {
 // rustc flags that only set lint levels, cfg names and a few code
 // generation switches: no linker, no plugin, no path.
 bool isHarmlessRustFlags(std::string_view value) {
-  const std::vector<std::string_view> words = flagWordsOf(value);
+  const std::vector<std::string_view> words = spaceSeparatedWords(value);
   auto lintName = [](std::string_view n) {
     return !n.empty() && std::all_of(n.begin(), n.end(), [](char c) {
       return std::islower(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == ':';
@@ -138,6 +123,20 @@ bool isRelativePathList(std::string_view value) {
 }
 
 }  // namespace
+
+std::vector<std::string_view> spaceSeparatedWords(std::string_view value) {
+  std::vector<std::string_view> words;
+  size_t at = 0;
+  while (at < value.size()) {
+    while (at < value.size() && value[at] == ' ') ++at;
+    if (at >= value.size()) break;
+    size_t end = value.find(' ', at);
+    if (end == std::string_view::npos) end = value.size();
+    words.push_back(value.substr(at, end - at));
+    at = end;
+  }
+  return words;
+}
 
 bool environmentVariableIsHarmless(std::string_view name, std::string_view value, bool has_value) {
   if (!isIdentifier(name)) return false;
@@ -249,7 +248,7 @@ bool shellVariableIsPlain(std::string_view name) {
   // Assigning a variable the environment already has changes what every
   // later program of the shell gets; the process judging the call has the
   // agent's environment (a hook is the agent's child).
-  return std::getenv(std::string(name).c_str()) == nullptr;
+  return !inheritedVariableIsSet(name);
 }
 
 bool variableMayHoldSecret(std::string_view name) {
@@ -266,7 +265,7 @@ bool variableMayHoldSecret(std::string_view name) {
                                   "COOKIE", "SESSION", "NPM_CONFIG", "PRIVATE", "URL", "DSN"}) {
       if (upper.find(word) != std::string::npos) return true;
     }
-    return std::getenv(std::string(name).c_str()) != nullptr;
+    return inheritedVariableIsSet(name);
   }
   return !oneOf(name, {"HOME",
                        "PATH",

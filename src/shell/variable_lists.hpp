@@ -6,6 +6,7 @@
 // known to hold no credential may be printed.
 
 #include <string_view>
+#include <vector>
 
 namespace toolguard::detail {
 
@@ -28,6 +29,10 @@ bool shellVariableIsPlain(std::string_view name);
 /// name a credential nor are in the environment: anything else may, and
 /// printing it is a secret read.
 bool variableMayHoldSecret(std::string_view name);
+
+/// The words of a variable's value split at spaces, as a program splits a
+/// flags variable (`CFLAGS`, `MAKEFLAGS`, `PYTEST_ADDOPTS`).
+std::vector<std::string_view> spaceSeparatedWords(std::string_view value);
 
 /// True for the `set -o NAME` options that only change errors and tracing.
 bool oneOfSetOptions(std::string_view name);

@@ -310,5 +310,36 @@ TEST_F(Check, TheCommandFindsUsersAndHostsWithoutNss) {
   EXPECT_EQ(unknown_host.find("Connection refused"), std::string::npos) << unknown_host;
 }
 
+// The environment `check` runs in is the agent's (a hook is its child):
+// what a program inherits from it is judged with the program.
+TEST_F(Check, TheAgentsEnvironmentIsJudgedWithTheCommand) {
+  const std::string workspace = dir.path().string();
+  auto verdictUnder = [&](const std::map<std::string, std::string>& extra,
+                          const std::string& command) {
+    std::map<std::string, std::string> variables = env();
+    variables.insert(extra.begin(), extra.end());
+    const json call = {
+        {"tool", "Bash"}, {"args", {{"command", command}}}, {"context", {{"cwd", workspace}}}};
+    RunResult r =
+        runBinary(TOOLGUARD_BINARY, {"check", "--no-audit"}, call.dump(), variables, workspace);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return json::parse(r.out);
+  };
+  const std::string system = "/usr/local/bin:/usr/bin:/bin";
+  EXPECT_EQ(verdictUnder({{"PATH", system}, {"PYTEST_ADDOPTS", "-x"}}, "pytest -q")["verdict"],
+            "allow");
+  const json plugin =
+      verdictUnder({{"PATH", system}, {"PYTEST_ADDOPTS", "-p evil_plugin"}}, "pytest -q");
+  EXPECT_EQ(plugin["verdict"], "ask") << plugin;
+  EXPECT_NE(plugin["reason"].get<std::string>().find("PYTEST_ADDOPTS"), std::string::npos)
+      << plugin;
+  // A PATH entry in the workspace finds the model's own `ls` first.
+  const json planted = verdictUnder({{"PATH", workspace + "/bin:" + system}}, "ls -la");
+  EXPECT_EQ(planted["verdict"], "ask") << planted;
+  EXPECT_NE(planted["reason"].get<std::string>().find("PATH lists"), std::string::npos) << planted;
+  const json preload = verdictUnder({{"PATH", system}, {"LD_PRELOAD", "./x.so"}}, "git status");
+  EXPECT_EQ(preload["verdict"], "ask") << preload;
+}
+
 }  // namespace check_test
 }  // namespace toolguard::testing

@@ -37,6 +37,34 @@ tests:
   EXPECT_FALSE(runPolicyTest(engine, cases[3]).passed);  // Read is allowed
 }
 
+// A case's env is the agent's environment it is judged under; without one
+// a case sees a clean agent's, whatever the process running the tests has.
+TEST(PolicyTests, CasesAreJudgedUnderTheirOwnEnvironment) {
+  const std::vector<PolicyTestCase> cases = parsePolicyTests(
+      "tests:\n"
+      "  - command: pytest -q\n"
+      "    expect: allow\n"
+      "  - command: pytest -q\n"
+      "    env: {PYTEST_ADDOPTS: -p evil_plugin}\n"
+      "    expect: ask\n"
+      "  - command: ls\n"
+      "    env: {PATH: '.:/usr/bin:/bin'}\n"
+      "    expect: ask\n",
+      "t.yaml");
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_EQ(cases[1].environment, std::vector<std::string>{"PYTEST_ADDOPTS=-p evil_plugin"});
+  Engine engine = PolicyBuilder().profile("default").build();
+  for (const PolicyTestCase& test : cases) {
+    EXPECT_TRUE(runPolicyTest(engine, test).passed) << test.name;
+  }
+  try {
+    parsePolicyTests("tests:\n  - command: ls\n    env: [A]\n    expect: ask\n", "t.yaml");
+    FAIL();
+  } catch (const PolicyError& e) {
+    EXPECT_EQ(e.errors()[0].where.toString(), "t.yaml:3:10");
+  }
+}
+
 TEST(PolicyTests, BadTestFilesNameTheLine) {
   try {
     parsePolicyTests("tests:\n  - tool: Read\n    expect: maybe\n", "t.yaml");

@@ -1,0 +1,577 @@
+// The variables a command inherits, judged per program (see
+// inherited_environment.hpp).
+//
+// The person who started the agent set these, not the model: a value is a
+// danger when it names something the model can change (a place relative to
+// where the command runs, inside a workspace or in a temp directory) or when
+// it hands a program options or code that its table of harmless options
+// never saw. Three groups of variables reach a program:
+//  - everyone's: the dynamic loader's (LD_*), the runtimes' (PYTHON*,
+//    NODE_*, PERL5*, RUBY*, LUA_*, the JVM's tool options, CLASSPATH), bash's
+//    BASH_ENV, the editor, pager and shell many programs start, where
+//    configuration lives (XDG_CONFIG_*), resolver settings and CA bundles;
+//  - the program's own, named with the program's name in capitals the way
+//    programs name theirs (PIP_INDEX_URL for pip, GIT_DIR for git,
+//    MAKEFLAGS for make, npm_config_registry for npm, MAVEN_OPTS for mvn);
+//  - PATH and exported bash functions, which decide what a name runs.
+// A variable that reaches a program passes when it is ambient (identity,
+// terminal, session, locale) or known harmless as an assignment would be,
+// or its value is: empty; a plain word or number that is not an option;
+// absolute paths out of the model's reach; for a variable that names a
+// program, such a program with plain options; for a variable that carries
+// options, options known harmless (make's, pytest's and tar's tables, node's
+// and the JVM's memory and warning switches).
+//
+// What is left open, on purpose: a variable that no program on the
+// ordinary-work list reads by a name of these groups (a name nobody can tie
+// to the program) is taken as the user's; and proxy variables, the user's
+// route out, pass (the model cannot set the agent's environment).
+#include "inherited_environment.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "name_lists.hpp"
+#include "option_table.hpp"
+#include "shell_facts.hpp"
+#include "toolguard/call_view.hpp"
+#include "variable_lists.hpp"
+
+extern char** environ;
+
+namespace toolguard::detail {
+namespace {
+
+struct InheritedVariable {
+  std::string name;
+  std::string upper;  ///< the name in capitals (npm reads `npm_config_*` too)
+  std::string value;
+  bool reaches_every_program = false;
+};
+
+bool reachesEveryProgram(std::string_view upper);
+
+// The environment as last read, with the variables that need judging.
+struct EnvironmentSnapshot {
+  size_t fingerprint = 0;
+  bool taken = false;
+  std::vector<InheritedVariable> variables;
+  std::vector<std::string> names;  ///< every name, sorted
+  std::vector<std::string> path_entries;
+  std::string tmpdir;
+  // The judgement of each variable's value (index as `variables`), kept
+  // while the call's workspace roots and home are `judged_for`: a value is
+  // judged once per call, not once per command.
+  std::vector<std::string> judged_for;
+  std::vector<std::optional<std::optional<std::string>>> judged;
+};
+
+// The environment a scope set on this thread (InheritedEnvironmentScope), and
+// a count of the scopes opened and closed, which tells the cache apart.
+thread_local const std::vector<std::string>* t_scoped_environment = nullptr;
+thread_local size_t t_scope_changes = 0;
+
+// Changes whenever a variable is set, changed or removed (setenv and putenv
+// store a new entry pointer) or a scope opens or closes.
+size_t environmentFingerprint() {
+  size_t hash = reinterpret_cast<size_t>(environ) ^ (t_scope_changes * 0x9e3779b97f4a7c15u);
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    hash = hash * 1000003u ^ reinterpret_cast<size_t>(*entry);
+  }
+  return hash;
+}
+
+// The `NAME=value` entries commands inherit.
+std::vector<std::string_view> inheritedEntries() {
+  std::vector<std::string_view> entries;
+  if (t_scoped_environment != nullptr) {
+    entries.assign(t_scoped_environment->begin(), t_scoped_environment->end());
+    return entries;
+  }
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    entries.emplace_back(*entry);
+  }
+  return entries;
+}
+
+std::vector<std::string> splitOn(std::string_view text, char separator) {
+  std::vector<std::string> parts;
+  size_t at = 0;
+  while (true) {
+    const size_t end = text.find(separator, at);
+    parts.emplace_back(text.substr(at, end == std::string_view::npos ? end : end - at));
+    if (end == std::string_view::npos) return parts;
+    at = end + 1;
+  }
+}
+
+std::string capitals(std::string_view name) {
+  std::string upper(name);
+  std::transform(upper.begin(), upper.end(), upper.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return upper;
+}
+
+// The environment, read again only when it changed (a hook reads it once).
+EnvironmentSnapshot& environmentSnapshot() {
+  thread_local EnvironmentSnapshot cached;
+  const size_t fingerprint = environmentFingerprint();
+  if (cached.taken && cached.fingerprint == fingerprint) return cached;
+  EnvironmentSnapshot fresh;
+  fresh.taken = true;
+  fresh.fingerprint = fingerprint;
+  for (const std::string_view text : inheritedEntries()) {
+    const size_t eq = text.find('=');
+    if (eq == std::string_view::npos || eq == 0) continue;
+    const std::string_view name = text.substr(0, eq);
+    const std::string_view value = text.substr(eq + 1);
+    fresh.names.emplace_back(name);
+    if (name == "PATH") {
+      fresh.path_entries = splitOn(value, ':');
+      continue;
+    }
+    if (name == "TMPDIR") fresh.tmpdir = std::string(value);
+    if (inheritedVariableIsAmbient(name) || environmentVariableIsHarmless(name, value, true)) {
+      continue;
+    }
+    std::string upper = capitals(name);
+    const bool everyone = reachesEveryProgram(upper);
+    fresh.variables.push_back({std::string(name), std::move(upper), std::string(value), everyone});
+  }
+  std::sort(fresh.names.begin(), fresh.names.end());
+  cached = std::move(fresh);
+  return cached;
+}
+
+bool endsWithAny(std::string_view name, std::initializer_list<std::string_view> endings) {
+  return std::any_of(endings.begin(), endings.end(),
+                     [&](std::string_view e) { return name.ends_with(e); });
+}
+
+bool startsWithAny(std::string_view name, std::initializer_list<std::string_view> starts) {
+  return std::any_of(starts.begin(), starts.end(),
+                     [&](std::string_view s) { return name.starts_with(s); });
+}
+
+// Letters, digits and `_.-+@:,`: a name, a number, a locale, a switch.
+bool isPlainText(std::string_view value) {
+  return std::all_of(value.begin(), value.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("_.-+@:,").find(c) != std::string_view::npos;
+  });
+}
+
+bool within(std::string_view path, std::string_view dir) {
+  while (dir.size() > 1 && dir.ends_with('/')) dir.remove_suffix(1);
+  if (dir == "/") return true;
+  return path == dir ||
+         (path.starts_with(dir) && path.size() > dir.size() && path[dir.size()] == '/');
+}
+
+// Where the model may put files without a question: the workspaces and the
+// temp directories everyone may write.
+bool inModelsReach(std::string_view path, const CommandScene& scene, const std::string& tmpdir) {
+  for (std::string_view temp : {"/tmp", "/var/tmp", "/dev/shm"}) {
+    if (within(path, temp)) return true;
+  }
+  if (!tmpdir.empty() && within(path, tmpdir)) return true;
+  // The roots as the call names them: following their links would cost
+  // every command a file system walk (a value naming a workspace through
+  // another spelling of it is not seen).
+  for (const std::string& root : scene.view.workspaceRoots()) {
+    if (within(path, root)) return true;
+  }
+  return false;
+}
+
+// An absolute place (or `~/...`) without `..`, out of the model's reach.
+bool placeIsOutOfReach(std::string_view path, const CommandScene& scene,
+                       const std::string& tmpdir) {
+  std::string absolute(path);
+  if (path.starts_with("~/")) absolute = scene.home + std::string(path.substr(1));
+  if (!absolute.starts_with('/')) return false;
+  if (absolute.find("/../") != std::string::npos || absolute.ends_with("/..")) return false;
+  return !inModelsReach(absolute, scene, tmpdir);
+}
+
+bool placesAreOutOfReach(std::string_view list, const CommandScene& scene,
+                         const std::string& tmpdir) {
+  const std::vector<std::string> entries = splitOn(list, ':');
+  return std::all_of(entries.begin(), entries.end(), [&](const std::string& entry) {
+    return placeIsOutOfReach(entry, scene, tmpdir);
+  });
+}
+
+// Names of variables whose value is a place a program reads code or
+// configuration from (or a list of them): a relative one is where the
+// command runs, in the workspace.
+bool namesPlaces(std::string_view upper) {
+  return upper.starts_with("LD_") ||
+         endsWithAny(upper, {"PATH",    "PATHS",   "LIB",   "LIBS",   "FILE",   "FILES", "CONFIG",
+                             "CONF",    "RC",      "_INIT", "_HOME",  "_ROOT",  "_DIR",  "_DIRS",
+                             "_PREFIX", "_SCRIPT", "CERTS", "BUNDLE", "CAINFO", "CAPATH"}) ||
+         oneOf(upper, {"BASH_ENV", "ENV", "HOSTALIASES", "MAKEFILES", "ZDOTDIR",
+                       "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "PYTHONHOME", "PYTHONSTARTUP",
+                       "PYTHONPYCACHEPREFIX", "PYTHONUSERBASE"});
+}
+
+// Names of variables whose value is a program to start, maybe with options.
+bool namesProgram(std::string_view upper) {
+  return endsWithAny(upper, {"EDITOR", "VISUAL", "PAGER", "_COMMAND", "_CMD", "ASKPASS", "_SSH",
+                             "_SHELL", "_WRAPPER", "_EXE", "_PROGRAM", "_BROWSER", "_DIFF"}) ||
+         oneOf(upper, {"SHELL", "BROWSER", "CC", "CXX", "FC", "CPP", "LD", "AR", "RUSTC", "RUSTDOC",
+                       "MAKE"});
+}
+
+// Names of variables that carry options or code for a program.
+bool carriesOptions(std::string_view upper) {
+  return endsWithAny(upper, {"OPTS", "OPTIONS", "FLAGS", "ADDOPTS", "_ARGS", "_ARGV", "OPT"}) ||
+         startsWithAny(upper, {"GIT_CONFIG_KEY", "GIT_CONFIG_VALUE", "LUA_INIT"}) ||
+         oneOf(upper, {"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"}) ||
+         oneOf(upper, {"PYTHONBREAKPOINT", "PYTHONINSPECT", "PYTHONWARNINGS", "PROMPT_COMMAND"});
+}
+
+// A program with plain options: `vim`, `code --wait`, `/usr/bin/ssh -i
+// ~/.ssh/deploy -o IdentitiesOnly=yes`. Not a shell or an interpreter, whose
+// words would be code.
+bool programIsOutOfReach(std::string_view value, bool names_shell, const CommandScene& scene,
+                         const std::string& tmpdir) {
+  if (value.find_first_of("\t\n;|&$`<>()'\"\\*?[{") != std::string_view::npos) return false;
+  const std::vector<std::string_view> words = spaceSeparatedWords(value);
+  if (words.empty()) return true;
+  const std::string_view program = words.front();
+  const bool program_known = program.find('/') == std::string::npos
+                                 ? isPlainText(program) && !program.starts_with('-')
+                                 : placeIsOutOfReach(program, scene, tmpdir);
+  if (!program_known) return false;
+  // SHELL and npm's script-shell name a shell, alone.
+  if (names_shell) return words.size() == 1;
+  const std::string_view base = program.substr(program.rfind('/') + 1);
+  if (startsWithAny(base, {"sh", "bash", "dash", "zsh", "ksh", "fish", "python", "node", "perl",
+                           "ruby", "php", "lua", "env", "xargs", "busybox", "eval", "exec"})) {
+    return false;
+  }
+  auto plain = [](std::string_view word) {
+    const size_t eq = word.find('=');
+    return isPlainText(word.substr(0, eq)) &&
+           (eq == std::string_view::npos || isPlainText(word.substr(eq + 1)));
+  };
+  return std::all_of(words.begin() + 1, words.end(), [&](std::string_view word) {
+    // An option, a word (`IdentitiesOnly=yes`) that names no file, or a
+    // place out of reach.
+    const bool names_no_file =
+        word.find('/') == std::string::npos && word.find('.') == std::string::npos && plain(word);
+    return names_no_file || placeIsOutOfReach(word, scene, tmpdir);
+  });
+}
+
+// The words of an option variable, judged by the table of the program that
+// reads them (as if they came first on its command line).
+bool optionsKnownToTable(std::string_view program, const std::vector<std::string>& words,
+                         const CommandScene& scene) {
+  const ProgramSpec* spec = programSpec(program);
+  if (spec == nullptr) return false;
+  std::vector<ShellWord> arguments;
+  for (const std::string& word : words) {
+    if (!word.starts_with('-'))
+      return false;  // operands (make targets, test files) are not options
+    arguments.push_back(ShellWord{word, false, word});
+  }
+  return parseWithTable(*spec, arguments, &scene).known();
+}
+
+// `-Xmx2g`, `-XX:+UseG1GC`, `-Dfile.encoding=UTF-8`: memory, collector and
+// plain properties; no agents, no class paths.
+bool isHarmlessJvmOption(std::string_view word) {
+  if (!isPlainText(word.substr(0, word.find('='))) ||
+      !isPlainText(word.substr(std::min(word.size(), word.find('=') + 1)))) {
+    return false;
+  }
+  return startsWithAny(word, {"-Xmx", "-Xms", "-Xss", "-XX:+", "-XX:-",
+                              "-Dfile.encoding=", "-Djava.awt.headless=", "-Duser.language=",
+                              "-Duser.country=", "-Duser.timezone="}) ||
+         oneOf(word, {"-ea", "-da", "-server", "-client"}) ||
+         (word.starts_with("-XX:") && word.find('=') != std::string_view::npos &&
+          std::all_of(word.begin() + static_cast<std::ptrdiff_t>(word.find('=')) + 1, word.end(),
+                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)); }));
+}
+
+bool isHarmlessNodeOption(std::string_view word) {
+  const std::string_view name = word.substr(0, word.find('='));
+  const std::string_view value =
+      word.find('=') == std::string_view::npos ? "" : word.substr(word.find('=') + 1);
+  if (!isPlainText(value)) return false;
+  return oneOf(name, {"--max-old-space-size",   "--max-semi-space-size",
+                      "--stack-size",           "--enable-source-maps",
+                      "--no-warnings",          "--no-deprecation",
+                      "--trace-warnings",       "--trace-deprecation",
+                      "--throw-deprecation",    "--use-openssl-ca",
+                      "--use-bundled-ca",       "--openssl-legacy-provider",
+                      "--dns-result-order",     "--unhandled-rejections",
+                      "--max-http-header-size", "--experimental-vm-modules",
+                      "--disable-warning",      "--no-experimental-fetch",
+                      "--trace-uncaught",       "--heapsnapshot-near-heap-limit"});
+}
+
+// make's own MAKEFLAGS: a first word of single-letter switches without a
+// dash (`ks`), its job server, then options.
+bool makeFlagsAreKnown(const std::vector<std::string_view>& words, const CommandScene& scene) {
+  std::vector<std::string> options;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string_view word = words[i];
+    if (word.starts_with("--jobserver-auth=") || word.starts_with("--jobserver-fds=")) continue;
+    if (word == "--") return false;  // variable overrides follow
+    if (i == 0 && !word.starts_with('-')) {
+      options.push_back("-" + std::string(word));
+      continue;
+    }
+    options.emplace_back(word);
+  }
+  return options.empty() || optionsKnownToTable("make", options, scene);
+}
+
+bool optionsAreKnown(const InheritedVariable& v, const CommandScene& scene) {
+  const std::vector<std::string_view> words = spaceSeparatedWords(v.value);
+  if (words.empty()) return true;
+  if (v.value.find_first_of("\t\n;|&$`<>()'\"\\") != std::string::npos) return false;
+  if (v.upper == "MAKEFLAGS" || v.upper == "MFLAGS") return makeFlagsAreKnown(words, scene);
+  const std::vector<std::string> options(words.begin(), words.end());
+  if (v.upper == "PYTEST_ADDOPTS") return optionsKnownToTable("pytest", options, scene);
+  if (v.upper == "TAR_OPTIONS") return optionsKnownToTable("tar", options, scene);
+  if (v.upper == "NODE_OPTIONS")
+    return std::all_of(words.begin(), words.end(), isHarmlessNodeOption);
+  if (oneOf(v.upper, {"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "JAVA_OPTS",
+                      "GRADLE_OPTS", "MAVEN_OPTS", "SBT_OPTS"})) {
+    return std::all_of(words.begin(), words.end(), isHarmlessJvmOption);
+  }
+  if (v.upper == "GIT_CONFIG_COUNT") return v.value == "0";
+  if (v.upper == "PYTHONWARNINGS") {
+    // `ignore`, `default::DeprecationWarning`: a dotted category is a module
+    // Python imports.
+    return isPlainText(v.value) && v.value.find('.') == std::string::npos;
+  }
+  return false;
+}
+
+// Why this inherited variable's value may change what runs; nullopt when it
+// cannot.
+std::optional<std::string> valueConcern(const InheritedVariable& v, const CommandScene& scene,
+                                        const std::string& tmpdir) {
+  if (v.value.empty()) return std::nullopt;
+  if (carriesOptions(v.upper)) {
+    if (optionsAreKnown(v, scene)) return std::nullopt;
+    return "carries options or code not known to be harmless";
+  }
+  if (namesProgram(v.upper)) {
+    const bool names_shell = v.upper.ends_with("SHELL");
+    if (programIsOutOfReach(v.value, names_shell, scene, tmpdir)) return std::nullopt;
+    return "names a program to start that is not known to be out of the model's reach";
+  }
+  if (namesPlaces(v.upper)) {
+    if (placesAreOutOfReach(v.value, scene, tmpdir)) return std::nullopt;
+    return "names a place to read code or configuration from that is relative, in a temp "
+           "directory or in a workspace";
+  }
+  // Proxies: the user's route out (see the top of this file).
+  if (v.upper.ends_with("_PROXY") || v.upper.ends_with("PROXY")) return std::nullopt;
+  if (isPlainText(v.value) && !v.value.starts_with('-')) return std::nullopt;
+  if (v.value.starts_with('/') && placesAreOutOfReach(v.value, scene, tmpdir)) {
+    return std::nullopt;
+  }
+  return "has a value that is not a plain word or a place out of the model's reach";
+}
+
+// Variables every program may read: the loader's, the runtimes', the
+// editors', configuration places, resolvers and CA bundles.
+bool reachesEveryProgram(std::string_view upper) {
+  return startsWithAny(upper, {"LD_", "PYTHON", "NODE_", "PERL5", "PERLLIB", "RUBY", "LUA_",
+                               "GCONV", "XDG_CONFIG", "XDG_DATA", "SSL_CERT", "GIT_CONFIG"}) ||
+         endsWithAny(upper, {"EDITOR", "VISUAL", "PAGER", "CA_BUNDLE", "CA_CERTS", "CAINFO"}) ||
+         oneOf(upper, {"BASH_ENV", "ENV", "CLASSPATH", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
+                       "JDK_JAVA_OPTIONS", "SHELL", "BROWSER", "HOSTALIASES", "RES_OPTIONS",
+                       "LOCALDOMAIN", "PROMPT_COMMAND"});
+}
+
+// The capitals programs name their variables with: `pip3` reads PIP_*,
+// `python3.12` PYTHON*, `pre-commit` PRE_COMMIT_*; and the names that differ
+// from the program's (mvn reads MAVEN_OPTS, yarn and pnpm npm_config_*).
+std::vector<std::string> variablePrefixesOf(std::string_view program) {
+  std::string prefix = capitals(program);
+  for (char& c : prefix) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  while (!prefix.empty() &&
+         (std::isdigit(static_cast<unsigned char>(prefix.back())) || prefix.back() == '_')) {
+    prefix.pop_back();
+  }
+  std::vector<std::string> prefixes;
+  if (prefix.size() >= 2) prefixes.push_back(prefix);
+  static const std::pair<std::string_view, std::string_view> kOtherNames[] = {
+      {"mvn", "MAVEN"},       {"mvnw", "MAVEN"},    {"gradlew", "GRADLE"}, {"yarn", "NPM_"},
+      {"pnpm", "NPM_"},       {"npx", "NPM_"},      {"cargo", "RUST"},     {"go", "CGO_"},
+      {"gcloud", "CLOUDSDK"}, {"terraform", "TF_"}, {"kubectl", "KUBE"},   {"py.test", "PYTEST"},
+      {"make", "MFLAGS"},     {"gmake", "MAKE"},
+  };
+  for (const auto& [name, other] : kOtherNames) {
+    if (program == name) prefixes.emplace_back(other);
+  }
+  return prefixes;
+}
+
+// Builtins bash runs itself: no program starts, nothing is inherited.
+bool isShellBuiltin(std::string_view name) {
+  return oneOf(name,
+               {"echo",    "printf", "cd",      "pwd",     "test",  "[",        "true",    "false",
+                ":",       "export", "declare", "typeset", "local", "readonly", "set",     "unset",
+                "shift",   "read",   "exit",    "return",  "break", "continue", "let",     "alias",
+                "unalias", "type",   "umask",   "wait",    "jobs",  "shopt",    "getopts", "trap",
+                "times",   "dirs",   "pushd",   "popd"});
+}
+
+// A PATH entry where the model may put a program: relative (where the
+// command runs), a temp directory, or a workspace directory other than a
+// virtual environment's bin (whose programs are judged by name, as
+// `.venv/bin/pip` is).
+bool pathEntryInModelsReach(const std::string& entry, const CommandScene& scene,
+                            const std::string& tmpdir) {
+  if (!entry.starts_with('/')) return true;
+  if (!inModelsReach(entry, scene, tmpdir)) return false;
+  std::string_view dir(entry);
+  while (dir.size() > 1 && dir.ends_with('/')) dir.remove_suffix(1);
+  return !(dir.ends_with("venv/bin") && !within(dir, "/tmp"));
+}
+
+// Why the name finds a program the model may have put on PATH: an entry in
+// its reach comes before the first entry that has the program. Without such
+// an entry (the usual PATH) nothing is looked up.
+std::optional<std::string> pathConcern(std::string_view name, const EnvironmentSnapshot& env,
+                                       const CommandScene& scene) {
+  const auto& entries = env.path_entries;
+  const auto risky = std::find_if(entries.begin(), entries.end(), [&](const std::string& entry) {
+    return pathEntryInModelsReach(entry, scene, env.tmpdir);
+  });
+  if (risky == entries.end()) return std::nullopt;
+  for (auto entry = entries.begin(); entry != risky; ++entry) {
+    const std::string candidate = *entry + "/" + std::string(name);
+    if (::access(candidate.c_str(), X_OK) == 0) return std::nullopt;
+  }
+  return "PATH lists '" + *risky + "', where the model may put a program named " +
+         std::string(name) + ", before the system's";
+}
+
+}  // namespace
+
+InheritedEnvironmentScope::InheritedEnvironmentScope(std::vector<std::string> variables)
+    : variables_(std::move(variables)), previous_(t_scoped_environment) {
+  t_scoped_environment = &variables_;
+  ++t_scope_changes;
+}
+
+InheritedEnvironmentScope::~InheritedEnvironmentScope() {
+  t_scoped_environment = previous_;
+  ++t_scope_changes;
+}
+
+std::vector<std::string> cleanInheritedEnvironment() {
+  return {"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"};
+}
+
+bool inheritedVariableIsAmbient(std::string_view name) {
+  if (startsWithAny(name, {"LC_", "XDG_SESSION", "XDG_RUNTIME", "XDG_SEAT", "XDG_VTNR",
+                           "XDG_CURRENT", "XDG_MENU", "SSH_", "TERM_", "KONSOLE_", "VTE_", "WT_",
+                           "ITERM_", "TMUX", "DESKTOP_", "GNOME_", "KDE_", "GDM"})) {
+    return true;
+  }
+  return oneOf(name, {"HOME",
+                      "USER",
+                      "LOGNAME",
+                      "PWD",
+                      "OLDPWD",
+                      "SHLVL",
+                      "HOSTNAME",
+                      "HOSTTYPE",
+                      "OSTYPE",
+                      "MACHTYPE",
+                      "TERM",
+                      "COLORTERM",
+                      "LS_COLORS",
+                      "LSCOLORS",
+                      "GREP_COLOR",
+                      "GREP_COLORS",
+                      "GCC_COLORS",
+                      "DISPLAY",
+                      "WAYLAND_DISPLAY",
+                      "XAUTHORITY",
+                      "DBUS_SESSION_BUS_ADDRESS",
+                      "MAIL",
+                      "_",
+                      "STY",
+                      "WINDOWID",
+                      "GPG_TTY",
+                      "TMPDIR",
+                      "LANG",
+                      "LANGUAGE",
+                      "TZ",
+                      "MOTD_SHOWN",
+                      "GIT_AUTHOR_NAME",
+                      "GIT_AUTHOR_EMAIL",
+                      "GIT_COMMITTER_NAME",
+                      "GIT_COMMITTER_EMAIL",
+                      "GIT_AUTHOR_DATE",
+                      "GIT_COMMITTER_DATE",
+                      "VIRTUAL_ENV_PROMPT"});
+}
+
+bool inheritedVariableIsSet(std::string_view name) {
+  const std::vector<std::string>& names = environmentSnapshot().names;
+  return std::binary_search(names.begin(), names.end(), name, std::less<>());
+}
+
+std::optional<std::string> inheritedVariableConcern(const CommandScene& scene) {
+  const SimpleCommand& command = scene.command;
+  if (command.words.empty() || command.nameIsDynamic()) return std::nullopt;
+  const std::string_view name = command.commandName();
+  if (isShellBuiltin(name)) return std::nullopt;
+  EnvironmentSnapshot& env = environmentSnapshot();
+  const std::vector<std::string>& roots = scene.view.workspaceRoots();
+  const bool same_call = env.judged.size() == env.variables.size() &&
+                         env.judged_for.size() == roots.size() + 1 &&
+                         std::equal(roots.begin(), roots.end(), env.judged_for.begin()) &&
+                         env.judged_for.back() == scene.home;
+  if (!same_call) {
+    env.judged_for = roots;
+    env.judged_for.push_back(scene.home);
+    env.judged.assign(env.variables.size(), std::nullopt);
+  }
+  if (command.words[0].text.find('/') == std::string::npos) {
+    if (std::optional<std::string> concern = pathConcern(command.words[0].text, env, scene)) {
+      return concern;
+    }
+  }
+  const std::vector<std::string> prefixes = variablePrefixesOf(name);
+  for (size_t i = 0; i < env.variables.size(); ++i) {
+    const InheritedVariable& v = env.variables[i];
+    // `BASH_FUNC_NAME%%`: bash's exported function NAME.
+    if (v.name.starts_with("BASH_FUNC_") && v.name.ends_with("%%") &&
+        std::string_view(v.name).substr(10, v.name.size() - 12) == name) {
+      return "the agent's environment exports a bash function named " + std::string(name);
+    }
+    const bool reaches =
+        v.reaches_every_program ||
+        std::any_of(prefixes.begin(), prefixes.end(),
+                    [&](const std::string& prefix) { return v.upper.starts_with(prefix); });
+    if (!reaches) continue;
+    if (!env.judged[i]) env.judged[i] = valueConcern(v, scene, env.tmpdir);
+    if (const std::optional<std::string>& concern = *env.judged[i]) {
+      return "the agent's environment sets " + v.name + ", which " + *concern;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace toolguard::detail
