@@ -119,12 +119,39 @@ std::vector<std::string> findOutputPlaces(const SimpleCommand& p) {
 // narrows them), or in the work tree for `git ls-files` and `git diff
 // --name-only`. Empty when they may be any path (a file's content, `ls`, a
 // redirection, `-a FILE`): then they are judged as reads anywhere.
+// True when xargs reads its input split at NULs (`-0`, `--null`, `-r0`):
+// otherwise it splits at blanks and newlines and reads quotes and
+// backslashes, so a name under the workspace becomes several words, any of
+// which may be any path (a directory named `x ` holding `home y.o` is
+// `./x /home y.o`: `/home` among the words).
+bool xargsSplitsAtNul(const SimpleCommand& xargs) {
+  const auto args = xargs.arguments();
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& w = args[i].text;
+    if (w == "--null") return true;
+    if (w == "--" || !w.starts_with('-') || w.size() < 2) return false;
+    if (w.starts_with("--")) continue;
+    for (size_t k = 1; k < w.size(); ++k) {
+      if (w[k] == '0') return true;
+      // Letters whose value follows (glued or as the next word), and the
+      // ones whose value may only be glued.
+      if (std::string_view("aEILnPsd").find(w[k]) != std::string_view::npos) {
+        if (k + 1 == w.size()) ++i;
+        break;
+      }
+      if (std::string_view("eil").find(w[k]) != std::string_view::npos) break;
+    }
+  }
+  return false;
+}
+
 std::vector<std::string> xargsInputPlaces(const ShellProgram& program, size_t xargs_index) {
   const SimpleCommand& xargs = program.commands[xargs_index];
   for (const ShellWord& w : xargs.arguments()) {
     if (w.text.starts_with("-a") || w.text.starts_with("--arg-file")) return {};
     if (!w.text.starts_with('-')) break;  // the command xargs runs
   }
+  if (!xargsSplitsAtNul(xargs)) return {};
   for (const ShellRedirect& r : xargs.redirects) {
     if (r.op == "<" || r.op == "<<<" || r.op == "<<" || r.op == "<&") return {};
   }

@@ -321,12 +321,46 @@ namespace {
 // The option values a program's table of harmless options says are paths
 // (`sort -o FILE`, `git commit -F FILE`), where the code above did not
 // already take them.
+bool sameWord(const ShellWord& a, const ShellWord& b) {
+  return a.dynamic == b.dynamic && a.text == b.text && a.source == b.source;
+}
+
+// The programs whose operands commandPathsByName reads as what they are;
+// any other program's operands may each be a file it reads.
+bool operandsReadByName(std::string_view name) {
+  return plainReaders().contains(name) || plainWriters().contains(name) ||
+         oneOf(name, {"rm", "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ack-grep", "sed",
+                      "perl", "awk", "gawk", "mawk", "nawk", "jq", "cp", "mv", "ln", "install",
+                      "rsync", "scp", "chmod", "chown", "chgrp", "diff", "sdiff", "xxd", "uniq",
+                      "iconv", "patch", "sort", "shuf", "dd", "tree", "du", "find", "fd", "fdfind",
+                      "source", ".", "curl", "wget", "tar", "zip", "unzip", "git", "openssl",
+                      "xargs", "echo", "printf", "test", "[", "mkdir", "rmdir", "touch",
+                      // Names and metadata only, never content.
+                      "cd", "pushd", "realpath", "readlink", "dirname", "basename", "stat", "which",
+                      "whereis", "type", "command"});
+}
+
 void tableValuePaths(const SimpleCommand& c, std::vector<CommandPath>& out) {
   const ProgramSpec* spec = programSpec(c.commandName());
   if (spec == nullptr) return;
   const TableParse parse = parseWithTable(*spec, c.arguments(), nullptr);
   const size_t before = out.size();
   PathCollector collector(out);
+  // A linter, formatter, compiler or test runner reads the files it is
+  // given and quotes their lines in what it prints (`shellcheck
+  // ~/.ssh/id_rsa` prints the key): each operand of a program whose
+  // operands are not read above is a file it may read.
+  // A word known only at run time (xargs's names) is one too, whether or
+  // not the table could place it.
+  if (!spec->words_are_data && !operandsReadByName(c.name())) {
+    const std::string route = std::string(c.commandName()) + " (operand)";
+    for (const ShellWord& operand : parse.operands) collector.add(operand, Kind::Read, route);
+    for (const ShellWord& word : c.arguments()) {
+      const bool placed = std::any_of(parse.operands.begin(), parse.operands.end(),
+                                      [&](const ShellWord& o) { return sameWord(o, word); });
+      if (word.dynamic && !placed) collector.add(word, Kind::Read, route);
+    }
+  }
   for (const FoundOption& o : parse.options) {
     Kind kind = Kind::Read;
     PathShape shape = PathShape::File;
@@ -348,10 +382,6 @@ void tableValuePaths(const SimpleCommand& c, std::vector<CommandPath>& out) {
 }  // namespace
 
 namespace {
-
-bool sameWord(const ShellWord& a, const ShellWord& b) {
-  return a.dynamic == b.dynamic && a.text == b.text && a.source == b.source;
-}
 
 // The last commands' paths: several rules ask for the paths of the same
 // command in one decision (what it writes, what it deletes, every access).

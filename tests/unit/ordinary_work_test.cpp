@@ -368,9 +368,26 @@ TEST(OrdinaryWork, XargsNamesFromAnywhereAreReadsAnywhere) {
     }
   }
   EXPECT_GT(checked, 1000u);
+  // Names under the workspace reach xargs whole only split at NULs: at
+  // blanks, quotes and newlines a name becomes words that may be any path
+  // (a directory `x ` holding `home y.py` is `./x /home y.py`).
+  for (const char* producer : {"find src -type f", "find . -name '*.py'", "git ls-files",
+                               "git diff --name-only", "git ls-files '*.sh'"}) {
+    for (const char* form : {"xargs", "xargs -n1", "xargs -r", "xargs -d '\\n'", "xargs -L 1",
+                             "xargs -I{}", "xargs -P4 -n 2"}) {
+      for (const char* reader : {"cat", "grep -l x", "wc -l", "shellcheck", "rm -f"}) {
+        std::string command = std::string(producer) + " | " + form + " " + reader;
+        if (std::string(form).find("{}") != std::string::npos) command += " {}";
+        EXPECT_NE(verdictOf(command), Verdict::Allow) << command;
+      }
+    }
+  }
   for (const char* command :
-       {"find src -type f | xargs cat", "find . -name '*.py' | xargs grep -l x",
-        "find . -name '*.c' | xargs -I{} cp {} backup/", "git ls-files '*.sh' | xargs wc -l"}) {
+       {"find src -type f -print0 | xargs -0 cat",
+        "find . -name '*.py' -print0 | xargs -0 grep -l x",
+        "find . -name '*.c' -print0 | xargs -0 -I{} cat {}",
+        "git ls-files -z '*.sh' | xargs -0 wc -l", "git ls-files -z | xargs -r0 shellcheck",
+        "find . -name '*.o' -print0 | xargs --null rm -f"}) {
     EXPECT_EQ(verdictOf(command), Verdict::Allow) << command;
   }
 }
