@@ -178,7 +178,9 @@ std::vector<std::string> xargsInputPlaces(const ShellProgram& program, size_t xa
           return {};
         }
       }
-      if (name_only) return {"./**"};
+      // git prints names as they are, without `./`: a name may start with
+      // `-` (a committed file `-ffoo`) and read as an option.
+      if (name_only) return {"**"};
     }
     return {};
   }
@@ -192,6 +194,13 @@ std::string runTimeWordOf(std::string glob) {
     glob.replace(at, 2, "$XARGS_INPUT");
   }
   return glob;
+}
+
+// A word holding run-time names, written as one quoted word: it is one
+// argument (-0 and find -exec never split a name), and whether it may start
+// with `-` is whether its text starts with the run-time part.
+ShellWord namesWord(const std::string& text) {
+  return ShellWord{text, true, "\"" + text + "\""};
 }
 
 // The command `find -exec` runs, `{}` in each word standing for a name find
@@ -209,6 +218,7 @@ std::vector<SimpleCommand> withFoundNames(const SimpleCommand& c, const SimpleCo
            at = w.text.find("{}", at + place.size())) {
         w.text.replace(at, 2, place);
         w.dynamic = true;
+        w.source = namesWord(w.text).source;
         found = true;
       }
     }
@@ -217,6 +227,8 @@ std::vector<SimpleCommand> withFoundNames(const SimpleCommand& c, const SimpleCo
   }
   return runs;
 }
+
+}  // namespace
 
 // The command with the words xargs gives it, once per input under -I.
 std::vector<SimpleCommand> withXargsInputs(const CommandScene& s) {
@@ -250,7 +262,7 @@ std::vector<SimpleCommand> withXargsInputs(const CommandScene& s) {
       const std::string place = runTimeWordOf(glob);
       SimpleCommand run = c;
       if (replace.empty() || replace.front().text.empty()) {
-        run.words.push_back(ShellWord{place, true, place});
+        run.words.push_back(namesWord(place));
       } else {
         // unwrapXargs wrote the placeholder as `${xargs}`.
         const std::string token = "${xargs}";
@@ -259,6 +271,7 @@ std::vector<SimpleCommand> withXargsInputs(const CommandScene& s) {
                at = w.text.find(token, at + place.size())) {
             w.text.replace(at, token.size(), place);
             w.dynamic = true;
+            w.source = namesWord(w.text).source;
           }
         }
       }
@@ -292,6 +305,8 @@ std::vector<SimpleCommand> withXargsInputs(const CommandScene& s) {
   }
   return runs;
 }
+
+namespace {
 
 // The word with each run-time part (`$X`, `${X}`, `$(...)`, backquotes) as
 // `**`: it may stand for any number of directories.

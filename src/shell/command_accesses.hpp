@@ -21,4 +21,12 @@ namespace toolguard::detail {
 ///   (`echo FILE | xargs cat`, `xargs cat <<< FILE`).
 std::vector<PathAccess> commandAccesses(const CommandScene& scene);
 
+/// The command as it runs with the words `xargs` or `find -exec` add at run
+/// time: each a word with a run-time part standing for the names (a path
+/// under find's start points, `./` before names that start with a directory
+/// and never with `-`; a bare run-time word for names that may start with
+/// `-`, like git's; a path from `/` for names from anywhere). One command
+/// per place the names come from; the command itself when it gets none.
+std::vector<SimpleCommand> withXargsInputs(const CommandScene& scene);
+
 }  // namespace toolguard::detail

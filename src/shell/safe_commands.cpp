@@ -267,6 +267,17 @@ bool ordinaryWork(const CommandScene& s, std::string& unknown) {
     unknown = parse.unknown;
     return false;
   }
+  // The words xargs and find -exec add when it runs are words of it too: a
+  // name that may start with `-` may be an option.
+  if (c.unknown_extra_arguments) {
+    for (const SimpleCommand& run : withXargsInputs(s)) {
+      const TableParse with_names = parseWithTable(*spec, run.arguments(), &s);
+      if (!with_names.known()) {
+        unknown = with_names.unknown;
+        return false;
+      }
+    }
+  }
   if (const std::optional<std::string> secret = printsSecretVariable(c)) {
     unknown = *secret;
     return false;

@@ -382,11 +382,23 @@ TEST(OrdinaryWork, XargsNamesFromAnywhereAreReadsAnywhere) {
       }
     }
   }
+  // git prints names without `./`: a committed file `-ffoo` is an option
+  // to the program (`sed -i -ffoo`), unless `--` ends the options first.
+  for (const char* producer :
+       {"git ls-files -z", "git diff --name-only -z", "git ls-files -z '*.py'"}) {
+    for (const char* form : {"xargs -0", "xargs -r0", "xargs --null", "xargs -0 -n1"}) {
+      for (const char* program :
+           {"cat", "grep -l x", "wc -l", "shellcheck", "sed -i s/a/b/", "black --check", "rm -f"}) {
+        const std::string command = std::string(producer) + " | " + form + " " + program;
+        EXPECT_NE(verdictOf(command), Verdict::Allow) << command;
+      }
+    }
+  }
   for (const char* command :
        {"find src -type f -print0 | xargs -0 cat",
         "find . -name '*.py' -print0 | xargs -0 grep -l x",
         "find . -name '*.c' -print0 | xargs -0 -I{} cat {}",
-        "git ls-files -z '*.sh' | xargs -0 wc -l", "git ls-files -z | xargs -r0 shellcheck",
+        "git ls-files -z '*.sh' | xargs -0 wc -l --", "git ls-files -z | xargs -r0 shellcheck --",
         "find . -name '*.o' -print0 | xargs --null rm -f"}) {
     EXPECT_EQ(verdictOf(command), Verdict::Allow) << command;
   }
