@@ -271,6 +271,31 @@ TEST_F(PathRoutes, RecursiveReadsAndDeletesMeetTheRulesOfWhatTheyReach) {
   EXPECT_EQ(decide("Bash", shell("rm -f *.pem")).verdict, Verdict::Ask);
 }
 
+// A recursive read prints what it finds at any depth: a named secret deep
+// in the tree is read, and a tree too large to look through may hold one.
+TEST_F(PathRoutes, RecursiveReadsReachSecretsAtAnyDepth) {
+  const std::vector<std::string> readers = {"grep -rn TODO .", "grep -r TODO backend",
+                                            "rg --hidden TODO .", "find . -print0 | xargs -0 cat"};
+  for (const std::string& command : readers) {
+    EXPECT_EQ(decide("Bash", shell(command)).verdict, Verdict::Allow) << command;
+  }
+  fs::create_directories(workspace_ / "backend/config/deep");
+  std::ofstream(workspace_ / "backend/config/deep/.env") << "API_TOKEN=x\n";
+  for (const std::string& command : readers) {
+    const Decision d = decide("Bash", shell(command));
+    EXPECT_EQ(d.verdict, Verdict::Ask) << command;
+    EXPECT_EQ(d.rule_id, "env-file-read") << command << ": " << d.reason;
+  }
+  // Outside the tree read, it is not reached.
+  EXPECT_EQ(decide("Bash", shell("grep -rn TODO src")).verdict, Verdict::Allow);
+  // A tree larger than is read before deciding asks: a secret may be below.
+  fs::remove_all(workspace_ / "backend");
+  fs::create_directories(workspace_ / "big");
+  for (int i = 0; i < 10001; ++i) std::ofstream(workspace_ / "big" / std::to_string(i));
+  EXPECT_EQ(decide("Bash", shell("grep -rn TODO big")).verdict, Verdict::Ask);
+  EXPECT_EQ(decide("Bash", shell("grep -rn TODO src")).verdict, Verdict::Allow);
+}
+
 TEST_F(PathRoutes, GlobsAreExpandedAsBashWould) {
   std::ofstream(workspace_ / ".env") << "KEY=1\n";
   // `.e*` does not look like a secret's name, but bash expands it to .env.
