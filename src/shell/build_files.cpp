@@ -224,47 +224,118 @@ std::vector<std::string> justfileScripts(std::string_view content) {
   return out;
 }
 
-// The shell commands of one notebook cell: IPython runs a line starting
-// with `!` (or `!!`, or the %sx and %system magics) as a shell command, and
-// a whole cell under `%%bash`, `%%sh` or `%%script bash|sh`. Other cell
-// magics that start programs (`%%script` with anything else, `%%perl`,
-// `%%ruby`, ...) are given as they are, which the shell rules do not know.
-void notebookCellScripts(std::string_view cell, std::vector<std::string>& out) {
-  const std::vector<std::string> cell_lines = textLines(cell);
-  const size_t first = cell.find_first_not_of(" \t\r\n");
-  if (first != std::string_view::npos && cell.substr(first).starts_with("%%")) {
-    std::string magic = cell_lines.empty() ? "" : cell_lines[0];
-    magic.erase(0, magic.find_first_not_of(" \t"));
-    const std::string body(cell.substr(std::min(cell.size(), cell.find('\n', first) + 1)));
-    if (magic == "%%bash" || magic == "%%sh" || magic.starts_with("%%bash ") ||
-        magic.starts_with("%%sh ") || magic == "%%script bash" || magic == "%%script sh") {
-      out.push_back(body);
-    } else if (oneOf(magic.substr(0, magic.find(' ')),
-                     {"%%script", "%%perl", "%%ruby", "%%python", "%%python2", "%%python3",
-                      "%%pypy", "%%system", "%%sx", "%%writefile", "%%file"})) {
-      out.push_back(magic.substr(2));  // a program run on the cell: not a harmless command
-    }
+// What IPython runs from one line of a cell, other than Python (which is the
+// project's code, as a .py file is). Closed: a line IPython turns into
+// something else is a shell command when it is one (`!cmd`, `!!cmd`, `x =
+// !cmd`, `%sx`, `%system`, an alias such as `%rm` or, by automagic, `rm`
+// alone), is read again when a magic runs it (`%time !cmd`), passes when the
+// magic only changes the Python session or the display, and is unjudged
+// otherwise (`%env`, `%alias`, `%cd`, `%run`, `%writefile`, ...).
+void notebookLineScripts(std::string_view text, std::vector<std::string>& out, int depth = 0) {
+  text.remove_prefix(std::min(text.size(), text.find_first_not_of(" \t")));
+  while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
+  if (text.empty() || text.starts_with('#') || depth > 4) return;
+  if (text.starts_with('!')) {
+    text.remove_prefix(text.starts_with("!!") ? 2 : 1);
+    out.emplace_back(text);
     return;
   }
-  for (const std::string& line : cell_lines) {
-    std::string_view text = line;
-    text.remove_prefix(std::min(text.size(), text.find_first_not_of(" \t")));
-    if (text.starts_with('!')) {
-      text.remove_prefix(text.starts_with("!!") ? 2 : 1);
-      out.emplace_back(text);
-    } else if (text.starts_with("%sx ") || text.starts_with("%system ")) {
-      out.emplace_back(text.substr(text.find(' ') + 1));
+  // `x = !cmd`, `files = %sx ls`: IPython assigns the output.
+  const size_t eq = text.find('=');
+  if (eq != std::string_view::npos && eq > 0 &&
+      text.substr(0, eq).find_first_of("(!%") == std::string_view::npos) {
+    const std::string_view target = text.substr(0, eq);
+    std::string_view value = text.substr(eq + 1);
+    value.remove_prefix(std::min(value.size(), value.find_first_not_of(" \t")));
+    const bool plain_target = std::all_of(target.begin(), target.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) ||
+             std::string_view("_.[]'\" ,").find(c) != std::string_view::npos;
+    });
+    if (plain_target && (value.starts_with('!') || value.starts_with('%'))) {
+      notebookLineScripts(value, out, depth + 1);
     }
+    if (plain_target) return;  // Python
+  }
+  const bool escaped = text.starts_with('%');
+  const std::string_view line = escaped ? text.substr(1) : text;
+  const size_t space = line.find_first_of(" \t");
+  const std::string_view name = line.substr(0, space);
+  const std::string_view rest =
+      space == std::string_view::npos ? "" : line.substr(line.find_first_not_of(" \t", space));
+  // IPython's shell aliases on POSIX, run as `%rm ...` or, by automagic, `rm ...`.
+  const bool alias = oneOf(
+      name, {"ls", "ll", "lf", "lk", "ldir", "lx", "cat", "cp", "mkdir", "mv", "rm", "rmdir"});
+  // Without `%`, only a line that is not Python (a word, a space, more) is
+  // a magic by automagic.
+  const bool automagic =
+      !escaped && space != std::string_view::npos && !rest.empty() && !rest.starts_with('=') &&
+      !rest.starts_with('(') &&
+      !oneOf(name, {"import", "from",  "def",   "class",  "return", "if",       "for",
+                    "while",  "with",  "try",   "except", "print",  "assert",   "del",
+                    "raise",  "yield", "async", "await",  "global", "nonlocal", "pass",
+                    "lambda", "elif",  "else",  "finally"});
+  if (!escaped && !(automagic && (alias || oneOf(name, {"sx", "system", "cd", "env", "alias", "run",
+                                                        "pip", "conda", "writefile"})))) {
+    return;  // Python
+  }
+  if (alias) {
+    out.emplace_back(std::string(name == "ll" ? "ls -l" : name) + " " + std::string(rest));
+  } else if (oneOf(name, {"sx", "system"})) {
+    out.emplace_back(rest);
+  } else if (oneOf(name, {"pip", "conda"})) {
+    out.emplace_back(std::string(name) + " " + std::string(rest));
+  } else if (oneOf(name, {"time", "timeit", "prun"})) {
+    notebookLineScripts(rest, out, depth + 1);
+  } else if (!oneOf(name, {"matplotlib", "load_ext",  "reload_ext", "autoreload",   "aimport",
+                           "config",     "precision", "pprint",     "xmode",        "who",
+                           "whos",       "who_ls",    "pwd",        "lsmagic",      "magic",
+                           "pinfo",      "pinfo2",    "pdef",       "pdoc",         "psource",
+                           "quickref",   "colors",    "automagic",  "doctest_mode", "reset"})) {
+    out.push_back(std::string(kUnjudgedBuildText) + "the notebook line `" + std::string(text) +
+                  "`");
   }
 }
 
+// The shell commands of one notebook cell: its lines (notebookLineScripts),
+// or under a cell magic: `%%bash`, `%%sh` and `%%script bash|sh` run the
+// body as shell; `%%capture`, `%%time`, `%%timeit` and `%%prun` run it as a
+// cell again; `%%html`, `%%markdown`, `%%latex`, `%%svg` and `%%javascript`
+// only display; any other cell magic is unjudged (`%%script perl`,
+// `%%writefile`, `%%ruby`, ...).
+void notebookCellScripts(std::string_view cell, std::vector<std::string>& out, int depth = 0) {
+  const std::vector<std::string> cell_lines = textLines(cell);
+  const size_t first = cell.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && cell.substr(first).starts_with("%%")) {
+    std::string magic(cell.substr(first, cell.find('\n', first) - first));
+    while (!magic.empty() && (magic.back() == '\r' || magic.back() == ' ')) magic.pop_back();
+    const std::string name = magic.substr(2, magic.find_first_of(" \t") - 2);
+    const std::string body(cell.substr(std::min(cell.size(), cell.find('\n', first) + 1)));
+    if (magic == "%%bash" || magic == "%%sh" || magic == "%%script bash" ||
+        magic == "%%script sh") {
+      out.push_back(body);
+    } else if (oneOf(name, {"capture", "time", "timeit", "prun"}) && depth < 4) {
+      notebookCellScripts(body, out, depth + 1);
+    } else if (!oneOf(name, {"html", "markdown", "latex", "svg", "javascript", "js"})) {
+      out.push_back(std::string(kUnjudgedBuildText) + "the notebook cell magic `" + magic + "`");
+    }
+    return;
+  }
+  for (const std::string& line : cell_lines) notebookLineScripts(line, out);
+}
+
 // A notebook's cells (its JSON), or one cell's source when the text is not
-// a notebook; a text that claims to be a notebook and is not JSON is given
-// whole, which does not parse as a command.
+// a notebook; a text that starts as JSON and does not parse is unjudged.
 std::vector<std::string> notebookScripts(std::string_view content) {
   std::vector<std::string> out;
   const nlohmann::json doc = nlohmann::json::parse(content, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) {
+    // A cell's own text (NotebookEdit's new_source); a broken notebook
+    // (an edit that left its JSON invalid) is not read here.
+    const size_t first = content.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && content[first] == '{') {
+      out.push_back(std::string(kUnjudgedBuildText) + "a notebook whose JSON does not parse");
+      return out;
+    }
     notebookCellScripts(content, out);
     return out;
   }

@@ -188,6 +188,30 @@ bool makeAssignment(std::string_view line) {
          line.substr(colon).starts_with("::=");
 }
 
+// True when every function a line calls (`$(NAME args)`, `${NAME args}`) is
+// one that only computes text: make expands a rule's targets and
+// prerequisites as it reads the file, so `all: $(shell rm -rf ~)` runs the
+// shell before any recipe. Plain references (`$(SRCS)`, `$(SRCS:.c=.o)`,
+// `$@`) call nothing; the assignments they name are judged on their own.
+bool callsOnlyTextFunctions(std::string_view text) {
+  for (size_t at = text.find('$'); at != std::string_view::npos; at = text.find('$', at + 1)) {
+    if (at + 1 >= text.size() || (text[at + 1] != '(' && text[at + 1] != '{')) continue;
+    const std::string_view inner = text.substr(at + 2);
+    const size_t end = inner.find_first_of(" \t)}:");
+    if (end == std::string_view::npos || (inner[end] != ' ' && inner[end] != '\t')) continue;
+    const std::string_view function = inner.substr(0, end);
+    if (!oneOf(function,
+               {"wildcard", "patsubst",   "subst",    "addprefix", "addsuffix", "basename",
+                "notdir",   "dir",        "sort",     "strip",     "filter",    "filter-out",
+                "word",     "words",      "wordlist", "firstword", "lastword",  "join",
+                "suffix",   "abspath",    "realpath", "foreach",   "if",        "or",
+                "and",      "findstring", "error",    "warning",   "info"})) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<std::string> makefileScripts(std::string_view content) {
@@ -219,6 +243,8 @@ std::vector<std::string> makefileScripts(std::string_view content) {
       } else if (!plain.contains(name)) {
         unjudged("the Makefile line `" + text + "`");  // a value known only when make runs
       }
+    } else if (text.find(':') != std::string::npos && !callsOnlyTextFunctions(text)) {
+      unjudged("the Makefile rule `" + text + "`, which calls a make function as make reads it");
     } else if (text.find(':') != std::string::npos) {
       // A rule: which targets run which others, and a recipe after `;`.
       const size_t semicolon = text.find(';');

@@ -73,6 +73,11 @@ std::vector<FileForm> fileForms() {
       {"Makefile", "echo built",
        [](const std::string& c) { return "all:\n\t" + c + "\n\ntest:\n\tpytest -q\n"; }},
       {"sub/rules.mk", "echo built", [](const std::string& c) { return "x:\n\t@" + c + "\n"; }},
+      // make runs a rule's functions as it reads the file, before any recipe.
+      {"GNUmakefile", "echo built",
+       [](const std::string& c) { return "all: $(shell " + c + ")\n\techo hi\n"; }},
+      {"version.mk", "echo built",
+       [](const std::string& c) { return "V := $(shell " + c + ")\nall:\n\techo $(V)\n"; }},
       {"package.json", "jest",
        [](const std::string& c) {
          return "{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"test\": " + jsonString(c) +
@@ -90,6 +95,25 @@ std::vector<FileForm> fileForms() {
              {"cells",
               {{{"cell_type", "code"}, {"source", {"import json\n", c == "!ls" ? c : "!" + c}}},
                {{"cell_type", "markdown"}, {"source", "notes"}}}},
+             {"nbformat", 4}};
+         return notebook.dump(1);
+       }},
+      // IPython's other ways to the shell: assigning a command's output, a
+      // cell magic that runs the cell again, automagic aliases.
+      {"assign.ipynb", "!ls",
+       [](const std::string& c) {
+         nlohmann::json notebook = {
+             {"cells",
+              {{{"cell_type", "code"}, {"source", "files = " + (c == "!ls" ? c : "!" + c)}}}},
+             {"nbformat", 4}};
+         return notebook.dump(1);
+       }},
+      {"capture.ipynb", "!ls",
+       [](const std::string& c) {
+         nlohmann::json notebook = {
+             {"cells",
+              {{{"cell_type", "code"},
+                {"source", "%%capture out\nimport os\n" + (c == "!ls" ? c : "!" + c)}}}},
              {"nbformat", 4}};
          return notebook.dump(1);
        }},
