@@ -115,6 +115,31 @@ bool plainGitName(const ShellWord& w, bool slash) {
 
 // ---- subcommands that need more than their table ------------------------
 
+// cat-file prints an object's content: a blob named by its id may be any
+// file ever committed (a `.env` among them), and `--batch` and
+// `--batch-command` print the objects named on the input. A committed file
+// named by path (`HEAD:.env`) meets the path rules instead; a ref (`HEAD`,
+// `main^{tree}`) names a commit, a tag or a tree, whose text holds no file's.
+bool checkCatFile(const TableParse& parse, const CommandScene& scene) {
+  if (!checkInside(parse, scene) || hasAny(parse, {"--batch", "--batch-command"})) return false;
+  // `-t`, `-s` and `-e` give a type, a size or a status, never content.
+  const bool prints_content =
+      parse.has("-p") || (!parse.operands.empty() &&
+                          oneOf(parse.operands.front().text, {"blob", "tree", "commit", "tag"}));
+  if (!prints_content) return true;
+  for (const ShellWord& w : parse.operands) {
+    if (w.dynamic) return false;
+    const std::string& t = w.text;
+    if (oneOf(t, {"blob", "tree", "commit", "tag"}) || t.find(':') != std::string::npos) continue;
+    const std::string_view object = std::string_view(t).substr(0, t.find_first_of("^~@{"));
+    const bool hex = object.size() >= 4 && std::all_of(object.begin(), object.end(), [](char c) {
+                       return std::isxdigit(static_cast<unsigned char>(c));
+                     });
+    if (hex || !plainGitName(object, true)) return false;
+  }
+  return true;
+}
+
 // git diff: with exactly two operands of which one is outside the repository,
 // or run outside any repository, git diff compares two files (an implicit
 // --no-index): `git diff a.txt ~/.ssh/id_rsa` prints the key, and so does
@@ -367,12 +392,13 @@ const ProgramSpec kGitSpecs[] = {
      "--count --objects --objects-edge --unpacked --header --timestamp --disk-usage?={human} "
      "--object-names --no-object-names" TG_GIT_LOG_OPTIONS,
      OperandRule::Any, OptionStyle::Gnu, false, checkInside},
-    // cat-file: without --textconv, --filters and --path (run configured filters).
+    // cat-file: without --textconv, --filters and --path (run configured
+    // filters); see checkCatFile.
     {"git cat-file",
      "-e -p -t -s --allow-unknown-type --use-mailmap|--mailmap --batch?=text "
      "--batch-check?=text --batch-command?=text -z --batch-all-objects --buffer "
      "--follow-symlinks --unordered --help",
-     OperandRule::Any, OptionStyle::Gnu, false, checkInside},
+     OperandRule::Any, OptionStyle::Gnu, false, checkCatFile},
     {"git ls-tree",
      "-d -r -t -z -l|--long --name-only --name-status --object-only --full-name --full-tree "
      "--format=text --abbrev?=num --help",
