@@ -88,12 +88,71 @@ bool replaceAll(const nlohmann::json& edit) {
   return expected != edit.end() && expected->is_number() && expected->get<double>() > 1;
 }
 
+// One SEARCH/REPLACE block of Cline's replace_in_file and Roo Code's
+// apply_diff `diff`.
+struct DiffBlock {
+  std::string search;
+  std::string replace;
+};
+
+// The blocks of a `diff`:
+//   ------- SEARCH          (or <<<<<<< SEARCH; Roo Code may add
+//   text to find             `:start_line:N` and a `-------` line here)
+//   =======
+//   text to put there
+//   +++++++ REPLACE         (or >>>>>>> REPLACE)
+// Nullopt when the text is not such blocks: the edit is not known.
+std::optional<std::vector<DiffBlock>> diffBlocks(const std::string& diff) {
+  std::vector<DiffBlock> blocks;
+  enum class Part { Outside, Search, Replace } part = Part::Outside;
+  DiffBlock block;
+  bool search_started = false;
+  size_t at = 0;
+  while (at < diff.size()) {
+    size_t end = diff.find('\n', at);
+    if (end == std::string::npos) end = diff.size();
+    std::string line = diff.substr(at, end - at);
+    const std::string with_newline = diff.substr(at, std::min(diff.size(), end + 1) - at);
+    at = end + 1;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (part == Part::Outside) {
+      if (line == "------- SEARCH" || line == "<<<<<<< SEARCH") {
+        part = Part::Search;
+        block = DiffBlock{};
+        search_started = false;
+      } else if (!line.empty()) {
+        return std::nullopt;
+      }
+    } else if (part == Part::Search) {
+      if (line == "=======") {
+        part = Part::Replace;
+      } else if (!search_started && (line.starts_with(":start_line:") || line == "-------")) {
+        continue;  // Roo Code's position, before the text
+      } else {
+        search_started = true;
+        block.search += with_newline;
+      }
+    } else if (line == "+++++++ REPLACE" || line == ">>>>>>> REPLACE") {
+      // The last line of each part ends at the marker, not in a newline.
+      if (block.search.ends_with('\n')) block.search.pop_back();
+      if (block.replace.ends_with('\n')) block.replace.pop_back();
+      blocks.push_back(std::move(block));
+      part = Part::Outside;
+    } else {
+      block.replace += with_newline;
+    }
+  }
+  if (part != Part::Outside || blocks.empty()) return std::nullopt;
+  return blocks;
+}
+
 }  // namespace
 
 bool writesText(const nlohmann::json& args) {
   if (!args.is_object()) return false;
   if (writtenStringAt(args, kContentKeys) || writtenStringAt(args, kNewKeys)) return true;
   if (auto it = args.find("new_source"); it != args.end() && it->is_string()) return true;
+  if (auto it = args.find("diff"); it != args.end() && it->is_string()) return true;
   auto edits = args.find("edits");
   return edits != args.end() && edits->is_array() && !edits->empty();
 }
@@ -107,6 +166,22 @@ WrittenContent writtenContent(const nlohmann::json& args, const std::string& pat
   }
   if (const nlohmann::json* content = writtenStringAt(args, kContentKeys)) {
     out.after = content->get<std::string>();
+    return out;
+  }
+  // Cline's and Roo Code's SEARCH/REPLACE blocks, applied in order; text
+  // that is not such blocks leaves the file unknown.
+  if (auto diff = args.find("diff"); diff != args.end() && diff->is_string()) {
+    const std::optional<std::vector<DiffBlock>> blocks = diffBlocks(diff->get<std::string>());
+    std::optional<std::string> text = blocks ? out.before : std::nullopt;
+    for (const DiffBlock& block : blocks ? *blocks : std::vector<DiffBlock>{}) {
+      out.fragments.push_back(block.replace);
+      if (text && !applyEdit(*text, block.search, block.replace, false)) text.reset();
+    }
+    if (!blocks) out.fragments.push_back(diff->get<std::string>());
+    if (text) {
+      out.after = std::move(text);
+      out.fragments.clear();
+    }
     return out;
   }
   // The edits, in the order the tool applies them.

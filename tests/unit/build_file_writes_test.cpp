@@ -183,6 +183,11 @@ std::vector<std::pair<std::string, nlohmann::json>> writesOf(const std::string& 
                     {"edits", nlohmann::json::array(
                                   {{{"old_string", old_text}, {"new_string", old_text}},
                                    {{"old_string", old_text}, {"new_string", new_text}}})}}});
+    // Cline's replace_in_file and Roo Code's apply_diff: SEARCH/REPLACE blocks.
+    out.push_back({"replace_in_file",
+                   {{"path", path},
+                    {"diff", "------- SEARCH\n" + old_text + "\n=======\n" + new_text +
+                                 "\n+++++++ REPLACE"}}});
     out.push_back(
         {"mcp__fs__edit_file",
          {{"path", path},
