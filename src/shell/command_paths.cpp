@@ -337,7 +337,13 @@ bool operandsReadByName(std::string_view name) {
                       "xargs", "echo", "printf", "test", "[", "mkdir", "rmdir", "touch",
                       // Names and metadata only, never content.
                       "cd", "pushd", "realpath", "readlink", "dirname", "basename", "stat", "which",
-                      "whereis", "type", "command"});
+                      "whereis", "type", "command",
+                      // Operands that name targets, scripts, packages, tests, processes or
+                      // values: make's targets (its makefiles come by -f), npm's scripts,
+                      // cargo's and go's packages and filters, pids, counts and dates.
+                      "make", "gmake", "just", "npm", "yarn", "pnpm", "bun", "cargo", "go", "pip",
+                      "pip3", "uv", "poetry", "kill", "sleep", "seq", "date", "printenv", "nproc",
+                      "uname", "id", "groups", "hostname", "whoami", "true", "false"});
 }
 
 void tableValuePaths(const SimpleCommand& c, std::vector<CommandPath>& out) {

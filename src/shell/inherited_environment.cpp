@@ -40,6 +40,7 @@
 #include "option_table.hpp"
 #include "shell_facts.hpp"
 #include "toolguard/call_view.hpp"
+#include "toolguard/paths.hpp"
 #include "variable_lists.hpp"
 
 extern char** environ;
@@ -136,7 +137,10 @@ EnvironmentSnapshot& environmentSnapshot() {
       continue;
     }
     if (name == "TMPDIR") fresh.tmpdir = std::string(value);
-    if (inheritedVariableIsAmbient(name) || environmentVariableIsHarmless(name, value, true)) {
+    // A relative PYTHONPATH passes as an assignment to a test run; inherited,
+    // it reaches every Python program (`pip --version` imports `./typing.py`).
+    if (inheritedVariableIsAmbient(name) ||
+        (name != "PYTHONPATH" && environmentVariableIsHarmless(name, value, true))) {
       continue;
     }
     std::string upper = capitals(name);
@@ -173,10 +177,12 @@ bool within(std::string_view path, std::string_view dir) {
          (path.starts_with(dir) && path.size() > dir.size() && path[dir.size()] == '/');
 }
 
+constexpr std::string_view kTempPlaces[] = {"/tmp", "/var/tmp", "/dev/shm"};
+
 // Where the model may put files without a question: the workspaces and the
 // temp directories everyone may write.
 bool inModelsReach(std::string_view path, const CommandScene& scene, const std::string& tmpdir) {
-  for (std::string_view temp : {"/tmp", "/var/tmp", "/dev/shm"}) {
+  for (std::string_view temp : kTempPlaces) {
     if (within(path, temp)) return true;
   }
   if (!tmpdir.empty() && within(path, tmpdir)) return true;
@@ -189,14 +195,17 @@ bool inModelsReach(std::string_view path, const CommandScene& scene, const std::
   return false;
 }
 
-// An absolute place (or `~/...`) without `..`, out of the model's reach.
+// An absolute place (or `~/...`) without `..`, blanks or shell syntax, out of
+// the model's reach once spelled plainly (`//tmp/x` and `/./tmp/x` are
+// `/tmp/x`).
 bool placeIsOutOfReach(std::string_view path, const CommandScene& scene,
                        const std::string& tmpdir) {
+  if (path.find_first_of(" \t\n;|&$`<>()'\"\\*?[{") != std::string_view::npos) return false;
   std::string absolute(path);
   if (path.starts_with("~/")) absolute = scene.home + std::string(path.substr(1));
   if (!absolute.starts_with('/')) return false;
   if (absolute.find("/../") != std::string::npos || absolute.ends_with("/..")) return false;
-  return !inModelsReach(absolute, scene, tmpdir);
+  return !inModelsReach(normalizePath(absolute, "/", scene.home), scene, tmpdir);
 }
 
 bool placesAreOutOfReach(std::string_view list, const CommandScene& scene,
@@ -217,7 +226,7 @@ bool namesPlaces(std::string_view upper) {
                              "_PREFIX", "_SCRIPT", "CERTS", "BUNDLE", "CAINFO", "CAPATH"}) ||
          oneOf(upper, {"BASH_ENV", "ENV", "HOSTALIASES", "MAKEFILES", "ZDOTDIR",
                        "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "PYTHONHOME", "PYTHONSTARTUP",
-                       "PYTHONPYCACHEPREFIX", "PYTHONUSERBASE"});
+                       "GOENV", "PYTHONPATH", "PYTHONPYCACHEPREFIX", "PYTHONUSERBASE"});
 }
 
 // Names of variables whose value is a program to start, maybe with options.
@@ -241,6 +250,16 @@ bool carriesOptions(std::string_view upper) {
 // words would be code.
 bool programIsOutOfReach(std::string_view value, bool names_shell, const CommandScene& scene,
                          const std::string& tmpdir) {
+  // An empty argument (`emacsclient -a ""`) is the only quoting read.
+  std::string unquoted(value);
+  for (const std::string_view empty : {" \"\"", " ''"}) {
+    for (size_t at = unquoted.find(empty); at != std::string::npos; at = unquoted.find(empty)) {
+      const size_t end = at + empty.size();
+      if (end != unquoted.size() && unquoted[end] != ' ') return false;
+      unquoted.erase(at, empty.size());
+    }
+  }
+  value = unquoted;
   if (value.find_first_of("\t\n;|&$`<>()'\"\\*?[{") != std::string_view::npos) return false;
   const std::vector<std::string_view> words = spaceSeparatedWords(value);
   if (words.empty()) return true;
@@ -256,18 +275,21 @@ bool programIsOutOfReach(std::string_view value, bool names_shell, const Command
                            "ruby", "php", "lua", "env", "xargs", "busybox", "eval", "exec"})) {
     return false;
   }
-  auto plain = [](std::string_view word) {
-    const size_t eq = word.find('=');
-    return isPlainText(word.substr(0, eq)) &&
-           (eq == std::string_view::npos || isPlainText(word.substr(eq + 1)));
-  };
-  return std::all_of(words.begin() + 1, words.end(), [&](std::string_view word) {
-    // An option, a word (`IdentitiesOnly=yes`) that names no file, or a
-    // place out of reach.
-    const bool names_no_file =
-        word.find('/') == std::string::npos && word.find('.') == std::string::npos && plain(word);
-    return names_no_file || placeIsOutOfReach(word, scene, tmpdir);
-  });
+  // Later words: flags with no value of their own (`--wait`, `-c`), `-o
+  // Key=value` settings, empty arguments, places out of reach. A bare word
+  // may be a file where the program runs (`ssh -F sshcfg`).
+  for (size_t i = 1; i < words.size(); ++i) {
+    const std::string_view word = words[i];
+    const bool flag =
+        (word.size() == 2 && word[0] == '-' && std::isalpha(static_cast<unsigned char>(word[1]))) ||
+        (word.starts_with("--") && word.find('=') == std::string_view::npos && isPlainText(word));
+    const bool setting =
+        i > 1 && words[i - 1] == "-o" && word.find('=') != std::string_view::npos &&
+        isPlainText(word.substr(0, word.find('='))) &&
+        isPlainText(word.substr(word.find('=') + 1)) && word.find('.') == std::string_view::npos;
+    if (!flag && !setting && !placeIsOutOfReach(word, scene, tmpdir)) return false;
+  }
+  return true;
 }
 
 // The words of an option variable, judged by the table of the program that
@@ -282,7 +304,39 @@ bool optionsKnownToTable(std::string_view program, const std::vector<std::string
       return false;  // operands (make targets, test files) are not options
     arguments.push_back(ShellWord{word, false, word});
   }
-  return parseWithTable(*spec, arguments, &scene).known();
+  const TableParse parse = parseWithTable(*spec, arguments, &scene);
+  // A path given here never meets the path rules (`--basetemp=/root/.ssh`):
+  // only options without one pass.
+  return parse.known() &&
+         std::none_of(parse.options.begin(), parse.options.end(), [](const FoundOption& o) {
+           return o.kind == ValueKind::Read || o.kind == ValueKind::Write ||
+                  o.kind == ValueKind::Tree || o.kind == ValueKind::Inside;
+         });
+}
+
+// `-mod=mod`, `-trimpath`, `-count=1`: how go builds, never with what.
+bool isHarmlessGoFlag(std::string_view word) {
+  const std::string_view name = word.substr(0, word.find('='));
+  const std::string_view value =
+      word.find('=') == std::string_view::npos ? "" : word.substr(word.find('=') + 1);
+  if (!isPlainText(value)) return false;
+  return (name == "-mod" && oneOf(value, {"mod", "readonly", "vendor"})) ||
+         (name == "-buildvcs" && oneOf(value, {"true", "false", "auto"})) ||
+         (oneOf(name, {"-count", "-p", "-parallel", "-timeout", "-tags"}) && !value.empty()) ||
+         (value.empty() && oneOf(name, {"-trimpath", "-v", "-race", "-modcacherw", "-short"}));
+}
+
+// less's LESSOPEN and LESSCLOSE as Debian and Ubuntu set them: a
+// preprocessor out of reach, given only the file's name.
+bool isLessPreprocessor(std::string_view value, const CommandScene& scene,
+                        const std::string& tmpdir) {
+  value.remove_prefix(std::min(value.size(), value.find_first_not_of("| ")));
+  const std::vector<std::string_view> words = spaceSeparatedWords(value);
+  if (words.empty() || !placeIsOutOfReach(words[0], scene, tmpdir) ||
+      !words[0].ends_with("/lesspipe")) {
+    return false;
+  }
+  return std::all_of(words.begin() + 1, words.end(), [](std::string_view w) { return w == "%s"; });
 }
 
 // `-Xmx2g`, `-XX:+UseG1GC`, `-Dfile.encoding=UTF-8`: memory, collector and
@@ -345,6 +399,7 @@ bool optionsAreKnown(const InheritedVariable& v, const CommandScene& scene) {
   if (v.upper == "TAR_OPTIONS") return optionsKnownToTable("tar", options, scene);
   if (v.upper == "NODE_OPTIONS")
     return std::all_of(words.begin(), words.end(), isHarmlessNodeOption);
+  if (v.upper == "GOFLAGS") return std::all_of(words.begin(), words.end(), isHarmlessGoFlag);
   if (oneOf(v.upper, {"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "JAVA_OPTS",
                       "GRADLE_OPTS", "MAVEN_OPTS", "SBT_OPTS"})) {
     return std::all_of(words.begin(), words.end(), isHarmlessJvmOption);
@@ -363,6 +418,17 @@ bool optionsAreKnown(const InheritedVariable& v, const CommandScene& scene) {
 std::optional<std::string> valueConcern(const InheritedVariable& v, const CommandScene& scene,
                                         const std::string& tmpdir) {
   if (v.value.empty()) return std::nullopt;
+  if (v.upper == "LESS") {
+    const std::vector<std::string_view> words = spaceSeparatedWords(v.value);
+    if (optionsKnownToTable("less", std::vector<std::string>(words.begin(), words.end()), scene)) {
+      return std::nullopt;
+    }
+    return "carries options not known to be harmless";
+  }
+  if (v.upper == "LESSOPEN" || v.upper == "LESSCLOSE") {
+    if (isLessPreprocessor(v.value, scene, tmpdir)) return std::nullopt;
+    return "names a program less runs on every file";
+  }
   if (carriesOptions(v.upper)) {
     if (optionsAreKnown(v, scene)) return std::nullopt;
     return "carries options or code not known to be harmless";
@@ -391,10 +457,10 @@ std::optional<std::string> valueConcern(const InheritedVariable& v, const Comman
 bool reachesEveryProgram(std::string_view upper) {
   return startsWithAny(upper, {"LD_", "PYTHON", "NODE_", "PERL5", "PERLLIB", "RUBY", "LUA_",
                                "GCONV", "XDG_CONFIG", "XDG_DATA", "SSL_CERT", "GIT_CONFIG"}) ||
-         endsWithAny(upper, {"EDITOR", "VISUAL", "PAGER", "CA_BUNDLE", "CA_CERTS", "CAINFO"}) ||
+         endsWithAny(upper, {"ASKPASS", "CA_BUNDLE", "CA_CERTS", "CAINFO"}) ||
          oneOf(upper, {"BASH_ENV", "ENV", "CLASSPATH", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
-                       "JDK_JAVA_OPTIONS", "SHELL", "BROWSER", "HOSTALIASES", "RES_OPTIONS",
-                       "LOCALDOMAIN", "PROMPT_COMMAND"});
+                       "JDK_JAVA_OPTIONS", "SHELL", "HOSTALIASES", "RES_OPTIONS", "LOCALDOMAIN",
+                       "PROMPT_COMMAND"});
 }
 
 // The capitals programs name their variables with: `pip3` reads PIP_*,
@@ -415,12 +481,27 @@ std::vector<std::string> variablePrefixesOf(std::string_view program) {
       {"mvn", "MAVEN"},       {"mvnw", "MAVEN"},    {"gradlew", "GRADLE"}, {"yarn", "NPM_"},
       {"pnpm", "NPM_"},       {"npx", "NPM_"},      {"cargo", "RUST"},     {"go", "CGO_"},
       {"gcloud", "CLOUDSDK"}, {"terraform", "TF_"}, {"kubectl", "KUBE"},   {"py.test", "PYTEST"},
-      {"make", "MFLAGS"},     {"gmake", "MAKE"},
+      {"make", "MFLAGS"},     {"gmake", "MAKE"},    {"rg", "RIPGREP"},     {"git", "EDITOR"},
+      {"git", "VISUAL"},      {"git", "PAGER"},     {"man", "PAGER"},      {"man", "MANPAGER"},
+      {"gh", "GH_"},          {"gh", "BROWSER"},
   };
   for (const auto& [name, other] : kOtherNames) {
     if (program == name) prefixes.emplace_back(other);
   }
   return prefixes;
+}
+
+// True when a variable's name is one of a program's, by its prefix: the
+// prefix then `_` (PIP_INDEX_URL), the prefix alone, or, for programs that
+// glue their names on (MAKEFLAGS, GOFLAGS, GOPATH, PYTHONPATH, RUSTFLAGS),
+// the prefix then letters (GITHUB_WORKSPACE is not git's).
+bool namedFor(std::string_view upper, std::string_view prefix) {
+  if (!upper.starts_with(prefix)) return false;
+  if (upper.size() == prefix.size() || upper[prefix.size()] == '_' || prefix.ends_with('_')) {
+    return true;
+  }
+  return oneOf(prefix, {"MAKE", "GO", "CGO", "PYTHON", "RUST", "CARGO", "PIP", "NPM", "MAVEN",
+                        "GRADLE", "KUBE", "MFLAGS", "LESS"});
 }
 
 // Builtins bash runs itself: no program starts, nothing is inherited.
@@ -440,10 +521,19 @@ bool isShellBuiltin(std::string_view name) {
 bool pathEntryInModelsReach(const std::string& entry, const CommandScene& scene,
                             const std::string& tmpdir) {
   if (!entry.starts_with('/')) return true;
-  if (!inModelsReach(entry, scene, tmpdir)) return false;
-  std::string_view dir(entry);
+  if (entry.find("/../") != std::string::npos || entry.ends_with("/..")) return true;
+  // `//tmp/bin` and `/./tmp/bin` are `/tmp/bin`.
+  const bool plain =
+      entry.find("//") == std::string::npos && entry.find("/./") == std::string::npos;
+  const std::string normal = plain ? std::string() : normalizePath(entry, "/", scene.home);
+  const std::string& place = plain ? entry : normal;
+  if (!inModelsReach(place, scene, tmpdir)) return false;
+  std::string_view dir(place);
   while (dir.size() > 1 && dir.ends_with('/')) dir.remove_suffix(1);
-  return !(dir.ends_with("venv/bin") && !within(dir, "/tmp"));
+  const bool temp = std::any_of(std::begin(kTempPlaces), std::end(kTempPlaces),
+                                [&](std::string_view t) { return within(dir, t); }) ||
+                    (!tmpdir.empty() && within(dir, tmpdir));
+  return temp || !dir.ends_with("venv/bin");
 }
 
 // Why the name finds a program the model may have put on PATH: an entry in
@@ -483,48 +573,24 @@ std::vector<std::string> cleanInheritedEnvironment() {
 
 bool inheritedVariableIsAmbient(std::string_view name) {
   if (startsWithAny(name, {"LC_", "XDG_SESSION", "XDG_RUNTIME", "XDG_SEAT", "XDG_VTNR",
-                           "XDG_CURRENT", "XDG_MENU", "SSH_", "TERM_", "KONSOLE_", "VTE_", "WT_",
-                           "ITERM_", "TMUX", "DESKTOP_", "GNOME_", "KDE_", "GDM"})) {
+                           "XDG_CURRENT", "XDG_MENU", "TERM_", "KONSOLE_", "VTE_", "WT_", "ITERM_",
+                           "TMUX", "DESKTOP_", "GNOME_", "KDE_", "GDM"})) {
     return true;
   }
-  return oneOf(name, {"HOME",
-                      "USER",
-                      "LOGNAME",
-                      "PWD",
-                      "OLDPWD",
-                      "SHLVL",
-                      "HOSTNAME",
-                      "HOSTTYPE",
-                      "OSTYPE",
-                      "MACHTYPE",
-                      "TERM",
-                      "COLORTERM",
-                      "LS_COLORS",
-                      "LSCOLORS",
-                      "GREP_COLOR",
-                      "GREP_COLORS",
-                      "GCC_COLORS",
-                      "DISPLAY",
-                      "WAYLAND_DISPLAY",
-                      "XAUTHORITY",
-                      "DBUS_SESSION_BUS_ADDRESS",
-                      "MAIL",
-                      "_",
-                      "STY",
-                      "WINDOWID",
-                      "GPG_TTY",
-                      "TMPDIR",
-                      "LANG",
-                      "LANGUAGE",
-                      "TZ",
-                      "MOTD_SHOWN",
-                      "GIT_AUTHOR_NAME",
-                      "GIT_AUTHOR_EMAIL",
-                      "GIT_COMMITTER_NAME",
-                      "GIT_COMMITTER_EMAIL",
-                      "GIT_AUTHOR_DATE",
-                      "GIT_COMMITTER_DATE",
-                      "VIRTUAL_ENV_PROMPT"});
+  return oneOf(
+      name, {"HOME", "USER", "LOGNAME", "PWD", "OLDPWD", "SHLVL", "HOSTNAME", "HOSTTYPE", "OSTYPE",
+             "MACHTYPE", "TERM", "COLORTERM", "LS_COLORS", "LSCOLORS", "GREP_COLOR", "GREP_COLORS",
+             "GCC_COLORS", "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS",
+             "MAIL", "_", "STY", "WINDOWID", "GPG_TTY", "TMPDIR", "LANG", "LANGUAGE", "TZ",
+             "MOTD_SHOWN", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
+             "GIT_COMMITTER_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE", "VIRTUAL_ENV_PROMPT",
+             "SSH_AUTH_SOCK", "SSH_AGENT_PID", "SSH_CLIENT", "SSH_CONNECTION", "SSH_TTY",
+             // Module path patterns: which modules skip the proxy or the checksum
+             // database, never what runs.
+             "GOPRIVATE", "GONOPROXY", "GONOSUMDB",
+             // Labels the official python images set; python reads none of them.
+             "PYTHON_VERSION", "PYTHON_SHA256", "PYTHON_PIP_VERSION", "PYTHON_SETUPTOOLS_VERSION",
+             "PYTHON_GET_PIP_URL", "PYTHON_GET_PIP_SHA256"});
 }
 
 bool inheritedVariableIsSet(std::string_view name) {
@@ -536,35 +602,56 @@ std::optional<std::string> inheritedVariableConcern(const CommandScene& scene) {
   const SimpleCommand& command = scene.command;
   if (command.words.empty() || command.nameIsDynamic()) return std::nullopt;
   const std::string_view name = command.commandName();
-  if (isShellBuiltin(name)) return std::nullopt;
   EnvironmentSnapshot& env = environmentSnapshot();
+  // What a name runs: the program and every wrapper around it (`timeout 5
+  // ls` runs `timeout` first), each an exported function if one has its
+  // name (bash prefers one to a builtin and a program), else a program
+  // found on PATH.
+  std::vector<std::string> names{std::string(command.words[0].text)};
+  for (const ShellWrapper& wrapper : command.wrappers) {
+    names.push_back(wrapper.name.substr(0, wrapper.name.find(' ')));
+  }
+  for (const std::string& run : names) {
+    const std::string_view base = std::string_view(run).substr(run.rfind('/') + 1);
+    for (const InheritedVariable& v : env.variables) {
+      // `BASH_FUNC_NAME%%`: bash's exported function NAME.
+      if (v.name.starts_with("BASH_FUNC_") && v.name.ends_with("%%") &&
+          std::string_view(v.name).substr(10, v.name.size() - 12) == base) {
+        return "the agent's environment exports a bash function named " + std::string(base);
+      }
+    }
+    if (run.find('/') == std::string::npos && !isShellBuiltin(run)) {
+      if (std::optional<std::string> concern = pathConcern(run, env, scene)) return concern;
+    }
+  }
+  if (isShellBuiltin(name)) return std::nullopt;
+  // The values judged once per call and directory (a value may name a place
+  // relative to where the command runs).
   const std::vector<std::string>& roots = scene.view.workspaceRoots();
+  const std::string cwd = effectiveCwd(scene).value_or("");
   const bool same_call = env.judged.size() == env.variables.size() &&
-                         env.judged_for.size() == roots.size() + 1 &&
+                         env.judged_for.size() == roots.size() + 2 &&
                          std::equal(roots.begin(), roots.end(), env.judged_for.begin()) &&
-                         env.judged_for.back() == scene.home;
+                         env.judged_for[roots.size()] == scene.home && env.judged_for.back() == cwd;
   if (!same_call) {
     env.judged_for = roots;
     env.judged_for.push_back(scene.home);
+    env.judged_for.push_back(cwd);
     env.judged.assign(env.variables.size(), std::nullopt);
   }
-  if (command.words[0].text.find('/') == std::string::npos) {
-    if (std::optional<std::string> concern = pathConcern(command.words[0].text, env, scene)) {
-      return concern;
-    }
+  std::vector<std::string> prefixes = variablePrefixesOf(name);
+  // `python -m pip` is pip: its variables reach it too.
+  const auto args = command.arguments();
+  if (name.starts_with("python") && args.size() >= 2 && args[0].text == "-m" && !args[1].dynamic) {
+    for (std::string& prefix : variablePrefixesOf(args[1].text))
+      prefixes.push_back(std::move(prefix));
   }
-  const std::vector<std::string> prefixes = variablePrefixesOf(name);
   for (size_t i = 0; i < env.variables.size(); ++i) {
     const InheritedVariable& v = env.variables[i];
-    // `BASH_FUNC_NAME%%`: bash's exported function NAME.
-    if (v.name.starts_with("BASH_FUNC_") && v.name.ends_with("%%") &&
-        std::string_view(v.name).substr(10, v.name.size() - 12) == name) {
-      return "the agent's environment exports a bash function named " + std::string(name);
-    }
-    const bool reaches =
-        v.reaches_every_program ||
-        std::any_of(prefixes.begin(), prefixes.end(),
-                    [&](const std::string& prefix) { return v.upper.starts_with(prefix); });
+    const bool reaches = v.reaches_every_program || std::any_of(prefixes.begin(), prefixes.end(),
+                                                                [&](const std::string& prefix) {
+                                                                  return namedFor(v.upper, prefix);
+                                                                });
     if (!reaches) continue;
     if (!env.judged[i]) env.judged[i] = valueConcern(v, scene, env.tmpdir);
     if (const std::optional<std::string>& concern = *env.judged[i]) {

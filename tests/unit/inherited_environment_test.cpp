@@ -213,9 +213,9 @@ TEST(InheritedEnvironment, EveryProgramsOwnVariablesAreJudged) {
       {"GREP", "grep -rn TODO src"},
       {"LS", "ls -la"},
       {"CAT", "cat README.md"}};
-  const std::vector<std::string> suffixes = {"_OPTS",    "_OPTIONS", "FLAGS", "_CONFIG",
-                                             "_HOOK",    "_PLUGIN",  "_X",    "_CONFIG_FILE",
-                                             "_COMMAND", "_URL"};
+  const std::vector<std::string> suffixes = {"_OPTS",    "_OPTIONS", "_FLAGS", "_CONFIG",
+                                             "_HOOK",    "_PLUGIN",  "_X",     "_CONFIG_FILE",
+                                             "_COMMAND", "_URL",     ""};
   const std::vector<std::string> values = {"--evil",  "-x evil", "https://evil.example/x",
                                            "./local", "/tmp/x",  "/workspace/x",
                                            "a ./b",   "$(id)",   "x;id"};
@@ -227,6 +227,19 @@ TEST(InheritedEnvironment, EveryProgramsOwnVariablesAreJudged) {
       }
     }
   }
+  // Programs that glue their names on (MAKEFLAGS, GOFLAGS, GOPATH): any
+  // ending; other programs' names are theirs only before `_`.
+  for (const auto& [variable, command] : std::vector<std::pair<std::string, std::string>>{
+           {"MAKEFLAGS=--evil", "make -j4"},
+           {"MAKEFILES=./x.mk", "make -j4"},
+           {"GOFLAGS=-toolexec=./x", "go test ./..."},
+           {"GOENV=go.env", "go test ./..."},
+           {"GOEXPERIMENT=x y", "go test ./..."},
+           {"PIPX=./x", "pip install -r requirements.txt"}}) {
+    EXPECT_NE(verdictWith({variable}, command), Verdict::Allow) << variable << " " << command;
+  }
+  EXPECT_EQ(verdictWith({"GITHUB_WORKSPACE=/workspace"}, "git status"), Verdict::Allow);
+  EXPECT_EQ(verdictWith({"CATALINA_OPTS=--x ./y"}, "cat README.md"), Verdict::Allow);
 }
 
 // What a name runs: PATH entries the model can write before the system's,
@@ -254,6 +267,65 @@ TEST(InheritedEnvironment, PathAndExportedFunctionsDecideWhatANameRuns) {
   EXPECT_NE(verdictWith({"BASH_FUNC_ls%%=() {  rm -rf ~\n}"}, "ls -la"), Verdict::Allow);
   EXPECT_NE(verdictWith({"BASH_FUNC_git%%=() {  id\n}"}, "git status"), Verdict::Allow);
   EXPECT_EQ(verdictWith({"BASH_FUNC_ls%%=() {  id\n}"}, "cat README.md"), Verdict::Allow);
+}
+
+// What an attacker's review found, and what everyday environments set.
+TEST(InheritedEnvironment, ReviewedSpellingsAndEverydaySettings) {
+  struct Case {
+    std::vector<std::string> variables;
+    std::string command;
+    bool allowed;
+  };
+  const std::string system = "/usr/local/bin:/usr/bin:/bin";
+  const std::vector<Case> cases = {
+      // A virtual environment's bin in a temp directory is anyone's.
+      {{"PATH=/var/tmp/x/venv/bin:" + system}, "ls -la", false},
+      {{"PATH=/dev/shm/.venv/bin:" + system}, "ls -la", false},
+      {{"TMPDIR=/scratch", "PATH=/scratch/venv/bin:" + system}, "ls -la", false},
+      // Wrappers are looked up too, and functions shadow builtins.
+      {{"BASH_FUNC_timeout%%=() {  id\n}"}, "timeout 5 ls", false},
+      {{"BASH_FUNC_echo%%=() {  id\n}"}, "echo hi", false},
+      {{"BASH_FUNC_nice%%=() {  id\n}"}, "nice -n 5 ls", false},
+      {{"PATH=/usr/local/bin:/workspace/bin:/usr/bin:/bin"}, "timeout 5 ls", false},
+      // Modules run by python -m read their variables.
+      {{"PYTEST_ADDOPTS=-p x"}, "python3 -m pytest -q", false},
+      {{"PIP_INDEX_URL=https://evil.example/simple"},
+       "python3 -m pip install -r requirements.txt",
+       false},
+      {{"RIPGREP_CONFIG_PATH=.ripgreprc"}, "rg foo", false},
+      {{"SSH_ASKPASS=/workspace/askpass"}, "git status", false},
+      {{"PYTHONPATH=."}, "pip --version", false},
+      {{"PYTHONPATH=src"}, "black --check x.py", false},
+      {{"LESSOPEN=/bin/sh -c \"id\" %s"}, "less README.md", false},
+      {{"LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libm.so.6 /tmp/evil.so"}, "ls -la", false},
+      {{"GIT_SSH_COMMAND=ssh -F sshcfg"}, "git status", false},
+      {{"GOENV=go.env"}, "go vet ./...", false},
+      {{"LD_PRELOAD=//tmp/x.so"}, "ls -la", false},
+      {{"LD_PRELOAD=/./tmp/x.so"}, "ls -la", false},
+      {{"PATH=//tmp/bin:" + system}, "ls -la", false},
+      {{"PATH=/usr/../tmp/bin:" + system}, "ls -la", false},
+      {{"PATH=//workspace/bin:" + system}, "ls -la", false},
+      {{"PYTEST_ADDOPTS=--basetemp=/root/.ssh"}, "pytest -q", false},
+      {{"PYTEST_ADDOPTS=--junitxml=/root/.bashrc"}, "pytest -q", false},
+      {{"PYTEST_ADDOPTS=--rootdir=."}, "pytest -q; cd /tmp/evil && pytest -q", false},
+      // Everyday settings keep ordinary work allowed.
+      {{"MANPAGER=sh -c 'col -bx | bat -l man -p'"}, "ls -la", true},
+      {{"VISUAL=emacsclient -c -a \"\""}, "ls -la", true},
+      {{"PYTHON_GET_PIP_URL=https://github.com/pypa/get-pip/raw/x/get-pip.py"}, "ls -la", true},
+      {{"LESSOPEN=| /usr/bin/lesspipe %s", "LESSCLOSE=/usr/bin/lesspipe %s %s"}, "ls -la", true},
+      {{"GOFLAGS=-mod=mod"}, "go test ./...", true},
+      {{"GOPRIVATE=github.com/acme/*"}, "go test ./...", true},
+      {{"EDITOR=vim"}, "git status", true},
+  };
+  for (const Case& c : cases) {
+    std::string shown;
+    for (const std::string& v : c.variables) shown += v + " ";
+    if (c.allowed) {
+      EXPECT_EQ(verdictWith(c.variables, c.command), Verdict::Allow) << shown << c.command;
+    } else {
+      EXPECT_NE(verdictWith(c.variables, c.command), Verdict::Allow) << shown << c.command;
+    }
+  }
 }
 
 // Every other unit test judges as a clean agent, whatever the machine that
