@@ -2,8 +2,11 @@
 #include "path_probes.hpp"
 
 #include <dirent.h>
+#include <limits.h>
 #include <re2/re2.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <map>
 #include <optional>
@@ -147,6 +150,7 @@ class TreeNames {
         names_[std::string(name)].push_back(relative);
         bool is_directory = entry->d_type == DT_DIR;
         const std::string path = under(dir, "/" + std::string(name));
+        if (entry->d_type == DT_LNK) links_.push_back(path);
         if (entry->d_type == DT_UNKNOWN) {
           struct stat st {};
           is_directory = ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
@@ -160,6 +164,8 @@ class TreeNames {
     }
   }
   bool complete() const { return complete_; }
+  /// The symbolic links in the tree, as paths under its top.
+  const std::vector<std::string>& links() const { return links_; }
   /// The directories holding an entry named `name`; null when none does.
   const std::vector<std::string>* directoriesHolding(const std::string& name) const {
     const auto it = names_.find(name);
@@ -173,6 +179,7 @@ class TreeNames {
   static constexpr size_t kMaxEntries = 10000;
   size_t entries_ = 0;
   bool complete_ = true;
+  std::vector<std::string> links_;
   std::map<std::string, std::vector<std::string>, std::less<>> names_;
 };
 
@@ -182,6 +189,7 @@ void treeProbes(const PathAccess& access, const ResolvedPath& dir,
   std::map<std::string, bool> exists;  // each place looked up once
   DirectoryListing listing;
   std::map<std::string, std::optional<TreeNames>> trees;  // each form read once
+  std::set<std::string> links_judged;
   for (const std::string& form : formsOf(dir)) {
     for (const PathExample& ex : examples) {
       if (ex.anchored) {
@@ -218,6 +226,25 @@ void treeProbes(const PathAccess& access, const ResolvedPath& dir,
         if (!tree.complete()) {
           const std::string candidate = under(form, "/**/" + ex.text);
           probes.add(candidate, candidate);
+        }
+        // Names handed to a program that opens them (`find src -exec cat {}
+        // +`) follow links: each link is read where it leads.
+        if (access.shape == PathShape::Pattern && !links_judged.contains(form)) {
+          links_judged.insert(form);
+          for (const std::string& link : tree.links()) {
+            char target[PATH_MAX];
+            if (::realpath(link.c_str(), target) != nullptr) {
+              probes.add(link, target);
+              continue;
+            }
+            // A link to nothing yet: where it points, as written.
+            const ssize_t n = ::readlink(link.c_str(), target, sizeof target - 1);
+            if (n <= 0) continue;
+            const std::string to(target, static_cast<size_t>(n));
+            const std::string where =
+                to.starts_with('/') ? to : link.substr(0, link.rfind('/') + 1) + to;
+            probes.add(link, normalizePath(where, "/", ""));
+          }
         }
         continue;
       }

@@ -10,6 +10,7 @@
 #include "command_paths.hpp"
 #include "core/path_probes.hpp"
 #include "toolguard/paths.hpp"
+#include "xargs_input.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -119,47 +120,26 @@ std::vector<std::string> findOutputPlaces(const SimpleCommand& p) {
 // narrows them), or in the work tree for `git ls-files` and `git diff
 // --name-only`. Empty when they may be any path (a file's content, `ls`, a
 // redirection, `-a FILE`): then they are judged as reads anywhere.
-// True when xargs reads its input split at NULs (`-0`, `--null`, `-r0`):
-// otherwise it splits at blanks and newlines and reads quotes and
-// backslashes, so a name under the workspace becomes several words, any of
-// which may be any path (a directory named `x ` holding `home y.o` is
-// `./x /home y.o`: `/home` among the words).
-bool xargsSplitsAtNul(const SimpleCommand& xargs) {
-  const auto args = xargs.arguments();
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& w = args[i].text;
-    if (w == "--null") return true;
-    if (w == "--" || !w.starts_with('-') || w.size() < 2) return false;
-    if (w.starts_with("--")) continue;
-    for (size_t k = 1; k < w.size(); ++k) {
-      if (w[k] == '0') return true;
-      // Letters whose value follows (glued or as the next word), and the
-      // ones whose value may only be glued.
-      if (std::string_view("aEILnPsd").find(w[k]) != std::string_view::npos) {
-        if (k + 1 == w.size()) ++i;
-        break;
-      }
-      if (std::string_view("eil").find(w[k]) != std::string_view::npos) break;
-    }
-  }
-  return false;
-}
-
 std::vector<std::string> xargsInputPlaces(const ShellProgram& program, size_t xargs_index) {
-  const SimpleCommand& xargs = program.commands[xargs_index];
-  for (const ShellWord& w : xargs.arguments()) {
-    if (w.text.starts_with("-a") || w.text.starts_with("--arg-file")) return {};
-    if (!w.text.starts_with('-')) break;  // the command xargs runs
-  }
-  if (!xargsSplitsAtNul(xargs)) return {};
-  for (const ShellRedirect& r : xargs.redirects) {
+  // Names split at blanks, quotes and newlines, or read from a file, may
+  // be any path: a name under the workspace becomes several words (a
+  // directory named `x ` holding `home y.o` is `./x /home y.o`).
+  const XargsInputForm form = xargsInputForm(program.commands[xargs_index]);
+  if (!form.readable || form.reads_file || !form.split_at_nul) return {};
+  for (const ShellRedirect& r : program.commands[xargs_index].redirects) {
     if (r.op == "<" || r.op == "<<<" || r.op == "<<" || r.op == "<&") return {};
   }
   if (const SimpleCommand* producer = pipelineProducer(program, xargs_index)) {
     const SimpleCommand& p = *producer;
     const std::string_view name = p.commandName();
     const auto args = p.arguments();
-    if (name == "find") return findOutputPlaces(p);
+    if (name == "find") {
+      // What an -exec'd program prints reaches xargs too: content, not names.
+      for (const ShellWord& w : args) {
+        if (oneOf(w.text, {"-exec", "-execdir", "-ok", "-okdir"})) return {};
+      }
+      return findOutputPlaces(p);
+    }
     if (name == "git" && !args.empty() && !p.nameIsDynamic()) {
       // Only options that keep the output a list of the work tree's files
       // (`--format`, `--line-prefix` and the like print any text).
@@ -199,8 +179,11 @@ std::string runTimeWordOf(std::string glob) {
 // A word holding run-time names, written as one quoted word: it is one
 // argument (-0 and find -exec never split a name), and whether it may start
 // with `-` is whether its text starts with the run-time part.
+// Names relative to where the command runs that may start with `-` (git's)
+// are spelled as bare run-time words but name the files `./NAME` does.
 ShellWord namesWord(const std::string& text) {
-  return ShellWord{text, true, "\"" + text + "\""};
+  const std::string path = text.starts_with("$XARGS_INPUT") ? "./" + text : text;
+  return ShellWord{path, true, "\"" + text + "\""};
 }
 
 // The command `find -exec` runs, `{}` in each word standing for a name find

@@ -84,7 +84,7 @@ const ProgramSpec kFileReaderSpecs[] = {
      "-n|--number-format={ln,rn,rz} -p|--no-renumber -s|--number-separator=text "
      "-v|--starting-line-number=num -w|--number-width=num --help --version"},
     {"wc",
-     "-c|--bytes -m|--chars -l|--lines -L|--max-line-length -w|--words --files0-from=read "
+     "-c|--bytes -m|--chars -l|--lines -L|--max-line-length -w|--words "
      "--total={auto,always,only,never} --help --version"},
     // less: not -k/--lesskey-* (key files can set LESSOPEN and commands), -t/-T
     // (tags), -P/-D; `+CMD` operands other than `+NUM`, `+G`, `+F` ask

@@ -158,7 +158,7 @@ const ProgramSpec kTextAndSystemToolSpecs[] = {
      "-h|--human-numeric-sort -n|--numeric-sort -R|--random-sort --random-source=read "
      "-r|--reverse --sort={general-numeric,human-numeric,month,numeric,random,version} "
      "-V|--version-sort --batch-size=num -c -C --check?={diagnose-first,quiet,silent} --debug "
-     "--files0-from=read -k|--key=text -m|--merge -o|--output=write -s|--stable "
+     "-k|--key=text -m|--merge -o|--output=write -s|--stable "
      "-S|--buffer-size=text -t|--field-separator=text -T|--temporary-directory=write "
      "--parallel=num -u|--unique -z|--zero-terminated --help --version"},
     // uniq: a second operand is a file it writes (atMostOneOperand).
@@ -274,7 +274,7 @@ const ProgramSpec kTextAndSystemToolSpecs[] = {
     // du: -h is --human-readable.
     {"du",
      "-0|--null -a|--all --apparent-size -B|--block-size=word -b|--bytes -c|--total "
-     "-D|--dereference-args -d|--max-depth=num --files0-from=read -H -h|--human-readable "
+     "-D|--dereference-args -d|--max-depth=num -H -h|--human-readable "
      "--inodes -k -L|--dereference -l|--count-links -m -P|--no-dereference "
      "-S|--separate-dirs --si -s|--summarize -t|--threshold=num "
      "--time?={atime,access,use,ctime,status} --time-style=text -X|--exclude-from=read "

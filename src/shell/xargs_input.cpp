@@ -105,8 +105,9 @@ XargsOptions readOptions(const std::vector<ShellWord>& w) {
       const bool inline_value = eq != std::string::npos;
       std::string value = inline_value ? t.substr(eq + 1) : std::string();
       static const std::pair<const char*, char> kWithValue[] = {
-          {"--arg-file", 'a'}, {"--delimiter", 'd'}, {"--max-lines", 'L'},
-          {"--max-args", 'n'}, {"--max-procs", 'P'}, {"--max-chars", 's'}};
+          {"--arg-file", 'a'},        {"--delimiter", 'd'}, {"--max-lines", 'L'},
+          {"--max-args", 'n'},        {"--max-procs", 'P'}, {"--max-chars", 's'},
+          {"--process-slot-var", 'S'}};
       bool known = false;
       for (const auto& [long_name, option] : kWithValue) {
         if (name != long_name) continue;
@@ -125,7 +126,7 @@ XargsOptions readOptions(const std::vector<ShellWord>& w) {
       } else if (name == "--eof") {
         if (inline_value) o.eof = value;
       } else if (name != "--no-run-if-empty" && name != "--verbose" && name != "--interactive" &&
-                 name != "--exit" && name != "--open-tty" && name != "--process-slot-var") {
+                 name != "--exit" && name != "--open-tty") {
         o.readable = false;
       }
       continue;
@@ -323,6 +324,11 @@ void unwrapXargs(const SimpleCommand& cmd, std::vector<Unwrapped>& out) {
     u.words.front().dynamic = true;
   }
   out.push_back(std::move(u));
+}
+
+XargsInputForm xargsInputForm(const SimpleCommand& xargs) {
+  const XargsOptions o = readOptions(xargs.words);
+  return XargsInputForm{o.readable, o.split == XargsOptions::Split::Nul, o.reads_file};
 }
 
 }  // namespace toolguard::detail

@@ -21,6 +21,15 @@ void markPlaceholders(std::vector<ShellWord>& words,
 void markPlaceholder(std::vector<ShellWord>& words, std::string_view placeholder,
                      std::string_view by);
 
+/// How an `xargs` command reads its names, as GNU xargs reads its options
+/// (bundles, values glued or in the next word, the last of -0 and -d wins).
+struct XargsInputForm {
+  bool readable = true;       ///< every option understood
+  bool split_at_nul = false;  ///< -0 or --null is in force: each name reaches it whole
+  bool reads_file = false;    ///< -a/--arg-file: names from a file, not its input
+};
+XargsInputForm xargsInputForm(const SimpleCommand& xargs);
+
 /// The commands `xargs ...` runs: each written out when its input is known
 /// and small, otherwise its command with arguments only known at run time.
 void unwrapXargs(const SimpleCommand& cmd, std::vector<Unwrapped>& out);

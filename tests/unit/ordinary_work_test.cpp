@@ -382,6 +382,20 @@ TEST(OrdinaryWork, XargsNamesFromAnywhereAreReadsAnywhere) {
       }
     }
   }
+  // xargs's options read as xargs reads them: a bundled -a reads names from
+  // a file, the last of -0 and -d wins, a long option takes the next word
+  // as its value; and what find's -exec prints is content, not names.
+  for (const char* command :
+       {"find src -print0 | xargs -0a list.txt cat", "find src -print0 | xargs -r0a list.txt cat",
+        "find src -print0 | xargs -0 -d ' ' cat",
+        "find src -print0 | xargs --process-slot-var -0 cat",
+        "find src -print0 | xargs --max-procs -0 cat",
+        "find src -type f -exec cat {} + | xargs -0 cat",
+        "find src -maxdepth 0 -exec printf '/root/.ssh/id_rsa\\0' \\; | xargs -0 cat",
+        "find src -print0 | sort --files0-from=-", "sort --files0-from=list.txt",
+        "wc -l --files0-from=list.txt", "du -s --files0-from=list.txt"}) {
+    EXPECT_NE(verdictOf(command), Verdict::Allow) << command;
+  }
   // git prints names without `./`: a committed file `-ffoo` is an option
   // to the program (`sed -i -ffoo`), unless `--` ends the options first.
   for (const char* producer :

@@ -296,6 +296,26 @@ TEST_F(PathRoutes, RecursiveReadsReachSecretsAtAnyDepth) {
   EXPECT_EQ(decide("Bash", shell("grep -rn TODO src")).verdict, Verdict::Allow);
 }
 
+// Names handed at run time to a program that opens them follow links: a
+// committed link to a key is read where it leads.
+TEST_F(PathRoutes, RunTimeNamesFollowLinks) {
+  const std::vector<std::string> openers = {"find src -exec cat {} +",
+                                            "find src -print0 | xargs -0 cat",
+                                            "git ls-files -z | xargs -0 cat --"};
+  for (const std::string& command : openers) {
+    EXPECT_EQ(decide("Bash", shell(command)).verdict, Verdict::Allow) << command;
+  }
+  const char* home = std::getenv("HOME");
+  ASSERT_NE(home, nullptr);
+  fs::create_symlink(fs::path(home) / ".ssh/id_rsa", workspace_ / "src/k");
+  for (const std::string& command : openers) {
+    const Decision d = decide("Bash", shell(command));
+    EXPECT_EQ(d.rule_id, "private-key-read") << command << ": " << d.reason;
+  }
+  // grep -r does not follow links it meets.
+  EXPECT_EQ(decide("Bash", shell("grep -rn TODO src")).verdict, Verdict::Allow);
+}
+
 TEST_F(PathRoutes, GlobsAreExpandedAsBashWould) {
   std::ofstream(workspace_ / ".env") << "KEY=1\n";
   // `.e*` does not look like a secret's name, but bash expands it to .env.
