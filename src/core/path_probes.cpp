@@ -2,6 +2,7 @@
 #include "path_probes.hpp"
 
 #include <dirent.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <re2/re2.h>
 #include <stdlib.h>
@@ -133,7 +134,7 @@ class DirectoryListing {
 // entries than are read here is not complete: a name may be anywhere below.
 class TreeNames {
  public:
-  explicit TreeNames(const std::string& root) {
+  explicit TreeNames(const std::string& root, bool skip_hidden) {
     std::vector<std::pair<std::string, std::string>> pending{{root, ""}};
     while (!pending.empty() && complete_) {
       auto [dir, relative] = std::move(pending.back());
@@ -142,7 +143,7 @@ class TreeNames {
       if (handle == nullptr) continue;
       while (const dirent* entry = ::readdir(handle)) {
         const std::string_view name = entry->d_name;
-        if (name == "." || name == "..") continue;
+        if (name == "." || name == ".." || (skip_hidden && name.starts_with('.'))) continue;
         if (++entries_ > kMaxEntries) {
           complete_ = false;
           break;
@@ -166,6 +167,10 @@ class TreeNames {
   bool complete() const { return complete_; }
   /// The symbolic links in the tree, as paths under its top.
   const std::vector<std::string>& links() const { return links_; }
+  /// Every name in the tree with the directories holding it.
+  const std::map<std::string, std::vector<std::string>, std::less<>>& names() const {
+    return names_;
+  }
   /// The directories holding an entry named `name`; null when none does.
   const std::vector<std::string>* directoriesHolding(const std::string& name) const {
     const auto it = names_.find(name);
@@ -208,20 +213,32 @@ void treeProbes(const PathAccess& access, const ResolvedPath& dir,
       // too (`grep -r TOKEN .` with a `backend/.env`): every directory of
       // the tree that holds a named place; when the tree is too large to
       // read, the place may be anywhere below (`DIR/**/.env`), never nowhere.
+      const bool visible_only = access.route.ends_with(" -r (not hidden files)");
       const bool reads_inside =
           access.kind == PathAccessKind::Read &&
-          (access.route.ends_with(" -r") || access.shape == PathShape::Pattern);
-      if (whole_tree && reads_inside && access.known_location && ex.literal_first &&
+          (access.route.ends_with(" -r") || visible_only || access.shape == PathShape::Pattern);
+      // A file-name glob (`id_rsa*`, `*.pem`) meets every name it matches.
+      const bool name_glob = !ex.literal_first && parts.size() == 1 && !ex.first_glob.empty();
+      if (whole_tree && reads_inside && access.known_location && (ex.literal_first || name_glob) &&
           !parts.empty()) {
-        auto [names, inserted] = trees.try_emplace(form, std::nullopt);
-        if (inserted) names->second.emplace(form);
+        auto [names, inserted] = trees.try_emplace(form + (visible_only ? "\n" : ""), std::nullopt);
+        if (inserted) names->second.emplace(form, visible_only);
         const TreeNames& tree = *names->second;
-        if (const std::vector<std::string>* dirs = tree.directoriesHolding(parts.front())) {
-          for (const std::string& relative : *dirs) {
+        auto addUnder = [&](const std::vector<std::string>& dirs, const std::string& rest) {
+          for (const std::string& relative : dirs) {
             const std::string candidate =
-                under(form, "/" + (relative.empty() ? "" : relative + "/") + ex.text);
+                under(form, "/" + (relative.empty() ? "" : relative + "/") + rest);
             probes.add(candidate, candidate);
           }
+        };
+        if (name_glob) {
+          for (const auto& [name, dirs] : tree.names()) {
+            if (::fnmatch(ex.first_glob.c_str(), name.c_str(), 0) == 0) {
+              addUnder(dirs, name);
+            }
+          }
+        } else if (const std::vector<std::string>* dirs = tree.directoriesHolding(parts.front())) {
+          addUnder(*dirs, ex.text);
         }
         if (!tree.complete()) {
           const std::string candidate = under(form, "/**/" + ex.text);
@@ -418,6 +435,7 @@ std::vector<PathExample> examplesOfGlob(std::string_view glob, const std::string
       ex.components = splitComponents(ex.text);
       const std::vector<std::string> written = splitComponents(alternative);
       ex.literal_first = !written.empty() && !hasWildcard(written.front());
+      if (!written.empty()) ex.first_glob = written.front();
     }
     if (!ex.text.empty()) out.push_back(std::move(ex));
   }

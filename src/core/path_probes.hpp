@@ -19,6 +19,7 @@ struct PathExample {
   bool anchored = false;                ///< starts at `/` or `~`
   std::vector<std::string> components;  ///< text split at `/` (relative examples)
   bool literal_first = false;           ///< the first component has no wildcard (`.git`, `.env`)
+  std::string first_glob;               ///< the first component as written (`id_rsa*`, `*.pem`)
 };
 
 /// The example of a path glob (see PathExample); `./` globs give none.

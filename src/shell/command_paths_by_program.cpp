@@ -81,8 +81,9 @@ void recursiveSearchPaths(const std::string& name, std::span<const ShellWord> wo
   dirs = dotIfEmpty(std::move(dirs));
   out.addAll(a.valuesOf({"-f", "--file", "--ignore-file"}), PathAccessKind::Read, name);
   // rg and ag skip hidden files unless told to read them; ack does not
-  // skip them. One that reads them is a recursive read whose route says so
-  // (" -r": the named places at the top of the tree are looked for).
+  // skip them. Either way it is a recursive read whose route says so (the
+  // named places in the tree are looked for: " -r" for every file, " -r
+  // (not hidden files)" for the others: `id_rsa` at the top, not `.env`).
   bool hidden = name == "ack" || a.hasLong("--hidden") || a.hasLong("--unrestricted") ||
                 a.hasLong("--no-ignore-dot");
   for (const ShellWord& w : words) {
@@ -92,7 +93,8 @@ void recursiveSearchPaths(const std::string& name, std::span<const ShellWord> wo
       hidden = true;
     }
   }
-  out.addAll(dirs, PathAccessKind::Read, hidden ? name + " -r" : name, PathShape::Tree);
+  out.addAll(dirs, PathAccessKind::Read, name + (hidden ? " -r" : " -r (not hidden files)"),
+             PathShape::Tree);
   if (name == "rg") out.addSearchGlobs(a.valuesOf({"-g", "--glob", "--iglob"}), dirs, "rg -g");
 }
 

@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -87,11 +88,20 @@ size_t environmentFingerprint() {
   return hash;
 }
 
-// The `NAME=value` entries commands inherit.
+// The `NAME=value` entries commands inherit: a scope's; a clean agent's when
+// TOOLGUARD_AGENT_ENVIRONMENT=clean says the agent's commands do not run
+// with this process's environment (a host that runs them elsewhere, the
+// bindings' tests); else this process's.
 std::vector<std::string_view> inheritedEntries() {
+  static const std::vector<std::string> kClean = cleanInheritedEnvironment();
   std::vector<std::string_view> entries;
-  if (t_scoped_environment != nullptr) {
-    entries.assign(t_scoped_environment->begin(), t_scoped_environment->end());
+  const std::vector<std::string>* chosen = t_scoped_environment;
+  if (chosen == nullptr) {
+    const char* setting = std::getenv("TOOLGUARD_AGENT_ENVIRONMENT");
+    if (setting != nullptr && std::string_view(setting) == "clean") chosen = &kClean;
+  }
+  if (chosen != nullptr) {
+    entries.assign(chosen->begin(), chosen->end());
     return entries;
   }
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {

@@ -4,7 +4,9 @@
 // ordinary-work list is harmless only when nothing it inherits changes what
 // it runs, where it reads configuration or code from, or which options it
 // takes. The environment judged is the one of the process judging the call:
-// for a hook that is the agent's (a hook is the agent's child).
+// for a hook that is the agent's (a hook is the agent's child). A host whose
+// agent's commands run elsewhere sets TOOLGUARD_AGENT_ENVIRONMENT=clean: then
+// they are judged as a clean agent's (a PATH of the system's directories).
 
 #include <optional>
 #include <string>

@@ -339,6 +339,12 @@ TEST_F(Check, TheAgentsEnvironmentIsJudgedWithTheCommand) {
   EXPECT_NE(planted["reason"].get<std::string>().find("PATH lists"), std::string::npos) << planted;
   const json preload = verdictUnder({{"PATH", system}, {"LD_PRELOAD", "./x.so"}}, "git status");
   EXPECT_EQ(preload["verdict"], "ask") << preload;
+  // A host whose agent's commands run with another environment says so.
+  EXPECT_EQ(verdictUnder({{"PATH", system},
+                          {"PYTEST_ADDOPTS", "-p evil_plugin"},
+                          {"TOOLGUARD_AGENT_ENVIRONMENT", "clean"}},
+                         "pytest -q")["verdict"],
+            "allow");
 }
 
 }  // namespace check_test

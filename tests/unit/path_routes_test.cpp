@@ -288,6 +288,20 @@ TEST_F(PathRoutes, RecursiveReadsReachSecretsAtAnyDepth) {
   }
   // Outside the tree read, it is not reached.
   EXPECT_EQ(decide("Bash", shell("grep -rn TODO src")).verdict, Verdict::Allow);
+  // Names the rules give by a glob (`id_rsa*`, `*.key`) are met at any depth
+  // too; rg and ag, which skip hidden files, meet the visible ones.
+  fs::remove_all(workspace_ / "backend");
+  EXPECT_EQ(decide("Bash", shell("rg TODO .")).verdict, Verdict::Allow);
+  fs::create_directories(workspace_ / "src/auth");
+  std::ofstream(workspace_ / "src/auth/credentials.py") << "x\n";
+  EXPECT_EQ(decide("Bash", shell("rg TODO .")).verdict, Verdict::Allow);
+  fs::create_directories(workspace_ / "deploy/certs");
+  std::ofstream(workspace_ / "deploy/certs/tls.key") << "k\n";
+  for (const char* command : {"rg BEGIN .", "ag BEGIN .", "grep -rn BEGIN deploy"}) {
+    const Decision d = decide("Bash", shell(command));
+    EXPECT_EQ(d.rule_id, "private-key-read") << command << ": " << d.reason;
+  }
+  fs::remove_all(workspace_ / "deploy");
   // A tree larger than is read before deciding asks: a secret may be below.
   fs::remove_all(workspace_ / "backend");
   fs::create_directories(workspace_ / "big");
