@@ -190,7 +190,8 @@ class TreeNames {
 
 // Named places inside, or around, the directory `dir` (see pathProbes).
 void treeProbes(const PathAccess& access, const ResolvedPath& dir,
-                const std::vector<PathExample>& examples, bool whole_tree, Probes& probes) {
+                const std::vector<PathExample>& examples, bool whole_tree, Probes& probes,
+                bool hidden_names = true) {
   std::map<std::string, bool> exists;  // each place looked up once
   DirectoryListing listing;
   std::map<std::string, std::optional<TreeNames>> trees;  // each form read once
@@ -213,10 +214,15 @@ void treeProbes(const PathAccess& access, const ResolvedPath& dir,
       // too (`grep -r TOKEN .` with a `backend/.env`): every directory of
       // the tree that holds a named place; when the tree is too large to
       // read, the place may be anywhere below (`DIR/**/.env`), never nowhere.
-      const bool visible_only = access.route.ends_with(" -r (not hidden files)");
+      const bool visible_only = access.route.ends_with(" (not hidden files)") || !hidden_names;
+      const std::string_view route =
+          std::string_view(access.route)
+              .substr(0, access.route.size() -
+                             (access.route.ends_with(" (not hidden files)") ? 19 : 0));
+      const bool follows = route.ends_with(" -R") || access.shape == PathShape::Pattern;
       const bool reads_inside =
           access.kind == PathAccessKind::Read &&
-          (access.route.ends_with(" -r") || visible_only || access.shape == PathShape::Pattern);
+          (route.ends_with(" -r") || route.ends_with(" -R") || access.shape == PathShape::Pattern);
       // A file-name glob (`id_rsa*`, `*.pem`) meets every name it matches.
       const bool name_glob = !ex.literal_first && parts.size() == 1 && !ex.first_glob.empty();
       if (whole_tree && reads_inside && access.known_location && (ex.literal_first || name_glob) &&
@@ -245,8 +251,9 @@ void treeProbes(const PathAccess& access, const ResolvedPath& dir,
           probes.add(candidate, candidate);
         }
         // Names handed to a program that opens them (`find src -exec cat {}
-        // +`) follow links: each link is read where it leads.
-        if (access.shape == PathShape::Pattern && !links_judged.contains(form)) {
+        // +`) and readers that follow links (`grep -R`, `rg -L`, `diff -r`)
+        // read each link where it leads.
+        if (follows && !links_judged.contains(form)) {
           links_judged.insert(form);
           for (const std::string& link : tree.links()) {
             char target[PATH_MAX];
@@ -304,7 +311,17 @@ void patternProbes(const PathAccess& access, const std::vector<PathExample>& exa
   probes.add(dir_path);
   // A pattern of everything below its directory (`src/**`) reaches what
   // is inside it, as a tree does.
-  treeProbes(access, dir_path, examples, pattern.ends_with("/**"), probes);
+  // So does a glob with a wildcard above its last part (`*/*`, `src/*/*.txt`):
+  // bash expands it to files anywhere below, never to hidden ones unless a
+  // part asks for them (`.*/*`).
+  const size_t last_slash = pattern.rfind('/');
+  const bool wild_above = last_slash != std::string::npos &&
+                          pattern.substr(dir.size(), last_slash - std::min(last_slash, dir.size()))
+                                  .find_first_of("*?[") != std::string::npos;
+  const bool hidden_named = pattern.find("/.") != std::string::npos;
+  treeProbes(access, dir_path, examples,
+             pattern.ends_with("/**") || (wild_above && access.kind == PathAccessKind::Read),
+             probes, pattern.ends_with("/**") || hidden_named);
   // 3. The named places it is aimed at, unless it takes ordinary names too.
   RE2::Options options;
   options.set_log_errors(false);

@@ -172,10 +172,38 @@ WrittenContent writtenContent(const nlohmann::json& args, const std::string& pat
   // that is not such blocks leaves the file unknown.
   if (auto diff = args.find("diff"); diff != args.end() && diff->is_string()) {
     const std::optional<std::vector<DiffBlock>> blocks = diffBlocks(diff->get<std::string>());
-    std::optional<std::string> text = blocks ? out.before : std::nullopt;
+    // As Cline applies them: each block's text is looked for in the file as
+    // it was, after where the last block matched, and the file is rebuilt
+    // from the parts between (a later block never matches an earlier one's
+    // replacement). A block not found exactly leaves the file unknown
+    // (Cline may still find it by trimmed lines).
+    std::optional<std::string> text;
+    if (blocks && out.before) {
+      const std::string& original = *out.before;
+      std::string rebuilt;
+      size_t done = 0;
+      bool known = true;
+      for (const DiffBlock& block : *blocks) {
+        const size_t at =
+            block.search.empty() ? std::string::npos : original.find(block.search, done);
+        if (block.search.empty() && original.empty() && blocks->size() == 1) {
+          rebuilt = block.replace;
+          break;
+        }
+        if (at == std::string::npos) {
+          known = false;
+          break;
+        }
+        rebuilt += original.substr(done, at - done) + block.replace;
+        done = at + block.search.size();
+      }
+      if (known && !(blocks->size() == 1 && blocks->front().search.empty())) {
+        rebuilt += original.substr(std::min(done, original.size()));
+      }
+      if (known) text = std::move(rebuilt);
+    }
     for (const DiffBlock& block : blocks ? *blocks : std::vector<DiffBlock>{}) {
       out.fragments.push_back(block.replace);
-      if (text && !applyEdit(*text, block.search, block.replace, false)) text.reset();
     }
     if (!blocks) out.fragments.push_back(diff->get<std::string>());
     if (text) {

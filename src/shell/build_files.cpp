@@ -240,21 +240,20 @@ void notebookLineScripts(std::string_view text, std::vector<std::string>& out, i
     out.emplace_back(text);
     return;
   }
-  // `x = !cmd`, `files = %sx ls`: IPython assigns the output.
-  const size_t eq = text.find('=');
-  if (eq != std::string_view::npos && eq > 0 &&
-      text.substr(0, eq).find_first_of("(!%") == std::string_view::npos) {
-    const std::string_view target = text.substr(0, eq);
+  // `x = !cmd`, `x: list = !cmd`, `a[f(0)] = %sx ls`: IPython assigns the
+  // output, whatever the target. Any `=` (not `==`, `<=`, `>=`, `!=`)
+  // followed by `!` or `%` is read as such (a string holding one asks).
+  for (size_t eq = text.find('='); eq != std::string_view::npos; eq = text.find('=', eq + 1)) {
+    const bool comparison =
+        (eq > 0 && std::string_view("=<>!").find(text[eq - 1]) != std::string_view::npos) ||
+        (eq + 1 < text.size() && text[eq + 1] == '=');
+    if (comparison) continue;
     std::string_view value = text.substr(eq + 1);
     value.remove_prefix(std::min(value.size(), value.find_first_not_of(" \t")));
-    const bool plain_target = std::all_of(target.begin(), target.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) ||
-             std::string_view("_.[]'\" ,").find(c) != std::string_view::npos;
-    });
-    if (plain_target && (value.starts_with('!') || value.starts_with('%'))) {
+    if (value.starts_with('!') || value.starts_with('%')) {
       notebookLineScripts(value, out, depth + 1);
+      return;
     }
-    if (plain_target) return;  // Python
   }
   const bool escaped = text.starts_with('%');
   const std::string_view line = escaped ? text.substr(1) : text;
@@ -285,7 +284,14 @@ void notebookLineScripts(std::string_view text, std::vector<std::string>& out, i
   } else if (oneOf(name, {"pip", "conda"})) {
     out.emplace_back(std::string(name) + " " + std::string(rest));
   } else if (oneOf(name, {"time", "timeit", "prun"})) {
-    notebookLineScripts(rest, out, depth + 1);
+    // Their own options come first (`%timeit -n1 -r1 !cmd`): anything that
+    // may hold IPython's syntax is not read past them.
+    if (rest.find_first_of("!%") != std::string_view::npos) {
+      out.push_back(std::string(kUnjudgedBuildText) + "the notebook line `" + std::string(text) +
+                    "`");
+    } else {
+      notebookLineScripts(rest, out, depth + 1);
+    }
   } else if (!oneOf(name, {"matplotlib", "load_ext",  "reload_ext", "autoreload",   "aimport",
                            "config",     "precision", "pprint",     "xmode",        "who",
                            "whos",       "who_ls",    "pwd",        "lsmagic",      "magic",

@@ -15,9 +15,9 @@
 namespace toolguard::detail {
 namespace {
 
-constexpr size_t kMaxAccesses = 256;    // per command: enough for any real command line
-constexpr size_t kMaxGlobMatches = 64;  // files one glob is expanded to
-constexpr size_t kMaxXargsRuns = 32;    // commands `xargs -I` is unrolled into
+constexpr size_t kMaxAccesses = 256;      // per command: enough for any real command line
+constexpr size_t kMaxGlobMatches = 1024;  // files one glob is expanded to; past it, asks
+constexpr size_t kMaxXargsRuns = 32;      // commands `xargs -I` is unrolled into
 
 std::vector<ShellWord> splitShellWord(const ShellWord& word) {
   std::vector<ShellWord> out;
@@ -405,6 +405,7 @@ class AccessList {
       for (size_t i = 0; i < found.gl_pathc && i < kMaxGlobMatches; ++i) {
         file(ShellWord{found.gl_pathv[i], false, found.gl_pathv[i]}, p.kind, p.shape, p.route);
       }
+      if (found.gl_pathc > kMaxGlobMatches) overflow(p.kind, p.route);
     }
     ::globfree(&found);
   }

@@ -182,7 +182,8 @@ void commandPathsByName(const SimpleCommand& c, PathCollector& out) {
                   {"--label", "--exclude", "--exclude-from", "--ignore-matching-lines",
                    "--starting-file", "--from-file", "--to-file", "--output", "--width"});
     const bool recursive = a.hasAny("r", {"--recursive"});
-    out.addAll(a.operands, Kind::Read, std::string(name) + (recursive ? " -r" : ""),
+    // diff -r compares what links lead to (as -R readers do).
+    out.addAll(a.operands, Kind::Read, std::string(name) + (recursive ? " -R" : ""),
                recursive ? PathShape::Tree : PathShape::File);
     out.addAll(a.valuesOf({"--from-file", "--to-file"}), Kind::Read, name);
     if (name == "sdiff") out.addAll(a.valuesOf({"-o", "--output"}), Kind::Write, "sdiff -o");

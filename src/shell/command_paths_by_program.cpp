@@ -37,7 +37,9 @@ void grepPaths(const std::string& name, std::span<const ShellWord> words, PathCo
   out.addAll(a.valuesOf({"-f", "--file", "--exclude-from"}), PathAccessKind::Read, name);
   if (recursive) {
     files = dotIfEmpty(std::move(files));
-    out.addAll(files, PathAccessKind::Read, name + " -r", PathShape::Tree);
+    // -R follows every link it meets; -r only those named on the command line.
+    const bool follows = a.has('R') || a.hasLong("--dereference-recursive");
+    out.addAll(files, PathAccessKind::Read, name + (follows ? " -R" : " -r"), PathShape::Tree);
     out.addSearchGlobs(a.valuesOf({"--include"}), files, name + " --include");
   } else {
     out.addAll(files, PathAccessKind::Read, name);
@@ -84,16 +86,25 @@ void recursiveSearchPaths(const std::string& name, std::span<const ShellWord> wo
   // skip them. Either way it is a recursive read whose route says so (the
   // named places in the tree are looked for: " -r" for every file, " -r
   // (not hidden files)" for the others: `id_rsa` at the top, not `.env`).
+  // A glob of files to search (`-g '*'`, `--iglob '.ENV'`) overrides the
+  // hidden-file filter; `-u` counts across words (`-u -u`).
   bool hidden = name == "ack" || a.hasLong("--hidden") || a.hasLong("--unrestricted") ||
-                a.hasLong("--no-ignore-dot");
+                a.hasLong("--no-ignore-dot") || !a.valuesOf({"-g", "--glob", "--iglob"}).empty() ||
+                a.hasLong("--glob-case-insensitive");
+  size_t unrestricted = 0;
+  bool follows = name == "ag" ? a.has('f') || a.hasLong("--follow")
+                              : a.hasLong("--follow") || (name == "rg" && a.has('L'));
   for (const ShellWord& w : words) {
-    if (!w.text.starts_with("--") && w.text.starts_with('-') &&
-        (w.text.find('.') != std::string::npos ||
-         std::count(w.text.begin(), w.text.end(), 'u') >= (name == "ag" ? 1 : 2))) {
-      hidden = true;
+    if (!w.text.starts_with("--") && w.text.starts_with('-')) {
+      unrestricted += static_cast<size_t>(std::count(w.text.begin(), w.text.end(), 'u'));
+      if (w.text.find('.') != std::string::npos) hidden = true;
     }
   }
-  out.addAll(dirs, PathAccessKind::Read, name + (hidden ? " -r" : " -r (not hidden files)"),
+  if (unrestricted >= (name == "ag" ? 1u : 2u)) hidden = true;
+  // " -r" reads every file, " -R" follows links too; "(not hidden files)"
+  // skips the hidden ones.
+  out.addAll(dirs, PathAccessKind::Read,
+             name + (follows ? " -R" : " -r") + (hidden ? "" : " (not hidden files)"),
              PathShape::Tree);
   if (name == "rg") out.addSearchGlobs(a.valuesOf({"-g", "--glob", "--iglob"}), dirs, "rg -g");
 }

@@ -162,8 +162,9 @@ std::optional<std::string> makeSetting(std::string_view line) {
             {"include", "-include", "sinclude", "export", "unexport", "vpath", "load", "-load"})) {
     return "the Makefile line `" + std::string(rest) + "`";
   }
-  for (std::string_view name : {"SHELL", ".SHELLFLAGS", ".RECIPEPREFIX", "MAKEFLAGS", "MFLAGS",
-                                "GNUMAKEFLAGS", "MAKESHELL", ".ONESHELL", "override"}) {
+  for (std::string_view name :
+       {"SHELL", ".SHELLFLAGS", ".RECIPEPREFIX", "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS", "MAKESHELL",
+        ".ONESHELL", "override", ".SECONDEXPANSION"}) {
     if (rest.starts_with(name) &&
         (rest.size() == name.size() || !isMakeNameChar(rest[name.size()]))) {
       return "the Makefile line `" + std::string(rest) + "`";
@@ -245,6 +246,11 @@ std::vector<std::string> makefileScripts(std::string_view content) {
       }
     } else if (text.find(':') != std::string::npos && !callsOnlyTextFunctions(text)) {
       unjudged("the Makefile rule `" + text + "`, which calls a make function as make reads it");
+    } else if (text.find(':') != std::string::npos &&
+               text.substr(0, text.find(';')).find('=', text.find(':')) != std::string::npos) {
+      // `all: X != cmd`: a target-specific variable, set (and `!=` run) as
+      // make reads the file.
+      unjudged("the Makefile target-specific variable `" + text + "`");
     } else if (text.find(':') != std::string::npos) {
       // A rule: which targets run which others, and a recipe after `;`.
       const size_t semicolon = text.find(';');
@@ -257,9 +263,22 @@ std::vector<std::string> makefileScripts(std::string_view content) {
   };
   std::string pending;  // a line continued with a backslash
   bool pending_recipe = false;
+  // A tab-started line is a recipe only in a rule's context: after a rule,
+  // until an assignment or a directive. Elsewhere make reads it as a
+  // statement (`\tX != cmd` before any rule runs cmd).
+  bool in_rule = false;
   for (const std::string& line : file_lines) {
     if (pending.empty()) {
-      if (line.starts_with('\t')) {
+      if (line.starts_with('\t') && !in_rule) {
+        pending = line.substr(line.find_first_not_of(" \t") == std::string::npos
+                                  ? line.size()
+                                  : line.find_first_not_of(" \t"));
+        pending_recipe = false;
+        if (pending.empty() || pending.starts_with('#')) {
+          pending.clear();
+          continue;
+        }
+      } else if (line.starts_with('\t')) {
         std::string text = line.substr(1);
         while (!text.empty() && (text[0] == '@' || text[0] == '-' || text[0] == '+' ||
                                  text[0] == ' ' || text[0] == '\t')) {
@@ -285,6 +304,8 @@ std::vector<std::string> makefileScripts(std::string_view content) {
       recipe(pending);
     } else {
       statement(pending);
+      in_rule = pending.find(':') != std::string::npos && !makeAssignment(pending) &&
+                !makeSetting(pending);
     }
     pending.clear();
   }

@@ -173,6 +173,11 @@ bool checkCommit(const TableParse& parse, const CommandScene& scene) {
 // git tag: an annotated tag without -m or -F opens an editor.
 bool checkTag(const TableParse& parse, const CommandScene& scene) {
   if (!checkInside(parse, scene)) return false;
+  // A tag of a committed file (`git tag k HEAD:.env`) names its content by a
+  // ref: `git show k` prints it. Tags name commits here.
+  for (const ShellWord& w : parse.operands) {
+    if (w.dynamic || w.text.find(':') != std::string::npos) return false;
+  }
   return !hasAny(parse, {"-a", "--annotate"}) || hasAny(parse, {"-m", "--message", "-F", "--file"});
 }
 

@@ -179,6 +179,18 @@ Detail environmentHijack(const CommandScene& s) {
         std::any_of(args.begin(), args.end(), [](const ShellWord& w) { return w.text == "-s"; });
     if (sets) return "shopt -s expand_aliases makes aliases run in a script";
   }
+  // Globs are expanded here as bash does by default: an option that makes
+  // them reach hidden files, any depth or other cases changes what a later
+  // `cat *` reads (`shopt -s dotglob; cat *` prints .env).
+  if (c.commandName() == "shopt" &&
+      std::any_of(args.begin(), args.end(), [](const ShellWord& w) { return w.text == "-s"; })) {
+    for (const ShellWord& w : args) {
+      if (w.dynamic || oneOf(w.text, {"dotglob", "globstar", "nocaseglob", "extglob",
+                                      "globasciiranges", "nullglob", "failglob"})) {
+        return "shopt -s " + w.text + " changes what the command's globs find";
+      }
+    }
+  }
   for (const ShellWord& w : c.words) {
     if (w.source.find("@P}") != std::string::npos) {
       return "prompt expansion ${...@P} runs the command substitutions in a value";

@@ -326,8 +326,39 @@ TEST_F(PathRoutes, RunTimeNamesFollowLinks) {
     const Decision d = decide("Bash", shell(command));
     EXPECT_EQ(d.rule_id, "private-key-read") << command << ": " << d.reason;
   }
-  // grep -r does not follow links it meets.
+  // grep -r does not follow links it meets; grep -R, rg -L, ag -f, ack
+  // --follow and diff -r do.
   EXPECT_EQ(decide("Bash", shell("grep -rn TODO src")).verdict, Verdict::Allow);
+  for (const char* command :
+       {"grep -R KEY src", "grep --dereference-recursive KEY src", "rg -L KEY src",
+        "rg --follow KEY src", "ag -f KEY src", "ack --follow KEY src", "diff -r src other"}) {
+    EXPECT_EQ(decide("Bash", shell(command)).rule_id, "private-key-read") << command;
+  }
+}
+
+// Globs as bash expands them: a wildcard above the last part reaches any
+// depth (`cat */*` reads `deploy/a/b/id_rsa`), past the number of names
+// read here a glob asks, and rg's other ways to hidden files count.
+TEST_F(PathRoutes, GlobsAndSearchesReachWhatTheyFind) {
+  fs::create_directories(workspace_ / "deploy/a/b");
+  std::ofstream(workspace_ / "deploy/a/b/id_rsa") << "k\n";
+  for (const char* command : {"cat */*", "cat ./*/*", "tail -n +1 */*", "cat deploy/*/*/*"}) {
+    EXPECT_EQ(decide("Bash", shell(command)).verdict, Verdict::Ask) << command;
+  }
+  EXPECT_EQ(decide("Bash", shell("cat src/*")).verdict, Verdict::Allow);
+  EXPECT_NE(decide("Bash", shell("shopt -s dotglob; cat *")).verdict, Verdict::Allow);
+  fs::remove_all(workspace_ / "deploy");
+  fs::create_directories(workspace_ / "many");
+  for (int i = 0; i < 1030; ++i) std::ofstream(workspace_ / "many" / ("f" + std::to_string(i)));
+  EXPECT_EQ(decide("Bash", shell("cat many/*")).verdict, Verdict::Ask);
+  fs::remove_all(workspace_ / "many");
+  fs::create_directories(workspace_ / "sub");
+  std::ofstream(workspace_ / "sub/.env") << "A=1\n";
+  EXPECT_EQ(decide("Bash", shell("rg SECRET")).verdict, Verdict::Allow);
+  for (const char* command :
+       {"rg -u -u SECRET", "rg -g '*' SECRET", "rg --iglob '.ENV' SECRET", "rg -uu SECRET"}) {
+    EXPECT_EQ(decide("Bash", shell(command)).rule_id, "env-file-read") << command;
+  }
 }
 
 TEST_F(PathRoutes, GlobsAreExpandedAsBashWould) {
