@@ -224,8 +224,8 @@ bool pathEntryInModelsReach(const std::string& entry, const CommandScene& scene,
   std::string_view dir(place);
   while (dir.size() > 1 && dir.ends_with('/')) dir.remove_suffix(1);
   const bool temp = std::any_of(std::begin(kTempPlaces), std::end(kTempPlaces),
-                                [&](std::string_view t) { return within(dir, t); }) ||
-                    (!tmpdir.empty() && within(dir, tmpdir));
+                                [&](std::string_view t) { return isWithin(dir, t); }) ||
+                    (!tmpdir.empty() && isWithin(dir, tmpdir));
   return temp || !dir.ends_with("venv/bin");
 }
 

@@ -37,25 +37,18 @@ bool startsWithAny(std::string_view name, std::initializer_list<std::string_view
                      [&](std::string_view s) { return name.starts_with(s); });
 }
 
-bool within(std::string_view path, std::string_view dir) {
-  while (dir.size() > 1 && dir.ends_with('/')) dir.remove_suffix(1);
-  if (dir == "/") return true;
-  return path == dir ||
-         (path.starts_with(dir) && path.size() > dir.size() && path[dir.size()] == '/');
-}
-
 // Where the model may put files without a question: the workspaces and the
 // temp directories everyone may write.
 bool inModelsReach(std::string_view path, const CommandScene& scene, const std::string& tmpdir) {
   for (std::string_view temp : kTempPlaces) {
-    if (within(path, temp)) return true;
+    if (isWithin(path, temp)) return true;
   }
-  if (!tmpdir.empty() && within(path, tmpdir)) return true;
+  if (!tmpdir.empty() && isWithin(path, tmpdir)) return true;
   // The roots as the call names them: following their links would cost
   // every command a file system walk (a value naming a workspace through
   // another spelling of it is not seen).
   for (const std::string& root : scene.view.workspaceRoots()) {
-    if (within(path, root)) return true;
+    if (isWithin(path, root)) return true;
   }
   return false;
 }

@@ -32,9 +32,6 @@ std::vector<std::string> splitOn(std::string_view text, char separator);
 bool endsWithAny(std::string_view name, std::initializer_list<std::string_view> endings);
 bool startsWithAny(std::string_view name, std::initializer_list<std::string_view> starts);
 
-/// True when `path` is `dir` or lies inside it.
-bool within(std::string_view path, std::string_view dir);
-
 /// True when the model may put files at `path` without a question: a
 /// workspace (as the call names its roots) or a temp directory (`tmpdir` is
 /// the inherited TMPDIR).
