@@ -46,11 +46,13 @@ enum class AgentStop {
   Completed,  ///< the model answered without asking for more tool calls
   TurnLimit,  ///< AgentOptions::max_turns requests were made and the model still wanted tools
   Aborted,    ///< a tool call was aborted (by the policy or the validator)
+  Denied,     ///< not streaming: a tool call was denied, which ends the generation
   Cancelled,  ///< the caller cancelled
   Error       ///< the endpoint failed (connection, HTTP status, malformed reply)
 };
 
-/// The lowercase name of a stop ("completed", "turn-limit", "aborted", "cancelled", "error").
+/// The lowercase name of a stop ("completed", "turn-limit", "aborted", "denied",
+/// "cancelled", "error").
 std::string_view toString(AgentStop stop);
 
 /// One event. Fields not meaningful for the type are empty.
@@ -91,7 +93,7 @@ struct AgentResult {
   AgentStop stop = AgentStop::Error;
   std::string text;                   ///< the model's last text
   std::vector<ChatMessage> messages;  ///< everything sent and received, system prompt first
-  std::string reason;                 ///< Aborted/Error: why
+  std::string reason;                 ///< Aborted/Denied/Error: why
   nlohmann::json extra;               ///< Aborted: the validator's (or policy's) extra data
   std::optional<ChatError> error;     ///< Error: the endpoint's failure
   size_t turns = 0;                   ///< requests made
@@ -103,14 +105,18 @@ class AgentEventStream;
 /// registry's tool definitions; for each tool call in the reply, in order,
 /// it runs ToolRegistry::executeTool, each call judged on its own:
 ///  - result or error: the tool message carries it;
-///  - denied: the tool does not run, the tool message carries the reason,
-///    and the generation goes on (the other calls of the turn still run);
+///  - denied, streaming: the tool does not run, the tool message carries the
+///    reason, and the generation goes on (the other calls of the turn still
+///    run): the call is cancelled and the stream continues;
+///  - denied, not streaming: the tool does not run, the tool message carries
+///    the reason, nothing more runs and the generation ends (stop Denied),
+///    as the validation-callback model's decision table says;
 ///  - aborted: nothing more runs, the remaining calls of the turn get no
 ///    result, and the generation ends with an End event (stop Aborted) that
 ///    carries the reason and extra data.
-/// Non-streaming and streaming runs give the same events (a non-streamed
-/// reply's text arrives as one Content event) and the same AgentResult; an
-/// abort is reported as a value (AgentResult::stop == Aborted), never as an
+/// Otherwise non-streaming and streaming runs give the same events (a
+/// non-streamed reply's text arrives as one Content event). An abort or a
+/// stopping deny is reported as a value (AgentResult::stop), never as an
 /// exception. run() and stream() never throw (a thread that cannot be
 /// started is an End event with stop Error).
 class Agent {

@@ -84,6 +84,9 @@ struct ApprovalOption {
 struct ApprovalRequest {
   ToolCall call;      ///< the call as it would run (sanitized arguments when a hook changed them)
   Decision decision;  ///< the policy's decision: verdict ask, its reason and rule
+  /// What the tool is, as the policy knows it (category, side effect, risk),
+  /// so the person sees how much is at stake beside the call and the reason.
+  ToolMetadata tool;
   std::vector<ApprovalOption> options;   ///< bindings offered for "always allow" (never empty)
   std::vector<ApprovalScope> scopes;     ///< scopes offered for "always allow" (never empty)
   std::chrono::milliseconds timeout{0};  ///< how long the person has; 0 means no limit

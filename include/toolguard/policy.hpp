@@ -29,6 +29,10 @@ struct PolicyWarning {
 struct ToolOrigin {
   PolicyLayer layer = PolicyLayer::Builtin;
   SourceLocation source;
+  /// The entry's policy (or default approval) was given here, by a policy
+  /// file or by code, rather than taken from the built-in catalog. Only such a
+  /// policy allows or asks under a `default: deny` (see Policy::default_verdict).
+  bool sets_policy = false;
 };
 
 /// How the paths in calls are read: the `paths:` section of policy files.
@@ -80,9 +84,16 @@ struct RateLimit {
 struct Policy {
   ToolCatalog tools = ToolCatalog::builtin();
   std::vector<std::shared_ptr<const Rule>> rules;
-  Verdict default_verdict = Verdict::Ask;  ///< when no rule and no tool policy decides
+  /// When no rule and no tool policy decides. `deny` makes the policy an
+  /// allow-list: a tool is allowed only by a rule or tool policy of the layer
+  /// that set the deny or a later one (or any non-built-in layer), never by
+  /// the catalog's tool policies or the built-in profiles merged before it.
+  Verdict default_verdict = Verdict::Ask;
   SourceLocation default_source{"<builtin>", 0, 0};
   PolicyLayer default_layer = PolicyLayer::Builtin;
+  /// Built-in rules before this index were merged before the last `default:
+  /// deny`: under that default their allow findings grant nothing.
+  size_t rules_before_deny_default = 0;
   std::vector<PolicyWarning> warnings;
   std::vector<std::string> trusted_projects;  ///< workspaces the user lets loosen its policy
   /// Where each tool entry that policy files or code added or changed was defined.

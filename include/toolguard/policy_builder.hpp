@@ -106,7 +106,7 @@ class PolicyBuilder {
 };
 
 /// Names of the ready-made profiles embedded in toolguard ("default",
-/// "read-only-chat", "developer-assistant", "document-processing").
+/// "safe-chat", "developer-assistant", "document-processing").
 std::vector<std::string> policyProfiles();
 
 /// The YAML text of a ready-made profile, or nullptr for an unknown name.

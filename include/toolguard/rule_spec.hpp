@@ -56,14 +56,29 @@ struct ShellMatcher {
   SourceLocation where;
 };
 
+/// A test on everything a call says: every string of its arguments at any
+/// depth (values and object keys) and, for a shell tool, every word of its
+/// parsed program as the shell will see it (`pro''d-db` is `prod-db`).
+/// Matches when any of those strings holds any term or pattern (policy
+/// `content:`), so "abort when any argument mentions X" is one rule.
+struct ContentMatcher {
+  /// Terms found anywhere in a string, ASCII case-insensitively, after
+  /// invisible format characters (zero-width spaces and joiners, soft
+  /// hyphens, byte order marks) are taken out of the string.
+  std::vector<std::string> contains;
+  std::vector<std::string> regex;  ///< RE2 patterns found anywhere in a string (not anchored)
+  SourceLocation where;
+};
+
 /// A declarative rule.
 struct RuleSpec {
   RuleHeader header;                    ///< id, source, layer, target (tools, categories, kinds)
   std::optional<RiskLevel> risk_above;  ///< only tools whose risk is above this (`max_risk`)
   std::vector<std::pair<std::string, ValueMatcher>> args;  ///< argument name or JSON pointer
-  std::optional<ValueMatcher> command;  ///< the shell command text of a shell tool
-  std::optional<PathMatcher> path;      ///< the paths the call touches
-  std::optional<ShellMatcher> shell;    ///< each simple command of a shell program
+  std::optional<ValueMatcher> command;    ///< the shell command text of a shell tool
+  std::optional<PathMatcher> path;        ///< the paths the call touches
+  std::optional<ShellMatcher> shell;      ///< each simple command of a shell program
+  std::optional<ContentMatcher> content;  ///< any string of the call (`content:`)
   std::vector<std::pair<std::string, ValueMatcher>>
       context;  ///< agent, session, model, role, mode, cwd
   Verdict verdict = Verdict::Deny;

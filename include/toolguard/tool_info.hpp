@@ -53,6 +53,10 @@ struct ToolInfo {
 /// (the engine's default verdict decides).
 std::optional<ToolPolicy> effectivePolicy(const ToolInfo& tool);
 
+/// The metadata as JSON: {"category", "side_effect", "risk", "read_only"} (the
+/// names of toString below), as approval requests carry it.
+nlohmann::json toJson(const ToolMetadata& metadata);
+
 std::string_view toString(SideEffect value);
 std::string_view toString(RiskLevel value);
 std::string_view toString(DefaultApproval value);

@@ -2,11 +2,13 @@
 // The tool registry: register tools with toolguard and let it run them.
 // Every call goes through the whole pipeline and comes back as a value.
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "toolguard/guard.hpp"
@@ -74,6 +76,14 @@ class ToolRegistry {
   /// Names of the registered tools, in registration order.
   std::vector<std::string> toolNames() const;
 
+  /// The registered tools (as merged with the catalog) whose metadata
+  /// answers a question, in registration order: risk at most `max_risk`,
+  /// category equal to `category` (ASCII case-insensitively), or read-only.
+  /// Disabled tools are included; isEnabled() tells them apart.
+  std::vector<ToolInfo> toolsUpToRisk(RiskLevel max_risk) const;
+  std::vector<ToolInfo> toolsInCategory(std::string_view category) const;
+  std::vector<ToolInfo> readOnlyTools() const;
+
   /// The tools the model may call, as OpenAI-style function definitions
   /// ([{"type":"function","function":{"name","description","parameters"}}]),
   /// in registration order. Disabled tools and tools the policy denies
@@ -102,6 +112,7 @@ class ToolRegistry {
 
  private:
   std::shared_ptr<const Snapshot> snapshot() const;
+  std::vector<ToolInfo> toolsWhere(const std::function<bool(const ToolMetadata&)>& wanted) const;
   void publish(std::shared_ptr<Snapshot> next);
 
   mutable std::mutex mutex_;

@@ -180,7 +180,8 @@ class Generation {
             "Blocked by toolguard: the arguments are not valid JSON; send them as a JSON object.");
         break;
     }
-    if (outcome.kind != OutcomeKind::Denied) {
+    const bool judged = outcome.kind != OutcomeKind::Denied;  // else malformed arguments
+    if (judged) {
       outcome = registry_.executeTool(call, cancellation_, [&](const ToolInvocation& running) {
         AgentEvent event;
         event.type = AgentEventType::ToolCallRunning;
@@ -217,6 +218,13 @@ class Generation {
     }
     result_.messages.push_back(
         ChatMessage::tool(requested.id, requested.name, outcome.modelContent()));
+    // Not streaming, a deny stops the generation (the decision table of the
+    // validation-callback model); streaming cancels the call and goes on.
+    // Arguments that could not be read are the model's mistake to correct.
+    if (judged && outcome.kind == OutcomeKind::Denied && !options_.stream) {
+      finish(AgentStop::Denied, outcome.modelContent());
+      return false;
+    }
     return true;
   }
 

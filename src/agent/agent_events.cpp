@@ -31,6 +31,8 @@ std::string_view toString(AgentStop stop) {
       return "turn-limit";
     case AgentStop::Aborted:
       return "aborted";
+    case AgentStop::Denied:
+      return "denied";
     case AgentStop::Cancelled:
       return "cancelled";
     case AgentStop::Error:

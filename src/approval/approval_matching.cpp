@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "core/glob.hpp"
+#include "pattern_commands.hpp"
 #include "shell/unwrap.hpp"
 
 namespace toolguard::detail {
@@ -88,12 +89,27 @@ class CommandPattern {
   bool rest_ = false;
 };
 
+std::vector<std::string> patternTokens(const std::string& pattern) {
+  std::vector<std::string> tokens;
+  for (size_t at = 0; (at = pattern.find_first_not_of(' ', at)) != std::string::npos;) {
+    const size_t end = pattern.find(' ', at);
+    tokens.push_back(pattern.substr(at, end - at));
+    at = end;
+  }
+  return tokens;
+}
+
+// Every command the pattern's words match, with only the harmless options of
+// the listed command it names (pattern_commands.hpp).
 bool commandsMatch(const ShellProgram& program, const std::string& pattern) {
   if (program.parse_error || program.too_deep || program.commands.empty()) return false;
+  const auto listed = patternCommandOf(patternTokens(pattern));
+  if (!listed) return false;
   const CommandPattern compiled(pattern);
   return std::all_of(program.commands.begin(), program.commands.end(),
                      [&](const SimpleCommand& command) {
-                       return patternMayCover(command) && compiled.matches(command);
+                       return patternMayCover(command) && compiled.matches(command) &&
+                              onlyHarmlessWords(command, *listed->first, listed->second);
                      });
 }
 
@@ -181,39 +197,6 @@ bool answersEveryAsk(const std::string& rule, const Decision& decision) {
   return rule.empty() ? decision.basis != DecisionBasis::Rule : any;
 }
 
-// Why a command pattern would cover commands that run other programs: a
-// package or build tool with any sub-command (`npm *` covers `npm exec --
-// CMD`, `git *` covers `git -c core.pager=CMD log`), or its sub-command that
-// runs programs (`uv run *`, `npm exec *`, `cargo run *`).
-std::optional<std::string> runnerPattern(const std::string& name, const std::string& pattern) {
-  static constexpr std::string_view kRunners[] = {
-      "npm",   "pnpm",   "yarn", "bun",  "uv",    "poetry", "pipx", "pdm",    "hatch",
-      "rye",   "conda",  "pixi", "git",  "cargo", "go",     "mvn",  "gradle", "cmake",
-      "ctest", "dotnet", "just", "task", "nix",   "brew",   "pip",  "pip3",   "gh"};
-  if (std::find(std::begin(kRunners), std::end(kRunners), name) == std::end(kRunners)) {
-    return std::nullopt;
-  }
-  std::vector<std::string> tokens;
-  for (size_t at = 0; (at = pattern.find_first_not_of(' ', at)) != std::string::npos;) {
-    const size_t end = pattern.find(' ', at);
-    tokens.push_back(pattern.substr(at, end - at));
-    at = end;
-  }
-  const std::string sub = tokens.size() > 1 ? tokens[1] : "";
-  if (sub.empty() || sub.starts_with('-') || sub.find_first_of("*?[") != std::string::npos) {
-    return "covers every sub-command of " + name + ", some of which run other programs";
-  }
-  static constexpr std::string_view kRunning[] = {"exec",   "x",   "dlx",   "run",  "generate",
-                                                  "script", "env", "shell", "tool", "exec:exec"};
-  const std::string program = tokens.size() > 2 ? tokens[2] : "";
-  if (std::find(std::begin(kRunning), std::end(kRunning), sub) != std::end(kRunning) &&
-      (program.empty() || program.starts_with('-') ||
-       program.find_first_of("*?[") != std::string::npos)) {
-    return "covers " + name + " " + sub + " of any program";
-  }
-  return std::nullopt;
-}
-
 std::optional<std::string> patternProblem(const ToolInfo& tool, const std::string& pattern) {
   size_t start = pattern.find_first_not_of(' ');
   if (start == std::string::npos) return "the pattern is empty";
@@ -234,15 +217,12 @@ std::optional<std::string> patternProblem(const ToolInfo& tool, const std::strin
   if (name.find_first_of("*?[") != std::string::npos) {
     return "the command name in \"" + pattern + "\" is a wildcard: it would approve any command";
   }
-  if (size_t slash = name.rfind('/'); slash != std::string::npos) name = name.substr(slash + 1);
-  if (runsArbitraryCode(name) || pattern.find(' ', start) == std::string::npos) {
-    return "\"" + name +
-           "\" alone, or a command that runs code given to it, is too broad: only exact calls "
-           "of it can be approved";
-  }
-  if (const std::optional<std::string> runner = runnerPattern(name, pattern.substr(start))) {
-    return "\"" + pattern.substr(start) + "\" " + *runner +
-           ": approve exact calls, or a pattern that names the sub-command";
+  if (!patternCommandOf(patternTokens(pattern))) {
+    return "\"" + pattern.substr(start) +
+           "\" can be remembered only for calls of the exact command: a pattern may name only "
+           "a command that runs no project code and no code given to it, and whose options "
+           "toolguard knows (" +
+           patternCommandList() + ")";
   }
   return std::nullopt;
 }

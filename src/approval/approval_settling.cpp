@@ -130,7 +130,11 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
                 "needs approval and no one can be asked: " + d.reason,
                 unapprovedModelReason(d, "no one can be asked"));
   }
-  ApprovalRequest request{call, d, approvalOptions(view, d), offeredScopes(call.context, options),
+  ApprovalRequest request{call,
+                          d,
+                          view.tool().metadata,
+                          approvalOptions(view, d),
+                          offeredScopes(call.context, options),
                           options.approval_timeout};
   if (before_asking) before_asking();
   const std::string by = options.approval_handler->name();

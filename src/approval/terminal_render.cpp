@@ -144,6 +144,10 @@ std::string renderApprovalRequest(const ApprovalRequest& request, const PromptLa
   const Decision& decision = request.decision;
   std::string text = "toolguard: a tool call needs your approval\n";
   text += "  Tool:      " + plain(request.call.tool, max) + "\n";
+  text += "  Risk:      " + std::string(toString(request.tool.risk)) + ", " +
+          std::string(toString(request.tool.side_effect)) +
+          (request.tool.category.empty() ? "" : ", category " + plain(request.tool.category, max)) +
+          "\n";
   if (!decision.reason.empty()) text += "  Reason:    " + plain(decision.reason, max) + "\n";
   if (!decision.rule_id.empty()) {
     text += "  Rule:      " + plain(decision.rule_id, max);

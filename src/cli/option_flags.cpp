@@ -11,7 +11,7 @@ void addPolicyOptions(CLI::App& command, PolicyOptions& o) {
       ->allow_extra_args(false);  // one file per --policy: `-- COMMAND` stays positional
   command
       .add_option("--profile", o.profiles,
-                  "Add a ready-made profile on top of the default: read-only-chat, "
+                  "Add a ready-made profile on top of the default: safe-chat, "
                   "developer-assistant, document-processing")
       ->type_name("NAME")
       ->check(CLI::Validator(

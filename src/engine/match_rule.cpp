@@ -3,6 +3,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/content_matcher.hpp"
 #include "core/first_match_rule.hpp"
 #include "core/path_matcher.hpp"
 #include "core/rule_conditions.hpp"
@@ -111,6 +112,7 @@ class MatchRule final : public Rule {
       args_.emplace_back(name, CompiledValueMatcher(matcher));
     }
     if (spec.command) command_.emplace(*spec.command);
+    if (spec.content) content_.emplace(*spec.content);
     if (spec.shell) shell_.emplace(*spec.shell, loosens(spec.verdict));
     if (spec.path) {
       path_.emplace(*spec.path, loosens(spec.verdict));
@@ -131,7 +133,8 @@ class MatchRule final : public Rule {
   std::optional<RiskLevel> riskAbove() const { return risk_above_; }
   bool matchesCommandText() const { return command_.has_value(); }
   bool hasConditions() const {
-    return risk_above_ || !args_.empty() || command_ || path_ || shell_ || !context_.empty();
+    return risk_above_ || !args_.empty() || command_ || content_ || path_ || shell_ ||
+           !context_.empty();
   }
 
   std::optional<Finding> evaluate(const CallView& view) const override {
@@ -143,8 +146,8 @@ class MatchRule final : public Rule {
 
   bool judgesPathAccesses() const override {
     const RuleTarget& t = target();
-    if (!path_ || !args_.empty() || command_ || shell_ || risk_above_ || !t.tools.empty() ||
-        !t.categories.empty() || t.kinds.empty()) {
+    if (!path_ || !args_.empty() || command_ || content_ || shell_ || risk_above_ ||
+        !t.tools.empty() || !t.categories.empty() || t.kinds.empty()) {
       return false;
     }
     return std::all_of(t.kinds.begin(), t.kinds.end(), [](ToolKind k) {
@@ -183,6 +186,7 @@ class MatchRule final : public Rule {
       const auto& command = view.command();
       if (!command || !command_->matchesText(*command)) return false;
     }
+    if (content_ && !content_->matches(view)) return false;
     if (path_ && !path_->matches(view)) return false;
     return contextMatches(view);
   }
@@ -211,6 +215,7 @@ class MatchRule final : public Rule {
     if (risk_above_) add("risk above " + std::string(toString(*risk_above_)));
     for (const auto& [name, matcher] : args_) add("arg " + name + " " + matcher.describe());
     if (command_) add("command " + command_->describe());
+    if (content_) add(content_->describe());
     if (path_) add(path_->describe());
     if (shell_) add(shell_->describe());
     if (!context_.empty()) add("context conditions");
@@ -222,6 +227,7 @@ class MatchRule final : public Rule {
   std::optional<RiskLevel> risk_above_;
   std::vector<std::pair<std::string, CompiledValueMatcher>> args_;
   std::optional<CompiledValueMatcher> command_;
+  std::optional<detail::CompiledContentMatcher> content_;
   std::optional<CompiledPathMatcher> path_;
   std::vector<std::string> path_globs_;
   std::optional<detail::CompiledShellMatcher> shell_;

@@ -1,6 +1,7 @@
 // Consulting the rules: strictest finding wins, then tool policy, then default.
 #include "rule_judging.hpp"
 
+#include "allow_list.hpp"
 #include "build_file_judgement.hpp"
 #include "core/judgement.hpp"
 #include "core/path_judgement.hpp"
@@ -44,9 +45,11 @@ const std::shared_ptr<const Rule>& unreadableProgramRule() {
 // paths it reads and writes by the path rules; when there are command rules, a
 // command with words that none of them has a finding for is escalated. The
 // program gets the strictest verdict of its commands.
+// On an allow-list (allow_list.hpp) a command no counting rule allows is
+// denied, unless it is a known wrapper whose command is judged on its own.
 void judgeCommands(const CompiledPolicy& compiled, const ShellProgram& program,
                    const std::vector<const std::shared_ptr<const Rule>*>& rules,
-                   const CallView& view, Judgement& best, Decision& d) {
+                   const CallView& view, bool allow_list, Judgement& best, Decision& d) {
   std::vector<bool> wraps(program.commands.size(), false);
   for (const SimpleCommand& command : program.commands) {
     for (const ShellWrapper& w : command.wrappers) {
@@ -56,9 +59,12 @@ void judgeCommands(const CompiledPolicy& compiled, const ShellProgram& program,
   for (size_t c = 0; c < program.commands.size(); ++c) {
     const SimpleCommand& command = program.commands[c];
     bool found = false;
+    bool granted = false;
     for (const std::shared_ptr<const Rule>* rule : rules) {
       std::optional<Finding> finding =
-          safely(**rule, [&] { return (*rule)->evaluateCommand(command, view); });
+          onAllowList(compiled, static_cast<size_t>(rule - compiled.policy.rules.data()),
+                      safely(**rule, [&] { return (*rule)->evaluateCommand(command, view); }),
+                      allow_list, granted);
       if (!finding) continue;
       found = true;
       best.consider(finding, rule->get(), command.text);
@@ -74,6 +80,13 @@ void judgeCommands(const CompiledPolicy& compiled, const ShellProgram& program,
     // A wrapper's own words must be known too (`uv run --with PKG`, `npx
     // PKG`, `env -C /tmp make` run more than the command they wrap).
     std::string wrapper_unknown;
+    if (allow_list && !granted && !command.words.empty() &&
+        !(wraps[c] && wrapperIsKnown(scene, wrapper_unknown))) {
+      Finding denied = notOnAllowList("the command '" + command.nameWithSubcommand() + "'");
+      best.consider(denied, allowListRule().get(), command.text);
+      d.consulted.push_back(RuleTrace{allowListRule(), std::move(denied), c});
+      continue;
+    }
     if (!found && !rules.empty() && !command.words.empty() && wraps[c] &&
         !wrapperIsKnown(scene, wrapper_unknown)) {
       Finding unknown{Verdict::Escalate, "the command '" + command.nameWithSubcommand() +
@@ -101,6 +114,8 @@ void judgeRules(const CompiledPolicy& compiled, const CallView& view, Decision& 
   const ToolInfo& info = view.tool();
   const std::string& tool = view.toolName();
   Judgement best;
+  const bool allow_list = judgedAsAllowList(policy, info);
+  bool granted = false;
   std::vector<const std::shared_ptr<const Rule>*> command_rules;
   const ShellProgram* program = view.shellProgram();
   for (uint32_t i : compiled.index.candidates(tool, info)) {
@@ -111,7 +126,9 @@ void judgeRules(const CompiledPolicy& compiled, const CallView& view, Decision& 
       command_rules.push_back(&rule_ptr);
       continue;
     }
-    std::optional<Finding> finding = safely(*rule_ptr, [&] { return rule_ptr->evaluate(view); });
+    std::optional<Finding> finding =
+        onAllowList(compiled, i, safely(*rule_ptr, [&] { return rule_ptr->evaluate(view); }),
+                    allow_list, granted);
     best.consider(finding, rule_ptr.get(), "");
     d.consulted.push_back(RuleTrace{rule_ptr, std::move(finding), std::nullopt});
   }
@@ -121,8 +138,21 @@ void judgeRules(const CompiledPolicy& compiled, const CallView& view, Decision& 
     judgePathAccesses(compiled, view, view.pathAccesses(), std::nullopt, "", best, d);
     judgeBuildFileContent(compiled, view, best, d);
   }
-  if (program != nullptr && (!command_rules.empty() || !compiled.path_rules.empty())) {
-    judgeCommands(compiled, *program, command_rules, view, best, d);
+  if (program != nullptr &&
+      (!command_rules.empty() || !compiled.path_rules.empty() || allow_list)) {
+    // A rule that allowed the whole call put the tool on the list; its
+    // commands then meet the rules as they would without a deny default.
+    judgeCommands(compiled, *program, command_rules, view, allow_list && !granted, best, d);
+  }
+  // A call no counting rule allowed, that some rule asked about or allowed
+  // without the right to: the allow-list denies it. (With no finding at all,
+  // the default below denies it.)
+  const bool program_judged = program != nullptr && !program->commands.empty();
+  if (allow_list && !granted && !program_judged && best.finding &&
+      isStricter(Verdict::Deny, best.finding->verdict)) {
+    Finding denied = notOnAllowList("the tool " + tool);
+    best.consider(denied, allowListRule().get(), "");
+    d.consulted.push_back(RuleTrace{allowListRule(), std::move(denied), std::nullopt});
   }
   // A program that does not parse, or is wrapped too deeply, is never allowed,
   // whatever rules its readable parts met (the default policy asks; a policy
@@ -142,7 +172,9 @@ void judgeRules(const CompiledPolicy& compiled, const CallView& view, Decision& 
     d.rule_id = winner->id();
     d.source = winner->source();
     d.decided_on = std::move(best.command);
-  } else if (auto tool_policy = effectivePolicy(info)) {
+  } else if (auto tool_policy = allow_list && effectivePolicy(info) != ToolPolicy::Deny
+                                    ? std::nullopt
+                                    : effectivePolicy(info)) {
     d.basis = DecisionBasis::ToolPolicy;
     d.policy_verdict = toVerdict(*tool_policy);
     d.reason = "tool " + tool + " has policy " + std::string(toString(*tool_policy));

@@ -1,8 +1,10 @@
-// LLM validator settings from the environment (TOOLGUARD_LLM_*).
+// LLM validator settings from the environment (TOOLGUARD_LLM_*, and the Go
+// guard agent's BITCODE_GUARD_*).
 #include "toolguard/llm_settings.hpp"
 
 #include <charconv>
 #include <cstdlib>
+#include <initializer_list>
 
 namespace toolguard {
 namespace {
@@ -21,6 +23,26 @@ long long numberFromEnvironment(const std::string& variable, const std::string& 
   return value;
 }
 
+// The first variable of `names` that is set, with its name.
+std::optional<std::pair<std::string, std::string>> firstSet(
+    const EnvironmentLookup& environment, std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    if (auto value = environment(name)) return std::pair{std::string(name), *value};
+  }
+  return std::nullopt;
+}
+
+// On or off: our 1/0, or the Go guard agent's true/false.
+bool switchFromEnvironment(const std::string& variable, const std::string& text) {
+  if (variable.starts_with("TOOLGUARD_")) {
+    if (text == "0" || text == "1") return text == "1";
+    throw LlmSettingsError(variable + "='" + text + "': expected 1 (on) or 0 (off)");
+  }
+  if (text == "true" || text == "1") return true;
+  if (text == "false" || text == "0") return false;
+  throw LlmSettingsError(variable + "='" + text + "': expected true (on) or false (off)");
+}
+
 }  // namespace
 
 std::optional<std::string> processEnvironment(const std::string& name) {
@@ -31,15 +53,23 @@ std::optional<std::string> processEnvironment(const std::string& name) {
 
 LlmSettings applyLlmEnvironment(LlmSettings s, const EnvironmentLookup& environment) {
   const bool managed = s.layer == PolicyLayer::Managed;
-  if (auto on = environment("TOOLGUARD_LLM")) {
-    if (*on != "0" && *on != "1") {
-      throw LlmSettingsError("TOOLGUARD_LLM='" + *on + "': expected 1 (on) or 0 (off)");
-    }
+  // Ours win; the Go guard agent's (BITCODE_GUARD*, and the older
+  // BITCODE_GUARD_LLM* spellings) are read when ours are not set.
+  if (auto on = firstSet(environment, {"TOOLGUARD_LLM", "BITCODE_GUARD", "BITCODE_GUARD_LLM"})) {
+    const bool enabled = switchFromEnvironment(on->first, on->second);
     // Turning it off only ever tightens (escalate becomes ask).
-    if (*on == "0" || !managed) s.enabled = *on == "1";
+    if (!enabled || !managed) s.enabled = enabled;
   }
-  if (auto url = environment("TOOLGUARD_LLM_BASE_URL"); url && !managed) s.base_url = *url;
-  if (auto model = environment("TOOLGUARD_LLM_MODEL"); model && !managed) s.model = *model;
+  if (auto url = firstSet(environment, {"TOOLGUARD_LLM_BASE_URL", "BITCODE_GUARD_BASE_URL",
+                                        "BITCODE_GUARD_LLM_BASE_URL"});
+      url && !managed) {
+    s.base_url = url->second;
+  }
+  if (auto model = firstSet(
+          environment, {"TOOLGUARD_LLM_MODEL", "BITCODE_GUARD_MODEL", "BITCODE_GUARD_LLM_MODEL"});
+      model && !managed) {
+    s.model = model->second;
+  }
   // Under a managed policy the limits may only be lowered.
   if (auto turns = environment("TOOLGUARD_LLM_MAX_TURNS")) {
     int value = static_cast<int>(
@@ -53,8 +83,10 @@ LlmSettings applyLlmEnvironment(LlmSettings s, const EnvironmentLookup& environm
   }
   // A managed policy that names the key's variable keeps it.
   const bool managed_key = managed && !s.api_key_env.empty();
-  if (auto key = environment("TOOLGUARD_LLM_API_KEY"); key && !managed_key) {
-    s.api_key = *key;
+  if (auto key = firstSet(environment, {"TOOLGUARD_LLM_API_KEY", "BITCODE_GUARD_API_KEY",
+                                        "BITCODE_GUARD_LLM_API_KEY"});
+      key && !managed_key) {
+    s.api_key = key->second;
   } else if (!s.api_key_env.empty()) {
     s.api_key = environment(s.api_key_env).value_or("");
   }

@@ -19,7 +19,7 @@ struct EmbeddedProfile {
 extern const EmbeddedProfile kEmbeddedProfiles[];
 extern const size_t kEmbeddedProfileCount;
 
-/// "unknown profile 'nope'; the profiles are default, read-only-chat, ..."
+/// "unknown profile 'nope'; the profiles are default, safe-chat, ..."
 /// (with "did you mean" when one is close).
 std::string unknownProfileMessage(std::string_view name);
 

@@ -59,6 +59,7 @@ void mergeDefault(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, 
     return;
   }
   policy.default_verdict = incoming;
+  if (incoming == Verdict::Deny) policy.rules_before_deny_default = policy.rules.size();
   policy.default_source = doc.default_where;
   policy.default_layer = owner(policy.default_layer, layer);
 }
@@ -72,6 +73,7 @@ void mergeTool(Policy& policy, const ToolEntry& entry, PolicyLayer layer, bool t
   updated.name = entry.name;
   applyToolEntry(updated, entry);
 
+  bool policy_given = entry.policy || entry.default_approval;
   if (!mayLoosen(existing ? existing_layer : PolicyLayer::Builtin, layer, trusted)) {
     // Only tightening survives: a stricter fallback verdict, a higher risk, and
     // the description. A new tool starts from the generic description of an
@@ -81,9 +83,15 @@ void mergeTool(Policy& policy, const ToolEntry& entry, PolicyLayer layer, bool t
     restricted.name = entry.name;
     if (entry.description) restricted.description = *entry.description;
     const Verdict before = fallbackVerdict(restricted, policy.default_verdict);
+    policy_given = false;  // only a stricter policy is taken, below
     if (isStricter(fallbackVerdict(updated, policy.default_verdict), before)) {
       restricted.policy = updated.policy;
       restricted.metadata.default_approval = updated.metadata.default_approval;
+      // Under a deny default an ask from this layer would loosen: it grants
+      // only when at least as strict as the default.
+      policy_given =
+          (entry.policy || entry.default_approval) &&
+          !isStricter(policy.default_verdict, fallbackVerdict(updated, policy.default_verdict));
     }
     if (updated.metadata.risk > restricted.metadata.risk) {
       restricted.metadata.risk = updated.metadata.risk;
@@ -104,9 +112,11 @@ void mergeTool(Policy& policy, const ToolEntry& entry, PolicyLayer layer, bool t
     }
     updated = std::move(restricted);
   }
+  const bool sets_policy =
+      (origin != policy.tool_origins.end() && origin->second.sets_policy) || policy_given;
   policy.tools.add(std::move(updated));
-  policy.tool_origins[entry.name] =
-      ToolOrigin{owner(existing ? existing_layer : PolicyLayer::Builtin, layer), entry.where};
+  policy.tool_origins[entry.name] = ToolOrigin{
+      owner(existing ? existing_layer : PolicyLayer::Builtin, layer), entry.where, sets_policy};
 }
 
 void mergeRule(Policy& policy, RuleSpec spec, PolicyLayer layer, bool trusted,

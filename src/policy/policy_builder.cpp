@@ -74,6 +74,7 @@ PolicyBuilder& PolicyBuilder::maxRisk(RiskLevel level) {
 
 PolicyBuilder& PolicyBuilder::defaultAction(Verdict verdict) {
   policy_.default_verdict = verdict;
+  if (verdict == Verdict::Deny) policy_.rules_before_deny_default = policy_.rules.size();
   policy_.default_source = SourceLocation{"<code>", 0, 0};
   policy_.default_layer = PolicyLayer::Code;
   return *this;
@@ -86,7 +87,8 @@ PolicyBuilder& PolicyBuilder::setDefaultPolicy(ToolPolicy policy) {
 
 PolicyBuilder& PolicyBuilder::registerTool(ToolInfo tool) {
   if (!tool.policy && default_tool_policy_) tool.policy = default_tool_policy_;
-  policy_.tool_origins[tool.name] = ToolOrigin{PolicyLayer::Code, SourceLocation{"<code>", 0, 0}};
+  policy_.tool_origins[tool.name] =
+      ToolOrigin{PolicyLayer::Code, SourceLocation{"<code>", 0, 0}, tool.policy.has_value()};
   policy_.tools.add(std::move(tool));
   return *this;
 }

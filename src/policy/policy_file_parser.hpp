@@ -92,6 +92,7 @@ class PolicyFileParser {
 
   // shell: "git push *" | [patterns] | {command: ..., regex: ..., writes: ...}
   ShellMatcher shellMatcher(const DocNode& node);
+  ContentMatcher contentMatcher(const DocNode& node);
 
   // A path glob that can never match a path as toolguard compares them
   // (absolute, with `.` and `..` resolved) is an error, not a silent gap.

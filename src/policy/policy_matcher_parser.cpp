@@ -81,6 +81,34 @@ ShellMatcher PolicyFileParser::shellMatcher(const DocNode& node) {
   return m;
 }
 
+// content: "term" | [terms] | {contains: ..., regex: ...}
+ContentMatcher PolicyFileParser::contentMatcher(const DocNode& node) {
+  ContentMatcher m;
+  m.where = where(node);
+  if (node.IsScalar() || node.IsSequence()) {
+    m.contains = strings(node, "content");
+  } else if (!node.IsMap()) {
+    error(node, "content: expected a term, a list of terms, or a mapping");
+    return m;
+  } else {
+    for (const auto& [k, v] : entries(node)) {
+      const std::string_view key = k.Scalar();
+      if (key == "contains") {
+        m.contains = strings(v, "content.contains");
+      } else if (key == "regex") {
+        m.regex = strings(v, "content.regex");
+      } else {
+        error(k, unknownNameMessage("content: unknown matcher", key, "", "contains, regex"));
+      }
+    }
+  }
+  if (m.contains.empty() && m.regex.empty()) error(node, "content: no term and no pattern");
+  for (const std::string& term : m.contains) {
+    if (term.empty()) error(node, "content: an empty term would match every call");
+  }
+  return m;
+}
+
 // A path glob that can never match a path as toolguard compares them
 // (absolute, with `.` and `..` resolved) is an error, not a silent gap.
 void PolicyFileParser::checkPathGlobs(const DocNode& node, const std::vector<std::string>& globs) {

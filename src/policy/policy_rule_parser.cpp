@@ -157,6 +157,8 @@ bool PolicyFileParser::ruleField(std::string_view key, const DocNode& v, RuleSpe
     rule.path = pathMatcher(v);
   } else if (key == "shell") {
     rule.shell = shellMatcher(v);
+  } else if (key == "content") {
+    rule.content = contentMatcher(v);
   } else if (key == "context") {
     rule.context = namedMatchers(v, "context");
   } else if (key == "verdict") {
@@ -203,12 +205,12 @@ RuleSpec PolicyFileParser::parseRule(const DocNode& item, bool is_case) {
                                           key != "description");
     } else if (is_case) {
       error(k, unknownNameMessage("unknown key", key, " in a first_match case",
-                                  "id, tool, category, kind, max_risk, args, command, path, "
-                                  "files, shell, context, verdict, reason, description"));
+                                  "id, tool, category, kind, max_risk, args, command, content, "
+                                  "path, files, shell, context, verdict, reason, description"));
     } else {
       error(k, unknownNameMessage("unknown key", key, " in a rule",
-                                  "id, tool, category, kind, max_risk, args, command, path, "
-                                  "files, shell, context, verdict, reason, description, "
+                                  "id, tool, category, kind, max_risk, args, command, content, "
+                                  "path, files, shell, context, verdict, reason, description, "
                                   "examples, first_match"));
     }
   }

@@ -1,6 +1,8 @@
 // ToolRegistry: registering tools, publishing snapshots, executing calls.
 #include "toolguard/tool_registry.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <exception>
 
 #include "approval/approval_settling.hpp"
@@ -50,9 +52,16 @@ void ToolRegistry::registerTool(ToolInfo info, ToolFunction function) {
     throw RegistryError("a tool named '" + info.name + "' is already registered");
   }
   auto next = std::make_shared<Snapshot>(*current_);
+  // Under a deny default only a policy given by the program, the registry's
+  // default or a policy file allows; the catalog's does not.
+  auto file_origin = next->policy.tool_origins.find(info.name);
+  const bool sets_policy =
+      info.policy.has_value() || default_policy_.has_value() ||
+      (file_origin != next->policy.tool_origins.end() && file_origin->second.sets_policy);
   ToolInfo merged = detail::mergeWithCatalog(std::move(info), next->policy, default_policy_);
   next->policy.tools.add(merged);
-  next->policy.tool_origins[merged.name] = ToolOrigin{PolicyLayer::Code, {"<registry>", 0, 0}};
+  next->policy.tool_origins[merged.name] =
+      ToolOrigin{PolicyLayer::Code, {"<registry>", 0, 0}, sets_policy};
   next->guard = std::make_shared<Guard>(current_->guard->withEngine(Engine(next->policy)));
   next->index.emplace(merged.name, next->entries.size());
   next->entries.push_back(
@@ -89,6 +98,38 @@ std::vector<std::string> ToolRegistry::toolNames() const {
   std::vector<std::string> names;
   for (const auto& entry : snapshot()->entries) names.push_back(entry->info.name);
   return names;
+}
+
+namespace {
+
+bool sameCategory(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+}  // namespace
+
+std::vector<ToolInfo> ToolRegistry::toolsWhere(
+    const std::function<bool(const ToolMetadata&)>& wanted) const {
+  std::vector<ToolInfo> tools;
+  for (const auto& entry : snapshot()->entries) {
+    if (wanted(entry->info.metadata)) tools.push_back(entry->info);
+  }
+  return tools;
+}
+
+std::vector<ToolInfo> ToolRegistry::toolsUpToRisk(RiskLevel max_risk) const {
+  return toolsWhere([&](const ToolMetadata& m) { return m.risk <= max_risk; });
+}
+
+std::vector<ToolInfo> ToolRegistry::toolsInCategory(std::string_view category) const {
+  return toolsWhere([&](const ToolMetadata& m) { return sameCategory(m.category, category); });
+}
+
+std::vector<ToolInfo> ToolRegistry::readOnlyTools() const {
+  return toolsWhere([](const ToolMetadata& m) { return m.read_only; });
 }
 
 nlohmann::json ToolRegistry::toolDefinitions() const {

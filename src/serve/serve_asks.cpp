@@ -116,6 +116,7 @@ store::AskRecord StoreAskHandler::record(const ApprovalRequest& request, const s
   a.call = toJson(request.call);
   a.decision = cli::decisionToJson(request.decision, request.call.tool);
   a.decision["detail"] = askDetail(request.call, request.decision, engine, origin);
+  a.decision["tool"] = toJson(request.tool);
   a.offer = offerJson(request.options, request.scopes, request.decision);
   a.created = detail::formatAuditTime(SystemClock::now());
   a.expires = detail::formatAuditTime(expires);
@@ -163,8 +164,12 @@ store::AskRecord StoreAskHandler::queue(const ToolCall& call, const Decision& de
   const Policy& policy = engine.policy();
   const CallView view(call, engine.toolInfo(call.tool), policy.paths.pathOptions(),
                       &policy.paths.workspace_roots);
-  ApprovalRequest request{call, decision, detail::approvalOptions(view, decision),
-                          scopesFor(call.context), lifetime};
+  ApprovalRequest request{call,
+                          decision,
+                          view.tool().metadata,
+                          detail::approvalOptions(view, decision),
+                          scopesFor(call.context),
+                          lifetime};
   store::AskRecord a = record(request, token, SystemClock::now() + lifetime, &engine, origin);
   create(a);
   return a;

@@ -9,6 +9,7 @@
 #include "command_args.hpp"
 #include "command_paths.hpp"
 #include "core/path_probes.hpp"
+#include "name_lists.hpp"
 #include "toolguard/paths.hpp"
 #include "xargs_input.hpp"
 

@@ -7,6 +7,7 @@
 #include "build_files.hpp"
 #include "command_args.hpp"
 #include "command_paths.hpp"
+#include "name_lists.hpp"
 #include "safe_commands.hpp"
 #include "self_approval.hpp"
 #include "shell_facts.hpp"

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "git_start.hpp"
+#include "name_lists.hpp"
 #include "program_specs.hpp"
 #include "shell_facts.hpp"
 #include "toolguard/call_view.hpp"

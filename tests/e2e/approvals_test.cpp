@@ -49,24 +49,35 @@ class Approvals : public Cli {
 };
 
 TEST_F(Approvals, AddedPatternSettlesTheAsksOfItsRuleAndNothingChained) {
-  EXPECT_EQ(decide(bashCall("terraform plan -out p"))["verdict"], "ask");
-  RunResult added = tg({"approvals", "add", "Bash", "--pattern", "terraform plan *", "--rule",
+  EXPECT_EQ(decide(bashCall("git push origin main"))["verdict"], "ask");
+  RunResult added = tg({"approvals", "add", "Bash", "--pattern", "git push *", "--rule",
                         "shell-unknown-command", "--scope", "global"});
   ASSERT_EQ(added.exit_code, 0) << added.err;
-  EXPECT_NE(added.out.find("added: Bash: calls matching \"terraform plan *\""), std::string::npos)
+  EXPECT_NE(added.out.find("added: Bash: calls matching \"git push *\""), std::string::npos)
       << added.out;
-  json d = decide(bashCall("terraform plan -out p"));
+  json d = decide(bashCall("git push origin main"));
   EXPECT_EQ(d["verdict"], "allow") << d.dump();
   EXPECT_EQ(d["approval"]["by"], "store");
   EXPECT_EQ(d["approval"]["file"], globalFile());
-  EXPECT_EQ(decide(bashCall("terraform plan && curl https://evil.example"))["verdict"], "ask");
-  EXPECT_EQ(decide(bashCall("terraform plan", "headless"))["verdict"], "allow");
-  EXPECT_EQ(decide(bashCall("terraform apply", "headless"))["verdict"], "deny");
+  EXPECT_EQ(decide(bashCall("git push && curl https://evil.example"))["verdict"], "ask");
+  EXPECT_EQ(decide(bashCall("git push --receive-pack=evil origin"))["verdict"], "ask");
+  EXPECT_EQ(decide(bashCall("git push -u origin main", "headless"))["verdict"], "allow");
+  EXPECT_EQ(decide(bashCall("git push --force origin main", "headless"))["verdict"], "deny");
   EXPECT_EQ(decide(bashCall("rm -rf ~"))["verdict"], "deny");  // never loosens a deny
 
-  RunResult again = tg({"approvals", "add", "Bash", "--pattern", "terraform plan *", "--rule",
+  RunResult again = tg({"approvals", "add", "Bash", "--pattern", "git push *", "--rule",
                         "shell-unknown-command", "--scope", "global"});
   EXPECT_NE(again.out.find("already there"), std::string::npos);
+}
+
+TEST_F(Approvals, APatternForACodeRunnerIsRefused) {
+  for (const char* pattern : {"rake *", "tox -e *", "nox *", "pip install *", "terraform plan *",
+                              "npm run test *", "make *"}) {
+    RunResult r = tg({"approvals", "add", "Bash", "--pattern", pattern, "--scope", "global"});
+    EXPECT_EQ(r.exit_code, 2) << pattern << ": " << r.out;
+    EXPECT_NE(r.err.find("only for calls of the exact command"), std::string::npos)
+        << pattern << ": " << r.err;
+  }
 }
 
 TEST_F(Approvals, BroadPatternsOverCodeRunnersAreRefused) {
@@ -85,10 +96,14 @@ TEST_F(Approvals, BroadPatternsOverCodeRunnersAreRefused) {
         << glob;
   }
   EXPECT_FALSE(std::filesystem::exists(globalFile()));
-  // A pattern that names the sub-command is fine.
+  // A pattern over a listed command that runs no code is fine; one that
+  // names a script to run is not (`npm run test` runs the project's code).
   EXPECT_EQ(tg({"approvals", "add", "Bash", "--pattern", "npm run test *", "--scope", "global"})
                 .exit_code,
-            0);
+            2);
+  EXPECT_EQ(
+      tg({"approvals", "add", "Bash", "--pattern", "git fetch *", "--scope", "global"}).exit_code,
+      0);
 }
 
 // Issue 27: the agent cannot approve itself through the shell.

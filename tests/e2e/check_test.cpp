@@ -169,7 +169,7 @@ TEST_F(Check, ExplicitPolicyFilesAndProfiles) {
   EXPECT_EQ(d["verdict"], "deny");
   EXPECT_EQ(d["reason"], "offline");
   EXPECT_EQ(d["source"], (dir.path() / "extra.yaml").string() + ":2:5");
-  d = check({{"tool", "Bash"}, {"args", {{"command", "ls"}}}}, {"--profile", "read-only-chat"});
+  d = check({{"tool", "Bash"}, {"args", {{"command", "ls"}}}}, {"--profile", "safe-chat"});
   EXPECT_EQ(d["verdict"], "deny");
 }
 

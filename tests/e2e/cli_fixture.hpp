@@ -30,7 +30,15 @@ class Cli : public ::testing::Test {
             {"TOOLGUARD_LLM_MODEL", ""},
             {"TOOLGUARD_LLM_API_KEY", ""},
             {"TOOLGUARD_LLM_MAX_TURNS", ""},
-            {"TOOLGUARD_LLM_TIMEOUT_MS", ""}};
+            {"TOOLGUARD_LLM_TIMEOUT_MS", ""},
+            {"BITCODE_GUARD", ""},
+            {"BITCODE_GUARD_BASE_URL", ""},
+            {"BITCODE_GUARD_MODEL", ""},
+            {"BITCODE_GUARD_API_KEY", ""},
+            {"BITCODE_GUARD_LLM", ""},
+            {"BITCODE_GUARD_LLM_BASE_URL", ""},
+            {"BITCODE_GUARD_LLM_MODEL", ""},
+            {"BITCODE_GUARD_LLM_API_KEY", ""}};
   }
 
   RunResult run(const std::vector<std::string>& args, const std::string& input = "",

@@ -189,7 +189,7 @@ rules:
 
 TEST_F(Commands, LintAcceptsTheShippedProfiles) {
   for (const char* profile :
-       {"default", "read-only-chat", "developer-assistant", "document-processing"}) {
+       {"default", "safe-chat", "developer-assistant", "document-processing"}) {
     std::string file = std::string(TOOLGUARD_SOURCE_DIR) + "/policies/" + profile + ".yaml";
     RunResult r = run({"policy", "lint", "--no-builtin", "--strict", file});
     EXPECT_EQ(r.exit_code, 0) << profile << "\n" << r.out;

@@ -56,6 +56,42 @@ TEST_F(LlmCli, CheckAsksTheValidatorAboutAnEscalatedCall) {
   EXPECT_EQ(audit.find("sk-e2e-secret"), std::string::npos);
 }
 
+// The settings the Go guard agent documents work as they are, and ours win.
+TEST_F(LlmCli, TheGoGuardAgentsVariablesConfigureTheValidator) {
+  ScriptedChatServer server({ScriptedReply::text("DENY: not today")});
+  RunResult r = runWithLlm({"check"}, escalatedCall(), "http://127.0.0.1:9/v1",
+                           {{"TOOLGUARD_LLM", ""},
+                            {"TOOLGUARD_LLM_BASE_URL", ""},
+                            {"TOOLGUARD_LLM_MODEL", ""},
+                            {"TOOLGUARD_LLM_API_KEY", ""},
+                            {"BITCODE_GUARD", "true"},
+                            {"BITCODE_GUARD_BASE_URL", server.baseUrl()},
+                            {"BITCODE_GUARD_MODEL", "go-guard-model"},
+                            {"BITCODE_GUARD_API_KEY", "sk-go-guard"}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json d = json::parse(r.out);
+  EXPECT_EQ(d["verdict"], "deny") << r.out;
+  EXPECT_EQ(d["basis"], "llm-validator");
+  ASSERT_EQ(server.requestCount(), 1u);
+  EXPECT_EQ(server.requests()[0]["model"], "go-guard-model");
+  EXPECT_EQ(server.authorizations()[0], "Bearer sk-go-guard");
+
+  // BITCODE_GUARD=false turns it off; ours, when set, win over theirs.
+  r = runWithLlm({"check"}, escalatedCall("s2"), server.baseUrl(), {{"BITCODE_GUARD", "false"}});
+  EXPECT_EQ(server.requestCount(), 2u) << "TOOLGUARD_LLM=1 wins over BITCODE_GUARD=false";
+  r = runWithLlm({"check"}, escalatedCall("s3"), server.baseUrl(),
+                 {{"TOOLGUARD_LLM", ""}, {"BITCODE_GUARD", "false"}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["verdict"], "ask");
+  EXPECT_EQ(server.requestCount(), 2u);
+  // A value neither spelling knows fails closed, naming the variable.
+  r = runWithLlm({"check"}, escalatedCall("s4"), server.baseUrl(),
+                 {{"TOOLGUARD_LLM", ""}, {"BITCODE_GUARD", "maybe"}});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(json::parse(r.out)["verdict"], "deny");
+  EXPECT_NE(r.out.find("BITCODE_GUARD"), std::string::npos) << r.out;
+}
+
 TEST_F(LlmCli, WithoutTheSwitchNothingIsSentAndEscalateIsAsk) {
   ScriptedChatServer server({ScriptedReply::text("ALLOW")});
   RunResult r = runWithLlm({"check"}, escalatedCall(), server.baseUrl(), {{"TOOLGUARD_LLM", ""}});

@@ -350,11 +350,11 @@ TEST_F(Tooling, MistypedNamesAreNamedWithWhatWasMeant) {
   r = run({"check", "--profile", "nope"}, bash("ls").dump());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("unknown profile 'nope'; the profiles are default, developer-assistant, "
-                       "document-processing, read-only-chat"),
+                       "document-processing, safe-chat"),
             std::string::npos)
       << r.err;
-  r = run({"explain", "--profile", "read-only"}, bash("ls").dump());
-  EXPECT_NE(r.err.find("(did you mean 'read-only-chat'?)"), std::string::npos) << r.err;
+  r = run({"explain", "--profile", "safe-caht"}, bash("ls").dump());
+  EXPECT_NE(r.err.find("(did you mean 'safe-chat'?)"), std::string::npos) << r.err;
 
   const std::string typo =
       dir.write("typo.yaml", "rules:\n  - {id: a, tool: Bash, verdict: dney}\n").string();

@@ -159,26 +159,40 @@ TEST_P(AgentLoop, AllowedCallRunsAndItsResultIsSentBack) {
   EXPECT_EQ(second[3]["content"], "found alpha");
 }
 
-TEST_P(AgentLoop, DeniedCallsReasonReachesTheModelAndTheGenerationGoesOn) {
+// The decision table of the validation-callback model: streaming, a deny
+// cancels the call and the generation goes on; not streaming, a deny skips
+// the tool and stops the generation. Either way the reason reaches the model
+// in the tool message.
+TEST_P(AgentLoop, ADeniedCallsReasonReachesTheModelAndOnlyStreamingGoesOn) {
   ScriptedChatServer server({ScriptedReply::toolCalls({toolCall("c1", "erase", {{"key", "a"}})}),
                              ScriptedReply::text("I could not erase it.")});
   Agent agent(optionsFor(server), *tools.registry);
   std::vector<AgentEvent> events;
   AgentResult result = runRecording(agent, events);
-  EXPECT_EQ(result.stop, AgentStop::Completed);
   EXPECT_EQ(typesOf(events),
             (std::vector<std::string>{"tool-call-preparing", "tool-call-canceled", "end"}));
   EXPECT_NE(events[1].reason.find("erasing records is not allowed"), std::string::npos);
-
-  ASSERT_EQ(server.requestCount(), 2u);
-  json tool_message = server.requests()[1]["messages"][3];
+  json tool_message;
+  for (const ChatMessage& message : result.messages) {
+    if (message.role == "tool") tool_message = message.toJson();
+  }
   EXPECT_EQ(tool_message["tool_call_id"], "c1");
   std::string content = tool_message["content"];
   EXPECT_EQ(content.rfind("Blocked by toolguard", 0), 0u) << content;
   EXPECT_NE(content.find("erasing records is not allowed"), std::string::npos) << content;
+  if (GetParam()) {
+    EXPECT_EQ(result.stop, AgentStop::Completed);
+    ASSERT_EQ(server.requestCount(), 2u);
+    EXPECT_EQ(server.requests()[1]["messages"][3], tool_message);
+  } else {
+    EXPECT_EQ(result.stop, AgentStop::Denied);
+    EXPECT_EQ(events.back().stop, AgentStop::Denied);
+    EXPECT_NE(result.reason.find("erasing records is not allowed"), std::string::npos);
+    EXPECT_EQ(server.requestCount(), 1u) << "not streaming, nothing is requested after a deny";
+  }
 }
 
-TEST_P(AgentLoop, ParallelCallsAreJudgedEachOnItsOwn) {
+TEST_P(AgentLoop, ParallelCallsAreJudgedEachOnItsOwnWhenStreaming) {
   ScriptedChatServer server({ScriptedReply::toolCalls({toolCall("c1", "lookup", {{"key", "a"}}),
                                                        toolCall("c2", "erase", {{"key", "b"}}),
                                                        toolCall("c3", "lookup", {{"key", "c"}})}),
@@ -186,6 +200,17 @@ TEST_P(AgentLoop, ParallelCallsAreJudgedEachOnItsOwn) {
   Agent agent(optionsFor(server), *tools.registry);
   std::vector<AgentEvent> events;
   AgentResult result = runRecording(agent, events);
+  if (!GetParam()) {
+    // Not streaming, the deny of c2 stops the turn: c3 never runs.
+    EXPECT_EQ(result.stop, AgentStop::Denied);
+    EXPECT_EQ(tools.lookups, 1);
+    EXPECT_EQ(server.requestCount(), 1u);
+    EXPECT_EQ(typesOf(events),
+              (std::vector<std::string>{"tool-call-preparing", "tool-call-preparing",
+                                        "tool-call-preparing", "tool-call-running",
+                                        "tool-call-completed", "tool-call-canceled", "end"}));
+    return;
+  }
   EXPECT_EQ(result.stop, AgentStop::Completed);
   EXPECT_EQ(tools.lookups, 2);
   json messages = server.requests().at(1)["messages"];
@@ -322,6 +347,8 @@ TEST_P(AgentLoop, TheEventStreamIteratesTheSameEvents) {
   EXPECT_EQ(typesOf(events), (std::vector<std::string>{"tool-call-preparing", "tool-call-preparing",
                                                        "tool-call-running", "tool-call-completed",
                                                        "tool-call-canceled", "end"}));
+  // c2's arguments are not an object: the model's mistake to correct, which
+  // ends no generation, streaming or not.
   EXPECT_EQ(contentOf(events), "finished");
   EXPECT_EQ(stream.result().stop, AgentStop::Completed);
   EXPECT_EQ(stream.result().text, "finished");

@@ -5,9 +5,11 @@
 #include <atomic>
 #include <thread>
 
+#include "approval/approval_matching.hpp"
 #include "support/calls.hpp"
 #include "toolguard/guard.hpp"
 #include "toolguard/policy_builder.hpp"
+#include "toolguard/tool_catalog.hpp"
 
 namespace toolguard {
 namespace approval_flow_test {
@@ -105,6 +107,10 @@ TEST(ApprovalFlow, ThePromptSeesTheReasonAndTheArguments) {
   EXPECT_EQ(person.last->call.args["command"], "curl https://example.com");
   EXPECT_NE(person.last->decision.reason.find("curl"), std::string::npos);
   EXPECT_EQ(person.last->decision.rule_id, "shell-unknown-command");
+  // What a person needs to judge it: how much the tool can do.
+  EXPECT_EQ(person.last->tool.risk, RiskLevel::High);
+  EXPECT_EQ(person.last->tool.side_effect, SideEffect::Irreversible);
+  EXPECT_EQ(person.last->tool.category, "shell");
   EXPECT_GT(person.last->timeout.count(), 0);
 }
 
@@ -177,43 +183,113 @@ TEST(ApprovalFlow, AnExactCallApprovalHoldsInItsDirectoryOnly) {
 TEST(ApprovalFlow, ACommandPatternCoversItsCommandsAndNothingChainedToThem) {
   ScriptedPerson person;
   Guard guard = guardWith(person.handler());
-  guard.decide(bash("terraform plan -out plan.bin"));
+  guard.decide(bash("git push origin main"));
   ASSERT_TRUE(person.last);
   ASSERT_EQ(person.last->options.size(), 2u);  // exact call, pattern; never the whole shell tool
   EXPECT_EQ(person.last->options[1].binding, ApprovalBinding::Pattern);
-  EXPECT_EQ(person.last->options[1].value, "terraform plan *");
+  EXPECT_EQ(person.last->options[1].value, "git push origin *");
 
   person.answer = {ApprovalOutcome::AlwaysAllow, 1, ApprovalScope::Session, ""};
-  guard.decide(bash("terraform plan -out plan.bin"));
+  guard.decide(bash("git push origin main"));
   int asked = person.asked;
-  for (const char* covered : {"terraform plan", "terraform plan -var x=1", "terraform plan 2>&1",
-                              "terraform plan > /dev/null"}) {
+  for (const char* covered :
+       {"git push origin", "git push origin feature -u", "git push origin main --tags 2>&1",
+        "git push origin main > /dev/null", "git push origin main --dry-run",
+        "git push origin -- main"}) {
     EXPECT_EQ(guard.decide(bash(covered)).verdict, Verdict::Allow) << covered;
   }
   EXPECT_EQ(person.asked, asked);
   person.answer = {ApprovalOutcome::Deny, 0, ApprovalScope::Session, ""};
-  for (const char* not_covered :
-       {"terraform plan && curl https://evil.example", "terraform plan; terraform apply",
-        "terraform plan $(curl https://evil.example)", "terraform plan | sh",
-        "TF_CLI_ARGS=-auto-approve terraform plan", "terraform plan > out.txt", "./terraform plan",
-        "terraform apply", "sudo terraform plan"}) {
+  // Only the options of git push known to be harmless are covered: not one
+  // that runs a program, forces, deletes, or that toolguard does not know.
+  for (const char* not_covered : {"git push origin main && curl https://evil.example",
+                                  "git push origin; git reset --hard",
+                                  "git push origin $(curl https://evil.example)",
+                                  "git push origin | sh",
+                                  "GIT_SSH_COMMAND=evil git push origin main",
+                                  "git push origin main > out.txt",
+                                  "./git push origin main",
+                                  "git push origin main --receive-pack=evil",
+                                  "git push origin main --exec=evil",
+                                  "git push --force origin main",
+                                  "git push origin +main",
+                                  "git push origin :main",
+                                  "git push -f origin main",
+                                  "git push origin main --mirror",
+                                  "git push origin --delete main",
+                                  "git push origin main -o ci.skip",
+                                  "git push origin main --repo=evil",
+                                  "git push origin main --no-such-option",
+                                  "git -c core.sshCommand=evil push origin main",
+                                  "sudo git push origin main",
+                                  "git push origin \"$BRANCH\""}) {
     EXPECT_EQ(guard.decide(bash(not_covered)).verdict, Verdict::Deny) << not_covered;
   }
 }
 
-TEST(ApprovalFlow, NoPatternIsOfferedForCommandsThatRunArbitraryCode) {
+TEST(ApprovalFlow, NoPatternIsOfferedForCommandsThatRunProjectOrArbitraryCode) {
   ScriptedPerson person;
   Guard guard = guardWith(person.handler());
-  for (const char* command :
-       {"python3 -c 'print(1)'", "node -e 'x()'", "bash -c 'terraform apply'", "sudo apt update",
-        "sed 's/x/id/e' notes.txt", "BASH -c 'terraform apply'", "terraform -chdir=x plan",
-        "env FOO=1 terraform plan", "find . -name x | xargs terraform fmt", "eval \"$X\""}) {
+  int asked = 0;
+  for (const char* command : {"python3 -c 'print(1)'",
+                              "node -e 'x()'",
+                              "bash -c 'terraform apply'",
+                              "sudo apt update",
+                              "sed 's/x/id/e' notes.txt",
+                              "BASH -c 'terraform apply'",
+                              "terraform -chdir=x plan",
+                              "env FOO=1 terraform plan",
+                              "find . -name x | xargs terraform fmt",
+                              "eval \"$X\"",
+                              "terraform plan -out p",
+                              "rake test",
+                              "rake db:migrate",
+                              "tox -e py311",
+                              "nox -s lint",
+                              "pip install requests",
+                              "pip3 install -r requirements.txt",
+                              "make deploy",
+                              "npm run build",
+                              "yarn test",
+                              "cargo run --release",
+                              "go run ./cmd/x",
+                              "bundle exec rspec",
+                              "pytest -x",
+                              "invoke build",
+                              "ansible-playbook site.yml",
+                              "docker run alpine",
+                              "kubectl apply -f x.yaml",
+                              "git commit -m x",
+                              "git pull"}) {
     person.last.reset();
     guard.decide(bash(command));
-    ASSERT_TRUE(person.last) << command;
+    if (!person.last) continue;  // allowed as ordinary work, or denied: nothing to remember
+    ++asked;
     for (const ApprovalOption& option : person.last->options) {
       EXPECT_EQ(option.binding, ApprovalBinding::ExactCall) << command << ": " << option.value;
     }
+  }
+  EXPECT_GE(asked, 20);
+}
+
+// Every pattern a person could write for a program that runs code is
+// refused, whatever words it fixes; the listed commands' patterns pass.
+TEST(ApprovalFlow, PatternsForCodeRunnersAreRefusedInEverySpelling) {
+  const ToolInfo bash_tool = ToolCatalog::builtin().resolve("Bash");
+  for (const char* program :
+       {"rake",   "tox",   "nox",    "make",      "npm",    "pip",     "pip3", "uv",
+        "poetry", "cargo", "go",     "terraform", "pytest", "python3", "bash", "just",
+        "gradle", "mvn",   "bundle", "invoke",    "docker", "kubectl"}) {
+    for (const char* tail :
+         {" *", " install *", " run *", " test *", " build *", " exec *", " -e *", " ps *"}) {
+      const std::string pattern = std::string(program) + tail;
+      if (pattern == "docker ps *") continue;  // listed: it runs nothing
+      EXPECT_TRUE(detail::patternProblem(bash_tool, pattern)) << pattern;
+    }
+  }
+  for (const char* listed : {"git push *", "git push origin *", "git fetch *", "gh pr list *",
+                             "gh issue view *", "docker ps *"}) {
+    EXPECT_FALSE(detail::patternProblem(bash_tool, listed)) << listed;
   }
 }
 

@@ -191,30 +191,6 @@ TEST(DefaultPolicy, UnknownToolsAskAndShellAsks) {
   EXPECT_EQ(decide(e, "Bash", {{"command", "echo 'unterminated"}}).rule_id, "shell-unparseable");
 }
 
-TEST(Profiles, ReadOnlyChat) {
-  Engine e = builtinEngine({"read-only-chat"});
-  EXPECT_EQ(decide(e, "Read", {{"file_path", "a.md"}}).verdict, Verdict::Allow);
-  EXPECT_EQ(decide(e, "Write", {{"file_path", "a.md"}}).verdict, Verdict::Deny);
-  EXPECT_EQ(decide(e, "Bash", {{"command", "ls"}}).verdict, Verdict::Deny);
-  EXPECT_EQ(decide(e, "unknown", {}).verdict, Verdict::Deny);
-}
-
-TEST(Profiles, DeveloperAssistant) {
-  Engine e = builtinEngine({"developer-assistant"});
-  EXPECT_EQ(decide(e, "Write", {{"file_path", "src/a.c"}}).verdict, Verdict::Allow);
-  EXPECT_EQ(decide(e, "Write", {{"file_path", ".git/config"}}).verdict, Verdict::Deny);
-  EXPECT_EQ(decide(e, "WebSearch", {{"query", "x"}}).verdict, Verdict::Allow);
-  EXPECT_EQ(decide(e, "Write", {{"file_path", ".github/workflows/ci.yml"}}).verdict, Verdict::Ask);
-}
-
-TEST(Profiles, DocumentProcessing) {
-  Engine e = builtinEngine({"document-processing"});
-  EXPECT_EQ(decide(e, "Write", {{"file_path", "out/report.md"}}).verdict, Verdict::Allow);
-  EXPECT_EQ(decide(e, "Write", {{"file_path", "convert.py"}}).verdict, Verdict::Ask);
-  EXPECT_EQ(decide(e, "Write", {{"file_path", "/tmp/report.md"}}).verdict, Verdict::Deny);
-  EXPECT_EQ(decide(e, "Bash", {{"command", "pandoc"}}).verdict, Verdict::Deny);
-}
-
 TEST(Catalog, KnowsTheCommonAgentsTools) {
   const ToolCatalog& c = ToolCatalog::builtin();
   for (const char* shell : {"Bash", "run_shell_command", "execute_command", "shell"}) {

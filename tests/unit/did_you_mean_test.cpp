@@ -63,8 +63,8 @@ TEST(DidYouMean, PolicyFilesSuggestKeysVerdictsAndKinds) {
 }
 
 TEST(DidYouMean, AnUnknownProfileListsTheProfiles) {
-  const std::string message = detail::unknownProfileMessage("read-only");
-  EXPECT_NE(message.find("unknown profile 'read-only' (did you mean 'read-only-chat'?)"),
+  const std::string message = detail::unknownProfileMessage("safe-caht");
+  EXPECT_NE(message.find("unknown profile 'safe-caht' (did you mean 'safe-chat'?)"),
             std::string::npos)
       << message;
   for (const std::string& name : policyProfiles()) {

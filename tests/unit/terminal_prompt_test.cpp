@@ -87,6 +87,9 @@ ApprovalRequest request(nlohmann::json args) {
   request.decision.reason = "deleting files recursively asks first";
   request.decision.rule_id = "rm-recursive";
   request.decision.source = SourceLocation{"policy.yaml", 12, 5};
+  request.tool.category = "shell";
+  request.tool.risk = RiskLevel::High;
+  request.tool.side_effect = SideEffect::Irreversible;
   request.options = {{ApprovalBinding::ExactCall, "key", "this exact call"},
                      {ApprovalBinding::Pattern, "git push *", "commands matching \"git push *\""},
                      {ApprovalBinding::Tool, "", "every Bash call"}};
@@ -120,6 +123,8 @@ std::string firstUnsafe(const std::string& text) {
 TEST(RenderApprovalRequest, ShowsToolReasonRuleAndArguments) {
   const std::string text = renderApprovalRequest(request({{"command", "rm -rf build"}}));
   EXPECT_NE(text.find("Tool:      Bash\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("Risk:      high, irreversible, category shell\n"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("Reason:    deleting files recursively asks first\n"), std::string::npos);
   EXPECT_NE(text.find("Rule:      rm-recursive (policy.yaml:12:5)\n"), std::string::npos);
   EXPECT_NE(text.find("Directory: /work/app\n"), std::string::npos);

@@ -387,5 +387,40 @@ TEST(ToolRegistry, CallsRunWhileToolsAreRegistered) {
   EXPECT_EQ(registry.toolNames().size(), 21u);
 }
 
+// The tool-metadata model's questions: tools up to a risk, of a category,
+// read-only ones; registered tools as merged with the catalog.
+TEST(ToolRegistry, AnswersQuestionsAboutItsToolsMetadata) {
+  ToolRegistry registry(plainPolicy(), {});
+  auto tool = [](std::string name, std::string category, RiskLevel risk, bool read_only) {
+    ToolInfo info = toolNamed(std::move(name));
+    info.metadata.category = std::move(category);
+    info.metadata.risk = risk;
+    info.metadata.read_only = read_only;
+    return info;
+  };
+  registry.registerTool(tool("add", "computation", RiskLevel::Low, true), echo());
+  registry.registerTool(tool("to_pdf", "Document", RiskLevel::Medium, false), echo());
+  registry.registerTool(tool("wipe", "admin", RiskLevel::Critical, false), echo());
+  registry.registerTool(toolNamed("Bash"), echo());  // the catalog's: shell, high risk
+  registry.registerTool(tool("Read", "", RiskLevel::Low, true), echo());  // catalog: filesystem
+  registry.setEnabled("add", false);
+  auto names = [](const std::vector<ToolInfo>& tools) {
+    std::vector<std::string> out;
+    for (const ToolInfo& t : tools) out.push_back(t.name);
+    return out;
+  };
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(names(registry.toolsUpToRisk(RiskLevel::Low)), (Names{"add", "Read"}));
+  EXPECT_EQ(names(registry.toolsUpToRisk(RiskLevel::Medium)), (Names{"add", "to_pdf", "Read"}));
+  EXPECT_EQ(names(registry.toolsUpToRisk(RiskLevel::High)),
+            (Names{"add", "to_pdf", "Bash", "Read"}));
+  EXPECT_EQ(names(registry.toolsInCategory("document")), (Names{"to_pdf"}));
+  EXPECT_EQ(names(registry.toolsInCategory("shell")), (Names{"Bash"}));
+  EXPECT_EQ(names(registry.toolsInCategory("filesystem")), (Names{"Read"}));
+  EXPECT_EQ(names(registry.toolsInCategory("nothing")), Names{});
+  EXPECT_EQ(names(registry.readOnlyTools()), (Names{"add", "Read"}));
+  EXPECT_FALSE(registry.isEnabled("add")) << "disabled tools are listed; isEnabled tells";
+}
+
 }  // namespace tool_registry_test
 }  // namespace toolguard
