@@ -29,3 +29,13 @@ add_test(NAME bindings.python.ctypes
 set_tests_properties(bindings.python.ctypes PROPERTIES LABELS bindings
   FIXTURES_REQUIRED bindings_corpus TIMEOUT 120
   ENVIRONMENT "${TOOLGUARD_PYTHON_ENV};TOOLGUARD_PYTHON_NATIVE=0")
+
+# The README's snippet after `scripts/install.sh PREFIX` into a temporary
+# prefix (it builds the release tree's product, a no-op once built, and
+# installs it), with only the environment the README names. Alone: it
+# reconfigures the release tree.
+add_test(NAME bindings.python.install
+  COMMAND /usr/bin/python3 -m pytest -q -p no:cacheprovider
+          ${TOOLGUARD_PYTHON_SOURCE}/tests/test_library_lookup.py)
+set_tests_properties(bindings.python.install PROPERTIES LABELS "bindings;install" RUN_SERIAL ON
+  TIMEOUT 1800 ENVIRONMENT "${TOOLGUARD_PYTHON_ENV};TOOLGUARD_PYTHON_NATIVE=0;TOOLGUARD_TEST_INSTALL_SH=1")

@@ -105,7 +105,10 @@ struct ApprovalAnswer {
   ApprovalScope scope = ApprovalScope::Session;  ///< AlwaysAllow: one of ApprovalRequest::scopes
   std::string reason;                            ///< Deny: optional reason, passed to the model
   /// Deny: false when no person answered (the prompt timed out, the
-  /// terminal closed or was missing) and `reason` says why.
+  /// terminal closed or was missing) and `reason` says why. Then the model
+  /// reads only `reason` up to its first " (" or ": " (what happened, e.g.
+  /// "no terminal to ask on"); the rest (a device's error, a service's
+  /// address or answer) is for the person and the audit log.
   bool by_person = true;
 };
 

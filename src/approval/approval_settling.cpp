@@ -38,6 +38,15 @@ std::string unapprovedModelReason(const Decision& d, const std::string& what_hap
          what_happened + ".";
 }
 
+// What the model reads of why no person answered: the handler's reason up to
+// its first " (" or ": ", where the details for the person and the audit log
+// begin (the terminal's device error, a service's address and answer).
+std::string plainCauseForModel(const std::string& handler_reason) {
+  size_t end = std::min(handler_reason.find(" ("), handler_reason.find(": "));
+  std::string cause = handler_reason.substr(0, end);
+  return cause.empty() ? "no answer" : cause;
+}
+
 // Who settled an ask, with no binding (nothing remembered).
 ApprovalResolution settledBy(std::string by, std::string outcome, std::string reason) {
   ApprovalResolution how;
@@ -160,7 +169,8 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
       if (!answer.by_person) {
         std::string why = by + ": " + (answer.reason.empty() ? "no answer" : answer.reason);
         return deny(d, settledBy(by, "", why), "needs approval, none given: " + why,
-                    unapprovedModelReason(d, "no one approved it (" + why + ")"));
+                    unapprovedModelReason(
+                        d, "no one approved it (" + plainCauseForModel(answer.reason) + ")"));
       }
       std::string reason =
           answer.reason.empty() ? "denied by a person" : "denied by a person: " + answer.reason;

@@ -7,6 +7,7 @@
 #include "cli/bounded_input.hpp"
 #include "cli/call_json.hpp"
 #include "cli/check_arguments.hpp"
+#include "cli/claude_mcp_servers.hpp"
 #include "cli/claude_permissions.hpp"
 #include "cli/commands.hpp"
 #include "cli/guard_options.hpp"
@@ -52,6 +53,11 @@ struct Judge {
           claudeSettingsAllow(call, homeDirectory())) {
         return nlohmann::json::object();
       }
+      if (format == CallFormat::Claude) {
+        if (std::optional<Decision> left = leftToTheProxy(d, call, text)) {
+          return renderDecision(*left, call.tool, format);
+        }
+      }
       return renderDecision(d, call.tool, format);
     } catch (const PolicyError& e) {
       return policyFailure(e.what(), e.errors().empty() ? SourceLocation{} : e.errors()[0].where,
@@ -59,6 +65,28 @@ struct Judge {
     } catch (const std::exception& e) {
       return policyFailure(e.what(), SourceLocation{}, call, error);
     }
+  }
+
+  // A call of an MCP server that runs behind `toolguard mcp` in the user's
+  // Claude Code configuration: the proxy judges it with the same policy and
+  // asks there, so an allow or an ask is allowed here (Claude Code does not
+  // ask a second time); a deny or an abort is given here as well.
+  static std::optional<Decision> leftToTheProxy(const Decision& d, const ToolCall& call,
+                                                const std::string& hook_input) {
+    if (d.verdict != Verdict::Allow && d.verdict != Verdict::Ask) return std::nullopt;
+    if (!call.tool.starts_with("mcp__")) return std::nullopt;
+    const nlohmann::json input = nlohmann::json::parse(hook_input, nullptr, false);
+    const nlohmann::json hook_server =
+        input.is_object() ? input.value("mcp_server", nlohmann::json()) : nlohmann::json();
+    std::optional<std::string> server = claudeServerBehindProxy(call, homeDirectory(), hook_server);
+    if (!server) return std::nullopt;
+    Decision left = d;
+    left.verdict = Verdict::Allow;
+    left.model_reason.clear();
+    left.reason = "left to toolguard mcp, which guards the MCP server \"" + *server +
+                  "\" and judges the call there" +
+                  (d.verdict == Verdict::Ask ? " (and asks there: " + d.reason + ")" : "");
+    return left;
   }
 
   // Input that is not a call: denied, and audited with its first bytes.

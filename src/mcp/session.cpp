@@ -22,13 +22,12 @@ std::future<ApprovalAnswer> ready(ApprovalAnswer answer) {
   return promise.get_future();
 }
 
-/// The tool's name as the server knows it (mcp__NAME__TOOL -> TOOL).
+}  // namespace
+
 std::string serverToolName(const std::string& judged, const std::string& server) {
   size_t prefix = mcpToolName(server, "").size();
   return judged.size() > prefix ? judged.substr(prefix) : judged;
 }
-
-}  // namespace
 
 /// Asks whoever options.ask names: the client by elicitation, or the
 /// program's handler (the terminal by default).

@@ -19,6 +19,9 @@
 
 namespace toolguard::mcp {
 
+/// The tool's name as the server knows it (mcp__NAME__TOOL -> TOOL).
+std::string serverToolName(const std::string& judged, const std::string& server);
+
 /// Where a session's output goes. Each sink must be thread-safe: decisions
 /// that wait for a person finish on threads of their own.
 struct SessionSinks {
@@ -89,6 +92,10 @@ class Session : public std::enable_shared_from_this<Session> {
                            nlohmann::json* batch_forward);
   void handleToolCall(const nlohmann::json& message, std::string_view line,
                       nlohmann::json* batch_forward);
+  /// A tools/call of a tool the server's (fresh) list does not hold: answered
+  /// as a blocked call naming the tools it does list, audited, not forwarded.
+  void refuseUnlisted(const nlohmann::json& message, std::string_view line,
+                      const std::string& tool);
   void settle(const Decision& decision, const nlohmann::json& message, std::string_view line,
               nlohmann::json* batch_forward);
   void forward(const nlohmann::json& message, std::string_view line, const std::string& method,

@@ -1,12 +1,14 @@
 // The MCP proxy's session: what comes from the client (requests, batches,
 // tools/call judged before the server sees it).
 #include <limits>
+#include <optional>
 #include <thread>
 
 #include "audit/audit_detail.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/session.hpp"
 #include "mcp/session_answers.hpp"
+#include "registry/catalog_merge.hpp"
 #include "toolguard/mcp_tools.hpp"
 #include "toolguard/strict_json.hpp"
 
@@ -212,11 +214,18 @@ void Session::handleToolCall(const json& message, std::string_view line, json* b
   // Only an ask can wait for a person, and the person may be asked through
   // the client, whose answer arrives on this thread: those calls are decided
   // on a thread of their own; every other call at once. So is a call made
-  // before any tools/list: the proxy lists the tools itself first.
+  // before any tools/list, or of a tool the last list did not hold (a later
+  // page, a changed list): the proxy lists the tools itself first.
   bool list_first;
+  bool unlisted;
   {
     std::lock_guard lock(mutex_);
-    list_first = !tools_listed_ && !server_gone_;
+    unlisted = tools_listed_ && listed_tools_.count(call.tool) == 0;
+    list_first = (!tools_listed_ || unlisted) && !server_gone_;
+  }
+  if (unlisted && !list_first) {
+    refuseUnlisted(message, line, (*params)["name"].get<std::string>());
+    return;
   }
   if (!list_first && guard->engine().decide(call).verdict != Verdict::Ask) {
     settle(guard->decide(call), message, line, batch_forward);
@@ -231,18 +240,25 @@ void Session::handleToolCall(const json& message, std::string_view line, json* b
   }
   auto decide = [self = shared_from_this(), guard, call = std::move(call), message,
                  line = std::string(line), cancelled, key, list_first]() mutable {
+    bool unlisted = false;
     if (list_first) {
       self->listToolsForTheProxy();
       guard = self->guard();
+      std::lock_guard lock(self->mutex_);
+      unlisted = self->tools_listed_ && self->listed_tools_.count(call.tool) == 0;
     }
-    Decision decision = guard->decide(call);
+    std::optional<Decision> decision;
+    if (!unlisted) decision = guard->decide(call);
     bool drop;
     {
       std::lock_guard lock(self->mutex_);
       drop = *cancelled || self->client_gone_;
       self->deciding_.erase(key);
     }
-    if (!drop) self->settle(decision, message, line, nullptr);
+    if (!drop && decision) self->settle(*decision, message, line, nullptr);
+    if (!drop && !decision) {
+      self->refuseUnlisted(message, line, message["params"]["name"].get<std::string>());
+    }
     {
       std::lock_guard lock(self->mutex_);
       --self->in_flight_;
@@ -261,6 +277,35 @@ void Session::handleToolCall(const json& message, std::string_view line, json* b
                                             "the proxy could not wait for it (") +
                                     e.what() + ")"));
   }
+}
+
+void Session::refuseUnlisted(const json& message, std::string_view line, const std::string& tool) {
+  std::vector<std::string> offered;  // what the client was shown
+  {
+    std::lock_guard lock(mutex_);
+    const Policy& policy = guard_->engine().policy();
+    for (const auto& [name, info] : listed_tools_) {
+      if (!detail::deniedOutright(info, policy)) offered.push_back(info.name);
+    }
+  }
+  std::string names;
+  constexpr size_t kNamesShown = 30;
+  for (size_t i = 0; i < offered.size() && i < kNamesShown; ++i) {
+    names += (i == 0 ? "" : ", ") + serverToolName(offered[i], options_.server_name);
+  }
+  if (offered.size() > kNamesShown) {
+    names += " and " + std::to_string(offered.size() - kNamesShown) + " more";
+  }
+  const std::string what =
+      "the MCP server \"" + options_.server_name + "\" has no tool named \"" + tool + "\"";
+  sinks_.log("toolguard mcp: the client called a tool the server never listed (" + what +
+             "; refused, not forwarded)");
+  auditMalformedCall(line.empty() ? toLine(message) : line, what);
+  reply(toolErrorResponse(
+      message["id"], "Blocked by toolguard: " + what + ": it never listed one, so the call was " +
+                         "not sent. " +
+                         (offered.empty() ? std::string("It lists no tools you may call.")
+                                          : "Its tools are: " + names + ".")));
 }
 
 void Session::settle(const Decision& decision, const json& message, std::string_view line,

@@ -1,251 +1,16 @@
-// `toolguard mcp` end to end, between real MCP peers: the official TypeScript
-// SDK's stdio client (tests/mcp-peers/client.mjs, one JSON line per step) and
-// the reference filesystem server, both pinned in tests/mcp-peers. The server
-// runs behind `tee`, so its log holds every line that really reached it: a
-// blocked call must never appear there.
-//
-// The client runs under `setsid`: the proxy then has no controlling terminal,
-// /dev/tty cannot be opened, and an "ask" can never prompt the developer's
-// terminal (with no client elicitation it is denied, as the contract says).
+// `toolguard mcp` end to end, between real MCP peers (the official
+// TypeScript SDK's stdio client and the reference filesystem server; the
+// fixture and how the server's input is recorded: mcp_proxy_fixture.hpp).
 #include <httplib.h>
 
-#include <algorithm>
 #include <chrono>
-#include <filesystem>
-#include <sstream>
 #include <thread>
 
-#include "e2e/cli_fixture.hpp"
+#include "e2e/mcp_proxy_fixture.hpp"
 #include "support/serve_process.hpp"
 
 namespace toolguard::testing {
 namespace mcp_proxy_test {
-
-namespace fs = std::filesystem;
-using nlohmann::json;
-
-const std::string kClient = std::string(MCP_PEERS_DIR) + "/client.mjs";
-const std::string kServer = std::string(MCP_PEERS_DIR) +
-                            "/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js";
-// The tools the filesystem server lists.
-const std::vector<std::string> kServerTools = {"read_file",
-                                               "read_text_file",
-                                               "read_media_file",
-                                               "read_multiple_files",
-                                               "write_file",
-                                               "edit_file",
-                                               "create_directory",
-                                               "list_directory",
-                                               "list_directory_with_sizes",
-                                               "directory_tree",
-                                               "move_file",
-                                               "search_files",
-                                               "get_file_info",
-                                               "list_allowed_directories"};
-
-const char* const kPolicy = R"(version: 1
-rules:
-  - id: fs-reads
-    tool: "mcp__fs__read_*"
-    verdict: allow
-  - id: no-moves
-    tool: mcp__fs__move_file
-    verdict: deny
-    reason: moving files is not allowed here
-  - id: no-forbidden-dirs
-    tool: mcp__fs__create_directory
-    args:
-      path: {glob: "*forbidden*"}
-    verdict: abort
-    reason: forbidden directories stop the agent
-)";
-
-/// Every non-empty line of `text`, parsed; a line that is not JSON fails the test.
-std::vector<json> jsonLines(const std::string& text, const std::string& what) {
-  std::vector<json> lines;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    json parsed = json::parse(line, nullptr, false);
-    if (parsed.is_discarded()) {
-      ADD_FAILURE() << what << " has a line that is not JSON: " << line;
-      continue;
-    }
-    lines.push_back(std::move(parsed));
-  }
-  return lines;
-}
-
-/// The text blocks of a CallToolResult, joined.
-std::string textOf(const json& result) {
-  std::string text;
-  for (const json& block : result.value("content", json::array())) {
-    if (block.value("type", "") == "text") text += block.value("text", "");
-  }
-  return text;
-}
-
-bool contains(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-/// The processes whose command line mentions `needle` ("PID: command line").
-std::vector<std::string> processesMentioning(const std::string& needle) {
-  std::vector<std::string> found;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-    std::string pid = entry.path().filename().string();
-    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::string cmdline = slurp((entry.path() / "cmdline").string());
-    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    if (cmdline.find(needle) != std::string::npos) found.push_back(pid + ": " + cmdline);
-  }
-  return found;
-}
-
-/// One run of the scripted client: its exit, output and one parsed line per step.
-struct ClientRun {
-  RunResult run;
-  std::vector<json> lines;
-
-  /// The line of step `i`, or null (failing the test) when the client printed fewer.
-  json step(size_t i) const {
-    if (i >= lines.size()) {
-      ADD_FAILURE() << "no output line for step " << i << "; stdout:\n"
-                    << run.out << "stderr:\n"
-                    << run.err;
-      return json();
-    }
-    return lines[i];
-  }
-};
-
-std::ostream& operator<<(std::ostream& out, const ClientRun& r) {
-  return out << "exit " << r.run.exit_code << "\nstdout:\n"
-             << r.run.out << "stderr:\n"
-             << r.run.err;
-}
-
-class McpProxy : public Cli {
- protected:
-  McpProxy() {
-    dir.write("ws/notes.txt", "the notes of the workspace\n");
-    fs::create_directories(dir.path() / "home");
-  }
-
-  fs::path workspace() const { return dir.path() / "ws"; }
-  fs::path serverLog() const { return dir.path() / "server-received.jsonl"; }
-  fs::path auditLog() const { return dir.path() / "audit.jsonl"; }
-  std::string policyFile() const { return dir.write("policies/mcp.yaml", kPolicy).string(); }
-
-  /// The environment of the client, and so of the proxy and the server: the
-  /// fixture's isolated one.
-  std::map<std::string, std::string> clientEnv() const {
-    std::map<std::string, std::string> environment = env();
-    environment["TOOLGUARD_HOME"] = "";  // an empty value removes it
-    return environment;
-  }
-
-  /// The command line that runs the proxy in front of the filesystem server
-  /// (behind tee, which records what the server receives).
-  std::vector<std::string> proxyArgs(const std::vector<std::string>& extra) const {
-    std::vector<std::string> args = {
-        "mcp",         "--name",           "fs", "--workspace", workspace().string(),
-        "--audit-log", auditLog().string()};
-    args.insert(args.end(), extra.begin(), extra.end());
-    for (const char* word : {"--", "sh", "-c", R"(tee "$1" | exec "$2" "$3" "$4")", "sh"}) {
-      args.emplace_back(word);
-    }
-    for (const std::string& word :
-         {serverLog().string(), std::string(NODE_BINARY), kServer, workspace().string()}) {
-      args.push_back(word);
-    }
-    return args;
-  }
-
-  /// Runs the client on `script` (completed with the environment and cwd).
-  ClientRun runClient(json script) const {
-    json environment = json::object();
-    for (const auto& [name, value] : clientEnv()) {
-      environment[name] = value.empty() ? json() : json(value);
-    }
-    const json extra = script.value("extra_env", json::object());
-    for (const auto& [name, value] : extra.items()) environment[name] = value;
-    script.erase("extra_env");
-    script["env"] = environment;
-    if (!script.contains("cwd")) script["cwd"] = dir.path().string();
-    if (!script.contains("timeoutMs")) script["timeoutMs"] = 30000;
-    std::string path =
-        dir.write("scripts/script-" + std::to_string(++scripts_) + ".json", script.dump(2))
-            .string();
-    ClientRun r;
-    r.run = runBinary("/usr/bin/setsid", {"-w", NODE_BINARY, kClient, path}, "", clientEnv(),
-                      dir.path().string());
-    r.lines = jsonLines(r.run.out, "the client's output");
-    return r;
-  }
-
-  /// Runs `steps` through `toolguard mcp EXTRA... -- (the server)`.
-  ClientRun throughProxy(const std::vector<json>& steps, const std::vector<std::string>& extra = {},
-                         json script = json::object()) const {
-    script["command"] = TOOLGUARD_BINARY;
-    script["args"] = proxyArgs(extra);
-    script["steps"] = json(steps);
-    return runClient(std::move(script));
-  }
-
-  /// Runs `steps` against the server directly, without the proxy.
-  ClientRun direct(const std::vector<json>& steps) const {
-    return runClient(
-        {{"command", NODE_BINARY}, {"args", {kServer, workspace().string()}}, {"steps", steps}});
-  }
-
-  /// Every message the server received.
-  std::vector<json> serverReceived() const {
-    return jsonLines(slurp(serverLog().string()), "the server's log");
-  }
-
-  /// The tools/call requests the server received for `tool`.
-  std::vector<json> serverCalls(const std::string& tool) const {
-    std::vector<json> calls;
-    for (const json& message : serverReceived()) {
-      if (message.value("method", "") == "tools/call" &&
-          message["params"].value("name", "") == tool) {
-        calls.push_back(message);
-      }
-    }
-    return calls;
-  }
-
-  std::vector<json> auditRecords() const {
-    return jsonLines(slurp(auditLog().string()), "the audit log");
-  }
-
-  /// Asserts that `line` is a call blocked by toolguard, its text holding `reason`.
-  static void expectBlocked(const json& line, const std::string& tool, const std::string& reason) {
-    SCOPED_TRACE(line.dump());
-    EXPECT_EQ(line.value("op", ""), "call");
-    EXPECT_EQ(line.value("name", ""), tool);
-    ASSERT_TRUE(line.contains("result")) << "expected a tool result, not a JSON-RPC error";
-    const json& result = line["result"];
-    EXPECT_EQ(result.value("isError", false), true);
-    std::string text = textOf(result);
-    EXPECT_NE(text.find("toolguard"), std::string::npos) << text;
-    EXPECT_NE(text.find(reason), std::string::npos) << text;
-  }
-
- private:
-  mutable int scripts_ = 0;
-};
-
-json call(const std::string& tool, json arguments) {
-  return {{"op", "call"}, {"name", tool}, {"arguments", std::move(arguments)}};
-}
-
-json listStep() {
-  return {{"op", "list"}};
-}
 
 TEST_F(McpProxy, ListsTheServersToolsAndHidesThoseThePolicyDenies) {
   ClientRun reference = direct({listStep()});
@@ -276,12 +41,12 @@ TEST_F(McpProxy, ListsTheServersToolsAndHidesThoseThePolicyDenies) {
 TEST_F(McpProxy, ReadsAFileInsideTheWorkspace) {
   const std::string notes = (workspace() / "notes.txt").string();
   ClientRun r =
-      throughProxy({call("read_text_file", {{"path", notes}})}, {"--policy", policyFile()});
+      throughProxy({callStep("read_text_file", {{"path", notes}})}, {"--policy", policyFile()});
   ASSERT_EQ(r.run.exit_code, 0) << r;
   json line = r.step(0);
   ASSERT_TRUE(line.contains("result")) << r;
   EXPECT_FALSE(line["result"].value("isError", false)) << r;
-  EXPECT_EQ(textOf(line["result"]), "the notes of the workspace\n");
+  EXPECT_EQ(toolResultText(line["result"]), "the notes of the workspace\n");
 
   std::vector<json> received = serverCalls("read_text_file");
   ASSERT_EQ(received.size(), 1u) << slurp(serverLog().string());
@@ -292,8 +57,8 @@ TEST_F(McpProxy, ReadsAFileInsideTheWorkspace) {
 TEST_F(McpProxy, ReadOnlyAnnotatedToolsNeverRunUnderADenyDefault) {
   const std::string notes = (workspace() / "notes.txt").string();
   const std::string deny_all = dir.write("policies/deny.yaml", "version: 1\ndefault: deny\n");
-  ClientRun r = throughProxy({listStep(), call("read_text_file", {{"path", notes}}),
-                              call("list_directory", {{"path", workspace().string()}})},
+  ClientRun r = throughProxy({listStep(), callStep("read_text_file", {{"path", notes}}),
+                              callStep("list_directory", {{"path", workspace().string()}})},
                              {"--policy", deny_all});
   ASSERT_EQ(r.run.exit_code, 0) << r;
   // Both are annotated readOnlyHint by the server, and neither reaches it.
@@ -314,19 +79,21 @@ rules:
     tool: mcp__fs__read_text_file
     verdict: allow
 )");
-  r = throughProxy({call("read_text_file", {{"path", notes}}),
-                    call("read_text_file", {{"path", (workspace() / ".env").string()}}),
-                    call("list_directory", {{"path", workspace().string()}})},
+  r = throughProxy({callStep("read_text_file", {{"path", notes}}),
+                    callStep("read_text_file", {{"path", (workspace() / ".env").string()}}),
+                    callStep("list_directory", {{"path", workspace().string()}})},
                    {"--policy", reads});
   ASSERT_EQ(r.run.exit_code, 0) << r;
-  EXPECT_EQ(textOf(r.step(0).value("result", json::object())), "the notes of the workspace\n") << r;
+  EXPECT_EQ(toolResultText(r.step(0).value("result", json::object())),
+            "the notes of the workspace\n")
+      << r;
   expectBlocked(r.step(1), "read_text_file", ".env");
   expectBlocked(r.step(2), "list_directory", "the default verdict is deny");
 }
 
 TEST_F(McpProxy, UnderTheBuiltInPolicyAReadOnlyToolIsAskedAboutLikeAnyUnknownTool) {
   const std::string notes = (workspace() / "notes.txt").string();
-  ClientRun r = throughProxy({call("read_text_file", {{"path", notes}})});
+  ClientRun r = throughProxy({callStep("read_text_file", {{"path", notes}})});
   ASSERT_EQ(r.run.exit_code, 0) << r;
   // default: ask, and nobody can be asked here (no elicitation, no terminal).
   expectBlocked(r.step(0), "read_text_file", "toolguard");
@@ -341,21 +108,23 @@ TEST_F(McpProxy, BlocksAWriteOutsideTheWorkspaceBeforeTheServerSeesIt) {
   // ws/../outside.txt is the temporary directory's outside.txt: next to the workspace.
   const std::string outside = (workspace() / ".." / "outside.txt").string();
   ClientRun r =
-      throughProxy({call("write_file", {{"path", outside}, {"content", "escaped"}}),
-                    call("read_text_file", {{"path", (workspace() / "notes.txt").string()}})},
+      throughProxy({callStep("write_file", {{"path", outside}, {"content", "escaped"}}),
+                    callStep("read_text_file", {{"path", (workspace() / "notes.txt").string()}})},
                    {"--policy", policyFile()});
   ASSERT_EQ(r.run.exit_code, 0) << r;
   expectBlocked(r.step(0), "write_file", "outside the workspace");
   EXPECT_FALSE(fs::exists(dir.path() / "outside.txt"));
   EXPECT_TRUE(serverCalls("write_file").empty()) << slurp(serverLog().string());
   // The session goes on: the next call reaches the server.
-  EXPECT_EQ(textOf(r.step(1).value("result", json::object())), "the notes of the workspace\n") << r;
+  EXPECT_EQ(toolResultText(r.step(1).value("result", json::object())),
+            "the notes of the workspace\n")
+      << r;
   EXPECT_EQ(serverCalls("read_text_file").size(), 1u);
 }
 
 TEST_F(McpProxy, BlocksAWriteToDotEnvBeforeTheServerSeesIt) {
-  ClientRun r = throughProxy(
-      {call("write_file", {{"path", (workspace() / ".env").string()}, {"content", "KEY=1\n"}})});
+  ClientRun r = throughProxy({callStep(
+      "write_file", {{"path", (workspace() / ".env").string()}, {"content", "KEY=1\n"}})});
   ASSERT_EQ(r.run.exit_code, 0) << r;
   expectBlocked(r.step(0), "write_file", "secrets");
   EXPECT_FALSE(fs::exists(workspace() / ".env"));
@@ -369,7 +138,7 @@ TEST_F(McpProxy, BlocksAWriteToDotEnvBeforeTheServerSeesIt) {
 TEST_F(McpProxy, BlocksACallThePolicyDeniesEvenWhenTheClientCallsAnUnlistedTool) {
   const std::string notes = (workspace() / "notes.txt").string();
   const std::string moved = (workspace() / "moved.txt").string();
-  ClientRun r = throughProxy({call("move_file", {{"source", notes}, {"destination", moved}})},
+  ClientRun r = throughProxy({callStep("move_file", {{"source", notes}, {"destination", moved}})},
                              {"--policy", policyFile()});
   ASSERT_EQ(r.run.exit_code, 0) << r;
   expectBlocked(r.step(0), "move_file", "moving files is not allowed here");
@@ -381,8 +150,8 @@ TEST_F(McpProxy, BlocksACallThePolicyDeniesEvenWhenTheClientCallsAnUnlistedTool)
 TEST_F(McpProxy, AnswersAnAbortWithAJsonRpcError) {
   const std::string forbidden = (workspace() / "forbidden").string();
   const std::string allowed = (workspace() / "allowed").string();
-  ClientRun r = throughProxy({call("create_directory", {{"path", forbidden}}),
-                              call("create_directory", {{"path", allowed}})},
+  ClientRun r = throughProxy({callStep("create_directory", {{"path", forbidden}}),
+                              callStep("create_directory", {{"path", allowed}})},
                              {"--policy", policyFile()});
   ASSERT_EQ(r.run.exit_code, 0) << r;
   json aborted = r.step(0);
@@ -396,18 +165,19 @@ TEST_F(McpProxy, AnswersAnAbortWithAJsonRpcError) {
   json asked = r.step(1);
   EXPECT_FALSE(asked.contains("error")) << r;
   EXPECT_TRUE(asked.value("result", json::object()).value("isError", false)) << r;
-  EXPECT_EQ(textOf(asked["result"]).find("stopped the generation"), std::string::npos);
+  EXPECT_EQ(toolResultText(asked["result"]).find("stopped the generation"), std::string::npos);
   EXPECT_TRUE(serverCalls("create_directory").empty()) << slurp(serverLog().string());
 }
 
 TEST_F(McpProxy, AuditsEveryDecisionWithTheServersName) {
   const std::string notes = (workspace() / "notes.txt").string();
   ClientRun r = throughProxy(
-      {listStep(), call("read_text_file", {{"path", notes}}),
-       call("write_file",
-            {{"path", (workspace() / ".." / "outside.txt").string()}, {"content", "x"}}),
-       call("write_file", {{"path", (workspace() / ".env").string()}, {"content", "x"}}),
-       call("move_file", {{"source", notes}, {"destination", (workspace() / "b.txt").string()}})},
+      {listStep(), callStep("read_text_file", {{"path", notes}}),
+       callStep("write_file",
+                {{"path", (workspace() / ".." / "outside.txt").string()}, {"content", "x"}}),
+       callStep("write_file", {{"path", (workspace() / ".env").string()}, {"content", "x"}}),
+       callStep("move_file",
+                {{"source", notes}, {"destination", (workspace() / "b.txt").string()}})},
       {"--policy", policyFile()});
   ASSERT_EQ(r.run.exit_code, 0) << r;
   ASSERT_EQ(r.lines.size(), 5u) << r;
@@ -444,9 +214,10 @@ TEST_F(McpProxy, AsksAClientThatDeclaresElicitation) {
   json script = json::parse(R"({"elicitation": [
       {"action": "decline"},
       {"action": "accept", "content": {"decision": "allow once"}}]})");
-  ClientRun r = throughProxy({call("write_file", {{"path", env_file}, {"content", "FIRST=1\n"}}),
-                              call("write_file", {{"path", env_file}, {"content", "SECOND=1\n"}})},
-                             {}, script);
+  ClientRun r =
+      throughProxy({callStep("write_file", {{"path", env_file}, {"content", "FIRST=1\n"}}),
+                    callStep("write_file", {{"path", env_file}, {"content", "SECOND=1\n"}})},
+                   {}, script);
   ASSERT_EQ(r.run.exit_code, 0) << r;
   json declined = r.step(0);
   expectBlocked(declined, "write_file", "declined");
@@ -505,9 +276,10 @@ TEST_F(McpProxy, AskServerSendsAsksToTheServicesQueue) {
   });
   const std::string env_file = (workspace() / ".env").string();
   json script = {{"extra_env", {{"TOOLGUARD_TOKEN", agent}}}};
-  ClientRun r = throughProxy({call("write_file", {{"path", env_file}, {"content", "FIRST=1\n"}}),
-                              call("write_file", {{"path", env_file}, {"content", "SECOND=1\n"}})},
-                             {"--ask-server", service.url()}, script);
+  ClientRun r =
+      throughProxy({callStep("write_file", {{"path", env_file}, {"content", "FIRST=1\n"}}),
+                    callStep("write_file", {{"path", env_file}, {"content", "SECOND=1\n"}})},
+                   {"--ask-server", service.url()}, script);
   answering.join();
   ASSERT_EQ(r.run.exit_code, 0) << r;
   EXPECT_FALSE(r.step(0)["result"].value("isError", false)) << r;
@@ -519,7 +291,7 @@ TEST_F(McpProxy, AskNoneDeniesWithoutAskingTheClient) {
   const std::string env_file = (workspace() / ".env").string();
   json script = json::parse(
       R"({"elicitation": [{"action": "accept", "content": {"decision": "allow once"}}]})");
-  ClientRun r = throughProxy({call("write_file", {{"path", env_file}, {"content", "KEY=1\n"}})},
+  ClientRun r = throughProxy({callStep("write_file", {{"path", env_file}, {"content", "KEY=1\n"}})},
                              {"--ask", "none"}, script);
   ASSERT_EQ(r.run.exit_code, 0) << r;
   expectBlocked(r.step(0), "write_file", "secrets");
@@ -530,7 +302,7 @@ TEST_F(McpProxy, AskNoneDeniesWithoutAskingTheClient) {
 
 TEST_F(McpProxy, ExitsCleanlyWhenTheClientCloses) {
   const std::string notes = (workspace() / "notes.txt").string();
-  ClientRun r = throughProxy({listStep(), call("read_text_file", {{"path", notes}})},
+  ClientRun r = throughProxy({listStep(), callStep("read_text_file", {{"path", notes}})},
                              {"--policy", policyFile()}, {{"reportExit", true}});
   ASSERT_EQ(r.run.exit_code, 0) << r;
   ASSERT_EQ(r.lines.size(), 3u) << r;

@@ -59,6 +59,45 @@ TEST_F(Paths, TheShellRouteMeetsTheSameFileRules) {
   EXPECT_EQ(json::parse(hook.out)["hookSpecificOutput"]["permissionDecision"], "deny") << hook.out;
 }
 
+// Reads outside the workspace ask by every route (the Read tool through
+// Claude Code's hook, Gemini's read_file, the shell), except
+// the documented system places every machine has the same.
+TEST_F(Paths, ReadsOutsideTheWorkspaceAskByEveryRoute) {
+  auto claude = [&](const std::string& tool, const json& input) {
+    RunResult hook = run({"check", "--format", "claude"}, json{{"hook_event_name", "PreToolUse"},
+                                                               {"tool_name", tool},
+                                                               {"tool_input", input},
+                                                               {"cwd", ws}}
+                                                              .dump());
+    EXPECT_EQ(hook.exit_code, 0) << hook.err;
+    return json::parse(hook.out)["hookSpecificOutput"];
+  };
+  json passwd = claude("Read", {{"file_path", "/etc/passwd"}});
+  EXPECT_EQ(passwd["permissionDecision"], "ask") << passwd;
+  EXPECT_NE(passwd["permissionDecisionReason"].get<std::string>().find("outside the workspace"),
+            std::string::npos)
+      << passwd;
+  EXPECT_EQ(claude("Bash", {{"command", "cat /etc/passwd"}})["permissionDecision"], "ask");
+  EXPECT_EQ(claude("Bash", {{"command", "cut -d: -f1 /etc/group"}})["permissionDecision"], "ask");
+  EXPECT_EQ(claude("Read", {{"file_path", "/etc/hosts"}})["permissionDecision"], "ask");
+  EXPECT_EQ(claude("Read", {{"file_path", "/etc/shadow"}})["permissionDecision"], "ask");
+  EXPECT_EQ(claude("Read", {{"file_path",
+                             dir.path().string() + "/outside/notes.txt"}})["permissionDecision"],
+            "ask");
+  // What every machine has the same: no question.
+  EXPECT_EQ(claude("Read", {{"file_path", "/etc/os-release"}})["permissionDecision"], "allow");
+  EXPECT_EQ(claude("Read", {{"file_path", "/usr/include/stdio.h"}})["permissionDecision"], "allow");
+  EXPECT_EQ(claude("Bash", {{"command", "head -n 5 /usr/include/stdio.h"}})["permissionDecision"],
+            "allow");
+
+  auto toolguard = [&](const std::string& tool, const json& args) {
+    return check({{"tool", tool}, {"args", args}, {"context", {{"cwd", ws}}}});
+  };
+  EXPECT_EQ(toolguard("read_file", {{"absolute_path", "/etc/passwd"}})["verdict"], "ask");
+  // An MCP server's read tools are known from the server's list, so through
+  // the proxy: mcp_out_of_the_box_test.cpp, TheReadmesPolicyTrustsTheServersReads.
+}
+
 TEST_F(Paths, ControlCharactersInAPathAreDeniedNamingTheField) {
   RunResult r = run({"check"}, R"({"tool":"Write","args":{"file_path":"a\u0000b"}})");
   ASSERT_EQ(r.exit_code, 0) << r.err;

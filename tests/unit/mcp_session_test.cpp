@@ -236,7 +236,7 @@ TEST(McpSession, ACallBeforeAnyListIsJudgedWithTheToolsTheProxyListsItself) {
   EXPECT_TRUE(h.session->guard()->engine().toolInfo("mcp__srv__lookup").metadata.read_only);
 }
 
-TEST(McpSession, AnUnlistedToolIsAskedAbout) {
+TEST(McpSession, AToolTheServerNeverListedIsRefusedNamingTheToolsItLists) {
   Harness h(McpAskChannel::None);
   h.client(toolCall(2, "mystery", json::object()));
   answerOwnToolsList(h);
@@ -244,7 +244,9 @@ TEST(McpSession, AnUnlistedToolIsAskedAbout) {
   json reply = json::parse(h.lastToClient());
   EXPECT_EQ(reply["result"]["isError"], true);
   std::string text = reply["result"]["content"][0]["text"];
-  EXPECT_NE(text.find("--ask none"), std::string::npos) << text;
+  EXPECT_NE(text.find("the MCP server \"srv\" has no tool named \"mystery\""), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Its tools are: lookup, store."), std::string::npos) << text;
   EXPECT_EQ(h.serverCount(), 1u);  // only the proxy's own tools/list
 }
 
@@ -320,7 +322,8 @@ TEST(McpSession, ElicitationWithoutTheCapabilityIsDeny) {
   h.client(toolCall(32, "store", json::object()));
   h.settled();
   std::string text = json::parse(h.lastToClient())["result"]["content"][0]["text"];
-  EXPECT_NE(text.find("does not support elicitation"), std::string::npos) << text;
+  // The model reads what happened; why nobody could be asked is the person's.
+  EXPECT_NE(text.find("no one approved it (nobody can be asked)"), std::string::npos) << text;
 }
 
 TEST(McpSession, ACancelledCallIsNeitherForwardedNorAnswered) {

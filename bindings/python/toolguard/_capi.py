@@ -4,8 +4,13 @@ ctypes and declares the prototypes of the functions the binding uses.
 The library is found, in this order, from:
   1. the environment variable ``TOOLGUARD_C_LIBRARY`` (the library's path);
   2. ``TOOLGUARD_LIB_DIR`` (the directory holding ``libtoolguard_c.so``);
-  3. the system's ``libtoolguard_c.so.0`` (the dynamic loader's search path);
-  4. ``ctypes.util.find_library("toolguard_c")``.
+  3. where ``scripts/install.sh PREFIX`` puts it beside this package: the
+     package is installed as ``PREFIX/lib/toolguard/python/toolguard`` and the
+     library as ``PREFIX/lib/libtoolguard_c.so``;
+  4. the source tree's release build, when this package is the source tree's
+     ``bindings/python/toolguard``: ``build/release/libtoolguard_c.so``;
+  5. the system's ``libtoolguard_c.so.0`` (the dynamic loader's search path);
+  6. ``ctypes.util.find_library("toolguard_c")``.
 """
 from __future__ import annotations
 
@@ -39,6 +44,17 @@ def _candidates() -> List[str]:
     if lib_dir:
         found += [os.path.join(lib_dir, "libtoolguard_c.so"),
                   os.path.join(lib_dir, "libtoolguard_c.so.0")]
+    package = os.path.dirname(os.path.realpath(__file__))
+    installed = os.path.join(package, os.pardir, os.pardir, os.pardir, "libtoolguard_c.so")
+    python_dir = os.path.dirname(package)
+    if (os.path.basename(python_dir) == "python"
+            and os.path.basename(os.path.dirname(python_dir)) == "toolguard"
+            and os.path.exists(installed)):
+        found.append(os.path.normpath(installed))
+    source_build = os.path.join(package, os.pardir, os.pardir, os.pardir, "build", "release",
+                                "libtoolguard_c.so")
+    if os.path.basename(os.path.dirname(python_dir)) == "bindings" and os.path.exists(source_build):
+        found.append(os.path.normpath(source_build))
     found.append("libtoolguard_c.so.0")
     system = ctypes.util.find_library("toolguard_c")
     if system:
