@@ -104,6 +104,9 @@ struct ApprovalAnswer {
   /// Deny: false when no person answered (the prompt timed out, the
   /// terminal closed or was missing) and `reason` says why.
   bool by_person = true;
+  /// Who answered, when the handler knows them (the approver's name on
+  /// `toolguard serve`'s web queue); recorded in ApprovalResolution::person.
+  std::string person;
 };
 
 /// Asks someone to approve a call. Implementations must answer (or let the
