@@ -106,7 +106,7 @@ struct ApprovalAnswer {
   bool by_person = true;
   /// Who answered, when the handler knows them (the approver's name on
   /// `toolguard serve`'s web queue); recorded in ApprovalResolution::person.
-  std::string person;
+  std::string person = {};
 };
 
 /// Asks someone to approve a call. Implementations must answer (or let the

@@ -56,7 +56,7 @@ struct ApprovalResolution {
   std::string reason;    ///< the person's reason for a deny, or why nobody could answer
   /// Who answered, when the handler knows them (the approver's name on
   /// `toolguard serve`'s web queue); empty otherwise.
-  std::string person;
+  std::string person = {};
 };
 
 /// The final judgement of one call.

@@ -19,7 +19,7 @@ std::string whyExampleFails(const Policy& policy, const Rule& rule, const RuleEx
   if (ex.should_match) return whyNotMatched(rule, view);
   const std::optional<Finding> finding = detail::findingOnExample(policy, rule, ex.call);
   if (!finding) return "";
-  return std::string("the rule says ") + toString(finding->verdict) + ": " + finding->reason;
+  return "the rule says " + std::string(toString(finding->verdict)) + ": " + finding->reason;
 }
 
 }  // namespace

@@ -96,9 +96,6 @@ def command_lines(root):
                 i += 1
                 continue
             if fence is None:
-                for span in re.findall(r"`(toolguard [^`]+)`", lines[i]):
-                    span = span.replace("\\|", "|")  # a pipe in a Markdown table
-                    yield name, number, span.split()[1:], "inline", span
                 i += 1
                 continue
             text = lines[i]
@@ -122,6 +119,26 @@ def command_lines(root):
                 if word == "toolguard" and starts:
                     yield name, number, words[at + 1:], info, text.strip()
                     break
+
+
+def inline_command_lines(root):
+    """Inline code spans that begin with `toolguard `, also those a line break splits."""
+    for path in [root / "README.md", *sorted((root / "docs").glob("*.md")),
+                 *sorted((root / "docs").glob("*/*.md"))]:
+        name = str(path.relative_to(root))
+        prose, fence = [], None
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            stripped = line.strip()
+            if re.match(r"^(```|~~~)", stripped):
+                fence = stripped[:3] if fence is None else (None if stripped.startswith(fence)
+                                                            else fence)
+                prose.append("")
+            else:
+                prose.append("" if fence else line)
+        text = "\n".join(prose)
+        for m in re.finditer(r"(?<!`)`(toolguard [^`]+)`(?!`)", text):
+            span = re.sub(r"\s+", " ", m.group(1)).replace("\\|", "|")  # a table's escaped pipe
+            yield name, text.count("\n", 0, m.start()) + 1, span.split()[1:], "inline", span
 
 
 def shell_words(text):
@@ -246,7 +263,7 @@ def main():
         if help.of([]) is None:
             print(f"{binary} --help fails", file=sys.stderr)
             sys.exit(1)
-        for name, number, words, info, text in command_lines(root):
+        for name, number, words, info, text in [*command_lines(root), *inline_command_lines(root)]:
             words = own_words(words)
             where = f"{name}:{number}: toolguard {' '.join(words)}"
             problems = check_parse(help, words)
