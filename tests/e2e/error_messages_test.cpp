@@ -51,21 +51,20 @@ TEST_F(ErrorMessages, ExplainLoadsAPolicyWhoseExamplesFailAndSaysWhy) {
                                  .string();
   const std::string call =
       R"({"tool":"Bash","args":{"command":"git push --force origin main"},"context":{"cwd":"/w"}})";
-  // check refuses the policy (every call denied) ...
+  // check refuses the policy (every call denied, exit 2) ...
   RunResult r = run(withoutConfiguration({"check", "--policy", policy}), call);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)["verdict"], "deny") << r.out;
 
   // ... explain loads it, names both failing examples and why, and explains the call.
   r = run(withoutConfiguration({"explain", "--policy", policy}), call);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  for (const std::string needle :
-       {std::string("Failing examples (2 examples; toolguard check refuses this policy"),
-        policy + ":7:15: rule no-force-push: example should match but does not",
-        "it does not match the command 'git status'",
-        policy + ":8:19: rule no-force-push: example should not match but does",
-        "the rule says deny", std::string("no-force-push  [explicit ") + policy,
-        std::string("Decision: deny")}) {
+  for (const std::string& needle : std::vector<std::string>{
+           "Failing examples (2 examples; toolguard check refuses this policy",
+           policy + ":7:15: rule no-force-push: example should match but does not",
+           "it does not match the command 'git status'",
+           policy + ":8:19: rule no-force-push: example should not match but does",
+           "the rule says deny", "no-force-push  [explicit " + policy, "Decision: deny"}) {
     EXPECT_NE(r.out.find(needle), std::string::npos) << needle << "\n" << r.out;
   }
   r = run(withoutConfiguration({"explain", "--json", "--policy", policy}), call);
@@ -130,7 +129,7 @@ TEST_F(ErrorMessages, ACallFieldSpelledAsAnotherAgentSpellsItIsNamed) {
        "argumnts: unknown field (did you mean 'args'?)"},
       {R"({"name":"Bash","args":{"command":"ls"}})", "name: unknown field (did you mean 'tool'?)"},
       {R"({"tool_name":"Bash","tool_input":{"command":"ls"}})",
-       "tool_name: unknown field (did you mean 'tool'?)"},
+       "tool_input: unknown field (did you mean 'args'?)"},  // keys are read in order
       {R"({"tool":"Bash","args":{},"cwd":"/w"})",
        "cwd: unknown field (did you mean 'context.cwd'?)"},
       {R"({"tool":"Read","args":{},"context":{"session_id":"s1"}})",

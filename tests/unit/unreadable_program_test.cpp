@@ -42,7 +42,7 @@ TEST(UnreadableProgram, AnUnterminatedQuoteSaysSo) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"echo \"hi", "unterminated double quote (\") opened at line 1, column 6"},
       {"echo 'hi", "unterminated single quote (') opened at line 1, column 6"},
-      {"ls\necho $'a\\'b", "unterminated $'...' quote opened at line 2, column 6"},
+      {"ls\necho $'abc", "unterminated $'...' quote opened at line 2, column 6"},
       {"echo `date", "unterminated backquote (`) opened at line 1, column 6"},
       {"echo \"$(printf '%s' ')')\" \"x",
        "unterminated double quote (\") opened at line 1, column 27"},
