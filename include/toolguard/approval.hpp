@@ -110,6 +110,9 @@ struct ApprovalAnswer {
   /// "no terminal to ask on"); the rest (a device's error, a service's
   /// address or answer) is for the person and the audit log.
   bool by_person = true;
+  /// Who answered, when the handler knows them (the approver's name on
+  /// `toolguard serve`'s web queue); recorded in ApprovalResolution::person.
+  std::string person = {};
 };
 
 /// Asks someone to approve a call. Implementations must answer (or let the

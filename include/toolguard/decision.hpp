@@ -54,6 +54,9 @@ struct ApprovalResolution {
   std::string scope_id;  ///< the session id, project root or agent id
   std::string file;      ///< the store file the approval came from or went to
   std::string reason;    ///< the person's reason for a deny, or why nobody could answer
+  /// Who answered, when the handler knows them (the approver's name on
+  /// `toolguard serve`'s web queue); empty otherwise.
+  std::string person = {};
 };
 
 /// The final judgement of one call.

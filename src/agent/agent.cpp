@@ -4,6 +4,7 @@
 
 #include <exception>
 
+#include "core/counted.hpp"
 #include "toolguard/strict_json.hpp"
 
 namespace toolguard {
@@ -34,8 +35,9 @@ class Generation {
     result_.messages = std::move(conversation);
     while (!finished_) {
       if (result_.turns >= options_.max_turns) {
-        finish(AgentStop::TurnLimit, "the model still wanted tools after " +
-                                         std::to_string(options_.max_turns) + " requests");
+        finish(AgentStop::TurnLimit,
+               "the model still wanted tools after " +
+                   detail::counted(options_.max_turns, "request", "requests"));
         break;
       }
       if (cancellation_.cancelled()) {

@@ -64,7 +64,7 @@ class AutoDenyHandler final : public ApprovalHandler {
   std::future<ApprovalAnswer> ask(const ApprovalRequest&) override {
     std::promise<ApprovalAnswer> answer;
     answer.set_value(
-        ApprovalAnswer{ApprovalOutcome::Deny, 0, ApprovalScope::Session, reason_, false});
+        ApprovalAnswer{ApprovalOutcome::Deny, 0, ApprovalScope::Session, reason_, false, ""});
     return answer.get_future();
   }
 

@@ -56,6 +56,12 @@ ApprovalResolution settledBy(std::string by, std::string outcome, std::string re
   return how;
 }
 
+// Who answered, for reasons: "alice through serve" when the handler names the
+// person, else the handler ("terminal").
+std::string answeredBy(const std::string& by, const ApprovalAnswer& answer) {
+  return answer.person.empty() ? by : answer.person + " through " + by;
+}
+
 // The handler failed or answered outside what was asked: fail closed.
 void handlerFailed(Decision& d, const std::string& why) {
   deny(d, settledBy("handler-error", "", why), "needs approval: " + why,
@@ -70,6 +76,7 @@ ApprovalResolution remembered(std::string by, const ApprovalEntry& entry, std::s
                             std::string(toString(entry.scope)),
                             entry.scope_id,
                             std::move(file),
+                            "",
                             ""};
 }
 
@@ -163,8 +170,11 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
     return handlerFailed(d, why);
   }
   switch (answer.outcome) {
-    case ApprovalOutcome::AllowOnce:
-      return allow(d, settledBy(by, "allow-once", ""), "allowed once by " + by);
+    case ApprovalOutcome::AllowOnce: {
+      ApprovalResolution how = settledBy(by, "allow-once", "");
+      how.person = answer.person;
+      return allow(d, std::move(how), "allowed once by " + answeredBy(by, answer));
+    }
     case ApprovalOutcome::Deny: {
       if (!answer.by_person) {
         std::string why = by + ": " + (answer.reason.empty() ? "no answer" : answer.reason);
@@ -172,12 +182,15 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
                     unapprovedModelReason(
                         d, "no one approved it (" + plainCauseForModel(answer.reason) + ")"));
       }
+      const std::string who = answer.person.empty() ? "a person" : answeredBy(by, answer);
       std::string reason =
-          answer.reason.empty() ? "denied by a person" : "denied by a person: " + answer.reason;
+          answer.reason.empty() ? "denied by " + who : "denied by " + who + ": " + answer.reason;
       std::string told = answer.reason.empty()
                              ? "A person declined this call."
                              : "A person declined this call: " + answer.reason + ".";
-      return deny(d, settledBy(by, "deny", answer.reason), reason, told);
+      ApprovalResolution how = settledBy(by, "deny", answer.reason);
+      how.person = answer.person;
+      return deny(d, std::move(how), reason, told);
     }
     case ApprovalOutcome::AlwaysAllow:
       break;
@@ -193,14 +206,15 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
     return handlerFailed(d, why);
   }
   const ApprovalOption& option = request.options[answer.option];
-  ApprovalEntry entry{call.tool,
-                      option.binding,
-                      option.value,
-                      answer.scope,
-                      scopeIdOf(answer.scope, call.context).value_or(""),
-                      currentUtcTimestamp(),
-                      "approved through " + by,
-                      option.binding == ApprovalBinding::ExactCall ? "" : askingRule(d)};
+  ApprovalEntry entry{
+      call.tool,
+      option.binding,
+      option.value,
+      answer.scope,
+      scopeIdOf(answer.scope, call.context).value_or(""),
+      currentUtcTimestamp(),
+      "approved through " + by + (answer.person.empty() ? "" : " by " + answer.person),
+      option.binding == ApprovalBinding::ExactCall ? "" : askingRule(d)};
   ApprovalResolution how{by,
                          "always-allow",
                          std::string(toString(entry.binding)),
@@ -208,8 +222,9 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
                          std::string(toString(entry.scope)),
                          entry.scope_id,
                          "",
-                         ""};
-  std::string note = "allowed always by " + by + " (" + entry.describe() + ")";
+                         "",
+                         answer.person};
+  std::string note = "allowed always by " + answeredBy(by, answer) + " (" + entry.describe() + ")";
   const bool in_memory =
       entry.scope == ApprovalScope::Session &&
       !(options.store_session_approvals && options.store && !entry.scope_id.empty());

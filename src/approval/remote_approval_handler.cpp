@@ -14,6 +14,9 @@ namespace detail {
 ApprovalAnswer serviceAnswer(const nlohmann::json& answer) {
   ApprovalAnswer result;
   const std::string kind = answer.is_object() ? answer.value("answer", "") : "";
+  if (answer.is_object() && answer.contains("by") && answer["by"].is_string()) {
+    result.person = answer["by"].get<std::string>();
+  }
   if (kind == "allow_once") {
     result.outcome = ApprovalOutcome::AllowOnce;
   } else if (kind == "always" && answer.contains("option") &&
@@ -26,13 +29,6 @@ ApprovalAnswer serviceAnswer(const nlohmann::json& answer) {
     result.reason = answer.is_object() && answer.contains("note") && answer["note"].is_string()
                         ? answer["note"].get<std::string>()
                         : "";
-    const std::string by = answer.is_object() && answer.contains("by") && answer["by"].is_string()
-                               ? answer["by"].get<std::string>()
-                               : "";
-    if (!by.empty()) {
-      result.reason =
-          result.reason.empty() ? "answered by " + by : result.reason + " (answered by " + by + ")";
-    }
   }
   return result;
 }

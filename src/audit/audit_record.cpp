@@ -80,6 +80,7 @@ json approvalRecord(const ApprovalResolution& a) {
   putIfNotEmpty(out, "scope_id", a.scope_id);
   putIfNotEmpty(out, "file", a.file);
   putRedactedIfNotEmpty(out, "reason", a.reason);
+  putIfNotEmpty(out, "person", a.person);
   return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include "capi/capi_types.hpp"
 #include "cli/call_json.hpp"
+#include "core/counted.hpp"
 #include "toolguard/strict_json.hpp"
 
 struct tg_ask {
@@ -58,7 +59,7 @@ ApprovalAnswer readAnswer(const tg_ask& ask, const char* answer_json) {
       if (answer.option >= ask.option_count) {
         throw std::invalid_argument("answer: \"option\" " + std::to_string(answer.option) +
                                     " is not one of the request's " +
-                                    std::to_string(ask.option_count) + " options");
+                                    detail::counted(ask.option_count, "option", "options"));
       }
     } else if (name == "scope" && value.is_string()) {
       std::optional<ApprovalScope> scope = parseApprovalScope(value.get<std::string>());

@@ -3,6 +3,7 @@
 #include "cli/call_json.hpp"
 
 #include <filesystem>
+#include <span>
 
 #include "json/compact_dump.hpp"
 #include "policy/did_you_mean.hpp"
@@ -58,14 +59,53 @@ const char* cwdField(CallFormat format) {
   return "cwd";
 }
 
+// Names other call shapes give a field (MCP's and OpenAI's `arguments`,
+// Claude Code's `tool_input`), and the field they mean here.
+struct FieldAlias {
+  const char* alias;
+  const char* field;
+};
+
+constexpr FieldAlias kCallAliases[] = {
+    {"arguments", "args"},      {"input", "args"},          {"tool_input", "args"},
+    {"parameters", "args"},     {"params", "args"},         {"name", "tool"},
+    {"tool_name", "tool"},      {"cwd", "context.cwd"},     {"session_id", "context.session"},
+    {"agent", "context.agent"}, {"model", "context.model"}, {"role", "context.role"},
+    {"mode", "context.mode"},
+};
+
+constexpr FieldAlias kContextAliases[] = {
+    {"session_id", "session"}, {"agent_id", "agent"},        {"model_id", "model"},
+    {"workdir", "cwd"},        {"working_directory", "cwd"}, {"directory", "cwd"},
+};
+
+// " (did you mean 'args'?)" for a mistyped field, or for a field another call
+// shape names that way; " (expected tool, args, context)" when nothing is close.
+std::string fieldSuggestion(const std::string& key, const std::vector<std::string>& known,
+                            std::span<const FieldAlias> aliases) {
+  for (const FieldAlias& a : aliases) {
+    if (key == a.alias) return std::string(" (did you mean '") + a.field + "'?)";
+  }
+  if (std::string hint = detail::didYouMean(key, known); !hint.empty()) return hint;
+  for (const FieldAlias& a : aliases) {
+    if (!detail::didYouMean(key, {a.alias}).empty()) {
+      return std::string(" (did you mean '") + a.field + "'?)";
+    }
+  }
+  std::string expected;
+  for (const std::string& name : known) expected += (expected.empty() ? "" : ", ") + name;
+  return " (expected " + expected + ")";
+}
+
 bool checkKeys(const json& object, std::initializer_list<const char*> known,
-               const std::string& path, std::string& error) {
+               const std::string& path, std::string& error,
+               std::span<const FieldAlias> aliases = {}) {
   for (const auto& [key, value] : object.items()) {
     bool ok = false;
     for (const char* k : known) ok = ok || key == k;
     if (!ok) {
       std::vector<std::string> names(known.begin(), known.end());
-      error = path + key + ": unknown field" + detail::didYouMean(key, names);
+      error = path + key + ": unknown field" + fieldSuggestion(key, names, aliases);
       return false;
     }
   }
@@ -75,7 +115,7 @@ bool checkKeys(const json& object, std::initializer_list<const char*> known,
 ParsedCall parseToolguard(const json& in, const std::string& default_cwd) {
   ParsedCall out;
   if (!in.is_object()) return {std::nullopt, "expected a JSON object with tool and args"};
-  if (!checkKeys(in, {"tool", "args", "context"}, "", out.error)) return out;
+  if (!checkKeys(in, {"tool", "args", "context"}, "", out.error, kCallAliases)) return out;
   ToolCall call;
   auto tool = in.find("tool");
   if (tool == in.end() || !tool->is_string() || tool->get<std::string>().empty()) {
@@ -89,6 +129,10 @@ ParsedCall parseToolguard(const json& in, const std::string& default_cwd) {
   std::string cwd;
   if (auto ctx = in.find("context"); ctx != in.end() && !ctx->is_null()) {
     if (!ctx->is_object()) return {std::nullopt, "context: expected a JSON object"};
+    if (!checkKeys(*ctx, {"cwd", "agent", "session", "model", "role", "mode", "roots"}, "context.",
+                   out.error, kContextAliases)) {
+      return out;
+    }
     CallContext& c = call.context;
     for (const auto& [key, value] : ctx->items()) {
       if (key == "roots" || value.is_null()) continue;
@@ -347,7 +391,8 @@ json decisionToJson(const Decision& d, const std::string& tool) {
                                       {"scope", &a.scope},
                                       {"scope_id", &a.scope_id},
                                       {"file", &a.file},
-                                      {"reason", &a.reason}}) {
+                                      {"reason", &a.reason},
+                                      {"person", &a.person}}) {
       if (!value->empty()) approval[name] = *value;
     }
     out["approval"] = std::move(approval);

@@ -50,7 +50,8 @@ int runToolguard(int argc, char** argv) {
     }
   }
   CLI::App app{
-      "toolguard: decides whether an LLM agent's tool call may run (allow, ask, deny, abort)"};
+      "toolguard: decides whether an LLM agent's tool call may run (allow, ask, deny, abort)",
+      "toolguard"};
   app.require_subcommand(1);
   app.set_version_flag("--version", kVersion);
   int exit_code = kExitOk;
@@ -74,6 +75,17 @@ int runToolguard(int argc, char** argv) {
   }
   if (!added) {
     for (const auto& [names, add] : commands) add(app, exit_code);
+    // Run by toolguard-serve before this parser (above); listed for --help
+    // and for a mistyped `toolguard serv`.
+    app.add_subcommand("serve",
+                       "Run the decision service: HTTP checks for many agents, the web queue "
+                       "where people answer asks, tokens and the shared store (toolguard serve "
+                       "--help; docs/serve.md)");
+  }
+  // Bare `toolguard`: what it can do, not "a subcommand is required".
+  if (argc < 2) {
+    std::cout << app.help();
+    return kExitError;
   }
   // `toolguard chek`, `toolguard policy lnt`: name the command that was
   // meant, not "a subcommand is required".
@@ -90,6 +102,10 @@ int runToolguard(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    if (std::optional<std::string> unknown = unknownOptionMessage(app, argc, argv, "toolguard")) {
+      std::cerr << "toolguard: " << *unknown << "\n";
+      return kExitError;
+    }
     app.exit(e);
     return kExitError;
   } catch (const std::exception& e) {

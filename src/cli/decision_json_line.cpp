@@ -43,6 +43,7 @@ void appendApproval(std::string& out, const ApprovalResolution& a) {
                                     {"by", &a.by},
                                     {"file", &a.file},
                                     {"outcome", &a.outcome},
+                                    {"person", &a.person},
                                     {"reason", &a.reason},
                                     {"scope", &a.scope},
                                     {"scope_id", &a.scope_id},

@@ -1,11 +1,13 @@
 // `toolguard explain`: every rule consulted for a call, what each said, and why
 // the winner won; with --all the rules that did not match and why; with --json
-// the same as one JSON document (explain_report.hpp).
+// the same as one JSON document (explain_report.hpp). A policy whose rule
+// examples fail is explained too, with the failing examples (exit 1).
 #include <iostream>
 #include <iterator>
 
 #include "cli/call_json.hpp"
 #include "cli/commands.hpp"
+#include "cli/explain_examples.hpp"
 #include "cli/explain_report.hpp"
 #include "cli/explain_text.hpp"
 #include "cli/option_flags.hpp"
@@ -39,9 +41,18 @@ int runExplain(const ExplainOptions& o) {
     return kExitOk;
   }
   PolicySources sources = sourcesFor(o.policy, parsed.call->context.cwd);
+  // Failing examples stop `check` from loading the policy; explain loads it
+  // anyway and shows them beside what the rules decide.
+  sources.check_examples = false;
   try {
-    const Engine engine(loadPolicy(sources));
-    printExplanation(explainReport(*parsed.call, engine, sources, o.all), o.json);
+    Policy policy = loadPolicy(sources);
+    nlohmann::json failing = failingExamplesJson(policy);
+    const Engine engine(std::move(policy));
+    nlohmann::json report = explainReport(*parsed.call, engine, sources, o.all);
+    const bool examples_fail = !failing.empty();
+    report["failing_examples"] = std::move(failing);
+    printExplanation(report, o.json);
+    if (examples_fail) return kExitFailed;
   } catch (const PolicyError& e) {
     nlohmann::json errors = nlohmann::json::array();
     for (const PolicyDiagnostic& d : e.errors()) {

@@ -2,10 +2,12 @@
 // validator sends (key redacted), the raw reply and how it was read.
 #include "cli/explain_llm.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "cli/call_json.hpp"
 #include "cli/guard_options.hpp"
+#include "core/counted.hpp"
 #include "toolguard/approval_store.hpp"
 
 namespace toolguard::cli {
@@ -88,9 +90,12 @@ std::string llmReportText(const json& llm) {
   const std::string base_url = llm.value("base_url", "");
   out << "model " << (model.empty() ? "(none)" : model) << " at "
       << (base_url.empty() ? "(no base URL)" : base_url) << ", "
-      << llm.value("max_turns", int64_t{0}) << " turns, " << llm.value("timeout_ms", int64_t{0})
-      << " ms, key " << (llm.value("api_key", false) ? "set" : "none") << " ("
-      << llm.value("settings_source", "") << ")\n";
+      << detail::counted(
+             static_cast<size_t>(std::max<int64_t>(0, llm.value("max_turns", int64_t{0}))), "turn",
+             "turns")
+      << ", " << llm.value("timeout_ms", int64_t{0}) << " ms, key "
+      << (llm.value("api_key", false) ? "set" : "none") << " (" << llm.value("settings_source", "")
+      << ")\n";
   if (status != "consulted") {
     out << (escalated ? "  not consulted\n"
                       : "  not consulted: only calls the policy escalates are sent to it\n");

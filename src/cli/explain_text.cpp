@@ -5,6 +5,7 @@
 
 #include "cli/call_json.hpp"
 #include "cli/explain_llm.hpp"
+#include "core/counted.hpp"
 
 namespace toolguard::cli {
 namespace {
@@ -43,7 +44,7 @@ void printCall(std::ostream& out, const json& report) {
 
 void printProgram(std::ostream& out, const json& program) {
   const json& commands = program.at("commands");
-  out << "Shell program (" << commands.size() << " simple commands";
+  out << "Shell program (" << detail::counted(commands.size(), "simple command", "simple commands");
   if (const std::string error = text(program, "parse_error"); !error.empty()) {
     out << "; does not parse: " << error;
   }
@@ -98,6 +99,18 @@ void printLayers(std::ostream& out, const json& report) {
   out << "Policy layers:" << (line.empty() ? " none" : line) << "\n";
   for (const json& w : report.at("warnings")) {
     out << "  warning: " << text(w, "source") << ": " << text(w, "message") << "\n";
+  }
+}
+
+// The rule examples that fail: `check` refuses the policy until they pass.
+void printFailingExamples(std::ostream& out, const json& report) {
+  const json failing = report.value("failing_examples", json::array());
+  if (failing.empty()) return;
+  out << "Failing examples (" << detail::counted(failing.size(), "example", "examples")
+      << "; toolguard check refuses this policy and denies every call until they pass):\n";
+  for (const json& e : failing) {
+    out << "  " << text(e, "source") << ": " << text(e, "message") << "\n";
+    if (const std::string why = text(e, "why"); !why.empty()) out << "      " << why << "\n";
   }
 }
 
@@ -165,6 +178,7 @@ std::string explainText(const json& report) {
   if (report.at("shell_program").is_object()) printProgram(out, report.at("shell_program"));
   printPaths(out, report.at("paths"));
   printLayers(out, report);
+  printFailingExamples(out, report);
   printRules(out, report);
   printDecision(out, report.at("decision"));
   out << llmReportText(report.at("llm"));

@@ -6,6 +6,7 @@
 #include "cli/policy_import_command.hpp"
 #include "cli/policy_options.hpp"
 #include "cli/policy_paths.hpp"
+#include "core/counted.hpp"
 #include "toolguard/policy_builder.hpp"
 
 namespace toolguard::cli {
@@ -86,8 +87,9 @@ int runLint(const LintOptions& o) {
       std::cout << d.at("source").get<std::string>() << ": " << d.at("severity").get<std::string>()
                 << ": " << d.at("message").get<std::string>() << "\n";
     }
-    std::cout << report.at("errors").get<size_t>() << " errors, "
-              << report.at("warnings").get<size_t>() << " warnings\n";
+    std::cout << detail::counted(report.at("errors").get<size_t>(), "error", "errors") << ", "
+              << detail::counted(report.at("warnings").get<size_t>(), "warning", "warnings")
+              << "\n";
   }
   if (report.at("errors").get<size_t>() > 0 ||
       (o.strict && report.at("warnings").get<size_t>() > 0)) {

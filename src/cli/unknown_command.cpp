@@ -1,4 +1,4 @@
-// Unknown sub-commands, at every level, with a suggestion.
+// Unknown sub-commands and options, at every level, with a suggestion.
 #include "cli/unknown_command.hpp"
 
 #include <vector>
@@ -40,6 +40,69 @@ std::optional<std::string> unknownCommandMessage(CLI::App& app, int argc, const 
     }
     path += (path.empty() ? "" : " ") + word;
     current = next;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// Every spelling of the options of one command ("--policy", "-q").
+std::vector<std::string> optionSpellings(CLI::App& command) {
+  std::vector<std::string> out;
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& name : option->get_lnames()) out.push_back("--" + name);
+    for (const std::string& name : option->get_snames()) out.push_back("-" + name);
+  }
+  return out;
+}
+
+const CLI::Option* optionSpelled(CLI::App& command, const std::string& spelling) {
+  for (const CLI::Option* option : command.get_options()) {
+    if (option->check_name(spelling)) return option;
+  }
+  return nullptr;
+}
+
+// True when `word` ("-qv", "-n5") is a cluster of the command's one-letter
+// flags, or one of its one-letter options with the value attached.
+bool isShortCluster(CLI::App& command, const std::string& word) {
+  if (word.size() < 3 || word[1] == '-') return false;
+  for (size_t i = 1; i < word.size(); ++i) {
+    const CLI::Option* option = optionSpelled(command, std::string("-") + word[i]);
+    if (option == nullptr) return false;
+    if (option->get_items_expected_min() > 0) return true;  // the rest is its value
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::string> unknownOptionMessage(CLI::App& app, int argc, const char* const* argv,
+                                                const std::string& program) {
+  CLI::App* current = &app;
+  std::string path = program;
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--") return std::nullopt;  // the rest is positional
+    if (word.size() < 2 || word[0] != '-') {
+      for (CLI::App* sub : current->get_subcommands({})) {
+        if (sub->get_name() == word) {
+          current = sub;
+          path += " " + word;
+          break;
+        }
+      }
+      continue;
+    }
+    const std::string spelling = word.substr(0, word.find('='));
+    if (const CLI::Option* option = optionSpelled(*current, spelling)) {
+      // Its value is the next word unless given with '='.
+      if (option->get_items_expected_min() > 0 && spelling.size() == word.size()) ++i;
+      continue;
+    }
+    if (isShortCluster(*current, word)) continue;
+    return "unknown option '" + spelling + "'" +
+           detail::didYouMean(spelling, optionSpellings(*current)) + "; see " + path + " --help";
   }
   return std::nullopt;
 }

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "core/counted.hpp"
 #include "toolguard/rule.hpp"
 
 namespace toolguard {
@@ -88,7 +89,7 @@ std::string seconds(Clock::duration wait) {
 }
 
 std::string windowFullReason(const RateLimit& limit, Clock::duration retry) {
-  return "rate limit: at most " + std::to_string(limit.max_calls) + " calls of " +
+  return "rate limit: at most " + detail::counted(limit.max_calls, "call", "calls") + " of " +
          describeLimit(limit) + " per " + seconds(limit.window) + "; retry in " + seconds(retry);
 }
 
@@ -156,9 +157,9 @@ RateLimitAdmission RateLimiter::admit(const ToolCall& call, const ToolInfo& tool
     }
     if (limit.max_concurrent > 0 && counter.running >= limit.max_concurrent) {
       admission.limit = &limit;
-      admission.reason = "rate limit: at most " + std::to_string(limit.max_concurrent) +
-                         " calls of " + describeLimit(limit) +
-                         " may run at once; retry when one of them has finished";
+      admission.reason =
+          "rate limit: at most " + detail::counted(limit.max_concurrent, "call", "calls") + " of " +
+          describeLimit(limit) + " may run at once; retry when one of them has finished";
       return admission;
     }
     counters.push_back(std::move(c));

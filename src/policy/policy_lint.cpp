@@ -1,5 +1,5 @@
 // Lint: rules that can never match, allow rules shadowed by a deny, unknown tools,
-// limits a hook cannot enforce.
+// shell rules only one agent's shell tool reaches, limits a hook cannot enforce.
 #include <algorithm>
 
 #include "core/rule_conditions.hpp"
@@ -39,6 +39,32 @@ bool targetSelectsNothing(const RuleTarget& target, const ToolCatalog& tools) {
   return true;
 }
 
+// The catalog's shell tools a rule about shell commands never sees: its tool
+// list names Bash, say, so the same command through Gemini CLI's
+// run_shell_command (or another agent's shell tool) escapes it.
+std::vector<std::string> shellToolsMissed(const Rule& rule, const ToolCatalog& tools) {
+  const RuleTarget& target = rule.target();
+  if (target.tools.empty() || (!rule.judgesShellCommands() && !ruleMatchesCommandText(rule))) {
+    return {};
+  }
+  std::vector<std::string> missed;
+  for (const ToolInfo* info : tools.all()) {
+    if (info->kind != ToolKind::Shell) continue;
+    const bool named =
+        std::any_of(target.tools.begin(), target.tools.end(),
+                    [&](const std::string& w) { return toolNameMatches(w, info->name); });
+    if (!named) missed.push_back(info->name);
+  }
+  std::sort(missed.begin(), missed.end());
+  return missed;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
 }  // namespace
 
 std::vector<PolicyWarning> lintPolicy(const Policy& policy) {
@@ -59,6 +85,13 @@ std::vector<PolicyWarning> lintPolicy(const Policy& policy) {
         out.push_back({rule->source(), "rule " + rule->id() + ": unknown tool '" + name +
                                            "' (not in the catalog or any tools: section)"});
       }
+    }
+    if (std::vector<std::string> missed = shellToolsMissed(*rule, policy.tools); !missed.empty()) {
+      out.push_back({rule->source(),
+                     "rule " + rule->id() + " judges shell commands only through " +
+                         joined(target.tools) + ": the same command through another agent's " +
+                         "shell tool (" + joined(missed) +
+                         ") never reaches it; use kind: shell instead of tool: to cover them all"});
     }
     auto verdict = rule->fixedVerdict();
     if ((verdict == Verdict::Allow || verdict == Verdict::Escalate) &&

@@ -6,22 +6,25 @@
 namespace toolguard {
 namespace detail {
 
+std::optional<Finding> findingOnExample(const Policy& policy, const Rule& rule,
+                                        const ToolCall& call) {
+  const ToolInfo& tool = policy.tools.resolve(call.tool);
+  if (!targetSelects(rule.target(), call.tool, tool)) return std::nullopt;
+  const CallView view(call, tool);
+  const ShellProgram* program = view.shellProgram();
+  if (!rule.judgesShellCommands() || program == nullptr) return rule.evaluate(view);
+  std::optional<Finding> finding;
+  for (const SimpleCommand& command : program->commands) {
+    if (!finding) finding = rule.evaluateCommand(command, view);
+  }
+  return finding;
+}
+
 std::optional<std::string> exampleFailure(const Policy& policy, const Rule& rule,
                                           const RuleExample& ex) {
-  const ToolInfo& tool = policy.tools.resolve(ex.call.tool);
-  const bool selected = targetSelects(rule.target(), ex.call.tool, tool);
-  std::optional<Finding> finding;
-  if (selected) {
-    const CallView view(ex.call, tool);
-    const ShellProgram* program = view.shellProgram();
-    if (!rule.judgesShellCommands() || program == nullptr) {
-      finding = rule.evaluate(view);
-    } else {
-      for (const SimpleCommand& command : program->commands) {
-        if (!finding) finding = rule.evaluateCommand(command, view);
-      }
-    }
-  }
+  const bool selected =
+      targetSelects(rule.target(), ex.call.tool, policy.tools.resolve(ex.call.tool));
+  const std::optional<Finding> finding = findingOnExample(policy, rule, ex.call);
   const bool matched = finding.has_value();
   if (matched == ex.should_match) return std::nullopt;
   std::string call = ex.call.tool + " " +

@@ -9,6 +9,12 @@
 
 namespace toolguard::detail {
 
+/// What `rule` alone says about an example's call (as the examples are
+/// checked: cwd /workspace, every simple command of a shell program), or
+/// nullopt when the rule does not apply to the call's tool or abstains.
+std::optional<Finding> findingOnExample(const Policy& policy, const Rule& rule,
+                                        const ToolCall& call);
+
 /// Why `ex` fails (`rule X: example should match but does not: CALL`), or
 /// nullopt when the rule matches it exactly as the example says.
 std::optional<std::string> exampleFailure(const Policy& policy, const Rule& rule,

@@ -11,6 +11,7 @@
 
 #include "approval/store_file_io.hpp"
 #include "audit/audit_detail.hpp"
+#include "cli/unknown_command.hpp"
 #include "serve/http_server.hpp"
 #include "serve/serve_service.hpp"
 #include "serve/store_commands.hpp"
@@ -248,6 +249,13 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() != 0) {
+      if (std::optional<std::string> unknown =
+              cli::unknownOptionMessage(app, argc, argv, "toolguard serve")) {
+        std::cerr << "toolguard serve: " << *unknown << "\n";
+        return kExitError;
+      }
+    }
     return app.exit(e);
   }
   if (store_command_exit >= 0) return store_command_exit;

@@ -6,6 +6,7 @@
 
 #include "known_output.hpp"
 #include "toolguard/paths.hpp"
+#include "unterminated_quote.hpp"
 #include "word_value.hpp"
 
 namespace toolguard::detail {
@@ -140,7 +141,9 @@ void ProgramBuilder::build() {
   TSNode root = tree_.root();
   if (ts_node_has_error(root)) {
     out_.parse_error = true;
-    if (out_.error.empty()) out_.error = firstError(root, tree_);
+    if (out_.error.empty()) {
+      out_.error = unterminatedQuote(tree_.text()).value_or(firstError(root, tree_));
+    }
   }
   if (tree_.text().find("\\ ") != std::string::npos ||
       tree_.text().find("\\\t") != std::string::npos ||

@@ -167,6 +167,7 @@ async function denyFromCard(c, call, answeredBy) {
   const r = await call.done;
   assert.equal(r.decision?.verdict, 'deny', `check printed ${r.stdout}${r.stderr}`);
   assert.match(r.decision.reason, new RegExp(answeredBy), `a person denied it: ${r.decision.reason}`);
+  assert.equal(r.decision.approval?.person, answeredBy, `check printed ${r.stdout}`);
 }
 
 function assertClean(s) {
@@ -274,12 +275,15 @@ test('an ask appears without reload, shows the call, and allow once lets the che
     assert.equal((await text(c.getByTestId('ask-agent'))).trim(), names.agent);
     assert.equal((await text(c.getByTestId('ask-cwd'))).trim(), cwd);
     await c.getByTestId('ask-machine').waitFor();
-    assert.equal((await text(c.getByTestId('ask-machine-reported'))).trim(), 'reported', 'the machine is labelled as the client reported it');
+    assert.equal((await text(c.getByTestId('ask-machine-unverified'))).trim(), 'unverified', 'the machine is labelled as the client sent it');
     assert.match(await text(c.getByTestId('ask-peer')), /127\.0\.0\.1/, 'the peer address is shown');
     assert.equal((await text(c.getByTestId('ask-command'))).trim(), 'git push origin main');
     const simple = await text(c.getByTestId('ask-commands'));
     assert.match(simple, /git push origin main/);
     assert.match(simple, /shell-unknown-command/);
+    assert.match(simple, /unsure shell-unknown-command/, 'the rule that cannot decide alone says so in plain words');
+    const shown = await c.innerText();
+    assert.doesNotMatch(shown, /escalat|\breported\b/i, `no policy jargon on the card: ${shown}`);
     assert.equal((await text(c.getByTestId('ask-rule'))).trim(), 'shell-unknown-command');
     assert.match(await text(c.getByTestId('ask-reason')), /git push/);
     assert.match(await text(c.getByTestId('ask-left')), /\d+ (s|min)/);
@@ -292,6 +296,13 @@ test('an ask appears without reload, shows the call, and allow once lets the che
     await c.getByTestId('allow-once').click();
     const r = await call.done;
     assert.equal(r.decision?.verdict, 'allow', `check printed ${r.stdout}${r.stderr}`);
+    // The decision the agent's check prints names who answered, and so does its audit record.
+    assert.equal(r.decision.approval?.person, names.alice, `check printed ${r.stdout}`);
+    assert.equal(r.decision.approval?.outcome, 'allow-once');
+    assert.match(r.decision.resolution, new RegExp(`allowed once by ${names.alice} through serve$`), r.stdout);
+    const audited = (await apiGet('/v1/audit?since=1h&tool=Bash')).find((rec) => rec.id === r.decision.id);
+    assert.ok(audited, `the decision ${r.decision.id} is in the audit`);
+    assert.equal(audited.approval?.person, names.alice, JSON.stringify(audited));
     await c.waitFor({state: 'detached', timeout: 5000});
     if (FILE_STORE) await page.getByTestId('queue-empty').waitFor({state: 'visible'});
     assertClean(s);
@@ -617,9 +628,10 @@ test("an ask from a program's own Guard is marked as its own account and its gra
     const ask = await findAsk(inDir(cwd), "from the program's own Guard");
     const c = card(page, ask.id);
     await c.waitFor({state: 'visible', timeout: 10000});
-    const badge = c.getByTestId('ask-reported');
+    const badge = c.getByTestId('ask-own-account');
     assert.ok(await badge.isVisible(), 'the badge is shown');
-    assert.equal((await text(badge)).trim(), "reported by the agent's own guard");
+    assert.equal((await text(badge)).trim(), "the agent's own account, not checked here");
+    assert.doesNotMatch(await c.innerText(), /escalat|\breported\b/i, 'no policy jargon on the card');
     assert.equal((await text(c.getByTestId('ask-rule'))).trim(), 'builtin.read-only');
 
     await c.getByTestId('always-open').click();
@@ -660,6 +672,71 @@ test('a long command is folded with its end in sight', T, async () => {
     assert.equal((await text(c.getByTestId('ask-command'))).trim(), command);
     assert.ok(await c.getByTestId('ask-command').isVisible(), 'expanded');
     await denyFromCard(c, call, names.alice);
+    assertClean(s);
+  });
+});
+
+test('before sign-in the page logs nothing to the console and no request fails', T, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+  page.on('requestfailed', (q) => problems.push(`request failed: ${q.url()}`));
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });
+  try {
+    await page.goto(base + '/', {waitUntil: 'networkidle'});
+    await page.getByTestId('signin-token').waitFor({state: 'visible'});
+    await page.reload({waitUntil: 'networkidle'});
+    await page.getByTestId('signin-token').waitFor({state: 'visible'});
+    assert.deepEqual(problems, [], 'a clean console before sign-in');
+  } finally {
+    await context.close();
+  }
+});
+
+// Every cell of the History view within its column, and the table within the page, measured.
+async function historyFits(page) {
+  return page.evaluate(() => {
+    const table = document.getElementById('history-table');
+    const box = table.parentElement;
+    const overflowing = [...table.querySelectorAll('th, td')]
+      .filter((c) => c.getClientRects().length && c.scrollWidth > c.clientWidth + 1)
+      .map((c) => `${c.dataset.label || c.textContent.slice(0, 20)}: ${c.scrollWidth} > ${c.clientWidth}`);
+    return {
+      table: Math.ceil(table.getBoundingClientRect().width), box: box.clientWidth, boxScroll: box.scrollWidth,
+      page: document.documentElement.scrollWidth, view: innerWidth, overflowing,
+    };
+  });
+}
+
+test("the History view's columns fit on a desktop, a narrow window and a phone (measured)", T, async () => {
+  // Calls with long words: a long MCP tool name, a long unbroken path, a long command.
+  const cwd = await workDir('history-widths');
+  const tool = 'mcp__a_rather_long_server_name__create_or_update_file_contents_recursively';
+  const calls = [
+    {tool, args: {path: '/srv/' + 'nested-directory-name/'.repeat(8) + 'f'.repeat(90)}, context: {cwd}},
+    bash('cat ' + 'a'.repeat(260) + ' && git push origin main', cwd),
+    {tool: 'Write', args: {file_path: '/etc/' + 'y'.repeat(150), content: 'x'}, context: {cwd}},
+  ];
+  for (const call of calls) {
+    const r = await run(['check', '--server', base], {input: JSON.stringify(call), extraEnv: {TOOLGUARD_TOKEN: tokens.agent}});
+    assert.equal(r.code, 0, r.stderr);
+  }
+  await withSignIn(tokens.alice, {viewport: {width: 1280, height: 900}}, async (s) => {
+    const {page} = s;
+    await page.getByTestId('tab-history').click();
+    await page.getByTestId('history-since').selectOption('1h');
+    await page.getByTestId('history-apply').click();
+    await page.getByTestId('history-row').filter({hasText: tool}).first().waitFor({state: 'visible', timeout: 5000});
+    for (const viewport of [{width: 1280, height: 900}, {width: 1024, height: 768}, {width: 760, height: 900}, {width: 390, height: 844}]) {
+      await page.setViewportSize(viewport);
+      const m = await historyFits(page);
+      const where = `at ${viewport.width} px: ${JSON.stringify(m)}`;
+      assert.deepEqual(m.overflowing, [], `no cell overflows its column ${where}`);
+      assert.ok(m.table <= m.box && m.boxScroll <= m.box, `the table fits its box ${where}`);
+      assert.ok(m.page <= m.view, `the page does not scroll sideways ${where}`);
+    }
     assertClean(s);
   });
 });

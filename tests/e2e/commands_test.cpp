@@ -166,7 +166,7 @@ rules:
   EXPECT_NE(r.out.find(policies + "/a.yaml:2:34: error: verdict: unknown value"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("warning: rule typo: unknown tool 'Bassh'"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(", 1 warnings"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", 1 warning\n"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("c.json"), std::string::npos) << r.out;
 
   dir.write("policies/a.yaml", "rules:\n  - {id: a, tool: Read, verdict: allow}\n");

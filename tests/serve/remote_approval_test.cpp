@@ -52,6 +52,9 @@ TEST_F(Serve, AProgramsGuardSendsItsAsksToTheServiceQueue) {
   EXPECT_EQ(d.verdict, Verdict::Allow) << d.reason;
   ASSERT_TRUE(d.approval);
   EXPECT_EQ(d.approval->by, "serve");
+  EXPECT_EQ(d.approval->person, "alice");  // who answered reaches the program's decision
+  EXPECT_NE(d.resolution.find("allowed always by alice through serve"), std::string::npos)
+      << d.resolution;
   EXPECT_EQ(d.approval->value, "git push origin *");
   // Remembered by this Guard (its session), not by the service's store.
   ToolCall next = pushCall();

@@ -50,7 +50,8 @@ TEST(DecisionJsonLine, SameBytesWithEveryOptionalMember) {
   d.rule_id = "r1";
   d.source = SourceLocation{"/p/team.yaml", 3, 7};
   d.basis = DecisionBasis::LlmValidator;
-  d.approval = ApprovalResolution{"terminal", "deny", "exact", "v", "session", "s1", "f", "no"};
+  d.approval =
+      ApprovalResolution{"terminal", "deny", "exact", "v", "session", "s1", "f", "no", "alice"};
   auto llm = std::make_shared<LlmJudgement>();
   llm->verdict = LlmVerdict::Deny;
   llm->answered = true;

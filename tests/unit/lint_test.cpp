@@ -61,8 +61,25 @@ TEST(Lint, AllowRulesOnRawCommandTextAreFlagged) {
   auto w = lint(
       "rules:\n  - {id: git-ok, tool: Bash, command: {glob: 'git status*'}, verdict: allow}\n");
   EXPECT_TRUE(contains(w, "rule git-ok loosens on the raw command text"));
-  EXPECT_TRUE(lint("rules:\n  - {id: no-rm, tool: Bash, command: {glob: '*rm*'}, verdict: deny}\n")
+  EXPECT_TRUE(lint("rules:\n  - {id: no-rm, kind: shell, command: {glob: '*rm*'}, verdict: deny}\n")
                   .empty());
+}
+
+// A rule about shell commands limited to Bash never sees the same command
+// through Gemini CLI's run_shell_command or another agent's shell tool.
+TEST(Lint, ShellRulesOnlyOneShellToolReachesAreFlagged) {
+  for (const char* rule : {"{id: no-rm, tool: Bash, command: {glob: '*rm*'}, verdict: deny}",
+                           "{id: no-rm, tool: [Bash, bash], shell: 'rm *', verdict: deny}"}) {
+    auto w = lint(std::string("rules:\n  - ") + rule + "\n");
+    EXPECT_TRUE(contains(w, "rule no-rm judges shell commands only through Bash")) << rule;
+    EXPECT_TRUE(contains(w, "run_shell_command")) << rule;
+  }
+  for (const char* rule : {"{id: no-rm, kind: shell, shell: 'rm *', verdict: deny}",
+                           "{id: no-rm, tool: '*', shell: 'rm *', verdict: deny}",
+                           "{id: reads, tool: Read, path: /etc/**, verdict: deny}"}) {
+    EXPECT_FALSE(contains(lint(std::string("rules:\n  - ") + rule + "\n"), "judges shell commands"))
+        << rule;
+  }
 }
 
 TEST(Lint, UnknownToolNames) {

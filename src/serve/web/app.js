@@ -241,9 +241,10 @@
   async function start() {
     wire();
     try {
-      const r = await api('GET', '/ui/session', undefined, {allow401: true});
-      // Signed in only with this page's CSRF token too (kept from the sign-in).
-      if (r.status === 200 && r.data && getCsrf()) signedIn(r.data);
+      // Signed in only with this page's CSRF token too (kept from the sign-in): without one
+      // there is no session to ask about (and no refused request in the console).
+      const r = getCsrf() ? await api('GET', '/ui/session', undefined, {allow401: true}) : null;
+      if (r && r.status === 200 && r.data) signedIn(r.data);
       else { setCsrf(''); showSignin(''); }
     } catch (e) {
       showSignin('The service cannot be reached: ' + e.message);
@@ -518,13 +519,21 @@
   }
 
   const HOT = new Set(['ask', 'escalate', 'deny', 'abort']);
+  // A rule's verdict in a person's words: "escalate" is the policy's term for
+  // "this rule cannot decide alone".
+  const verdictWords = new Map([['escalate', 'unsure'], ['abort', 'stop']]);
+  const verdictTitles = new Map([
+    ['escalate', 'this rule could not decide alone, so a person (or a configured model) decides'],
+    ['abort', 'this rule stops the agent altogether'],
+  ]);
 
   function findingList(findings) {
     if (!Array.isArray(findings) || !findings.length) return null;
     return el('ul', {class: 'findings'}, findings.map((f) => {
       const verdict = String((f && f.verdict) || '');
       return el('li', {class: HOT.has(verdict) ? 'hot' : ''},
-        el('span', {class: 'verdict v-' + verdict.replace(/[^a-z]/g, '')}, verdict || '?'), ' ',
+        el('span', {class: 'verdict v-' + verdict.replace(/[^a-z]/g, ''), title: verdictTitles.get(verdict)},
+          verdictWords.get(verdict) || verdict || '?'), ' ',
         el('span', {class: 'rule'}, String((f && f.rule) || '')),
         f && f.reason ? [' ', el('span', {class: 'reason'}, String(f.reason))] : null);
     }));
@@ -553,8 +562,8 @@
         el('span', {class: 'agent', testid: 'ask-agent'}, String(ask.agent || ctx.agent || '?')),
         ' on ',
         el('span', {class: 'machine' + (machine ? '' : ' unknown'), testid: 'ask-machine'}, machine ? String(machine) : 'unknown machine'),
-        machine ? el('span', {class: 'tag', testid: 'ask-machine-reported',
-          title: 'the name the asking client sent; the service cannot check it'}, 'reported') : null,
+        machine ? el('span', {class: 'tag', testid: 'ask-machine-unverified',
+          title: 'the name the asking client sent; the service cannot check it'}, 'unverified') : null,
         detail.peer ? [' from ', el('span', {class: 'peer', testid: 'ask-peer',
           title: 'the network address the ask came from, as the service saw it'}, String(detail.peer))] : null),
       el('span', {class: 'times'}, el('span', {class: 'time'}, 'waited ', waited), leftBox));
@@ -562,9 +571,9 @@
     // An ask POSTed by a program's own Guard: its rule, reason and binding descriptions are
     // that program's account, not this service's judgement.
     const remote = offer.remember === false;
-    const claim = remote ? el('span', {class: 'badge claim', testid: 'ask-reported',
+    const claim = remote ? el('span', {class: 'badge claim', testid: 'ask-own-account',
       title: 'this rule and reason are what the asking program says about its own call; the service did not decide them'},
-    'reported by the agent\'s own guard') : null;
+    'the agent\'s own account, not checked here') : null;
     const facts = el('dl', {class: 'facts'},
       el('dt', null, 'cwd'), el('dd', null, el('span', {class: 'v path', testid: 'ask-cwd'}, String(ctx.cwd || '—'))),
       el('dt', null, 'rule'), el('dd', null, el('span', {class: 'rule', testid: 'ask-rule'}, String(decision.rule || offer.rule || '—')), claim),
