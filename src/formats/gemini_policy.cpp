@@ -15,6 +15,8 @@ struct OrderedCase {
   int priority;
   RuleSpec spec;
   bool broadened_ask = false;
+  /// A case of a broadened ask read more broadly than Gemini CLI reads it.
+  bool broad = false;
 };
 
 }  // namespace
@@ -31,7 +33,9 @@ ForeignPolicy importGeminiPolicy(std::string_view text, const std::string& file,
     try {
       gemini::MappedRule mapped = gemini::mapGeminiRule(rule, id);
       for (RuleSpec& c : mapped.cases) {
-        ordered.push_back({rule.priority, std::move(c), mapped.broadened_ask});
+        const bool broad =
+            mapped.broadened_ask && (mapped.conditions_broadened || !c.shell.has_value());
+        ordered.push_back({rule.priority, std::move(c), mapped.broadened_ask, broad});
       }
       for (RuleSpec& s : mapped.standalone) {
         s.header.layer = layer;
@@ -54,15 +58,25 @@ ForeignPolicy importGeminiPolicy(std::string_view text, const std::string& file,
     rule.header.source = ordered.front().spec.header.source;
     rule.header.layer = layer;
     bool after_broad_ask = false;
+    // The cases in order without the broad readings of asks: the order
+    // Gemini CLI follows where a broad reading matches and its rule would not.
+    std::vector<RuleSpec> faithful;
     for (OrderedCase& c : ordered) {
       c.spec.header.layer = layer;
-      // A deny below a broadly read ask also applies on its own.
+      // A deny below a broadly read ask also applies on its own, after the
+      // cases above it without the asks' broad readings: a higher allow
+      // still makes its exception, an ask still decides the commands it
+      // names, and an ask's reading of the whole call hides nothing.
       if (after_broad_ask && c.spec.verdict == Verdict::Deny) {
-        RuleSpec copy = c.spec;
+        RuleSpec copy;
+        copy.header = c.spec.header;
         copy.header.id += ":deny";
+        copy.first_match = faithful;
+        copy.first_match.push_back(c.spec);
         out.document.rules.push_back(std::move(copy));
       }
       after_broad_ask = after_broad_ask || c.broadened_ask;
+      if (!c.broad) faithful.push_back(c.spec);
       rule.first_match.push_back(std::move(c.spec));
     }
     out.document.rules.insert(out.document.rules.begin(), std::move(rule));
