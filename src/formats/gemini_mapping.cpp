@@ -151,9 +151,7 @@ MappedRule mapGeminiRule(const GeminiRule& rule, const std::string& id) {
            ": Gemini CLI matches only *, mcp_* and mcp_<server>_* as wildcards and compares "
            "other names literally, so the allow rule leaves them out");
   }
-  const bool conditions_read = readHiddenConditions(b);
-  out.conditions_broadened = b.broadened;
-  if (conditions_read && readRefusedPattern(b) && !targets.tools.empty()) {
+  if (readHiddenConditions(b) && readRefusedPattern(b) && !targets.tools.empty()) {
     addCases(b, targets);
     addRedirectionGuards(b);
   }

@@ -53,15 +53,9 @@ struct MappedRule {
   /// so they cannot shadow a later, stricter case (strictest finding wins).
   std::vector<RuleSpec> standalone;
   /// An ask rule read more broadly than the source: it stays in the order,
-  /// and the deny cases after it are also added as rules of their own, after
-  /// the cases above them without this rule's broad ones, so the broader
-  /// reading cannot hide them.
+  /// and the deny cases after it are also added as rules of their own (see
+  /// importGeminiPolicy), so the broader reading cannot hide them.
   bool broadened_ask = false;
-  /// Conditions toolguard cannot see (modes, interactive, subagent,
-  /// annotations) were dropped: every case is broader than the source.
-  /// Otherwise only the cases on the whole call (raw command text, every
-  /// call of a tool) are; those on each simple command are as in Gemini CLI.
-  bool conditions_broadened = false;
   std::vector<ImportNote> notes;
 };
 
