@@ -579,5 +579,18 @@ TEST_F(Install, CyclesRestoreTheFileByteForByteAndKeepAtMostOneBackup) {
   EXPECT_NE(r.out.find("backup: "), std::string::npos) << r.out;
 }
 
+// On a terminal, install asks which mode (script(1) gives it one).
+TEST_F(Install, OnATerminalInstallAsksForTheClaudeMode) {
+  if (!fs::exists("/usr/bin/script")) GTEST_SKIP() << "no script(1) to give install a terminal";
+  const std::string command = fs::canonical(TOOLGUARD_BINARY).string() + " install claude";
+  RunResult r = runBinary("/usr/bin/script", {"-qec", command, "/dev/null"}, "2\n", installEnv(),
+                          project().string());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Choose 1 or 2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(chosen at the prompt)"), std::string::npos) << r.out;
+  EXPECT_EQ(installedHandler(claudeUser(), "PreToolUse")["command"],
+            expectedCommand("claude", "--mode decide --deadline 590"));
+}
+
 }  // namespace install_test
 }  // namespace toolguard::testing
