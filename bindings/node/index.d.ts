@@ -154,6 +154,15 @@ export interface ValidatorOptions {
   asker?: Asker;
   /** More call context (agent defaults to 'multi-llm-ts'). */
   context?: Omit<CallContext, 'cwd'>;
+  /** The multi-llm-ts engine the callback is used with: the model is told why a call was denied (tellModelWhy). */
+  engine?: { addHook(name: string, callback: (payload: any) => void | Promise<void>): () => void };
+}
+
+/** toolguardValidator's callback. */
+export interface ToolguardValidator {
+  (context: { model: string; abortSignal?: AbortSignal }, tool: string, args: any): Promise<ValidationResponse>;
+  /** The reason for the model of the call with these arguments (the same object) the callback denied. */
+  deniedReason(args: any): string | undefined;
 }
 
 /**
@@ -161,6 +170,14 @@ export interface ValidatorOptions {
  * allow → allow, abort → abort, everything else → deny, with
  * `extra: {reason: decision.model_reason, meta: decision}`.
  */
-export declare function toolguardValidator(
-  options?: ValidatorOptions,
-): (context: { model: string; abortSignal?: AbortSignal }, tool: string, args: any) => Promise<ValidationResponse>;
+export declare function toolguardValidator(options?: ValidatorOptions): ToolguardValidator;
+
+/**
+ * Makes a multi-llm-ts engine tell the model why toolguard denied a call: the
+ * result of each call `validator` denied becomes `{error: decision.model_reason}`
+ * (in the `beforeToolCallsResponse` hook). Returns the hook's remover.
+ */
+export declare function tellModelWhy(
+  engine: { addHook(name: string, callback: (payload: any) => void | Promise<void>): () => void },
+  validator: ToolguardValidator,
+): () => void;

@@ -227,14 +227,25 @@ const adapterVerdicts = { allow: 'allow', abort: 'abort' };  // all else denies
  * (the calls' working directory, default process.cwd(): multi-llm-ts gives
  * none); `asker` (asked when the guard says ask; set on the guard; without
  * one an ask denies); `context` (more call context: agent, session, role,
- * mode; agent defaults to 'multi-llm-ts', model to the callback's model).
+ * mode; agent defaults to 'multi-llm-ts', model to the callback's model);
+ * `engine` (the multi-llm-ts engine the callback is used with: the model is
+ * then told why a call was denied, see tellModelWhy).
  */
 export function toolguardValidator(options = {}) {
   const guard = options.guard ?? new Guard(options.guardOptions ?? {});
   if (options.asker) guard.setAsker(options.asker);
   const cwd = options.cwd ?? process.cwd();
   const extraContext = options.context ?? {};
-  return async (context, tool, args) => {
+  // The reason of each denied call, by its arguments object: multi-llm-ts
+  // passes the same object to the callback and records it with the result.
+  const denied = new WeakMap();
+  const refuse = (args, verdict) => {
+    if (verdict.decision === 'deny' && args !== null && typeof args === 'object') {
+      denied.set(args, verdict.extra.reason);
+    }
+    return verdict;
+  };
+  const validate = async (context, tool, args) => {
     const callContext = { cwd, agent: 'multi-llm-ts', ...extraContext };
     if (typeof context?.model === 'string' && callContext.model === undefined) {
       callContext.model = context.model;
@@ -244,11 +255,39 @@ export function toolguardValidator(options = {}) {
       decision = await guard.checkAsync({ tool, args: args ?? {}, context: callContext });
     } catch (error) {
       const reason = `Blocked by toolguard: the call could not be checked: ${message(error)}`;
-      return { decision: 'deny', extra: { reason } };
+      return refuse(args, { decision: 'deny', extra: { reason } });
     }
-    return {
+    return refuse(args, {
       decision: adapterVerdicts[decision.verdict] ?? 'deny',
       extra: { reason: decision.model_reason, meta: decision.toJSON() },
-    };
+    });
   };
+  validate.deniedReason = (args) => (args !== null && typeof args === 'object' ? denied.get(args) : undefined);
+  if (options.engine) tellModelWhy(options.engine, validate);
+  return validate;
+}
+
+/**
+ * Makes a multi-llm-ts engine tell the model why toolguard denied a call:
+ * multi-llm-ts (5.1) answers a refused call with the fixed text "Tool NAME
+ * execution denied by validation function."; its `beforeToolCallsResponse`
+ * hook runs before the tool results go back to the model, and there the
+ * result of each call `validator` denied gets toolguard's reason for the
+ * model instead (`{error: decision.model_reason}`). Returns the function that
+ * removes the hook.
+ */
+export function tellModelWhy(engine, validator) {
+  if (typeof engine?.addHook !== 'function') {
+    throw new TypeError('toolguard: tellModelWhy needs a multi-llm-ts engine (addHook)');
+  }
+  if (typeof validator?.deniedReason !== 'function') {
+    throw new TypeError('toolguard: tellModelWhy needs a validator made by toolguardValidator');
+  }
+  return engine.addHook('beforeToolCallsResponse', (context) => {
+    for (const entry of context?.toolHistory ?? []) {
+      const reason = validator.deniedReason(entry.args);
+      if (reason === undefined || entry.result === null || typeof entry.result !== 'object') continue;
+      entry.result.error = reason;
+    }
+  });
 }

@@ -83,18 +83,37 @@ std::string commandOf(const ordered_json& handler) {
   return command != handler.end() && command->is_string() ? command->get<std::string>() : "";
 }
 
-// Whether a hook handler runs toolguard's check in `format`, whatever the
-// binary's directory: `.../toolguard check --format <format>`.
-// The form written before the fail-closed `|| exit 2` counts too.
-bool isToolguardHandler(const ordered_json& handler, const std::string& format) {
+// The words of a toolguard hook's command in `format`, whatever the
+// binary's directory: `.../toolguard check --format <format> [options]`
+// (the options install writes: --mode X, --deadline N, --agent-asks), with or
+// without the fail-closed `|| exit 2` (older installs wrote neither); nullopt
+// for any other command.
+std::optional<std::vector<std::string>> toolguardHookWords(const ordered_json& handler,
+                                                           const std::string& format) {
   auto words = shellWords(commandOf(handler));
-  if (!words) return false;
-  if (words->size() == 7 && (*words)[4] == "||" && (*words)[5] == "exit" && (*words)[6] == "2") {
-    words->resize(4);
+  if (!words || words->size() < 4) return std::nullopt;
+  const size_t n = words->size();
+  if (n >= 7 && (*words)[n - 3] == "||" && (*words)[n - 2] == "exit" && (*words)[n - 1] == "2") {
+    words->resize(n - 3);
   }
-  if (words->size() != 4) return false;
-  return std::filesystem::path((*words)[0]).filename() == "toolguard" && (*words)[1] == "check" &&
-         (*words)[2] == "--format" && (*words)[3] == format;
+  if (std::filesystem::path((*words)[0]).filename() != "toolguard" || (*words)[1] != "check" ||
+      (*words)[2] != "--format" || (*words)[3] != format) {
+    return std::nullopt;
+  }
+  for (size_t i = 4; i < words->size(); ++i) {
+    const std::string& word = (*words)[i];
+    if (word == "--agent-asks") continue;
+    if ((word == "--mode" || word == "--deadline") && i + 1 < words->size()) {
+      ++i;
+      continue;
+    }
+    return std::nullopt;
+  }
+  return words;
+}
+
+bool isToolguardHandler(const ordered_json& handler, const std::string& format) {
+  return toolguardHookWords(handler, format).has_value();
 }
 
 // "found string" for a shape error.
@@ -156,14 +175,26 @@ std::string settingsPath(Agent agent, InstallScope scope, const std::string& hom
   return (base / agentInfo(agent).directory / "settings.json").string();
 }
 
-std::string hookCommand(Agent agent, const std::string& binary) {
+const char* claudeModeName(ClaudeMode mode) {
+  return mode == ClaudeMode::Decide ? "decide" : "tighten";
+}
+
+std::string hookCommand(Agent agent, const std::string& binary, const HookOptions& options) {
+  std::string command = shellQuote(binary) + " check --format " + agentInfo(agent).format;
+  if (agent == Agent::Claude) {
+    command += std::string(" --mode ") + claudeModeName(options.claude_mode) + " --deadline " +
+               std::to_string(kClaudeCheckDeadlineS);
+  } else {
+    if (options.gemini_asks) command += " --agent-asks";
+    command += " --deadline " + std::to_string(kGeminiCheckDeadlineS);
+  }
   // Both agents run a hook's command through the shell and treat exit 2 as
   // "block"; any other failure (127 when the binary is gone) lets the call
   // through. `|| exit 2` makes a missing or broken toolguard block.
-  return shellQuote(binary) + " check --format " + agentInfo(agent).format + " || exit 2";
+  return command + " || exit 2";
 }
 
-ordered_json hookGroup(Agent agent, const std::string& command) {
+ordered_json hookHandler(Agent agent, const std::string& command) {
   ordered_json handler = ordered_json::object();
   if (agent == Agent::Gemini) {
     // A name lets Gemini CLI's /hooks panel and hooksConfig.disabled refer to it.
@@ -171,16 +202,45 @@ ordered_json hookGroup(Agent agent, const std::string& command) {
   }
   handler["type"] = "command";
   handler["command"] = command;
-  if (agent == Agent::Gemini) {
+  if (agent == Agent::Claude) {
+    // Seconds. Claude Code 2.1.295+: a hook that cannot start, times out or
+    // exits with another code than 0 or 2 blocks the call instead of letting
+    // it through (docs/agent-install.md says what older releases do).
+    handler["timeout"] = kClaudeHookTimeoutS;
+    handler["onFailure"] = "block";
+  } else {
+    handler["timeout"] = kGeminiHookTimeoutMs;  // milliseconds
     handler["description"] = "toolguard: allow, deny or abort each tool call";
   }
+  return handler;
+}
+
+ordered_json hookGroup(Agent agent, const std::string& command) {
   ordered_json group = ordered_json::object();
   // Gemini CLI matches tools with a regex: ".*" (every tool) works in every
   // revision, where "*" is only special-cased in newer ones.
   group["matcher"] = agent == Agent::Gemini ? ".*" : "*";
   group["hooks"] = ordered_json::array();
-  group["hooks"].push_back(std::move(handler));
+  group["hooks"].push_back(hookHandler(agent, command));
   return group;
+}
+
+std::optional<ClaudeMode> installedClaudeMode(const ordered_json& settings) {
+  auto hooks = settings.find("hooks");
+  if (hooks == settings.end() || !hooks->is_object()) return std::nullopt;
+  auto groups = hooks->find(kClaude.event);
+  if (groups == hooks->end() || !groups->is_array()) return std::nullopt;
+  for (const ordered_json& group : *groups) {
+    if (!group.is_object() || !group.contains("hooks") || !group["hooks"].is_array()) continue;
+    for (const ordered_json& handler : group["hooks"]) {
+      auto words = toolguardHookWords(handler, kClaude.format);
+      if (!words) continue;
+      auto mode = std::find(words->begin(), words->end(), "--mode");
+      const bool tighten = mode != words->end() && mode + 1 != words->end() && mode[1] == "tighten";
+      return tighten ? ClaudeMode::Tighten : ClaudeMode::Decide;
+    }
+  }
+  return std::nullopt;
 }
 
 std::vector<HookChange> installHook(ordered_json& settings, Agent agent,
@@ -188,31 +248,43 @@ std::vector<HookChange> installHook(ordered_json& settings, Agent agent,
   const AgentInfo& info = agentInfo(agent);
   // Checks the shape (throwing before anything changes) without creating keys.
   ordered_json* groups = eventGroups(settings, info.event, false);
-  std::vector<std::pair<size_t, size_t>> stale;  // toolguard handlers with another path
+  std::vector<std::pair<size_t, size_t>> ours;  // toolguard's handlers, whatever their version
   if (groups) {
     for (size_t g = 0; g < groups->size(); ++g) {
       const ordered_json& handlers = (*groups)[g].value("hooks", ordered_json::array());
       for (size_t h = 0; h < handlers.size(); ++h) {
-        if (commandOf(handlers[h]) == command) return {};  // already installed
-        if (isToolguardHandler(handlers[h], info.format)) stale.emplace_back(g, h);
+        if (commandOf(handlers[h]) == command || isToolguardHandler(handlers[h], info.format)) {
+          ours.emplace_back(g, h);
+        }
       }
     }
   }
-  groups = eventGroups(settings, info.event, true);
   std::vector<HookChange> changes;
-  if (!stale.empty()) {
-    for (const auto& [g, h] : stale) {
+  if (!ours.empty()) {
+    const ordered_json wanted = hookHandler(agent, command);
+    for (const auto& [g, h] : ours) {
       ordered_json& handler = (*groups)[g]["hooks"][h];
+      ordered_json updated = handler;
+      for (const auto& [key, value] : wanted.items()) {
+        // A name or description of the user's own stays.
+        if (key == "name" || key == "description") {
+          if (!updated.contains(key)) updated[key] = value;
+          continue;
+        }
+        updated[key] = value;
+      }
+      if (updated == handler) continue;
       HookChange change;
       change.kind = HookChange::Kind::Updated;
       change.where = handlerWhere(info.event, g, h);
-      change.previous_command = handler["command"].get<std::string>();
-      handler["command"] = command;
-      change.entry = handler;
+      change.previous = handler;
+      change.entry = updated;
+      handler = std::move(updated);
       changes.push_back(std::move(change));
     }
-    return changes;
+    return changes;  // empty: already installed as wanted
   }
+  groups = eventGroups(settings, info.event, true);
   HookChange change;
   change.kind = HookChange::Kind::Added;
   change.where = "hooks." + info.event + "[" + std::to_string(groups->size()) + "]";

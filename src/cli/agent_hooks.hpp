@@ -37,13 +37,46 @@ std::optional<Agent> agentNamed(const std::string& id);
 std::string settingsPath(Agent agent, InstallScope scope, const std::string& home,
                          const std::string& project);
 
-/// The hook's shell command: `<binary> check --format <format>`, the binary
-/// quoted for `sh` when its path needs it.
-std::string hookCommand(Agent agent, const std::string& binary);
+/// What toolguard's allow means to Claude Code: Decide skips Claude Code's
+/// own prompt; Tighten is no opinion, so Claude Code's permissions decide
+/// (toolguard's deny and ask apply in both).
+enum class ClaudeMode { Decide, Tighten };
+
+/// "decide" or "tighten" (check's --mode).
+const char* claudeModeName(ClaudeMode mode);
+
+/// How the installed hook answers, beyond judging each call.
+struct HookOptions {
+  ClaudeMode claude_mode = ClaudeMode::Tighten;  ///< Claude Code
+  bool gemini_asks = false;  ///< Gemini CLI 0.36+: an ask is sent as ask, not deny
+};
+
+/// Claude Code's timeout for the hook, in seconds (its `timeout`), and the
+/// deadline within which the hook's check answers: below the timeout, so
+/// Claude Code never kills a check that is still deciding.
+constexpr int kClaudeHookTimeoutS = 600;
+constexpr int kClaudeCheckDeadlineS = kClaudeHookTimeoutS - 10;
+/// Gemini CLI's timeout for the hook (milliseconds, its documented default)
+/// and the check's deadline under it.
+constexpr int kGeminiHookTimeoutMs = 60000;
+constexpr int kGeminiCheckDeadlineS = kGeminiHookTimeoutMs / 1000 - 10;
+
+/// The hook's shell command: `<binary> check --format <format> <options>
+/// --deadline N || exit 2`, the binary quoted for `sh` when its path needs it.
+std::string hookCommand(Agent agent, const std::string& binary, const HookOptions& options);
+
+/// The handler install writes (type, command, timeout; Claude Code's
+/// `"onFailure": "block"`, so a hook that cannot start, times out or fails
+/// blocks the call; Gemini CLI's name and description).
+nlohmann::ordered_json hookHandler(Agent agent, const std::string& command);
 
 /// The matcher group install adds under hooks.<event>: every tool, one
-/// command handler running `command`.
+/// handler (hookHandler).
 nlohmann::ordered_json hookGroup(Agent agent, const std::string& command);
+
+/// The Claude Code mode of the toolguard hook already in the settings
+/// (a hook written without --mode decides), or nullopt when there is none.
+std::optional<ClaudeMode> installedClaudeMode(const nlohmann::ordered_json& settings);
 
 /// Settings whose hooks have a shape toolguard cannot edit safely (names the
 /// key, e.g. "hooks.PreToolUse[1].hooks: expected an array, found string").
@@ -56,15 +89,16 @@ class HookShapeError : public std::runtime_error {
 struct HookChange {
   enum class Kind { Added, Updated, Removed };
   Kind kind = Kind::Added;
-  std::string where;             ///< "hooks.PreToolUse[2]" or "hooks.PreToolUse[0].hooks[1]"
-  nlohmann::ordered_json entry;  ///< the group added, or the handler updated / removed
-  std::string previous_command;  ///< Updated: the command before
+  std::string where;                ///< "hooks.PreToolUse[2]" or "hooks.PreToolUse[0].hooks[1]"
+  nlohmann::ordered_json entry;     ///< the group added, or the handler updated / removed
+  nlohmann::ordered_json previous;  ///< Updated: the handler before
 };
 
 /// Makes the settings run toolguard's hook with `command`. Nothing changes
-/// (empty result) when a handler already runs exactly `command`; a toolguard
-/// handler of the same format with another binary path is updated in place;
-/// otherwise hookGroup is appended. Throws HookShapeError.
+/// (empty result) when the handler already is hookHandler's; a toolguard
+/// handler of the same format (another binary path, other options, another
+/// timeout) is updated in place, keeping fields of its own; otherwise
+/// hookGroup is appended. Throws HookShapeError.
 std::vector<HookChange> installHook(nlohmann::ordered_json& settings, Agent agent,
                                     const std::string& command);
 

@@ -277,12 +277,19 @@ std::string reasonFor(const Decision& d) {
 }
 
 // Gemini CLI BeforeTool hook output: only "deny" blocks, and its reason goes
-// to the model. A BeforeTool hook has no way to ask the user (Gemini CLI reads
-// "ask" as "not blocked" and runs the call through its own confirmation,
-// which allows read-only tools without a word), so an ask is a deny whose
-// reason says so and how a person approves the call.
-json renderGeminiHook(const Decision& d) {
+// to the model. Before Gemini CLI 0.36 a BeforeTool hook had no way to ask the
+// user (those revisions read "ask" as "not blocked" and run the call through
+// their own confirmation, which allows read-only tools without a word), so
+// unless the hook was installed for a Gemini CLI that asks (`agent_asks`), an
+// ask is a deny whose reason says so and how a person approves the call.
+json renderGeminiHook(const Decision& d, bool agent_asks) {
   if (d.verdict == Verdict::Allow) return {{"decision", "allow"}};
+  if (d.verdict == Verdict::Ask && agent_asks) {
+    // Gemini CLI 0.36+ (google-gemini/gemini-cli#21146): its confirmation
+    // prompt, with systemMessage shown in it; headless runs deny as for any ask.
+    const std::string why = reasonFor(d);
+    return {{"decision", "ask"}, {"reason", why}, {"systemMessage", why}};
+  }
   std::string reason = d.model_reason;
   if (d.verdict == Verdict::Ask || reason.empty()) {
     const std::string who = d.rule_id.empty() ? "" : " (rule " + d.rule_id + ")";
@@ -409,9 +416,11 @@ json decisionToJson(const Decision& d, const std::string& tool) {
   return out;
 }
 
-json renderDecision(const Decision& d, const std::string& tool, CallFormat format) {
+json renderDecision(const Decision& d, const std::string& tool, CallFormat format,
+                    const HookStyle& style) {
   switch (format) {
     case CallFormat::Claude: {
+      if (d.verdict == Verdict::Allow && style.allow_is_no_opinion) return json::object();
       const char* permission = d.verdict == Verdict::Allow ? "allow"
                                : d.verdict == Verdict::Ask ? "ask"
                                                            : "deny";
@@ -432,7 +441,7 @@ json renderDecision(const Decision& d, const std::string& tool, CallFormat forma
       return {{"decision", decision}, {"reason", reasonFor(d)}};
     }
     case CallFormat::GeminiHook:
-      return renderGeminiHook(d);
+      return renderGeminiHook(d, style.agent_asks);
     case CallFormat::Toolguard:
       break;
   }

@@ -42,9 +42,22 @@ nlohmann::json decisionToJson(const Decision& decision, const std::string& tool)
 /// (a fifth of the time: no JSON tree is built).
 std::string decisionJsonLine(const Decision& decision, const std::string& tool);
 
+/// How an agent's hook answer is shaped beyond its format (check's --mode
+/// and --agent-asks).
+struct HookStyle {
+  /// claude: an allow is `{}`, no decision, so Claude Code's own permissions
+  /// decide (toolguard only ever tightens them).
+  bool allow_is_no_opinion = false;
+  /// gemini-hook: an ask is `"decision": "ask"` (Gemini CLI 0.36 and later
+  /// ask the user) instead of a deny.
+  bool agent_asks = false;
+};
+
 /// The answer in `format` (Claude Code PreToolUse hook output, Gemini CLI
-/// safety-checker or BeforeTool hook output, or decisionToJson).
-nlohmann::json renderDecision(const Decision& decision, const std::string& tool, CallFormat format);
+/// safety-checker or BeforeTool hook output, or decisionToJson), shaped by
+/// `style` for the hook formats.
+nlohmann::json renderDecision(const Decision& decision, const std::string& tool, CallFormat format,
+                              const HookStyle& style = {});
 
 /// One line of JSON output; bytes that are not UTF-8 become U+FFFD.
 std::string dumpLine(const nlohmann::json& value);

@@ -1,6 +1,7 @@
 // `toolguard check`'s options, through CLI11 or read directly.
 #include "cli/check_arguments.hpp"
 
+#include <algorithm>
 #include <array>
 #include <set>
 #include <string_view>
@@ -38,10 +39,12 @@ std::optional<int> plainTimeout(std::string_view text) {
 
 void addCheckOptions(CLI::App& command, CheckOptions& options) {
   command
-      .add_option("--format", options.format,
-                  "Input and output format: toolguard, claude (a Claude Code PreToolUse hook), "
-                  "gemini (a Gemini CLI safety checker), gemini-hook (a Gemini CLI BeforeTool "
-                  "hook: allow or deny, ask is answered deny, abort also stops the agent)")
+      .add_option(
+          "--format", options.format,
+          "Input and output format: toolguard, claude (a Claude Code PreToolUse hook), "
+          "gemini (a Gemini CLI safety checker), gemini-hook (a Gemini CLI BeforeTool "
+          "hook: allow or deny, ask is answered deny unless --agent-asks, abort also stops the "
+          "agent)")
       ->check(CLI::IsMember(std::vector<std::string>(kFormats.begin(), kFormats.end())));
   command.add_flag("--batch", options.batch,
                    "Read JSON Lines, print one decision per line, in order (toolguard format)");
@@ -55,14 +58,49 @@ void addCheckOptions(CLI::App& command, CheckOptions& options) {
                   "With --server: how long an ask may wait for a person in the service's "
                   "queue, seconds (0: report ask)")
       ->check(CLI::Range(0, 86400));
+  command
+      .add_option("--mode", options.mode,
+                  "With --format claude: decide (toolguard's allow skips Claude Code's prompt) "
+                  "or tighten (toolguard's allow is no opinion: Claude Code's own permissions "
+                  "decide); deny and ask are the same in both")
+      ->check(CLI::IsMember({"decide", "tighten"}));
+  command.add_flag("--agent-asks", options.agent_asks,
+                   "With --format gemini-hook: answer an ask with \"ask\" (Gemini CLI 0.36 and "
+                   "later show their confirmation prompt) instead of a deny");
+  command
+      .add_option("--deadline", options.deadline_s,
+                  "Answer within SECONDS whatever waits: a call not decided by then is denied, "
+                  "and --wait / --approval-timeout are bounded below it (0: none)")
+      ->check(CLI::Range(0, 86400));
   addPolicyOptions(command, options.policy);
   addGuardOptions(command, options.guard);
 }
 
 std::string checkOptionsProblem(const CheckOptions& options) {
-  if (options.batch && options.format != "toolguard") return "only with --format toolguard";
-  if (options.batch && !options.server.empty()) return "not with --server";
+  if (options.batch && options.format != "toolguard")
+    return "--batch: only with --format toolguard";
+  if (options.batch && !options.server.empty()) return "--batch: not with --server";
+  if (options.batch && options.deadline_s > 0) return "--batch: not with --deadline";
+  if (options.mode != "decide" && options.format != "claude")
+    return "--mode: only with --format claude";
+  if (options.agent_asks && options.format != "gemini-hook") {
+    return "--agent-asks: only with --format gemini-hook";
+  }
   return "";
+}
+
+HookStyle hookStyleOf(const CheckOptions& options) {
+  HookStyle style;
+  style.allow_is_no_opinion = options.format == "claude" && options.mode == "tighten";
+  style.agent_asks = options.format == "gemini-hook" && options.agent_asks;
+  return style;
+}
+
+int boundedWait(int wait_s, int deadline_s) {
+  if (deadline_s <= 0) return wait_s;
+  // The check's own work before and after the wait (policy, audit, answer).
+  constexpr int kOwnWorkS = 5;
+  return std::max(0, std::min(wait_s, deadline_s - kOwnWorkS));
 }
 
 std::optional<CheckOptions> readPlainCheckArguments(int argc, const char* const* argv) {
@@ -81,6 +119,7 @@ std::optional<CheckOptions> readPlainCheckArguments(int argc, const char* const*
     const bool repeatable = name == "--policy" || name == "--profile";
     if (!repeatable && !seen.insert(name).second) return std::nullopt;
     bool* flag = name == "--batch"        ? &o.batch
+                 : name == "--agent-asks" ? &o.agent_asks
                  : name == "--prompt"     ? &o.guard.prompt
                  : name == "--no-audit"   ? &o.guard.no_audit
                  : name == "--no-builtin" ? &o.policy.no_builtin
@@ -101,6 +140,11 @@ std::optional<CheckOptions> readPlainCheckArguments(int argc, const char* const*
     if (value.empty() || value[0] == '-') return std::nullopt;
     if (name == "--format" && isFormat(value)) {
       o.format = value;
+    } else if (name == "--mode" && (value == "decide" || value == "tighten")) {
+      o.mode = value;
+    } else if (std::optional<int> deadline = plainTimeout(value);
+               name == "--deadline" && deadline) {
+      o.deadline_s = *deadline;
     } else if (name == "--home") {
       o.guard.home = value;
     } else if (name == "--server") {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/call_json.hpp"
 #include "cli/guard_options.hpp"
 #include "cli/policy_options.hpp"
 
@@ -25,7 +26,27 @@ struct CheckOptions {
   /// --wait SECONDS: how long an ask may wait there for a person (0: it is
   /// reported as ask, as a local check reports it).
   int wait_s = 0;
+  /// --mode tighten (claude format): an allow is answered with no opinion,
+  /// so Claude Code's own permissions decide; "decide" (the default): an
+  /// allow skips Claude Code's prompt.
+  std::string mode = "decide";
+  /// --agent-asks (gemini-hook format): an ask is answered "ask", which
+  /// Gemini CLI 0.36 and later turn into its confirmation prompt (older
+  /// revisions would run the call, so by default an ask is a deny).
+  bool agent_asks = false;
+  /// --deadline SECONDS: the answer is given within this time whatever waits
+  /// (a deny when the decision is not ready; --wait and --approval-timeout
+  /// are bounded below it). 0: no deadline. `install` sets it below the
+  /// hook's timeout, so the agent never kills a check that is still deciding.
+  int deadline_s = 0;
 };
+
+/// The hook answer's shape the options ask for (--mode, --agent-asks).
+HookStyle hookStyleOf(const CheckOptions& options);
+
+/// The longest `--wait` / `--approval-timeout` under `deadline_s`: what is
+/// left once the check's own work (a few seconds at most) is set aside.
+int boundedWait(int wait_s, int deadline_s);
 
 /// Adds check's options to `command` (CLI11: help, mistakes, every form).
 void addCheckOptions(CLI::App& command, CheckOptions& options);

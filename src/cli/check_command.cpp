@@ -7,6 +7,7 @@
 #include "cli/bounded_input.hpp"
 #include "cli/call_json.hpp"
 #include "cli/check_arguments.hpp"
+#include "cli/check_deadline.hpp"
 #include "cli/claude_mcp_servers.hpp"
 #include "cli/claude_permissions.hpp"
 #include "cli/commands.hpp"
@@ -30,6 +31,7 @@ struct Judge {
   CallFormat format;
   std::string format_name;
   std::string cwd;
+  HookStyle style;
   bool policy_failed = false;
 
   // Returns the rendered decision, or nullopt with `error` set when an agent
@@ -55,10 +57,10 @@ struct Judge {
       }
       if (format == CallFormat::Claude) {
         if (std::optional<Decision> left = leftToTheProxy(d, call, text)) {
-          return renderDecision(*left, call.tool, format);
+          return renderDecision(*left, call.tool, format, style);
         }
       }
-      return renderDecision(d, call.tool, format);
+      return renderDecision(d, call.tool, format, style);
     } catch (const PolicyError& e) {
       return policyFailure(e.what(), e.errors().empty() ? SourceLocation{} : e.errors()[0].where,
                            call, error);
@@ -155,12 +157,36 @@ nlohmann::json geminiHookError(const std::string& error) {
   return renderDecision(d, "", CallFormat::GeminiHook);
 }
 
+// The answer when the decision is not ready by the deadline: a deny, on
+// stdout (toolguard's own and Gemini's formats; Claude Code reads exit 2 and
+// stderr) and stderr, with exit 2, which blocks in both agents.
+std::pair<std::string, std::string> lateAnswer(int deadline_s, CallFormat format) {
+  const std::string why = "no decision within " + std::to_string(deadline_s) +
+                          " seconds (--deadline); the call is blocked";
+  std::string out;
+  if (format != CallFormat::Claude) {
+    Decision d = inputErrorDecision(why);
+    d.reason = why;
+    d.model_reason = "Blocked by toolguard: " + why;
+    out = dumpLine(renderDecision(d, "", format)) + "\n";
+  }
+  return {out, "toolguard: " + why + "\n"};
+}
+
 }  // namespace
 
 int runCheck(const CheckOptions& given) {
   CheckOptions o = given;
   if (const char* server = std::getenv("TOOLGUARD_SERVER"); o.server.empty() && server) {
     o.server = server;
+  }
+  // Every wait ends before the deadline, which ends before the agent's own
+  // timeout for the hook (install sets both).
+  o.wait_s = boundedWait(o.wait_s, o.deadline_s);
+  o.guard.approval_timeout_s = boundedWait(o.guard.approval_timeout_s, o.deadline_s);
+  if (o.deadline_s > 0) {
+    auto [late_out, late_err] = lateAnswer(o.deadline_s, callFormatNamed(o.format));
+    startCheckDeadline(o.deadline_s, std::move(late_out), std::move(late_err));
   }
   if (!o.server.empty() && !o.batch) return runRemoteCheck(o);
   // Never torn down: the process ends after its answer, and freeing a policy
@@ -187,8 +213,8 @@ int runCheck(const CheckOptions& given) {
   } catch (const std::exception& e) {
     guard_error = std::string("approvals and audit could not be set up: ") + e.what();
   }
-  Judge judge{engines,  guards.get(),      guard_error, callFormatNamed(o.format),
-              o.format, currentDirectory()};
+  Judge judge{engines,  guards.get(),       guard_error,   callFormatNamed(o.format),
+              o.format, currentDirectory(), hookStyleOf(o)};
   std::string error;
   if (o.batch) {
     std::string line;
@@ -218,6 +244,7 @@ int runCheck(const CheckOptions& given) {
   } else {
     out = judge.malformed(MalformedCall{text, true, 0, tooLargeMessage(), o.format}, error);
   }
+  claimCheckAnswer();
   if (!out) {
     std::cerr << "toolguard: " << error << "\n";
     if (judge.format == CallFormat::GeminiHook) {
@@ -250,7 +277,7 @@ void addCheckCommand(CLI::App& app, int& exit_code) {
   addCheckOptions(*cmd, *options);
   cmd->callback([options, &exit_code] {
     if (std::string problem = checkOptionsProblem(*options); !problem.empty()) {
-      throw CLI::ValidationError("--batch", problem);
+      throw CLI::ValidationError(problem);
     }
     exit_code = runCheck(*options);
   });

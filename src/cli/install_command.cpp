@@ -1,10 +1,13 @@
 // `toolguard install|uninstall claude|gemini`: adds toolguard as the agent's
 // tool-call hook in its settings file, or removes it (docs/agent-install.md).
+#include <unistd.h>
+
 #include <filesystem>
 #include <iostream>
 
 #include "cli/agent_hooks.hpp"
 #include "cli/commands.hpp"
+#include "cli/install_choices.hpp"
 #include "cli/settings_file.hpp"
 #include "toolguard/paths.hpp"
 
@@ -19,6 +22,8 @@ struct InstallOptions {
   bool project = false;
   std::string settings;  // explicit file instead of the scope's
   bool dry_run = false;
+  std::string mode;        // Claude Code: decide | tighten ("" : keep, ask or tighten)
+  std::string agent_asks;  // Gemini CLI: yes | no | auto
 };
 
 // The absolute path of the running toolguard binary: the hook must work
@@ -69,8 +74,8 @@ void printChanges(const std::vector<HookChange>& changes, bool dry_run) {
                   << "\n";
         break;
       case HookChange::Kind::Updated:
-        std::cout << (dry_run ? "  would update " : "  updated ") << c.where << ": command "
-                  << oneLine(c.previous_command) << " -> " << oneLine(c.entry["command"]) << "\n";
+        std::cout << (dry_run ? "  would update " : "  updated ") << c.where << ": "
+                  << oneLine(c.previous) << " -> " << oneLine(c.entry) << "\n";
         break;
       case HookChange::Kind::Removed:
         std::cout << (dry_run ? "  would remove " : "  removed ") << c.where << ": "
@@ -119,14 +124,104 @@ void printNotes(const InstallOptions& o, Agent agent, const ordered_json& settin
   }
 }
 
+// How the hook answers (Claude Code's mode, Gemini CLI's ask), printed.
+HookOptions chooseHookOptions(const InstallOptions& o, Agent agent,
+                              const nlohmann::ordered_json& settings) {
+  HookOptions hook;
+  if (agent == Agent::Claude) {
+    const bool interactive = !o.dry_run && ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO);
+    ClaudeModeChoice choice = chooseClaudeMode(o.mode, settings, interactive);
+    hook.claude_mode = choice.mode;
+    std::cout << "toolguard: Claude Code mode " << claudeModeSentence(choice.mode) << " ("
+              << choice.how << ")\n";
+  } else {
+    GeminiAsksChoice choice = chooseGeminiAsks(o.agent_asks);
+    hook.gemini_asks = choice.asks;
+    std::cout << "toolguard: an ask is sent to Gemini CLI as "
+              << (choice.asks ? "ask (it shows its confirmation prompt)"
+                              : "a deny naming `toolguard approvals add`")
+              << ": " << choice.how << "\n";
+  }
+  return hook;
+}
+
+// Writes the settings after an install: the backup holds the file as it
+// was before toolguard's hook went in (kept when the hook was already there).
+void writeInstalled(const SettingsFile& file, const ordered_json& settings, bool hook_was_there) {
+  if (file.exists) {
+    if (hook_was_there && readBackup(file)) {
+      std::cout << "  backup kept: " << backupPath(file) << " (the file before toolguard's hook)\n";
+    } else {
+      std::cout << "  backup: " << saveBackup(file) << "\n";
+    }
+  } else if (readBackup(file)) {
+    removeBackup(file);  // of a file that is gone: it describes nothing now
+  }
+  writeSettingsFile(file, settings);
+  if (!file.exists) std::cout << "  created the file\n";
+  if (file.symlink) std::cout << "  wrote through the symlink to " << file.target << "\n";
+}
+
+// Writes the settings after an uninstall: the file's bytes from before the
+// install when nothing else changed since (the backup then goes), else the
+// edited settings with the file before uninstall as the one backup.
+void writeUninstalled(const SettingsFile& file, const ordered_json& settings, bool dry_run) {
+  const std::optional<std::string> backup = readBackup(file);
+  bool exact = false;
+  if (backup && backup->find_first_not_of(" \t\r\n") == std::string::npos) {
+    exact = settings.empty();  // a blank file reads as {}
+  } else if (backup) {
+    // Only bytes that mean exactly the settings uninstall computed are put
+    // back: whatever the backup holds, the result is the same settings.
+    const ordered_json before = ordered_json::parse(*backup, nullptr, false);
+    exact = !before.is_discarded() && before == settings;
+  }
+  const bool empty = settings.empty();
+  if (dry_run) {
+    if (exact) {
+      std::cout << "  would restore the file byte for byte from " << backupPath(file)
+                << " and remove the backup\n";
+    } else if (empty) {
+      std::cout << "  would remove the file: nothing else is in it\n";
+    }
+    std::cout << "  dry run: nothing was written\n";
+    return;
+  }
+  if (exact) {
+    writeSettingsBytes(file, *backup);
+    removeBackup(file);
+    std::cout << "  restored the file byte for byte from " << backupPath(file)
+              << " (the backup is removed)\n";
+    return;
+  }
+  if (backup || !empty) std::cout << "  backup: " << saveBackup(file) << "\n";
+  if (empty) {
+    if (removeSettingsFile(file)) {
+      std::cout << "  removed the file: nothing else was in it\n";
+    } else {
+      std::cout << "  left the file as {}: it is a symlink\n";
+    }
+    return;
+  }
+  writeSettingsFile(file, settings);
+  if (file.symlink) std::cout << "  wrote through the symlink to " << file.target << "\n";
+}
+
 // Install or uninstall as the options say; the exit code.
 int runInstall(const InstallOptions& o, bool install) {
   const Agent agent = *agentNamed(o.agent);
   const AgentInfo& info = agentInfo(agent);
+  if (!o.mode.empty() && (agent != Agent::Claude || !install)) {
+    throw std::runtime_error("--mode is for `install claude`");
+  }
+  if (!o.agent_asks.empty() && (agent != Agent::Gemini || !install)) {
+    throw std::runtime_error("--agent-asks is for `install gemini`");
+  }
   const auto [path, scope] = settingsFor(o, agent);
-  const std::string command = hookCommand(agent, runningBinary());
   SettingsFile file = readSettingsFile(path);
   ordered_json settings = file.content;
+  const HookOptions hook = install ? chooseHookOptions(o, agent, settings) : HookOptions{};
+  const std::string command = hookCommand(agent, runningBinary(), hook);
   std::vector<HookChange> changes;
   try {
     changes =
@@ -151,26 +246,18 @@ int runInstall(const InstallOptions& o, bool install) {
             << " the " << info.display_name << " hook " << (install ? "in " : "from ") << where
             << "\n";
   printChanges(changes, o.dry_run);
-  const bool empty = !install && settings.empty();
+  if (!install) {
+    writeUninstalled(file, settings, o.dry_run);
+    return kExitOk;
+  }
   if (o.dry_run) {
     if (!file.exists) std::cout << "  would create the file\n";
-    if (empty) std::cout << "  would remove the file: nothing else is in it\n";
     std::cout << "  dry run: nothing was written\n";
     return kExitOk;
   }
-  if (file.exists) std::cout << "  backup: " << backupSettingsFile(file) << "\n";
-  if (empty) {
-    if (removeSettingsFile(file)) {
-      std::cout << "  removed the file: nothing else was in it\n";
-    } else {
-      std::cout << "  left the file as {}: it is a symlink\n";
-    }
-  } else {
-    writeSettingsFile(file, settings);
-    if (!file.exists) std::cout << "  created the file\n";
-    if (file.symlink) std::cout << "  wrote through the symlink to " << file.target << "\n";
-  }
-  if (install) printNotes(o, agent, settings);
+  const bool hook_was_there = changes.front().kind == HookChange::Kind::Updated;
+  writeInstalled(file, settings, hook_was_there);
+  printNotes(o, agent, settings);
   return kExitOk;
 }
 
@@ -183,11 +270,14 @@ void addCommand(CLI::App& app, int& exit_code, bool install) {
                 "(docs/agent-install.md)"
               : "Remove toolguard's hook from the agent's settings.json, keeping the rest");
   cmd->footer(install ? "Claude Code: hooks.PreToolUse; Gemini CLI: hooks.BeforeTool. The hook "
-                        "runs this toolguard binary by its absolute path. The file is backed up "
-                        "first (FILE.toolguard-backup-TIME); installing twice changes nothing."
+                        "runs this toolguard binary by its absolute path. The file as it was "
+                        "before the hook is kept as FILE.toolguard-backup (one backup, replaced "
+                        "by the next install); installing twice changes nothing."
                       : "Removes every handler running `.../toolguard check --format "
-                        "claude|gemini-hook`, and what is left empty by that. The file is "
-                        "backed up first; a file left as {} is removed.");
+                        "claude|gemini-hook`, and what is left empty by that. When nothing else "
+                        "changed since install, the file is restored byte for byte from "
+                        "FILE.toolguard-backup and the backup removed; else the file before "
+                        "uninstall becomes the backup. A file left as {} is removed.");
   cmd->add_option("agent", options->agent, "claude (Claude Code) or gemini (Gemini CLI)")
       ->required()
       ->check(CLI::IsMember({"claude", "gemini"}));
@@ -203,6 +293,18 @@ void addCommand(CLI::App& app, int& exit_code, bool install) {
   user->excludes(project);
   settings->excludes(user)->excludes(project);
   cmd->add_flag("--dry-run", options->dry_run, "Print what would change, write nothing");
+  if (install) {
+    cmd->add_option("--mode", options->mode,
+                    "Claude Code: decide (toolguard's allow skips Claude Code's prompt) or "
+                    "tighten (toolguard's allow leaves the call to Claude Code's own "
+                    "permissions). Without it: the installed hook's mode, else asked on a "
+                    "terminal, else tighten")
+        ->check(CLI::IsMember({"decide", "tighten"}));
+    cmd->add_option("--agent-asks", options->agent_asks,
+                    "Gemini CLI: yes (send an ask as ask: Gemini CLI 0.36+), no (send it as a "
+                    "deny), auto (the default: by `gemini --version`)")
+        ->check(CLI::IsMember({"yes", "no", "auto"}));
+  }
   cmd->callback([options, &exit_code, install] {
     try {
       exit_code = runInstall(*options, install);

@@ -10,6 +10,7 @@
 #include "cli/bounded_input.hpp"
 #include "cli/call_json.hpp"
 #include "cli/check_arguments.hpp"
+#include "cli/check_deadline.hpp"
 #include "cli/commands.hpp"
 #include "cli/policy_options.hpp"
 #include "http/plain_http.hpp"
@@ -61,6 +62,7 @@ bool isDecision(const nlohmann::json& answer, CallFormat format) {
 }
 
 int failClosed(const std::string& why, CallFormat format) {
+  claimCheckAnswer();
   std::cerr << "toolguard: " << why << "\n";
   if (format == CallFormat::Claude) return kExitError;  // exit 2 blocks the call
   Decision d = inputErrorDecision(why);
@@ -115,6 +117,12 @@ int runRemoteCheck(const CheckOptions& o) {
                       format);
   }
   if (!isDecision(answer, format)) return failClosed(where + " answered with no decision", format);
+  // --mode tighten: the service's allow is no opinion here too.
+  if (hookStyleOf(o).allow_is_no_opinion &&
+      answer["hookSpecificOutput"].value("permissionDecision", "") == "allow") {
+    answer = nlohmann::json::object();
+  }
+  claimCheckAnswer();
   std::cout << dumpLine(answer) << '\n';
   if (format == CallFormat::GeminiHook && answer["decision"] == "deny") {
     const nlohmann::json& reason = answer.contains("reason") ? answer["reason"] : nlohmann::json();

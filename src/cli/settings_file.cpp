@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 
 #include "core/file_descriptor.hpp"
@@ -150,16 +149,6 @@ mode_t newFileMode() {
   return 0666 & ~mask;
 }
 
-// "20260501T100000Z": the UTC time of a backup's name.
-std::string backupTime() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &utc);
-  return text;
-}
-
 }  // namespace
 
 SettingsFile readSettingsFile(const std::string& path) {
@@ -199,29 +188,60 @@ SettingsFile readSettingsFile(const std::string& path) {
   return file;
 }
 
-std::string backupSettingsFile(const SettingsFile& file) {
-  const std::string base = file.path + ".toolguard-backup-" + backupTime();
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    const std::string name = attempt == 0 ? base : base + "." + std::to_string(attempt);
-    detail::FileDescriptor fd(
-        ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, file.mode));
-    if (fd.get() < 0) {
-      if (errno == EEXIST) continue;
-      throw systemError(name, "cannot create the backup", errno);
-    }
-    if (::fchmod(fd.get(), file.mode) != 0) throw systemError(name, "cannot set the mode", errno);
-    writeWholeFile(fd.get(), file.bytes, name);
+std::string backupPath(const SettingsFile& file) {
+  return file.path + ".toolguard-backup";
+}
+
+std::string saveBackup(const SettingsFile& file) {
+  const std::string name = backupPath(file);
+  std::string temporary = name + ".tmp-XXXXXX";
+  detail::FileDescriptor fd(::mkostemp(temporary.data(), O_CLOEXEC));
+  if (fd.get() < 0) throw systemError(temporary, "cannot create the backup", errno);
+  try {
+    if (::fchmod(fd.get(), file.mode) != 0)
+      throw systemError(temporary, "cannot set the mode", errno);
+    writeWholeFile(fd.get(), file.bytes, temporary);
     if (::fsync(fd.get()) != 0 || fd.close() != 0) {
+      throw systemError(temporary, "cannot write the backup", errno);
+    }
+    // rename replaces a link of that name, never what it points to.
+    if (::rename(temporary.c_str(), name.c_str()) != 0) {
       throw systemError(name, "cannot write the backup", errno);
     }
-    syncDirectory(directoryOf(name));
-    return name;
+  } catch (...) {
+    ::unlink(temporary.c_str());
+    throw;
   }
-  throw SettingsFileError(base + ": no free backup name (100 backups in the same second?)");
+  syncDirectory(directoryOf(name));
+  return name;
+}
+
+std::optional<std::string> readBackup(const SettingsFile& file) {
+  const std::string name = backupPath(file);
+  detail::FileDescriptor fd(::open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
+  if (fd.get() < 0) {
+    if (errno == ENOENT) return std::nullopt;
+    throw systemError(name, "cannot read the backup", errno);
+  }
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0) throw systemError(name, "cannot examine", errno);
+  if (!S_ISREG(st.st_mode)) throw SettingsFileError(name + ": the backup is not a regular file");
+  return readAll(fd.get(), name);
+}
+
+void removeBackup(const SettingsFile& file) {
+  const std::string name = backupPath(file);
+  if (::unlink(name.c_str()) != 0 && errno != ENOENT) {
+    throw systemError(name, "cannot remove the backup", errno);
+  }
+  syncDirectory(directoryOf(name));
 }
 
 void writeSettingsFile(const SettingsFile& file, const ordered_json& content) {
-  const std::string bytes = content.dump(2) + "\n";
+  writeSettingsBytes(file, content.dump(2) + "\n");
+}
+
+void writeSettingsBytes(const SettingsFile& file, const std::string& bytes) {
   const std::string dir = directoryOf(file.target);
   if (!file.exists) {
     std::error_code ec;

@@ -43,10 +43,21 @@ struct SettingsFile {
 /// is not a JSON object.
 SettingsFile readSettingsFile(const std::string& path);
 
-/// Copies the file's bytes (as read) to `<path>.toolguard-backup-<UTC time>`
-/// next to `path` (with `.N` added if that name is taken), with the file's
-/// mode. Returns the backup's path. Throws SettingsFileError.
-std::string backupSettingsFile(const SettingsFile& file);
+/// `<path>.toolguard-backup`: the one backup toolguard keeps of a settings
+/// file (the file as it was before toolguard's hook went in).
+std::string backupPath(const SettingsFile& file);
+
+/// Writes the file's bytes (as read) as its backup, with the file's mode,
+/// replacing an earlier backup atomically. Returns the backup's path. Throws
+/// SettingsFileError.
+std::string saveBackup(const SettingsFile& file);
+
+/// The backup's bytes, or nullopt when there is none. Throws
+/// SettingsFileError when it cannot be read or is not a regular file.
+std::optional<std::string> readBackup(const SettingsFile& file);
+
+/// Removes the backup (none is fine). Throws SettingsFileError.
+void removeBackup(const SettingsFile& file);
 
 /// Writes `content` (2-space indented, newline at the end) in place of the
 /// file: a temporary file next to the target, fsync, rename (link for a new
@@ -54,6 +65,9 @@ std::string backupSettingsFile(const SettingsFile& file);
 /// directories) gets the usual mode under the umask. Fails, writing nothing,
 /// when the file changed since it was read. Throws SettingsFileError.
 void writeSettingsFile(const SettingsFile& file, const nlohmann::ordered_json& content);
+
+/// writeSettingsFile with the file's exact bytes (restoring a backup).
+void writeSettingsBytes(const SettingsFile& file, const std::string& bytes);
 
 /// Removes the file and returns true. A file reached through a symlink is not
 /// removed: it is rewritten as `{}` (the link and its target stay) and false

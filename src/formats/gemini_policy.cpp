@@ -54,15 +54,30 @@ ForeignPolicy importGeminiPolicy(std::string_view text, const std::string& file,
     rule.header.source = ordered.front().spec.header.source;
     rule.header.layer = layer;
     bool after_broad_ask = false;
+    // The cases in order without the broadly read asks and without the deny
+    // cases on the raw text of the whole call: what decides a simple command
+    // before a deny, as in Gemini CLI, with every ask that could hide it gone.
+    std::vector<RuleSpec> before_deny;
     for (OrderedCase& c : ordered) {
       c.spec.header.layer = layer;
-      // A deny below a broadly read ask also applies on its own.
-      if (after_broad_ask && c.spec.verdict == Verdict::Deny) {
-        RuleSpec copy = c.spec;
+      const bool deny = c.spec.verdict == Verdict::Deny;
+      // The raw text of the whole call: tested as it is for every simple
+      // command, so a copy would deny `git log` in `docker ps && git log`
+      // for `deny docker` (the rule's cases on each command are copied).
+      const bool raw_text = !c.spec.shell.has_value() && c.spec.command.has_value();
+      // A deny below a broadly read ask also applies on its own, after the
+      // cases above it (a higher allow still makes its exception; an ask for
+      // another command, read broadly, changes nothing).
+      if (after_broad_ask && deny && !raw_text) {
+        RuleSpec copy;
+        copy.header = c.spec.header;
         copy.header.id += ":deny";
+        copy.first_match = before_deny;
+        copy.first_match.push_back(c.spec);
         out.document.rules.push_back(std::move(copy));
       }
       after_broad_ask = after_broad_ask || c.broadened_ask;
+      if (!c.broadened_ask && !(deny && raw_text)) before_deny.push_back(c.spec);
       rule.first_match.push_back(std::move(c.spec));
     }
     out.document.rules.insert(out.document.rules.begin(), std::move(rule));

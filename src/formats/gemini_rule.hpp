@@ -53,8 +53,8 @@ struct MappedRule {
   /// so they cannot shadow a later, stricter case (strictest finding wins).
   std::vector<RuleSpec> standalone;
   /// An ask rule read more broadly than the source: it stays in the order,
-  /// and the deny cases after it are also added as standalone rules, so the
-  /// broader reading cannot hide them.
+  /// and the deny cases after it are also added as rules of their own (see
+  /// importGeminiPolicy), so the broader reading cannot hide them.
   bool broadened_ask = false;
   std::vector<ImportNote> notes;
 };

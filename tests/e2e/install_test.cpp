@@ -1,8 +1,13 @@
 // `toolguard install|uninstall claude|gemini`: the hook entry written into the
 // agents' settings files (docs/agent-install.md), and the installed command
 // run exactly as the agent would run it.
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 
 #include "e2e/cli_fixture.hpp"
@@ -26,9 +31,26 @@ class Install : public Cli {
     fs::create_directories(project());
   }
 
+  /// The environment, with PATH holding `bin()` (a fake `gemini` goes
+  /// there) and the system's programs, so the machine's own Gemini CLI never
+  /// decides what install writes.
+  std::map<std::string, std::string> installEnv() const {
+    std::map<std::string, std::string> vars = env();
+    vars["PATH"] = bin().string() + ":/usr/bin:/bin";
+    return vars;
+  }
+  fs::path bin() const { return dir.path() / "bin"; }
+
+  /// A `gemini` on PATH whose --version prints `version`.
+  void fakeGemini(const std::string& version) const {
+    fs::create_directories(bin());
+    put(bin() / "gemini", "#!/bin/sh\necho " + version + "\n");
+    fs::permissions(bin() / "gemini", fs::perms::owner_all);
+  }
+
   /// Runs toolguard with the project as the working directory.
   RunResult tg(const std::vector<std::string>& args) const {
-    return run(args, "", project().string());
+    return runBinary(TOOLGUARD_BINARY, args, "", installEnv(), project().string());
   }
 
   /// Runs `args` and expects exit 0.
@@ -50,16 +72,25 @@ class Install : public Cli {
     if (!fs::exists(settings.parent_path())) return found;
     for (const auto& entry : fs::directory_iterator(settings.parent_path())) {
       if (entry.path().filename().string().starts_with(settings.filename().string() +
-                                                       ".toolguard-backup-")) {
+                                                       ".toolguard-backup")) {
         found.push_back(entry.path());
       }
     }
     return found;
   }
 
-  /// The hook command install writes for `format`.
-  static std::string expectedCommand(const std::string& format) {
-    return fs::canonical(TOOLGUARD_BINARY).string() + " check --format " + format + " || exit 2";
+  /// The hook command install writes for `format` ("claude" in tighten mode
+  /// unless `options` says otherwise; "gemini-hook" without an ask).
+  static std::string expectedCommand(const std::string& format, std::string options = "") {
+    if (options.empty())
+      options = format == "claude" ? "--mode tighten --deadline 590" : "--deadline 50";
+    return fs::canonical(TOOLGUARD_BINARY).string() + " check --format " + format + " " + options +
+           " || exit 2";
+  }
+
+  /// The first handler of the hook's event in `file`.
+  static json installedHandler(const fs::path& file, const std::string& event) {
+    return json::parse(slurp(file.string()))["hooks"][event][0]["hooks"][0];
   }
 
   /// Runs a hook command the way the agents do (`sh -c`), `payload` on stdin.
@@ -100,7 +131,7 @@ TEST_F(Install, ClaudeUserIsTheDefaultAndCreatesTheFile) {
   RunResult r = ok({"install", "claude"});
   ASSERT_TRUE(fs::exists(claudeUser()));
   json expected = json::parse(R"({"hooks":{"PreToolUse":[{"matcher":"*","hooks":[
-      {"type":"command","command":""}]}]}})");
+      {"type":"command","command":"","timeout":600,"onFailure":"block"}]}]}})");
   expected["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = expectedCommand("claude");
   EXPECT_EQ(json::parse(slurp(claudeUser().string())), expected);
   EXPECT_NE(r.out.find(claudeUser().string()), std::string::npos) << r.out;
@@ -125,7 +156,7 @@ TEST_F(Install, ClaudeProjectWritesTheProjectFileOnly) {
 TEST_F(Install, GeminiUserAndProjectGetABeforeToolEntry) {
   ok({"install", "gemini"});
   json expected = json::parse(R"({"hooks":{"BeforeTool":[{"matcher":".*","hooks":[
-      {"name":"toolguard","type":"command","command":"",
+      {"name":"toolguard","type":"command","command":"","timeout":60000,
        "description":"toolguard: allow, deny or abort each tool call"}]}]}})");
   expected["hooks"]["BeforeTool"][0]["hooks"][0]["command"] = expectedCommand("gemini-hook");
   EXPECT_EQ(json::parse(slurp(geminiUser().string())), expected);
@@ -182,11 +213,12 @@ TEST_F(Install, UninstallRestoresThePreviousSettings) {
     EXPECT_NE(r.out.find(expectedCommand(agent == "claude" ? "claude" : "gemini-hook")),
               std::string::npos)
         << r.out;
-    EXPECT_EQ(ordered_json::parse(slurp(file.string())), ordered_json::parse(original)) << agent;
-    EXPECT_EQ(backups(file).size(), 2u);  // one before install, one before uninstall
+    EXPECT_EQ(slurp(file.string()), original) << agent;  // byte for byte
+    EXPECT_NE(r.out.find("restored the file byte for byte"), std::string::npos) << r.out;
+    EXPECT_TRUE(backups(file).empty());  // the backup went back into the file
     r = ok({"uninstall", agent});
     EXPECT_NE(r.out.find("nothing changed"), std::string::npos) << r.out;
-    EXPECT_EQ(backups(file).size(), 2u);
+    EXPECT_TRUE(backups(file).empty());
   }
 }
 
@@ -199,9 +231,7 @@ TEST_F(Install, UninstallRemovesAFileThatInstallCreated) {
     RunResult r = ok({"uninstall", agent, "--project"});
     EXPECT_FALSE(fs::exists(file)) << agent;
     EXPECT_NE(r.out.find("removed the file"), std::string::npos) << r.out;
-    std::vector<fs::path> saved = backups(file);
-    ASSERT_EQ(saved.size(), 1u);  // what was removed is kept
-    EXPECT_EQ(json::parse(slurp(saved[0].string()))["hooks"].size(), 1u);
+    EXPECT_TRUE(backups(file).empty());  // it held toolguard's hook and nothing else
   }
 }
 
@@ -223,8 +253,13 @@ TEST_F(Install, AHookOfAnotherToolguardPathIsUpdatedInPlace) {
   EXPECT_NE(r.out.find("updated hooks.PreToolUse[0].hooks[0]"), std::string::npos) << r.out;
   json after = json::parse(slurp(claudeUser().string()));
   ASSERT_EQ(after["hooks"]["PreToolUse"].size(), 1u);
-  EXPECT_EQ(after["hooks"]["PreToolUse"][0]["hooks"][0]["command"], expectedCommand("claude"));
-  EXPECT_EQ(after["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 30);
+  // An older hook decided (no --mode): the mode is kept; the timeout rises
+  // above the check's deadline and a failure blocks.
+  EXPECT_EQ(after["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+            expectedCommand("claude", "--mode decide --deadline 590"));
+  EXPECT_EQ(after["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 600);
+  EXPECT_EQ(after["hooks"]["PreToolUse"][0]["hooks"][0]["onFailure"], "block");
+  EXPECT_NE(r.out.find("kept from the installed hook"), std::string::npos) << r.out;
 }
 
 TEST_F(Install, MalformedSettingsFailClosedAndChangeNothing) {
@@ -397,6 +432,164 @@ TEST_F(Install, TheInstalledGeminiCommandBlocksAWriteToEtcPasswd) {
   json out = json::parse(r.out);
   EXPECT_EQ(out["decision"], "deny") << out;
   EXPECT_FALSE(out["reason"].get<std::string>().empty());
+}
+
+// A Claude Code hook that times out or fails must not let the call through:
+// the handler blocks on failure, and the check answers before the timeout.
+TEST_F(Install, TheClaudeHookBlocksOnFailureAndAnswersBeforeItsTimeout) {
+  ok({"install", "claude"});
+  json handler = installedHandler(claudeUser(), "PreToolUse");
+  EXPECT_EQ(handler["onFailure"], "block");
+  const int timeout_s = handler["timeout"];
+  const std::string command = handler["command"];
+  const size_t at = command.find("--deadline ");
+  ASSERT_NE(at, std::string::npos) << command;
+  const int deadline_s = std::stoi(command.substr(at + 11));
+  EXPECT_LT(deadline_s, timeout_s);
+  EXPECT_GE(timeout_s - deadline_s, 5);  // room to start the process and answer
+}
+
+// A check whose decision waits longer than its deadline (here a decision
+// service that never answers) is answered deny by the deadline, exit 2,
+// long before the service's own timeout.
+TEST_F(Install, ACheckStillWaitingAtItsDeadlineIsBlocked) {
+  const fs::path socket_path = dir.path() / "silent.sock";
+  int listener = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::snprintf(address.sun_path, sizeof address.sun_path, "%s", socket_path.c_str());
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 8), 0);  // accepts nothing: the request waits
+  std::map<std::string, std::string> vars = env();
+  vars["TOOLGUARD_TOKEN"] = "t";
+  const auto start = std::chrono::steady_clock::now();
+  RunResult r = runBinary(TOOLGUARD_BINARY,
+                          {"check", "--format", "claude", "--mode", "tighten", "--server",
+                           "unix:" + socket_path.string(), "--wait", "900", "--deadline", "2"},
+                          data("claude/bash_npm_test.json"), vars, project().string());
+  const auto seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ::close(listener);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;  // Claude Code blocks the call
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("no decision within 2 seconds"), std::string::npos) << r.err;
+  EXPECT_LT(seconds, 8.0);  // the service's own timeout (wait + 10 s) never came
+}
+
+// Installing says which mode it set; in tighten mode toolguard's allow is no
+// opinion (Claude Code's permissions decide), its ask and deny stay.
+TEST_F(Install, ClaudeModesSurviveIntoTheHookAndItsAnswers) {
+  RunResult r = ok({"install", "claude"});
+  EXPECT_NE(r.out.find("mode tighten"), std::string::npos) << r.out;
+  std::string command = installedHandler(claudeUser(), "PreToolUse")["command"];
+  EXPECT_EQ(command, expectedCommand("claude"));
+  auto decisionOf = [&](const std::string& sample) {
+    RunResult hook = runHook(command, json::parse(data("claude/" + sample)));
+    EXPECT_EQ(hook.exit_code, 0) << hook.err;
+    return json::parse(hook.out);
+  };
+  EXPECT_EQ(decisionOf("bash_npm_test.json"), json::object());  // no opinion
+  EXPECT_EQ(decisionOf("read_ssh_key.json")["hookSpecificOutput"]["permissionDecision"], "ask");
+  EXPECT_EQ(decisionOf("edit_etc_passwd.json")["hookSpecificOutput"]["permissionDecision"], "deny");
+
+  r = ok({"install", "claude", "--mode", "decide"});
+  EXPECT_NE(r.out.find("mode decide"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("updated hooks.PreToolUse[0].hooks[0]"), std::string::npos) << r.out;
+  command = installedHandler(claudeUser(), "PreToolUse")["command"].get<std::string>();
+  EXPECT_EQ(command, expectedCommand("claude", "--mode decide --deadline 590"));
+  EXPECT_EQ(decisionOf("bash_npm_test.json")["hookSpecificOutput"]["permissionDecision"], "allow");
+  EXPECT_EQ(decisionOf("read_ssh_key.json")["hookSpecificOutput"]["permissionDecision"], "ask");
+
+  r = ok({"install", "claude"});  // no --mode: the installed one stays
+  EXPECT_NE(r.out.find("already installed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("mode decide"), std::string::npos) << r.out;
+  EXPECT_EQ(tg({"install", "gemini", "--mode", "decide"}).exit_code, 2);
+  EXPECT_EQ(tg({"install", "claude", "--mode", "loose"}).exit_code, 2);
+}
+
+// Gemini CLI 0.36 and later show their confirmation for a hook's ask: the
+// hook sends ask there, and a deny where the Gemini CLI found is older.
+TEST_F(Install, GeminiGetsAnAskWhenItsVersionHonoursIt) {
+  const json ask_call = {{"session_id", "s"},
+                         {"transcript_path", "/tmp/t.json"},
+                         {"cwd", project().string()},
+                         {"hook_event_name", "BeforeTool"},
+                         {"timestamp", "2026-05-01T10:00:00.000Z"},
+                         {"tool_name", "run_shell_command"},
+                         {"tool_input", {{"command", "rm -rf ../old-build"}}}};
+  auto answer = [&] {
+    std::string command = installedHandler(geminiUser(), "BeforeTool")["command"];
+    RunResult hook = runHook(command, ask_call);
+    EXPECT_EQ(hook.exit_code, 0) << hook.err;
+    return json::parse(hook.out);
+  };
+  fakeGemini("0.36.0");
+  RunResult r = ok({"install", "gemini"});
+  EXPECT_NE(r.out.find("Gemini CLI 0.36.0"), std::string::npos) << r.out;
+  EXPECT_EQ(installedHandler(geminiUser(), "BeforeTool")["command"],
+            expectedCommand("gemini-hook", "--agent-asks --deadline 50"));
+  json out = answer();
+  EXPECT_EQ(out["decision"], "ask") << out;
+  EXPECT_FALSE(out["systemMessage"].get<std::string>().empty()) << out;
+
+  fakeGemini("0.35.3");
+  r = ok({"install", "gemini"});
+  EXPECT_NE(r.out.find("older than 0.36"), std::string::npos) << r.out;
+  EXPECT_EQ(installedHandler(geminiUser(), "BeforeTool")["command"],
+            expectedCommand("gemini-hook"));
+  out = answer();
+  EXPECT_EQ(out["decision"], "deny") << out;
+  EXPECT_NE(out["reason"].get<std::string>().find("approval"), std::string::npos) << out;
+
+  fs::remove(bin() / "gemini");  // none found: deny unless told
+  r = ok({"install", "gemini", "--agent-asks", "yes"});
+  EXPECT_EQ(answer()["decision"], "ask");
+}
+
+// Repeated install/uninstall cycles: the file comes back byte for byte and
+// at most one backup exists at any time (none after uninstall).
+TEST_F(Install, CyclesRestoreTheFileByteForByteAndKeepAtMostOneBackup) {
+  const std::string original = std::string(kClaudeSettings) + "\n\n";  // odd spacing kept
+  put(claudeUser(), original);
+  for (int cycle = 0; cycle < 3; ++cycle) {
+    ok({"install", "claude"});
+    ASSERT_EQ(backups(claudeUser()).size(), 1u);
+    EXPECT_EQ(slurp(backups(claudeUser())[0].string()), original);
+    ok({"install", "claude", "--mode", "decide"});  // an update keeps the first backup
+    ASSERT_EQ(backups(claudeUser()).size(), 1u);
+    EXPECT_EQ(slurp(backups(claudeUser())[0].string()), original);
+    ok({"uninstall", "claude"});
+    EXPECT_EQ(slurp(claudeUser().string()), original) << cycle;
+    EXPECT_TRUE(backups(claudeUser()).empty()) << cycle;
+  }
+  // Changed by someone else while installed: the change stays, the file is
+  // written anew, and the file before uninstall is the one backup.
+  ok({"install", "claude"});
+  ordered_json edited = ordered_json::parse(slurp(claudeUser().string()));
+  edited["model"] = "sonnet";
+  const std::string edited_text = edited.dump(2) + "\n";
+  put(claudeUser(), edited_text);
+  RunResult r = ok({"uninstall", "claude"});
+  ordered_json after = ordered_json::parse(slurp(claudeUser().string()));
+  EXPECT_EQ(after["model"], "sonnet");
+  EXPECT_EQ(after["hooks"], ordered_json::parse(original)["hooks"]);
+  ASSERT_EQ(backups(claudeUser()).size(), 1u);
+  EXPECT_EQ(slurp(backups(claudeUser())[0].string()), edited_text);
+  EXPECT_NE(r.out.find("backup: "), std::string::npos) << r.out;
+}
+
+// On a terminal, install asks which mode (script(1) gives it one).
+TEST_F(Install, OnATerminalInstallAsksForTheClaudeMode) {
+  if (!fs::exists("/usr/bin/script")) GTEST_SKIP() << "no script(1) to give install a terminal";
+  const std::string command = fs::canonical(TOOLGUARD_BINARY).string() + " install claude";
+  RunResult r = runBinary("/usr/bin/script", {"-qec", command, "/dev/null"}, "2\n", installEnv(),
+                          project().string());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Choose 1 or 2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(chosen at the prompt)"), std::string::npos) << r.out;
+  EXPECT_EQ(installedHandler(claudeUser(), "PreToolUse")["command"],
+            expectedCommand("claude", "--mode decide --deadline 590"));
 }
 
 }  // namespace install_test

@@ -92,6 +92,24 @@ TEST_F(PolicyImport, GeminiCliPrioritiesRoundTrip) {
              {shell("terraform apply"), "deny"}});
 }
 
+// Gemini CLI's documented examples: the first rule by priority that matches
+// decides each command, so an ask for git (an unrelated command, read broadly)
+// changes neither the docker ps exception above it nor the docker deny below.
+TEST_F(PolicyImport, GeminiCliDocumentedExamplesKeepTheirPriorities) {
+  auto shell = [](const std::string& command) {
+    return tool("run_shell_command", {{"command", command}});
+  };
+  roundTrip("gemini", "gemini/policies/documented.toml",
+            {{shell("docker ps"), "allow"},
+             {shell("docker rm -f web"), "deny"},
+             {shell("git status"), "ask"},
+             {shell("git status && docker rm -f web"), "deny"},
+             {shell("docker ps && git log"), "ask"},
+             {shell("rm -rf build"), "deny"},
+             {shell("git log && rm -rf build"), "deny"},
+             {tool("write_file", {{"file_path", "notes.txt"}, {"content", "x"}}), "ask"}});
+}
+
 TEST_F(PolicyImport, ABrokenSourceIsAnErrorNamingTheLine) {
   const std::string bad = dir.write("bad.rules",
                                     "prefix_rule(\n  pattern = [\"rm\"],\n"

@@ -51,6 +51,9 @@ void expectSame(const CheckOptions& a, const CheckOptions& b, const std::string&
   EXPECT_EQ(a.guard.no_audit, b.guard.no_audit) << where;
   EXPECT_EQ(a.server, b.server) << where;
   EXPECT_EQ(a.wait_s, b.wait_s) << where;
+  EXPECT_EQ(a.mode, b.mode) << where;
+  EXPECT_EQ(a.agent_asks, b.agent_asks) << where;
+  EXPECT_EQ(a.deadline_s, b.deadline_s) << where;
 }
 
 std::string joined(const Args& args) {
@@ -70,6 +73,11 @@ TEST(CheckArguments, TheFormsHooksUseAreReadDirectlyAsCli11ReadsThem) {
       {"--prompt", "--approval-timeout", "60", "--project", "/w"},
       {"--format", "claude", "--server", "http://127.0.0.1:8787", "--wait", "30"},
       {"--server=unix:/run/toolguard.sock"},
+      // What `toolguard install` writes (agent_hooks.cpp).
+      {"--format", "claude", "--mode", "tighten", "--deadline", "590"},
+      {"--format", "claude", "--mode", "decide", "--deadline", "590"},
+      {"--format", "gemini-hook", "--agent-asks", "--deadline", "50"},
+      {"--format", "gemini-hook", "--deadline", "50"},
   };
   for (const Args& args : hooks) {
     std::optional<CheckOptions> direct = directly(args);
@@ -148,6 +156,24 @@ TEST(CheckArguments, RandomArgumentsReadDirectlyAlwaysAgreeWithCli11) {
     expectSame(*direct, *cli, joined(args));
   }
   EXPECT_GT(direct_count, 800);  // the comparison saw many direct readings
+}
+
+// The hook-only options belong to their format, and a deadline bounds every
+// wait below it.
+TEST(CheckArguments, HookOptionsNeedTheirFormatAndTheDeadlineBoundsWaits) {
+  for (const Args& wrong : std::vector<Args>{{"--mode", "tighten"},
+                                             {"--format", "gemini-hook", "--mode", "tighten"},
+                                             {"--agent-asks"},
+                                             {"--format", "claude", "--agent-asks"},
+                                             {"--batch", "--deadline", "5"},
+                                             {"--format", "claude", "--mode", "loose"}}) {
+    EXPECT_FALSE(throughCli11(wrong).has_value()) << joined(wrong);
+    EXPECT_FALSE(directly(wrong).has_value()) << joined(wrong);
+  }
+  EXPECT_EQ(boundedWait(900, 590), 585);
+  EXPECT_EQ(boundedWait(30, 590), 30);
+  EXPECT_EQ(boundedWait(900, 0), 900);  // no deadline
+  EXPECT_EQ(boundedWait(10, 3), 0);
 }
 
 }  // namespace check_arguments_test

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { igniteEngine, logger, Message, Plugin } from 'multi-llm-ts';
-import { Guard, toolguardValidator } from 'toolguard';
+import { Guard, tellModelWhy, toolguardValidator } from 'toolguard';
 
 import { builtinOptions, tempDir, writePolicy } from './helpers.mjs';
 
@@ -144,9 +144,9 @@ async function collect(stream) {
   return chunks;
 }
 
-test('deny: the tool call is canceled and the generation carries on', async (t) => {
+test('deny: the tool call is canceled, the model is told why, and the generation carries on', async (t) => {
   const { dir, server, engine, untouched } = await setUp(t);
-  const validate = toolguardValidator({ guardOptions: builtinOptions(dir), cwd: dir });
+  const validate = toolguardValidator({ guardOptions: builtinOptions(dir), cwd: dir, engine });
   const chunks = await collect(engine.generate(MODEL, thread(), { toolExecutionValidation: validate }));
   const canceled = chunks.find((c) => c.type === 'tool' && c.state === 'canceled');
   assert.ok(canceled, JSON.stringify(chunks));
@@ -155,9 +155,33 @@ test('deny: the tool call is canceled and the generation carries on', async (t) 
   const text = chunks.filter((c) => c.type === 'content').map((c) => c.text).join('');
   assert.equal(text, FINAL_TEXT);
   assert.equal(server.requests.length, 2);
-  // The model is told why, in the tool result of the second request.
+  // The model is told why, in the tool result of the second request:
+  // toolguard's reason for the model, not multi-llm-ts's fixed text.
   const toolResult = server.requests[1].messages.find((m) => m.role === 'tool');
-  assert.match(toolResult.content, /denied/);
+  const sent = JSON.parse(toolResult.content);
+  const expected = (await validate({ model: MODEL }, 'Bash', { command: DESTRUCTIVE })).extra.reason;
+  assert.match(expected, /^Blocked by toolguard/);
+  assert.deepEqual(sent, { error: expected });
+  assert.doesNotMatch(toolResult.content, /denied by validation function/);
+  assert.equal(canceled.call.result.error, expected);  // the chunk says the same
+  untouched();
+});
+
+test('without the engine option the model reads only multi-llm-ts\'s fixed text', async (t) => {
+  const { dir, server, engine, untouched } = await setUp(t);
+  const validate = toolguardValidator({ guardOptions: builtinOptions(dir), cwd: dir });
+  await collect(engine.generate(MODEL, thread(), { toolExecutionValidation: validate }));
+  const toolResult = server.requests[1].messages.find((m) => m.role === 'tool');
+  assert.deepEqual(JSON.parse(toolResult.content),
+    { error: 'Tool Bash execution denied by validation function.' });
+  // tellModelWhy adds the hook afterwards; the next generation tells why.
+  const remove = tellModelWhy(engine, validate);
+  await collect(engine.generate(MODEL, thread(), { toolExecutionValidation: validate }));
+  const told = JSON.parse(server.requests[3].messages.find((m) => m.role === 'tool').content);
+  assert.match(told.error, /^Blocked by toolguard/);
+  remove();
+  assert.throws(() => tellModelWhy({}, validate), TypeError);
+  assert.throws(() => tellModelWhy(engine, async () => ({})), TypeError);
   untouched();
 });
 
