@@ -8,7 +8,8 @@
 // server, Ollama, vLLM, hosted APIs), runs the tools the model asks for in
 // the current directory, and prints one JSON line per event on stdout.
 // Exit status: 0 the model finished, 3 aborted by the guard, 4 turn limit,
-// 1 an error (endpoint, policy), 2 bad usage.
+// 5 a call denied without --stream (which ends the generation), 1 an error
+// (endpoint, policy), 2 bad usage.
 #include <unistd.h>
 
 #include <filesystem>
@@ -107,6 +108,8 @@ int exitStatusOf(toolguard::AgentStop stop) {
       return 3;
     case toolguard::AgentStop::TurnLimit:
       return 4;
+    case toolguard::AgentStop::Denied:
+      return 5;
     default:
       return 1;
   }

@@ -219,10 +219,10 @@ TEST_F(Prompt, AllowOnceWithStdinAndStdoutOnPipes) {
 }
 
 TEST_F(Prompt, AlwaysAllowAPatternGloballyIsRememberedInTheStore) {
-  auto session = start(bashCall("terraform plan -out p"));
+  auto session = start(bashCall("git push origin main"));
   ASSERT_TRUE(session->waitFor("Choice: ")) << session->screen();
   session->type("2");
-  ASSERT_TRUE(session->waitFor("terraform plan *")) << session->screen();
+  ASSERT_TRUE(session->waitFor("git push origin *")) << session->screen();
   ASSERT_TRUE(session->waitFor("Choice: ")) << session->screen();
   session->type("2");  // the pattern
   ASSERT_TRUE(session->waitFor("everywhere")) << session->screen();
@@ -232,7 +232,7 @@ TEST_F(Prompt, AlwaysAllowAPatternGloballyIsRememberedInTheStore) {
   EXPECT_EQ(d["verdict"], "allow") << session->screen();
   EXPECT_EQ(d["approval"]["binding"], "pattern");
   EXPECT_EQ(d["approval"]["scope"], "global");
-  json later = decide(bashCall("terraform plan -var x=1"));
+  json later = decide(bashCall("git push origin feature -u"));
   EXPECT_EQ(later["verdict"], "allow");
   EXPECT_EQ(later["approval"]["by"], "store");
   json listed = json::parse(tg({"approvals", "list", "--json"}).out);

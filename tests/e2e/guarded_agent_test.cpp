@@ -59,16 +59,25 @@ TEST_P(GuardedAgent, RunsAllowedToolsAndTellsTheModelWhyOthersWereBlocked) {
             call("c4", "write_file", {{"path", "../../../../etc/passwd"}, {"content", "x"}})}),
        ScriptedReply::text("All done.")});
   RunResult r = runAgent(server, {"tidy up"});
-  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   auto list = events(r.out);
   ASSERT_FALSE(list.empty());
   EXPECT_EQ(list.back()["event"], "end");
-  EXPECT_EQ(list.back()["stop"], "completed");
-
   const json* shell = findEvent(list, "tool-call-completed", "run_shell");
   ASSERT_NE(shell, nullptr) << r.out;
   EXPECT_EQ((*shell)["outcome"]["result"]["output"], "hello-from-shell\n");
   EXPECT_EQ(slurp((workspace() / "notes.txt").string()), "hi");
+  if (!GetParam()) {
+    // Not streaming, the first deny (c3) ends the generation: c4 is not judged.
+    EXPECT_EQ(r.exit_code, 5) << r.err << r.out;
+    EXPECT_EQ(list.back()["stop"], "denied");
+    EXPECT_NE(list.back()["reason"].get<std::string>().find("Blocked by toolguard"),
+              std::string::npos);
+    EXPECT_EQ(findEvent(list, "tool-call-canceled", "write_file"), nullptr);
+    EXPECT_EQ(server.requestCount(), 1u);
+    return;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_EQ(list.back()["stop"], "completed");
 
   // Both refused calls reach the model as tool messages that say why.
   ASSERT_EQ(server.requestCount(), 2u);
