@@ -147,6 +147,8 @@ typedef struct tg_ask tg_ask;
 /* Called when a call needs approval and nothing remembered covers it, on the
  * thread that is checking the call. `request_json` (valid during the call):
  *   {"call": {...}, "decision": {...},   (the decision's "id" is this ask's)
+ *    "tool_metadata": {"category": "...", "side_effect": "...", "risk": "...",
+ *                      "read_only": false},
  *    "options": [{"binding": "exact"|"pattern"|"tool", "value": "...",
  *                 "description": "..."}, ...],
  *    "scopes": ["session", "project", "agent", "global"], "timeout_ms": N}

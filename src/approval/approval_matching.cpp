@@ -9,6 +9,7 @@
 
 #include "core/glob.hpp"
 #include "pattern_commands.hpp"
+#include "shell/shell_facts.hpp"
 #include "shell/unwrap.hpp"
 
 namespace toolguard::detail {
@@ -24,18 +25,6 @@ const std::string& patternWord(const ShellWord& word) {
   return word.dynamic ? word.source : word.text;
 }
 
-bool writesFiles(const ShellRedirect& redirect) {
-  if (redirect.op.find('>') == std::string::npos) return false;
-  const std::string& target = redirect.target.text;
-  if (redirect.target.dynamic) return true;
-  if (target == "/dev/null") return false;
-  if (target == "-" && redirect.op.find('&') != std::string::npos) return false;  // `>&-` closes
-  // `2>&1`, `>&2`: duplicating a descriptor writes no file.
-  bool descriptor = !target.empty() && std::all_of(target.begin(), target.end(),
-                                                   [](char c) { return c >= '0' && c <= '9'; });
-  return !(descriptor && redirect.op.find('&') != std::string::npos);
-}
-
 // True when a pattern may speak for this command at all.
 bool patternMayCover(const SimpleCommand& command) {
   if (command.words.empty() || command.nameIsDynamic() || command.runsFromUnusualPlace()) {
@@ -48,7 +37,7 @@ bool patternMayCover(const SimpleCommand& command) {
   // A command that runs another one (`npm exec -- CMD`, `uv run CMD`) is
   // approved by exact call only.
   if (!unwrap(command).empty()) return false;
-  return std::none_of(command.redirects.begin(), command.redirects.end(), writesFiles);
+  return std::none_of(command.redirects.begin(), command.redirects.end(), redirectWritesAFile);
 }
 
 bool matchesWhole(const RE2& regex, const std::string& text) {
@@ -101,7 +90,8 @@ std::vector<std::string> patternTokens(const std::string& pattern) {
 
 // Every command the pattern's words match, with only the harmless options of
 // the listed command it names (pattern_commands.hpp).
-bool commandsMatch(const ShellProgram& program, const std::string& pattern) {
+bool commandsMatch(const ShellProgram& program, const std::string& pattern,
+                   const std::string& cwd) {
   if (program.parse_error || program.too_deep || program.commands.empty()) return false;
   const auto listed = patternCommandOf(patternTokens(pattern));
   if (!listed) return false;
@@ -109,7 +99,7 @@ bool commandsMatch(const ShellProgram& program, const std::string& pattern) {
   return std::all_of(program.commands.begin(), program.commands.end(),
                      [&](const SimpleCommand& command) {
                        return patternMayCover(command) && compiled.matches(command) &&
-                              onlyHarmlessWords(command, *listed->first, listed->second);
+                              onlyHarmlessWords(command, *listed->first, listed->second, cwd);
                      });
 }
 
@@ -128,7 +118,7 @@ bool patternCovers(const CallView& view, const std::string& pattern) {
   bool any = false;
   if (isShellTool(view)) {
     const ShellProgram* program = view.shellProgram();
-    if (!program || !commandsMatch(*program, pattern)) return false;
+    if (!program || !commandsMatch(*program, pattern, view.call().context.cwd)) return false;
     any = true;
   }
   if (!view.rawPaths().empty()) {

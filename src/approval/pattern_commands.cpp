@@ -1,7 +1,11 @@
 // Which commands a pattern approval may cover (pattern_commands.hpp).
 #include "pattern_commands.hpp"
 
+#include <re2/re2.h>
+
 #include <array>
+#include <filesystem>
+#include <fstream>
 
 namespace toolguard::detail {
 namespace {
@@ -16,11 +20,11 @@ constexpr std::array kPatternCommands{
                    "-u|--set-upstream|--tags|--follow-tags|--no-follow-tags|-n|--dry-run|-v|"
                    "--verbose|-q|--quiet|--porcelain|--progress|--no-progress|--atomic|"
                    "--no-atomic|--no-verify",
-                   "", "+:"},
+                   "", "+:", true},
     PatternCommand{"git fetch",
-                   "--all|--prune|-p|--prune-tags|-P|--tags|-t|--no-tags|-v|--verbose|-q|--quiet|"
-                   "--dry-run|--unshallow|--progress|--no-progress",
-                   "--depth|--deepen|--shallow-since", "+:"},
+                   "--prune|-p|--tags|-t|--no-tags|-v|--verbose|-q|--quiet|--dry-run|--unshallow|"
+                   "--progress|--no-progress",
+                   "--depth|--deepen|--shallow-since", "+:", true, false},
     PatternCommand{"gh pr list|view|status|diff|checks", "-c|--comments|--web|-w",
                    "-R|--repo|-s|--state|-L|--limit|-B|--base|-A|--author|-l|--label|--json"},
     PatternCommand{"gh issue list|view|status", "-c|--comments|--web|-w",
@@ -46,6 +50,40 @@ bool spellingListed(std::string_view list, std::string_view word) {
   return false;
 }
 
+// The repository configuration that applies in `cwd`: .git/config of the
+// nearest directory with a .git directory (a linked worktree's .git file is
+// not followed: its remotes are not checked, so nothing is covered there).
+std::optional<std::filesystem::path> gitConfigFor(const std::string& cwd) {
+  std::error_code error;
+  for (std::filesystem::path dir = cwd; !dir.empty(); dir = dir.parent_path()) {
+    if (std::filesystem::is_directory(dir / ".git", error)) return dir / ".git" / "config";
+    if (std::filesystem::exists(dir / ".git", error)) return std::nullopt;
+    if (dir == dir.parent_path()) break;
+  }
+  return std::nullopt;
+}
+
+// A remote named in the repository's configuration (`[remote "NAME"]`).
+bool configuredRemote(const std::string& cwd, const std::string& name) {
+  static const RE2 kPlainName("[A-Za-z0-9_][A-Za-z0-9_.-]*");
+  if (!RE2::FullMatch(name, kPlainName) || name.find("..") != std::string::npos) return false;
+  const std::optional<std::filesystem::path> config = gitConfigFor(cwd);
+  if (!config) return false;
+  std::ifstream in(*config);
+  const std::string header = "[remote \"" + name + "\"]";
+  for (std::string line; std::getline(in, line);) {
+    const size_t start = line.find_first_not_of(" \t");
+    if (start == std::string::npos) continue;
+    std::string trimmed = line.substr(start);
+    while (!trimmed.empty() &&
+           (trimmed.back() == ' ' || trimmed.back() == '\t' || trimmed.back() == '\r')) {
+      trimmed.pop_back();
+    }
+    if (trimmed == header) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<std::pair<const PatternCommand*, size_t>> patternCommandOf(
@@ -63,9 +101,10 @@ std::optional<std::pair<const PatternCommand*, size_t>> patternCommandOf(
 }
 
 bool onlyHarmlessWords(const SimpleCommand& command, const PatternCommand& entry,
-                       size_t prefix_words) {
+                       size_t prefix_words, const std::string& cwd) {
   const std::vector<ShellWord>& words = command.words;
   bool operands_only = false;
+  size_t operands = 0;
   for (size_t i = prefix_words; i < words.size(); ++i) {
     const ShellWord& word = words[i];
     if (word.dynamic) return false;
@@ -77,6 +116,11 @@ bool onlyHarmlessWords(const SimpleCommand& command, const PatternCommand& entry
       if (!text.empty() && entry.refused_operand_starts.find(text[0]) != std::string_view::npos) {
         return false;
       }
+      if (entry.remote_first && operands == 0 && !configuredRemote(cwd, text)) return false;
+      if (operands > 0 && !entry.local_destinations && text.find(':') != std::string::npos) {
+        return false;
+      }
+      ++operands;
       continue;
     }
     if (text == "--") {

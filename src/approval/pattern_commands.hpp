@@ -23,6 +23,13 @@ struct PatternCommand {
   /// Operands starting with one of these characters are not covered
   /// (`git push +main` forces, `git push origin :main` deletes).
   std::string_view refused_operand_starts = {};
+  /// The first operand, when there is one, must name a remote the
+  /// repository's configuration has (`git push ./evil.git` runs that
+  /// repository's hooks; a URL sends the code anywhere).
+  bool remote_first = false;
+  /// Refspecs may name a local destination (`src:dst`); not for fetch, which
+  /// would move a local branch to what the remote has.
+  bool local_destinations = true;
 };
 
 /// The entry whose prefix the pattern's first words spell, and how many
@@ -32,8 +39,9 @@ std::optional<std::pair<const PatternCommand*, size_t>> patternCommandOf(
 
 /// Whether every word of `command` after its first `prefix_words` is a word
 /// known before it runs and either an operand or a harmless option of `entry`.
+/// `cwd` is where the command runs (its repository's remotes are read there).
 bool onlyHarmlessWords(const SimpleCommand& command, const PatternCommand& entry,
-                       size_t prefix_words);
+                       size_t prefix_words, const std::string& cwd);
 
 /// The listed prefixes, for messages ("git push, git fetch, ...").
 std::string patternCommandList();

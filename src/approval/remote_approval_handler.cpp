@@ -69,7 +69,7 @@ class RemoteApprovalHandler : public ApprovalHandler {
                           {"reason", request.decision.reason},
                           {"rule", request.decision.rule_id},
                           {"id", request.decision.id}}},
-                        {"tool", toJson(request.tool)},
+                        {"tool_metadata", toJson(request.tool)},
                         {"offer", {{"bindings", bindings}, {"scopes", scopes}}},
                         {"wait", wait_s}};
     std::string text = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

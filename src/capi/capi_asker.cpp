@@ -36,7 +36,7 @@ json requestJson(const ApprovalRequest& request) {
   for (ApprovalScope scope : request.scopes) scopes.push_back(toString(scope));
   return {{"call", toJson(request.call)},
           {"decision", cli::decisionToJson(request.decision, request.call.tool)},
-          {"tool", toJson(request.tool)},
+          {"tool_metadata", toJson(request.tool)},
           {"options", std::move(options)},
           {"scopes", std::move(scopes)},
           {"timeout_ms", request.timeout.count()}};

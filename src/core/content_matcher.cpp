@@ -1,6 +1,7 @@
 // Terms and patterns anywhere in a call (content_matcher.hpp).
 #include "content_matcher.hpp"
 
+#include <glob.h>
 #include <re2/re2.h>
 
 #include "toolguard/policy_error.hpp"
@@ -22,6 +23,30 @@ size_t invisibleAt(std::string_view text, size_t i) {
     if (text.substr(i, mark.size()) == mark) return mark.size();
   }
   return 0;
+}
+
+// The names a glob word expands to where the call runs, as the shell (or a
+// file tool) would expand it: `cat prod-d?.conf` mentions prod-db.conf when
+// that file is there. Relative words are expanded in `cwd` and tested
+// without it; at most 1,024 names are looked at.
+template <typename Test>
+bool anyExpansion(const std::string& word, const std::string& cwd, Test test) {
+  if (word.find_first_of("*?[") == std::string::npos || word.size() > 4096) return false;
+  const bool relative = !word.starts_with('/');
+  if (relative && (cwd.empty() || cwd.front() != '/')) return false;
+  const std::string prefix = relative ? (cwd.ends_with('/') ? cwd : cwd + "/") : "";
+  glob_t found{};
+  const int status = ::glob((prefix + word).c_str(), GLOB_NOSORT, nullptr, &found);
+  bool matched = false;
+  if (status == 0) {
+    for (size_t i = 0; i < found.gl_pathc && i < 1024 && !matched; ++i) {
+      std::string_view name = found.gl_pathv[i];
+      if (relative && name.starts_with(prefix)) name.remove_prefix(prefix.size());
+      matched = test(name);
+    }
+  }
+  globfree(&found);
+  return matched;
 }
 
 }  // namespace
@@ -67,7 +92,14 @@ bool CompiledContentMatcher::matchesText(std::string_view text) const {
   return regex_ && RE2::PartialMatch(text, *regex_);
 }
 
+bool CompiledContentMatcher::matchesWithExpansion(const std::string& text,
+                                                  const std::string& cwd) const {
+  return matchesText(text) ||
+         anyExpansion(text, cwd, [this](std::string_view name) { return matchesText(name); });
+}
+
 bool CompiledContentMatcher::matches(const CallView& view) const {
+  const std::string& cwd = view.call().context.cwd;
   // Iteratively: arguments are bounded in depth before they get here, but a
   // walk that cannot overflow the stack needs no such promise.
   std::vector<const nlohmann::json*> pending{&view.call().args};
@@ -75,7 +107,7 @@ bool CompiledContentMatcher::matches(const CallView& view) const {
     const nlohmann::json* value = pending.back();
     pending.pop_back();
     if (value->is_string()) {
-      if (matchesText(value->get_ref<const std::string&>())) return true;
+      if (matchesWithExpansion(value->get_ref<const std::string&>(), cwd)) return true;
     } else if (value->is_object()) {
       for (auto it = value->begin(); it != value->end(); ++it) {
         if (matchesText(it.key())) return true;
@@ -88,13 +120,16 @@ bool CompiledContentMatcher::matches(const CallView& view) const {
   if (const ShellProgram* program = view.shellProgram()) {
     for (const SimpleCommand& command : program->commands) {
       for (const ShellWord& word : command.words) {
-        if (matchesText(word.text)) return true;
+        if (matchesWithExpansion(word.text, cwd)) return true;
       }
       for (const auto& [name, value] : command.assignments) {
         if (matchesText(value.text)) return true;
       }
       for (const ShellRedirect& redirect : command.redirects) {
-        if (matchesText(redirect.target.text) || matchesText(redirect.document.text)) return true;
+        if (matchesWithExpansion(redirect.target.text, cwd) ||
+            matchesText(redirect.document.text)) {
+          return true;
+        }
       }
     }
   }

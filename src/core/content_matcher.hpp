@@ -30,6 +30,9 @@ class CompiledContentMatcher {
   /// Whether one string holds a term or a pattern.
   bool matchesText(std::string_view text) const;
 
+  /// matchesText, or a name the text expands to as a glob in `cwd`.
+  bool matchesWithExpansion(const std::string& text, const std::string& cwd) const;
+
   /// e.g. `content contains "prod-db"`.
   std::string describe() const;
 

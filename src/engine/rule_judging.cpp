@@ -1,6 +1,8 @@
 // Consulting the rules: strictest finding wins, then tool policy, then default.
 #include "rule_judging.hpp"
 
+#include <algorithm>
+
 #include "allow_list.hpp"
 #include "build_file_judgement.hpp"
 #include "core/judgement.hpp"
@@ -8,6 +10,7 @@
 #include "shell/command_accesses.hpp"
 #include "shell/program_specs.hpp"
 #include "shell/safe_commands.hpp"
+#include "shell/shell_facts.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -80,12 +83,33 @@ void judgeCommands(const CompiledPolicy& compiled, const ShellProgram& program,
     // A wrapper's own words must be known too (`uv run --with PKG`, `npx
     // PKG`, `env -C /tmp make` run more than the command they wrap).
     std::string wrapper_unknown;
-    if (allow_list && !granted && !command.words.empty() &&
-        !(wraps[c] && wrapperIsKnown(scene, wrapper_unknown))) {
-      Finding denied = notOnAllowList("the command '" + command.nameWithSubcommand() + "'");
-      best.consider(denied, allowListRule().get(), command.text);
-      d.consulted.push_back(RuleTrace{allowListRule(), std::move(denied), c});
-      continue;
+    if (allow_list) {
+      // Every command needs the list, a bare redirection too; and a rule
+      // about a command's words says nothing about files its redirections
+      // write (`git status > notes.txt`).
+      std::optional<std::string> not_listed;
+      // A wrapper passes on its own only when it writes nothing itself
+      // (`time -o FILE`): what it runs is judged as a command of its own.
+      auto writes = [&] {
+        const std::vector<PathAccess> accesses = commandAccesses(scene);
+        return std::any_of(accesses.begin(), accesses.end(),
+                           [](const PathAccess& a) { return a.kind == PathAccessKind::Write; });
+      };
+      if (!granted && !(wraps[c] && !command.words.empty() &&
+                        wrapperIsKnown(scene, wrapper_unknown) && !writes())) {
+        not_listed = command.words.empty() ? "the redirection '" + command.text + "'"
+                                           : "the command '" + command.nameWithSubcommand() + "'";
+      } else if (std::any_of(command.redirects.begin(), command.redirects.end(),
+                             redirectWritesAFile)) {
+        not_listed =
+            "writing a file through a redirection of '" + command.nameWithSubcommand() + "'";
+      }
+      if (not_listed) {
+        Finding denied = notOnAllowList(*not_listed);
+        best.consider(denied, allowListRule().get(), command.text);
+        d.consulted.push_back(RuleTrace{allowListRule(), std::move(denied), c});
+        continue;
+      }
     }
     if (!found && !rules.empty() && !command.words.empty() && wraps[c] &&
         !wrapperIsKnown(scene, wrapper_unknown)) {

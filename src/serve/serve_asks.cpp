@@ -116,7 +116,7 @@ store::AskRecord StoreAskHandler::record(const ApprovalRequest& request, const s
   a.call = toJson(request.call);
   a.decision = cli::decisionToJson(request.decision, request.call.tool);
   a.decision["detail"] = askDetail(request.call, request.decision, engine, origin);
-  a.decision["tool"] = toJson(request.tool);
+  a.decision["tool_metadata"] = toJson(request.tool);
   a.offer = offerJson(request.options, request.scopes, request.decision);
   a.created = detail::formatAuditTime(SystemClock::now());
   a.expires = detail::formatAuditTime(expires);
@@ -327,6 +327,24 @@ HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Ca
       return errorResponse(400, std::string("decision.") + key + ": a string");
     }
   }
+  // What the asking program says its tool is (shown on the card beside its
+  // other claims): only the known fields, each of its type.
+  nlohmann::json tool_metadata;
+  if (in.contains("tool_metadata")) {
+    const nlohmann::json& m = in["tool_metadata"];
+    if (!m.is_object()) return errorResponse(400, "tool_metadata: an object");
+    for (const char* key : {"category", "side_effect", "risk"}) {
+      if (!m.contains(key)) continue;
+      if (!m[key].is_string())
+        return errorResponse(400, std::string("tool_metadata.") + key + ": a string");
+      tool_metadata[key] = m[key];
+    }
+    if (m.contains("read_only")) {
+      if (!m["read_only"].is_boolean())
+        return errorResponse(400, "tool_metadata.read_only: true or false");
+      tool_metadata["read_only"] = m["read_only"];
+    }
+  }
   const nlohmann::json offer = in.value("offer", nlohmann::json::object());
   const nlohmann::json& bindings = offer.value("bindings", nlohmann::json::array());
   const nlohmann::json& scopes = offer.value("scopes", nlohmann::json::array());
@@ -369,6 +387,7 @@ HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Ca
   a.id = detail::randomAuditId();
   a.call = toJson(call);
   a.decision = in["decision"];
+  if (!tool_metadata.is_null()) a.decision["tool_metadata"] = std::move(tool_metadata);
   a.offer = {{"bindings", bindings},
              {"scopes", scopes},
              {"rule", offer.value("rule", "")},

@@ -209,4 +209,17 @@ std::vector<ShellWord> writtenPaths(const SimpleCommand& command) {
   return out;
 }
 
+bool redirectWritesAFile(const ShellRedirect& redirect) {
+  if (redirect.op.find('>') == std::string::npos) return false;
+  const std::string& target = redirect.target.text;
+  if (redirect.target.dynamic) return true;
+  if (target == "/dev/null") return false;
+  if (target == "-" && redirect.op.find('&') != std::string::npos) return false;  // `>&-` closes
+  // `2>&1`, `>&2`: duplicating a descriptor writes no file.
+  const bool descriptor = !target.empty() && std::all_of(target.begin(), target.end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
+  return !(descriptor && redirect.op.find('&') != std::string::npos);
+}
+
 }  // namespace toolguard::detail

@@ -246,17 +246,66 @@ bool shellOwnWordsAreKnown(const std::vector<ShellWord>& words, bool bash, std::
   return true;
 }
 
-bool wrapperIsKnown(const CommandScene& scene, std::string& why) {
-  const std::string_view name = scene.command.commandName();
-  if (runsBashScripts(name) && !shellOwnWordsAreKnown(scene.command.words, name == "bash", why)) {
+// find's own words with its -exec/-execdir/-ok/-okdir parts taken out (they
+// are judged as the commands they run): every one must be what the find
+// table knows harmless, so `find . -exec true \; -delete` and `-fprint FILE`
+// are not taken for a wrapper that only runs its command.
+bool findOwnWordsAreKnown(const CommandScene& scene, std::string& why) {
+  SimpleCommand own = scene.command;
+  own.words.clear();
+  const std::vector<ShellWord>& words = scene.command.words;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (!words[i].dynamic && oneOf(words[i].text, {"-exec", "-execdir", "-ok", "-okdir"})) {
+      size_t end = i + 1;
+      while (end < words.size() && words[end].text != ";" &&
+             !(words[end].text == "+" && words[end - 1].text == "{}")) {
+        ++end;
+      }
+      i = end;  // past the terminator
+      continue;
+    }
+    own.words.push_back(words[i]);
+  }
+  const ProgramSpec* spec = programSpec("find");
+  if (spec == nullptr) {
+    why = "find's own options are not known";
     return false;
   }
+  const CommandScene own_scene{own, scene.program, scene.view, scene.home};
+  const TableParse parse = parseWithTable(*spec, own.arguments(), &own_scene);
+  if (!parse.known()) {
+    why = "find " + parse.unknown;
+    return false;
+  }
+  return true;
+}
+
+bool wrapperIsKnown(const CommandScene& scene, std::string& why) {
+  const std::string_view name = scene.command.commandName();
+  // A shell runs only the commands of its script, each judged on its own.
+  if (runsBashScripts(name)) return shellOwnWordsAreKnown(scene.command.words, name == "bash", why);
+  // An interpreter whose code runs a command runs the rest of that code too:
+  // it is never only a wrapper (`python3 <<< "os.system('ls'); ..."`).
+  if (isInterpreter(name)) {
+    why = "'" + std::string(name) + "' runs code besides the commands found in it";
+    return false;
+  }
+  if (name == "find") return findOwnWordsAreKnown(scene, why);
+  // parallel's own options can send its commands elsewhere (-S HOST) or
+  // feed them anything (--pipe): only `parallel CMD ... ::: ARGS`.
+  if (name == "parallel") {
+    const std::vector<ShellWord>& words = scene.command.words;
+    if (words.size() < 2 || words[1].dynamic || words[1].text.starts_with('-')) {
+      why = "parallel's own options are not known to be harmless";
+      return false;
+    }
+    return true;
+  }
   // Followed by the rules that judge what they run: shells and eval (the
-  // text), sudo and the like (privilege), xargs and find (the command and
-  // its run-time arguments), interpreters (their code).
+  // text), sudo and the like (privilege), xargs (the command and its
+  // run-time arguments).
   if (oneOf(name, {"sudo", "doas", "pkexec", "su", "busybox", "eval", "command", "builtin", "exec",
-                   "xargs", "find", "parallel"}) ||
-      isInterpreter(name)) {
+                   "xargs"})) {
     return true;
   }
   const ProgramSpec* spec = programSpec(name);

@@ -286,6 +286,7 @@ test('an ask appears without reload, shows the call, and allow once lets the che
     assert.doesNotMatch(shown, /escalat|\breported\b/i, `no policy jargon on the card: ${shown}`);
     assert.equal((await text(c.getByTestId('ask-rule'))).trim(), 'shell-unknown-command');
     assert.match(await text(c.getByTestId('ask-reason')), /git push/);
+    assert.equal(await text(c.getByTestId('ask-tool-risk')), 'high risk, irreversible, shell');
     assert.match(await text(c.getByTestId('ask-left')), /\d+ (s|min)/);
     const waited = await text(c.getByTestId('ask-waited'));
     assert.match(waited, /\d+ s/);

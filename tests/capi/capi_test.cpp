@@ -215,6 +215,10 @@ TEST(CApi, AskerAlwaysAllowIsRememberedForTheSession) {
   EXPECT_EQ(asker.last_request["call"]["args"]["command"], "git push origin main");
   EXPECT_EQ(asker.last_request["decision"]["verdict"], "ask");
   EXPECT_FALSE(asker.last_request["options"].empty());
+  EXPECT_EQ(asker.last_request["tool_metadata"], (json{{"category", "shell"},
+                                                       {"side_effect", "irreversible"},
+                                                       {"risk", "high"},
+                                                       {"read_only", false}}));
   json again = check(guard.get(), call.dump());
   EXPECT_EQ(again["verdict"], "allow");
   EXPECT_EQ(again["approval"]["by"], "session-cache");

@@ -142,13 +142,19 @@ TEST(AllowList, EveryCommandOfAProgramNeedsTheList) {
   EXPECT_EQ(decide(e, "Bash", {{"command", "git status && git log -1"}}).verdict, Verdict::Allow);
   for (const char* other :
        {"ls", "git status && ls", "git status; cat README.md", "echo $(ls)", "timeout 5 ls",
-        "git status | head", "terraform plan", "git push", "'git' status; ls"}) {
+        "git status | head", "terraform plan", "git push", "'git' status; ls",
+        "git status; > important.txt", "git status >> important.txt", "git status > important.txt",
+        "git status &> out.log", "time -o important.txt git status",
+        "find . -exec git status \\; -delete",
+        "python3 <<< \"import os; os.system('git status'); os.remove('x')\"",
+        "parallel -S evil.example.com git status ::: a"}) {
     Decision d = decide(e, "Bash", {{"command", other}});
     EXPECT_EQ(d.verdict, Verdict::Deny) << other << ": " << d.reason;
   }
   // A known wrapper around a listed command is judged through that command.
   EXPECT_EQ(decide(e, "Bash", {{"command", "timeout 5 git status"}}).verdict, Verdict::Allow);
-  EXPECT_EQ(decide(e, "Bash", {{"command", "timeout 5 git status"}}).rule_id.empty(), false);
+  EXPECT_EQ(decide(e, "Bash", {{"command", "git status 2>&1 > /dev/null"}}).verdict,
+            Verdict::Allow);
 }
 
 // An untrusted project cannot put a tool on the list with a tool policy of ask.

@@ -7,6 +7,7 @@
 
 #include "approval/approval_matching.hpp"
 #include "support/calls.hpp"
+#include "support/temp_dir.hpp"
 #include "toolguard/guard.hpp"
 #include "toolguard/policy_builder.hpp"
 #include "toolguard/tool_catalog.hpp"
@@ -183,6 +184,16 @@ TEST(ApprovalFlow, AnExactCallApprovalHoldsInItsDirectoryOnly) {
 TEST(ApprovalFlow, ACommandPatternCoversItsCommandsAndNothingChainedToThem) {
   ScriptedPerson person;
   Guard guard = guardWith(person.handler());
+  // A repository with the remote origin: git push patterns cover pushes to
+  // the remotes it has.
+  toolguard::testing::TempDir repo;
+  repo.write(".git/config", "[remote \"origin\"]\n\turl = https://example.com/app.git\n");
+  auto bash = [&](const std::string& command) {
+    ToolCall c = makeCall("Bash", {{"command", command}}, repo.path().string());
+    c.context.session = "s1";
+    c.context.agent = "coder";
+    return c;
+  };
   guard.decide(bash("git push origin main"));
   ASSERT_TRUE(person.last);
   ASSERT_EQ(person.last->options.size(), 2u);  // exact call, pattern; never the whole shell tool

@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "support/temp_dir.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/policy_builder.hpp"
 #include "toolguard/rule_spec.hpp"
@@ -79,6 +80,27 @@ TEST(ContentMatcher, TheShellSeesWordsAsTheShellWill) {
     EXPECT_EQ(verdictOf(e, "Bash", {{"command", command}}), Verdict::Abort) << command;
   }
   EXPECT_NE(verdictOf(e, "Bash", {{"command", "psql -h dev-db"}}), Verdict::Abort);
+}
+
+// A glob mentions what it expands to where the call runs.
+TEST(ContentMatcher, AGlobMentionsTheNamesItExpandsTo) {
+  testing::TempDir dir;
+  dir.write("prod-db.conf", "x");
+  Engine e = engineAborting({"prod-db"});
+  auto in = [&](const std::string& tool, json args) {
+    ToolCall call;
+    call.tool = tool;
+    call.args = std::move(args);
+    call.context.cwd = dir.path().string();
+    return e.decide(call).verdict;
+  };
+  for (const char* command : {"cat prod-d?.conf", "cat prod-d[b].conf", "cat pro*.conf",
+                              "grep -r secret prod-d*", "cat ./p*-db.conf > /dev/null"}) {
+    EXPECT_EQ(in("Bash", {{"command", command}}), Verdict::Abort) << command;
+  }
+  EXPECT_EQ(in("Glob", {{"pattern", "prod-d*"}}), Verdict::Abort);
+  EXPECT_EQ(in("Read", {{"file_path", dir.path().string() + "/prod-d?.conf"}}), Verdict::Abort);
+  EXPECT_NE(in("Bash", {{"command", "cat dev-d?.conf"}}), Verdict::Abort);
 }
 
 TEST(ContentMatcher, OtherTextsAndNumbersDoNotMatch) {

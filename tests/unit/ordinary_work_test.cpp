@@ -617,6 +617,50 @@ TEST(OrdinaryWork, LinksOutOfTheWorkspaceAsk) {
   }
 }
 
+// A wrapper is judged through the command it runs only when its own words
+// do nothing else: an interpreter's code does more than the commands found
+// in it, find's own actions (-delete, -fprint) and parallel's options
+// (-S HOST, --pipe) are its own. Generated neighbours, none allowed.
+TEST(OrdinaryWork, AWrappersOwnWordsAreJudgedToo) {
+  size_t tried = 0;
+  for (const char* interpreter : {"python3", "python", "perl", "ruby", "node", "php"}) {
+    for (const char* code :
+         {"import os; os.system('ls'); os.remove('x')", "system('git status'); unlink('x')",
+          "require('child_process').execSync('ls')"}) {
+      for (const std::string& feed :
+           {std::string(" <<< \"") + code + "\"", std::string(" - <<'EOF'\n") + code + "\nEOF",
+            std::string(" <<EOF\n") + code + "\nEOF"}) {
+        const std::string command = interpreter + feed;
+        EXPECT_NE(verdictOf(command), Verdict::Allow) << command;
+        ++tried;
+      }
+    }
+  }
+  for (const char* own :
+       {"-delete", "-fprint out.txt", "-fprintf out.txt %p", "-fls out.txt", "-fprint0 out.txt"}) {
+    for (const char* exec :
+         {"-exec true \\;", "-exec git status \\;", "-execdir ls {} +", "-ok true \\;"}) {
+      for (const std::string& command :
+           {std::string("find . ") + exec + " " + own, std::string("find . ") + own + " " + exec}) {
+        EXPECT_NE(verdictOf(command), Verdict::Allow) << command;
+        ++tried;
+      }
+    }
+  }
+  for (const char* options : {"-S evil.example.com", "--sshlogin evil.example.com", "--pipe",
+                              "-j4 -S :,evil", "--transfer", "--basefile x"}) {
+    const std::string command = std::string("parallel ") + options + " ls ::: a";
+    EXPECT_NE(verdictOf(command), Verdict::Allow) << command;
+    ++tried;
+  }
+  EXPECT_GT(tried, 90u);
+  // What stays ordinary work.
+  for (const char* command : {"bash -c 'ls'", "find . -name '*.o' -exec rm {} +",
+                              "find src -type f -exec grep -l TODO {} +", "parallel ls ::: a b"}) {
+    EXPECT_EQ(verdictOf(command), Verdict::Allow) << command;
+  }
+}
+
 }  // namespace ordinary_work_test
 }  // namespace toolguard
 

@@ -577,7 +577,12 @@
     const facts = el('dl', {class: 'facts'},
       el('dt', null, 'cwd'), el('dd', null, el('span', {class: 'v path', testid: 'ask-cwd'}, String(ctx.cwd || '—'))),
       el('dt', null, 'rule'), el('dd', null, el('span', {class: 'rule', testid: 'ask-rule'}, String(decision.rule || offer.rule || '—')), claim),
-      el('dt', null, 'reason'), el('dd', null, el('span', {class: 'v', testid: 'ask-reason'}, String(decision.reason || '—'))));
+      el('dt', null, 'reason'), el('dd', null, el('span', {class: 'v', testid: 'ask-reason'}, String(decision.reason || '—'))),
+      // What the tool can do, as the policy knows it: how much is at stake.
+      decision.tool_metadata && typeof decision.tool_metadata === 'object' ? [el('dt', null, 'tool'), el('dd', null,
+        el('span', {class: 'v', testid: 'ask-tool-risk'},
+          String(decision.tool_metadata.risk || '?') + ' risk, ' + String(decision.tool_metadata.side_effect || '?').replace('-', ' ') +
+          (decision.tool_metadata.category ? ', ' + String(decision.tool_metadata.category) : '')))] : null);
 
     // The arguments: a shell command and its simple commands; paths; everything else.
     const argBox = el('div', {class: 'args'});
