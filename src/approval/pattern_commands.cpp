@@ -63,10 +63,17 @@ std::optional<std::filesystem::path> gitConfigFor(const std::string& cwd) {
   return std::nullopt;
 }
 
-// A remote named in the repository's configuration (`[remote "NAME"]`).
+// A remote name git cannot take for a repository on disk: a plain name
+// (no `/`, `:`, leading dot) that the repository's configuration names
+// (`[remote "NAME"]`), or that names nothing in `cwd` (git would then fail,
+// not push to a directory whose hooks run).
 bool configuredRemote(const std::string& cwd, const std::string& name) {
   static const RE2 kPlainName("[A-Za-z0-9_][A-Za-z0-9_.-]*");
   if (!RE2::FullMatch(name, kPlainName) || name.find("..") != std::string::npos) return false;
+  if (cwd.empty() || cwd.front() != '/') return false;
+  std::error_code error;
+  const bool on_disk = std::filesystem::exists(std::filesystem::path(cwd) / name, error) || error;
+  if (!on_disk) return true;
   const std::optional<std::filesystem::path> config = gitConfigFor(cwd);
   if (!config) return false;
   std::ifstream in(*config);
