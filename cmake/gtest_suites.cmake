@@ -19,6 +19,10 @@ if(NOT status EQUAL 0)
   message(FATAL_ERROR "${PROGRAM} --gtest_list_tests failed (${status}):\n${listing}\n${errors}")
 endif()
 
+# A suite that hangs fails after this long instead of holding the run until
+# CI's own limit; no suite comes near it, even under ASan.
+set(SUITE_TIMEOUT 1200)
+
 set(suites "")
 string(REPLACE "\n" ";" lines "${listing}")
 foreach(line IN LISTS lines)
@@ -38,7 +42,7 @@ foreach(suite IN LISTS suites)
   string(APPEND script
     "add_test([==[${name}]==] [==[${PROGRAM}]==] [==[--gtest_filter=${suite}.*]==])\n"
     "set_tests_properties([==[${name}]==] PROPERTIES LABELS [==[${LABELS}]==]"
-    " WORKING_DIRECTORY [==[${WORKING_DIRECTORY}]==]")
+    " WORKING_DIRECTORY [==[${WORKING_DIRECTORY}]==] TIMEOUT ${SUITE_TIMEOUT}")
   if(ENVIRONMENT)
     string(APPEND script " ENVIRONMENT [==[${ENVIRONMENT}]==]")
   endif()

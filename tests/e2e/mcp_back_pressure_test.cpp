@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "e2e/cli_fixture.hpp"
+#include "support/prepared_exec.hpp"
 
 namespace toolguard::testing {
 namespace mcp_back_pressure_test {
@@ -58,7 +59,7 @@ class McpBackPressure : public Cli {
     ASSERT_EQ(::pipe2(in, O_CLOEXEC), 0);
     ASSERT_EQ(::pipe2(out, O_CLOEXEC), 0);
     const std::string err = (dir.path() / "proxy-stderr.txt").string();
-    const std::map<std::string, std::string> environment = env();
+    const PreparedExec program(TOOLGUARD_BINARY, args, env());
     pid_ = ::fork();
     ASSERT_GE(pid_, 0);
     if (pid_ == 0) {
@@ -67,19 +68,7 @@ class McpBackPressure : public Cli {
       int err_fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
       if (err_fd >= 0) ::dup2(err_fd, 2);
       if (::chdir(dir.path().c_str()) != 0) _exit(127);
-      for (const auto& [k, v] : environment) {
-        if (v.empty()) {
-          ::unsetenv(k.c_str());
-        } else {
-          ::setenv(k.c_str(), v.c_str(), 1);
-        }
-      }
-      std::vector<char*> argv;
-      argv.push_back(const_cast<char*>(TOOLGUARD_BINARY));
-      for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      ::execv(TOOLGUARD_BINARY, argv.data());
-      _exit(127);
+      program.exec();
     }
     ::close(in[0]);
     ::close(out[1]);

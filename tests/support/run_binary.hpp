@@ -3,18 +3,51 @@
 // and captures its exit code, stdout and stderr.
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "support/prepared_exec.hpp"
+
 namespace toolguard::testing {
+
+/// How long a run of the binary may take before the test kills it and fails:
+/// a hang then names its test instead of stopping the whole test run.
+inline constexpr int kRunBinaryLimitSeconds = 600;
+
+/// Waits for `pid`; after `limit_seconds` kills it. The wait status, and
+/// whether it had to be killed.
+inline std::pair<int, bool> waitWithLimit(pid_t pid, int limit_seconds) {
+  int status = 0;
+  bool killed = false;
+  const int handle = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (handle >= 0) {
+    pollfd p{handle, POLLIN, 0};
+    int ready = 0;
+    while ((ready = ::poll(&p, 1, limit_seconds * 1000)) < 0 && errno == EINTR) {
+    }
+    if (ready == 0) {
+      ::kill(pid, SIGKILL);
+      killed = true;
+    }
+    ::close(handle);
+  }
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return {status, killed};
+}
 
 struct RunResult {
   int exit_code = -1;
@@ -44,28 +77,16 @@ inline RunResult runBinary(const std::string& binary, const std::vector<std::str
     throw std::runtime_error("write failed");
   }
   lseek(in_fd, 0, SEEK_SET);
+  const PreparedExec program(binary, args, env);
   pid_t pid = fork();
   if (pid == 0) {
     dup2(in_fd, 0);
     dup2(out_fd, 1);
     dup2(err_fd, 2);
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
-    for (const auto& [k, v] : env) {
-      if (v.empty()) {
-        unsetenv(k.c_str());
-      } else {
-        setenv(k.c_str(), v.c_str(), 1);
-      }
-    }
-    std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(binary.c_str()));
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(binary.c_str(), argv.data());
-    _exit(127);
+    program.exec();
   }
-  int status = 0;
-  waitpid(pid, &status, 0);
+  const auto [status, killed] = waitWithLimit(pid, kRunBinaryLimitSeconds);
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   close(in_fd);
@@ -73,6 +94,9 @@ inline RunResult runBinary(const std::string& binary, const std::vector<std::str
   close(err_fd);
   r.out = slurp(out_path);
   r.err = slurp(err_path);
+  if (killed) {
+    r.err += "\n[killed by the test after " + std::to_string(kRunBinaryLimitSeconds) + " s]";
+  }
   unlink(in_path);
   unlink(out_path);
   unlink(err_path);

@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "support/prepared_exec.hpp"
+
 namespace toolguard::testing {
 
 /// A running process on a pseudo-terminal.
@@ -40,6 +42,7 @@ class PtySession {
     if (pipe(in_pipe) != 0 || pipe(out_pipe) != 0 || pipe(err_pipe) != 0) {
       throw std::runtime_error("pipe failed");
     }
+    const PreparedExec program(binary, args, env);
     pid_ = fork();
     if (pid_ == 0) {
       setsid();
@@ -55,18 +58,7 @@ class PtySession {
       close(slave);
       close(master_);
       if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
-      for (const auto& [k, v] : env) {
-        if (v.empty()) {
-          unsetenv(k.c_str());
-        } else {
-          setenv(k.c_str(), v.c_str(), 1);
-        }
-      }
-      std::vector<char*> argv{const_cast<char*>(binary.c_str())};
-      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      execv(binary.c_str(), argv.data());
-      _exit(127);
+      program.exec();
     }
     close(in_pipe[0]);
     close(out_pipe[1]);

@@ -41,26 +41,16 @@ class ServeProcess {
                const std::map<std::string, std::string>& env, const std::string& log_path) {
     int out[2];
     if (pipe(out) != 0) throw std::runtime_error("pipe failed");
+    std::vector<std::string> all = {"serve", "--listen", "127.0.0.1:0"};
+    all.insert(all.end(), args.begin(), args.end());
+    const PreparedExec program(binary, all, env);
     pid_ = fork();
     if (pid_ == 0) {
       dup2(out[1], 1);
       const int log = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
       dup2(log, 2);
       close(out[0]);
-      for (const auto& [k, v] : env) {
-        if (v.empty()) {
-          unsetenv(k.c_str());
-        } else {
-          setenv(k.c_str(), v.c_str(), 1);
-        }
-      }
-      std::vector<std::string> all = {binary, "serve", "--listen", "127.0.0.1:0"};
-      all.insert(all.end(), args.begin(), args.end());
-      std::vector<char*> argv;
-      for (std::string& a : all) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(binary.c_str(), argv.data());
-      _exit(127);
+      program.exec();
     }
     close(out[1]);
     out_ = out[0];
