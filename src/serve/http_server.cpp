@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netdb.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -81,6 +82,14 @@ std::string peerOf(MHD_Connection* connection, bool unix_socket) {
     return "";
   }
   return std::string(host) + ":" + port;
+}
+
+// Whether the peer of socket `fd` has closed its side or the connection broke
+// (without reading what it may have sent).
+bool peerClosed(int fd) {
+  pollfd p{fd, POLLRDHUP, 0};
+  if (::poll(&p, 1, 0) <= 0) return false;
+  return (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
 MHD_Result send(MHD_Connection* connection, const HttpResponse& response) {
@@ -163,6 +172,11 @@ MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* url, con
   request.peer = peerOf(connection, listener->unix_socket);
   MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect, &request.query);
   MHD_get_connection_values(connection, MHD_HEADER_KIND, collectHeader, &request.headers);
+  if (const MHD_ConnectionInfo* info =
+          MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD)) {
+    const int fd = info->connect_fd;
+    request.client_gone = [fd] { return peerClosed(fd); };
+  }
   HttpResponse response;
   try {
     response = state.handler(request);

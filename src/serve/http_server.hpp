@@ -20,6 +20,10 @@ struct HttpRequest {
   std::map<std::string, std::string> headers;  ///< names in lower case
   std::string body;
   std::string peer;  ///< "127.0.0.1:53122", or "unix" for the Unix socket
+  /// True once the client has closed its connection (or it broke): a handler
+  /// that waits long (an ask, a long poll) asks it now and then and stops
+  /// waiting for nobody. Never empty when the server made the request.
+  std::function<bool()> client_gone = [] { return false; };
 
   /// A header's value, or "" when absent (`name` in lower case).
   std::string header(const std::string& name) const;
