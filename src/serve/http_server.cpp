@@ -1,7 +1,11 @@
-// The HTTP/1.1 server under `toolguard serve`: libmicrohttpd with one thread
-// per connection (a request may wait minutes for a person, and only its own
-// connection waits), on sockets made here so TCP and Unix sockets are served
-// alike.
+// The HTTP/1.1 server under `toolguard serve`: libmicrohttpd with epoll and a
+// few event threads that only move bytes, so an idle or slow connection costs
+// a socket and a little memory, never a thread. A request whose headers and
+// body have arrived is suspended and handed to the worker pool (a handler may
+// wait minutes for a person); its answer resumes it. The limits against a
+// misbehaving client are kept here: connections in all and per address, a
+// deadline for a whole request however slowly it trickles in, a bounded
+// queue past which requests are answered 503 at once, and strict headers.
 #include "http_server.hpp"
 
 #include <arpa/inet.h>
@@ -13,13 +17,21 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdarg>
 #include <cstring>
 #include <iostream>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
+#include <unordered_set>
 
 #include "serve/json_response.hpp"
+#include "serve/tls_identity.hpp"
+#include "serve/worker_pool.hpp"
 
 namespace toolguard::serve {
 
@@ -35,10 +47,22 @@ std::string HttpRequest::arg(const std::string& name) const {
 
 namespace {
 
-// One request being read: its body so far and whether it grew too large.
+using Clock = std::chrono::steady_clock;
+
+// One open connection, for the request deadline: since when it has been
+// waiting for a whole request (0 while one is being handled).
+struct OpenConnection {
+  int fd = -1;
+  std::atomic<int64_t> waiting_since_ms{0};
+  bool cut = false;  // shut down by the deadline; guarded by the table's mutex
+};
+
+// One request: its body so far, and once handled, its answer.
 struct PendingRequest {
   std::string body;
   bool too_large = false;
+  bool handed_over = false;  // given to a worker; the connection is suspended
+  HttpResponse response;     // the worker's answer
 };
 
 struct Listener {
@@ -49,8 +73,18 @@ struct Listener {
   MHD_Daemon* daemon = nullptr;
 };
 
+int64_t nowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch())
+      .count();
+}
+
 std::string systemError(const std::string& what) {
   return what + ": " + std::strerror(errno);
+}
+
+std::string lowerCase(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
 }
 
 MHD_Result collect(void* cls, MHD_ValueKind, const char* key, const char* value) {
@@ -62,10 +96,41 @@ MHD_Result collect(void* cls, MHD_ValueKind, const char* key, const char* value)
 
 MHD_Result collectHeader(void* cls, MHD_ValueKind, const char* key, const char* value) {
   auto* into = static_cast<std::map<std::string, std::string>*>(cls);
-  std::string name = key ? key : "";
-  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string name = lowerCase(key ? key : "");
   if (!name.empty()) (*into)[name] = value ? value : "";
   return MHD_YES;
+}
+
+// Counts the headers that must come at most once, and notes a
+// Transfer-Encoding beside a Content-Length.
+struct HeaderCounts {
+  int authorization = 0;
+  int content_length = 0;
+  int transfer_encoding = 0;
+  int host = 0;
+};
+
+MHD_Result countHeader(void* cls, MHD_ValueKind, const char* key, const char*) {
+  auto* counts = static_cast<HeaderCounts*>(cls);
+  const std::string name = lowerCase(key ? key : "");
+  if (name == "authorization") ++counts->authorization;
+  if (name == "content-length") ++counts->content_length;
+  if (name == "transfer-encoding") ++counts->transfer_encoding;
+  if (name == "host") ++counts->host;
+  return MHD_YES;
+}
+
+// Why the request's headers are refused (400), or "".
+std::string headerProblem(MHD_Connection* connection) {
+  HeaderCounts counts;
+  MHD_get_connection_values(connection, MHD_HEADER_KIND, countHeader, &counts);
+  if (counts.authorization > 1) return "more than one Authorization header";
+  if (counts.content_length > 1) return "more than one Content-Length header";
+  if (counts.host > 1) return "more than one Host header";
+  if (counts.transfer_encoding > 0 && counts.content_length > 0) {
+    return "both Transfer-Encoding and Content-Length";
+  }
+  return "";
 }
 
 std::string peerOf(MHD_Connection* connection, bool unix_socket) {
@@ -108,12 +173,31 @@ MHD_Result send(MHD_Connection* connection, const HttpResponse& response) {
   return queued;
 }
 
+// An answer after which the connection is closed (its request was refused
+// before or while its body arrived).
+MHD_Result sendAndClose(MHD_Connection* connection, HttpResponse response) {
+  response.headers.emplace_back("Connection", "close");
+  return send(connection, response);
+}
+
 void logFromLibrary(void*, const char* format, va_list arguments) {
   char line[512];
   std::vsnprintf(line, sizeof line, format, arguments);
   std::string text = line;
   while (!text.empty() && text.back() == '\n') text.pop_back();
   std::cerr << "toolguard serve: http: " << text << "\n";
+}
+
+std::string readFile(const std::string& what, const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw std::runtime_error(systemError("cannot read the " + what + " " + path));
+  std::string text;
+  char chunk[4096];
+  size_t got = 0;
+  while ((got = std::fread(chunk, 1, sizeof chunk, f)) > 0) text.append(chunk, got);
+  std::fclose(f);
+  if (text.empty()) throw std::runtime_error("the " + what + " " + path + " is empty");
+  return text;
 }
 
 }  // namespace
@@ -123,9 +207,110 @@ struct HttpServer::State {
   HttpServerOptions options;
   std::vector<Listener> listeners;
   std::vector<std::string> unix_paths;
+  std::unique_ptr<WorkerPool> workers;
+  // TLS material, kept alive while the daemons run.
+  std::string tls_certificate, tls_key, tls_client_ca;
+  // Open connections, for the request deadline.
+  std::mutex connections_mutex;
+  std::unordered_set<OpenConnection*> connections;
+  // The thread that enforces the request deadline.
+  std::thread deadline_thread;
+  std::mutex deadline_mutex;
+  std::condition_variable deadline_wake;
+  bool stopping = false;
+
+  // Shuts down the connections that have waited past the deadline for a
+  // whole request; libmicrohttpd then sees them end and closes them.
+  void cutLateConnections() {
+    const int64_t limit_ms = int64_t{options.request_deadline_s} * 1000;
+    const int64_t now = nowMs();
+    std::lock_guard<std::mutex> lock(connections_mutex);
+    for (OpenConnection* c : connections) {
+      const int64_t since = c->waiting_since_ms.load();
+      if (since != 0 && !c->cut && now - since > limit_ms) {
+        ::shutdown(c->fd, SHUT_RDWR);
+        c->cut = true;
+      }
+    }
+  }
+
+  void enforceDeadlines() {
+    std::unique_lock<std::mutex> lock(deadline_mutex);
+    while (!stopping) {
+      deadline_wake.wait_for(lock, std::chrono::milliseconds(250));
+      if (stopping) break;
+      lock.unlock();
+      cutLateConnections();
+      lock.lock();
+    }
+  }
 };
 
 namespace {
+
+OpenConnection* openConnectionOf(MHD_Connection* connection) {
+  const MHD_ConnectionInfo* info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info ? static_cast<OpenConnection*>(info->socket_context) : nullptr;
+}
+
+void onConnection(void* cls, MHD_Connection* connection, void** socket_context,
+                  MHD_ConnectionNotificationCode code) {
+  auto* listener = static_cast<Listener*>(cls);
+  HttpServer::State& state = *listener->state;
+  if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+    auto* open = new OpenConnection;
+    if (const MHD_ConnectionInfo* info =
+            MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD)) {
+      open->fd = info->connect_fd;
+    }
+    open->waiting_since_ms = nowMs();
+    std::lock_guard<std::mutex> lock(state.connections_mutex);
+    state.connections.insert(open);
+    *socket_context = open;
+    return;
+  }
+  // Closed: libmicrohttpd closes the socket only after this returns, so the
+  // deadline thread never shuts down a descriptor reused by another.
+  auto* open = static_cast<OpenConnection*>(*socket_context);
+  if (!open) return;
+  {
+    std::lock_guard<std::mutex> lock(state.connections_mutex);
+    state.connections.erase(open);
+  }
+  delete open;
+  *socket_context = nullptr;
+}
+
+HttpResponse tooLarge(const HttpServer::State& state) {
+  return errorResponse(
+      413, "the body is larger than " + std::to_string(state.options.max_body_bytes) + " bytes");
+}
+
+// Runs the handler on a worker and resumes the connection with its answer.
+void handOver(HttpServer::State& state, MHD_Connection* connection, PendingRequest& pending,
+              HttpRequest request) {
+  pending.handed_over = true;
+  MHD_suspend_connection(connection);
+  auto work = [&state, connection, &pending, request = std::move(request)]() {
+    HttpResponse response;
+    try {
+      response = state.handler(request);
+    } catch (const std::exception& e) {
+      response = errorResponse(500, std::string("internal error: ") + e.what());
+    } catch (...) {
+      response = errorResponse(500, "internal error");
+    }
+    pending.response = std::move(response);
+    MHD_resume_connection(connection);
+  };
+  if (!state.workers->trySubmit(std::move(work))) {
+    HttpResponse busy = errorResponse(503, "the service is busy; try again in a second");
+    busy.headers.emplace_back("Retry-After", "1");
+    pending.response = std::move(busy);
+    MHD_resume_connection(connection);
+  }
+}
 
 MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* url, const char* method,
                      const char*, const char* upload_data, size_t* upload_data_size,
@@ -136,21 +321,22 @@ MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* url, con
   if (!pending) {
     pending = new PendingRequest;
     *request_state = pending;
+    if (const std::string problem = headerProblem(connection); !problem.empty()) {
+      return sendAndClose(connection, errorResponse(400, problem));
+    }
     const char* length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
     if (length) {
       errno = 0;
       char* end = nullptr;
       const unsigned long long declared = std::strtoull(length, &end, 10);
-      if (errno != 0 || end == length || declared > state.options.max_body_bytes) {
+      if (errno != 0 || end == length || *end != '\0' || declared > state.options.max_body_bytes) {
         // Answered before the body is read; the connection is then closed.
-        return send(
-            connection,
-            errorResponse(413, "the body is larger than " +
-                                   std::to_string(state.options.max_body_bytes) + " bytes"));
+        return sendAndClose(connection, tooLarge(state));
       }
     }
     return MHD_YES;
   }
+  if (pending->handed_over) return send(connection, pending->response);
   if (*upload_data_size != 0) {
     if (pending->body.size() + *upload_data_size > state.options.max_body_bytes) {
       pending->too_large = true;
@@ -160,11 +346,7 @@ MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* url, con
     *upload_data_size = 0;
     return MHD_YES;
   }
-  if (pending->too_large) {
-    return send(connection,
-                errorResponse(413, "the body is larger than " +
-                                       std::to_string(state.options.max_body_bytes) + " bytes"));
-  }
+  if (pending->too_large) return sendAndClose(connection, tooLarge(state));
   HttpRequest request;
   request.method = method ? method : "";
   request.path = url ? url : "";
@@ -172,25 +354,23 @@ MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* url, con
   request.peer = peerOf(connection, listener->unix_socket);
   MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect, &request.query);
   MHD_get_connection_values(connection, MHD_HEADER_KIND, collectHeader, &request.headers);
-  if (const MHD_ConnectionInfo* info =
-          MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD)) {
-    const int fd = info->connect_fd;
+  if (!state.tls_client_ca.empty()) request.client_certificate = verifiedClientName(connection);
+  OpenConnection* open = openConnectionOf(connection);
+  if (open) {
+    open->waiting_since_ms = 0;  // handled now: the deadline waits for its answer
+    const int fd = open->fd;
     request.client_gone = [fd] { return peerClosed(fd); };
   }
-  HttpResponse response;
-  try {
-    response = state.handler(request);
-  } catch (const std::exception& e) {
-    response = errorResponse(500, std::string("internal error: ") + e.what());
-  } catch (...) {
-    response = errorResponse(500, "internal error");
-  }
-  return send(connection, response);
+  handOver(state, connection, *pending, std::move(request));
+  return MHD_YES;
 }
 
-void onCompleted(void*, MHD_Connection*, void** request_state, MHD_RequestTerminationCode) {
+// A request ended (answered or not): the connection waits for the next one.
+void onCompleted(void*, MHD_Connection* connection, void** request_state,
+                 MHD_RequestTerminationCode) {
   delete static_cast<PendingRequest*>(*request_state);
   *request_state = nullptr;
+  if (OpenConnection* open = openConnectionOf(connection)) open->waiting_since_ms = nowMs();
 }
 
 }  // namespace
@@ -199,6 +379,18 @@ HttpServer::HttpServer(HttpHandler handler, HttpServerOptions options)
     : state_(std::make_unique<State>()) {
   state_->handler = std::move(handler);
   state_->options = options;
+  if (!options.tls.certificate.empty() || !options.tls.key.empty()) {
+    if (options.tls.certificate.empty() || options.tls.key.empty()) {
+      throw std::runtime_error("TLS needs both a certificate and its key");
+    }
+    state_->tls_certificate = readFile("TLS certificate", options.tls.certificate);
+    state_->tls_key = readFile("TLS key", options.tls.key);
+  } else if (!options.tls.client_ca.empty()) {
+    throw std::runtime_error("a client CA needs TLS: give the server's certificate and key too");
+  }
+  if (!options.tls.client_ca.empty()) {
+    state_->tls_client_ca = readFile("client CA", options.tls.client_ca);
+  }
 }
 
 HttpServer::~HttpServer() {
@@ -221,7 +413,7 @@ int HttpServer::listenTcp(const std::string& host, int port) {
   if (fd < 0) throw std::runtime_error(systemError("cannot listen on " + where));
   const int on = 1;
   setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
-  if (bind(fd, found->ai_addr, found->ai_addrlen) != 0 || listen(fd, 511) != 0) {
+  if (bind(fd, found->ai_addr, found->ai_addrlen) != 0 || listen(fd, 4096) != 0) {
     const std::string message = systemError("cannot listen on " + where);
     close(fd);
     throw std::runtime_error(message);
@@ -256,7 +448,7 @@ void HttpServer::listenUnix(const std::string& path) {
   const mode_t previous = umask(0117);
   const bool bound = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
   umask(previous);
-  if (!bound || listen(fd, 511) != 0) {
+  if (!bound || listen(fd, 4096) != 0) {
     const std::string message = systemError("cannot listen on " + path);
     close(fd);
     throw std::runtime_error(message);
@@ -265,24 +457,73 @@ void HttpServer::listenUnix(const std::string& path) {
   state_->unix_paths.push_back(path);
 }
 
+namespace {
+
+// Starts libmicrohttpd on one listener.
+MHD_Daemon* startDaemon(HttpServer::State& state, Listener& l) {
+  const HttpServerOptions& o = state.options;
+  const unsigned threads =
+      o.event_threads != 0 ? o.event_threads : std::max(1u, std::thread::hardware_concurrency());
+  unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+  const bool tls = !l.unix_socket && !state.tls_certificate.empty();
+  if (tls) flags |= MHD_USE_TLS;
+  std::vector<MHD_OptionItem> options = {
+      {MHD_OPTION_EXTERNAL_LOGGER, reinterpret_cast<intptr_t>(&logFromLibrary), nullptr},
+      {MHD_OPTION_LISTEN_SOCKET, l.fd, nullptr},
+      {MHD_OPTION_THREAD_POOL_SIZE, threads, nullptr},
+      {MHD_OPTION_CONNECTION_LIMIT, o.max_connections, nullptr},
+      {MHD_OPTION_CONNECTION_TIMEOUT, o.idle_timeout_s, nullptr},
+      {MHD_OPTION_NOTIFY_COMPLETED, reinterpret_cast<intptr_t>(&onCompleted), nullptr},
+      {MHD_OPTION_NOTIFY_CONNECTION, reinterpret_cast<intptr_t>(&onConnection), &l},
+  };
+  if (!l.unix_socket && o.max_connections_per_address != 0) {
+    options.push_back({MHD_OPTION_PER_IP_CONNECTION_LIMIT, o.max_connections_per_address, nullptr});
+  }
+  if (tls) {
+    options.push_back(
+        {MHD_OPTION_HTTPS_MEM_CERT, 0, const_cast<char*>(state.tls_certificate.c_str())});
+    options.push_back({MHD_OPTION_HTTPS_MEM_KEY, 0, const_cast<char*>(state.tls_key.c_str())});
+    if (!state.tls_client_ca.empty()) {
+      options.push_back(
+          {MHD_OPTION_HTTPS_MEM_TRUST, 0, const_cast<char*>(state.tls_client_ca.c_str())});
+    }
+  }
+  options.push_back({MHD_OPTION_END, 0, nullptr});
+  return MHD_start_daemon(flags, 0, nullptr, nullptr, &onRequest, &l, MHD_OPTION_ARRAY,
+                          options.data(), MHD_OPTION_END);
+}
+
+}  // namespace
+
 void HttpServer::start() {
+  state_->workers = std::make_unique<WorkerPool>(
+      WorkerPoolLimits{state_->options.max_handlers, state_->options.max_queued});
   for (Listener& l : state_->listeners) {
-    l.daemon = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
-                                    MHD_USE_ERROR_LOG | MHD_USE_ITC,
-                                0, nullptr, nullptr, &onRequest, &l, MHD_OPTION_EXTERNAL_LOGGER,
-                                &logFromLibrary, nullptr, MHD_OPTION_LISTEN_SOCKET, l.fd,
-                                MHD_OPTION_CONNECTION_LIMIT, state_->options.max_connections,
-                                MHD_OPTION_CONNECTION_TIMEOUT, state_->options.idle_timeout_s,
-                                MHD_OPTION_NOTIFY_COMPLETED, &onCompleted, nullptr, MHD_OPTION_END);
-    if (l.daemon) l.fd = -1;  // the daemon owns it now, and closes it when stopped
+    l.daemon = startDaemon(*state_, l);
     if (!l.daemon) {
       throw std::runtime_error("cannot serve on " + l.name + ": libmicrohttpd would not start");
     }
+    l.fd = -1;  // the daemon owns it now, and closes it when stopped
   }
+  state_->deadline_thread = std::thread([state = state_.get()] { state->enforceDeadlines(); });
 }
 
 void HttpServer::stop() {
   if (!state_) return;
+  // No new connections; the requests being handled finish and resume their
+  // connections (a suspended connection must be resumed before the daemon
+  // stops); then the daemons close every connection.
+  for (Listener& l : state_->listeners) {
+    // The listening socket is ours again, closed once the daemon has stopped.
+    if (l.daemon) l.fd = MHD_quiesce_daemon(l.daemon);
+  }
+  if (state_->workers) state_->workers->drain();
+  {
+    std::lock_guard<std::mutex> lock(state_->deadline_mutex);
+    state_->stopping = true;
+  }
+  state_->deadline_wake.notify_all();
+  if (state_->deadline_thread.joinable()) state_->deadline_thread.join();
   for (Listener& l : state_->listeners) {
     if (l.daemon) {
       MHD_stop_daemon(l.daemon);

@@ -1,8 +1,11 @@
 #pragma once
-// Internal: the HTTP/1.1 server under `toolguard serve` (GNU libmicrohttpd:
-// keep-alive, one thread per connection so a request may wait for a person),
-// on TCP and on a Unix socket. It only moves requests and responses; what
-// they mean is the service's (serve_routes.hpp).
+// Internal: the HTTP/1.1 server under `toolguard serve` (GNU libmicrohttpd
+// with epoll and a few event threads: an idle or slow connection costs no
+// thread), on TCP (optionally TLS, with client certificates) and on a Unix
+// socket. A request whose headers and body have arrived runs on a worker
+// thread (it may wait for a person) while its connection is suspended. It
+// only moves requests and responses, and keeps the limits against a client
+// that misbehaves; what requests mean is the service's (serve_service.hpp).
 
 #include <functional>
 #include <map>
@@ -20,6 +23,9 @@ struct HttpRequest {
   std::map<std::string, std::string> headers;  ///< names in lower case
   std::string body;
   std::string peer;  ///< "127.0.0.1:53122", or "unix" for the Unix socket
+  /// The common name of the client certificate the TLS handshake verified
+  /// against the configured client CA; "" without one.
+  std::string client_certificate;
   /// True once the client has closed its connection (or it broke): a handler
   /// that waits long (an ask, a long poll) asks it now and then and stops
   /// waiting for nobody. Never empty when the server made the request.
@@ -42,11 +48,28 @@ struct HttpResponse {
 /// Answers one request; may block (a long poll). Exceptions become 500.
 using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
 
-/// Limits against a misbehaving client.
+/// TLS for the TCP listener: PEM files.
+struct TlsFiles {
+  std::string certificate;  ///< the server's certificate (chain)
+  std::string key;          ///< its private key
+  /// CA certificates that sign client certificates; "" asks for none.
+  std::string client_ca;
+};
+
+/// Limits against a misbehaving client, and TLS.
 struct HttpServerOptions {
-  size_t max_body_bytes = 1 << 20;  ///< larger bodies get 413
-  unsigned max_connections = 512;   ///< past it new connections are refused
-  unsigned idle_timeout_s = 15;     ///< a connection silent this long is closed (slow clients)
+  size_t max_body_bytes = 1 << 20;             ///< larger bodies get 413
+  unsigned max_connections = 4096;             ///< open connections; past it new ones are closed
+  unsigned max_connections_per_address = 256;  ///< from one IP address (0: no limit)
+  unsigned idle_timeout_s = 15;                ///< a connection silent this long is closed
+  /// A request's headers and body must have arrived this long after the
+  /// connection opened or its previous answer was sent, however slowly they
+  /// trickle in; past it the connection is closed.
+  unsigned request_deadline_s = 10;
+  size_t max_handlers = 256;   ///< requests being handled at once (asks wait for a person)
+  size_t max_queued = 1024;    ///< requests waiting for a handler; past it 503 with Retry-After
+  unsigned event_threads = 0;  ///< threads that move bytes; 0: one per processor
+  TlsFiles tls;                ///< TLS on the TCP listener when `certificate` is set
 };
 
 /// Serves `handler` on sockets added before start(). Stops in its destructor.

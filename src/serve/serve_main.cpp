@@ -38,12 +38,29 @@ struct ServeOptions {
   double rate = 2000;
   size_t max_body = 1 << 20;
   unsigned idle_timeout_s = 15;
-  unsigned max_connections = 512;
+  unsigned max_connections = 4096;
+  unsigned max_connections_per_address = 256;
+  unsigned request_deadline_s = 10;
+  size_t max_handlers = 256;
+  std::string tls_certificate, tls_key, tls_client_ca;
   long keep_asks_s = 86400;  // answered and expired asks are deleted this long after expiry
   long session_hours = 12;
   std::string ask_webhook;
   std::string public_url;
 };
+
+serve::HttpServerOptions httpServerOptions(const ServeOptions& o) {
+  serve::HttpServerOptions h;
+  h.max_body_bytes = o.max_body;
+  h.max_connections = o.max_connections;
+  h.max_connections_per_address = o.max_connections_per_address;
+  h.idle_timeout_s = o.idle_timeout_s;
+  h.request_deadline_s = o.request_deadline_s;
+  h.max_handlers = o.max_handlers;
+  h.max_queued = o.max_handlers * 4;
+  h.tls = serve::TlsFiles{o.tls_certificate, o.tls_key, o.tls_client_ca};
+  return h;
+}
 
 std::pair<std::string, int> hostAndPort(const std::string& listen) {
   const size_t colon = listen.rfind(':');
@@ -93,8 +110,8 @@ int runService(const ServeOptions& o) {
   service_options.max_pending_asks_per_token = o.max_pending;
   service_options.requests_per_second_per_token = o.rate;
   service_options.session_lifetime = std::chrono::hours(o.session_hours);
-  // A long poll holds a connection's thread: a quarter of them at most.
-  service_options.max_waiting_polls = std::max(1u, o.max_connections / 4);
+  // A long poll holds a handler's thread: a quarter of them at most.
+  service_options.max_waiting_polls = std::max<size_t>(1, o.max_handlers / 4);
   if (!o.ask_webhook.empty() && o.public_url.empty()) {
     throw std::runtime_error(
         "--ask-webhook needs --public-url: the address people open the queue at, for the "
@@ -103,9 +120,8 @@ int runService(const ServeOptions& o) {
   service_options.ask_webhook = o.ask_webhook;
   service_options.public_url = o.public_url;
   serve::Service service(service_options, store);
-  serve::HttpServer server(
-      [&](const serve::HttpRequest& r) { return service.handle(r); },
-      serve::HttpServerOptions{o.max_body, o.max_connections, o.idle_timeout_s});
+  serve::HttpServer server([&](const serve::HttpRequest& r) { return service.handle(r); },
+                           httpServerOptions(o));
   auto [host, port] = hostAndPort(o.listen);
   const int bound = server.listenTcp(host, port);
   if (!o.socket.empty()) server.listenUnix(o.socket);
@@ -113,7 +129,8 @@ int runService(const ServeOptions& o) {
   std::cerr << "toolguard serve: store " << store->describe() << "\n";
   if (!o.socket.empty()) std::cerr << "toolguard serve: listening on unix:" << o.socket << "\n";
   const std::string shown_host = host.find(':') != std::string::npos ? "[" + host + "]" : host;
-  std::cout << "listening on http://" << shown_host << ":" << bound << std::endl;
+  const std::string scheme = o.tls_certificate.empty() ? "http" : "https";
+  std::cout << "listening on " << scheme << "://" << shown_host << ":" << bound << std::endl;
 
   auto seen = stamps(o.policy_files);
   auto prune = [&] {
@@ -209,9 +226,29 @@ int main(int argc, char** argv) {
                  "audit keeps the answers)")
       ->check(CLI::Range(1L, 100L * 86400L))
       ->capture_default_str();
-  app.add_option("--max-connections", o.max_connections, "connections served at once")
-      ->check(CLI::Range(1u, 100000u))
+  app.add_option("--max-connections", o.max_connections,
+                 "connections open at once (an idle one costs no thread)")
+      ->check(CLI::Range(1u, 1000000u))
       ->capture_default_str();
+  app.add_option("--max-connections-per-address", o.max_connections_per_address,
+                 "connections open at once from one IP address (0: no limit)")
+      ->check(CLI::Range(0u, 1000000u))
+      ->capture_default_str();
+  app.add_option("--request-deadline", o.request_deadline_s,
+                 "a request's headers and body must arrive within this many seconds")
+      ->check(CLI::Range(1u, 3600u))
+      ->capture_default_str();
+  app.add_option("--max-handlers", o.max_handlers,
+                 "requests handled at once (asks and long polls wait in one); past it and a "
+                 "queue of four times as many, 503 with Retry-After")
+      ->check(CLI::Range(size_t{4}, size_t{100000}))
+      ->capture_default_str();
+  app.add_option("--tls-cert", o.tls_certificate,
+                 "serve HTTPS on --listen with this PEM certificate (chain)");
+  app.add_option("--tls-key", o.tls_key, "the PEM private key of --tls-cert");
+  app.add_option("--tls-client-ca", o.tls_client_ca,
+                 "PEM CA certificates whose client certificates identify agents: a verified "
+                 "certificate's common name is the agent token's name");
   app.add_option("--session-hours", o.session_hours,
                  "how long a sign-in to the web queue lasts, hours")
       ->check(CLI::Range(1L, 24L * 30L))

@@ -180,8 +180,8 @@ TEST_F(Serve, BehindAProxyThePublicOriginIsThisServices) {
 
 TEST_F(Serve, OnlySoManyLongPollsWaitAtOnce) {
   const std::string approver = token("approver", "alice");
-  // 8 connections: 2 polls may wait, 1 of them per token.
-  auto server = start({"--max-connections", "8"});
+  // 8 handlers: 2 polls may wait, 1 of them per token.
+  auto server = start({"--max-handlers", "8"});
   auto a = client(*server, approver);
   const std::string version = a->Get("/v1/asks?state=pending")->get_header_value("ETag");
   auto held = std::async(std::launch::async, [&] {

@@ -95,6 +95,9 @@ class ServeProcess {
 
   void signal(int s) const { kill(pid_, s); }
 
+  /// The serve process's id.
+  pid_t pid() const { return pid_; }
+
  private:
   pid_t pid_ = -1;
   int out_ = -1;

@@ -1,0 +1,244 @@
+// `toolguard serve` against clients that hold connections open: idle ones,
+// ones that trickle a header line now and then, many from one address, and
+// requests whose framing headers come twice. Real serve processes, raw
+// sockets from several loopback addresses (all of 127/8 is loopback).
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <future>
+
+#include "serve/serve_fixture.hpp"
+
+namespace toolguard::testing {
+namespace connection_limits_test {
+
+using nlohmann::json;
+
+// A TCP connection to 127.0.0.1:port from the loopback address `from`; -1 when refused.
+int connectFrom(const std::string& from, int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  sockaddr_in source{};
+  source.sin_family = AF_INET;
+  inet_pton(AF_INET, from.c_str(), &source.sin_addr);
+  sockaddr_in target{};
+  target.sin_family = AF_INET;
+  target.sin_port = htons(static_cast<uint16_t>(port));
+  target.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&source), sizeof source) != 0 ||
+      connect(fd, reinterpret_cast<sockaddr*>(&target), sizeof target) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+bool sendText(int fd, const std::string& text) {
+  return ::send(fd, text.data(), text.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(text.size());
+}
+
+// Whether the server closed `fd` within `wait_ms` (reads and drops what it sent).
+bool closedWithin(int fd, int wait_ms) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_ms);
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          until - std::chrono::steady_clock::now())
+                          .count();
+    if (left <= 0) return false;
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, static_cast<int>(left)) <= 0) return false;
+    char chunk[4096];
+    if (recv(fd, chunk, sizeof chunk, 0) <= 0) return true;
+  }
+}
+
+// Sends a whole raw request and reads the answer until the server closes.
+std::string exchange(int port, const std::string& request) {
+  const int fd = connectFrom("127.0.0.1", port);
+  if (fd < 0) return "";
+  sendText(fd, request);
+  std::string answer;
+  char chunk[4096];
+  pollfd p{fd, POLLIN, 0};
+  while (poll(&p, 1, 5000) == 1) {
+    const ssize_t got = recv(fd, chunk, sizeof chunk, 0);
+    if (got <= 0) break;
+    answer.append(chunk, static_cast<size_t>(got));
+    if (answer.find("\r\n\r\n") != std::string::npos && answer.find("Connection: close") == 0) {
+      break;
+    }
+  }
+  close(fd);
+  return answer;
+}
+
+// The serve process's thread count (/proc).
+int threadsOf(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
+  }
+  return -1;
+}
+
+// Raises this process's descriptor limit to its hard limit (a thousand sockets).
+void allowManyDescriptors() {
+  rlimit limit{};
+  getrlimit(RLIMIT_NOFILE, &limit);
+  limit.rlim_cur = limit.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &limit);
+}
+
+TEST_F(Serve, AThousandIdleAndTricklingConnectionsHoldNoThreadAndChecksAreAnswered) {
+  allowManyDescriptors();
+  const std::string agent = token("agent", "bot");
+  auto server = start({"--idle-timeout", "60", "--request-deadline", "60"});
+  // 500 idle and 500 trickling connections from eight other addresses.
+  std::vector<int> idle, trickling;
+  for (int i = 0; i < 1000; ++i) {
+    const int fd = connectFrom("127.0.0." + std::to_string(2 + i % 8), server->port());
+    ASSERT_GE(fd, 0) << "connection " << i;
+    (i % 2 == 0 ? idle : trickling).push_back(fd);
+  }
+  for (int fd : trickling) ASSERT_TRUE(sendText(fd, "POST /v1/check HTTP/1.1\r\n"));
+  std::atomic<bool> done{false};
+  std::thread trickle([&] {
+    for (int line = 0; !done; ++line) {
+      for (int fd : trickling) sendText(fd, "X-Line-" + std::to_string(line) + ": a\r\n");
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  });
+  // Every check from an address of its own is answered meanwhile, and the
+  // thousand connections hold no thread of the service.
+  std::vector<double> latencies_ms;
+  for (int i = 0; i < 40; ++i) {
+    auto c = client(*server, agent);
+    const auto began = std::chrono::steady_clock::now();
+    auto r = c->Post("/v1/check", call("ls").dump(), "application/json");
+    latencies_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began)
+            .count());
+    ASSERT_TRUE(r) << "check " << i << ": " << httplib::to_string(r.error());
+    EXPECT_EQ(r->status, 200);
+    EXPECT_EQ(json::parse(r->body)["verdict"], "allow");
+  }
+  const int threads = threadsOf(server->pid());
+  done = true;
+  trickle.join();
+  EXPECT_GT(threads, 0);
+  EXPECT_LT(threads, 100) << "threads of the service with 1,000 connections open";
+  std::sort(latencies_ms.begin(), latencies_ms.end());
+  std::cout << "checks under 1,000 idle and trickling connections: median "
+            << latencies_ms[latencies_ms.size() / 2] << " ms, slowest " << latencies_ms.back()
+            << " ms; service threads " << threads << "\n";
+  for (int fd : idle) close(fd);
+  for (int fd : trickling) close(fd);
+}
+
+TEST_F(Serve, OneAddressHoldsOnlySoManyConnectionsAndOthersAreStillServed) {
+  const std::string agent = token("agent", "bot");
+  auto server = start({"--max-connections-per-address", "4"});
+  std::vector<int> held;
+  for (int i = 0; i < 4; ++i) {
+    held.push_back(connectFrom("127.0.0.2", server->port()));
+    ASSERT_GE(held.back(), 0);
+  }
+  // The fifth from that address is closed without an answer.
+  const int fifth = connectFrom("127.0.0.2", server->port());
+  ASSERT_GE(fifth, 0);  // the kernel accepts; the service closes it
+  sendText(fifth, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_TRUE(closedWithin(fifth, 5000));
+  close(fifth);
+  // Another address is served.
+  auto r = client(*server, agent)->Post("/v1/check", call("ls").dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  for (int fd : held) close(fd);
+}
+
+TEST_F(Serve, ARequestThatTricklesPastTheDeadlineIsCutThoughNeverIdle) {
+  auto server = start({"--request-deadline", "2", "--idle-timeout", "60"});
+  const int slow = connectFrom("127.0.0.2", server->port());
+  ASSERT_GE(slow, 0);
+  ASSERT_TRUE(sendText(slow, "POST /v1/check HTTP/1.1\r\n"));
+  // A header line every 300 ms: never idle for the idle timeout.
+  bool cut = false;
+  const auto began = std::chrono::steady_clock::now();
+  for (int line = 0; line < 40 && !cut; ++line) {
+    if (!sendText(slow, "X-Line-" + std::to_string(line) + ": a\r\n")) {
+      cut = true;
+      break;
+    }
+    cut = closedWithin(slow, 300);
+  }
+  EXPECT_TRUE(cut) << "still open after 12 s of trickling";
+  EXPECT_GE(std::chrono::steady_clock::now() - began, std::chrono::milliseconds(1500))
+      << "cut before its deadline";
+  close(slow);
+}
+
+TEST_F(Serve, FramingHeadersThatComeTwiceAreRefused) {
+  const std::string agent = token("agent", "bot");
+  auto server = start();
+  const std::string body = call("ls").dump();
+  const std::string length = "Content-Length: " + std::to_string(body.size()) + "\r\n";
+  const std::string bearer = "Authorization: Bearer " + agent + "\r\n";
+  const std::string start_line = "POST /v1/check HTTP/1.1\r\nHost: x\r\nConnection: close\r\n";
+  // As a client sends it: answered.
+  EXPECT_EQ(exchange(server->port(), start_line + bearer + length + "\r\n" + body)
+                .rfind("HTTP/1.1 200", 0),
+            0u);
+  const std::vector<std::pair<std::string, std::string>> doubled = {
+      {"two Authorization headers", bearer + "Authorization: Bearer tg_other\r\n" + length},
+      {"two Content-Length headers", bearer + length + length},
+      {"Transfer-Encoding beside Content-Length",
+       bearer + length + "Transfer-Encoding: chunked\r\n"},
+      {"two Host headers", bearer + length + "Host: y\r\n"},
+  };
+  for (const auto& [what, headers] : doubled) {
+    const std::string answer = exchange(server->port(), start_line + headers + "\r\n" + body);
+    EXPECT_EQ(answer.rfind("HTTP/1.1 400", 0), 0u) << what << ":\n" << answer;
+  }
+}
+
+TEST_F(Serve, PastItsHandlersAndTheirQueueTheServiceAnswers503AtOnce) {
+  const std::string agent = token("agent", "bot");
+  // 4 handlers and a queue of 16: twenty asks that wait for a person fill both.
+  auto server = start({"--max-handlers", "4", "--max-pending-asks", "100"});
+  std::vector<std::future<int>> waiting;
+  for (int i = 0; i < 20; ++i) {
+    waiting.push_back(std::async(std::launch::async, [&, i] {
+      auto c = client(*server, agent);
+      auto r = c->Post("/v1/check?wait=2",
+                       call("curl -X POST https://example.com/" + std::to_string(i)).dump(),
+                       "application/json");
+      return r ? r->status : -1;
+    }));
+  }
+  // Once they are all in, a request past the queue is turned away at once.
+  bool refused = false;
+  for (int attempt = 0; attempt < 100 && !refused; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    auto r = client(*server, "")->Get("/healthz");
+    if (r && r->status == 503) {
+      refused = true;
+      EXPECT_EQ(r->get_header_value("Retry-After"), "1");
+    }
+  }
+  EXPECT_TRUE(refused) << "no 503 with 4 handlers and 16 queued requests busy";
+  for (auto& w : waiting) EXPECT_EQ(w.get(), 200);
+  // And once they are answered, it serves again.
+  auto r = client(*server, "")->Get("/healthz");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+}
+
+}  // namespace connection_limits_test
+}  // namespace toolguard::testing
