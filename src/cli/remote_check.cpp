@@ -82,10 +82,24 @@ int runRemoteCheck(const CheckOptions& o) {
   if (!readBounded(std::cin, kMaxInputBytes, text, kMaxRecordedInputBytes)) {
     return failClosed("input larger than " + std::to_string(kMaxInputBytes) + " bytes", format);
   }
-  const char* token = std::getenv("TOOLGUARD_TOKEN");
-  if (token == nullptr || *token == '\0') {
-    return failClosed("no token for " + where + ": set TOOLGUARD_TOKEN", format);
+  // A client certificate (TLS) may stand for the token.
+  detail::ClientCertificate certificate;
+  if (const char* path = std::getenv("TOOLGUARD_CLIENT_CERT")) certificate.certificate = path;
+  if (const char* path = std::getenv("TOOLGUARD_CLIENT_KEY")) certificate.key = path;
+  if (certificate.certificate.empty() != certificate.key.empty()) {
+    return failClosed("TOOLGUARD_CLIENT_CERT and TOOLGUARD_CLIENT_KEY go together: set both",
+                      format);
   }
+  if (!certificate.certificate.empty() && !o.server.starts_with("https://")) {
+    return failClosed("TOOLGUARD_CLIENT_CERT needs an https:// service, not " + o.server, format);
+  }
+  const char* token = std::getenv("TOOLGUARD_TOKEN");
+  if ((token == nullptr || *token == '\0') && certificate.certificate.empty()) {
+    return failClosed(
+        "no token for " + where + ": set TOOLGUARD_TOKEN (or TOOLGUARD_CLIENT_CERT and KEY)",
+        format);
+  }
+  if (token == nullptr) token = "";
   for (const char* c = token; *c; ++c) {
     if (static_cast<unsigned char>(*c) < 0x21 || *c == 0x7f) {
       return failClosed("TOOLGUARD_TOKEN holds a space or a control character", format);
@@ -100,14 +114,14 @@ int runRemoteCheck(const CheckOptions& o) {
   // The machine's name, for the person the ask reaches (the web queue shows it).
   char machine[256] = {};
   if (gethostname(machine, sizeof machine - 1) != 0) machine[0] = '\0';
-  std::map<std::string, std::string> headers{{"Authorization", std::string("Bearer ") + token},
-                                             {"Content-Type", "application/json"}};
+  std::map<std::string, std::string> headers{{"Content-Type", "application/json"}};
+  if (*token != '\0') headers["Authorization"] = std::string("Bearer ") + token;
   std::string host = machine;
   if (!host.empty() && host.find_first_of("\r\n") == std::string::npos) {
     headers["X-Toolguard-Machine"] = host;
   }
   std::optional<detail::PlainHttpResponse> response =
-      detail::postToService(o.server, target, headers, text, timeout_ms, error);
+      detail::postToService(o.server, target, headers, text, timeout_ms, error, certificate);
   if (!response) return failClosed(where + " could not be asked: " + error, format);
   nlohmann::json answer = nlohmann::json::parse(response->body, nullptr, false);
   if (response->status != 200) {

@@ -117,6 +117,8 @@ std::string encodeRequest(const toolguard_http_post& request) {
   protocol::putU64(out, static_cast<uint64_t>(request.connect_timeout_ms));
   protocol::putU64(out, static_cast<uint64_t>(request.read_timeout_ms));
   protocol::putU64(out, static_cast<uint64_t>(request.write_timeout_ms));
+  protocol::putField(out, request.client_certificate ? request.client_certificate : "");
+  protocol::putField(out, request.client_key ? request.client_key : "");
   return out;
 }
 

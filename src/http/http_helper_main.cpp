@@ -22,6 +22,7 @@ struct Request {
   std::string origin, path, body;
   std::vector<std::pair<std::string, std::string>> headers;
   uint64_t connect_timeout_ms = 0, read_timeout_ms = 0, write_timeout_ms = 0;
+  std::string client_certificate, client_key;  // PEM files; "" for none
 };
 
 bool readAll(int fd, std::string& out) {
@@ -51,7 +52,8 @@ bool decode(std::string_view text, Request& request) {
     request.headers.emplace_back(std::move(name), std::move(value));
   }
   return reader.u64(request.connect_timeout_ms) && reader.u64(request.read_timeout_ms) &&
-         reader.u64(request.write_timeout_ms) && reader.done();
+         reader.u64(request.write_timeout_ms) && reader.field(request.client_certificate) &&
+         reader.field(request.client_key) && reader.done();
 }
 
 // Writes one frame whole; false when the library has gone (stop then).
@@ -100,7 +102,7 @@ int failureOf(httplib::Error error) {
 }
 
 void post(const Request& request) {
-  httplib::Client client(request.origin);
+  httplib::Client client(request.origin, request.client_certificate, request.client_key);
   if (!client.is_valid()) {
     sendEnd(TOOLGUARD_HTTP_OTHER, false, "");
     return;

@@ -41,6 +41,10 @@ struct toolguard_http_post {
   int (*on_data)(void* context, const char* data, size_t size);
   /* Polled every 20 ms while the transfer runs; non-zero stops it. */
   int (*cancelled)(void* context);
+  /* A client certificate and its key (PEM files) shown to an https://
+   * server, or NULL for none. */
+  const char* client_certificate;
+  const char* client_key;
 };
 
 /* What became of a transfer. */

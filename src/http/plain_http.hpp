@@ -42,12 +42,21 @@ std::optional<PlainHttpResponse> plainHttpExchange(
 
 namespace toolguard::detail {
 
+/// A client certificate and its key (PEM files), for an https:// service
+/// that takes them instead of a token; empty for none.
+struct ClientCertificate {
+  std::string certificate;
+  std::string key;
+};
+
 /// POSTs `body` to `url` + `target` ("http://...", "unix:/...", or
 /// "https://...", which goes through the toolguard-http helper), the whole
 /// exchange bounded by `timeout_ms`. nullopt with `error` on any failure.
+/// `certificate` is shown to an https:// server (an error for any other).
 std::optional<PlainHttpResponse> postToService(const std::string& url, const std::string& target,
                                                const std::map<std::string, std::string>& headers,
                                                const std::string& body, long timeout_ms,
-                                               std::string& error);
+                                               std::string& error,
+                                               const ClientCertificate& certificate = {});
 
 }  // namespace toolguard::detail

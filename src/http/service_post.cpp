@@ -35,8 +35,13 @@ struct Collected {
 std::optional<PlainHttpResponse> postToService(const std::string& url, const std::string& target,
                                                const std::map<std::string, std::string>& headers,
                                                const std::string& body, long timeout_ms,
-                                               std::string& error) {
+                                               std::string& error,
+                                               const ClientCertificate& certificate) {
   if (!url.starts_with("https://")) {
+    if (!certificate.certificate.empty()) {
+      error = "a client certificate is shown only to an https:// service";
+      return std::nullopt;
+    }
     std::optional<ServiceAddress> address = parseServiceAddress(url, error);
     if (!address) return std::nullopt;
     return plainHttpExchange(*address, "POST", target, headers, body, timeout_ms, error);
@@ -72,6 +77,10 @@ std::optional<PlainHttpResponse> postToService(const std::string& url, const std
   post.on_status = &Collected::onStatus;
   post.on_data = &Collected::onData;
   post.cancelled = &Collected::never;
+  if (!certificate.certificate.empty()) {
+    post.client_certificate = certificate.certificate.c_str();
+    post.client_key = certificate.key.c_str();
+  }
   toolguard_http_outcome outcome{};
   helper->post(post, outcome);
   if (collected.too_large) {

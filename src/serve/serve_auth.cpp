@@ -58,6 +58,39 @@ std::optional<store::TokenRecord> Authenticator::usableToken(const std::string& 
   return token;
 }
 
+std::optional<store::TokenRecord> Authenticator::certifiedAgent(const std::string& name,
+                                                                HttpResponse& refused) {
+  const auto now = Clock::now();
+  std::optional<store::TokenRecord> token;
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (now - agents_read_ >= std::chrono::seconds(1)) {
+      lock.unlock();
+      std::vector<store::TokenRecord> all;
+      try {
+        all = store_.tokens();
+      } catch (const std::exception& e) {
+        metrics_.storeError();
+        refused = refusal(503, std::string("the store failed: ") + e.what());
+        return std::nullopt;
+      }
+      lock.lock();
+      agents_by_name_.clear();
+      for (store::TokenRecord& t : all) agents_by_name_[t.name] = std::move(t);
+      agents_read_ = now;
+    }
+    if (auto it = agents_by_name_.find(name); it != agents_by_name_.end()) token = it->second;
+  }
+  if (!token || token->revoked || token->role != store::TokenRole::Agent) {
+    metrics_.refused(401);
+    refused = refusal(401, !token           ? "no token is named as the client certificate is"
+                           : token->revoked ? "the token the client certificate names was revoked"
+                                            : "a client certificate identifies agent tokens only");
+    return std::nullopt;
+  }
+  return token;
+}
+
 std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
                                                   HttpResponse& refused) {
   const std::string header = request.header("authorization");
@@ -87,6 +120,13 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
     hash = session->token_hash;
     caller.session = store::tokenHash(cookie);
     caller.csrf = session->csrf;
+  } else if (header.empty() && !request.client_certificate.empty()) {
+    // A client certificate the TLS handshake verified names an agent token.
+    std::optional<store::TokenRecord> token = certifiedAgent(request.client_certificate, refused);
+    if (!token || !withinRate(token->name, refused)) return std::nullopt;
+    caller.name = token->name;
+    caller.role = token->role;
+    return caller;
   } else {
     metrics_.refused(401);
     refused = refusal(401, "no token: send Authorization: Bearer TOKEN");

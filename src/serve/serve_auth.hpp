@@ -1,9 +1,10 @@
 #pragma once
 // Internal: who is calling `toolguard serve`: the bearer token, looked up by
-// its hash (a second's cache, so a revocation holds within a second), or the
+// its hash (a second's cache, so a revocation holds within a second), the
 // web queue's session cookie (which acts as the token that signed in, and
-// needs the session's CSRF token on every request that changes something);
-// and the requests-per-second limit of each token.
+// needs the session's CSRF token on every request that changes something),
+// or a TLS client certificate verified against the client CA, whose common
+// name names an agent token; and the requests-per-second limit of each token.
 
 #include <chrono>
 #include <map>
@@ -44,6 +45,10 @@ class Authenticator {
   /// else nullopt with `refused` set (401, or 503 when the store failed).
   std::optional<store::TokenRecord> usableToken(const std::string& hash, HttpResponse& refused);
 
+  /// The agent token named as the verified client certificate is (its
+  /// common name), when it may be used; else nullopt with `refused` set.
+  std::optional<store::TokenRecord> certifiedAgent(const std::string& name, HttpResponse& refused);
+
   /// Takes one request from the token's rate; false with `refused` (429) past it.
   bool withinRate(const std::string& token_name, HttpResponse& refused);
 
@@ -66,6 +71,9 @@ class Authenticator {
   std::mutex mutex_;
   std::map<std::string, Known> by_hash_;
   std::map<std::string, Bucket> buckets_;
+  // Every token by name, read at most once a second (client certificates).
+  std::map<std::string, store::TokenRecord> agents_by_name_;
+  std::chrono::steady_clock::time_point agents_read_{};
 };
 
 }  // namespace toolguard::serve

@@ -67,20 +67,25 @@ class ServeProcess {
       if (n <= 0) break;
       line.append(c, static_cast<size_t>(n));
     }
-    const std::string prefix = "listening on http://127.0.0.1:";
-    if (!line.starts_with(prefix)) {
+    const std::string host = "127.0.0.1:";
+    const std::string prefix = "listening on http://" + host;
+    const std::string tls_prefix = "listening on https://" + host;
+    if (!line.starts_with(prefix) && !line.starts_with(tls_prefix)) {
       stop(SIGKILL);
       throw std::runtime_error("toolguard serve did not start: '" + line +
                                "'; its log: " + slurp(log_path));
     }
-    port_ = std::stoi(line.substr(prefix.size()));
+    tls_ = line.starts_with(tls_prefix);
+    port_ = std::stoi(line.substr(tls_ ? tls_prefix.size() : prefix.size()));
   }
   ~ServeProcess() { stop(SIGTERM); }
   ServeProcess(const ServeProcess&) = delete;
   ServeProcess& operator=(const ServeProcess&) = delete;
 
   int port() const { return port_; }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  std::string url() const {
+    return (tls_ ? "https://127.0.0.1:" : "http://127.0.0.1:") + std::to_string(port_);
+  }
 
   /// Sends `signal` and waits for the process to end.
   void stop(int signal) {
@@ -102,6 +107,7 @@ class ServeProcess {
   pid_t pid_ = -1;
   int out_ = -1;
   int port_ = 0;
+  bool tls_ = false;
 };
 
 /// A PostgreSQL cluster in `dir`, removed with the directory.
