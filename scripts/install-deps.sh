@@ -22,8 +22,9 @@ build_packages=(
   nlohmann-json3-dev libre2-dev libyaml-cpp-dev libcli11-dev libtree-sitter-dev
   libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
   libtomlplusplus-dev libfyaml-dev
-  # toolguard serve: the HTTP/1.1 server and the PostgreSQL client library.
-  libmicrohttpd-dev libpq-dev
+  # toolguard serve: the HTTP/1.1 server, its TLS library (client
+  # certificates are verified with GnuTLS) and the PostgreSQL client library.
+  libmicrohttpd-dev libgnutls28-dev libpq-dev
 )
 # Only the tests (and benchmarks, fuzzers, bindings) need these.
 test_packages=(
@@ -35,6 +36,9 @@ test_packages=(
   libtest-json-schema-acceptance-perl
   # The PostgreSQL server the service's tests start a throw-away cluster of.
   postgresql curl
+  # The TLS tests make a test CA with the openssl command; the service's load
+  # benchmark (bench/serve_load.sh) drives it with wrk.
+  openssl wrk
   # The web queue's browser tests drive Debian's chromium (playwright-core,
   # from npm, downloads no browser).
   chromium
