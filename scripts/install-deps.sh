@@ -37,8 +37,9 @@ test_packages=(
   # The PostgreSQL server the service's tests start a throw-away cluster of.
   postgresql curl
   # The TLS tests make a test CA with the openssl command; the service's load
-  # benchmark (bench/serve_load.sh) drives it with wrk.
-  openssl wrk
+  # benchmark (bench/serve_load.sh) drives it with wrk and times
+  # the batch with /usr/bin/time.
+  openssl wrk time
   # The web queue's browser tests drive Debian's chromium (playwright-core,
   # from npm, downloads no browser).
   chromium
