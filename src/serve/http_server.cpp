@@ -204,6 +204,7 @@ std::string readFile(const std::string& what, const std::string& path) {
 
 struct HttpServer::State {
   HttpHandler handler;
+  HttpAtOnce at_once;
   HttpServerOptions options;
   std::vector<Listener> listeners;
   std::vector<std::string> unix_paths;
@@ -287,21 +288,24 @@ HttpResponse tooLarge(const HttpServer::State& state) {
       413, "the body is larger than " + std::to_string(state.options.max_body_bytes) + " bytes");
 }
 
+// The handler's answer; an exception is a 500.
+HttpResponse answer(const HttpServer::State& state, const HttpRequest& request) {
+  try {
+    return state.handler(request);
+  } catch (const std::exception& e) {
+    return errorResponse(500, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return errorResponse(500, "internal error");
+  }
+}
+
 // Runs the handler on a worker and resumes the connection with its answer.
 void handOver(HttpServer::State& state, MHD_Connection* connection, PendingRequest& pending,
               HttpRequest request) {
   pending.handed_over = true;
   MHD_suspend_connection(connection);
   auto work = [&state, connection, &pending, request = std::move(request)]() {
-    HttpResponse response;
-    try {
-      response = state.handler(request);
-    } catch (const std::exception& e) {
-      response = errorResponse(500, std::string("internal error: ") + e.what());
-    } catch (...) {
-      response = errorResponse(500, "internal error");
-    }
-    pending.response = std::move(response);
+    pending.response = answer(state, request);
     MHD_resume_connection(connection);
   };
   if (!state.workers->trySubmit(std::move(work))) {
@@ -361,6 +365,7 @@ MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* url, con
     const int fd = open->fd;
     request.client_gone = [fd] { return peerClosed(fd); };
   }
+  if (state.at_once && state.at_once(request)) return send(connection, answer(state, request));
   handOver(state, connection, *pending, std::move(request));
   return MHD_YES;
 }
@@ -375,9 +380,10 @@ void onCompleted(void*, MHD_Connection* connection, void** request_state,
 
 }  // namespace
 
-HttpServer::HttpServer(HttpHandler handler, HttpServerOptions options)
+HttpServer::HttpServer(HttpHandler handler, HttpServerOptions options, HttpAtOnce at_once)
     : state_(std::make_unique<State>()) {
   state_->handler = std::move(handler);
+  state_->at_once = std::move(at_once);
   state_->options = options;
   if (!options.tls.certificate.empty() || !options.tls.key.empty()) {
     if (options.tls.certificate.empty() || options.tls.key.empty()) {

@@ -48,6 +48,11 @@ struct HttpResponse {
 /// Answers one request; may block (a long poll). Exceptions become 500.
 using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
 
+/// Whether a request is answered at once (no wait for a person or the
+/// network): it then runs on the event thread that read it, without the
+/// hand-over to a handler thread.
+using HttpAtOnce = std::function<bool(const HttpRequest&)>;
+
 /// TLS for the TCP listener: PEM files.
 struct TlsFiles {
   std::string certificate;  ///< the server's certificate (chain)
@@ -75,7 +80,7 @@ struct HttpServerOptions {
 /// Serves `handler` on sockets added before start(). Stops in its destructor.
 class HttpServer {
  public:
-  HttpServer(HttpHandler handler, HttpServerOptions options);
+  HttpServer(HttpHandler handler, HttpServerOptions options, HttpAtOnce at_once = nullptr);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;

@@ -121,7 +121,8 @@ int runService(const ServeOptions& o) {
   service_options.public_url = o.public_url;
   serve::Service service(service_options, store);
   serve::HttpServer server([&](const serve::HttpRequest& r) { return service.handle(r); },
-                           httpServerOptions(o));
+                           httpServerOptions(o),
+                           [&](const serve::HttpRequest& r) { return service.answersAtOnce(r); });
   auto [host, port] = hostAndPort(o.listen);
   const int bound = server.listenTcp(host, port);
   if (!o.socket.empty()) server.listenUnix(o.socket);

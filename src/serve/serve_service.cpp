@@ -314,6 +314,13 @@ HttpResponse Service::handle(const HttpRequest& request) {
   }
 }
 
+bool Service::answersAtOnce(const HttpRequest& request) const {
+  if (request.path == "/healthz") return true;
+  if (request.path != "/v1/check" || !impl_->store->local()) return false;
+  const std::string wait = request.arg("wait");
+  return (wait.empty() || wait == "0") && request.arg("async").empty();
+}
+
 std::string Service::reloadPolicy() {
   try {
     impl_->load();

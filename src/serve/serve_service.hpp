@@ -43,6 +43,11 @@ class Service {
   /// Answers one request (the HttpServer's handler).
   HttpResponse handle(const HttpRequest& request);
 
+  /// Whether `request` is answered without waiting for a person, a long
+  /// poll or the network (a check that may not wait, on the file store;
+  /// /healthz): the server then answers it on the thread that read it.
+  bool answersAtOnce(const HttpRequest& request) const;
+
   /// Loads the policy again; a policy that fails keeps the previous one
   /// serving. Returns the problem ("" when it loaded).
   std::string reloadPolicy();

@@ -19,6 +19,7 @@ class FileServiceStore : public ServiceStore {
   explicit FileServiceStore(std::string home);
 
   std::string describe() const override;
+  bool local() const override { return true; }
   void addToken(const TokenRecord& token, const std::string& hash) override;
   std::optional<TokenRecord> tokenByHash(const std::string& hash) override;
   std::vector<TokenRecord> tokens() override;

@@ -94,6 +94,11 @@ class ServiceStore {
   /// "file /home/u/.toolguard", "postgresql db@host": for logs.
   virtual std::string describe() const = 0;
 
+  /// Whether every method but waitForAsk answers from this machine's files
+  /// (no network round trip): a request that does not wait may then be
+  /// answered on the thread that read it.
+  virtual bool local() const { return false; }
+
   // Tokens: kept by the hash of the secret (tokenHash).
   /// Adds a token; throws StoreError when the name is taken.
   virtual void addToken(const TokenRecord& token, const std::string& hash) = 0;
