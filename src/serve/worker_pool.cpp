@@ -29,9 +29,14 @@ bool WorkerPool::trySubmit(std::function<void()> work) {
       }
     }
     finished_.clear();
-    const size_t waiting_for_a_thread = queue_.size() >= idle_ ? queue_.size() - idle_ : 0;
-    const bool start_one = idle_ <= queue_.size() && running_ < limits_.max_threads;
-    if (!start_one && waiting_for_a_thread >= limits_.max_queued) return false;
+    // Threads not running work (waiting, or just started) take queued work
+    // first; work beyond them needs a new thread, or waits in the queue.
+    const size_t free_threads = running_ - busy_;
+    const bool needs_a_thread = queue_.size() >= free_threads;
+    const bool start_one = needs_a_thread && running_ < limits_.max_threads;
+    if (needs_a_thread && !start_one && queue_.size() - free_threads >= limits_.max_queued) {
+      return false;
+    }
     queue_.push_back(std::move(work));
     if (start_one) {
       ++running_;
@@ -49,19 +54,19 @@ void WorkerPool::run() {
   for (;;) {
     if (queue_.empty()) {
       if (stopping_) break;
-      ++idle_;
       const bool woken = work_ready_.wait_for(lock, limits_.idle_exit,
                                               [&] { return stopping_ || !queue_.empty(); });
-      --idle_;
       if (!woken) break;  // idle long enough: leave
       continue;
     }
     std::function<void()> work = std::move(queue_.front());
     queue_.pop_front();
+    ++busy_;
     lock.unlock();
     work();  // the server's work catches its own exceptions
     work = nullptr;
     lock.lock();
+    --busy_;
   }
   --running_;
   if (!stopping_) finished_.push_back(std::this_thread::get_id());
@@ -86,7 +91,7 @@ size_t WorkerPool::threads() const {
 
 size_t WorkerPool::busy() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return running_ - idle_;
+  return busy_;
 }
 
 }  // namespace toolguard::serve

@@ -55,7 +55,7 @@ class WorkerPool {
   std::vector<std::thread> threads_;
   std::vector<std::thread::id> finished_;  // threads that left, to join
   size_t running_ = 0;                     // threads started and not yet left
-  size_t idle_ = 0;                        // threads waiting for work
+  size_t busy_ = 0;                        // threads running work
   bool stopping_ = false;
 };
 
