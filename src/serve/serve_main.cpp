@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
+#include <fstream>
 #include <iostream>
 #include <map>
 
@@ -46,8 +47,23 @@ struct ServeOptions {
   long keep_asks_s = 86400;  // answered and expired asks are deleted this long after expiry
   long session_hours = 12;
   std::string ask_webhook;
+  std::string ask_webhook_secret_file;
   std::string public_url;
 };
+
+// The webhook's signing secret: FILE's text without its line end; at least
+// 16 bytes (a short secret is guessed).
+std::string webhookSecret(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error("--ask-webhook-secret: cannot read " + file);
+  std::string secret((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
+  if (secret.size() < 16) {
+    throw std::runtime_error("--ask-webhook-secret: " + file +
+                             " holds fewer than 16 bytes; use a long random secret");
+  }
+  return secret;
+}
 
 serve::HttpServerOptions httpServerOptions(const ServeOptions& o) {
   serve::HttpServerOptions h;
@@ -118,6 +134,10 @@ int runService(const ServeOptions& o) {
         "notice's link");
   }
   service_options.ask_webhook = o.ask_webhook;
+  if (!o.ask_webhook_secret_file.empty()) {
+    if (o.ask_webhook.empty()) throw std::runtime_error("--ask-webhook-secret needs --ask-webhook");
+    service_options.ask_webhook_secret = webhookSecret(o.ask_webhook_secret_file);
+  }
   service_options.public_url = o.public_url;
   serve::Service service(service_options, store);
   serve::HttpServer server([&](const serve::HttpRequest& r) { return service.handle(r); },
@@ -257,6 +277,10 @@ int main(int argc, char** argv) {
   app.add_option("--ask-webhook", o.ask_webhook,
                  "POST a small JSON notice of each new ask to URL (http://, https:// or "
                  "unix:/PATH), with a link to it on the web queue");
+  app.add_option("--ask-webhook-secret", o.ask_webhook_secret_file,
+                 "sign each webhook notice with the secret in FILE (HMAC-SHA256 of "
+                 "\"TIMESTAMP.BODY\" in X-Toolguard-Signature, the time in "
+                 "X-Toolguard-Timestamp)");
   app.add_option("--public-url", o.public_url,
                  "the web queue's address as people reach it (https://guard.example.com): "
                  "the webhook's links, and the origin the page's requests may come from "

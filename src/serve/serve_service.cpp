@@ -68,7 +68,8 @@ struct Service::Impl {
                                                options.max_wait, options.max_waiting_polls)),
         web(*store, auth, options.session_lifetime, originOf(options.public_url)) {
     if (!options.ask_webhook.empty()) {
-      webhook = std::make_unique<AskWebhook>(options.ask_webhook, options.public_url);
+      webhook = std::make_unique<AskWebhook>(options.ask_webhook, options.public_url,
+                                             options.ask_webhook_secret);
       asks->onNewAsk([w = webhook.get()](const store::AskRecord& ask) { w->notify(ask); });
     }
   }

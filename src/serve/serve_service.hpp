@@ -30,6 +30,7 @@ struct ServiceOptions {
   std::chrono::seconds session_lifetime{12 * 3600};  ///< a web queue sign-in lasts this long
   size_t max_waiting_polls = 128;  ///< long polls of the queue held at once (a quarter per token)
   std::string ask_webhook;         ///< POSTed a notice of each new ask ("" none)
+  std::string ask_webhook_secret;  ///< signs each notice (HMAC-SHA256; "" unsigned)
   std::string public_url;          ///< the web queue as people reach it, for the notice's link
 };
 

@@ -1,6 +1,9 @@
 // The webhook of new asks (see serve_webhook.hpp).
 #include "serve/serve_webhook.hpp"
 
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
 #include <iostream>
 
 #include "http/plain_http.hpp"
@@ -46,8 +49,32 @@ std::string textOf(const nlohmann::json& object, const char* key) {
 
 }  // namespace
 
-AskWebhook::AskWebhook(std::string url, std::string public_url)
-    : url_(std::move(url)), public_url_(std::move(public_url)), worker_([this] { run(); }) {}
+AskWebhook::AskWebhook(std::string url, std::string public_url, std::string secret)
+    : url_(std::move(url)),
+      public_url_(std::move(public_url)),
+      secret_(std::move(secret)),
+      worker_([this] { run(); }) {}
+
+std::map<std::string, std::string> AskWebhook::signatureHeaders(const std::string& secret,
+                                                                const std::string& body,
+                                                                long long unix_seconds) {
+  const std::string stamp = std::to_string(unix_seconds);
+  const std::string signed_text = stamp + "." + body;
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (!HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()),
+            reinterpret_cast<const unsigned char*>(signed_text.data()), signed_text.size(), mac,
+            &size)) {
+    throw std::runtime_error("HMAC-SHA256 failed");
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned int i = 0; i < size; ++i) {
+    hex += kHex[mac[i] >> 4];
+    hex += kHex[mac[i] & 15];
+  }
+  return {{"X-Toolguard-Timestamp", stamp}, {"X-Toolguard-Signature", "sha256=" + hex}};
+}
 
 AskWebhook::~AskWebhook() {
   {
@@ -118,9 +145,16 @@ void AskWebhook::run() {
     // would end the service).
     try {
       std::string error;
-      std::optional<detail::PlainHttpResponse> r = detail::postToService(
-          url_, "", {{"Content-Type", "application/json"}},
-          next.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), kTimeoutMs, error);
+      const std::string body = next.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      std::map<std::string, std::string> headers = {{"Content-Type", "application/json"}};
+      if (!secret_.empty()) {
+        const auto now = std::chrono::duration_cast<std::chrono::seconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+        headers.merge(signatureHeaders(secret_, body, now));
+      }
+      std::optional<detail::PlainHttpResponse> r =
+          detail::postToService(url_, "", headers, body, kTimeoutMs, error);
       if (!r) {
         std::cerr << "toolguard serve: the ask webhook failed: " << error << "\n";
       } else if (r->status < 200 || r->status > 299) {

@@ -6,6 +6,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -19,8 +20,9 @@ namespace toolguard::serve {
 class AskWebhook {
  public:
   /// Posts to `url` ("http://...", "https://..." or "unix:/..."); links are
-  /// made from `public_url` (the queue's address as people reach it).
-  AskWebhook(std::string url, std::string public_url);
+  /// made from `public_url` (the queue's address as people reach it). With
+  /// a `secret`, each notice is signed (signatureHeaders).
+  AskWebhook(std::string url, std::string public_url, std::string secret = "");
   ~AskWebhook();
   AskWebhook(const AskWebhook&) = delete;
   AskWebhook& operator=(const AskWebhook&) = delete;
@@ -33,11 +35,20 @@ class AskWebhook {
   /// "text"} ("text" is one line for chat tools' incoming webhooks).
   static nlohmann::json payload(const store::AskRecord& ask, const std::string& public_url);
 
+  /// The headers that sign `body` sent at `unix_seconds`:
+  /// X-Toolguard-Timestamp (the seconds) and X-Toolguard-Signature,
+  /// "sha256=" and the hex HMAC-SHA256 under `secret` of "SECONDS.BODY" (the
+  /// time is signed too, so a receiver can refuse an old notice sent again).
+  static std::map<std::string, std::string> signatureHeaders(const std::string& secret,
+                                                             const std::string& body,
+                                                             long long unix_seconds);
+
  private:
   void run();
 
   std::string url_;
   std::string public_url_;
+  std::string secret_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<nlohmann::json> backlog_;

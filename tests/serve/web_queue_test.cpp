@@ -6,6 +6,7 @@
 // revocation, the audit filter by agent, the webhook of new asks, and a
 // session shared by two instances on PostgreSQL. The page itself is driven
 // in a real browser by tests/browser/.
+#include <fstream>
 #include <future>
 
 #include "serve/serve_fixture.hpp"
@@ -385,6 +386,61 @@ TEST_F(Serve, AWebhookIsToldOfEachNewAskWithALinkToIt) {
   EXPECT_EQ(n["summary"], "git push origin main");
   EXPECT_EQ(n["url"], "https://queue.example.com/#ask=" + n["id"].get<std::string>());
   EXPECT_NE(n["text"].get<std::string>().find(n["url"].get<std::string>()), std::string::npos);
+}
+
+// A receiver checks a signed notice with its own HMAC (here the openssl
+// command): the signature covers the timestamp and the body as sent.
+TEST_F(Serve, AWebhookNoticeIsSignedWithTheSecret) {
+  const std::string agent = token("agent", "ci-bot");
+  const std::string secret = "a-long-random-webhook-secret-0123456789";
+  const std::string secret_file = (dir.path() / "webhook.secret").string();
+  std::ofstream(secret_file) << secret << "\n";
+  httplib::Server hook;
+  std::mutex mutex;
+  std::vector<std::tuple<std::string, std::string, std::string>> received;
+  hook.Post("/notify", [&](const httplib::Request& req, httplib::Response& res) {
+    std::lock_guard<std::mutex> lock(mutex);
+    received.emplace_back(req.get_header_value("X-Toolguard-Timestamp"),
+                          req.get_header_value("X-Toolguard-Signature"), req.body);
+    res.status = 204;
+  });
+  const int port = hook.bind_to_any_port("127.0.0.1");
+  std::thread serving([&] { hook.listen_after_bind(); });
+  const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/notify";
+  auto server = start({"--ask-webhook", url, "--public-url", "https://queue.example.com/",
+                       "--ask-webhook-secret", secret_file});
+  run({"check", "--server", server->url(), "--wait", "1"}, call("git push origin main").dump(),
+      {{"TOOLGUARD_TOKEN", agent}});
+  for (int i = 0; i < 200; ++i) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!received.empty()) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  hook.stop();
+  serving.join();
+  ASSERT_EQ(received.size(), 1u);
+  const auto& [stamp, signature, body] = received[0];
+  const long long sent = std::stoll(stamp);
+  const long long now = std::chrono::duration_cast<std::chrono::seconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+  EXPECT_LE(std::llabs(now - sent), 60);
+  RunResult mac =
+      runBinary("/usr/bin/openssl", {"dgst", "-sha256", "-hmac", secret, "-r"}, stamp + "." + body);
+  ASSERT_EQ(mac.exit_code, 0) << mac.err;
+  EXPECT_EQ(signature, "sha256=" + mac.out.substr(0, 64));
+  // The same body under another secret, or another time, does not match.
+  RunResult other = runBinary("/usr/bin/openssl", {"dgst", "-sha256", "-hmac", secret + "x", "-r"},
+                              stamp + "." + body);
+  EXPECT_NE(signature, "sha256=" + other.out.substr(0, 64));
+
+  // A short secret is refused at start.
+  std::ofstream(secret_file) << "short\n";
+  EXPECT_THROW(start({"--ask-webhook", url, "--public-url", "https://queue.example.com/",
+                      "--ask-webhook-secret", secret_file}),
+               std::runtime_error);
 }
 
 TEST_F(ServePostgres, ASessionOpenedOnOneInstanceWorksOnAnotherAndApprovalsAreRevoked) {
