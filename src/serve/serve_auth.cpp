@@ -2,7 +2,10 @@
 // a token bucket per token name.
 #include "serve_auth.hpp"
 
+#include <cstdio>
+
 #include "audit/audit_detail.hpp"
+#include "core/unicode_text.hpp"
 #include "serve/json_response.hpp"
 #include "serve/serve_session.hpp"
 
@@ -16,6 +19,27 @@ HttpResponse refusal(int status, const std::string& message) {
   if (status == 401) r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"toolguard\"");
   if (status == 429) r.headers.emplace_back("Retry-After", "1");
   return r;
+}
+
+// The store failed before the caller showed a usable token: what failed is
+// in the log and /metrics, never in the answer (a database URL, a host).
+HttpResponse storeUnavailable(Metrics& metrics) {
+  metrics.storeError();
+  HttpResponse r = refusal(503, "service unavailable");
+  r.headers.emplace_back("Retry-After", "1");
+  return r;
+}
+
+// The token of "Authorization: Bearer TOKEN": the scheme in any case (RFC
+// 7235), then one or more spaces; "" when the header is not that.
+std::string bearerToken(const std::string& header) {
+  constexpr std::string_view scheme = "bearer";
+  if (header.size() <= scheme.size() || header[scheme.size()] != ' ' ||
+      detail::asciiLowercase(header.substr(0, scheme.size())) != scheme) {
+    return "";
+  }
+  const size_t start = header.find_first_not_of(' ', scheme.size());
+  return start == std::string::npos ? "" : header.substr(start);
 }
 
 }  // namespace
@@ -41,8 +65,8 @@ std::optional<store::TokenRecord> Authenticator::usableToken(const std::string& 
       try {
         token = store_.tokenByHash(hash);
       } catch (const std::exception& e) {
-        metrics_.storeError();
-        refused = refusal(503, std::string("the store failed: ") + e.what());
+        std::fprintf(stderr, "toolguard serve: a token could not be looked up: %s\n", e.what());
+        refused = storeUnavailable(metrics_);
         return std::nullopt;
       }
       lock.lock();
@@ -63,15 +87,15 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
   const std::string header = request.header("authorization");
   std::string hash;
   Caller caller;
-  if (header.starts_with("Bearer ") && header.size() > 7) {
-    hash = store::tokenHash(header.substr(7));
+  if (const std::string bearer = bearerToken(header); !bearer.empty()) {
+    hash = store::tokenHash(bearer);
   } else if (const std::string cookie = sessionCookie(request); header.empty() && !cookie.empty()) {
     std::optional<store::SessionRecord> session;
     try {
       session = store_.sessionByHash(store::tokenHash(cookie));
     } catch (const std::exception& e) {
-      metrics_.storeError();
-      refused = refusal(503, std::string("the store failed: ") + e.what());
+      std::fprintf(stderr, "toolguard serve: a session could not be looked up: %s\n", e.what());
+      refused = storeUnavailable(metrics_);
       return std::nullopt;
     }
     if (!session) {
@@ -102,6 +126,7 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
   if (!withinRate(token->name, refused)) return std::nullopt;
   caller.name = token->name;
   caller.role = token->role;
+  caller.owner = token->owner;
   return caller;
 }
 
