@@ -2,6 +2,7 @@
 // a token bucket per token name.
 #include "serve_auth.hpp"
 
+#include <atomic>
 #include <cstdio>
 
 #include "audit/audit_detail.hpp"
@@ -22,8 +23,16 @@ HttpResponse refusal(int status, const std::string& message) {
 }
 
 // The store failed before the caller showed a usable token: what failed is
-// in the log and /metrics, never in the answer (a database URL, a host).
-HttpResponse storeUnavailable(Metrics& metrics) {
+// in the log (at most a line a second: callers without a token must not
+// flood it) and /metrics, never in the answer (a database URL, a host).
+HttpResponse storeUnavailable(Metrics& metrics, const char* what, const std::exception& e) {
+  static std::atomic<int64_t> last_logged{0};
+  const int64_t now =
+      std::chrono::duration_cast<std::chrono::seconds>(Clock::now().time_since_epoch()).count();
+  if (int64_t seen = last_logged.load();
+      seen != now && last_logged.compare_exchange_strong(seen, now)) {
+    std::fprintf(stderr, "toolguard serve: %s could not be looked up: %s\n", what, e.what());
+  }
   metrics.storeError();
   HttpResponse r = refusal(503, "service unavailable");
   r.headers.emplace_back("Retry-After", "1");
@@ -65,8 +74,7 @@ std::optional<store::TokenRecord> Authenticator::usableToken(const std::string& 
       try {
         token = store_.tokenByHash(hash);
       } catch (const std::exception& e) {
-        std::fprintf(stderr, "toolguard serve: a token could not be looked up: %s\n", e.what());
-        refused = storeUnavailable(metrics_);
+        refused = storeUnavailable(metrics_, "a token", e);
         return std::nullopt;
       }
       lock.lock();
@@ -94,8 +102,7 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
     try {
       session = store_.sessionByHash(store::tokenHash(cookie));
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "toolguard serve: a session could not be looked up: %s\n", e.what());
-      refused = storeUnavailable(metrics_);
+      refused = storeUnavailable(metrics_, "a session", e);
       return std::nullopt;
     }
     if (!session) {
