@@ -48,10 +48,10 @@ struct BenchService {
         db = std::make_unique<PgCluster>((dir.path() / "pg").string());
         store = db->url();
       }
-      RunResult r = runBinary(
-          TOOLGUARD_BINARY,
-          {"serve", "token", "add", "--role", "agent", "--name", "bench", "--store", store}, "",
-          env);
+      RunResult r = runBinary(TOOLGUARD_BINARY,
+                              {"serve", "token", "add", "--role", "agent", "--name", "bench",
+                               "--owner", "bench", "--store", store},
+                              "", env);
       if (r.exit_code != 0) throw std::runtime_error(r.err);
       token = r.out.substr(0, r.out.find('\n'));
       server = std::make_unique<ServeProcess>(

@@ -59,7 +59,7 @@ read -r batch_user batch_sys <"$work/batch.time"
 batch_cpu_us=$(calc "($batch_user + $batch_sys) * 1000000 / $batch_calls")
 batch_rate=$(calc "$batch_calls / $batch_wall")
 
-token="$("$toolguard" serve token add --role agent --name bench --store "$store" | tail -1)"
+token="$("$toolguard" serve token add --role agent --name bench --owner bench-owner --store "$store" | tail -1)"
 "$toolguard" serve --store "$store" --listen 127.0.0.1:0 --rate 1000000000 \
   >"$work/serve.out" 2>"$work/serve.log" &
 serve_pid=$!

@@ -349,9 +349,9 @@ ParsedCall parseCallText(const std::string& text, CallFormat format,
   if (!input.value) {
     if (input.problem == StrictJsonProblem::TooDeep) {
       return {std::nullopt,
-              "input nested deeper than " + std::to_string(kMaxArgumentDepth) + " levels"};
+              "input nested deeper than " + std::to_string(kMaxArgumentDepth) + " levels", true};
     }
-    return {std::nullopt, input.error};
+    return {std::nullopt, input.error, true};
   }
   return parseCall(*input.value, format, default_cwd);
 }

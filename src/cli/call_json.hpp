@@ -23,6 +23,9 @@ CallFormat callFormatNamed(const std::string& name);
 struct ParsedCall {
   std::optional<ToolCall> call;
   std::string error;
+  /// The text was not one JSON value (a syntax error, bytes after the value,
+  /// a NUL, a key twice, too deep), as opposed to JSON that is not a call.
+  bool not_json = false;
 };
 
 /// Reads a call in `format` from parsed JSON. Relative or missing cwd resolves

@@ -15,6 +15,7 @@
 #include "cli/policy_options.hpp"
 #include "http/plain_http.hpp"
 #include "toolguard/audit_log.hpp"
+#include "toolguard/strict_json.hpp"
 #include "toolguard/tool_call.hpp"
 
 namespace toolguard::cli {
@@ -123,12 +124,19 @@ int runRemoteCheck(const CheckOptions& o) {
   std::optional<detail::PlainHttpResponse> response =
       detail::postToService(o.server, target, headers, text, timeout_ms, error, certificate);
   if (!response) return failClosed(where + " could not be asked: " + error, format);
-  nlohmann::json answer = nlohmann::json::parse(response->body, nullptr, false);
+  // Read strictly: a reply with a key twice (two "verdict"s), bytes after
+  // the JSON or a NUL is not a decision, whichever value another reader
+  // would take.
+  StrictJson reply = parseStrictJson(response->body);
+  nlohmann::json answer = reply.value ? std::move(*reply.value) : nlohmann::json();
   if (response->status != 200) {
     std::string message = answer.is_object() ? answer.value("error", "") : "";
     return failClosed(where + " answered " + std::to_string(response->status) +
                           (message.empty() ? "" : ": " + message),
                       format);
+  }
+  if (!reply.value) {
+    return failClosed(where + " answered with no decision (" + reply.error + ")", format);
   }
   if (!isDecision(answer, format)) return failClosed(where + " answered with no decision", format);
   // --mode tighten: the service's allow is no opinion here too.

@@ -125,6 +125,16 @@ class StrictBuilder {
 }  // namespace
 
 StrictJson parseStrictJson(std::string_view text, size_t max_depth) {
+  // The JSON library reads a NUL as the end of the text, so "{...}\0{...}"
+  // would be the first value alone; JSON text never holds a NUL (not even
+  // inside a string, where it is written \u0000).
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    StrictJson refused;
+    refused.problem = StrictJsonProblem::Syntax;
+    refused.error = "a NUL byte at offset " + std::to_string(nul) +
+                    " (JSON text never holds one; inside a string it is written \\u0000)";
+    return refused;
+  }
   json value;
   StrictBuilder builder(value, max_depth);
   bool accepted = false;

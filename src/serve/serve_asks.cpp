@@ -11,6 +11,7 @@
 #include "approval/service_answer.hpp"
 #include "audit/audit_detail.hpp"
 #include "cli/call_json.hpp"
+#include "serve/answer_rights.hpp"
 #include "serve/json_response.hpp"
 #include "serve/service_event.hpp"
 #include "toolguard/call_view.hpp"
@@ -24,10 +25,11 @@ using SystemClock = std::chrono::system_clock;
 
 struct ThreadAsk {
   bool set = false;
-  std::string token;
+  Caller caller;
   std::chrono::steady_clock::time_point deadline;
   AskOrigin origin;
   const Engine* engine = nullptr;
+  std::function<bool()> client_gone;
 };
 thread_local ThreadAsk t_ask;
 
@@ -77,9 +79,9 @@ std::optional<ToolCall> callOf(const store::AskRecord& ask) {
 
 }  // namespace
 
-AskScope::AskScope(std::string token, std::chrono::steady_clock::time_point deadline,
-                   AskOrigin origin, const Engine* engine) {
-  t_ask = ThreadAsk{true, std::move(token), deadline, std::move(origin), engine};
+AskScope::AskScope(const Caller& caller, std::chrono::steady_clock::time_point deadline,
+                   AskOrigin origin, const Engine* engine, std::function<bool()> client_gone) {
+  t_ask = ThreadAsk{true, caller, deadline, std::move(origin), engine, std::move(client_gone)};
 }
 
 AskScope::~AskScope() {
@@ -88,9 +90,10 @@ AskScope::~AskScope() {
 
 StoreAskHandler::StoreAskHandler(store::ServiceStore& store, Metrics& metrics,
                                  size_t max_pending_per_token, std::chrono::seconds max_wait,
-                                 size_t max_waiting_polls)
+                                 size_t max_waiting_polls, bool two_person)
     : store_(store),
       metrics_(metrics),
+      two_person_(two_person),
       max_pending_(max_pending_per_token),
       max_wait_(max_wait),
       max_polls_(std::max<size_t>(1, max_waiting_polls)) {}
@@ -108,7 +111,7 @@ void StoreAskHandler::releaseWaitingPlace(const std::string& token) {
   if (auto it = waiting_.find(token); it != waiting_.end() && --it->second == 0) waiting_.erase(it);
 }
 
-store::AskRecord StoreAskHandler::record(const ApprovalRequest& request, const std::string& token,
+store::AskRecord StoreAskHandler::record(const ApprovalRequest& request, const Caller& caller,
                                          SystemClock::time_point expires, const Engine* engine,
                                          const AskOrigin& origin) {
   store::AskRecord a;
@@ -120,7 +123,8 @@ store::AskRecord StoreAskHandler::record(const ApprovalRequest& request, const s
   a.offer = offerJson(request.options, request.scopes, request.decision);
   a.created = detail::formatAuditTime(SystemClock::now());
   a.expires = detail::formatAuditTime(expires);
-  a.token = token;
+  a.token = caller.name;
+  a.owner = caller.owner;
   return a;
 }
 
@@ -132,21 +136,28 @@ std::future<ApprovalAnswer> StoreAskHandler::ask(const ApprovalRequest& request)
   };
   if (!t_ask.set) return nobody("no request to wait for an answer");
   const ThreadAsk mine = t_ask;
-  if (!takeWaitingPlace(mine.token)) return nobody(tooManyAsks(mine.token, max_pending_));
+  const std::string& token = mine.caller.name;
+  if (!takeWaitingPlace(token)) return nobody(tooManyAsks(token, max_pending_));
   struct Release {
     StoreAskHandler& self;
     const std::string& token;
     ~Release() { self.releaseWaitingPlace(token); }
-  } release{*this, mine.token};
+  } release{*this, token};
   const auto now = std::chrono::steady_clock::now();
   const auto wait = std::chrono::ceil<std::chrono::seconds>(mine.deadline - now);
-  if (store_.pendingAsksOf(mine.token) >= max_pending_) {
-    return nobody(tooManyAsks(mine.token, max_pending_));
+  if (store_.pendingAsksOf(token) >= max_pending_) {
+    return nobody(tooManyAsks(token, max_pending_));
   }
   store::AskRecord a =
-      record(request, mine.token, SystemClock::now() + wait, mine.engine, mine.origin);
+      record(request, mine.caller, SystemClock::now() + wait, mine.engine, mine.origin);
+  a.watched = true;
   create(a);
-  std::optional<store::AskRecord> got = awaitAnswer(a.id, mine.deadline);
+  std::optional<store::AskRecord> got = awaitAnswer(a.id, mine.deadline, mine.client_gone);
+  if (got && got->state == store::AskState::Expired && got->ended == store::kAskAskerGone) {
+    return nobody(
+        "the ask ended unanswered: its request was given up (the client closed the "
+        "connection, or this instance lost the store)");
+  }
   if (!got || got->state != store::AskState::Answered) {
     return nobody("no one answered within " + std::to_string(wait.count()) + " s; the ask expired");
   }
@@ -156,10 +167,10 @@ std::future<ApprovalAnswer> StoreAskHandler::ask(const ApprovalRequest& request)
 }
 
 store::AskRecord StoreAskHandler::queue(const ToolCall& call, const Decision& decision,
-                                        const Engine& engine, const std::string& token,
+                                        const Engine& engine, const Caller& caller,
                                         std::chrono::seconds lifetime, const AskOrigin& origin) {
-  if (store_.pendingAsksOf(token) >= max_pending_) {
-    throw store::StoreError(tooManyAsks(token, max_pending_));
+  if (store_.pendingAsksOf(caller.name) >= max_pending_) {
+    throw TooManyAsks(tooManyAsks(caller.name, max_pending_));
   }
   const Policy& policy = engine.policy();
   const CallView view(call, engine.toolInfo(call.tool), policy.paths.pathOptions(),
@@ -170,7 +181,7 @@ store::AskRecord StoreAskHandler::queue(const ToolCall& call, const Decision& de
                           detail::approvalOptions(view, decision),
                           scopesFor(call.context),
                           lifetime};
-  store::AskRecord a = record(request, token, SystemClock::now() + lifetime, &engine, origin);
+  store::AskRecord a = record(request, caller, SystemClock::now() + lifetime, &engine, origin);
   create(a);
   return a;
 }
@@ -198,7 +209,7 @@ HttpResponse StoreAskHandler::route(
   if (answering) {
     if (request.method != "POST") return errorResponse(405, "POST an answer");
     if (!approver) return forbidden("answer asks");
-    return answer(rest, request, caller);
+    return answer(rest, request, caller, forbidden);
   }
   if (request.method != "GET") return errorResponse(405, "GET an ask");
   std::optional<store::AskRecord> a = store_.findAsk(rest);
@@ -207,8 +218,9 @@ HttpResponse StoreAskHandler::route(
   return jsonResponse(200, store::toJson(*a));
 }
 
-HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& request,
-                                     const Caller& caller) {
+HttpResponse StoreAskHandler::answer(
+    const std::string& id, const HttpRequest& request, const Caller& caller,
+    const std::function<HttpResponse(const std::string&)>& forbidden) {
   StrictJson body = parseStrictJson(request.body, 8);
   if (!body.value || !body.value->is_object()) {
     return errorResponse(400, "the answer must be a JSON object" +
@@ -223,6 +235,9 @@ HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& r
   if (in.contains("note") && !in["note"].is_string()) return errorResponse(400, "note: a string");
   std::optional<store::AskRecord> ask = store_.findAsk(id);
   if (!ask) return errorResponse(404, "no such ask");
+  if (std::string why = whyNotTheAnswerer(*ask, caller, two_person_); !why.empty()) {
+    return forbidden("answer this ask: " + why);
+  }
   nlohmann::json recorded{{"answer", kind},
                           {"note", in.value("note", "")},
                           {"by", caller.name},
@@ -271,6 +286,15 @@ HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& r
   if (result.recorded) changed();
   if (!result.recorded) {
     if (!result.ask) return errorResponse(404, "no such ask");
+    if (result.ask->state == store::AskState::Expired &&
+        result.ask->ended == store::kAskAskerGone) {
+      // Nobody waits for this answer: it would allow a call nobody receives.
+      return jsonResponse(410, {{"error",
+                                 "the ask cannot be answered: the request that asked is gone (its "
+                                 "client closed the connection, or its instance stopped or lost "
+                                 "the store); nothing was allowed"},
+                                {"ask", store::toJson(*result.ask)}});
+    }
     nlohmann::json out{{"error", result.ask->state == store::AskState::Expired
                                      ? "the ask expired before it was answered"
                                      : "the ask was answered first by " +
@@ -287,6 +311,7 @@ HttpResponse StoreAskHandler::answer(const std::string& id, const HttpRequest& r
     event["time"] = recorded["at"];
     event["ask"] = id;
     event["agent"] = ask->token;
+    if (!caller.owner.empty()) event["owner"] = caller.owner;
     event["tool"] = ask->call.value("tool", "");
     event["verdict"] = kind == "deny" ? "deny" : "allow";
     event["answer"] = recorded;
@@ -395,12 +420,15 @@ HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Ca
   a.created = detail::formatAuditTime(SystemClock::now());
   a.expires = detail::formatAuditTime(SystemClock::now() + wait);
   a.token = caller.name;
+  a.owner = caller.owner;
+  a.watched = true;
   // The parsed commands and paths as the service reads the call (no
   // findings: the asking program's policy judged it, not this one).
   a.decision["detail"] = askDetail(call, Decision{}, &engine,
                                    AskOrigin{request.header("x-toolguard-machine"), request.peer});
   create(a);
-  std::optional<store::AskRecord> got = awaitAnswer(a.id, std::chrono::steady_clock::now() + wait);
+  std::optional<store::AskRecord> got =
+      awaitAnswer(a.id, std::chrono::steady_clock::now() + wait, request.client_gone);
   if (!got) return errorResponse(500, "the ask went missing from the store");
   return jsonResponse(200, store::toJson(*got));
 }
@@ -423,15 +451,38 @@ void StoreAskHandler::changed() {
 }
 
 std::optional<store::AskRecord> StoreAskHandler::awaitAnswer(
-    const std::string& id, std::chrono::steady_clock::time_point deadline) {
-  std::optional<store::AskRecord> got = store_.waitForAsk(id, deadline);
-  if (got && got->state == store::AskState::Pending) {
-    if (store_.expireAsk(id)) {
-      got->state = store::AskState::Expired;
-      changed();
-    } else {
-      got = store_.findAsk(id);  // answered just as it expired: the answer wins
+    const std::string& id, std::chrono::steady_clock::time_point deadline,
+    const std::function<bool()>& client_gone) {
+  using Steady = std::chrono::steady_clock;
+  // The client is looked at every second; the store is told every
+  // kAskHeartbeat that this request still waits.
+  auto beat = Steady::now() + store::kAskHeartbeat;
+  std::optional<store::AskRecord> got;
+  std::string ended = store::kAskTimedOut;
+  for (;;) {
+    got = store_.waitForAsk(id, std::min(deadline, Steady::now() + std::chrono::seconds(1)));
+    if (!got || got->state != store::AskState::Pending) return got;
+    const auto now = Steady::now();
+    if (now >= deadline) break;
+    if (client_gone && client_gone()) {
+      ended = store::kAskAskerGone;
+      break;
     }
+    if (now >= beat) {
+      beat = now + store::kAskHeartbeat;
+      try {
+        store_.heartbeatAsk(id);  // false: no longer pending (seen next round) or stale
+      } catch (const std::exception&) {
+        metrics_.storeError();  // the heartbeat goes stale: nobody can answer it
+      }
+    }
+  }
+  if (store_.expireAsk(id, ended)) {
+    got->state = store::AskState::Expired;
+    got->ended = ended;
+    changed();
+  } else {
+    got = store_.findAsk(id);  // answered just as it expired: the answer wins
   }
   return got;
 }

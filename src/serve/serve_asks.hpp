@@ -22,13 +22,19 @@
 
 namespace toolguard::serve {
 
-/// Who asks, from where, how long they wait and the engine that judged the
-/// call, for the asks of one request on this thread (the Guard calls its
-/// handler on the deciding thread).
+/// A token already has as many asks waiting as it may (429).
+class TooManyAsks : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Who asks, from where, how long they wait, the engine that judged the
+/// call and whether the client still waits, for the asks of one request on
+/// this thread (the Guard calls its handler on the deciding thread).
 class AskScope {
  public:
-  AskScope(std::string token, std::chrono::steady_clock::time_point deadline, AskOrigin origin,
-           const Engine* engine);
+  AskScope(const Caller& caller, std::chrono::steady_clock::time_point deadline, AskOrigin origin,
+           const Engine* engine, std::function<bool()> client_gone);
   ~AskScope();
   AskScope(const AskScope&) = delete;
   AskScope& operator=(const AskScope&) = delete;
@@ -40,8 +46,10 @@ class StoreAskHandler : public ApprovalHandler {
   /// `max_waiting_polls`: long polls held at once (each holds a connection's
   /// thread); past it, or past a quarter of it for one token, a poll is
   /// answered at once.
+  /// `two_person`: an answer must come from a second person (see
+  /// ServiceOptions::two_person).
   StoreAskHandler(store::ServiceStore& store, Metrics& metrics, size_t max_pending_per_token,
-                  std::chrono::seconds max_wait, size_t max_waiting_polls);
+                  std::chrono::seconds max_wait, size_t max_waiting_polls, bool two_person);
 
   std::string name() const override { return "serve"; }
 
@@ -50,8 +58,9 @@ class StoreAskHandler : public ApprovalHandler {
   std::future<ApprovalAnswer> ask(const ApprovalRequest& request) override;
 
   /// Queues an ask without waiting (?async=1): the caller polls it.
+  /// Throws TooManyAsks, or StoreError.
   store::AskRecord queue(const ToolCall& call, const Decision& decision, const Engine& engine,
-                         const std::string& token, std::chrono::seconds lifetime,
+                         const Caller& caller, std::chrono::seconds lifetime,
                          const AskOrigin& origin);
 
   /// Called with each ask this instance queues (the webhook).
@@ -69,17 +78,21 @@ class StoreAskHandler : public ApprovalHandler {
                      const std::function<HttpResponse(const std::string&)>& forbidden);
 
  private:
-  store::AskRecord record(const ApprovalRequest& request, const std::string& token,
+  store::AskRecord record(const ApprovalRequest& request, const Caller& caller,
                           std::chrono::system_clock::time_point expires, const Engine* engine,
                           const AskOrigin& origin);
-  HttpResponse answer(const std::string& id, const HttpRequest& request, const Caller& caller);
+  HttpResponse answer(const std::string& id, const HttpRequest& request, const Caller& caller,
+                      const std::function<HttpResponse(const std::string&)>& forbidden);
   HttpResponse askFromClient(const HttpRequest& request, const Caller& caller,
                              const Engine& engine);
   HttpResponse list(const HttpRequest& request, const Caller& caller);
-  // Waits for the ask's answer until `deadline`, then expires it; returns it
-  // as it ended (an answer given just as it expired wins).
+  // Waits for the ask's answer until `deadline`, keeping it alive in the
+  // store (heartbeatAsk), then expires it; returns it as it ended (an answer
+  // given just as it expired wins). When `client_gone` says the client left,
+  // the ask ends at once (kAskAskerGone): no answer may reach nobody.
   std::optional<store::AskRecord> awaitAnswer(const std::string& id,
-                                              std::chrono::steady_clock::time_point deadline);
+                                              std::chrono::steady_clock::time_point deadline,
+                                              const std::function<bool()>& client_gone);
   // Creates the ask and tells the long polls of this instance.
   void create(const store::AskRecord& ask);
   // Wakes this instance's long polls: an ask came, was answered or expired.
@@ -87,6 +100,7 @@ class StoreAskHandler : public ApprovalHandler {
 
   store::ServiceStore& store_;
   Metrics& metrics_;
+  bool two_person_;
   size_t max_pending_;
   std::chrono::seconds max_wait_;
   // Requests of each token waiting for an answer on this instance: checked

@@ -2,7 +2,11 @@
 // a token bucket per token name.
 #include "serve_auth.hpp"
 
+#include <atomic>
+#include <cstdio>
+
 #include "audit/audit_detail.hpp"
+#include "core/unicode_text.hpp"
 #include "serve/json_response.hpp"
 #include "serve/serve_session.hpp"
 
@@ -16,6 +20,35 @@ HttpResponse refusal(int status, const std::string& message) {
   if (status == 401) r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"toolguard\"");
   if (status == 429) r.headers.emplace_back("Retry-After", "1");
   return r;
+}
+
+// The store failed before the caller showed a usable token: what failed is
+// in the log (at most a line a second: callers without a token must not
+// flood it) and /metrics, never in the answer (a database URL, a host).
+HttpResponse storeUnavailable(Metrics& metrics, const char* what, const std::exception& e) {
+  static std::atomic<int64_t> last_logged{0};
+  const int64_t now =
+      std::chrono::duration_cast<std::chrono::seconds>(Clock::now().time_since_epoch()).count();
+  if (int64_t seen = last_logged.load();
+      seen != now && last_logged.compare_exchange_strong(seen, now)) {
+    std::fprintf(stderr, "toolguard serve: %s could not be looked up: %s\n", what, e.what());
+  }
+  metrics.storeError();
+  HttpResponse r = refusal(503, "service unavailable");
+  r.headers.emplace_back("Retry-After", "1");
+  return r;
+}
+
+// The token of "Authorization: Bearer TOKEN": the scheme in any case (RFC
+// 7235), then one or more spaces; "" when the header is not that.
+std::string bearerToken(const std::string& header) {
+  constexpr std::string_view scheme = "bearer";
+  if (header.size() <= scheme.size() || header[scheme.size()] != ' ' ||
+      detail::asciiLowercase(header.substr(0, scheme.size())) != scheme) {
+    return "";
+  }
+  const size_t start = header.find_first_not_of(' ', scheme.size());
+  return start == std::string::npos ? "" : header.substr(start);
 }
 
 }  // namespace
@@ -41,8 +74,7 @@ std::optional<store::TokenRecord> Authenticator::usableToken(const std::string& 
       try {
         token = store_.tokenByHash(hash);
       } catch (const std::exception& e) {
-        metrics_.storeError();
-        refused = refusal(503, std::string("the store failed: ") + e.what());
+        refused = storeUnavailable(metrics_, "a token", e);
         return std::nullopt;
       }
       lock.lock();
@@ -96,15 +128,14 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
   const std::string header = request.header("authorization");
   std::string hash;
   Caller caller;
-  if (header.starts_with("Bearer ") && header.size() > 7) {
-    hash = store::tokenHash(header.substr(7));
+  if (const std::string bearer = bearerToken(header); !bearer.empty()) {
+    hash = store::tokenHash(bearer);
   } else if (const std::string cookie = sessionCookie(request); header.empty() && !cookie.empty()) {
     std::optional<store::SessionRecord> session;
     try {
       session = store_.sessionByHash(store::tokenHash(cookie));
     } catch (const std::exception& e) {
-      metrics_.storeError();
-      refused = refusal(503, std::string("the store failed: ") + e.what());
+      refused = storeUnavailable(metrics_, "a session", e);
       return std::nullopt;
     }
     if (!session) {
@@ -142,6 +173,7 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
   if (!withinRate(token->name, refused)) return std::nullopt;
   caller.name = token->name;
   caller.role = token->role;
+  caller.owner = token->owner;
   return caller;
 }
 

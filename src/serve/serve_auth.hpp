@@ -23,6 +23,7 @@ namespace toolguard::serve {
 struct Caller {
   std::string name;
   store::TokenRole role = store::TokenRole::Agent;
+  std::string owner;    ///< the person who holds the token ("" when it has none)
   std::string session;  ///< the hash of the browser session it came through; "" for a bearer token
   std::string csrf;     ///< that session's CSRF token
 };
@@ -38,7 +39,8 @@ class Authenticator {
   /// The caller, or nullopt with `refused` set: 401 without a usable token
   /// or session, 403 for a session's request that changes something without
   /// its CSRF token or from another origin, 429 past the token's rate, 503
-  /// when the store cannot be read.
+  /// when the store cannot be read (saying nothing of the store: the caller
+  /// has not shown a token yet). The scheme "Bearer" is read in any case.
   std::optional<Caller> authenticate(const HttpRequest& request, HttpResponse& refused);
 
   /// The token whose hash is `hash` when it may be used (known, not revoked),

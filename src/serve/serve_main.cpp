@@ -17,6 +17,7 @@
 #include "serve/serve_service.hpp"
 #include "serve/store_commands.hpp"
 #include "store/postgres_service_store.hpp"
+#include "store/token_names.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/policy_error.hpp"
 
@@ -49,6 +50,7 @@ struct ServeOptions {
   std::string ask_webhook;
   std::string ask_webhook_secret_file;
   std::string public_url;
+  bool two_person = false;
 };
 
 // The webhook's signing secret: FILE's text without its line end; at least
@@ -139,6 +141,23 @@ int runService(const ServeOptions& o) {
     service_options.ask_webhook_secret = webhookSecret(o.ask_webhook_secret_file);
   }
   service_options.public_url = o.public_url;
+  service_options.two_person = o.two_person;
+  // Names from before the rules keep working (the session key is a tuple,
+  // so a '/' in one reaches no other token's session); say so once.
+  for (const store::TokenRecord& t : store->tokens()) {
+    if (t.revoked) continue;
+    if (std::string problem = store::tokenNameProblem(t.name); !problem.empty()) {
+      std::cerr << "toolguard serve: the token '" << t.name
+                << "' has a name new tokens may not have; it keeps working (add a new one and "
+                   "revoke it)\n";
+    }
+    if (t.owner.empty()) {
+      std::cerr << "toolguard serve: the token '" << t.name << "' has no owner"
+                << (o.two_person ? ": with --two-person its asks and answers are refused"
+                                 : ": only the token itself is kept from answering its asks")
+                << " (add a new one with --owner and revoke it)\n";
+    }
+  }
   serve::Service service(service_options, store);
   serve::HttpServer server([&](const serve::HttpRequest& r) { return service.handle(r); },
                            httpServerOptions(o),
@@ -281,6 +300,9 @@ int main(int argc, char** argv) {
                  "sign each webhook notice with the secret in FILE (HMAC-SHA256 of "
                  "\"TIMESTAMP.BODY\" in X-Toolguard-Signature, the time in "
                  "X-Toolguard-Timestamp)");
+  app.add_flag("--two-person", o.two_person,
+               "an answer must come from a second person: never from the asking token's owner "
+               "(an admin's included), never with a token that has no owner");
   app.add_option("--public-url", o.public_url,
                  "the web queue's address as people reach it (https://guard.example.com): "
                  "the webhook's links, and the origin the page's requests may come from "
@@ -289,12 +311,18 @@ int main(int argc, char** argv) {
   CLI::App* token = app.add_subcommand("token", "Manage the service's bearer tokens");
   token->require_subcommand(1);
   std::string token_store = "file", token_home;
-  std::string role, name;
+  std::string role, name, owner;
   CLI::App* add = token->add_subcommand("add", "Make a token; prints it alone on the last line");
   add->add_option("--role", role, "agent (may check), approver (may answer asks) or admin")
       ->required()
       ->check(CLI::IsMember({"agent", "approver", "admin"}));
-  add->add_option("--name", name, "its name; an agent token's name is the agent's name")
+  add->add_option("--name", name,
+                  "its name (a-z, 0-9, '.', '_', '-'; at most 64); an agent token's name is the "
+                  "agent's name")
+      ->required();
+  add->add_option("--owner", owner,
+                  "the person who holds it (a-z, 0-9, '.', '_', '-', '@'): no one answers an ask "
+                  "made with a token of their own")
       ->required();
   addStoreOptions(*add, token_store, token_home);
   CLI::App* list = token->add_subcommand("list", "List the tokens (never their secrets)");
@@ -336,19 +364,29 @@ int main(int argc, char** argv) {
       std::unique_ptr<store::ServiceStore> s =
           store::openStore(token_store, toolguardHome(token_home));
       if (*add) {
+        for (const std::string& problem :
+             {store::tokenNameProblem(name), store::ownerNameProblem(owner)}) {
+          if (!problem.empty()) {
+            std::cerr << "toolguard serve token add: " << problem << "\n";
+            return kExitError;
+          }
+        }
         const std::string secret = store::newToken();
-        store::TokenRecord record{name, *store::parseTokenRole(role), "", false};
+        store::TokenRecord record{name, *store::parseTokenRole(role), "", false, owner};
         record.created = detail::formatAuditTime(std::chrono::system_clock::now());
         s->addToken(record, store::tokenHash(secret));
-        std::cerr << "token '" << name << "' (" << role << ") added to " << s->describe()
-                  << "; it is shown once:\n";
+        std::cerr << "token '" << name << "' (" << role << ", held by " << owner << ") added to "
+                  << s->describe() << "; it is shown once:\n";
         std::cout << secret << std::endl;
         return 0;
       }
       if (*list) {
         for (const store::TokenRecord& t : s->tokens()) {
-          std::cout << t.name << "\t" << store::toString(t.role) << "\t" << t.created
-                    << (t.revoked ? "\trevoked" : "") << "\n";
+          std::cout << t.name << "\t" << store::toString(t.role) << "\t"
+                    << (t.owner.empty() ? "(no owner)" : t.owner) << "\t" << t.created
+                    << (t.revoked ? "\trevoked" : "")
+                    << (store::tokenNameProblem(t.name).empty() ? "" : "\t(name not allowed now)")
+                    << "\n";
         }
         return 0;
       }

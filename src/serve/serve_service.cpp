@@ -5,6 +5,7 @@
 #include "serve_service.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "audit/audit_detail.hpp"
 #include "cli/call_json.hpp"
@@ -15,6 +16,7 @@
 #include "serve/serve_session.hpp"
 #include "serve/serve_web.hpp"
 #include "serve/serve_webhook.hpp"
+#include "store/token_names.hpp"
 #include "toolguard/policy_loader.hpp"
 #include "toolguard/strict_json.hpp"
 
@@ -65,7 +67,8 @@ struct Service::Impl {
         store(std::move(s)),
         auth(*store, metrics, options.requests_per_second_per_token, originOf(options.public_url)),
         asks(std::make_shared<StoreAskHandler>(*store, metrics, options.max_pending_asks_per_token,
-                                               options.max_wait, options.max_waiting_polls)),
+                                               options.max_wait, options.max_waiting_polls,
+                                               options.two_person)),
         web(*store, auth, options.session_lifetime, originOf(options.public_url)) {
     if (!options.ask_webhook.empty()) {
       webhook = std::make_unique<AskWebhook>(options.ask_webhook, options.public_url,
@@ -120,6 +123,8 @@ struct Service::Impl {
         cli::parseCallText(request.body, *format, client_cwd.starts_with('/') ? client_cwd : "/");
     if (!parsed.call) {
       Decision d = cli::inputErrorDecision(parsed.error);
+      // Text that is not exactly one JSON value (bytes after it, a NUL, a
+      // second call) is refused whole: never judged by a part of it.
       audit(malformedCallRecord(
           MalformedCall{request.body, false, request.body.size(), parsed.error,
                         request.arg("format").empty() ? "toolguard" : request.arg("format")},
@@ -127,35 +132,38 @@ struct Service::Impl {
       if (*format != cli::CallFormat::Toolguard) {
         return errorResponse(400, "invalid hook input: " + parsed.error);
       }
+      if (parsed.not_json) return errorResponse(400, "invalid call: " + parsed.error);
       return jsonResponse(200, cli::renderDecision(d, "", *format));
     }
     ToolCall call = std::move(*parsed.call);
     // The token's name is the agent: never one the request claims. A session
     // belongs to its agent: another token naming the same session id must not
-    // reach its "always for this session" approvals.
+    // reach its "always for this session" approvals, so the session is the
+    // tuple (token, session), never a joined string two pairs could share.
     call.context.agent = caller.name;
     if (!call.context.session.empty())
-      call.context.session = caller.name + "/" + call.context.session;
+      call.context.session = store::sessionKey(caller.name, call.context.session);
     const long waited = std::min<long>(*wait, options.max_wait.count());
     if (waited > 0) call.context.mode = InteractionMode::Interactive;  // the queue reaches a person
     std::shared_ptr<const Guards> g = current();
     Decision d;
     const AskOrigin origin{request.header("x-toolguard-machine"), request.peer};
     {
-      AskScope scope(caller.name, Clock::now() + std::chrono::seconds(waited), origin,
-                     &g->waiting->engine());
+      AskScope scope(caller, Clock::now() + std::chrono::seconds(waited), origin,
+                     &g->waiting->engine(), request.client_gone);
       d = (waited > 0 ? g->waiting : g->reporting)->decide(call);
     }
     nlohmann::json out = cli::renderDecision(d, call.tool, *format);
     if (async && waited == 0 && d.verdict == Verdict::Ask) {
       try {
-        store::AskRecord ask = asks->queue(call, d, g->reporting->engine(), caller.name,
+        store::AskRecord ask = asks->queue(call, d, g->reporting->engine(), caller,
                                            std::chrono::seconds(options.max_wait), origin);
         nlohmann::json link{{"id", ask.id}, {"expires", ask.expires}};
         if (*format == cli::CallFormat::Toolguard) out["ask"] = link;
+      } catch (const TooManyAsks& e) {
+        return errorResponse(429, e.what());
       } catch (const std::exception& e) {
-        metrics.storeError();
-        return errorResponse(503, std::string("the ask could not be queued: ") + e.what());
+        return storeFailed(e, caller);
       }
     }
     metrics.decision(std::string(toString(d.verdict)), d.rule_id,
@@ -211,7 +219,20 @@ struct Service::Impl {
     return jsonResponse(200, store->queryAudit(q));
   }
 
-  HttpResponse route(const HttpRequest& request) {
+  // The store failed: an admin reads why; anyone else only that the
+  // service is unavailable (the log and /metrics say the rest).
+  HttpResponse storeFailed(const std::exception& e, const std::optional<Caller>& caller) {
+    metrics.storeError();
+    std::fprintf(stderr, "toolguard serve: the store failed: %s\n", e.what());
+    HttpResponse r =
+        errorResponse(503, caller && caller->role == store::TokenRole::Admin
+                               ? std::string("service unavailable: the store failed: ") + e.what()
+                               : std::string("service unavailable"));
+    r.headers.emplace_back("Retry-After", "1");
+    return r;
+  }
+
+  HttpResponse route(const HttpRequest& request, std::optional<Caller>& caller) {
     const std::string& path = request.path;
     if (path == "/healthz") {
       try {
@@ -234,7 +255,6 @@ struct Service::Impl {
         request.header("authorization").empty()) {
       return errorResponse(401, "not signed in");  // the page's first look: not worth an audit line
     }
-    std::optional<Caller> caller;
     if (HttpResponse refused; !(caller = auth.authenticate(request, refused))) {
       auditRefusal(auth.refusalRecord(request, refused));
       return refused;
@@ -307,11 +327,11 @@ Service::Service(ServiceOptions options, std::shared_ptr<store::ServiceStore> st
 Service::~Service() = default;
 
 HttpResponse Service::handle(const HttpRequest& request) {
+  std::optional<Caller> caller;
   try {
-    return impl_->route(request);
+    return impl_->route(request, caller);
   } catch (const store::StoreError& e) {
-    impl_->metrics.storeError();
-    return errorResponse(503, std::string("the store failed: ") + e.what());
+    return impl_->storeFailed(e, caller);
   }
 }
 

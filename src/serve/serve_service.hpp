@@ -32,6 +32,10 @@ struct ServiceOptions {
   std::string ask_webhook;         ///< POSTed a notice of each new ask ("" none)
   std::string ask_webhook_secret;  ///< signs each notice (HMAC-SHA256; "" unsigned)
   std::string public_url;          ///< the web queue as people reach it, for the notice's link
+  /// --two-person: an answer must come from a second person, shown by the
+  /// tokens' owners: refused from the asking token, from a token of the same
+  /// owner, and whenever either token has no owner.
+  bool two_person = false;
 };
 
 /// The service: answers HTTP requests; reloads its policy when told.

@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "approval/store_file_io.hpp"
 #include "audit/audit_detail.hpp"
 #include "core/random_bytes.hpp"
+#include "token_names.hpp"
 
 namespace toolguard::store {
 namespace {
@@ -51,6 +53,8 @@ AskRecord askFrom(const nlohmann::json& j) {
   a.created = j.value("created", "");
   a.expires = j.value("expires", "");
   a.token = j.value("agent", "");
+  a.owner = j.value("owner", "");
+  a.watched = j.value("watched", false);
   return a;
 }
 
@@ -97,6 +101,9 @@ void FileServiceStore::writeTokens(const nlohmann::json& tokens) const {
 }
 
 void FileServiceStore::addToken(const TokenRecord& token, const std::string& hash) {
+  if (std::string problem = tokenNameProblem(token.name); !problem.empty()) {
+    throw StoreError(problem);
+  }
   detail::ScopeFileLock lock(dir_ + "/tokens.json");
   nlohmann::json tokens = readTokens();
   for (const nlohmann::json& t : tokens) {
@@ -108,6 +115,7 @@ void FileServiceStore::addToken(const TokenRecord& token, const std::string& has
                     {"role", toString(token.role)},
                     {"created", token.created},
                     {"revoked", false},
+                    {"owner", token.owner},
                     {"sha256", hash}});
   writeTokens(tokens);
 }
@@ -120,6 +128,7 @@ TokenRecord tokenFrom(const nlohmann::json& t) {
   r.role = parseTokenRole(t.value("role", "")).value_or(TokenRole::Agent);
   r.created = t.value("created", "");
   r.revoked = t.value("revoked", true);
+  r.owner = t.value("owner", "");
   return r;
 }
 }  // namespace
@@ -237,7 +246,10 @@ void FileServiceStore::createAsk(const AskRecord& ask) {
   if (!validAskId(ask.id)) throw StoreError("an ask id must be hex: '" + ask.id + "'");
   nlohmann::json j = toJson(ask);
   j.erase("state");
+  j["watched"] = ask.watched;
   try {
+    // The heartbeat first: a watched ask is never seen without one.
+    if (ask.watched) detail::replaceFileAtomically(askPath(ask.id) + ".alive", "");
     detail::replaceFileAtomically(askPath(ask.id) + ".json", j.dump() + "\n");
   } catch (const std::exception& e) {
     throw StoreError(e.what());
@@ -252,11 +264,16 @@ std::optional<AskRecord> FileServiceStore::findAsk(const std::string& id) {
   std::optional<nlohmann::json> outcome = readJson(askPath(id) + ".outcome");
   if (outcome && outcome->value("expired", false)) {
     ask.state = AskState::Expired;
+    ask.ended = outcome->value("ended", kAskTimedOut);
   } else if (outcome) {
     ask.state = AskState::Answered;
     ask.answer = *outcome;
   } else if (pastExpiry(ask)) {
     ask.state = AskState::Expired;
+    ask.ended = kAskTimedOut;
+  } else if (ask.watched && !aliveFresh(id)) {
+    ask.state = AskState::Expired;
+    ask.ended = kAskAskerGone;
   }
   return ask;
 }
@@ -320,6 +337,10 @@ bool FileServiceStore::settle(const std::string& id, const nlohmann::json& outco
 AnswerResult FileServiceStore::answerAsk(const std::string& id, const nlohmann::json& answer) {
   std::optional<AskRecord> ask = findAsk(id);
   if (!ask) return {};
+  if (ask->state == AskState::Expired && ask->ended == kAskAskerGone) {
+    expireAsk(id, kAskAskerGone);  // for good: a waiter that comes back finds it ended
+    return {false, findAsk(id)};
+  }
   if (ask->state != AskState::Pending) return {false, ask};
   if (!settle(id, answer)) return {false, findAsk(id)};
   ask->state = AskState::Answered;
@@ -327,9 +348,28 @@ AnswerResult FileServiceStore::answerAsk(const std::string& id, const nlohmann::
   return {true, ask};
 }
 
-bool FileServiceStore::expireAsk(const std::string& id) {
+bool FileServiceStore::expireAsk(const std::string& id, const std::string& ended) {
   if (!validAskId(id)) return false;
-  return settle(id, {{"expired", true}, {"at", detail::formatAuditTime(Clock::now())}});
+  return settle(
+      id, {{"expired", true}, {"ended", ended}, {"at", detail::formatAuditTime(Clock::now())}});
+}
+
+bool FileServiceStore::aliveFresh(const std::string& id) const {
+  struct stat st {};
+  if (stat((askPath(id) + ".alive").c_str(), &st) != 0) return false;  // none: gone (closed)
+  const auto touched = Clock::time_point(std::chrono::duration_cast<Clock::duration>(
+      std::chrono::seconds(st.st_mtim.tv_sec) + std::chrono::nanoseconds(st.st_mtim.tv_nsec)));
+  return Clock::now() - touched < kAskStaleAfter;
+}
+
+bool FileServiceStore::heartbeatAsk(const std::string& id) {
+  std::optional<AskRecord> ask = findAsk(id);
+  if (!ask || ask->state != AskState::Pending) return false;
+  // Touched only while fresh (findAsk said so): a stale ask never comes back.
+  if (utimensat(AT_FDCWD, (askPath(id) + ".alive").c_str(), nullptr, 0) != 0) {
+    throw StoreError(askPath(id) + ".alive: " + std::strerror(errno));
+  }
+  return true;
 }
 
 size_t FileServiceStore::pruneAsks(Clock::time_point before) {
@@ -341,6 +381,7 @@ size_t FileServiceStore::pruneAsks(Clock::time_point before) {
     // The outcome goes last: an ask without its outcome file reads as pending
     // only until its expiry, which has passed.
     unlink((askPath(ask.id) + ".json").c_str());
+    unlink((askPath(ask.id) + ".alive").c_str());
     unlink((askPath(ask.id) + ".outcome").c_str());
     ++removed;
   }

@@ -38,7 +38,8 @@ class FileServiceStore : public ServiceStore {
   std::vector<AskRecord> listAsks(std::optional<AskState> state, size_t limit) override;
   size_t pendingAsksOf(const std::string& token) override;
   AnswerResult answerAsk(const std::string& id, const nlohmann::json& answer) override;
-  bool expireAsk(const std::string& id) override;
+  bool expireAsk(const std::string& id, const std::string& ended) override;
+  bool heartbeatAsk(const std::string& id) override;
   size_t pruneAsks(std::chrono::system_clock::time_point before) override;
   std::optional<AskRecord> waitForAsk(const std::string& id,
                                       std::chrono::steady_clock::time_point deadline) override;
@@ -47,6 +48,8 @@ class FileServiceStore : public ServiceStore {
   // Links `outcome` as the ask's one outcome file; false when one was there.
   bool settle(const std::string& id, const nlohmann::json& outcome);
   std::string askPath(const std::string& id) const;
+  // The waiting request touched ID.alive within kAskStaleAfter.
+  bool aliveFresh(const std::string& id) const;
   nlohmann::json readTokens() const;
   void writeTokens(const nlohmann::json& tokens) const;
 

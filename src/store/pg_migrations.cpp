@@ -69,6 +69,20 @@ CREATE TABLE toolguard_sessions (
 );
 CREATE INDEX toolguard_sessions_expires ON toolguard_sessions (expires);
 )sql"},
+    // Identities and answers (issue 40): a token's owner (a person; '' for
+    // the tokens made before), the asking token's owner on each ask, the
+    // heartbeat of the request waiting for an ask (NULL: nobody waits, the
+    // agent polls it) and why an unanswered ask ended. Session approvals
+    // were kept under "TOKEN/SESSION", which two tokens could share; they
+    // are keyed by the tuple ["TOKEN","SESSION"] now, and the old ones are
+    // forgotten (which token made one cannot be told).
+    {3, R"sql(
+ALTER TABLE toolguard_tokens ADD COLUMN owner text NOT NULL DEFAULT '';
+ALTER TABLE toolguard_asks ADD COLUMN owner text NOT NULL DEFAULT '';
+ALTER TABLE toolguard_asks ADD COLUMN alive timestamptz;
+ALTER TABLE toolguard_asks ADD COLUMN ended text;
+DELETE FROM toolguard_approvals WHERE scope = 'session' AND scope_id NOT LIKE '[%';
+)sql"},
 };
 
 constexpr const char* kLock = "SELECT pg_advisory_lock(74069110)";

@@ -14,6 +14,7 @@
 
 #include "audit/audit_detail.hpp"
 #include "pg_connection.hpp"
+#include "token_names.hpp"
 
 namespace toolguard::store {
 namespace {
@@ -22,6 +23,12 @@ using Clock = std::chrono::system_clock;
 constexpr const char* kChannel = "toolguard_asks";
 constexpr const char* kTimeText =
     R"(to_char(%s AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))";
+
+// The heartbeat of an ask's waiting request is stale (the request is gone).
+const std::string kAskStaleSql = "(alive IS NOT NULL AND alive <= now() - interval '" +
+                                 std::to_string(kAskStaleAfter.count()) + " seconds')";
+// An ask that may still be answered.
+const std::string kAskLiveSql = "state = 'pending' AND expires > now() AND NOT " + kAskStaleSql;
 
 std::string timeText(const std::string& column) {
   char buffer[200];
@@ -285,12 +292,15 @@ class PostgresServiceStore : public ServiceStore {
   std::string describe() const override { return "postgresql " + redactedUrl(url_); }
 
   void addToken(const TokenRecord& t, const std::string& hash) override {
+    if (std::string problem = tokenNameProblem(t.name); !problem.empty()) {
+      throw StoreError(problem);
+    }
     const int added = pool_.with([&](PgConnection& c) {
       return c
           .run(
-              "INSERT INTO toolguard_tokens (name, role, sha256, created) VALUES ($1, $2, $3, "
-              "$4::timestamptz) ON CONFLICT DO NOTHING RETURNING name",
-              {t.name, std::string(toString(t.role)), hash, t.created})
+              "INSERT INTO toolguard_tokens (name, role, sha256, created, owner) VALUES ($1, $2, "
+              "$3, $4::timestamptz, $5) ON CONFLICT DO NOTHING RETURNING name",
+              {t.name, std::string(toString(t.role)), hash, t.created, t.owner})
           .rows();
     });
     if (added != 1) throw StoreError("a token named '" + t.name + "' exists (revoke it first)");
@@ -393,9 +403,11 @@ class PostgresServiceStore : public ServiceStore {
   void createAsk(const AskRecord& a) override {
     pool_.with([&](PgConnection& c) {
       c.run(
-          "INSERT INTO toolguard_asks (id, token, call, decision, offer, created, expires) "
-          "VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz)",
-          {a.id, a.token, a.call.dump(), a.decision.dump(), a.offer.dump(), a.created, a.expires});
+          "INSERT INTO toolguard_asks (id, token, call, decision, offer, created, expires, owner, "
+          "alive) VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, CASE WHEN $9 "
+          "THEN now() END)",
+          {a.id, a.token, a.call.dump(), a.decision.dump(), a.offer.dump(), a.created, a.expires,
+           a.owner, std::string(a.watched ? "true" : "false")});
       return 0;
     });
   }
@@ -411,10 +423,11 @@ class PostgresServiceStore : public ServiceStore {
     // What is pending in the table but past its expiry reads as expired.
     switch (*state) {
       case AskState::Pending:
-        return selectAsks("WHERE state = 'pending' AND expires > now()", {}, limit);
+        return selectAsks("WHERE " + kAskLiveSql, {}, limit);
       case AskState::Expired:
-        return selectAsks("WHERE state = 'expired' OR (state = 'pending' AND expires <= now())", {},
-                          limit);
+        return selectAsks(
+            "WHERE state = 'expired' OR (state = 'pending' AND NOT (" + kAskLiveSql + "))", {},
+            limit);
       case AskState::Answered:
         return selectAsks("WHERE state = 'answered'", {}, limit);
     }
@@ -423,36 +436,52 @@ class PostgresServiceStore : public ServiceStore {
 
   size_t pendingAsksOf(const std::string& token) override {
     return pool_.with([&](PgConnection& c) {
-      PgResult r = c.run(
-          "SELECT count(*) FROM toolguard_asks WHERE token = $1 AND state = 'pending' AND "
-          "expires > now()",
-          {token});
+      PgResult r =
+          c.run("SELECT count(*) FROM toolguard_asks WHERE token = $1 AND " + kAskLiveSql, {token});
       return static_cast<size_t>(std::stoull(r.text(0, 0)));
     });
   }
 
   AnswerResult answerAsk(const std::string& id, const nlohmann::json& answer) override {
     const bool recorded = settle(
-        "UPDATE toolguard_asks SET state = 'answered', answer = $2::json WHERE id = $1 AND "
-        "state = 'pending' AND expires > now() RETURNING id",
+        "UPDATE toolguard_asks SET state = 'answered', answer = $2::json WHERE id = $1 AND " +
+            kAskLiveSql + " RETURNING id",
         {id, answer.dump()});
+    if (!recorded) {
+      // Its waiting request is gone: ended for good, so that a waiter whose
+      // database comes back finds it ended too.
+      settle("UPDATE toolguard_asks SET state = 'expired', ended = '" + std::string(kAskAskerGone) +
+                 "' WHERE id = $1 AND state = 'pending' AND " + kAskStaleSql + " RETURNING id",
+             {id});
+    }
     return AnswerResult{recorded, findAsk(id)};
   }
 
-  bool expireAsk(const std::string& id) override {
+  bool expireAsk(const std::string& id, const std::string& ended) override {
     return settle(
-        "UPDATE toolguard_asks SET state = 'expired' WHERE id = $1 AND state = 'pending' "
-        "RETURNING id",
-        {id});
+        "UPDATE toolguard_asks SET state = 'expired', ended = $2 WHERE id = $1 AND "
+        "state = 'pending' RETURNING id",
+        {id, ended});
+  }
+
+  bool heartbeatAsk(const std::string& id) override {
+    // Only while it is live: a stale ask never comes back.
+    return pool_.with([&](PgConnection& c) {
+      return c.run(
+                  "UPDATE toolguard_asks SET alive = now() WHERE id = $1 AND alive IS NOT NULL "
+                  "AND " +
+                      kAskLiveSql + " RETURNING id",
+                  {id})
+                 .rows() == 1;
+    });
   }
 
   size_t pruneAsks(std::chrono::system_clock::time_point before) override {
     return pool_.with([&](PgConnection& c) {
-      return static_cast<size_t>(
-          c.run("DELETE FROM toolguard_asks WHERE (state <> 'pending' OR expires <= now()) AND "
-                "expires < $1::timestamptz RETURNING id",
-                {detail::formatAuditTime(before)})
-              .rows());
+      return static_cast<size_t>(c.run("DELETE FROM toolguard_asks WHERE NOT (" + kAskLiveSql +
+                                           ") AND expires < $1::timestamptz RETURNING id",
+                                       {detail::formatAuditTime(before)})
+                                     .rows());
     });
   }
 
@@ -483,14 +512,15 @@ class PostgresServiceStore : public ServiceStore {
   std::vector<TokenRecord> selectTokens(const std::string& where,
                                         const std::vector<std::optional<std::string>>& params) {
     return pool_.with([&](PgConnection& c) {
-      PgResult r = c.run("SELECT name, role, " + timeText("created") +
-                             ", revoked FROM toolguard_tokens " + where + " ORDER BY created, name",
-                         params);
+      PgResult r =
+          c.run("SELECT name, role, " + timeText("created") +
+                    ", revoked, owner FROM toolguard_tokens " + where + " ORDER BY created, name",
+                params);
       std::vector<TokenRecord> out;
       for (int i = 0; i < r.rows(); ++i) {
         out.push_back(TokenRecord{r.text(i, 0),
                                   parseTokenRole(r.text(i, 1)).value_or(TokenRole::Agent),
-                                  r.text(i, 2), r.text(i, 3) == "t"});
+                                  r.text(i, 2), r.text(i, 3) == "t", r.text(i, 4)});
       }
       return out;
     });
@@ -501,10 +531,13 @@ class PostgresServiceStore : public ServiceStore {
                                     size_t limit) {
     return pool_.with([&](PgConnection& c) {
       std::string sql = "SELECT id, token, call, decision, offer, " + timeText("created") + ", " +
-                        timeText("expires") +
-                        ", CASE WHEN state = 'pending' AND expires <= now() THEN 'expired' ELSE "
-                        "state END, answer FROM toolguard_asks " +
-                        where;
+                        timeText("expires") + ", CASE WHEN state = 'pending' AND NOT (" +
+                        kAskLiveSql +
+                        ") THEN 'expired' ELSE state END, answer, owner, alive IS NOT NULL, "
+                        "CASE WHEN state = 'pending' AND expires <= now() THEN '" +
+                        kAskTimedOut + "' WHEN state = 'pending' AND " + kAskStaleSql + " THEN '" +
+                        kAskAskerGone + "' ELSE coalesce(ended, '" + kAskTimedOut +
+                        "') END FROM toolguard_asks " + where;
       // The newest `limit`, shown oldest first.
       sql = limit > 0 ? "SELECT * FROM (" + sql + " ORDER BY created DESC, id DESC LIMIT " +
                             std::to_string(limit) + ") AS newest ORDER BY 6, 1"
@@ -522,6 +555,9 @@ class PostgresServiceStore : public ServiceStore {
         a.expires = r.text(i, 6);
         a.state = parseAskState(r.text(i, 7)).value_or(AskState::Expired);
         if (!r.isNull(i, 8)) a.answer = parsedOr(r.text(i, 8), nlohmann::json::object());
+        a.owner = r.text(i, 9);
+        a.watched = r.text(i, 10) == "t";
+        if (a.state == AskState::Expired) a.ended = r.text(i, 11);
         out.push_back(std::move(a));
       }
       return out;

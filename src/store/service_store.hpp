@@ -39,7 +39,21 @@ struct TokenRecord {
   TokenRole role = TokenRole::Agent;
   std::string created;  ///< RFC 3339 UTC
   bool revoked = false;
+  /// The person who holds it ("" for a token made before owners existed):
+  /// no one answers an ask made with a token of their own.
+  std::string owner;
 };
+
+/// Why an ask ended without an answer.
+inline constexpr const char* kAskTimedOut = "timed-out";  ///< nobody answered in time
+/// The request that waited for it is gone (its client closed the
+/// connection, or its instance died or lost the store): an answer would reach nobody.
+inline constexpr const char* kAskAskerGone = "asker-gone";
+
+/// How often a waiting request tells the store it still waits, and how long
+/// after its last word an ask it waits for cannot be answered any more.
+inline constexpr std::chrono::seconds kAskHeartbeat{2};
+inline constexpr std::chrono::seconds kAskStaleAfter{10};
 
 /// Where an ask stands.
 enum class AskState { Pending, Answered, Expired };
@@ -60,7 +74,13 @@ struct AskRecord {
   std::string created;  ///< RFC 3339 UTC
   std::string expires;  ///< RFC 3339 UTC: unanswered by then, it is denied
   std::string token;    ///< the name of the agent token that asked
+  std::string owner;    ///< the owner of that token ("" when it has none)
+  /// A request waits for it and keeps it alive (kAskHeartbeat); false for an
+  /// ask queued with ?async=1, which its agent polls.
+  bool watched = false;
   AskState state = AskState::Pending;
+  /// Expired: why (kAskTimedOut or kAskAskerGone).
+  std::string ended;
   /// Answered: {"answer", "binding", "scope", "note", "by", "at"}.
   nlohmann::json answer;
 };
@@ -76,7 +96,7 @@ struct SessionRecord {
 };
 
 /// The ask as the API shows it: id, state, call, decision, offer, created,
-/// expires, agent and (answered) answer.
+/// expires, agent, owner, (answered) answer and (expired) ended.
 nlohmann::json toJson(const AskRecord& ask);
 
 /// What became of an answer: recorded, or the ask was not pending any more
@@ -141,11 +161,18 @@ class ServiceStore {
   virtual std::vector<AskRecord> listAsks(std::optional<AskState> state, size_t limit) = 0;
   /// Pending asks made with the token named `token`.
   virtual size_t pendingAsksOf(const std::string& token) = 0;
-  /// Records the answer when the ask is still pending and not expired: the
-  /// first answer wins, on every instance.
+  /// Records the answer when the ask is still pending, not expired and (when
+  /// watched) its waiting request's heartbeat is fresh: the first answer
+  /// wins, on every instance. A watched ask found stale is marked expired
+  /// (kAskAskerGone) and not answered.
   virtual AnswerResult answerAsk(const std::string& id, const nlohmann::json& answer) = 0;
-  /// Marks a pending ask expired; false when it was answered first.
-  virtual bool expireAsk(const std::string& id) = 0;
+  /// Marks a pending ask expired, for the reason `ended` (kAskTimedOut or
+  /// kAskAskerGone); false when it was answered first.
+  virtual bool expireAsk(const std::string& id, const std::string& ended) = 0;
+  /// The request waiting for a watched ask still waits: it stays answerable
+  /// for kAskStaleAfter more. False when the ask is no longer pending or
+  /// its last heartbeat was already stale (it never comes back).
+  virtual bool heartbeatAsk(const std::string& id) = 0;
   /// Deletes the asks that were answered or expired before `before` (the
   /// audit keeps what was answered); returns how many.
   virtual size_t pruneAsks(std::chrono::system_clock::time_point before) = 0;

@@ -51,8 +51,10 @@ nlohmann::json toJson(const AskRecord& ask) {
   nlohmann::json out{{"id", ask.id},           {"state", toString(ask.state)},
                      {"call", ask.call},       {"decision", ask.decision},
                      {"offer", ask.offer},     {"created", ask.created},
-                     {"expires", ask.expires}, {"agent", ask.token}};
+                     {"expires", ask.expires}, {"agent", ask.token},
+                     {"owner", ask.owner}};
   if (ask.state == AskState::Answered) out["answer"] = ask.answer;
+  if (ask.state == AskState::Expired) out["ended"] = ask.ended.empty() ? kAskTimedOut : ask.ended;
   return out;
 }
 

@@ -52,7 +52,8 @@ function run(args, {input = '', extraEnv = {}} = {}) {
 }
 
 async function addToken(role, name) {
-  const r = await run(['serve', 'token', 'add', '--role', role, '--name', name, '--store', STORE]);
+  const r = await run(['serve', 'token', 'add', '--role', role, '--name', name, '--owner', name,
+    '--store', STORE]);
   assert.equal(r.code, 0, `token add ${name}: ${r.stderr}${r.stdout}`);
   const lines = r.stdout.trim().split('\n');
   const token = lines[lines.length - 1].trim();

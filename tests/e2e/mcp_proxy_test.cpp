@@ -247,7 +247,8 @@ TEST_F(McpProxy, AskServerSendsAsksToTheServicesQueue) {
       {"TOOLGUARD_MANAGED_DIR", (dir.path() / "service-managed").string()}};
   auto token = [&](const std::string& role, const std::string& name) {
     RunResult t =
-        runBinary(TOOLGUARD_BINARY, {"serve", "token", "add", "--role", role, "--name", name}, "",
+        runBinary(TOOLGUARD_BINARY,
+                  {"serve", "token", "add", "--role", role, "--name", name, "--owner", name}, "",
                   service_env);
     EXPECT_EQ(t.exit_code, 0) << t.err;
     return t.out.substr(0, t.out.find('\n'));

@@ -18,7 +18,7 @@
 namespace toolguard::testing {
 
 class Serve : public ::testing::Test {
- protected:
+ public:  // helpers of a test's own functions too
   TempDir dir;
   std::string store = "file";
 
@@ -43,9 +43,12 @@ class Serve : public ::testing::Test {
     return runBinary(TOOLGUARD_BINARY, args, input, e, dir.path().string());
   }
 
-  /// `toolguard serve token add`: the token (its last line of stdout).
-  std::string token(const std::string& role, const std::string& name) const {
-    RunResult r = run({"serve", "token", "add", "--role", role, "--name", name, "--store", store});
+  /// `toolguard serve token add`: the token (its last line of stdout). Its
+  /// owner is `owner`, else a person named as the token.
+  std::string token(const std::string& role, const std::string& name,
+                    const std::string& owner = "") const {
+    RunResult r = run({"serve", "token", "add", "--role", role, "--name", name, "--owner",
+                       owner.empty() ? name : owner, "--store", store});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     std::string out = r.out;
     while (!out.empty() && out.back() == '\n') out.pop_back();

@@ -140,12 +140,12 @@ TEST_F(ServePostgres, MigrateAppliesOnceAndTokensLiveInTheDatabase) {
   RunResult second = run({"serve", "migrate", "--store", store});
   EXPECT_NE(second.out.find("up to date"), std::string::npos) << second.out;
   token("approver", "alice");
-  RunResult twice =
-      run({"serve", "token", "add", "--role", "agent", "--name", "alice", "--store", store});
+  RunResult twice = run({"serve", "token", "add", "--role", "agent", "--name", "alice", "--owner",
+                         "bob", "--store", store});
   EXPECT_NE(twice.exit_code, 0);
   EXPECT_NE(twice.err.find("exists"), std::string::npos) << twice.err;
   RunResult list = run({"serve", "token", "list", "--store", store});
-  EXPECT_NE(list.out.find("alice\tapprover"), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("alice\tapprover\talice"), std::string::npos) << list.out;
   RunResult bad = run({"serve", "token", "list", "--store",
                        "postgresql://toolguard@127.0.0.1:" + std::to_string(freePort()) + "/x"});
   EXPECT_EQ(bad.exit_code, 2);

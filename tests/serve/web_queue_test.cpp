@@ -157,6 +157,22 @@ TEST_F(Serve, EveryChangeMadeWithTheCookieNeedsTheCsrfTokenAndTheSameOrigin) {
   EXPECT_EQ(c->Get("/ui/session", web.headers(false))->status, 401);
 }
 
+TEST_F(Serve, ASignedInPersonCannotAnswerTheirOwnAgentsAsk) {
+  const std::string agent = token("agent", "ci-bot", "alice");
+  const std::string alice = token("approver", "alice", "alice");
+  auto server = start();
+  auto r = client(*server, agent)
+               ->Post("/v1/check?async=1", call("git push origin main").dump(), "application/json");
+  const std::string id = json::parse(r->body)["ask"]["id"];
+  auto c = client(*server, "");
+  const WebSession web = signIn(*c, alice);
+  auto refused = c->Post("/v1/asks/" + id + "/answer", web.headers(), R"({"answer":"allow_once"})",
+                         "application/json");
+  EXPECT_EQ(refused->status, 403) << refused->body;
+  EXPECT_NE(refused->body.find("both belong to alice"), std::string::npos) << refused->body;
+  EXPECT_EQ(json::parse(c->Get("/v1/asks/" + id, web.headers(false))->body)["state"], "pending");
+}
+
 TEST_F(Serve, BehindAProxyThePublicOriginIsThisServices) {
   const std::string approver = token("approver", "alice");
   auto server = start({"--public-url", "https://guard.example.com/"});

@@ -83,6 +83,21 @@ TEST(StrictJson, RefusesNestingPastTheLimitWithoutRecursion) {
   EXPECT_TRUE(parseStrictJson(deep, std::numeric_limits<size_t>::max()).value);
 }
 
+TEST(StrictJson, ANulByteAnywhereIsRefusedNotReadAsTheEnd) {
+  // The JSON library stops at a NUL: "{...}\0{...}" would be the first value alone.
+  for (const std::string& text :
+       {std::string("{\"a\":1}\0{\"a\":2}", 15), std::string("{\"a\":1}\0", 8),
+        std::string("\0{}", 3), std::string("{\"a\":\"x\0y\"}", 11), std::string("1\0", 2)}) {
+    StrictJson r = parseStrictJson(text);
+    EXPECT_FALSE(r.value) << text.size();
+    EXPECT_EQ(r.problem, StrictJsonProblem::Syntax);
+    EXPECT_NE(r.error.find("a NUL byte at offset"), std::string::npos) << r.error;
+  }
+  // Written as an escape inside a string, it is a character like any other.
+  EXPECT_TRUE(parseStrictJson(R"({"a":"x\u0000y"})").value);
+  EXPECT_TRUE(parseStrictJson("{\"a\":1} \r\n\t").value);
+}
+
 TEST(StrictJson, ADuplicateAfterTheLimitOrASyntaxErrorReportsWhatCameFirst) {
   StrictJson r = parseStrictJson(R"({"a":1,"a":2,)");
   EXPECT_EQ(r.problem, StrictJsonProblem::DuplicateKey);

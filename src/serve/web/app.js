@@ -698,7 +698,7 @@
         return;
       }
       let msg = errText(r);
-      if (r.status === 409) {
+      if (r.status === 409 || r.status === 410) {  // answered first, expired, or its asker is gone
         const a = r.data && r.data.ask && r.data.ask.answer;
         if (a && typeof a === 'object') {
           const who = String(a.by || 'someone');
