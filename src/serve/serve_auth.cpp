@@ -1,4 +1,5 @@
-// Bearer tokens: hashed and looked up in the store, cached for a second;
+// Bearer tokens: hashed and looked up in a snapshot of the store's tokens
+// at most a second old (so made-up tokens cost the store almost nothing);
 // a token bucket per token name.
 #include "serve_auth.hpp"
 
@@ -60,27 +61,37 @@ Authenticator::Authenticator(store::ServiceStore& store, Metrics& metrics,
       rate_(requests_per_second),
       public_origin_(std::move(public_origin)) {}
 
+std::optional<store::TokenRecord> Authenticator::lookUp(const std::string& key, bool by_name) {
+  std::lock_guard<std::mutex> lock(snapshot_mutex_);
+  const auto find = [&](const Snapshot& s) -> std::optional<store::TokenRecord> {
+    const auto& index = by_name ? s.by_name : s.by_hash;
+    auto it = index.find(key);
+    if (it == index.end()) return std::nullopt;
+    return it->second;
+  };
+  const auto age = Clock::now() - snapshot_->read;
+  std::optional<store::TokenRecord> found = find(*snapshot_);
+  if (age < std::chrono::seconds(1) && (found || age < std::chrono::milliseconds(100))) {
+    return found;
+  }
+  auto next = std::make_shared<Snapshot>();
+  next->read = Clock::now();
+  for (store::TokenRecord& t : store_.tokens()) {
+    next->by_hash[t.hash] = t;
+    next->by_name[t.name] = std::move(t);
+  }
+  snapshot_ = std::move(next);
+  return find(*snapshot_);
+}
+
 std::optional<store::TokenRecord> Authenticator::usableToken(const std::string& hash,
                                                              HttpResponse& refused) {
-  const auto now = Clock::now();
   std::optional<store::TokenRecord> token;
-  {
-    std::unique_lock<std::mutex> lock(mutex_);
-    auto known = by_hash_.find(hash);
-    if (known != by_hash_.end() && now - known->second.read < std::chrono::seconds(1)) {
-      token = known->second.token;
-    } else {
-      lock.unlock();
-      try {
-        token = store_.tokenByHash(hash);
-      } catch (const std::exception& e) {
-        refused = storeUnavailable(metrics_, "a token", e);
-        return std::nullopt;
-      }
-      lock.lock();
-      if (by_hash_.size() > 10000) by_hash_.clear();  // unknown tokens must not fill memory
-      by_hash_[hash] = Known{token, now};
-    }
+  try {
+    token = lookUp(hash, false);
+  } catch (const std::exception& e) {
+    refused = storeUnavailable(metrics_, "a token", e);
+    return std::nullopt;
   }
   if (!token || token->revoked) {
     metrics_.refused(401);
@@ -92,26 +103,12 @@ std::optional<store::TokenRecord> Authenticator::usableToken(const std::string& 
 
 std::optional<store::TokenRecord> Authenticator::certifiedAgent(const std::string& name,
                                                                 HttpResponse& refused) {
-  const auto now = Clock::now();
   std::optional<store::TokenRecord> token;
-  {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (now - agents_read_ >= std::chrono::seconds(1)) {
-      lock.unlock();
-      std::vector<store::TokenRecord> all;
-      try {
-        all = store_.tokens();
-      } catch (const std::exception& e) {
-        metrics_.storeError();
-        refused = refusal(503, std::string("the store failed: ") + e.what());
-        return std::nullopt;
-      }
-      lock.lock();
-      agents_by_name_.clear();
-      for (store::TokenRecord& t : all) agents_by_name_[t.name] = std::move(t);
-      agents_read_ = now;
-    }
-    if (auto it = agents_by_name_.find(name); it != agents_by_name_.end()) token = it->second;
+  try {
+    token = lookUp(name, true);
+  } catch (const std::exception& e) {
+    refused = storeUnavailable(metrics_, "a token", e);
+    return std::nullopt;
   }
   if (!token || token->revoked || token->role != store::TokenRole::Agent) {
     metrics_.refused(401);

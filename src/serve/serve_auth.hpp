@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -58,10 +59,17 @@ class Authenticator {
   nlohmann::json refusalRecord(const HttpRequest& request, const HttpResponse& refused) const;
 
  private:
-  struct Known {
-    std::optional<store::TokenRecord> token;
-    std::chrono::steady_clock::time_point read;
+  // Every token, by hash and by name, as read from the store at `read`.
+  struct Snapshot {
+    std::map<std::string, store::TokenRecord> by_hash;
+    std::map<std::string, store::TokenRecord> by_name;
+    std::chrono::steady_clock::time_point read{};
   };
+  // The token under `key` in a snapshot at most a second old (read again
+  // when older, or when the key is missing from one older than 100 ms: a
+  // flood of made-up tokens costs the store ten reads a second at most).
+  // Throws what the store throws.
+  std::optional<store::TokenRecord> lookUp(const std::string& key, bool by_name);
   struct Bucket {
     double tokens = 0;
     std::chrono::steady_clock::time_point refilled;
@@ -71,11 +79,9 @@ class Authenticator {
   double rate_;
   std::string public_origin_;
   std::mutex mutex_;
-  std::map<std::string, Known> by_hash_;
   std::map<std::string, Bucket> buckets_;
-  // Every token by name, read at most once a second (client certificates).
-  std::map<std::string, store::TokenRecord> agents_by_name_;
-  std::chrono::steady_clock::time_point agents_read_{};
+  std::mutex snapshot_mutex_;  // held while the snapshot is read or replaced
+  std::shared_ptr<const Snapshot> snapshot_ = std::make_shared<Snapshot>();
 };
 
 }  // namespace toolguard::serve

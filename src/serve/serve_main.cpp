@@ -372,7 +372,7 @@ int main(int argc, char** argv) {
           }
         }
         const std::string secret = store::newToken();
-        store::TokenRecord record{name, *store::parseTokenRole(role), "", false, owner};
+        store::TokenRecord record{name, *store::parseTokenRole(role), "", false, owner, ""};
         record.created = detail::formatAuditTime(std::chrono::system_clock::now());
         s->addToken(record, store::tokenHash(secret));
         std::cerr << "token '" << name << "' (" << role << ", held by " << owner << ") added to "

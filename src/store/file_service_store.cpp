@@ -129,6 +129,7 @@ TokenRecord tokenFrom(const nlohmann::json& t) {
   r.created = t.value("created", "");
   r.revoked = t.value("revoked", true);
   r.owner = t.value("owner", "");
+  r.hash = t.value("sha256", "");
   return r;
 }
 }  // namespace

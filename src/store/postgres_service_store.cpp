@@ -512,15 +512,15 @@ class PostgresServiceStore : public ServiceStore {
   std::vector<TokenRecord> selectTokens(const std::string& where,
                                         const std::vector<std::optional<std::string>>& params) {
     return pool_.with([&](PgConnection& c) {
-      PgResult r =
-          c.run("SELECT name, role, " + timeText("created") +
-                    ", revoked, owner FROM toolguard_tokens " + where + " ORDER BY created, name",
-                params);
+      PgResult r = c.run("SELECT name, role, " + timeText("created") +
+                             ", revoked, owner, sha256 FROM toolguard_tokens " + where +
+                             " ORDER BY created, name",
+                         params);
       std::vector<TokenRecord> out;
       for (int i = 0; i < r.rows(); ++i) {
         out.push_back(TokenRecord{r.text(i, 0),
                                   parseTokenRole(r.text(i, 1)).value_or(TokenRole::Agent),
-                                  r.text(i, 2), r.text(i, 3) == "t", r.text(i, 4)});
+                                  r.text(i, 2), r.text(i, 3) == "t", r.text(i, 4), r.text(i, 5)});
       }
       return out;
     });

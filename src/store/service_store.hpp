@@ -42,6 +42,7 @@ struct TokenRecord {
   /// The person who holds it ("" for a token made before owners existed):
   /// no one answers an ask made with a token of their own.
   std::string owner;
+  std::string hash;  ///< tokenHash of the secret (what the store keeps of it)
 };
 
 /// Why an ask ended without an answer.
