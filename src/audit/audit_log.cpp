@@ -151,10 +151,13 @@ struct AuditLog::State {
   std::mutex mutex;
   int fd = -1;    // the open log; -1 until the first write, or after a failed reopen
   int lock = -1;  // PATH.lock, held while a line is chained and written
-  // The file and its size after our last write, and that line's hash: while
+  // The file and its size after our last write, and that line (its hash
+  // computed only when another write follows: a hook writes one line): while
   // nobody else wrote, the next write needs no read.
   struct stat written {};
-  std::string last_hash;
+  bool cached = false;
+  std::string last_line;
+  std::string last_hash;  // of last_line, once computed
 
   ~State() {
     if (fd >= 0) ::close(fd);
@@ -230,7 +233,8 @@ struct AuditLog::State {
   std::string head(const Retention& retention) {
     struct stat st {};
     if (::fstat(fd, &st) != 0) throw logFailure(options.path, "cannot stat", errno);
-    if (!last_hash.empty() && sameFile(st, written) && st.st_size == written.st_size) {
+    if (cached && sameFile(st, written) && st.st_size == written.st_size) {
+      if (last_hash.empty()) last_hash = auditHash(last_line);
       return last_hash;
     }
     if (st.st_size == 0) {
@@ -267,7 +271,10 @@ struct AuditLog::State {
                    options.keep_rotated.value_or(0), name.c_str());
     }
     reopen();
+    cached = false;
     last_hash = head(retention);
+    last_line.clear();
+    cached = true;
     ::fstat(fd, &written);
   }
 };
@@ -303,10 +310,13 @@ void AuditLog::writeRecord(const nlohmann::json& record) {
     s.rotate();
   }
   std::string line = detail::chainedRecordText(text, s.head({}));
-  s.last_hash = auditHash(line);
+  s.cached = false;
   line += '\n';
   s.append(line);
-  ::fstat(s.fd, &s.written);
+  line.pop_back();
+  s.last_line = std::move(line);
+  s.last_hash.clear();
+  s.cached = ::fstat(s.fd, &s.written) == 0;
   try {
     if (s.full(s.written)) s.rotate();
   } catch (const AuditLogError&) {
