@@ -15,6 +15,7 @@
 #include <limits>
 #include <mutex>
 #include <system_error>
+#include <thread>
 
 #include "audit/audit_detail.hpp"
 #include "core/file_descriptor.hpp"
@@ -117,12 +118,25 @@ Retention shiftFiles(const std::string& path, std::optional<unsigned> keep) {
   return retention;
 }
 
-// Holds an exclusive flock on a descriptor while in scope.
+// Holds an exclusive flock on a descriptor while in scope. A lock held
+// longer than kLockWait (a writer stopped while holding it, or someone
+// holding it on purpose) is an error, so the decision is denied instead of
+// the hook hanging.
+constexpr auto kLockWait = std::chrono::seconds(10);
 class ExclusiveLock {
  public:
   ExclusiveLock(int fd, const std::string& path) : fd_(fd) {
-    while (::flock(fd_, LOCK_EX) != 0) {
-      if (errno != EINTR) throw logFailure(path, "cannot lock " + path + ".lock", errno);
+    const auto deadline = std::chrono::steady_clock::now() + kLockWait;
+    auto pause = std::chrono::microseconds(50);
+    while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      if (errno == EINTR) continue;
+      if (errno != EWOULDBLOCK) throw logFailure(path, "cannot lock " + path + ".lock", errno);
+      if (std::chrono::steady_clock::now() >= deadline) {
+        throw AuditLogError("audit log " + path + ": " + path +
+                            ".lock is held by another process for over 10 s");
+      }
+      std::this_thread::sleep_for(pause);
+      pause = std::min<std::chrono::microseconds>(pause * 2, std::chrono::milliseconds(5));
     }
   }
   ~ExclusiveLock() { ::flock(fd_, LOCK_UN); }
