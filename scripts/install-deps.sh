@@ -21,7 +21,7 @@ build_packages=(
   build-essential cmake ninja-build pkg-config git
   nlohmann-json3-dev libre2-dev libyaml-cpp-dev libcli11-dev libtree-sitter-dev
   libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
-  libtomlplusplus-dev libfyaml-dev
+  libtomlplusplus-dev libfyaml-dev nettle-dev
   # toolguard serve: the HTTP/1.1 server, its TLS library (client
   # certificates are verified with GnuTLS) and the PostgreSQL client library.
   libmicrohttpd-dev libgnutls28-dev libpq-dev

@@ -1,6 +1,7 @@
 #pragma once
 // The audit log: every decision as one JSON line, appended so that
-// concurrent processes never interleave, rotated by size.
+// concurrent processes never interleave, each line chained to the one
+// before (toolguard/audit_chain.hpp), rotated by size.
 
 #include <chrono>
 #include <cstdint>
@@ -27,8 +28,16 @@ class AuditLogError : public std::runtime_error {
 struct AuditLogOptions {
   std::string path;                            ///< the log file (parent directories are created)
   std::uint64_t max_bytes = 10 * 1024 * 1024;  ///< rotate when the file grows past this (0: never)
-  unsigned keep_rotated = 5;                   ///< rotated files kept: PATH.1 (newest) .. PATH.N
+  /// Rotated files kept: PATH.1 (newest) .. PATH.N. nullopt (the default)
+  /// keeps every one; a number deletes the older ones at rotation, says so
+  /// on stderr and records it in the new file's anchor (retention).
+  std::optional<unsigned> keep_rotated = std::nullopt;
 };
+
+/// The options the environment sets over `options`: TOOLGUARD_AUDIT_MAX_BYTES
+/// (a whole number of bytes, 0: never rotate) and TOOLGUARD_AUDIT_KEEP (a
+/// number of rotated files, or "all"). Throws AuditLogError when one is malformed.
+AuditLogOptions auditLogOptionsFromEnvironment(AuditLogOptions options);
 
 /// Arguments with secrets replaced: values of keys that name a credential
 /// (password, token, api_key, secret, authorization, ...) and every match of
@@ -79,9 +88,12 @@ class AuditSink {
 };
 
 /// Appends audit records to a file. Each record is one write(2) of one whole
-/// line to a file opened with O_APPEND, so lines from concurrent processes
-/// never interleave. When the file passes max_bytes it is rotated under a
-/// lock (PATH -> PATH.1 -> PATH.2 ...). Thread-safe.
+/// line to a file opened with O_APPEND, under PATH.lock (shared by
+/// processes), with "prev_hash": the hash of the line before it, read from
+/// the file's end. A new file starts with an anchor record. When the file
+/// passes max_bytes it is rotated under the lock (PATH -> PATH.1 -> PATH.2
+/// ...) and the new file's anchor links to the old file's last line.
+/// Thread-safe.
 class AuditLog : public AuditSink {
  public:
   explicit AuditLog(AuditLogOptions options);

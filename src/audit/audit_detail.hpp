@@ -2,6 +2,8 @@
 // Internals of the audit log shared by its source files and tests.
 
 #include <chrono>
+#include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
@@ -27,5 +29,23 @@ bool isCredentialKey(std::string_view key);
 /// a private key block from BEGIN to END). If findSecretInText still finds a
 /// secret afterwards, the whole text is "[REDACTED]".
 std::string redactSecretsInText(std::string_view text);
+
+}  // namespace toolguard::detail
+
+namespace toolguard::detail {
+
+/// The last line of the open file `fd` (without its newline), read backwards
+/// from `size` in blocks; `ends_with_newline` tells whether the file ends
+/// with one (false: a write was cut short). Empty when the file is.
+/// Throws AuditLogError (naming `path`) when it cannot be read.
+std::string lastLogLine(int fd, std::uint64_t size, const std::string& path,
+                        bool& ends_with_newline);
+
+/// The first anchor of the log file at `path` ({"chain", "seq", ...}), or a
+/// null value when it has none or cannot be read.
+nlohmann::json firstAnchorOf(const std::string& path);
+
+/// `record_text` (a JSON object's text) with ,"prev_hash":"PREV" added at its end.
+std::string chainedRecordText(std::string_view record_text, std::string_view prev_hash);
 
 }  // namespace toolguard::detail

@@ -1,5 +1,6 @@
-// Appending audit records: one write(2) per line with O_APPEND, rotation by
-// size under a lock file, shared by threads and processes.
+// Appending audit records: one write(2) per line with O_APPEND under a lock
+// file shared by threads and processes, each line chained to the one before,
+// rotation by size with the retention the operator chose.
 #include "toolguard/audit_log.hpp"
 
 #include <fcntl.h>
@@ -9,10 +10,17 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <system_error>
+#include <thread>
 
+#include "audit/audit_detail.hpp"
+#include "core/file_descriptor.hpp"
 #include "json/compact_dump.hpp"
+#include "toolguard/audit_chain.hpp"
 
 namespace toolguard {
 namespace {
@@ -24,19 +32,6 @@ std::string systemError(int error) {
 AuditLogError logFailure(const std::string& path, const std::string& what, int error) {
   return AuditLogError("audit log " + path + ": " + what + ": " + systemError(error));
 }
-
-class FdCloser {
- public:
-  explicit FdCloser(int fd) : fd_(fd) {}
-  ~FdCloser() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FdCloser(const FdCloser&) = delete;
-  FdCloser& operator=(const FdCloser&) = delete;
-
- private:
-  int fd_;
-};
 
 // Creates the missing directories above `path`, each 0700.
 void createParents(const std::string& path) {
@@ -50,7 +45,7 @@ void createParents(const std::string& path) {
 }
 
 int openLog(const std::string& path) {
-  constexpr int kFlags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC;
+  constexpr int kFlags = O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC;  // read: the last line's hash
   int fd = -1;
   do {
     fd = ::open(path.c_str(), kFlags, 0600);
@@ -82,24 +77,85 @@ void renameIfPresent(const std::string& path, const std::string& from, const std
   }
 }
 
-// PATH.(N-1) -> PATH.N ... PATH -> PATH.1: the oldest kept file is
-// replaced, and files beyond N (left by a larger keep_rotated) are removed.
-void shiftFiles(const std::string& path, unsigned keep) {
-  for (unsigned n = keep + 1; ::unlink(rotatedName(path, n).c_str()) == 0; ++n) {
-  }
-  if (keep == 0) {
-    if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
-      throw logFailure(path, "cannot remove the full log", errno);
+struct Retention {
+  std::vector<std::string> deleted;
+  long long through_seq = -1;  // the newest place in the chain of a deleted file
+};
+
+// PATH.(N-1) -> PATH.N ... PATH -> PATH.1. With `keep`, the oldest kept
+// file is replaced and files beyond it are removed (what was removed is
+// returned); without, every file moves up one.
+Retention shiftFiles(const std::string& path, std::optional<unsigned> keep) {
+  Retention retention;
+  auto remove = [&](const std::string& name) {
+    const nlohmann::json anchor = detail::firstAnchorOf(name);
+    if (::unlink(name.c_str()) != 0) return false;
+    retention.deleted.push_back(name);
+    if (anchor.is_object() && anchor.value("seq", -1LL) > retention.through_seq) {
+      retention.through_seq = anchor.value("seq", -1LL);
     }
-    return;
+    return true;
+  };
+  if (keep) {
+    for (unsigned n = *keep + 1; remove(rotatedName(path, n)); ++n) {
+    }
+    if (*keep == 0) {
+      if (!remove(path) && errno != ENOENT) {
+        throw logFailure(path, "cannot remove the full log", errno);
+      }
+      return retention;
+    }
   }
   // Only the files present move: PATH.1 .. PATH.top, the first gap above.
+  const unsigned limit = keep ? *keep : std::numeric_limits<unsigned>::max() - 1;
   unsigned top = 0;
-  while (top < keep && ::access(rotatedName(path, top + 1).c_str(), F_OK) == 0) ++top;
-  for (unsigned n = std::min(top + 1, keep); n >= 2; --n) {
+  while (top < limit && ::access(rotatedName(path, top + 1).c_str(), F_OK) == 0) ++top;
+  if (keep && top == *keep) remove(rotatedName(path, top));  // its place is taken
+  for (unsigned n = std::min(top + 1, limit); n >= 2; --n) {
     renameIfPresent(path, rotatedName(path, n - 1), rotatedName(path, n));
   }
   renameIfPresent(path, path, rotatedName(path, 1));
+  return retention;
+}
+
+// Holds an exclusive flock on a descriptor while in scope. A lock held
+// longer than kLockWait (a writer stopped while holding it, or someone
+// holding it on purpose) is an error, so the decision is denied instead of
+// the hook hanging.
+constexpr auto kLockWait = std::chrono::seconds(10);
+class ExclusiveLock {
+ public:
+  ExclusiveLock(int fd, const std::string& path) : fd_(fd) {
+    const auto deadline = std::chrono::steady_clock::now() + kLockWait;
+    auto pause = std::chrono::microseconds(50);
+    while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      if (errno == EINTR) continue;
+      if (errno != EWOULDBLOCK) throw logFailure(path, "cannot lock " + path + ".lock", errno);
+      if (std::chrono::steady_clock::now() >= deadline) {
+        throw AuditLogError("audit log " + path + ": " + path +
+                            ".lock is held by another process for over 10 s");
+      }
+      std::this_thread::sleep_for(pause);
+      pause = std::min<std::chrono::microseconds>(pause * 2, std::chrono::milliseconds(5));
+    }
+  }
+  ~ExclusiveLock() { ::flock(fd_, LOCK_UN); }
+  ExclusiveLock(const ExclusiveLock&) = delete;
+  ExclusiveLock& operator=(const ExclusiveLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+// The text of a record as written: compact, without the chain's own fields.
+std::string recordText(const nlohmann::json& record) {
+  if (record.contains("prev_hash") || record.contains("anchor")) {
+    nlohmann::json copy = record;
+    copy.erase("prev_hash");
+    copy.erase("anchor");
+    return detail::compactDump(copy, detail::BadUtf8::Replace);
+  }
+  return detail::compactDump(record, detail::BadUtf8::Replace);
 }
 
 }  // namespace
@@ -107,39 +163,43 @@ void shiftFiles(const std::string& path, unsigned keep) {
 struct AuditLog::State {
   AuditLogOptions options;
   std::mutex mutex;
-  int fd = -1;  // the open log; -1 until the first write, or after a failed reopen
+  int fd = -1;    // the open log; -1 until the first write, or after a failed reopen
+  int lock = -1;  // PATH.lock, held while a line is chained and written
+  // The file and its size after our last write, and that line (its hash
+  // computed only when another write follows: a hook writes one line): while
+  // nobody else wrote, the next write needs no read.
+  struct stat written {};
+  bool cached = false;
+  std::string last_line;
+  std::string last_hash;  // of last_line, once computed
 
-  // Our file has grown past max_bytes, or is no longer in place (removed,
-  // or rotated by another process).
-  bool needsRotation() const {
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) return true;
-    if (st.st_nlink == 0) return true;
-    return options.max_bytes > 0 && static_cast<std::uint64_t>(st.st_size) >= options.max_bytes;
+  ~State() {
+    if (fd >= 0) ::close(fd);
+    if (lock >= 0) ::close(lock);
   }
 
-  // Under PATH.lock: rotates if our file is still PATH and still full (no
-  // other process did it first), then opens PATH afresh.
-  void rotateAndReopen() {
-    const std::string& path = options.path;
-    const std::string lock_path = path + ".lock";
-    int lock = -1;
+  void openLock() {
+    const std::string lock_path = options.path + ".lock";
     do {
       lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     } while (lock < 0 && errno == EINTR);
-    if (lock < 0) throw logFailure(path, "cannot open the lock file " + lock_path, errno);
-    FdCloser closer(lock);  // closing releases the lock
-    while (::flock(lock, LOCK_EX) != 0) {
-      if (errno != EINTR) throw logFailure(path, "cannot lock " + lock_path, errno);
-    }
-    struct stat ours {
-    }, current{};
-    if (::fstat(fd, &ours) == 0 && ::stat(path.c_str(), &current) == 0 && sameFile(ours, current) &&
-        options.max_bytes > 0 && static_cast<std::uint64_t>(current.st_size) >= options.max_bytes) {
-      shiftFiles(path, options.keep_rotated);
-    }
-    const int fresh = openLog(path);
-    ::close(fd);
+    if (lock < 0) throw logFailure(options.path, "cannot open the lock file " + lock_path, errno);
+  }
+
+  bool full(const struct stat& st) const {
+    return options.max_bytes > 0 && static_cast<std::uint64_t>(st.st_size) >= options.max_bytes;
+  }
+
+  // Our descriptor still names PATH (nobody rotated or removed it).
+  bool inPlace(struct stat& ours) const {
+    struct stat current {};
+    return ::fstat(fd, &ours) == 0 && ours.st_nlink > 0 &&
+           ::stat(options.path.c_str(), &current) == 0 && sameFile(ours, current);
+  }
+
+  void reopen() {
+    const int fresh = openLog(options.path);
+    if (fd >= 0) ::close(fd);
     fd = fresh;
   }
 
@@ -150,14 +210,86 @@ struct AuditLog::State {
     } while (n < 0 && errno == EINTR);
     if (n < 0) throw logFailure(options.path, "cannot write", errno);
     if (static_cast<size_t>(n) != line.size()) {
-      // End the fragment so that the next record is not glued to it (the
-      // reader reports the fragment as unreadable); the rest is not written
-      // separately, where it could land between other processes' lines.
+      // End the fragment so that the next record is not glued to it (verify
+      // reports the fragment); the rest is not written separately.
       std::string what =
           "short write (" + std::to_string(n) + " of " + std::to_string(line.size()) + " bytes)";
       if (::write(fd, "\n", 1) < 0) throw logFailure(options.path, what, errno);
       throw AuditLogError("audit log " + options.path + ": " + what);
     }
+  }
+
+  // Writes the anchor that starts this file: it links to `prev` (the hash
+  // of the line before it, in this file or the rotated one) and continues
+  // that one's chain, or starts a new chain.
+  std::string writeAnchor(const std::string& prev, const nlohmann::json& before,
+                          const Retention& retention) {
+    nlohmann::json anchor = nlohmann::json::object();
+    const bool continues = before.is_object() && before.value("chain", "") != "";
+    anchor["chain"] = continues ? before.value("chain", "") : detail::randomAuditId();
+    anchor["seq"] = continues ? before.value("seq", -1LL) + 1 : 0;
+    anchor["store"] = "file";
+    if (!retention.deleted.empty()) {
+      anchor["retention"] = {{"deleted", retention.deleted},
+                             {"through_seq", retention.through_seq},
+                             {"keep", options.keep_rotated.value_or(0)}};
+    }
+    nlohmann::json record = {{"anchor", anchor},
+                             {"time", detail::formatAuditTime(std::chrono::system_clock::now())}};
+    const std::string text = detail::chainedRecordText(detail::compactDump(record), prev);
+    append(text + "\n");
+    return auditHash(text);
+  }
+
+  // The hash the next line links to, under the lock: our last line's when
+  // nobody wrote since, else read from the file's end. A file that is empty,
+  // or ends in a line that is not chained, gets an anchor first.
+  std::string head(const Retention& retention) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) throw logFailure(options.path, "cannot stat", errno);
+    if (cached && sameFile(st, written) && st.st_size == written.st_size) {
+      if (last_hash.empty()) last_hash = auditHash(last_line);
+      return last_hash;
+    }
+    if (st.st_size == 0) {
+      // A new file: it continues the rotated one, when there is one.
+      const std::string older = rotatedName(options.path, 1);
+      detail::FileDescriptor previous(::open(older.c_str(), O_RDONLY | O_CLOEXEC));
+      struct stat pst {};
+      if (previous.get() >= 0 && ::fstat(previous.get(), &pst) == 0 && pst.st_size > 0) {
+        bool ended = true;
+        const std::string line = detail::lastLogLine(
+            previous.get(), static_cast<std::uint64_t>(pst.st_size), older, ended);
+        return writeAnchor(auditHash(line), detail::firstAnchorOf(older), retention);
+      }
+      return writeAnchor(std::string(kAuditGenesisHash), nullptr, retention);
+    }
+    bool ended = true;
+    const std::string line =
+        detail::lastLogLine(fd, static_cast<std::uint64_t>(st.st_size), options.path, ended);
+    const std::string hash = auditHash(line);
+    if (!ended) {
+      append("\n");  // a cut-short line stays a line of its own, which verify reports
+    } else if (line.find("\"prev_hash\":\"") == std::string::npos) {
+      return writeAnchor(hash, nullptr, retention);  // the log of an older toolguard
+    }
+    return hash;
+  }
+
+  // Under the lock: rotates a full file (logging what retention deleted)
+  // and starts the new one with its anchor.
+  void rotate() {
+    Retention retention = shiftFiles(options.path, options.keep_rotated);
+    for (const std::string& name : retention.deleted) {
+      std::fprintf(stderr, "toolguard: audit log retention (keep %u rotated files) deleted %s\n",
+                   options.keep_rotated.value_or(0), name.c_str());
+    }
+    reopen();
+    cached = false;
+    last_hash = head(retention);
+    last_line.clear();
+    cached = true;
+    ::fstat(fd, &written);
   }
 };
 
@@ -165,9 +297,7 @@ AuditLog::AuditLog(AuditLogOptions options) : state_(std::make_unique<State>()) 
   state_->options = std::move(options);
 }
 
-AuditLog::~AuditLog() {
-  if (state_->fd >= 0) ::close(state_->fd);
-}
+AuditLog::~AuditLog() = default;
 
 const AuditLogOptions& AuditLog::options() const {
   return state_->options;
@@ -182,21 +312,55 @@ void AuditLog::writeRecord(const nlohmann::json& record) {
   if (!record.is_object()) {
     throw AuditLogError("audit log " + s.options.path + ": a record must be a JSON object");
   }
-  std::string line = detail::compactDump(record, detail::BadUtf8::Replace);
-  line += '\n';
-  std::lock_guard<std::mutex> lock(s.mutex);
-  if (s.fd < 0) {
-    s.fd = openLog(s.options.path);
-  } else if (s.needsRotation()) {
-    s.rotateAndReopen();  // another process rotated our file away, or it is full
+  const std::string text = recordText(record);
+  std::lock_guard<std::mutex> guard(s.mutex);
+  if (s.fd < 0) s.reopen();  // creates the directories the lock file needs
+  if (s.lock < 0) s.openLock();
+  ExclusiveLock lock(s.lock, s.options.path);
+  struct stat st {};
+  if (!s.inPlace(st)) {
+    s.reopen();  // another process rotated our file away, or it was removed
+  } else if (s.full(st)) {
+    s.rotate();
   }
+  std::string line = detail::chainedRecordText(text, s.head({}));
+  s.cached = false;
+  line += '\n';
   s.append(line);
+  line.pop_back();
+  s.last_line = std::move(line);
+  s.last_hash.clear();
+  s.cached = ::fstat(s.fd, &s.written) == 0;
   try {
-    if (s.needsRotation()) s.rotateAndReopen();
+    if (s.full(s.written)) s.rotate();
   } catch (const AuditLogError&) {
     // The record is written; the next write tries again before writing,
     // and reports the failure then.
   }
+}
+
+AuditLogOptions auditLogOptionsFromEnvironment(AuditLogOptions options) {
+  auto number = [](const char* name, const char* text) {
+    const std::string_view value = text;
+    if (value.empty() || value.size() > 18 ||
+        value.find_first_not_of("0123456789") != std::string_view::npos) {
+      throw AuditLogError(std::string(name) + ": a whole number, not '" + text + "'");
+    }
+    return std::stoull(text);
+  };
+  if (const char* bytes = std::getenv("TOOLGUARD_AUDIT_MAX_BYTES"); bytes && *bytes) {
+    options.max_bytes = number("TOOLGUARD_AUDIT_MAX_BYTES", bytes);
+  }
+  if (const char* keep = std::getenv("TOOLGUARD_AUDIT_KEEP"); keep && *keep) {
+    if (std::string_view(keep) == "all") {
+      options.keep_rotated.reset();
+    } else {
+      const unsigned long long n = number("TOOLGUARD_AUDIT_KEEP", keep);
+      if (n > 100000) throw AuditLogError("TOOLGUARD_AUDIT_KEEP: at most 100000 (or 'all')");
+      options.keep_rotated = static_cast<unsigned>(n);
+    }
+  }
+  return options;
 }
 
 }  // namespace toolguard

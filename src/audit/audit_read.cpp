@@ -1,4 +1,5 @@
-// Reading the audit log and its rotated files back, oldest first, filtered.
+// Reading the audit log and its rotated files back, oldest first, filtered;
+// with a limit (`last`), from the end, stopping once it is reached.
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -6,12 +7,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <deque>
 #include <optional>
 #include <system_error>
 #include <utility>
 
 #include "core/file_descriptor.hpp"
+#include "toolguard/audit_chain.hpp"
 #include "toolguard/audit_log.hpp"
 #include "toolguard/rule.hpp"
 
@@ -111,6 +114,26 @@ std::optional<json> parseRecord(const std::string& line) {
   return value;
 }
 
+bool isAnchor(const json& record) {
+  auto it = record.find("anchor");
+  return it != record.end() && it->is_object();
+}
+
+// The number of the line that starts at byte `offset` of the file.
+size_t lineNumberAt(const LogFile& file, std::uint64_t offset) {
+  size_t number = 1;
+  char buffer[64 * 1024];
+  for (std::uint64_t at = 0; at < offset;) {
+    const size_t want = static_cast<size_t>(std::min<std::uint64_t>(sizeof buffer, offset - at));
+    const ssize_t n = ::pread(file.fd.get(), buffer, want, static_cast<off_t>(at));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    number += static_cast<size_t>(std::count(buffer, buffer + n, '\n'));
+    at += static_cast<std::uint64_t>(n);
+  }
+  return number;
+}
+
 class RecordCollector {
  public:
   explicit RecordCollector(const AuditQuery& query) : query_(query) {}
@@ -121,9 +144,33 @@ class RecordCollector {
     std::optional<json> record = parseRecord(text);
     if (!record) {
       keep({{"unreadable", std::move(text)}, {"file", file.path}, {"line", number}});
-    } else if (auditRecordMatches(*record, query_)) {
+    } else if (!isAnchor(*record) && auditRecordMatches(*record, query_)) {
       keep(std::move(*record));
     }
+  }
+
+  // Reading newest first: the line at `offset` (its number is counted only
+  // when it is reported). False once enough records are kept, or the
+  // records are older than the query's start.
+  bool lineBackwards(const LogFile& file, std::uint64_t offset, std::string& text) {
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    if (text.find_first_not_of(" \t") == std::string::npos) return true;
+    std::optional<json> record = parseRecord(text);
+    if (!record) {
+      kept_.push_front({{"unreadable", std::move(text)},
+                        {"file", file.path},
+                        {"line", lineNumberAt(file, offset)}});
+    } else if (isAnchor(*record)) {
+      return true;
+    } else if (auditRecordMatches(*record, query_)) {
+      kept_.push_front(std::move(*record));
+    } else if (query_.since) {
+      // Records are appended in the order they are decided, give or take a
+      // writer's delay: well before the start, nothing older can match.
+      auto time = parseAuditTime(recordString(*record, "time"));
+      if (time && *time < *query_.since - std::chrono::minutes(5)) return false;
+    }
+    return kept_.size() < query_.last;
   }
 
   std::vector<json> take() {
@@ -139,6 +186,43 @@ class RecordCollector {
   const AuditQuery& query_;
   std::deque<json> kept_;
 };
+
+// Reads `file` from its end, one line at a time (newest first), until the
+// collector has enough; false when it has.
+bool readLinesBackwards(const LogFile& file, RecordCollector& collector) {
+  const off_t size = ::lseek(file.fd.get(), 0, SEEK_END);
+  if (size < 0) throw readFailure(file.path, "cannot read", errno);
+  std::string reversed;  // the current line, back to front
+  char buffer[64 * 1024];
+  auto flush = [&](std::uint64_t offset) {
+    std::string text(reversed.rbegin(), reversed.rend());
+    reversed.clear();
+    return collector.lineBackwards(file, offset, text);
+  };
+  std::uint64_t at = static_cast<std::uint64_t>(size);
+  bool first = true;  // the file's last byte: a final newline ends no line
+  while (at > 0) {
+    const size_t n = static_cast<size_t>(std::min<std::uint64_t>(sizeof buffer, at));
+    at -= n;
+    size_t done = 0;
+    while (done < n) {
+      const ssize_t got =
+          ::pread(file.fd.get(), buffer + done, n - done, static_cast<off_t>(at + done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) throw readFailure(file.path, "cannot read", got < 0 ? errno : EIO);
+      done += static_cast<size_t>(got);
+    }
+    for (size_t i = n; i-- > 0;) {
+      if (buffer[i] == '\n') {
+        if (!first && !flush(at + i + 1)) return false;
+      } else {
+        reversed += buffer[i];
+      }
+      first = false;
+    }
+  }
+  return reversed.empty() || flush(0);
+}
 
 void readLines(const LogFile& file, RecordCollector& collector) {
   std::string pending;  // the start of a line not yet ended
@@ -168,8 +252,45 @@ void readLines(const LogFile& file, RecordCollector& collector) {
 std::vector<nlohmann::json> readAuditLog(const std::string& path, const AuditQuery& query) {
   std::vector<LogFile> files = openLogFiles(path);
   RecordCollector collector(query);
-  for (const LogFile& file : files) readLines(file, collector);
+  if (query.last > 0) {
+    // The newest first, stopping at `last`: a page never reads the whole log.
+    for (auto file = files.rbegin(); file != files.rend(); ++file) {
+      if (!readLinesBackwards(*file, collector)) break;
+    }
+  } else {
+    for (const LogFile& file : files) readLines(file, collector);
+  }
   return collector.take();
+}
+
+AuditChainReport verifyAuditLog(const std::string& path, const std::string& expected_head) {
+  std::vector<LogFile> files = openLogFiles(path);
+  AuditChainVerifier verifier(expected_head);
+  for (const LogFile& file : files) {
+    // The file's name as the reader gave it, then the line: audit.jsonl.2:14.
+    std::string pending;
+    size_t number = 0;
+    char buffer[64 * 1024];
+    auto line = [&] {
+      verifier.next(pending, file.path + ":" + std::to_string(++number));
+      pending.clear();
+    };
+    for (;;) {
+      const ssize_t n = ::read(file.fd.get(), buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw readFailure(file.path, "cannot read", errno);
+      if (n == 0) break;
+      std::string_view chunk(buffer, static_cast<size_t>(n));
+      for (size_t newline; (newline = chunk.find('\n')) != std::string_view::npos;) {
+        pending.append(chunk.substr(0, newline));
+        line();
+        chunk.remove_prefix(newline + 1);
+      }
+      pending.append(chunk);
+    }
+    if (!pending.empty()) line();
+  }
+  return verifier.finish();
 }
 
 bool auditRecordMatches(const json& record, const AuditQuery& query) {

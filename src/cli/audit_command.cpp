@@ -34,6 +34,7 @@ struct AuditOptions {
   std::string colour = "auto";
   std::string since, until, tool, verdict, rule;
   size_t last = 0;
+  std::string head;  // verify --head
 };
 
 constexpr const char* kTimeForms =
@@ -168,6 +169,17 @@ int runQuery(const AuditOptions& o) {
   return runAudit("query", o, query);
 }
 
+int runVerify(const AuditOptions& o) {
+  const std::string path = logPath("verify", o);
+  if (path.empty()) return kExitError;
+  try {
+    return printChainReport(verifyAuditLog(path, o.head), o.json);
+  } catch (const AuditLogError& e) {
+    std::cerr << "toolguard audit verify: " << e.what() << "\n";
+    return kExitError;
+  }
+}
+
 // A count of records: digits only (no sign, so -1 is not read as a huge number).
 const CLI::Validator kCount(
     [](std::string& text) -> std::string {
@@ -179,12 +191,17 @@ const CLI::Validator kCount(
     },
     "");
 
-void addLogOptions(CLI::App* cmd, AuditOptions& o) {
+// --log and --home: which log.
+void addLogLocation(CLI::App* cmd, AuditOptions& o) {
   cmd->add_option("--log", o.log, "The audit log file (default: HOME/audit.jsonl)")
       ->type_name("FILE");
   cmd->add_option("--home", o.home,
                   "The toolguard home directory (default: $TOOLGUARD_HOME, else ~/.toolguard)")
       ->type_name("DIR");
+}
+
+void addLogOptions(CLI::App* cmd, AuditOptions& o) {
+  addLogLocation(cmd, o);
   cmd->add_flag("--json", o.json, "Print a JSON array of the records instead of readable lines");
   addColourOption(*cmd, o.colour);
 }
@@ -242,6 +259,22 @@ void addAuditCommand(CLI::App& app, int& exit_code) {
       ->check(kCount);
   addLogOptions(query, *query_options);
   query->callback([query_options, &exit_code] { exit_code = runQuery(*query_options); });
+
+  auto verify_options = std::make_shared<AuditOptions>();
+  CLI::App* verify = audit->add_subcommand(
+      "verify",
+      "Check the audit's hash chain (every record carries the hash of the one before): names "
+      "each record edited, deleted, inserted or moved (FILE:LINE), and prints the head to note. "
+      "Exit 0 when every link holds, 1 when not, 2 when the log cannot be read. With --store "
+      "URL, the audit of a PostgreSQL store (row ids)");
+  verify
+      ->add_option("--head", verify_options->head,
+                   "A head printed by an earlier verify: it must still be in the chain (finds "
+                   "records removed from the end)")
+      ->type_name("HASH");
+  addLogLocation(verify, *verify_options);
+  verify->add_flag("--json", verify_options->json, "Print the report as JSON");
+  verify->callback([verify_options, &exit_code] { exit_code = runVerify(*verify_options); });
 }
 
 }  // namespace toolguard::cli

@@ -85,6 +85,9 @@ void followAuditLog(const std::string& path, std::uintmax_t offset,
         ++line_number;
         if (line.empty()) continue;
         json record = recordOf(line, path, line_number);
+        if (auto anchor = record.find("anchor"); anchor != record.end() && anchor->is_object()) {
+          continue;  // the chain's start in a file, not a decision
+        }
         if (auto id = record.find("id");
             id != record.end() && id->is_string() && seen.count(id->get<std::string>()) != 0) {
           continue;

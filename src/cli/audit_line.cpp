@@ -1,6 +1,8 @@
 // Audit records as readable lines, with the command or paths of the call.
 #include "cli/audit_line.hpp"
 
+#include <iostream>
+
 #include "cli/call_json.hpp"
 #include "cli/colour.hpp"
 #include "toolguard/call_view.hpp"
@@ -82,6 +84,44 @@ std::string readableAuditLine(const json& record, bool colour) {
   line += " reason=";
   line += terminalSafe(field(record, "reason"));
   return line;
+}
+
+}  // namespace toolguard::cli
+
+namespace toolguard::cli {
+
+int printChainReport(const AuditChainReport& report, bool as_json) {
+  if (as_json) {
+    json issues = json::array();
+    for (const AuditChainIssue& i : report.issues)
+      issues.push_back({{"where", i.where}, {"what", i.what}});
+    std::cout << json{{"ok", report.ok()},
+                      {"records", report.records},
+                      {"chain", report.chain},
+                      {"head", report.head},
+                      {"issues", issues},
+                      {"notes", report.notes},
+                      {"unchained", report.unchained}}
+                     .dump(2, ' ', true, json::error_handler_t::replace)
+              << "\n";
+  } else {
+    for (const AuditChainIssue& i : report.issues) {
+      std::cout << terminalSafe(i.where) << ": " << terminalSafe(i.what) << "\n";
+    }
+    for (const std::string& note : report.notes)
+      std::cout << "note: " << terminalSafe(note) << "\n";
+    if (report.ok()) {
+      std::cout << "verified " << report.records << " records"
+                << (report.chain.empty() ? "" : ", chain " + report.chain) << ", head "
+                << (report.head.empty() ? "(none)" : report.head) << "\n";
+    } else {
+      std::cout << "the audit was changed: " << report.issues.size() << " problem"
+                << (report.issues.size() == 1 ? "" : "s") << " in " << report.records
+                << " records\n";
+    }
+  }
+  std::cout << std::flush;
+  return report.ok() ? 0 : 1;
 }
 
 }  // namespace toolguard::cli

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "toolguard/audit_chain.hpp"
+
 namespace toolguard::cli {
 
 /// TIME VERDICT TOOL ["COMMAND" | "PATH" ...] [malformed] [rule=ID]
@@ -16,5 +18,11 @@ std::string readableAuditLine(const nlohmann::json& record, bool colour);
 /// The command or paths of a record's call, as JSON strings separated by
 /// spaces ("" when the tool carries neither).
 std::string auditSubject(const nlohmann::json& record);
+
+/// What `audit verify` prints: one line per break (WHERE: WHAT), the notes,
+/// then "verified N records ... head HASH" or "the audit was changed: N
+/// problems"; as JSON, {"ok", "records", "chain", "head", "issues", "notes"}.
+/// Returns the exit status: 0 when every link holds, 1 when not.
+int printChainReport(const AuditChainReport& report, bool as_json);
 
 }  // namespace toolguard::cli

@@ -31,7 +31,9 @@ GuardOptions baseGuardOptions(const GuardCliOptions& cli) {
   if (!cli.no_audit) {
     AuditLogOptions log;
     log.path = auditLogPath(cli);
-    options.audit_log = std::make_shared<AuditLog>(std::move(log));
+    // Rotation and retention are the operator's (TOOLGUARD_AUDIT_MAX_BYTES,
+    // TOOLGUARD_AUDIT_KEEP): the default keeps every rotated file.
+    options.audit_log = std::make_shared<AuditLog>(auditLogOptionsFromEnvironment(std::move(log)));
   }
   return options;
 }

@@ -333,6 +333,12 @@ int main(int argc, char** argv) {
   CLI::App* migrate =
       app.add_subcommand("migrate", "Apply the database migrations it lacks (serve does this too)");
   addStoreOptions(*migrate, token_store, token_home);
+  std::string grant_role;
+  migrate
+      ->add_option("--grant", grant_role,
+                   "With the owner's URL in --store: grant ROLE, the service's own role, what it "
+                   "needs (on the audit only SELECT and INSERT)")
+      ->type_name("ROLE");
 
   int store_command_exit = -1;
   serve::addStoreCommands(app, store_command_exit);
@@ -358,6 +364,11 @@ int main(int argc, char** argv) {
       std::vector<int> applied = store::migratePostgres(token_store);
       if (applied.empty()) std::cout << "the database is up to date\n";
       for (int v : applied) std::cout << "applied migration " << v << "\n";
+      if (!grant_role.empty()) {
+        store::grantServiceRole(token_store, grant_role);
+        std::cout << "granted " << grant_role
+                  << " the service's rights (the audit: SELECT and INSERT only)\n";
+      }
       return 0;
     }
     if (*token) {

@@ -25,6 +25,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The most records one GET /v1/audit returns (and its default).
+constexpr size_t kMaxAuditPage = 1000;
+
 std::optional<cli::CallFormat> formatNamed(const std::string& name) {
   if (name.empty() || name == "toolguard") return cli::CallFormat::Toolguard;
   if (name == "claude") return cli::CallFormat::Claude;
@@ -215,7 +218,12 @@ struct Service::Impl {
     q.agent = request.arg("agent");
     std::optional<long> last = seconds(request.arg("last"));
     if (!last) return errorResponse(400, "last: a whole number");
-    q.last = *last > 0 ? static_cast<size_t>(*last) : 1000;
+    // A page is bounded: the store reads from the newest back, no further.
+    if (*last > static_cast<long>(kMaxAuditPage)) {
+      return errorResponse(400, "last: at most " + std::to_string(kMaxAuditPage) +
+                                    " records a page (narrow it with since, until or the filters)");
+    }
+    q.last = *last > 0 ? static_cast<size_t>(*last) : kMaxAuditPage;
     return jsonResponse(200, store->queryAudit(q));
   }
 

@@ -29,6 +29,7 @@ struct StoreOptions {
   // audit query
   std::string since, until, tool, verdict, rule;
   size_t last = 0;
+  std::string head;  // audit verify --head
 };
 
 std::unique_ptr<store::ServiceStore> open(const StoreOptions& o) {
@@ -185,6 +186,17 @@ void addStoreCommands(CLI::App& app, int& exit_code) {
   query_cmd->add_option("--last", o->last, "Only the last N matches");
   query_cmd->add_flag("--json", o->json, "A JSON array of the records");
   query_cmd->callback([o, &exit_code] { guarded(exit_code, [&] { return query(*o); }); });
+  CLI::App* verify_cmd = audit->add_subcommand(
+      "verify",
+      "Check the audit's hash chain: names each record (FILE:LINE, row ID) edited, "
+      "deleted, inserted or moved; exit 1 when a link breaks");
+  addStore(*verify_cmd, *o);
+  verify_cmd->add_option("--head", o->head, "A head noted earlier: it must still be in the chain");
+  verify_cmd->add_flag("--json", o->json, "Print the report as JSON");
+  verify_cmd->callback([o, &exit_code] {
+    guarded(exit_code,
+            [&] { return cli::printChainReport(open(*o)->verifyAudit(o->head), o->json); });
+  });
 }
 
 }  // namespace toolguard::serve

@@ -69,7 +69,8 @@ FileServiceStore::FileServiceStore(std::string home)
     : home_(std::move(home)),
       dir_(home_ + "/serve"),
       approvals_(std::make_shared<ApprovalStore>(home_)),
-      audit_(std::make_shared<AuditLog>(AuditLogOptions{home_ + "/audit.jsonl"})) {
+      audit_(std::make_shared<AuditLog>(
+          auditLogOptionsFromEnvironment(AuditLogOptions{home_ + "/audit.jsonl"}))) {
   try {
     detail::makeDirectories(dir_ + "/asks");
     detail::makeDirectories(dir_ + "/sessions");
@@ -166,6 +167,14 @@ bool FileServiceStore::revokeToken(const std::string& name) {
 std::vector<nlohmann::json> FileServiceStore::queryAudit(const AuditQuery& query) {
   try {
     return readAuditLog(audit_->options().path, query);
+  } catch (const std::exception& e) {
+    throw StoreError(e.what());
+  }
+}
+
+AuditChainReport FileServiceStore::verifyAudit(const std::string& expected_head) {
+  try {
+    return verifyAuditLog(audit_->options().path, expected_head);
   } catch (const std::exception& e) {
     throw StoreError(e.what());
   }

@@ -33,6 +33,7 @@ class FileServiceStore : public ServiceStore {
   size_t pruneSessions(std::chrono::system_clock::time_point before) override;
   std::shared_ptr<AuditSink> audit() override { return audit_; }
   std::vector<nlohmann::json> queryAudit(const AuditQuery& query) override;
+  AuditChainReport verifyAudit(const std::string& expected_head) override;
   void createAsk(const AskRecord& ask) override;
   std::optional<AskRecord> findAsk(const std::string& id) override;
   std::vector<AskRecord> listAsks(std::optional<AskState> state, size_t limit) override;

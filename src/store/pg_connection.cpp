@@ -12,7 +12,9 @@ std::string redactedUrl(const std::string& url) {
   return std::regex_replace(std::regex_replace(url, password, "$1:***@"), query_password, "$1***");
 }
 
-PgConnection::PgConnection(std::string url) : url_(std::move(url)) {}
+PgConnection::PgConnection(std::string url, int statement_timeout_ms)
+    : url_(std::move(url)),
+      options_("-c statement_timeout=" + std::to_string(statement_timeout_ms)) {}
 
 PgConnection::~PgConnection() {
   drop();
@@ -27,7 +29,7 @@ PGconn* PgConnection::open() {
   if (connection_ && PQstatus(connection_) == CONNECTION_OK) return connection_;
   drop();
   // A database that stops answering (a partition) must not hold a request
-  // forever: keepalives notice a dead peer, statements end after 10 s.
+  // forever: keepalives notice a dead peer, statements end after their timeout.
   const char* keys[] = {"dbname",
                         "connect_timeout",
                         "application_name",
@@ -36,8 +38,8 @@ PGconn* PgConnection::open() {
                         "keepalives_count",
                         "options",
                         nullptr};
-  const char* values[] = {
-      url_.c_str(), "5", "toolguard", "10", "5", "3", "-c statement_timeout=10000", nullptr};
+  const char* values[] = {url_.c_str(), "5", "toolguard",      "10",
+                          "5",          "3", options_.c_str(), nullptr};
   connection_ = PQconnectdbParams(keys, values, 1);
   if (!connection_ || PQstatus(connection_) != CONNECTION_OK) {
     std::string why = connection_ ? PQerrorMessage(connection_) : "out of memory";
@@ -85,9 +87,9 @@ PgResult PgConnection::check(PGconn* c, PGresult* raw) {
                    why);
 }
 
-PgPool::PgPool(std::string url, size_t size) : url_(std::move(url)) {
+PgPool::PgPool(std::string url, size_t size, int statement_timeout_ms) : url_(std::move(url)) {
   for (size_t i = 0; i < size; ++i) {
-    all_.push_back(std::make_unique<PgConnection>(url_));
+    all_.push_back(std::make_unique<PgConnection>(url_, statement_timeout_ms));
     free_.push_back(all_.back().get());
   }
 }

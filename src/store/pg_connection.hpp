@@ -32,10 +32,11 @@ class PgResult {
   std::unique_ptr<PGresult, decltype(&PQclear)> result_;
 };
 
-/// One connection, opened with `url` (reconnected when it broke).
+/// One connection, opened with `url` (reconnected when it broke); every
+/// statement on it ends after `statement_timeout_ms`.
 class PgConnection {
  public:
-  explicit PgConnection(std::string url);
+  explicit PgConnection(std::string url, int statement_timeout_ms = 10000);
   ~PgConnection();
   PgConnection(const PgConnection&) = delete;
   PgConnection& operator=(const PgConnection&) = delete;
@@ -46,6 +47,23 @@ class PgConnection {
 
   /// Runs several statements without parameters (a migration). Throws StoreError.
   void runScript(const std::string& sql);
+
+  /// Runs `work` between BEGIN and COMMIT; rolls back and rethrows what it threw.
+  template <typename Work>
+  void transaction(Work work) {
+    run("BEGIN");
+    try {
+      work();
+      run("COMMIT");
+    } catch (...) {
+      try {
+        run("ROLLBACK");
+      } catch (...) {
+        // The connection is gone: the server rolled back.
+      }
+      throw;
+    }
+  }
 
   /// The connection, open (reconnecting when it broke). Throws StoreError.
   PGconn* open();
@@ -58,13 +76,14 @@ class PgConnection {
   PgResult check(PGconn* c, PGresult* raw);
 
   std::string url_;
+  std::string options_;  // "-c statement_timeout=N"
   PGconn* connection_ = nullptr;
 };
 
 /// A few connections shared by the threads of one server.
 class PgPool {
  public:
-  PgPool(std::string url, size_t size);
+  PgPool(std::string url, size_t size, int statement_timeout_ms = 10000);
 
   /// Runs `work` on a free connection (waiting for one).
   template <typename Work>

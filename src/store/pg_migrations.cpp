@@ -69,7 +69,7 @@ CREATE TABLE toolguard_sessions (
 );
 CREATE INDEX toolguard_sessions_expires ON toolguard_sessions (expires);
 )sql"},
-    // Identities and answers (issue 40): a token's owner (a person; '' for
+    // Identities and answers: a token's owner (a person; '' for
     // the tokens made before), the asking token's owner on each ask, the
     // heartbeat of the request waiting for an ask (NULL: nobody waits, the
     // agent polls it) and why an unanswered ask ended. Session approvals
@@ -83,6 +83,13 @@ ALTER TABLE toolguard_asks ADD COLUMN alive timestamptz;
 ALTER TABLE toolguard_asks ADD COLUMN ended text;
 DELETE FROM toolguard_approvals WHERE scope = 'session' AND scope_id NOT LIKE '[%';
 )sql"},
+    // The audit's pages filter by verdict newest first; nobody but the owner
+    // holds rights on the audit unless granted (grantServiceRole: SELECT and
+    // INSERT only).
+    {4, R"sql(
+CREATE INDEX toolguard_audit_verdict ON toolguard_audit (verdict, id);
+REVOKE ALL ON toolguard_audit FROM PUBLIC;
+)sql"},
 };
 
 constexpr const char* kLock = "SELECT pg_advisory_lock(74069110)";
@@ -95,6 +102,15 @@ std::vector<int> migratePostgres(const std::string& url) {
   c.run(kLock);
   std::vector<int> applied;
   try {
+    // Up to date: nothing to create (the service's role may not create).
+    const int newest_known = kMigrations[std::size(kMigrations) - 1].version;
+    PgResult exists = c.run("SELECT to_regclass('toolguard_migrations') IS NOT NULL");
+    if (exists.text(0, 0) == "t" &&
+        std::stoi(c.run("SELECT coalesce(max(version), 0) FROM toolguard_migrations").text(0, 0)) ==
+            newest_known) {
+      c.run(kUnlock);
+      return applied;
+    }
     c.run(
         "CREATE TABLE IF NOT EXISTS toolguard_migrations (version integer PRIMARY KEY, "
         "applied timestamptz NOT NULL DEFAULT now())");
@@ -108,19 +124,11 @@ std::vector<int> migratePostgres(const std::string& url) {
     }
     for (const Migration& m : kMigrations) {
       if (m.version <= current) continue;
-      c.run("BEGIN");
-      try {
+      c.transaction([&] {
         c.runScript(m.sql);
         c.run("INSERT INTO toolguard_migrations (version) VALUES ($1)",
               {std::to_string(m.version)});
-        c.run("COMMIT");
-      } catch (...) {
-        try {
-          c.run("ROLLBACK");
-        } catch (...) {
-        }
-        throw;
-      }
+      });
       applied.push_back(m.version);
     }
   } catch (const std::exception& e) {
@@ -132,6 +140,31 @@ std::vector<int> migratePostgres(const std::string& url) {
   }
   c.run(kUnlock);
   return applied;
+}
+
+void grantServiceRole(const std::string& owner_url, const std::string& role) {
+  PgConnection c(owner_url);
+  try {
+    const std::string name = c.run("SELECT quote_ident($1)", {role}).text(0, 0);
+    c.transaction([&] {
+      c.runScript("GRANT SELECT ON toolguard_migrations TO " + name +
+                  ";"
+                  "GRANT SELECT, INSERT, UPDATE, DELETE ON toolguard_tokens, toolguard_approvals, "
+                  "toolguard_asks, toolguard_sessions TO " +
+                  name +
+                  ";"
+                  "GRANT USAGE ON SEQUENCE toolguard_approvals_id_seq, toolguard_audit_id_seq TO " +
+                  name +
+                  ";"
+                  "REVOKE ALL ON toolguard_audit FROM " +
+                  name +
+                  ";"
+                  "GRANT SELECT, INSERT ON toolguard_audit TO " +
+                  name + ";");
+    });
+  } catch (const std::exception& e) {
+    throw StoreError("granting the service's rights to '" + role + "': " + e.what());
+  }
 }
 
 }  // namespace toolguard::store

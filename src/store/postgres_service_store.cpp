@@ -1,8 +1,7 @@
 // The PostgreSQL store: tokens, approvals, asks and the audit in tables made
 // by versioned migrations (pg_migrations.cpp). An answer is one conditional
 // UPDATE (the first wins on every instance) that NOTIFYs the instance holding
-// the waiting request; audit records are committed in groups by one writer
-// thread, and a write returns only once its record is committed.
+// the waiting request; the audit is pg_audit.cpp's.
 #include "postgres_service_store.hpp"
 
 #include <poll.h>
@@ -13,6 +12,7 @@
 #include <thread>
 
 #include "audit/audit_detail.hpp"
+#include "pg_audit.hpp"
 #include "pg_connection.hpp"
 #include "token_names.hpp"
 
@@ -21,6 +21,7 @@ namespace {
 
 using Clock = std::chrono::system_clock;
 constexpr const char* kChannel = "toolguard_asks";
+constexpr int kReadStatementTimeoutMs = 5000;
 constexpr const char* kTimeText =
     R"(to_char(%s AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))";
 
@@ -120,95 +121,6 @@ class PgApprovals : public ApprovalRepository {
   PgPool& pool_;
 };
 
-// Audit records committed in groups: each write waits for its group's commit.
-class PgAudit : public AuditSink {
- public:
-  explicit PgAudit(std::string url) : connection_(std::move(url)) {
-    writer_ = std::thread([this] { run(); });
-  }
-  ~PgAudit() override {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    writer_.join();
-  }
-
-  void writeRecord(const nlohmann::json& record) override {
-    if (!record.is_object()) throw StoreError("an audit record must be a JSON object");
-    std::future<void> committed;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (stopping_) throw StoreError("the audit writer has stopped");
-      queue_.push_back(
-          Pending{record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), {}});
-      committed = queue_.back().done.get_future();
-    }
-    wake_.notify_one();
-    committed.get();  // throws what the commit threw
-  }
-
- private:
-  struct Pending {
-    std::string record;
-    std::promise<void> done;
-  };
-
-  void run() {
-    for (;;) {
-      std::deque<Pending> group;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-        if (queue_.empty()) return;
-        const size_t n = std::min<size_t>(queue_.size(), 1000);
-        for (size_t i = 0; i < n; ++i) {
-          group.push_back(std::move(queue_.front()));
-          queue_.pop_front();
-        }
-      }
-      std::string array = "[";
-      for (const Pending& p : group) {
-        if (array.size() > 1) array += ',';
-        array += p.record;
-      }
-      array += ']';
-      try {
-        insert(array);
-        for (Pending& p : group) p.done.set_value();
-      } catch (...) {
-        // One record the database refuses must not deny the others' decisions:
-        // the group is written again, one record at a time.
-        for (Pending& p : group) {
-          try {
-            insert("[" + p.record + "]");
-            p.done.set_value();
-          } catch (...) {
-            p.done.set_exception(std::current_exception());
-          }
-        }
-      }
-    }
-  }
-
-  void insert(const std::string& records) {
-    connection_.run(
-        "INSERT INTO toolguard_audit (time, tool, verdict, rule, record) SELECT "
-        "coalesce((r->>'time')::timestamptz, now()), coalesce(r->>'tool', ''), "
-        "coalesce(r->>'verdict', ''), coalesce(r->>'rule', ''), r "
-        "FROM json_array_elements($1::json) AS r",
-        {records});
-  }
-
-  PgConnection connection_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<Pending> queue_;
-  bool stopping_ = false;
-  std::thread writer_;
-};
-
 // LISTEN on its own connection: every NOTIFY (or a reconnect, after which
 // anything may have changed) moves the generation on and wakes the waiters.
 class AskListener {
@@ -285,6 +197,9 @@ class PostgresServiceStore : public ServiceStore {
   explicit PostgresServiceStore(const std::string& url)
       : url_(url),
         pool_(url, 4),
+        // The audit's pages and walks: their own connections, with a short
+        // statement timeout, so a reader never holds one a check needs.
+        reads_(url, 2, kReadStatementTimeoutMs),
         approvals_(std::make_shared<PgApprovals>(pool_)),
         audit_(std::make_shared<PgAudit>(url)),
         listener_(url) {}
@@ -372,32 +287,11 @@ class PostgresServiceStore : public ServiceStore {
   std::shared_ptr<AuditSink> audit() override { return audit_; }
 
   std::vector<nlohmann::json> queryAudit(const AuditQuery& query) override {
-    std::vector<std::optional<std::string>> params;
-    std::string where = "WHERE true";
-    if (query.since) {
-      params.push_back(detail::formatAuditTime(*query.since));
-      where += " AND time >= $" + std::to_string(params.size()) + "::timestamptz";
-    }
-    if (query.until) {
-      params.push_back(detail::formatAuditTime(*query.until));
-      where += " AND time < $" + std::to_string(params.size()) + "::timestamptz";
-    }
-    if (!query.verdict.empty()) {
-      params.push_back(query.verdict);
-      where += " AND verdict = $" + std::to_string(params.size());
-    }
-    return pool_.with([&](PgConnection& c) {
-      PgResult r = c.run("SELECT record FROM toolguard_audit " + where + " ORDER BY id", params);
-      std::vector<nlohmann::json> out;
-      for (int i = 0; i < r.rows(); ++i) {
-        nlohmann::json record = parsedOr(r.text(i, 0), nlohmann::json::object());
-        if (auditRecordMatches(record, query)) out.push_back(std::move(record));
-      }
-      if (query.last > 0 && out.size() > query.last) {
-        out.erase(out.begin(), out.end() - static_cast<std::ptrdiff_t>(query.last));
-      }
-      return out;
-    });
+    return queryPgAudit(reads_, query);
+  }
+
+  AuditChainReport verifyAudit(const std::string& expected_head) override {
+    return verifyPgAudit(reads_, expected_head);
   }
 
   void createAsk(const AskRecord& a) override {
@@ -566,6 +460,7 @@ class PostgresServiceStore : public ServiceStore {
 
   std::string url_;
   PgPool pool_;
+  PgPool reads_;
   std::shared_ptr<PgApprovals> approvals_;
   std::shared_ptr<PgAudit> audit_;
   AskListener listener_;

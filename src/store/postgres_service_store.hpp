@@ -16,4 +16,9 @@ std::unique_ptr<ServiceStore> openPostgresStore(const std::string& url);
 /// applied (none when it is up to date). Throws StoreError.
 std::vector<int> migratePostgres(const std::string& url);
 
+/// With the owner's URL (the role that ran the migrations): grants `role`,
+/// the service's, what it needs and no more: on the audit only SELECT and
+/// INSERT, so that it can never change or delete a record. Throws StoreError.
+void grantServiceRole(const std::string& owner_url, const std::string& role);
+
 }  // namespace toolguard::store

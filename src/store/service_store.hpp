@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "toolguard/approval_store.hpp"
+#include "toolguard/audit_chain.hpp"
 #include "toolguard/audit_log.hpp"
 
 namespace toolguard::store {
@@ -150,8 +151,12 @@ class ServiceStore {
 
   /// Where decisions are recorded; a write returns once the record is kept.
   virtual std::shared_ptr<AuditSink> audit() = 0;
-  /// Records that match, oldest first (see readAuditLog).
+  /// Records that match, oldest first (see readAuditLog): the newest
+  /// `query.last`, read from the newest back, never the whole audit.
   virtual std::vector<nlohmann::json> queryAudit(const AuditQuery& query) = 0;
+  /// Walks the audit's hash chain (toolguard/audit_chain.hpp); `expected_head`
+  /// (optional) must still be in it.
+  virtual AuditChainReport verifyAudit(const std::string& expected_head) = 0;
 
   // Asks.
   /// Records a new pending ask.

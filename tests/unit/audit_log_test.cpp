@@ -15,6 +15,7 @@
 
 #include "audit/audit_detail.hpp"
 #include "support/temp_dir.hpp"
+#include "toolguard/audit_chain.hpp"
 #include "toolguard/secret_rules.hpp"
 
 namespace toolguard {
@@ -341,10 +342,11 @@ TEST_F(AuditLogFile, WritesOneLinePerRecordWithPrivateModes) {
   EXPECT_THROW(log.writeRecord(json::array()), AuditLogError);
 
   std::vector<std::string> lines = readLines(path());
-  ASSERT_EQ(lines.size(), 3u);
-  EXPECT_EQ(json::parse(lines[0])["args"]["command"], "ls");
-  EXPECT_EQ(json::parse(lines[1])["reason"], "deletes\neverything");
-  EXPECT_EQ(json::parse(lines[2]), (json{{"custom", true}}));
+  ASSERT_EQ(lines.size(), 4u);  // the anchor that starts the chain, then the records
+  EXPECT_TRUE(json::parse(lines[0])["anchor"].is_object());
+  EXPECT_EQ(json::parse(lines[1])["args"]["command"], "ls");
+  EXPECT_EQ(json::parse(lines[2])["reason"], "deletes\neverything");
+  EXPECT_EQ(json::parse(lines[3]), (json{{"custom", true}, {"prev_hash", auditHash(lines[2])}}));
   struct stat st {};
   ASSERT_EQ(::stat(path().c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
@@ -375,8 +377,8 @@ TEST_F(AuditLogFile, ARemovedLogIsCreatedAgain) {
   fs::remove(path());
   log.writeRecord({{"n", 2}});
   std::vector<std::string> lines = readLines(path());
-  ASSERT_EQ(lines.size(), 1u);
-  EXPECT_EQ(json::parse(lines[0])["n"], 2);
+  ASSERT_EQ(lines.size(), 2u);  // a new anchor: the file was new
+  EXPECT_EQ(json::parse(lines[1])["n"], 2);
 }
 
 // A record of about `size` bytes, numbered by writer and sequence.
@@ -394,6 +396,7 @@ void expectEveryRecordOnce(const std::vector<std::string>& lines, int writers, i
   for (const std::string& line : lines) {
     json r = json::parse(line, nullptr, false);
     ASSERT_TRUE(r.is_object()) << line.substr(0, 200);
+    if (r.contains("anchor")) continue;
     const int writer = r["writer"], seq = r["seq"];
     EXPECT_EQ(r["pad"].get_ref<const std::string&>().size(), variedSize(seq));
     EXPECT_TRUE(seen.insert({writer, seq}).second) << writer << " " << seq;
@@ -442,6 +445,10 @@ TEST_F(AuditLogFile, ConcurrentProcessesAndThreadsNeverInterleave) {
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   }
   expectEveryRecordOnce(readLines(path()), kProcesses + kThreads, kPerWriter);
+  // One chain, however the writers took turns.
+  const AuditChainReport report = verifyAuditLog(path());
+  EXPECT_TRUE(report.ok()) << report.issues.front().where << ": " << report.issues.front().what;
+  EXPECT_EQ(report.records, 1u + (kProcesses + kThreads) * kPerWriter);
 }
 
 std::vector<std::string> linesOfAllFiles(const std::string& path, unsigned keep) {
@@ -464,12 +471,13 @@ TEST_F(AuditLogFile, RotatesBySizeAndKeepsTheNewestFiles) {
     const std::string rotated = path() + "." + std::to_string(n);
     ASSERT_TRUE(fs::exists(rotated)) << rotated;
     EXPECT_GE(fs::file_size(rotated), kMax);
-    EXPECT_LT(fs::file_size(rotated), kMax + 200);
+    EXPECT_LT(fs::file_size(rotated), kMax + 400);  // one record (with its link) past it
   }
   EXPECT_FALSE(fs::exists(path() + ".4"));
   EXPECT_LT(fs::file_size(path()), kMax);
   // The newest records, in order, with none missing between the files.
   std::vector<std::string> lines = linesOfAllFiles(path(), 3);
+  std::erase_if(lines, [](const std::string& l) { return json::parse(l).contains("anchor"); });
   ASSERT_FALSE(lines.empty());
   int expected = json::parse(lines[0])["seq"];
   for (const std::string& line : lines) EXPECT_EQ(json::parse(line)["seq"], expected++);
@@ -504,6 +512,8 @@ TEST_F(AuditLogFile, ConcurrentRotationLosesNothing) {
   expectEveryRecordOnce(linesOfAllFiles(path(), rotated), kProcesses, kPerWriter);
   // Through readAuditLog too, which finds the rotated files itself.
   EXPECT_EQ(readAuditLog(path(), {}).size(), static_cast<size_t>(kProcesses * kPerWriter));
+  const AuditChainReport report = verifyAuditLog(path());
+  EXPECT_TRUE(report.ok()) << report.issues.front().where << ": " << report.issues.front().what;
 }
 
 TEST_F(AuditLogFile, AWriterFollowsARotationByAnother) {
@@ -623,12 +633,20 @@ TEST_F(AuditRead, UnreadableLinesAreReportedNotHidden) {
   }
   std::vector<json> all = readAuditLog(path(), {});
   ASSERT_EQ(all.size(), 10u);
-  EXPECT_EQ(all[5], (json{{"unreadable", "not json"}, {"file", path()}, {"line", 6}}));
-  EXPECT_EQ(all[6], (json{{"unreadable", "[1,2]"}, {"file", path()}, {"line", 9}}));
-  EXPECT_EQ(all[7]["line"], 10);
+  // Line 1 is the chain's anchor.
+  EXPECT_EQ(all[5], (json{{"unreadable", "not json"}, {"file", path()}, {"line", 7}}));
+  EXPECT_EQ(all[6], (json{{"unreadable", "[1,2]"}, {"file", path()}, {"line", 10}}));
+  EXPECT_EQ(all[7]["line"], 11);
   EXPECT_EQ(all[8]["tool"], "Bash");
   EXPECT_EQ(all[9],
-            (json{{"unreadable", "{\"tool\":\"Tail\",\"verd"}, {"file", path()}, {"line", 12}}));
+            (json{{"unreadable", "{\"tool\":\"Tail\",\"verd"}, {"file", path()}, {"line", 13}}));
+  // Read from the end with a limit: the same lines, numbered the same.
+  AuditQuery last;
+  last.last = 5;
+  std::vector<json> tail = readAuditLog(path(), last);
+  ASSERT_EQ(tail.size(), 5u);
+  EXPECT_EQ(tail[0], all[5]);
+  EXPECT_EQ(tail[4], all[9]);
 
   // Filters never hide them.
   AuditQuery q;

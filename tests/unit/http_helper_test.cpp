@@ -35,6 +35,7 @@ struct Collected {
   std::string body;
   bool stop_after_first_piece = false;
   std::atomic<bool> cancel{false};
+  std::atomic<bool> got_a_piece{false};  // set once a piece of the body arrived
   toolguard_http_outcome outcome{};
 };
 
@@ -60,6 +61,7 @@ void postThrough(const HttpHelper& helper, const std::string& origin, Collected&
   post.on_data = [](void* c, const char* data, size_t size) {
     auto& self = *static_cast<Collected*>(c);
     self.body.append(data, size);
+    self.got_a_piece = true;
     return self.stop_after_first_piece ? 0 : 1;
   };
   post.cancelled = [](void* c) { return static_cast<Collected*>(c)->cancel.load() ? 1 : 0; };
@@ -157,8 +159,13 @@ TEST_F(HttpHelperTest, StoppingOrCancellingEndsTheTransfer) {
   }
   {
     Collected got;
+    // Cancelled once the first piece is in (however long the helper took to
+    // start on a busy machine), while the server keeps sending.
     std::thread canceller([&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      for (int i = 0; i < 1000 && !got.got_a_piece; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
       got.cancel = true;
     });
     const auto started = std::chrono::steady_clock::now();

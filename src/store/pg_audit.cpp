@@ -1,0 +1,217 @@
+// The audit on PostgreSQL: chained group commits, bounded reads, the walk
+// along the chain.
+#include "pg_audit.hpp"
+
+#include <algorithm>
+
+#include "audit/audit_detail.hpp"
+#include "json/compact_dump.hpp"
+
+namespace toolguard::store {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kAuditLock = "SELECT pg_advisory_xact_lock(74069111)";
+
+// A column's text: PostgreSQL's text cannot hold a NUL (the record, JSON,
+// keeps it as \u0000); the column only helps to find rows.
+std::string columnText(const json& record, const char* key) {
+  auto it = record.find(key);
+  if (it == record.end() || !it->is_string()) return "";
+  std::string text = it->get<std::string>();
+  for (size_t at; (at = text.find('\0')) != std::string::npos;) text.replace(at, 1, "\\u0000");
+  return text;
+}
+
+// A glob (`*`, `?`) as a LIKE pattern.
+std::string likePattern(const std::string& glob) {
+  std::string out;
+  for (char c : glob) {
+    if (c == '*') {
+      out += '%';
+    } else if (c == '?') {
+      out += '_';
+    } else {
+      if (c == '%' || c == '_' || c == '\\') out += '\\';
+      out += c;
+    }
+  }
+  return out;
+}
+
+bool isAnchor(const json& record) {
+  auto it = record.find("anchor");
+  return it != record.end() && it->is_object();
+}
+
+}  // namespace
+
+PgAudit::PgAudit(std::string url) : connection_(std::move(url)) {
+  writer_ = std::thread([this] { run(); });
+}
+
+PgAudit::~PgAudit() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  writer_.join();
+}
+
+void PgAudit::writeRecord(const nlohmann::json& record) {
+  if (!record.is_object()) throw StoreError("an audit record must be a JSON object");
+  json copy;
+  const json* written = &record;
+  if (record.contains("prev_hash") || record.contains("anchor")) {
+    copy = record;  // the chain's own fields are the writer's
+    copy.erase("prev_hash");
+    copy.erase("anchor");
+    written = &copy;
+  }
+  std::future<void> committed;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) throw StoreError("the audit writer has stopped");
+    queue_.push_back(Pending{Row{detail::compactDump(*written, detail::BadUtf8::Replace),
+                                 {columnText(*written, "time"), columnText(*written, "tool"),
+                                  columnText(*written, "verdict"), columnText(*written, "rule")}},
+                             {}});
+    committed = queue_.back().done.get_future();
+  }
+  wake_.notify_one();
+  committed.get();  // throws what the commit threw
+}
+
+void PgAudit::run() {
+  for (;;) {
+    std::deque<Pending> group;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;
+      const size_t n = std::min<size_t>(queue_.size(), 1000);
+      for (size_t i = 0; i < n; ++i) {
+        group.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+    }
+    std::vector<const Row*> rows;
+    for (const Pending& p : group) rows.push_back(&p.row);
+    try {
+      insert(rows);
+      for (Pending& p : group) p.done.set_value();
+    } catch (...) {
+      // One record the database refuses must not deny the others' decisions:
+      // the group is written again, one record at a time.
+      for (Pending& p : group) {
+        try {
+          insert({&p.row});
+          p.done.set_value();
+        } catch (...) {
+          p.done.set_exception(std::current_exception());
+        }
+      }
+    }
+  }
+}
+
+void PgAudit::insert(const std::vector<const Row*>& rows) {
+  PgConnection& c = connection_;
+  c.transaction([&] {
+    c.run(kAuditLock);  // one chain, whichever instance writes
+    PgResult last = c.run("SELECT record::text FROM toolguard_audit ORDER BY id DESC LIMIT 1");
+    std::string prev(kAuditGenesisHash);
+    bool anchor = true;
+    if (last.rows() == 1) {
+      const std::string text = last.text(0, 0);
+      prev = auditHash(text);
+      anchor = text.find("\"prev_hash\":\"") == std::string::npos;  // an older toolguard's row
+    }
+    const std::string now = detail::formatAuditTime(std::chrono::system_clock::now());
+    std::string sql = "INSERT INTO toolguard_audit (time, tool, verdict, rule, record) VALUES ";
+    std::vector<std::optional<std::string>> params;
+    auto add = [&](const std::string& text, const std::string(&columns)[4]) {
+      std::string chained = detail::chainedRecordText(text, prev);
+      prev = auditHash(chained);
+      const size_t base = params.size();
+      params.push_back(columns[0].empty() ? now : columns[0]);
+      for (int i = 1; i < 4; ++i) params.push_back(columns[i]);
+      params.push_back(std::move(chained));
+      if (base > 0) sql += ", ";
+      sql += "($" + std::to_string(base + 1) + "::timestamptz, $" + std::to_string(base + 2) +
+             ", $" + std::to_string(base + 3) + ", $" + std::to_string(base + 4) + ", $" +
+             std::to_string(base + 5) + "::json)";
+    };
+    if (anchor) {
+      const json start = {
+          {"anchor", {{"chain", detail::randomAuditId()}, {"seq", 0}, {"store", "postgresql"}}},
+          {"time", now}};
+      add(detail::compactDump(start), {now, "", "", ""});
+    }
+    for (const Row* row : rows) add(row->text, row->columns);
+    c.run(sql, params);
+  });
+}
+
+std::vector<nlohmann::json> queryPgAudit(PgPool& reads, const AuditQuery& query) {
+  std::vector<std::optional<std::string>> params;
+  std::string where;
+  auto add = [&](const std::string& condition, std::string value) {
+    params.push_back(std::move(value));
+    where += " AND " + condition + " $" + std::to_string(params.size());
+  };
+  if (query.since) add("time >=", detail::formatAuditTime(*query.since));
+  if (query.until) add("time <", detail::formatAuditTime(*query.until));
+  if (!query.verdict.empty()) add("verdict =", query.verdict);
+  if (!query.tool.empty()) add("tool LIKE", likePattern(query.tool));
+  if (!query.rule.empty()) add("rule LIKE", likePattern(query.rule));
+  std::vector<json> newest_first;
+  std::optional<std::string> cursor;
+  size_t scanned = 0;
+  constexpr size_t kBatch = 1000;
+  while (query.last == 0 || newest_first.size() < query.last) {
+    std::vector<std::optional<std::string>> p = params;
+    std::string sql = "SELECT id, record::text FROM toolguard_audit WHERE true" + where;
+    if (cursor) {
+      p.push_back(*cursor);
+      sql += " AND id < $" + std::to_string(p.size());
+    }
+    sql += " ORDER BY id DESC LIMIT " + std::to_string(kBatch);
+    PgResult r = reads.with([&](PgConnection& c) { return c.run(sql, p); });
+    for (int i = 0; i < r.rows(); ++i) {
+      json record = json::parse(r.text(i, 1), nullptr, false);
+      if (!record.is_object()) record = {{"unreadable", r.text(i, 1)}, {"row", r.text(i, 0)}};
+      if (isAnchor(record) || !auditRecordMatches(record, query)) continue;
+      newest_first.push_back(std::move(record));
+      if (query.last > 0 && newest_first.size() == query.last) break;
+    }
+    scanned += static_cast<size_t>(r.rows());
+    if (r.rows() < static_cast<int>(kBatch) ||
+        (query.last > 0 && scanned >= kMaxAuditRowsScanned)) {
+      break;
+    }
+    cursor = r.text(r.rows() - 1, 0);
+  }
+  return {std::make_move_iterator(newest_first.rbegin()),
+          std::make_move_iterator(newest_first.rend())};
+}
+
+AuditChainReport verifyPgAudit(PgPool& reads, const std::string& expected_head) {
+  AuditChainVerifier verifier(expected_head);
+  std::string cursor = "0";
+  for (;;) {
+    PgResult r = reads.with([&](PgConnection& c) {
+      return c.run(
+          "SELECT id, record::text FROM toolguard_audit WHERE id > $1 ORDER BY id LIMIT 10000",
+          {cursor});
+    });
+    for (int i = 0; i < r.rows(); ++i) verifier.next(r.text(i, 1), "row " + r.text(i, 0));
+    if (r.rows() == 0) break;
+    cursor = r.text(r.rows() - 1, 0);
+  }
+  return verifier.finish();
+}
+
+}  // namespace toolguard::store

@@ -1,0 +1,63 @@
+#pragma once
+// Internal: the audit on PostgreSQL: records committed in groups, each
+// chained to the row before it (toolguard/audit_chain.hpp); pages read
+// newest first in bounded batches; the chain walked by row id.
+
+#include <condition_variable>
+#include <deque>
+#include <future>
+#include <thread>
+
+#include "pg_connection.hpp"
+#include "toolguard/audit_chain.hpp"
+
+namespace toolguard::store {
+
+/// Audit records committed in groups by one writer thread: each write waits
+/// for its group's commit. Under a transaction-scoped advisory lock the
+/// group reads the last row, chains each record to the one before (an
+/// anchor first when the table has no chained row) and inserts them, so
+/// that writers on several instances keep one chain.
+class PgAudit : public AuditSink {
+ public:
+  explicit PgAudit(std::string url);
+  ~PgAudit() override;
+  PgAudit(const PgAudit&) = delete;
+  PgAudit& operator=(const PgAudit&) = delete;
+
+  /// Throws StoreError when the record cannot be committed.
+  void writeRecord(const nlohmann::json& record) override;
+
+ private:
+  // A record's text and the columns that find it (time, tool, verdict, rule).
+  struct Row {
+    std::string text;
+    std::string columns[4];
+  };
+  struct Pending {
+    Row row;
+    std::promise<void> done;
+  };
+  void run();
+  void insert(const std::vector<const Row*>& rows);
+
+  PgConnection connection_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Pending> queue_;
+  bool stopping_ = false;
+  std::thread writer_;
+};
+
+/// The rows a query examines at most: a filter that matches rarely ends
+/// there, with what it found.
+inline constexpr size_t kMaxAuditRowsScanned = 100000;
+
+/// Records that match, oldest first: the newest `query.last` (every one
+/// when 0), read newest first in batches of bounded statements on `reads`.
+std::vector<nlohmann::json> queryPgAudit(PgPool& reads, const AuditQuery& query);
+
+/// Walks the chain of toolguard_audit by row id, in batches. Throws StoreError.
+AuditChainReport verifyPgAudit(PgPool& reads, const std::string& expected_head);
+
+}  // namespace toolguard::store
