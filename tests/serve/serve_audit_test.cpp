@@ -264,6 +264,12 @@ TEST_F(ServePostgres, ValuesPostgresCannotHoldAreAuditedWithTheirDeny) {
   for (const std::string& body : bodies) {
     auto r = c->Post("/v1/check", body, "application/json");
     ASSERT_TRUE(r);
+    // A raw NUL makes the body no JSON text: refused (400) and audited as
+    // malformed; the others are judged and denied.
+    if (r->status == 400) {
+      ids.push_back("");
+      continue;
+    }
     ASSERT_EQ(r->status, 200) << r->body;
     const json d = json::parse(r->body);
     EXPECT_NE(d["verdict"], "allow") << r->body;
