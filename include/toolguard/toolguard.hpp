@@ -6,6 +6,7 @@
 #include "toolguard/approval.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/argument_validation.hpp"
+#include "toolguard/audit_chain.hpp"
 #include "toolguard/audit_log.hpp"
 #include "toolguard/call_validator.hpp"
 #include "toolguard/call_view.hpp"

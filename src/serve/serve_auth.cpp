@@ -3,6 +3,7 @@
 // a token bucket per token name.
 #include "serve_auth.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 
@@ -69,13 +70,23 @@ std::optional<store::TokenRecord> Authenticator::lookUp(const std::string& key, 
     if (it == index.end()) return std::nullopt;
     return it->second;
   };
-  const auto age = Clock::now() - snapshot_->read;
+  const auto now = Clock::now();
+  const auto age = now - snapshot_->read;
   std::optional<store::TokenRecord> found = find(*snapshot_);
-  if (age < std::chrono::seconds(1) && (found || age < std::chrono::milliseconds(100))) {
-    return found;
+  if (age < std::chrono::seconds(1)) {
+    if (found) return found;
+    // Missing from a fresh snapshot: a token made a moment ago, or a made-up
+    // one. The store is read again only within a budget of ten such reads a
+    // second (a flood of made-up tokens gets its 401 without the store).
+    misses_budget_ =
+        std::min(10.0, misses_budget_ +
+                           10.0 * std::chrono::duration<double>(now - misses_refilled_).count());
+    misses_refilled_ = now;
+    if (misses_budget_ < 1) return std::nullopt;
+    misses_budget_ -= 1;
   }
   auto next = std::make_shared<Snapshot>();
-  next->read = Clock::now();
+  next->read = now;
   for (store::TokenRecord& t : store_.tokens()) {
     next->by_hash[t.hash] = t;
     next->by_name[t.name] = std::move(t);

@@ -66,8 +66,8 @@ class Authenticator {
     std::chrono::steady_clock::time_point read{};
   };
   // The token under `key` in a snapshot at most a second old (read again
-  // when older, or when the key is missing from one older than 100 ms: a
-  // flood of made-up tokens costs the store ten reads a second at most).
+  // when older, or when the key is missing, within a budget of ten such
+  // reads a second: a flood of made-up tokens costs the store little).
   // Throws what the store throws.
   std::optional<store::TokenRecord> lookUp(const std::string& key, bool by_name);
   struct Bucket {
@@ -82,6 +82,8 @@ class Authenticator {
   std::map<std::string, Bucket> buckets_;
   std::mutex snapshot_mutex_;  // held while the snapshot is read or replaced
   std::shared_ptr<const Snapshot> snapshot_ = std::make_shared<Snapshot>();
+  double misses_budget_ = 10;  // store reads left for keys a fresh snapshot lacks
+  std::chrono::steady_clock::time_point misses_refilled_{};
 };
 
 }  // namespace toolguard::serve
