@@ -121,6 +121,14 @@ class ShapeScanner : public json::json_sax_t {
 }  // namespace
 
 MessageShape scanMessage(std::string_view line) {
+  // The JSON library reads a NUL byte as the end of the text: "[...]\0..."
+  // would pass as its first part. JSON text never holds one.
+  if (line.find('\0') != std::string_view::npos) {
+    MessageShape refused;
+    refused.kind = MessageKind::Invalid;
+    refused.problem = "a NUL byte (JSON text never holds one)";
+    return refused;
+  }
   ShapeScanner scanner;
   bool complete = json::sax_parse(line, &scanner);
   MessageShape shape = scanner.shape();

@@ -52,6 +52,19 @@ TEST(FuzzFindingsTest, McpScannerRefusesABatchThatIsNotJson) {
             mcp::MessageKind::Batch);
 }
 
+// ---- mcp_fuzz: a message followed by a NUL byte and more passed as its first part ----
+
+TEST(FuzzFindingsTest, McpScannerRefusesALineWithANulByte) {
+  using namespace std::string_literals;
+  for (const std::string& line :
+       {"[[]]\0code"s, R"({"jsonrpc":"2.0","id":1,"result":{}})"s + '\0',
+        R"({"jsonrpc":"2.0","id":1,"result":{}})"s + '\0' + R"({"jsonrpc":"2.0","id":2})", "\0"s}) {
+    const mcp::MessageShape shape = mcp::scanMessage(line);
+    EXPECT_EQ(shape.kind, mcp::MessageKind::Invalid) << line.size();
+    EXPECT_NE(shape.problem.find("NUL"), std::string::npos);
+  }
+}
+
 TEST(FuzzFindingsTest, McpSessionDropsAServerBatchThatIsNotJson) {
   std::mutex mutex;
   std::vector<std::string> to_client;
