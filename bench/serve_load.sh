@@ -81,9 +81,20 @@ EOF
 # A short warm-up, then the measured run.
 wrk -t "$threads" -c "$connections" -d 2s -s "$work/calls.lua" "http://127.0.0.1:$port" >/dev/null
 cpu_before=$(cpu_of "$serve_pid")
+# SERVE_LOAD_PERF=FILE: the service's profile during the measured run (perf
+# record); SERVE_LOAD_STRACE=FILE: its system calls counted (strace -c).
+perf_pid=""
+if [ -n "${SERVE_LOAD_PERF:-}" ]; then
+  perf record -q -o "$SERVE_LOAD_PERF" -p "$serve_pid" -- sleep "$seconds" 2>/dev/null &
+  perf_pid=$!
+elif [ -n "${SERVE_LOAD_STRACE:-}" ]; then
+  timeout -s INT "$seconds" strace -c -f -o "$SERVE_LOAD_STRACE" -p "$serve_pid" 2>/dev/null &
+  perf_pid=$!
+fi
 wrk -t "$threads" -c "$connections" -d "${seconds}s" --latency -s "$work/calls.lua" \
   "http://127.0.0.1:$port" >"$work/wrk.out"
 cpu_after=$(cpu_of "$serve_pid")
+[ -z "$perf_pid" ] || wait "$perf_pid" || true
 requests=$(awk '/requests in/ { print $1 }' "$work/wrk.out")
 errors=$(awk '/Non-2xx|Socket errors/' "$work/wrk.out")
 serve_rate=$(awk '/Requests\/sec/ { print $2 }' "$work/wrk.out")

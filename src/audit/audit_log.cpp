@@ -171,7 +171,8 @@ struct AuditLog::State {
   struct stat written {};
   bool cached = false;
   std::string last_line;
-  std::string last_hash;  // of last_line, once computed
+  std::string last_hash;       // of last_line, once computed
+  std::uint64_t appended = 0;  // bytes append() wrote since it was last reset
 
   ~State() {
     if (fd >= 0) ::close(fd);
@@ -209,6 +210,7 @@ struct AuditLog::State {
       n = ::write(fd, line.data(), line.size());
     } while (n < 0 && errno == EINTR);
     if (n < 0) throw logFailure(options.path, "cannot write", errno);
+    appended += static_cast<std::uint64_t>(n);
     if (static_cast<size_t>(n) != line.size()) {
       // End the fragment so that the next record is not glued to it (verify
       // reports the fragment); the rest is not written separately.
@@ -243,10 +245,15 @@ struct AuditLog::State {
 
   // The hash the next line links to, under the lock: our last line's when
   // nobody wrote since, else read from the file's end. A file that is empty,
-  // or ends in a line that is not chained, gets an anchor first.
-  std::string head(const Retention& retention) {
+  // or ends in a line that is not chained, gets an anchor first. `known`:
+  // the file as fstat saw it a moment ago under this lock, or null.
+  std::string head(const Retention& retention, const struct stat* known = nullptr) {
     struct stat st {};
-    if (::fstat(fd, &st) != 0) throw logFailure(options.path, "cannot stat", errno);
+    if (known != nullptr) {
+      st = *known;
+    } else if (::fstat(fd, &st) != 0) {
+      throw logFailure(options.path, "cannot stat", errno);
+    }
     if (cached && sameFile(st, written) && st.st_size == written.st_size) {
       if (last_hash.empty()) last_hash = auditHash(last_line);
       return last_hash;
@@ -317,20 +324,32 @@ void AuditLog::writeRecord(const nlohmann::json& record) {
   if (s.fd < 0) s.reopen();  // creates the directories the lock file needs
   if (s.lock < 0) s.openLock();
   ExclusiveLock lock(s.lock, s.options.path);
+  // Four system calls besides the lock when nobody else wrote: fstat and
+  // stat here, the write, and none after it (its size is counted).
   struct stat st {};
+  bool measured = false;  // `st` is the file as it is now
   if (!s.inPlace(st)) {
     s.reopen();  // another process rotated our file away, or it was removed
   } else if (s.full(st)) {
     s.rotate();
+  } else {
+    measured = true;
   }
-  std::string line = detail::chainedRecordText(text, s.head({}));
+  s.appended = 0;
+  std::string line = detail::chainedRecordText(text, s.head({}, measured ? &st : nullptr));
   s.cached = false;
   line += '\n';
   s.append(line);
   line.pop_back();
   s.last_line = std::move(line);
   s.last_hash.clear();
-  s.cached = ::fstat(s.fd, &s.written) == 0;
+  if (measured) {
+    s.written = st;
+    s.written.st_size = st.st_size + static_cast<off_t>(s.appended);
+    s.cached = true;
+  } else {
+    s.cached = ::fstat(s.fd, &s.written) == 0;
+  }
   try {
     if (s.full(s.written)) s.rotate();
   } catch (const AuditLogError&) {

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "glob.hpp"
+#include "paths/file_glance.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -106,7 +107,7 @@ class DirectoryListing {
       if (it->second) return it->second->contains(name);
     }
     struct stat st {};
-    return ::lstat(path.c_str(), &st) == 0;
+    return glanceLstat(path, st);
   }
 
  private:

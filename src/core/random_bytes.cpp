@@ -2,12 +2,15 @@
 #include "core/random_bytes.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/random.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <random>
 
 namespace toolguard::detail {
@@ -42,10 +45,45 @@ size_t fromUrandom(unsigned char* out, size_t size) {
   return filled;
 }
 
+// Ids are asked for once a decision (16 bytes); one getrandom(2) of 512
+// bytes serves 32 of them. A child of fork() must not hand out its parent's
+// bytes: fork bumps the generation, and a buffer of an older one is dropped.
+std::atomic<unsigned> fork_generation{0};
+void afterForkInChild() {
+  fork_generation.fetch_add(1, std::memory_order_relaxed);
+}
+
+struct SmallRandomBuffer {
+  static constexpr size_t kSize = 512;
+  unsigned char bytes[kSize];
+  size_t used = kSize;
+  unsigned generation = 0;
+
+  bool take(unsigned char* out, size_t size) {
+    static const bool registered = ::pthread_atfork(nullptr, nullptr, &afterForkInChild) == 0;
+    if (!registered) return false;
+    const unsigned now = fork_generation.load(std::memory_order_relaxed);
+    if (generation != now) used = kSize;
+    if (kSize - used < size) {
+      if (fromGetrandom(bytes, kSize) != kSize) return false;
+      used = 0;
+      generation = now;
+    }
+    std::memcpy(out, bytes + used, size);
+    std::memset(bytes + used, 0, size);  // handed out once
+    used += size;
+    return true;
+  }
+};
+
 }  // namespace
 
 void randomBytes(void* out, size_t size) {
   auto* bytes = static_cast<unsigned char*>(out);
+  if (size <= 16) {
+    thread_local SmallRandomBuffer buffer;
+    if (buffer.take(bytes, size)) return;
+  }
   if (fromGetrandom(bytes, size) == size || fromUrandom(bytes, size) == size) return;
   try {
     std::random_device device;

@@ -11,7 +11,8 @@ namespace toolguard::detail {
 
 /// Fills `size` bytes at `out`: getrandom, else /dev/urandom, else
 /// std::random_device (an old kernel or a seccomp filter), else the clock.
-/// Never throws.
+/// Requests of 16 bytes or fewer (ids) come from a per-thread buffer that
+/// one getrandom fills and a fork() empties. Never throws.
 void randomBytes(void* out, size_t size);
 
 /// `bytes` random bytes as lowercase hex (2 * bytes characters).

@@ -8,6 +8,7 @@
 #include "core/mcp_tool_arguments.hpp"
 #include "core/tool_name.hpp"
 #include "json/compact_dump.hpp"
+#include "paths/file_glance.hpp"
 #include "rule_judging.hpp"
 #include "toolguard/paths.hpp"
 
@@ -194,6 +195,7 @@ Decision Engine::decide(const ToolCall& call) const {
                            : approvalKey(call);
       return d;
     }
+    const detail::FileGlance glance;  // each place looked up once per decision
     std::string binding;
     Decision d = judge(*compiled_, call, binding);
     if (d.basis == DecisionBasis::Error) return d;

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "file_glance.hpp"
 #include "toolguard/paths.hpp"
 
 #if defined(__linux__)
@@ -84,7 +85,7 @@ bool isCaseInsensitiveDirectory(const std::string& dir) {
     return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
   };
   struct stat st {};
-  if (::stat(dir.c_str(), &st) == 0) {
+  if (detail::glanceStat(dir, st)) {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = known.find({st.st_dev, st.st_ino});
         it != known.end() && sameChange(it->second.changed, st.st_ctim)) {

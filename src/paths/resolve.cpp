@@ -7,6 +7,7 @@
 #include <climits>
 #include <vector>
 
+#include "file_glance.hpp"
 #include "toolguard/paths.hpp"
 
 namespace toolguard::detail {
@@ -55,7 +56,7 @@ std::optional<Resolution> resolveExisting(std::string_view absolute_path) {
     }
     std::string candidate = resolved + "/" + part;
     struct stat info {};
-    if (!exists || ::lstat(candidate.c_str(), &info) != 0) {
+    if (!exists || !glanceLstat(candidate, info)) {
       exists = false;
       resolved = std::move(candidate);
       continue;
