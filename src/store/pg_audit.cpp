@@ -119,9 +119,13 @@ void PgAudit::run() {
 
 void PgAudit::insert(const std::vector<const Row*>& rows) {
   PgConnection& c = connection_;
-  c.transaction([&] {
-    c.run(kAuditLock);  // one chain, whichever instance writes
-    PgResult last = c.run("SELECT record::text FROM toolguard_audit ORDER BY id DESC LIMIT 1");
+  // Two round trips while the chain's lock is held (it was five: BEGIN, the
+  // lock, the head, the INSERT, COMMIT): the commit's own flush is what a
+  // group waits for, and every round trip inside the lock delays the next.
+  try {
+    PgResult last =
+        c.runScript(std::string("BEGIN; ") + kAuditLock +
+                    "; SELECT record::text FROM toolguard_audit ORDER BY id DESC LIMIT 1");
     std::string prev(kAuditGenesisHash);
     bool anchor = true;
     if (last.rows() == 1) {
@@ -131,18 +135,15 @@ void PgAudit::insert(const std::vector<const Row*>& rows) {
     }
     const std::string now = detail::formatAuditTime(std::chrono::system_clock::now());
     std::string sql = "INSERT INTO toolguard_audit (time, tool, verdict, rule, record) VALUES ";
-    std::vector<std::optional<std::string>> params;
+    bool first = true;
     auto add = [&](const std::string& text, const std::string(&columns)[4]) {
       std::string chained = detail::chainedRecordText(text, prev);
       prev = auditHash(chained);
-      const size_t base = params.size();
-      params.push_back(columns[0].empty() ? now : columns[0]);
-      for (int i = 1; i < 4; ++i) params.push_back(columns[i]);
-      params.push_back(std::move(chained));
-      if (base > 0) sql += ", ";
-      sql += "($" + std::to_string(base + 1) + "::timestamptz, $" + std::to_string(base + 2) +
-             ", $" + std::to_string(base + 3) + ", $" + std::to_string(base + 4) + ", $" +
-             std::to_string(base + 5) + "::json)";
+      if (!first) sql += ", ";
+      first = false;
+      sql += "(" + c.literal(columns[0].empty() ? now : columns[0]) + "::timestamptz";
+      for (int i = 1; i < 4; ++i) sql += ", " + c.literal(columns[i]);
+      sql += ", " + c.literal(chained) + "::json)";
     };
     if (anchor) {
       const json start = {
@@ -151,8 +152,15 @@ void PgAudit::insert(const std::vector<const Row*>& rows) {
       add(detail::compactDump(start), {now, "", "", ""});
     }
     for (const Row* row : rows) add(row->text, row->columns);
-    c.run(sql, params);
-  });
+    c.runScript(sql + "; COMMIT");
+  } catch (...) {
+    try {
+      c.runScript("ROLLBACK");
+    } catch (...) {
+      // The connection is gone: the server rolled back.
+    }
+    throw;
+  }
 }
 
 std::vector<nlohmann::json> queryPgAudit(PgPool& reads, const AuditQuery& query) {

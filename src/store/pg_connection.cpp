@@ -70,9 +70,25 @@ PgResult PgConnection::run(const std::string& sql,
                                values.data(), nullptr, nullptr, 0));
 }
 
-void PgConnection::runScript(const std::string& sql) {
+PgResult PgConnection::runScript(const std::string& sql) {
   PGconn* c = open();
-  check(c, PQexec(c, sql.c_str()));
+  return check(c, PQexec(c, sql.c_str()));
+}
+
+std::string PgConnection::literal(const std::string& text) {
+  if (text.find('\0') != std::string::npos) {
+    throw StoreError("a value holds a NUL character and cannot be stored");
+  }
+  PGconn* c = open();
+  char* quoted = PQescapeLiteral(c, text.data(), text.size());
+  if (quoted == nullptr) {
+    std::string why = PQerrorMessage(c);
+    while (!why.empty() && why.back() == '\n') why.pop_back();
+    throw StoreError("the database: " + why);
+  }
+  std::string out(quoted);
+  PQfreemem(quoted);
+  return out;
 }
 
 PgResult PgConnection::check(PGconn* c, PGresult* raw) {

@@ -45,8 +45,14 @@ class PgConnection {
   /// StoreError with the server's message.
   PgResult run(const std::string& sql, const std::vector<std::optional<std::string>>& params = {});
 
-  /// Runs several statements without parameters (a migration). Throws StoreError.
-  void runScript(const std::string& sql);
+  /// Runs several statements without parameters (a migration, or a few
+  /// statements sent in one round trip); the last statement's result.
+  /// Throws StoreError at the first that fails.
+  PgResult runScript(const std::string& sql);
+
+  /// `text` as an SQL string literal, quoted by libpq for this connection.
+  /// Throws StoreError for a NUL (see run) or a failure.
+  std::string literal(const std::string& text);
 
   /// Runs `work` between BEGIN and COMMIT; rolls back and rethrows what it threw.
   template <typename Work>
