@@ -3,15 +3,25 @@
 // with PostgreSQL (every decision's audit row committed before its answer),
 // and the latency of one decision (p50, p99). The calls are those of
 // BM_CheckBatchThroughput, so the two compare directly. The PostgreSQL runs
-// are skipped when PostgreSQL is not installed.
+// are skipped when PostgreSQL is not installed. BM_ServeCheckUnderConnectionFlood
+// times one client's checks while a thousand idle and two hundred trickling
+// connections from another address are held open; its floor is
+// BM_ServeCheckFileStore/threads:1.
+#include <arpa/inet.h>
 #include <benchmark/benchmark.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 #include "support/run_binary.hpp"
 #include "support/serve_process.hpp"
@@ -36,7 +46,7 @@ struct BenchService {
   std::unique_ptr<ServeProcess> server;
   std::string error;
 
-  explicit BenchService(bool postgres) {
+  explicit BenchService(bool postgres, std::vector<std::string> options = {}) {
     std::map<std::string, std::string> env = {
         {"HOME", (dir.path() / "home").string()},
         {"TOOLGUARD_HOME", (dir.path() / "home/.toolguard").string()},
@@ -54,9 +64,10 @@ struct BenchService {
                               "", env);
       if (r.exit_code != 0) throw std::runtime_error(r.err);
       token = r.out.substr(0, r.out.find('\n'));
-      server = std::make_unique<ServeProcess>(
-          TOOLGUARD_BINARY, std::vector<std::string>{"--store", store, "--rate", "1000000000"}, env,
-          (dir.path() / "serve.log").string());
+      std::vector<std::string> args{"--store", store, "--rate", "1000000000"};
+      args.insert(args.end(), options.begin(), options.end());
+      server = std::make_unique<ServeProcess>(TOOLGUARD_BINARY, args, env,
+                                              (dir.path() / "serve.log").string());
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -72,8 +83,7 @@ BenchService& service(bool postgres) {
   return *s;
 }
 
-void checkOverKeepAlive(benchmark::State& state, bool postgres) {
-  BenchService& s = service(postgres);
+void checkOverKeepAlive(benchmark::State& state, BenchService& s) {
   if (!s.error.empty()) {
     state.SkipWithError(s.error.c_str());
     return;
@@ -107,13 +117,81 @@ void checkOverKeepAlive(benchmark::State& state, bool postgres) {
 }
 
 void BM_ServeCheckFileStore(benchmark::State& state) {
-  checkOverKeepAlive(state, false);
+  checkOverKeepAlive(state, service(false));
 }
-BENCHMARK(BM_ServeCheckFileStore)->Threads(4)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_ServeCheckFileStore)->Threads(1)->Threads(4)->UseRealTime()->MinTime(2.0);
 
 void BM_ServeCheckPostgres(benchmark::State& state) {
-  checkOverKeepAlive(state, true);
+  checkOverKeepAlive(state, service(true));
 }
 BENCHMARK(BM_ServeCheckPostgres)->Threads(8)->Threads(32)->UseRealTime()->MinTime(2.0);
+
+// A TCP connection to 127.0.0.1:port from loopback address 127.0.0.2 (a
+// flood from another address than the client's); -1 when refused.
+int floodConnection(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  sockaddr_in source{};
+  source.sin_family = AF_INET;
+  inet_pton(AF_INET, "127.0.0.2", &source.sin_addr);
+  sockaddr_in target{};
+  target.sin_family = AF_INET;
+  target.sin_port = htons(static_cast<uint16_t>(port));
+  target.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&source), sizeof source) != 0 ||
+      connect(fd, reinterpret_cast<sockaddr*>(&target), sizeof target) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// A thousand connections that send nothing and two hundred that send one
+// header line a second (which resets an idle timeout), all held for the
+// benchmark's run; the service is allowed that many from one address.
+void BM_ServeCheckUnderConnectionFlood(benchmark::State& state) {
+  static BenchService flooded(false, {"--max-connections-per-address", "2000"});
+  if (!flooded.error.empty()) {
+    state.SkipWithError(flooded.error.c_str());
+    return;
+  }
+  rlimit files{};
+  getrlimit(RLIMIT_NOFILE, &files);
+  if (files.rlim_cur < 2048 && files.rlim_max >= 2048) {
+    files.rlim_cur = 2048;
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
+  const int port = flooded.server->port();
+  std::vector<int> idle, trickling;
+  for (int i = 0; i < 1000; ++i) {
+    if (const int fd = floodConnection(port); fd >= 0) idle.push_back(fd);
+  }
+  for (int i = 0; i < 200; ++i) {
+    const int fd = floodConnection(port);
+    if (fd < 0) continue;
+    const std::string head = "POST /v1/check HTTP/1.1\r\nHost: x\r\n";
+    ::send(fd, head.data(), head.size(), MSG_NOSIGNAL);
+    trickling.push_back(fd);
+  }
+  std::atomic<bool> stop{false};
+  std::thread trickle([&] {
+    for (int n = 0; !stop; ++n) {
+      for (int fd : trickling) {
+        const std::string line = "X-Slow-" + std::to_string(n) + ": 1\r\n";
+        ::send(fd, line.data(), line.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      }
+      for (int i = 0; i < 10 && !stop; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  });
+  checkOverKeepAlive(state, flooded);
+  state.counters["idle_held"] = static_cast<double>(idle.size());
+  state.counters["trickling_held"] = static_cast<double>(trickling.size());
+  stop = true;
+  trickle.join();
+  for (int fd : idle) close(fd);
+  for (int fd : trickling) close(fd);
+}
+BENCHMARK(BM_ServeCheckUnderConnectionFlood)->UseRealTime()->MinTime(3.0);
 
 }  // namespace

@@ -63,7 +63,6 @@ Authenticator::Authenticator(store::ServiceStore& store, Metrics& metrics,
       public_origin_(std::move(public_origin)) {}
 
 std::optional<store::TokenRecord> Authenticator::lookUp(const std::string& key, bool by_name) {
-  std::lock_guard<std::mutex> lock(snapshot_mutex_);
   const auto find = [&](const Snapshot& s) -> std::optional<store::TokenRecord> {
     const auto& index = by_name ? s.by_name : s.by_hash;
     auto it = index.find(key);
@@ -71,39 +70,71 @@ std::optional<store::TokenRecord> Authenticator::lookUp(const std::string& key, 
     return it->second;
   };
   const auto now = Clock::now();
-  const auto age = now - snapshot_->read;
-  std::optional<store::TokenRecord> found = find(*snapshot_);
-  if (age < std::chrono::seconds(1)) {
-    if (found) return found;
-    // Missing from a fresh snapshot: a token made a moment ago, or a made-up
-    // one. The store is read again only within a budget of ten such reads a
-    // second (a flood of made-up tokens gets its 401 without the store).
+  // A key the snapshot lacks: a token made a moment ago, or a made-up one.
+  // The store is read again for it only within a budget of ten such reads a
+  // second (a flood of made-up tokens gets its 401 without the store).
+  const auto missWithinBudget = [&] {
     misses_budget_ =
         std::min(10.0, misses_budget_ +
                            10.0 * std::chrono::duration<double>(now - misses_refilled_).count());
     misses_refilled_ = now;
-    if (misses_budget_ < 1) return std::nullopt;
+    if (misses_budget_ < 1) return false;
     misses_budget_ -= 1;
+    return true;
+  };
+  bool refreshes_stale = false;  // this request refreshes a stale snapshot for everyone
+  {
+    std::lock_guard<std::mutex> lock(snapshot_mutex_);
+    std::optional<store::TokenRecord> found = find(*snapshot_);
+    if (now - snapshot_->read < std::chrono::seconds(1)) {
+      if (found) return found;
+      if (!missWithinBudget()) return std::nullopt;
+    } else if (refreshing_) {
+      // Another request is reading the store: a token the snapshot holds
+      // is used meanwhile (a revocation takes effect a read later).
+      if (found) return found;
+      if (!missWithinBudget()) return std::nullopt;
+    } else {
+      refreshing_ = true;
+      refreshes_stale = true;
+    }
   }
   auto next = std::make_shared<Snapshot>();
   next->read = now;
-  for (store::TokenRecord& t : store_.tokens()) {
-    next->by_hash[t.hash] = t;
-    next->by_name[t.name] = std::move(t);
+  try {
+    for (store::TokenRecord& t : store_.tokens()) {
+      next->by_hash[t.hash] = t;
+      next->by_name[t.name] = std::move(t);
+    }
+  } catch (...) {
+    if (refreshes_stale) {
+      std::lock_guard<std::mutex> lock(snapshot_mutex_);
+      refreshing_ = false;
+    }
+    throw;
   }
-  snapshot_ = std::move(next);
-  return find(*snapshot_);
+  std::lock_guard<std::mutex> lock(snapshot_mutex_);
+  if (refreshes_stale) refreshing_ = false;
+  if (next->read >= snapshot_->read) snapshot_ = next;
+  return find(*next);
+}
+
+bool Authenticator::lookUpOrRefuse(const std::string& key, bool by_name,
+                                   std::optional<store::TokenRecord>& found,
+                                   HttpResponse& refused) {
+  try {
+    found = lookUp(key, by_name);
+    return true;
+  } catch (const std::exception& e) {
+    refused = storeUnavailable(metrics_, "a token", e);
+    return false;
+  }
 }
 
 std::optional<store::TokenRecord> Authenticator::usableToken(const std::string& hash,
                                                              HttpResponse& refused) {
   std::optional<store::TokenRecord> token;
-  try {
-    token = lookUp(hash, false);
-  } catch (const std::exception& e) {
-    refused = storeUnavailable(metrics_, "a token", e);
-    return std::nullopt;
-  }
+  if (!lookUpOrRefuse(hash, false, token, refused)) return std::nullopt;
   if (!token || token->revoked) {
     metrics_.refused(401);
     refused = refusal(401, token ? "the token was revoked" : "unknown token");
@@ -115,12 +146,7 @@ std::optional<store::TokenRecord> Authenticator::usableToken(const std::string& 
 std::optional<store::TokenRecord> Authenticator::certifiedAgent(const std::string& name,
                                                                 HttpResponse& refused) {
   std::optional<store::TokenRecord> token;
-  try {
-    token = lookUp(name, true);
-  } catch (const std::exception& e) {
-    refused = storeUnavailable(metrics_, "a token", e);
-    return std::nullopt;
-  }
+  if (!lookUpOrRefuse(name, true, token, refused)) return std::nullopt;
   if (!token || token->revoked || token->role != store::TokenRole::Agent) {
     metrics_.refused(401);
     refused = refusal(401, !token           ? "no token is named as the client certificate is"

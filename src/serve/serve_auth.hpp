@@ -67,9 +67,14 @@ class Authenticator {
   };
   // The token under `key` in a snapshot at most a second old (read again
   // when older, or when the key is missing, within a budget of ten such
-  // reads a second: a flood of made-up tokens costs the store little).
-  // Throws what the store throws.
+  // reads a second: a flood of made-up tokens costs the store little). The
+  // store is read outside the lock: while one request reads it, the others
+  // go on with the snapshot they have. Throws what the store throws.
   std::optional<store::TokenRecord> lookUp(const std::string& key, bool by_name);
+  // lookUp, with the store's failure turned into `refused` (503, saying
+  // nothing of the store); false then.
+  bool lookUpOrRefuse(const std::string& key, bool by_name,
+                      std::optional<store::TokenRecord>& found, HttpResponse& refused);
   struct Bucket {
     double tokens = 0;
     std::chrono::steady_clock::time_point refilled;
@@ -80,8 +85,9 @@ class Authenticator {
   std::string public_origin_;
   std::mutex mutex_;
   std::map<std::string, Bucket> buckets_;
-  std::mutex snapshot_mutex_;  // held while the snapshot is read or replaced
+  std::mutex snapshot_mutex_;  // held while snapshot_ is looked at or replaced
   std::shared_ptr<const Snapshot> snapshot_ = std::make_shared<Snapshot>();
+  bool refreshing_ = false;    // a request is reading the store for a stale snapshot
   double misses_budget_ = 10;  // store reads left for keys a fresh snapshot lacks
   std::chrono::steady_clock::time_point misses_refilled_{};
 };

@@ -3,6 +3,7 @@
 // names each record an attacker with write access to the files edited,
 // deleted, moved, cut from the end, or the rotated file they dropped.
 #include <fstream>
+#include <functional>
 
 #include "e2e/cli_fixture.hpp"
 
@@ -59,6 +60,17 @@ class AuditChain : public Cli {
     std::ofstream out(file, std::ios::trunc);
     for (const std::string& line : lines) out << line << "\n";
   }
+  // Writes `count` decisions, changes the log's lines by hand with `edit`,
+  // and verifies the log.
+  RunResult verifyAfterEditing(int count,
+                               const std::function<void(std::vector<std::string>&)>& edit,
+                               std::vector<std::string> extra = {}) const {
+    decide(count);
+    std::vector<std::string> l = lines(log());
+    edit(l);
+    rewrite(log(), l);
+    return verify(std::move(extra));
+  }
 };
 
 TEST_F(AuditChain, EveryRecordLinksToTheOneBeforeAndVerifyHolds) {
@@ -80,12 +92,9 @@ TEST_F(AuditChain, EveryRecordLinksToTheOneBeforeAndVerifyHolds) {
 }
 
 TEST_F(AuditChain, AnEditedRecordIsNamedByFileAndLine) {
-  decide(6);
-  std::vector<std::string> l = lines(log());
-  const size_t at = 4;  // line 5
-  l[at].replace(l[at].find("\"allow\""), 7, "\"deny\"");
-  rewrite(log(), l);
-  RunResult r = verify();
+  RunResult r = verifyAfterEditing(6, [](std::vector<std::string>& l) {
+    l[4].replace(l[4].find("\"allow\""), 7, "\"deny\"");  // line 5
+  });
   EXPECT_EQ(r.exit_code, 1) << r.out;
   // The break shows at the record after it, which names the edited one.
   EXPECT_NE(r.out.find(log() + ":6: prev_hash does not match " + log() + ":5"), std::string::npos)
@@ -93,11 +102,8 @@ TEST_F(AuditChain, AnEditedRecordIsNamedByFileAndLine) {
 }
 
 TEST_F(AuditChain, ADeletedRecordIsNamed) {
-  decide(6);
-  std::vector<std::string> l = lines(log());
-  l.erase(l.begin() + 3);  // line 4
-  rewrite(log(), l);
-  RunResult r = verify({"--json"});
+  RunResult r = verifyAfterEditing(6, [](std::vector<std::string>& l) { l.erase(l.begin() + 3); },
+                                   {"--json"});  // line 4
   EXPECT_EQ(r.exit_code, 1) << r.out;
   const json report = json::parse(r.out);
   EXPECT_EQ(report["ok"], false);
@@ -106,25 +112,19 @@ TEST_F(AuditChain, ADeletedRecordIsNamed) {
 }
 
 TEST_F(AuditChain, ReorderedRecordsAreNamed) {
-  decide(6);
-  std::vector<std::string> l = lines(log());
-  std::swap(l[3], l[4]);
-  rewrite(log(), l);
-  RunResult r = verify();
+  RunResult r = verifyAfterEditing(6, [](std::vector<std::string>& l) { std::swap(l[3], l[4]); });
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find(log() + ":5: out of order: it follows " + log() + ":3"), std::string::npos)
       << r.out;
 }
 
 TEST_F(AuditChain, ARecordAddedByHandIsNamed) {
-  decide(4);
-  std::vector<std::string> l = lines(log());
-  json forged = json::parse(l[2]);
-  forged.erase("prev_hash");
-  forged["verdict"] = "allow";
-  l.insert(l.begin() + 3, forged.dump());
-  rewrite(log(), l);
-  RunResult r = verify();
+  RunResult r = verifyAfterEditing(4, [](std::vector<std::string>& l) {
+    json forged = json::parse(l[2]);
+    forged.erase("prev_hash");
+    forged["verdict"] = "allow";
+    l.insert(l.begin() + 3, forged.dump());
+  });
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find(log() + ":4: has no prev_hash"), std::string::npos) << r.out;
 }

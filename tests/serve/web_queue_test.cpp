@@ -327,21 +327,60 @@ TEST_F(Serve, ApprovalsAreListedAndRevokedAndTheAuditFilteredByAgent) {
   EXPECT_TRUE(revocation) << "a revocation is audited with who revoked";
 }
 
+// A webhook's receiving end on loopback: every POST to /notify, as received.
+class WebhookReceiver {
+ public:
+  struct Notice {
+    std::string timestamp;  ///< X-Toolguard-Timestamp
+    std::string signature;  ///< X-Toolguard-Signature
+    std::string body;
+    json parsed;  ///< the body as JSON (discarded when it is not)
+  };
+  WebhookReceiver() {
+    server_.Post("/notify", [this](const httplib::Request& req, httplib::Response& res) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      notices_.push_back(Notice{req.get_header_value("X-Toolguard-Timestamp"),
+                                req.get_header_value("X-Toolguard-Signature"), req.body,
+                                json::parse(req.body, nullptr, false)});
+      res.status = 204;
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    serving_ = std::thread([this] { server_.listen_after_bind(); });
+  }
+  ~WebhookReceiver() { stop(); }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/notify"; }
+  /// Waits up to 5 s for a first notice, then stops receiving; what came.
+  std::vector<Notice> awaitAndStop() {
+    for (int i = 0; i < 200; ++i) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!notices_.empty()) break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    stop();
+    std::lock_guard<std::mutex> lock(mutex_);
+    return notices_;
+  }
+
+ private:
+  void stop() {
+    if (!serving_.joinable()) return;
+    server_.stop();
+    serving_.join();
+  }
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread serving_;
+  std::mutex mutex_;
+  std::vector<Notice> notices_;
+};
+
 TEST_F(Serve, AWebhookNeedsThePublicUrlAndSurvivesWhatAModelWrites) {
   const std::string agent = token("agent", "ci-bot");
   EXPECT_THROW(start({"--ask-webhook", "http://127.0.0.1:9/notify"}), std::runtime_error);
-  httplib::Server hook;
-  std::mutex mutex;
-  std::vector<json> notices;
-  hook.Post("/notify", [&](const httplib::Request& req, httplib::Response& res) {
-    std::lock_guard<std::mutex> lock(mutex);
-    notices.push_back(json::parse(req.body, nullptr, false));
-    res.status = 204;
-  });
-  const int port = hook.bind_to_any_port("127.0.0.1");
-  std::thread serving([&] { hook.listen_after_bind(); });
-  auto server = start({"--ask-webhook", "http://127.0.0.1:" + std::to_string(port) + "/notify",
-                       "--public-url", "https://queue.example.com"});
+  WebhookReceiver hook;
+  auto server = start({"--ask-webhook", hook.url(), "--public-url", "https://queue.example.com"});
   // Chat markup, a bidi override, then two-byte characters: the 200-byte cut
   // falls inside one of them (which once threw on the webhook's thread and
   // ended the service).
@@ -350,52 +389,26 @@ TEST_F(Serve, AWebhookNeedsThePublicUrlAndSurvivesWhatAModelWrites) {
   RunResult r = run({"check", "--server", server->url(), "--wait", "1"}, call(command).dump(),
                     {{"TOOLGUARD_TOKEN", agent}});
   EXPECT_EQ(json::parse(r.out)["verdict"], "deny");
-  for (int i = 0; i < 200; ++i) {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!notices.empty()) break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(25));
-  }
+  const std::vector<WebhookReceiver::Notice> notices = hook.awaitAndStop();
   EXPECT_EQ(client(*server, "")->Get("/healthz")->status, 200) << "the service lives on";
-  hook.stop();
-  serving.join();
   ASSERT_EQ(notices.size(), 1u);
-  const std::string summary = notices[0]["summary"];
+  const std::string summary = notices[0].parsed["summary"];
   EXPECT_TRUE(summary.starts_with("git push origin x &lt;!channel&gt; ")) << summary;
   EXPECT_TRUE(summary.ends_with("\xc3\xa9...")) << summary;
-  EXPECT_EQ(notices[0]["text"].get<std::string>().find("<!channel>"), std::string::npos);
+  EXPECT_EQ(notices[0].parsed["text"].get<std::string>().find("<!channel>"), std::string::npos);
   EXPECT_EQ(summary.find("\xe2\x80\xae"), std::string::npos) << "shown, not obeyed";
 }
 
 TEST_F(Serve, AWebhookIsToldOfEachNewAskWithALinkToIt) {
   const std::string agent = token("agent", "ci-bot");
-  httplib::Server hook;
-  std::mutex mutex;
-  std::vector<json> notices;
-  hook.Post("/notify", [&](const httplib::Request& req, httplib::Response& res) {
-    std::lock_guard<std::mutex> lock(mutex);
-    notices.push_back(json::parse(req.body, nullptr, false));
-    res.status = 204;
-  });
-  const int port = hook.bind_to_any_port("127.0.0.1");
-  std::thread serving([&] { hook.listen_after_bind(); });
-  auto server = start({"--ask-webhook", "http://127.0.0.1:" + std::to_string(port) + "/notify",
-                       "--public-url", "https://queue.example.com/"});
+  WebhookReceiver hook;
+  auto server = start({"--ask-webhook", hook.url(), "--public-url", "https://queue.example.com/"});
   RunResult r = run({"check", "--server", server->url(), "--wait", "1"},
                     call("git push origin main").dump(), {{"TOOLGUARD_TOKEN", agent}});
   EXPECT_EQ(json::parse(r.out)["verdict"], "deny") << "nobody answered";
-  for (int i = 0; i < 200; ++i) {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!notices.empty()) break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(25));
-  }
-  hook.stop();
-  serving.join();
+  const std::vector<WebhookReceiver::Notice> notices = hook.awaitAndStop();
   ASSERT_EQ(notices.size(), 1u);
-  const json& n = notices[0];
+  const json& n = notices[0].parsed;
   EXPECT_EQ(n["event"], "ask");
   EXPECT_EQ(n["agent"], "ci-bot");
   EXPECT_EQ(n["tool"], "Bash");
@@ -411,33 +424,17 @@ TEST_F(Serve, AWebhookNoticeIsSignedWithTheSecret) {
   const std::string secret = "a-long-random-webhook-secret-0123456789";
   const std::string secret_file = (dir.path() / "webhook.secret").string();
   std::ofstream(secret_file) << secret << "\n";
-  httplib::Server hook;
-  std::mutex mutex;
-  std::vector<std::tuple<std::string, std::string, std::string>> received;
-  hook.Post("/notify", [&](const httplib::Request& req, httplib::Response& res) {
-    std::lock_guard<std::mutex> lock(mutex);
-    received.emplace_back(req.get_header_value("X-Toolguard-Timestamp"),
-                          req.get_header_value("X-Toolguard-Signature"), req.body);
-    res.status = 204;
-  });
-  const int port = hook.bind_to_any_port("127.0.0.1");
-  std::thread serving([&] { hook.listen_after_bind(); });
-  const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/notify";
+  WebhookReceiver hook;
+  const std::string url = hook.url();
   auto server = start({"--ask-webhook", url, "--public-url", "https://queue.example.com/",
                        "--ask-webhook-secret", secret_file});
   run({"check", "--server", server->url(), "--wait", "1"}, call("git push origin main").dump(),
       {{"TOOLGUARD_TOKEN", agent}});
-  for (int i = 0; i < 200; ++i) {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!received.empty()) break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(25));
-  }
-  hook.stop();
-  serving.join();
+  const std::vector<WebhookReceiver::Notice> received = hook.awaitAndStop();
   ASSERT_EQ(received.size(), 1u);
-  const auto& [stamp, signature, body] = received[0];
+  const std::string& stamp = received[0].timestamp;
+  const std::string& signature = received[0].signature;
+  const std::string& body = received[0].body;
   const long long sent = std::stoll(stamp);
   const long long now = std::chrono::duration_cast<std::chrono::seconds>(
                             std::chrono::system_clock::now().time_since_epoch())
