@@ -7,10 +7,8 @@
 // times one client's checks while a thousand idle and two hundred trickling
 // connections from another address are held open; its floor is
 // BM_ServeCheckFileStore/threads:1.
-#include <arpa/inet.h>
 #include <benchmark/benchmark.h>
 #include <httplib.h>
-#include <netinet/in.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -23,6 +21,7 @@
 #include <mutex>
 #include <thread>
 
+#include "support/loopback_connect.hpp"
 #include "support/run_binary.hpp"
 #include "support/serve_process.hpp"
 #include "support/temp_dir.hpp"
@@ -126,26 +125,6 @@ void BM_ServeCheckPostgres(benchmark::State& state) {
 }
 BENCHMARK(BM_ServeCheckPostgres)->Threads(8)->Threads(32)->UseRealTime()->MinTime(2.0);
 
-// A TCP connection to 127.0.0.1:port from loopback address 127.0.0.2 (a
-// flood from another address than the client's); -1 when refused.
-int floodConnection(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return -1;
-  sockaddr_in source{};
-  source.sin_family = AF_INET;
-  inet_pton(AF_INET, "127.0.0.2", &source.sin_addr);
-  sockaddr_in target{};
-  target.sin_family = AF_INET;
-  target.sin_port = htons(static_cast<uint16_t>(port));
-  target.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (bind(fd, reinterpret_cast<sockaddr*>(&source), sizeof source) != 0 ||
-      connect(fd, reinterpret_cast<sockaddr*>(&target), sizeof target) != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
-}
-
 // A thousand connections that send nothing and two hundred that send one
 // header line a second (which resets an idle timeout), all held for the
 // benchmark's run; the service is allowed that many from one address.
@@ -164,10 +143,10 @@ void BM_ServeCheckUnderConnectionFlood(benchmark::State& state) {
   const int port = flooded.server->port();
   std::vector<int> idle, trickling;
   for (int i = 0; i < 1000; ++i) {
-    if (const int fd = floodConnection(port); fd >= 0) idle.push_back(fd);
+    if (const int fd = connectFrom("127.0.0.2", port); fd >= 0) idle.push_back(fd);
   }
   for (int i = 0; i < 200; ++i) {
-    const int fd = floodConnection(port);
+    const int fd = connectFrom("127.0.0.2", port);
     if (fd < 0) continue;
     const std::string head = "POST /v1/check HTTP/1.1\r\nHost: x\r\n";
     ::send(fd, head.data(), head.size(), MSG_NOSIGNAL);

@@ -14,30 +14,12 @@
 #include <future>
 
 #include "serve/serve_fixture.hpp"
+#include "support/loopback_connect.hpp"
 
 namespace toolguard::testing {
 namespace connection_limits_test {
 
 using nlohmann::json;
-
-// A TCP connection to 127.0.0.1:port from the loopback address `from`; -1 when refused.
-int connectFrom(const std::string& from, int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return -1;
-  sockaddr_in source{};
-  source.sin_family = AF_INET;
-  inet_pton(AF_INET, from.c_str(), &source.sin_addr);
-  sockaddr_in target{};
-  target.sin_family = AF_INET;
-  target.sin_port = htons(static_cast<uint16_t>(port));
-  target.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (bind(fd, reinterpret_cast<sockaddr*>(&source), sizeof source) != 0 ||
-      connect(fd, reinterpret_cast<sockaddr*>(&target), sizeof target) != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
-}
 
 bool sendText(int fd, const std::string& text) {
   return ::send(fd, text.data(), text.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(text.size());
