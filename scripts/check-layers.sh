@@ -10,12 +10,15 @@ cd "$root"
 declare -A layer=(
   [json]=0 [regex]=0 [http]=0 [paths]=0
   [core]=1
-  [shell]=2 [schema]=2 [chat]=2 [audit]=2
-  [engine]=3 [approval]=3 [policy]=3
-  [formats]=4 [limits]=4 [llm]=4 [agent]=4 [registry]=4 [store]=4
-  [mcp]=5
-  [cli]=6
-  [serve]=7 [capi]=7
+  [shell_parse]=2 [schema]=2 [chat]=2 [audit]=2
+  [shell_unwrap]=3
+  [commands]=4
+  [rules]=5
+  [engine]=6 [approval]=6 [policy]=6
+  [formats]=7 [limits]=7 [llm]=7 [agent]=7 [registry]=7 [store]=7
+  [mcp]=8
+  [cli]=9
+  [serve]=10 [capi]=10
 )
 
 status=0

@@ -8,7 +8,7 @@
 #include "core/path_matcher.hpp"
 #include "core/rule_conditions.hpp"
 #include "core/value_matcher.hpp"
-#include "shell/shell_matcher.hpp"
+#include "rules/shell_matcher.hpp"
 #include "toolguard/policy_error.hpp"
 #include "toolguard/rule_spec.hpp"
 

@@ -1,13 +1,13 @@
 // Policy-file shell rules: token patterns, regexes on the normalized command,
 // and the paths a command writes.
-#include "shell/shell_matcher.hpp"
+#include "rules/shell_matcher.hpp"
 
 #include <sstream>
 
+#include "commands/command_accesses.hpp"
+#include "commands/shell_facts.hpp"
 #include "core/glob.hpp"
 #include "core/value_matcher.hpp"
-#include "shell/command_accesses.hpp"
-#include "shell/shell_facts.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/policy_error.hpp"
 

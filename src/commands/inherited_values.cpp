@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "name_lists.hpp"
 #include "option_table.hpp"
 #include "shell_facts.hpp"
+#include "shell_parse/name_lists.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/paths.hpp"
 #include "variable_lists.hpp"

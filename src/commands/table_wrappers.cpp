@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "name_lists.hpp"
 #include "program_specs.hpp"
 #include "shell_facts.hpp"
+#include "shell_parse/name_lists.hpp"
+#include "shell_unwrap/unwrap.hpp"
 #include "toolguard/paths.hpp"
-#include "unwrap.hpp"
 
 namespace toolguard::detail {
 namespace {

@@ -23,9 +23,9 @@
 #include <vector>
 
 #include "git_start.hpp"
-#include "name_lists.hpp"
 #include "program_specs.hpp"
 #include "shell_facts.hpp"
+#include "shell_parse/name_lists.hpp"
 #include "toolguard/call_view.hpp"
 
 namespace toolguard::detail {

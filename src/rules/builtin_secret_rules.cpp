@@ -1,5 +1,5 @@
 // The built-in rule that asks before credentials leave the machine.
-#include "shell_facts.hpp"
+#include "commands/shell_facts.hpp"
 #include "toolguard/secret_rules.hpp"
 
 namespace toolguard {

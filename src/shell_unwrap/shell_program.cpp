@@ -3,8 +3,8 @@
 #include <cctype>
 #include <map>
 
-#include "bash_tree.hpp"
-#include "program_builder.hpp"
+#include "shell_parse/bash_tree.hpp"
+#include "shell_parse/program_builder.hpp"
 #include "toolguard/paths.hpp"
 #include "unwrap.hpp"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "build_files.hpp"
-#include "name_lists.hpp"
+#include "shell_parse/name_lists.hpp"
 
 namespace toolguard::detail {
 namespace {

@@ -4,7 +4,7 @@
 // taskset, strace and ltrace. Each is unwrapped and judged as a command.
 #include <algorithm>
 
-#include "name_lists.hpp"
+#include "shell_parse/name_lists.hpp"
 #include "unwrap.hpp"
 #include "xargs_input.hpp"
 

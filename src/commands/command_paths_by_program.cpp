@@ -9,7 +9,7 @@
 #include <cctype>
 
 #include "command_args.hpp"
-#include "name_lists.hpp"
+#include "shell_parse/name_lists.hpp"
 
 namespace toolguard::detail {
 namespace {

@@ -5,16 +5,16 @@
 #include <mutex>
 #include <set>
 
-#include "build_files.hpp"
-#include "command_args.hpp"
-#include "command_paths.hpp"
-#include "safe_commands.hpp"
+#include "commands/build_files.hpp"
+#include "commands/command_args.hpp"
+#include "commands/command_paths.hpp"
+#include "commands/safe_commands.hpp"
+#include "commands/shell_facts.hpp"
 #include "self_approval.hpp"
-#include "shell_facts.hpp"
 #include "shell_rule_checks.hpp"
+#include "shell_unwrap/unwrap.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/shell_rules.hpp"
-#include "unwrap.hpp"
 
 // The rules are written in toolguard::detail, beside the checks of
 // shell_rule_checks.hpp they call (a using-directive would leak those names

@@ -9,9 +9,9 @@
 #include "command_args.hpp"
 #include "command_paths.hpp"
 #include "core/path_probes.hpp"
-#include "name_lists.hpp"
+#include "shell_parse/name_lists.hpp"
+#include "shell_unwrap/xargs_input.hpp"
 #include "toolguard/paths.hpp"
-#include "xargs_input.hpp"
 
 namespace toolguard::detail {
 namespace {

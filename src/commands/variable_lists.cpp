@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "inherited_environment.hpp"
-#include "name_lists.hpp"
+#include "shell_parse/name_lists.hpp"
 
 namespace toolguard::detail {
 namespace {

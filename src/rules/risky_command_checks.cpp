@@ -4,16 +4,16 @@
 #include <algorithm>
 #include <set>
 
-#include "build_files.hpp"
-#include "command_args.hpp"
-#include "command_paths.hpp"
-#include "name_lists.hpp"
-#include "safe_commands.hpp"
+#include "commands/build_files.hpp"
+#include "commands/command_args.hpp"
+#include "commands/command_paths.hpp"
+#include "commands/safe_commands.hpp"
+#include "commands/shell_facts.hpp"
 #include "self_approval.hpp"
-#include "shell_facts.hpp"
+#include "shell_parse/name_lists.hpp"
 #include "shell_rule_checks.hpp"
+#include "shell_unwrap/unwrap.hpp"
 #include "toolguard/paths.hpp"
-#include "unwrap.hpp"
 
 namespace toolguard::detail {
 

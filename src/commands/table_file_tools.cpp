@@ -5,10 +5,10 @@
 #include <algorithm>
 
 #include "command_paths.hpp"
-#include "name_lists.hpp"
 #include "program_specs.hpp"
 #include "safe_commands.hpp"
 #include "shell_facts.hpp"
+#include "shell_parse/name_lists.hpp"
 #include "variable_lists.hpp"
 
 namespace toolguard::detail {

@@ -14,8 +14,8 @@
 
 #include "command_args.hpp"
 #include "command_paths_by_program.hpp"
-#include "name_lists.hpp"
 #include "option_table.hpp"
+#include "shell_parse/name_lists.hpp"
 
 namespace toolguard::detail {
 namespace {

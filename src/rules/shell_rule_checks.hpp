@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "name_lists.hpp"
-#include "shell_facts.hpp"
+#include "commands/shell_facts.hpp"
+#include "shell_parse/name_lists.hpp"
 
 namespace toolguard::detail {
 

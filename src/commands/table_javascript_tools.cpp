@@ -14,9 +14,9 @@
 #include <string_view>
 
 #include "build_tool_checks.hpp"
-#include "name_lists.hpp"
 #include "program_specs.hpp"
 #include "shell_facts.hpp"
+#include "shell_parse/name_lists.hpp"
 
 namespace toolguard::detail {
 namespace {

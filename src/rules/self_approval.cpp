@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "name_lists.hpp"
+#include "shell_parse/name_lists.hpp"
 
 namespace toolguard::detail {
 namespace {

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "build_tool_checks.hpp"
-#include "name_lists.hpp"
 #include "program_specs.hpp"
 #include "shell_facts.hpp"
+#include "shell_parse/name_lists.hpp"
 
 namespace toolguard::detail {
 namespace {

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "makefile_scripts.hpp"
-#include "name_lists.hpp"
+#include "shell_parse/name_lists.hpp"
 
 namespace toolguard::detail {
 namespace {

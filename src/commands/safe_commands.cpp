@@ -12,8 +12,8 @@
 #include "command_args.hpp"
 #include "command_paths.hpp"
 #include "inherited_environment.hpp"
-#include "name_lists.hpp"
 #include "option_table.hpp"
+#include "shell_parse/name_lists.hpp"
 #include "toolguard/paths.hpp"
 #include "variable_lists.hpp"
 

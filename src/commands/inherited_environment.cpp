@@ -38,9 +38,9 @@
 #include <vector>
 
 #include "inherited_values.hpp"
-#include "name_lists.hpp"
 #include "option_table.hpp"
 #include "shell_facts.hpp"
+#include "shell_parse/name_lists.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/paths.hpp"
 #include "variable_lists.hpp"
