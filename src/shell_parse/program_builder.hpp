@@ -3,10 +3,12 @@
 // values of variables through the program as bash would.
 
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "assigned_names.hpp"
@@ -16,6 +18,15 @@
 #include "word_value.hpp"
 
 namespace toolguard::detail {
+
+/// True when `type` (a node type, a command name) is one of `types`; shared
+/// by the builder's files (program_builder*.cpp).
+inline bool isOneOf(std::string_view type, std::initializer_list<std::string_view> types) {
+  for (std::string_view t : types) {
+    if (type == t) return true;
+  }
+  return false;
+}
 
 /// Limits one parse shares between the scripts it unwraps, so that no input
 /// makes the data flow grow without bound. Beyond them the program is
