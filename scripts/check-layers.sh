@@ -8,17 +8,19 @@ cd "$root"
 
 # The layer of each folder of src/, bottom (0) to top.
 declare -A layer=(
-  [json]=0 [regex]=0 [http]=0 [paths]=0
+  [json]=0 [regex]=0 [http]=0
   [core]=1
-  [shell_parse]=2 [schema]=2 [chat]=2 [audit]=2
-  [shell_unwrap]=3
-  [commands]=4
-  [rules]=5
-  [engine]=6 [approval]=6 [policy]=6
-  [formats]=7 [limits]=7 [llm]=7 [agent]=7 [registry]=7 [store]=7
-  [mcp]=8
-  [cli]=9
-  [serve]=10 [capi]=10
+  [paths]=2 [schema]=2 [chat]=2 [audit]=2
+  [shell_parse]=3
+  [shell_unwrap]=4
+  [commands]=5
+  [rules]=6
+  [engine]=7 [approval]=7 [policy]=7
+  [foreign_policy]=8 [limits]=8 [llm]=8 [agent]=8 [registry]=8 [store]=8
+  [policy_loader]=9 [guard]=9
+  [mcp]=10
+  [cli]=11
+  [serve]=12 [capi]=12
 )
 
 status=0

@@ -30,7 +30,7 @@ GROUPS = {
     "library": ["src/core", "src/engine", "src/policy", "src/paths", "src/shell_parse", "src/shell_unwrap",
                 "src/commands", "src/rules", "src/schema",
                 "src/approval", "src/audit", "src/registry", "src/chat", "src/agent", "src/llm",
-                "src/mcp", "src/formats", "src/json", "src/limits", "src/regex", "src/http",
+                "src/mcp", "src/foreign_policy", "src/policy_loader", "src/guard", "src/json", "src/limits", "src/regex", "src/http",
                 "src/front"],
     "command": ["src/cli"],
     "service": ["src/serve", "src/store"],
@@ -41,7 +41,7 @@ GROUPS = {
     "security_demo example": ["examples/security_demo"],
     "guarded_agent example": ["examples/guarded_agent"],
 }
-SKIPPED = {"src/formats/gemini_toml.cpp", "src/cli/startup_arena.cpp", "src/http/http_helper_main.cpp",
+SKIPPED = {"src/foreign_policy/gemini_toml.cpp", "src/cli/startup_arena.cpp", "src/http/http_helper_main.cpp",
            "src/serve/serve_main.cpp", "src/serve/http_server.cpp", "src/cli/static_lookups.cpp",
            "src/paths/user_database.cpp", "src/http/host_addresses.cpp",
            "bench/readme_table.cpp", "bench/mcp_echo_server.cpp", "bench/c_api_bench.cpp"}

@@ -8,7 +8,7 @@
 
 #include "command_args.hpp"
 #include "command_paths.hpp"
-#include "core/path_probes.hpp"
+#include "paths/path_probes.hpp"
 #include "shell_parse/name_lists.hpp"
 #include "shell_unwrap/xargs_input.hpp"
 #include "toolguard/paths.hpp"

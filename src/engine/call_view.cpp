@@ -2,7 +2,7 @@
 #include "toolguard/call_view.hpp"
 
 #include "commands/shell_facts.hpp"
-#include "core/path_probes.hpp"
+#include "paths/path_probes.hpp"
 #include "toolguard/paths.hpp"
 
 namespace toolguard {

@@ -10,7 +10,7 @@
 #include "commands/safe_commands.hpp"
 #include "commands/shell_facts.hpp"
 #include "core/judgement.hpp"
-#include "core/path_judgement.hpp"
+#include "engine/path_judgement.hpp"
 
 namespace toolguard::detail {
 namespace {

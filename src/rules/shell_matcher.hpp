@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/path_matcher.hpp"
+#include "paths/path_matcher.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/rule_spec.hpp"
 
