@@ -2,6 +2,8 @@
 # Fails when a source file includes a folder of src/ at its own layer or
 # above (README "Layout": the picture of the layers). Public headers
 # (toolguard/...) and a folder's own files may be included from anywhere.
+# The build enforces the same order (cmake/library_layers.cmake: each layer
+# sees only the folders it names); this check needs no build.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
