@@ -23,14 +23,20 @@ if(TOOLGUARD_CCACHE)
   endif()
 endif()
 
-# toolguard_speed_up(TARGET [BATCH N] [PCH library|tests|bench|none])
+# toolguard_speed_up(TARGET [BATCH N] [PCH library|tests|bench|none] [PCH_FROM OTHER])
 #   BATCH N: with TOOLGUARD_UNITY_BUILD, compile the target's sources N at a
 #   time as one translation unit each (0: all of them in one).
 #   PCH: which precompiled header the target's C++ files get (default library).
+#   PCH_FROM: use OTHER's precompiled header instead of compiling one (the
+#   library's layers share one: same header, same options).
 function(toolguard_speed_up target)
-  cmake_parse_arguments(arg "" "BATCH;PCH" "" ${ARGN})
+  cmake_parse_arguments(arg "" "BATCH;PCH;PCH_FROM" "" ${ARGN})
   if(TOOLGUARD_UNITY_BUILD AND DEFINED arg_BATCH)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${arg_BATCH})
+  endif()
+  if(TOOLGUARD_PRECOMPILED_HEADERS AND arg_PCH_FROM)
+    target_precompile_headers(${target} REUSE_FROM ${arg_PCH_FROM})
+    return()
   endif()
   if(NOT arg_PCH)
     set(arg_PCH library)

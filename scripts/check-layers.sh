@@ -2,20 +2,27 @@
 # Fails when a source file includes a folder of src/ at its own layer or
 # above (README "Layout": the picture of the layers). Public headers
 # (toolguard/...) and a folder's own files may be included from anywhere.
+# The build enforces the same order (cmake/library_layers.cmake: each layer
+# sees only the folders it names); this check needs no build.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
 # The layer of each folder of src/, bottom (0) to top.
 declare -A layer=(
-  [json]=0 [regex]=0 [http]=0 [paths]=0
+  [json]=0 [regex]=0 [http]=0
   [core]=1
-  [shell]=2 [schema]=2 [chat]=2 [audit]=2
-  [engine]=3 [approval]=3 [policy]=3
-  [formats]=4 [limits]=4 [llm]=4 [agent]=4 [registry]=4 [store]=4
-  [mcp]=5
-  [cli]=6
-  [serve]=7 [capi]=7
+  [paths]=2 [schema]=2 [chat]=2 [audit]=2
+  [shell_parse]=3
+  [shell_unwrap]=4
+  [commands]=5
+  [rules]=6
+  [engine]=7 [approval]=7 [policy]=7
+  [foreign_policy]=8 [limits]=8 [llm]=8 [agent]=8 [registry]=8 [store]=8
+  [policy_loader]=9 [guard]=9
+  [mcp]=10
+  [cli]=11
+  [serve]=12 [capi]=12
 )
 
 status=0

@@ -7,10 +7,10 @@
 #include <iterator>
 #include <memory>
 
+#include "commands/shell_facts.hpp"
 #include "core/glob.hpp"
 #include "pattern_commands.hpp"
-#include "shell/shell_facts.hpp"
-#include "shell/unwrap.hpp"
+#include "shell_unwrap/unwrap.hpp"
 
 namespace toolguard::detail {
 namespace {

@@ -7,8 +7,8 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "formats/foreign_policy.hpp"
-#include "formats/policy_yaml_writer.hpp"
+#include "foreign_policy/foreign_policy.hpp"
+#include "foreign_policy/policy_yaml_writer.hpp"
 #include "policy/bounded_file.hpp"
 #include "toolguard/policy_loader.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "core/compiled_policy.hpp"
+#include "engine/compiled_policy.hpp"
 #include "toolguard/rule.hpp"
 #include "toolguard/tool_info.hpp"
 

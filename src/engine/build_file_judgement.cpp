@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
+#include "commands/build_files.hpp"
 #include "rule_judging.hpp"
-#include "shell/build_files.hpp"
 #include "written_content.hpp"
 
 namespace toolguard::detail {

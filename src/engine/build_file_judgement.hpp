@@ -3,8 +3,8 @@
 // tools run (a Makefile's recipes, package.json's scripts, a shell script, a
 // CI step, a git hook) is judged by the shell rules before it is written.
 
-#include "core/compiled_policy.hpp"
 #include "core/judgement.hpp"
+#include "engine/compiled_policy.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/decision.hpp"
 

@@ -1,8 +1,8 @@
 // The per-decision view of a call: command text and normalized paths, computed once.
 #include "toolguard/call_view.hpp"
 
-#include "core/path_probes.hpp"
-#include "shell/shell_facts.hpp"
+#include "commands/shell_facts.hpp"
+#include "paths/path_probes.hpp"
 #include "toolguard/paths.hpp"
 
 namespace toolguard {

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <exception>
 
-#include "core/argument_stage.hpp"
 #include "core/mcp_tool_arguments.hpp"
 #include "core/tool_name.hpp"
+#include "engine/argument_stage.hpp"
 #include "json/compact_dump.hpp"
 #include "paths/file_glance.hpp"
 #include "rule_judging.hpp"

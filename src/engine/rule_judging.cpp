@@ -5,12 +5,12 @@
 
 #include "allow_list.hpp"
 #include "build_file_judgement.hpp"
+#include "commands/command_accesses.hpp"
+#include "commands/program_specs.hpp"
+#include "commands/safe_commands.hpp"
+#include "commands/shell_facts.hpp"
 #include "core/judgement.hpp"
-#include "core/path_judgement.hpp"
-#include "shell/command_accesses.hpp"
-#include "shell/program_specs.hpp"
-#include "shell/safe_commands.hpp"
-#include "shell/shell_facts.hpp"
+#include "engine/path_judgement.hpp"
 
 namespace toolguard::detail {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // Internal: consulting the rules that can apply to a call.
 
-#include "core/compiled_policy.hpp"
+#include "engine/compiled_policy.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/decision.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "shell/inherited_environment.hpp"
+#include "commands/inherited_environment.hpp"
 #include "yaml_json.hpp"
 
 namespace toolguard {

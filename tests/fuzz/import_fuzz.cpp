@@ -11,7 +11,7 @@
 #include <string>
 
 #include "approval/store_format.hpp"
-#include "formats/foreign_policy.hpp"
+#include "foreign_policy/foreign_policy.hpp"
 #include "fuzz_input.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/engine.hpp"

@@ -1,13 +1,13 @@
 // The prescan of what a program may assign, and the text filter that lets
 // most command lines skip it.
-#include "shell/assigned_names.hpp"
+#include "shell_parse/assigned_names.hpp"
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
 #include <string>
 
-#include "shell/bash_tree.hpp"
+#include "shell_parse/bash_tree.hpp"
 
 namespace toolguard::detail {
 namespace assigned_names_test {

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "formats/foreign_policy.hpp"
+#include "foreign_policy/foreign_policy.hpp"
 #include "policy/policy_document.hpp"
 #include "support/temp_dir.hpp"
 #include "toolguard/engine.hpp"

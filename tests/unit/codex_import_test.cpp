@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "formats/foreign_policy.hpp"
-#include "formats/shell_words.hpp"
+#include "foreign_policy/foreign_policy.hpp"
+#include "foreign_policy/shell_words.hpp"
 #include "policy/policy_document.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/paths.hpp"

@@ -1,5 +1,5 @@
-// GNU-style argument parsing of shell commands (src/shell/command_args).
-#include "shell/command_args.hpp"
+// GNU-style argument parsing of shell commands (src/commands/command_args).
+#include "commands/command_args.hpp"
 
 #include <gtest/gtest.h>
 

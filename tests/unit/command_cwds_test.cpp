@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "shell/shell_facts.hpp"
+#include "commands/shell_facts.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/tool_catalog.hpp"
 

@@ -11,7 +11,7 @@
 
 #include "approval/store_format.hpp"
 #include "cli/settings_file.hpp"
-#include "formats/foreign_policy.hpp"
+#include "foreign_policy/foreign_policy.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/session.hpp"
 #include "support/temp_dir.hpp"

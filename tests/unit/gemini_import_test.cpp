@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "formats/foreign_policy.hpp"
-#include "formats/gemini_regex.hpp"
+#include "foreign_policy/foreign_policy.hpp"
+#include "foreign_policy/gemini_regex.hpp"
 #include "policy/policy_document.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/policy_builder.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/glob.hpp"
-#include "core/path_glob_set.hpp"
+#include "paths/path_glob_set.hpp"
 
 namespace toolguard::detail {
 namespace glob_literal_test {

@@ -5,7 +5,7 @@
 // it. The environment is set per test with InheritedEnvironmentScope (every
 // other unit test judges as a clean agent: see the registration at the end),
 // and tests/e2e/check_test.cpp runs the real binary with a real environment.
-#include "shell/inherited_environment.hpp"
+#include "commands/inherited_environment.hpp"
 
 #include <gtest/gtest.h>
 

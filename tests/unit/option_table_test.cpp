@@ -1,7 +1,7 @@
-// Reading a command with a table of harmless options (src/shell/option_table):
+// Reading a command with a table of harmless options (src/commands/option_table):
 // every spelling a program accepts is either found in the table or makes the
 // command unknown.
-#include "shell/option_table.hpp"
+#include "commands/option_table.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "shell/program_specs.hpp"
-#include "shell/shell_facts.hpp"
+#include "commands/program_specs.hpp"
+#include "commands/shell_facts.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/tool_catalog.hpp"
 

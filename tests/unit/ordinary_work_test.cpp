@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "shell/option_table.hpp"
-#include "shell/program_specs.hpp"
+#include "commands/option_table.hpp"
+#include "commands/program_specs.hpp"
 #include "support/default_verdict.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/policy_loader.hpp"

@@ -1,0 +1,106 @@
+// Path globs matched together, with as little RE2 as they allow.
+#include "path_glob_set.hpp"
+
+#include "core/lazy_regex.hpp"
+
+namespace toolguard::detail {
+
+namespace {
+
+RE2::Options globOptions(bool case_sensitive) {
+  RE2::Options options;
+  options.set_log_errors(false);
+  options.set_dot_nl(true);
+  options.set_case_sensitive(case_sensitive);
+  return options;
+}
+
+// One expression for all of `globs`.
+std::string alternation(const std::vector<std::string>& globs, const std::string& home) {
+  std::string joined;
+  for (const std::string& g : globs) {
+    if (!joined.empty()) joined += '|';
+    joined.append("(?:").append(pathGlobToRegex(g, home)).append(")");
+  }
+  return "(?:" + joined + ")";
+}
+
+}  // namespace
+
+// Held by pointer and never moved, so the patterns' writers can keep `this`.
+struct PathGlobSet::Expressions {
+  std::vector<std::string> all;
+  std::vector<std::string> others;  ///< the globs that are not `*SUFFIX`
+  std::string home;
+  LazyRegex all_exact{[this] { return alternation(all, home); }, globOptions(true)};
+  LazyRegex all_folded{[this] { return alternation(all, home); }, globOptions(false)};
+  LazyRegex others_exact{[this] { return alternation(others, home); }, globOptions(true)};
+  LazyRegex others_folded{[this] { return alternation(others, home); }, globOptions(false)};
+};
+
+PathGlobSet::PathGlobSet(std::vector<std::string> globs, std::string home, std::string& text) {
+  if (globs.empty()) return;
+  std::vector<std::string> literals;
+  auto expressions = std::make_unique<Expressions>();
+  for (const std::string& g : globs) {
+    if (!text.empty()) text += "\", \"";
+    text += g;
+    ascii_globs_ = ascii_globs_ && !hasNonAscii(g);
+    if (std::optional<std::string> suffix = suffixOfNameGlob(g)) {
+      suffixes_.push_back(std::move(*suffix));
+    } else {
+      expressions->others.push_back(g);
+      literals.push_back(requiredPathGlobLiteral(g, home));
+    }
+  }
+  if (!expressions->others.empty()) others_filter_ = GlobLiteralFilter(literals);
+  expressions->all = std::move(globs);
+  expressions->home = std::move(home);
+  globs_ = std::move(expressions);
+}
+
+PathGlobSet::PathGlobSet() = default;
+PathGlobSet::~PathGlobSet() = default;
+
+PathGlobSet::PathGlobSet(PathGlobSet&& other) noexcept {
+  *this = std::move(other);
+}
+
+PathGlobSet& PathGlobSet::operator=(PathGlobSet&& other) noexcept {
+  suffixes_ = std::move(other.suffixes_);
+  others_filter_ = std::move(other.others_filter_);
+  ascii_globs_ = other.ascii_globs_;
+  globs_ = std::move(other.globs_);
+  uses_.store(other.uses_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  return *this;
+}
+
+bool PathGlobSet::fullMatch(std::string_view name, Which which) const {
+  // The globs were checked at load: should one still not compile, get()
+  // throws, and a rule that throws denies.
+  const LazyRegex* expressions[] = {&globs_->all_exact, &globs_->all_folded, &globs_->others_exact,
+                                    &globs_->others_folded};
+  return RE2::FullMatch(name, expressions[which]->get());
+}
+
+bool PathGlobSet::matches(std::string_view name, bool fold) const {
+  if (empty()) return false;
+  // A name outside ASCII (RE2 reads UTF-8, and folds more than ASCII), or
+  // folding with a glob outside ASCII: only the whole expression can say.
+  if (hasNonAscii(name) || (fold && !ascii_globs_)) {
+    return fullMatch(name, fold ? kAllNoCase : kAll);
+  }
+  // Both ways give the same answer (GlobSuffix and GlobLiteral tests); a
+  // process that matches often pays the compilation once for a faster match.
+  if (uses_.load(std::memory_order_relaxed) >= kWarmUses) {
+    return fullMatch(name, fold ? kAllNoCase : kAll);
+  }
+  uses_.fetch_add(1, std::memory_order_relaxed);
+  for (const std::string& suffix : suffixes_) {
+    if (lastComponentEndsWith(name, suffix, fold)) return true;
+  }
+  return !globs_->others.empty() && others_filter_.mayMatch(name, fold) &&
+         fullMatch(name, fold ? kOthersNoCase : kOthers);
+}
+
+}  // namespace toolguard::detail

@@ -1,0 +1,194 @@
+// A rule's `path:` matcher: globs, regexes, the workspace and exceptions.
+#include "path_matcher.hpp"
+
+#include <algorithm>
+
+#include "core/glob.hpp"
+#include "core/value_matcher.hpp"
+#include "toolguard/paths.hpp"
+#include "toolguard/policy_error.hpp"
+
+namespace toolguard::detail {
+
+CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_path)
+    : outside_workspace_(spec.outside_workspace),
+      every_path_(every_path),
+      spec_globs_(spec.glob),
+      spec_except_(spec.except),
+      where_(spec.where),
+      home_(homeDirectory()) {
+  // What can be wrong is found now, so that a bad policy is a load error; the
+  // globs themselves are read the first time a call reaches the rule.
+  for (const auto& [list, what] :
+       {std::pair{&spec_globs_, "path glob"}, std::pair{&spec_except_, "path.except glob"}}) {
+    for (const std::string& g : *list) {
+      if (g.find('[') == std::string::npos) continue;
+      for (const std::string& alternative : expandBraces(g)) {
+        if (alternative.find('[') != std::string::npos) {
+          compileRegex(pathGlobToRegex(alternative, home_), where_, what);
+        }
+      }
+    }
+  }
+  // A regex is the user's own: compiled now, so a bad one is a load error.
+  if (!spec.regex.empty()) {
+    regex_ = compileTranslated(spec.regex, spec.where, "regex", regex_text_,
+                               [](const std::string& r) { return r; });
+    regex_nocase_ = std::make_unique<LazyRegex>(regex_->pattern(), regex_->options());
+    regex_nocase_ = regex_nocase_->ignoringCase();
+  }
+  if (spec_globs_.empty() && !regex_ && !outside_workspace_) {
+    throw PolicyError(spec.where, "path matcher needs one of glob, regex, outside_workspace");
+  }
+}
+
+void CompiledPathMatcher::prepare() const {
+  std::call_once(prepared_, [this] {
+    // A glob starting with "./" is relative to the call's cwd: it is matched,
+    // as an anchored glob, against the part of a path below the cwd.
+    std::vector<std::string> anywhere;
+    std::vector<std::string> below_cwd;
+    // Braces are alternatives: `*.{pem,key}` is `*.pem` and `*.key`.
+    std::vector<std::string> globs;
+    for (const std::string& g : spec_globs_) {
+      for (std::string& alternative : expandBraces(g)) globs.push_back(std::move(alternative));
+    }
+    std::vector<std::string> exceptions;
+    for (const std::string& g : spec_except_) {
+      for (std::string& alternative : expandBraces(g)) exceptions.push_back(std::move(alternative));
+    }
+    for (const std::string& g : globs) {
+      if (g == "." || g == "./") {
+        below_cwd.emplace_back("/");
+      } else if (g.starts_with("./")) {
+        below_cwd.push_back(g.substr(1));
+      } else {
+        anywhere.push_back(g);
+      }
+    }
+    std::string cwd_text;
+    globs_ = PathGlobSet(std::move(anywhere), home_, glob_text_);
+    cwd_globs_ = PathGlobSet(std::move(below_cwd), home_, cwd_text);
+    for (const std::string& g : globs) {
+      if (!g.starts_with("./") && g != ".") continue;
+      if (!glob_text_.empty()) glob_text_ += "\", \"";
+      glob_text_ += g;
+    }
+    example_globs_ = std::move(globs);
+    except_ = PathGlobSet(std::move(exceptions), home_, except_text_);
+  });
+}
+
+const std::vector<PathExample>& CompiledPathMatcher::examples() const {
+  prepare();
+  std::call_once(examples_once_, [this] {
+    for (const std::string& g : example_globs_) {
+      for (PathExample& ex : examplesOfGlob(g, home_)) examples_.push_back(std::move(ex));
+    }
+  });
+  return examples_;
+}
+
+bool CompiledPathMatcher::globMatches(const std::string& name, bool fold,
+                                      const CallView& view) const {
+  if (globs_.matches(name, fold)) return true;
+  if (cwd_globs_.empty()) return false;
+  for (const std::string& cwd : view.cwdForms()) {
+    if (!isWithin(name, cwd, fold)) continue;
+    std::string_view rest = std::string_view(name).substr(cwd == "/" ? 0 : cwd.size());
+    if (rest.empty()) rest = "/";
+    if (cwd_globs_.matches(rest, fold)) return true;
+  }
+  return false;
+}
+
+bool CompiledPathMatcher::nameMatches(const std::string& name, bool fold,
+                                      const CallView& view) const {
+  prepare();
+  if ((!globs_.empty() || !cwd_globs_.empty()) && !globMatches(name, fold, view)) return false;
+  if (regex_ != nullptr) {
+    if (fold ? !fullMatch(name, regex_nocase_) : !RE2::FullMatch(name, *regex_)) return false;
+  }
+  return true;
+}
+
+bool CompiledPathMatcher::excepted(const ResolvedPath& path) const {
+  prepare();
+  // Every form must be an exception: a link from an excepted name to
+  // anywhere else is still judged by where it leads.
+  return !except_.empty() &&
+         everyForm(path, [&](const std::string& form) { return except_.matches(form, false); });
+}
+
+bool CompiledPathMatcher::matchesProbe(const PathAccess& probe, const CallView& view) const {
+  const ResolvedPath& path = probe.path;
+  if (excepted(path)) return false;
+  if (!spec_globs_.empty() || regex_) {
+    // Restricting rules catch a path by any of its forms; loosening ones need all.
+    auto test = [&](const std::string& name) {
+      return nameMatches(name, path.case_insensitive, view);
+    };
+    if (every_path_ ? !everyForm(path, test) : !anyForm(path, test)) return false;
+  }
+  if (outside_workspace_) {
+    if (!probe.known_location) return false;
+    if (view.insideWorkspace(path) == *outside_workspace_) return false;
+  }
+  return true;
+}
+
+bool CompiledPathMatcher::accessMatches(const PathAccess& access, const CallView& view) const {
+  if (!every_path_) {
+    const std::vector<PathAccess> probes = pathProbes(
+        access, [this]() -> const std::vector<PathExample>& { return examples(); }, view);
+    return std::any_of(probes.begin(), probes.end(),
+                       [&](const PathAccess& probe) { return matchesProbe(probe, view); });
+  }
+  // A loosening rule must hold for what the access stands for: a tree by its
+  // directory, a glob by its directory and by what it names.
+  PathAccess file = access;
+  file.shape = PathShape::File;
+  if (access.shape != PathShape::Pattern) return matchesProbe(file, view);
+  const std::string dir = literalDirectory(access.path.lexical);
+  if (dir.empty()) return false;
+  for (const std::string& part : {dir, representativeOfGlob(access.path.lexical)}) {
+    PathValidation checked = view.resolve(part, "/");
+    if (!checked) return false;
+    file.path = *checked.path;
+    if (!matchesProbe(file, view)) return false;
+  }
+  return true;
+}
+
+bool CompiledPathMatcher::matches(const CallView& view) const {
+  return matchesAccesses(view.pathAccesses(), view);
+}
+
+bool CompiledPathMatcher::matchesAccesses(const std::vector<PathAccess>& accesses,
+                                          const CallView& view) const {
+  if (accesses.empty()) return false;
+  if (every_path_) {
+    if (view.pathError()) return false;
+    return std::all_of(accesses.begin(), accesses.end(),
+                       [&](const PathAccess& a) { return accessMatches(a, view); });
+  }
+  return std::any_of(accesses.begin(), accesses.end(),
+                     [&](const PathAccess& a) { return accessMatches(a, view); });
+}
+
+std::string CompiledPathMatcher::describe() const {
+  prepare();
+  std::string out;
+  auto add = [&out](std::string part) {
+    if (!out.empty()) out += " and ";
+    out += part;
+  };
+  if (!globs_.empty() || !cwd_globs_.empty()) add("path glob \"" + glob_text_ + "\"");
+  if (regex_) add("path regex \"" + regex_text_ + "\"");
+  if (outside_workspace_)
+    add(*outside_workspace_ ? "outside the workspace" : "inside the workspace");
+  if (!except_.empty()) add("not \"" + except_text_ + "\"");
+  return out;
+}
+
+}  // namespace toolguard::detail
