@@ -130,6 +130,7 @@ toolguard_layer(core SOURCES
 # paths: path resolution, containment, path globs, probes and the path matcher
 toolguard_layer(paths USES core SOURCES
   src/paths/case_sensitivity.cpp
+  src/paths/file_glance.cpp
   src/paths/normalize.cpp
   src/paths/path_glob_set.cpp
   src/paths/path_matcher.cpp
