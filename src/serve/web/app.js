@@ -425,18 +425,24 @@
     for (const [id, card] of S.cards) {
       if (live.has(id)) continue;
       if (card.busy || card.keepUntil > now) { closeCard(card); continue; }
+      // The card a link pointed at left the queue (answered elsewhere, expired): say why.
+      if (card.node.classList.contains('target')) {
+        S.focus = {id, checked: true};
+        checkGone(S.focus);
+      }
       dropCard(id);
     }
     updateCount();
   }
 
-  // #ask=ID: once that ask is in the queue, scroll to it and mark it. Not there after a load:
-  // ask the service about it once; answered or expired, say so (pending: it may still come).
+  // #ask=ID: once that ask is in the queue, scroll to it and mark it. Not there after a load, or
+  // its card closed: ask the service about it once; answered or expired, say so (pending: it
+  // may still come).
   function findFocus() {
     const f = S.focus;
     if (!f || S.view !== 'queue') return;
     const card = S.cards.get(f.id);
-    if (card) {
+    if (card && !card.closed) {
       S.focus = null;
       for (const c of S.cards.values()) c.node.classList.remove('target');
       card.node.classList.add('target');
@@ -444,7 +450,8 @@
       history.replaceState(null, '', '#queue');
       return;
     }
-    if (S.loaded && !f.checked) {
+    // A closed card lingers only to show why it left: the link's ask is no longer waiting.
+    if ((S.loaded || card) && !f.checked) {
       f.checked = true;
       checkGone(f);
     }
