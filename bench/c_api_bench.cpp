@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_temp_home.hpp"
-#include "cli/call_json.hpp"
+#include "front/call_json.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/guard.hpp"
 #include "toolguard/policy_loader.hpp"
@@ -90,7 +90,7 @@ void BM_ParseCallJson(benchmark::State& state) {
   const std::string call = toolguard::toJson(gitStatus()).dump();
   for (auto _ : state) {
     benchmark::DoNotOptimize(
-        toolguard::cli::parseCallText(call, toolguard::cli::CallFormat::Toolguard, "/"));
+        toolguard::front::parseCallText(call, toolguard::front::CallFormat::Toolguard, "/"));
   }
 }
 BENCHMARK(BM_ParseCallJson);
@@ -101,7 +101,8 @@ void BM_RenderDecisionJson(benchmark::State& state) {
   Guard guard(Engine(loadPolicy(sources)), GuardOptions{});
   const Decision d = guard.decide(gitStatus());
   for (auto _ : state) {
-    benchmark::DoNotOptimize(toolguard::cli::dumpLine(toolguard::cli::decisionToJson(d, "Bash")));
+    benchmark::DoNotOptimize(
+        toolguard::front::dumpLine(toolguard::front::decisionToJson(d, "Bash")));
   }
 }
 BENCHMARK(BM_RenderDecisionJson);
@@ -111,7 +112,7 @@ void BM_RenderDecisionJsonLine(benchmark::State& state) {
   PolicySources sources;
   Guard guard(Engine(loadPolicy(sources)), GuardOptions{});
   const Decision d = guard.decide(gitStatus());
-  for (auto _ : state) benchmark::DoNotOptimize(toolguard::cli::decisionJsonLine(d, "Bash"));
+  for (auto _ : state) benchmark::DoNotOptimize(toolguard::front::decisionJsonLine(d, "Bash"));
 }
 BENCHMARK(BM_RenderDecisionJsonLine);
 

@@ -103,7 +103,7 @@ void BM_LlmJudgeLoopback(benchmark::State& state) {
                                nullptr);
   for (auto _ : state) {
     const CallView view(call, catalog.resolve(call.tool));
-    LlmJudgement j = validator.judge(view);
+    LlmReview j = validator.review(view);
     if (j.verdict != LlmVerdict::Allow) state.SkipWithError(j.reason.c_str());
     benchmark::DoNotOptimize(j);
   }
@@ -117,10 +117,10 @@ void BM_LlmJudgeCached(benchmark::State& state) {
   const ToolCall call = shellCall();
   const LlmValidator validator(settings(endpoint.baseUrl(), 1), GuardSkillLibrary::builtin(),
                                memoryLlmVerdictCache());
-  validator.judge(CallView(call, catalog.resolve(call.tool)));  // the one request
+  validator.review(CallView(call, catalog.resolve(call.tool)));  // the one request
   for (auto _ : state) {
     const CallView view(call, catalog.resolve(call.tool));
-    LlmJudgement j = validator.judge(view);
+    LlmReview j = validator.review(view);
     if (!j.cached) state.SkipWithError("the answer was not cached");
     benchmark::DoNotOptimize(j);
   }

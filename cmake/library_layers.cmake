@@ -116,6 +116,7 @@ toolguard_layer(core SOURCES
   src/core/lazy_regex.cpp
   src/core/mcp_tool_arguments.cpp
   src/core/mcp_tool_mapping.cpp
+  src/core/model_text.cpp
   src/core/random_bytes.cpp
   src/core/rule_index.cpp
   src/core/secret_scan.cpp

@@ -21,8 +21,8 @@ declare -A layer=(
   [foreign_policy]=8 [limits]=8 [llm]=8 [agent]=8 [registry]=8 [store]=8
   [policy_loader]=9 [guard]=9
   [mcp]=10
-  [cli]=11
-  [serve]=12 [capi]=12
+  [front]=11 [command_line]=11
+  [cli]=12 [serve]=12 [capi]=12
 )
 
 status=0

@@ -16,6 +16,8 @@
 
 namespace toolguard {
 
+class ViewedCall;  // toolguard/engine.hpp
+
 /// Where and for how long an "always allow" holds.
 enum class ApprovalScope {
   Session,  ///< this session (the call's session id)
@@ -90,6 +92,10 @@ struct ApprovalRequest {
   std::vector<ApprovalOption> options;   ///< bindings offered for "always allow" (never empty)
   std::vector<ApprovalScope> scopes;     ///< scopes offered for "always allow" (never empty)
   std::chrono::milliseconds timeout{0};  ///< how long the person has; 0 means no limit
+  /// The call as the policy judged it, viewed once (its parsed command, its
+  /// resolved paths), for a handler that shows or keeps more than `call`.
+  /// Set by the Guard; may be null in a request made elsewhere.
+  std::shared_ptr<const ViewedCall> subject = nullptr;
 };
 
 /// What the person answered.

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "toolguard/llm_judgement.hpp"
+#include "toolguard/llm_review.hpp"
 #include "toolguard/rule.hpp"
 #include "toolguard/source_location.hpp"
 #include "toolguard/verdict.hpp"
@@ -83,7 +83,7 @@ struct Decision {
   nlohmann::json extra;
   /// What the LLM validator said, when it was consulted about an escalated
   /// call (Guard only): verdict, reason, and the requests and replies.
-  std::shared_ptr<const LlmJudgement> llm;
+  std::shared_ptr<const LlmReview> llm;
 };
 
 }  // namespace toolguard

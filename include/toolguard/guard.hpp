@@ -86,6 +86,21 @@ class Guard {
   Decision decide(const ToolCall& call, RateLimitTicket& running,
                   const CancellationToken& cancellation);
 
+  /// The engine's assessment of a call, for a caller that looks at the
+  /// policy's verdict before settling it (the MCP proxy settles an ask on a
+  /// thread of its own). Pass it to settle() unchanged.
+  Assessment assess(const ToolCall& call) const;
+
+  /// Settles what assess() returned for `call`: the LLM validator, the
+  /// validation callback, rate limits, approval and the audit log, as
+  /// decide() does after the engine. Never throws.
+  Decision settle(const ToolCall& call, Assessment assessment);
+
+  /// Like settle(call, assessment), holding the call's place in the limits
+  /// as decide(call, running, cancellation) does.
+  Decision settle(const ToolCall& call, Assessment assessment, RateLimitTicket& running,
+                  const CancellationToken& cancellation);
+
   /// A guard with the same options, session approvals and rate-limit counts
   /// that judges with `engine` (after tools were registered). The engine's
   /// policy must have the same rate limits as this guard's.

@@ -14,7 +14,7 @@
 #include "toolguard/call_view.hpp"
 #include "toolguard/cancellation.hpp"
 #include "toolguard/guard_skills.hpp"
-#include "toolguard/llm_judgement.hpp"
+#include "toolguard/llm_review.hpp"
 #include "toolguard/llm_settings.hpp"
 
 namespace toolguard {
@@ -25,10 +25,10 @@ class LlmVerdictCache {
  public:
   virtual ~LlmVerdictCache() = default;
   /// The cached answer for `key` in `session`, if any.
-  virtual std::optional<LlmJudgement> find(const std::string& session, const std::string& key) = 0;
+  virtual std::optional<LlmReview> find(const std::string& session, const std::string& key) = 0;
   /// Remembers an answer (only answered judgements are stored).
   virtual void store(const std::string& session, const std::string& key,
-                     const LlmJudgement& judgement) = 0;
+                     const LlmReview& judgement) = 0;
 };
 
 /// A cache in memory, for a process that judges many calls (a library user,
@@ -64,10 +64,11 @@ class LlmValidator {
   LlmValidator(LlmSettings settings, GuardSkillLibrary skills,
                std::shared_ptr<LlmVerdictCache> cache = memoryLlmVerdictCache());
 
-  /// Judges one call. Never throws; any failure is an ask with the reason.
+  /// Reviews one escalated call: the model's verdict and why. Never throws;
+  /// any failure is an ask with the reason.
   /// `use_cache` false always asks the model (explain).
-  LlmJudgement judge(const CallView& view, const CancellationToken& cancellation = {},
-                     bool use_cache = true) const;
+  LlmReview review(const CallView& view, const CancellationToken& cancellation = {},
+                   bool use_cache = true) const;
 
   const LlmSettings& settings() const { return settings_; }
   const GuardSkillLibrary& skills() const { return skills_; }

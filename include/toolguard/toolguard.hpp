@@ -17,7 +17,7 @@
 #include "toolguard/guard.hpp"
 #include "toolguard/guard_skills.hpp"
 #include "toolguard/json_schema.hpp"
-#include "toolguard/llm_judgement.hpp"
+#include "toolguard/llm_review.hpp"
 #include "toolguard/llm_settings.hpp"
 #include "toolguard/llm_validator.hpp"
 #include "toolguard/mcp_proxy.hpp"

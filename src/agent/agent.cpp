@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "core/counted.hpp"
+#include "core/model_text.hpp"
 #include "toolguard/strict_json.hpp"
 
 namespace toolguard {
@@ -161,25 +162,24 @@ class Generation {
     switch (args.problem) {
       case StrictJsonProblem::None:
         if (!call.args.is_object()) {
-          outcome = ToolOutcome::denied(
-              "Blocked by toolguard: the arguments must be a JSON object, got " +
-              std::string(call.args.type_name()) + ".");
+          outcome =
+              ToolOutcome::denied(detail::blockedText("the arguments must be a JSON object, got " +
+                                                      std::string(call.args.type_name()) + "."));
         }
         break;
       case StrictJsonProblem::TooDeep:
         // Refused before anything copies it: copies and dumps recurse.
-        outcome =
-            ToolOutcome::denied("Blocked by toolguard: the arguments are nested deeper than " +
-                                std::to_string(kMaxArgumentDepth) + " levels.");
+        outcome = ToolOutcome::denied(detail::blockedText("the arguments are nested deeper than " +
+                                                          std::to_string(kMaxArgumentDepth) +
+                                                          " levels."));
         break;
       case StrictJsonProblem::DuplicateKey:
-        outcome =
-            ToolOutcome::denied("Blocked by toolguard: the arguments are malformed: " + args.error +
-                                ". Send each key once.");
+        outcome = ToolOutcome::denied(detail::blockedText(
+            "the arguments are malformed: " + args.error + ". Send each key once."));
         break;
       case StrictJsonProblem::Syntax:
         outcome = ToolOutcome::denied(
-            "Blocked by toolguard: the arguments are not valid JSON; send them as a JSON object.");
+            detail::blockedText("the arguments are not valid JSON; send them as a JSON object."));
         break;
     }
     const bool judged = outcome.kind != OutcomeKind::Denied;  // else malformed arguments

@@ -4,13 +4,12 @@
 #include <algorithm>
 
 #include "approval_matching.hpp"
+#include "core/model_text.hpp"
 #include "core/random_bytes.hpp"
 #include "store_format.hpp"
 
 namespace toolguard::detail {
 namespace {
-
-constexpr const char* kNoRetry = " Do not retry the same call; explain or choose another approach.";
 
 void allow(Decision& d, ApprovalResolution how, const std::string& note) {
   d.verdict = Verdict::Allow;
@@ -24,7 +23,7 @@ void deny(Decision& d, ApprovalResolution how, const std::string& reason,
           const std::string& model_reason) {
   d.verdict = Verdict::Deny;
   d.reason = reason;
-  d.model_reason = model_reason + kNoRetry;
+  d.model_reason = model_reason + " " + std::string(kNoRetry);
   if (!d.resolution.empty()) d.resolution += "; ";
   d.resolution += "denied: " + reason;
   d.approval = std::move(how);
@@ -34,8 +33,7 @@ void deny(Decision& d, ApprovalResolution how, const std::string& reason,
 // (the policy's reason, read before deny() replaces it) and what happened.
 std::string unapprovedModelReason(const Decision& d, const std::string& what_happened) {
   std::string who = d.rule_id.empty() ? std::string(toString(d.basis)) : "rule " + d.rule_id;
-  return "Blocked by toolguard (" + who + "): " + d.reason + ". It needs a person's approval and " +
-         what_happened + ".";
+  return blockedText(d.reason, who) + ". It needs a person's approval and " + what_happened + ".";
 }
 
 // What the model reads of why no person answered: the handler's reason up to
@@ -65,7 +63,7 @@ std::string answeredBy(const std::string& by, const ApprovalAnswer& answer) {
 // The handler failed or answered outside what was asked: fail closed.
 void handlerFailed(Decision& d, const std::string& why) {
   deny(d, settledBy("handler-error", "", why), "needs approval: " + why,
-       "Blocked by toolguard: the approval could not be obtained.");
+       blockedText("the approval could not be obtained."));
 }
 
 ApprovalResolution remembered(std::string by, const ApprovalEntry& entry, std::string file) {
@@ -94,23 +92,13 @@ std::vector<ApprovalScope> offeredScopes(const CallContext& context, const Guard
 
 }  // namespace
 
-bool needsApproval(const Decision& d) {
-  bool asked = d.policy_verdict == Verdict::Ask || d.policy_verdict == Verdict::Escalate;
-  // A validator's deny is its own finding, not an ask a person may overrule.
-  return asked && (d.verdict == Verdict::Ask || d.verdict == Verdict::Deny) &&
-         d.basis != DecisionBasis::Error && d.basis != DecisionBasis::LlmValidator;
-}
-
 std::string newDecisionId() {
   return randomHex(16);
 }
 
-void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
-  ToolCall call = original;  // as it would run
-  if (d.sanitized_args) call.args = *d.sanitized_args;
-  const Policy& policy = engine.policy();
-  const CallView view(call, engine.toolInfo(call.tool), policy.paths.pathOptions(),
-                      &policy.paths.workspace_roots);
+void ApprovalSettler::settle(const std::shared_ptr<const ViewedCall>& subject, Decision& d) const {
+  const CallView& view = subject->view();
+  const ToolCall& call = subject->call();  // as it will run
 
   for (const ApprovalEntry& entry : session.entries(call.context.session)) {
     if (approvalCovers(entry, view, d)) {
@@ -151,7 +139,8 @@ void ApprovalSettler::settle(const ToolCall& original, Decision& d) const {
                           view.tool().metadata,
                           approvalOptions(view, d),
                           offeredScopes(call.context, options),
-                          options.approval_timeout};
+                          options.approval_timeout,
+                          subject};
   if (before_asking) before_asking();
   const std::string by = options.approval_handler->name();
   ApprovalAnswer answer;

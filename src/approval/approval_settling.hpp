@@ -8,23 +8,21 @@
 
 namespace toolguard::detail {
 
-/// True when the policy asked (or escalated) and nothing stricter decided:
-/// the only decisions an approval may change.
-bool needsApproval(const Decision& decision);
-
 /// A random 128-bit id in hex.
 std::string newDecisionId();
 
-/// Settles one decision that needs approval, in place.
+/// Settles one decision whose verdict is ask, in place: a remembered
+/// approval allows it; a headless call, or one nobody can be asked about, is
+/// denied (or left at ask with report_ask); else the handler is asked.
 struct ApprovalSettler {
-  const Engine& engine;
   const GuardOptions& options;
   SessionApprovals& session;
   /// Called just before the handler is asked (a person may take minutes),
   /// never when a remembered approval or the mode settles the ask.
   std::function<void()> before_asking;
 
-  void settle(const ToolCall& call, Decision& decision) const;
+  /// `subject` is the call as it will run, viewed.
+  void settle(const std::shared_ptr<const ViewedCall>& subject, Decision& decision) const;
 };
 
 }  // namespace toolguard::detail

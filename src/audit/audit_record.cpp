@@ -86,7 +86,7 @@ json approvalRecord(const ApprovalResolution& a) {
 
 // What the LLM validator said: never the conversation (it repeats the
 // arguments) and never the endpoint's key (which is not in the judgement).
-json llmRecord(const LlmJudgement& j) {
+json llmRecord(const LlmReview& j) {
   json out = json::object();
   out["verdict"] = toString(j.verdict);
   out["answered"] = j.answered;

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "capi/capi_types.hpp"
-#include "cli/call_json.hpp"
+#include "front/call_json.hpp"
 
 namespace {
 
@@ -131,7 +131,7 @@ const char* tg_decision_json(tg_decision* d) {
   if (d == nullptr) return nullptr;
   try {
     if (d->json.empty()) {
-      d->json = toolguard::cli::decisionJsonLine(d->decision, d->tool);
+      d->json = toolguard::front::decisionJsonLine(d->decision, d->tool);
     }
     return d->json.c_str();
   } catch (...) {

@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "capi/capi_types.hpp"
-#include "cli/call_json.hpp"
 #include "core/counted.hpp"
+#include "front/call_json.hpp"
 #include "toolguard/strict_json.hpp"
 
 struct tg_ask {
@@ -35,7 +35,7 @@ json requestJson(const ApprovalRequest& request) {
   json scopes = json::array();
   for (ApprovalScope scope : request.scopes) scopes.push_back(toString(scope));
   return {{"call", toJson(request.call)},
-          {"decision", cli::decisionToJson(request.decision, request.call.tool)},
+          {"decision", front::decisionToJson(request.decision, request.call.tool)},
           {"tool_metadata", toJson(request.tool)},
           {"options", std::move(options)},
           {"scopes", std::move(scopes)},

@@ -5,16 +5,16 @@
 #include <stdexcept>
 
 #include "capi/capi_types.hpp"
-#include "cli/call_json.hpp"
-#include "cli/guard_options.hpp"
+#include "front/call_front.hpp"
+#include "front/guard_options.hpp"
 #include "toolguard/approval_store.hpp"
 
 namespace {
 
 using namespace toolguard;
 
-cli::GuardCliOptions cliOptionsOf(const GuardSettings& s) {
-  cli::GuardCliOptions o;
+front::GuardCliOptions cliOptionsOf(const GuardSettings& s) {
+  front::GuardCliOptions o;
   o.home = s.home;
   o.no_audit = !s.audit;
   o.audit_log = s.audit_log;
@@ -27,8 +27,8 @@ std::string absolute(const std::string& path) {
   return ec ? path : full.lexically_normal().string();
 }
 
-cli::PolicyOptions policyOptionsOf(const GuardSettings& s) {
-  cli::PolicyOptions policy = s.policy;
+front::PolicyOptions policyOptionsOf(const GuardSettings& s) {
+  front::PolicyOptions policy = s.policy;
   // The approvals and the audit log of a chosen home are guarded like the
   // default's, and so are the guard's own policy files and audit log, wherever
   // they are: an agent that rewrites them rewrites its own limits.
@@ -40,43 +40,17 @@ cli::PolicyOptions policyOptionsOf(const GuardSettings& s) {
   return policy;
 }
 
-// A decision for a call that could not be judged: deny, saying why.
-Decision failureDecision(const std::string& reason) {
-  Decision d = cli::inputErrorDecision("");
-  d.reason = reason;
-  d.model_reason = "Blocked by toolguard: " + reason;
-  return d;
-}
-
-// A decision made without a Guard (a deny already), written to the audit log
-// as the record `make` gives it; a failed write is added to its reason.
-template <typename MakeRecord>
-Decision audited(tg_guard& guard, Decision d, MakeRecord make) {
-  if (!guard.base.audit_log) return d;
-  try {
-    guard.base.audit_log->writeRecord(make(d, std::chrono::system_clock::now()));
-  } catch (const std::exception& e) {
-    d.reason += std::string("; the audit log could not be written: ") + e.what();
-  }
-  return d;
-}
-
-// The audit record of a call that was read.
-auto recordOf(const ToolCall& call) {
-  return [&call](const Decision& d, auto now) { return auditRecord(call, d, now); };
-}
-
 }  // namespace
 
 tg_guard::tg_guard(GuardSettings given)
     : settings(std::move(given)),
-      base(cli::baseGuardOptions(cliOptionsOf(settings))),
+      base(front::baseGuardOptions(cliOptionsOf(settings))),
       home(toolguardHome(settings.home)),
       engines(policyOptionsOf(settings)) {
   base.approval_timeout = settings.approval_timeout;
   chooseAsker(*this, nullptr, nullptr);
   // Load the policy now, so a broken file is tg_guard_new's error.
-  engines.forCwd(settings.cwd.empty() ? cli::currentDirectory() : settings.cwd);
+  engines.forCwd(settings.cwd.empty() ? front::currentDirectory() : settings.cwd);
 }
 
 void chooseAsker(tg_guard& guard, tg_ask_fn asker, void* user_data) {
@@ -97,45 +71,30 @@ void setError(tg_error** error, std::string message) {
 
 std::shared_ptr<Guard> guardFor(tg_guard& guard, const std::string& cwd) {
   std::lock_guard lock(guard.mutex);
-  const cli::ProjectEngine& project = guard.engines.forCwd(cwd);
+  const front::ProjectEngine& project = guard.engines.forCwd(cwd);
   std::shared_ptr<Guard>& slot = guard.guards[&project.engine];
   if (!slot) {
     GuardOptions options = guard.base;
-    options.llm_validator = cli::llmValidatorFor(project.engine.policy(), project.project_roots,
-                                                 guard.home, memoryLlmVerdictCache());
+    options.llm_validator = front::llmValidatorFor(project.engine.policy(), project.project_roots,
+                                                   guard.home, memoryLlmVerdictCache());
     slot = std::make_shared<Guard>(project.engine, std::move(options));
   }
   return slot;
 }
 
 Decision decideCallText(tg_guard& guard, std::string_view call_json, std::string& tool) {
-  cli::ParsedCall parsed =
-      cli::parseCallText(std::string(call_json), cli::CallFormat::Toolguard, guard.settings.cwd);
+  front::GuardSource guards;
+  guards.audit_log = guard.base.audit_log;
+  guards.guard_for = [&guard](const ToolCall& call) { return guardFor(guard, call.context.cwd); };
+  front::InputOptions input;
+  input.default_cwd = guard.settings.cwd;
   // A call without a cwd, when the options name none either, is made where
   // the process is now (it may have changed directory since the guard was
   // made): read only then, not on every call.
-  if (parsed.call && parsed.call->context.cwd.empty()) {
-    parsed.call->context.cwd = cli::currentDirectory();
-  }
-  if (!parsed.call) {
-    const MalformedCall input{std::string(call_json.substr(0, kMaxRecordedInputBytes)),
-                              call_json.size() > kMaxRecordedInputBytes, call_json.size(),
-                              parsed.error, "toolguard"};
-    return audited(guard, cli::inputErrorDecision(parsed.error),
-                   [&](const Decision& d, auto now) { return malformedCallRecord(input, d, now); });
-  }
-  const ToolCall& call = *parsed.call;
-  tool = call.tool;
-  try {
-    return guardFor(guard, call.context.cwd)->decide(call);
-  } catch (const PolicyError& e) {
-    Decision d = failureDecision(std::string("the policy could not be loaded: ") + e.what());
-    if (!e.errors().empty()) d.source = e.errors()[0].where;
-    return audited(guard, std::move(d), recordOf(call));
-  } catch (const std::bad_alloc&) {
-    throw;
-  } catch (const std::exception& e) {
-    return audited(guard, failureDecision(std::string("the call could not be judged: ") + e.what()),
-                   recordOf(call));
-  }
+  input.adjust = [](ToolCall& call) {
+    if (call.context.cwd.empty()) call.context.cwd = front::currentDirectory();
+  };
+  front::FrontDecision r = front::decideInput(std::string(call_json), input, guards);
+  if (r.call) tool = r.call->tool;
+  return std::move(r.decision);
 }

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <string>
 
-#include "cli/policy_options.hpp"
+#include "front/policy_options.hpp"
 #include "toolguard/decision.hpp"
 #include "toolguard/guard.hpp"
 #include "toolguard/toolguard.h"
@@ -17,7 +17,7 @@ struct tg_error {
 
 /// What tg_guard_new was given, read from its options JSON.
 struct GuardSettings {
-  toolguard::cli::PolicyOptions policy;
+  toolguard::front::PolicyOptions policy;
   std::string home;       ///< toolguard's home ("" : $TOOLGUARD_HOME, else ~/.toolguard)
   bool audit = true;      ///< write the audit log
   std::string audit_log;  ///< "" : HOME/audit.jsonl
@@ -35,7 +35,7 @@ struct tg_guard {
   toolguard::GuardOptions base;  ///< store, audit log, timeout (and the asker, once set)
   std::string home;              ///< toolguard's home, resolved
   std::mutex mutex;              ///< guards `engines`, `guards` and the asker
-  toolguard::cli::EngineProvider engines;
+  toolguard::front::EngineProvider engines;
   std::map<const toolguard::Engine*, std::shared_ptr<toolguard::Guard>> guards;
 
   explicit tg_guard(GuardSettings given);

@@ -3,9 +3,9 @@
 
 #include "approval/approval_matching.hpp"
 #include "cli/commands.hpp"
-#include "cli/guard_options.hpp"
 #include "cli/option_flags.hpp"
-#include "cli/policy_options.hpp"
+#include "front/guard_options.hpp"
+#include "front/policy_options.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/terminal_prompt.hpp"
@@ -38,8 +38,8 @@ std::string scopeIdForOption(const ApprovalsOptions& o) {
     case ApprovalScope::Global:
       return "";
     case ApprovalScope::Project:
-      return normalizePath(o.project.empty() ? currentDirectory() : o.project, currentDirectory(),
-                           homeDirectory());
+      return normalizePath(o.project.empty() ? front::currentDirectory() : o.project,
+                           front::currentDirectory(), homeDirectory());
     case ApprovalScope::Agent:
       if (o.agent.empty()) throw CLI::ValidationError("--agent", "needed with --scope agent");
       return o.agent;
@@ -68,7 +68,7 @@ bool listed(const ApprovalsOptions& o, const ApprovalEntry& e) {
   if (o.scope_given && e.scope != scopeOf(o)) return false;
   if (!o.project.empty()) {
     return e.scope == ApprovalScope::Project &&
-           e.scope_id == normalizePath(o.project, currentDirectory(), homeDirectory());
+           e.scope_id == normalizePath(o.project, front::currentDirectory(), homeDirectory());
   }
   if (!o.agent.empty()) return e.scope == ApprovalScope::Agent && e.scope_id == o.agent;
   if (!o.session.empty()) return e.scope == ApprovalScope::Session && e.scope_id == o.session;

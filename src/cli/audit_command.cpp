@@ -11,10 +11,10 @@
 #include <set>
 
 #include "cli/audit_follow.hpp"
-#include "cli/audit_line.hpp"
-#include "cli/colour.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_flags.hpp"
+#include "front/audit_line.hpp"
+#include "front/colour.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/audit_log.hpp"
 #include "toolguard/terminal_prompt.hpp"
@@ -54,7 +54,8 @@ void printAudit(const std::vector<json>& records, bool as_json, bool colour) {
     }
     std::cout << (records.empty() ? "]\n" : "\n]\n");
   } else {
-    for (const json& record : records) std::cout << readableAuditLine(record, colour) << '\n';
+    for (const json& record : records)
+      std::cout << front::readableAuditLine(record, colour) << '\n';
   }
   std::cout << std::flush;
 }
@@ -88,7 +89,7 @@ int runAudit(const std::string& command, const AuditOptions& o, AuditQuery query
              bool history = true) {
   const std::string path = logPath(command, o);
   if (path.empty()) return kExitError;
-  const bool colour = !o.json && colourWanted(o.colour, STDOUT_FILENO);
+  const bool colour = !o.json && front::colourWanted(o.colour, STDOUT_FILENO);
   // Taken before reading, so that nothing appended meanwhile is missed; what
   // is printed twice is recognized by its id.
   const std::uintmax_t offset = sizeNow(path);
@@ -111,7 +112,7 @@ int runAudit(const std::string& command, const AuditOptions& o, AuditQuery query
     if (o.json) {
       std::cout << record.dump(-1, ' ', true, json::error_handler_t::replace) << '\n';
     } else {
-      std::cout << readableAuditLine(record, colour) << '\n';
+      std::cout << front::readableAuditLine(record, colour) << '\n';
     }
     std::cout << std::flush;
   };
@@ -173,7 +174,7 @@ int runVerify(const AuditOptions& o) {
   const std::string path = logPath("verify", o);
   if (path.empty()) return kExitError;
   try {
-    return printChainReport(verifyAuditLog(path, o.head), o.json);
+    return front::printChainReport(verifyAuditLog(path, o.head), o.json);
   } catch (const AuditLogError& e) {
     std::cerr << "toolguard audit verify: " << e.what() << "\n";
     return kExitError;

@@ -89,8 +89,8 @@ std::string checkOptionsProblem(const CheckOptions& options) {
   return "";
 }
 
-HookStyle hookStyleOf(const CheckOptions& options) {
-  HookStyle style;
+front::HookStyle hookStyleOf(const CheckOptions& options) {
+  front::HookStyle style;
   style.allow_is_no_opinion = options.format == "claude" && options.mode == "tighten";
   style.agent_asks = options.format == "gemini-hook" && options.agent_asks;
   return style;

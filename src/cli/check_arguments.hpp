@@ -8,16 +8,16 @@
 #include <optional>
 #include <string>
 
-#include "cli/call_json.hpp"
-#include "cli/guard_options.hpp"
-#include "cli/policy_options.hpp"
+#include "front/call_json.hpp"
+#include "front/guard_options.hpp"
+#include "front/policy_options.hpp"
 
 namespace toolguard::cli {
 
 /// What `toolguard check` was asked to do.
 struct CheckOptions {
-  PolicyOptions policy;
-  GuardCliOptions guard;
+  front::PolicyOptions policy;
+  front::GuardCliOptions guard;
   std::string format = "toolguard";
   bool batch = false;
   /// --server URL: send the call to `toolguard serve` there instead of
@@ -42,7 +42,7 @@ struct CheckOptions {
 };
 
 /// The hook answer's shape the options ask for (--mode, --agent-asks).
-HookStyle hookStyleOf(const CheckOptions& options);
+front::HookStyle hookStyleOf(const CheckOptions& options);
 
 /// The longest `--wait` / `--approval-timeout` under `deadline_s`: what is
 /// left once the check's own work (a few seconds at most) is set aside.

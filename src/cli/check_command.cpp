@@ -5,14 +5,15 @@
 #include <iterator>
 
 #include "cli/bounded_input.hpp"
-#include "cli/call_json.hpp"
 #include "cli/check_arguments.hpp"
 #include "cli/check_deadline.hpp"
 #include "cli/claude_mcp_servers.hpp"
 #include "cli/claude_permissions.hpp"
 #include "cli/commands.hpp"
-#include "cli/guard_options.hpp"
-#include "cli/policy_options.hpp"
+#include "core/model_text.hpp"
+#include "front/call_front.hpp"
+#include "front/guard_options.hpp"
+#include "front/policy_options.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/audit_log.hpp"
 #include "toolguard/paths.hpp"
@@ -22,51 +23,65 @@
 namespace toolguard::cli {
 namespace {
 
-// Judges one input text. Policy errors deny (and are remembered for the exit
-// code). Every decision goes to the audit log, malformed input's too.
-struct Judge {
-  EngineProvider& engines;
-  GuardProvider* guards;  // null: the store or the audit log could not be set up
-  std::string guard_error;
-  CallFormat format;
-  std::string format_name;
-  std::string cwd;
-  HookStyle style;
+// Decides one input text through the front and answers in the check's
+// format. Calls no Guard could judge deny (and are remembered for the exit
+// code). The front audits every decision, malformed input's too.
+struct CheckAnswerer {
+  front::GuardSource guards;
+  front::InputOptions input;
+  front::HookStyle style;
   bool policy_failed = false;
 
   // Returns the rendered decision, or nullopt with `error` set when an agent
   // format cannot be answered (the caller then exits 2).
   std::optional<nlohmann::json> operator()(const std::string& text, std::string& error) {
-    ParsedCall parsed = parseCallText(text, format, cwd);
-    if (!parsed.call) {
-      return malformed(MalformedCall{text, false, text.size(), parsed.error, format_name}, error);
-    }
-    const ToolCall& call = *parsed.call;
-    try {
-      const ProjectEngine& project = engines.forCwd(call.context.cwd);
-      if (!guards) {
-        return policyFailure(guard_error, SourceLocation{}, call, error);
-      }
-      const Decision d = guards->forProject(project).decide(call);
-      // An ask the person already answered in Claude Code's own settings
-      // (permissions.allow, "don't ask again"): no decision, so Claude Code's
-      // permission flow applies them. A deny is never deferred.
-      if (format == CallFormat::Claude && d.verdict == Verdict::Ask &&
-          claudeSettingsAllow(call, homeDirectory())) {
-        return nlohmann::json::object();
-      }
-      if (format == CallFormat::Claude) {
-        if (std::optional<Decision> left = leftToTheProxy(d, call, text)) {
-          return renderDecision(*left, call.tool, format, style);
+    return answer(front::decideInput(text, input, guards), text, error);
+  }
+
+  // Input that was not read (too large).
+  std::optional<nlohmann::json> refuse(MalformedCall given, std::string& error) {
+    return answer(front::refuseInput(std::move(given), guards), "", error);
+  }
+
+  std::optional<nlohmann::json> answer(const front::FrontDecision& r, const std::string& text,
+                                       std::string& error) {
+    const front::CallFormat format = input.format;
+    switch (r.outcome) {
+      case front::FrontDecision::Outcome::Malformed:
+        if (format != front::CallFormat::Toolguard) {
+          error = "invalid hook input: " + r.error;
+          return std::nullopt;
         }
-      }
-      return renderDecision(d, call.tool, format, style);
-    } catch (const PolicyError& e) {
-      return policyFailure(e.what(), e.errors().empty() ? SourceLocation{} : e.errors()[0].where,
-                           call, error);
-    } catch (const std::exception& e) {
-      return policyFailure(e.what(), SourceLocation{}, call, error);
+        return front::renderDecision(r.decision, "", format);
+      case front::FrontDecision::Outcome::NotJudged:
+        policy_failed = true;
+        if (format != front::CallFormat::Toolguard) {
+          error =
+              "policy error:\n" + r.error + (r.audit_problem.empty() ? "" : "\n" + r.audit_problem);
+          return std::nullopt;
+        }
+        return front::renderDecision(r.decision, r.call->tool, format);
+      case front::FrontDecision::Outcome::Decided:
+        break;
     }
+    const ToolCall& call = *r.call;
+    const Decision& d = r.decision;
+    if (format == front::CallFormat::Claude) {
+      try {
+        // An ask the person already answered in Claude Code's own settings
+        // (permissions.allow, "don't ask again"): no decision, so Claude
+        // Code's permission flow applies them. A deny is never deferred.
+        if (d.verdict == Verdict::Ask && claudeSettingsAllow(call, homeDirectory())) {
+          return nlohmann::json::object();
+        }
+        if (std::optional<Decision> left = leftToTheProxy(d, call, text)) {
+          return front::renderDecision(*left, call.tool, format, style);
+        }
+      } catch (const std::exception&) {
+        // Claude Code's settings could not be read: the decision stands.
+      }
+    }
+    return front::renderDecision(d, call.tool, format, style);
   }
 
   // A call of an MCP server that runs behind `toolguard mcp` in the user's
@@ -90,54 +105,6 @@ struct Judge {
                   (d.verdict == Verdict::Ask ? " (and asks there: " + d.reason + ")" : "");
     return left;
   }
-
-  // Input that is not a call: denied, and audited with its first bytes.
-  std::optional<nlohmann::json> malformed(MalformedCall input, std::string& error) {
-    Decision d = inputErrorDecision(input.error);
-    if (std::string problem =
-            audit([&] { return malformedCallRecord(input, d, std::chrono::system_clock::now()); });
-        !problem.empty()) {
-      input.error += "; " + problem;
-      d = inputErrorDecision(input.error);
-    }
-    if (format != CallFormat::Toolguard) {
-      error = "invalid hook input: " + input.error;
-      return std::nullopt;
-    }
-    return renderDecision(d, "", format);
-  }
-
-  std::optional<nlohmann::json> policyFailure(const std::string& what, SourceLocation where,
-                                              const ToolCall& call, std::string& error) {
-    policy_failed = true;
-    Decision d = inputErrorDecision("");
-    d.reason = guards ? "the policy could not be loaded: " + what : what;
-    d.model_reason = guards ? "Blocked by toolguard: its policy could not be loaded"
-                            : "Blocked by toolguard: " + what;
-    d.source = std::move(where);
-    std::string problem =
-        audit([&] { return auditRecord(call, d, std::chrono::system_clock::now()); });
-    if (format != CallFormat::Toolguard) {
-      error = "policy error:\n" + what + (problem.empty() ? "" : "\n" + problem);
-      return std::nullopt;
-    }
-    if (!problem.empty()) d.reason += "; " + problem;
-    return renderDecision(d, call.tool, format);
-  }
-
-  // Writes the record `make` gives; the problem, or "" when it was written
-  // (or there is no log: --no-audit, or it could not be set up).
-  template <typename MakeRecord>
-  std::string audit(MakeRecord make) {
-    std::shared_ptr<AuditSink> log = guards ? guards->auditLog() : nullptr;
-    if (!log) return "";
-    try {
-      log->writeRecord(make());
-      return "";
-    } catch (const std::exception& e) {
-      return std::string("the audit log could not be written: ") + e.what();
-    }
-  }
 };
 
 // The largest input accepted: the largest argument limit a policy may set,
@@ -152,23 +119,23 @@ std::string tooLargeMessage() {
 // is the reason); a deny on stdout blocks too in the Gemini CLI revisions that
 // read stdout whatever the exit code.
 nlohmann::json geminiHookError(const std::string& error) {
-  Decision d = inputErrorDecision(error);
-  d.model_reason = "Blocked by toolguard: " + error;
-  return renderDecision(d, "", CallFormat::GeminiHook);
+  Decision d = front::inputErrorDecision(error);
+  d.model_reason = detail::blockedText(error);
+  return front::renderDecision(d, "", front::CallFormat::GeminiHook);
 }
 
 // The answer when the decision is not ready by the deadline: a deny, on
 // stdout (toolguard's own and Gemini's formats; Claude Code reads exit 2 and
 // stderr) and stderr, with exit 2, which blocks in both agents.
-std::pair<std::string, std::string> lateAnswer(int deadline_s, CallFormat format) {
+std::pair<std::string, std::string> lateAnswer(int deadline_s, front::CallFormat format) {
   const std::string why = "no decision within " + std::to_string(deadline_s) +
                           " seconds (--deadline); the call is blocked";
   std::string out;
-  if (format != CallFormat::Claude) {
-    Decision d = inputErrorDecision(why);
+  if (format != front::CallFormat::Claude) {
+    Decision d = front::inputErrorDecision(why);
     d.reason = why;
-    d.model_reason = "Blocked by toolguard: " + why;
-    out = dumpLine(renderDecision(d, "", format)) + "\n";
+    d.model_reason = detail::blockedText(why);
+    out = front::dumpLine(front::renderDecision(d, "", format)) + "\n";
   }
   return {out, "toolguard: " + why + "\n"};
 }
@@ -185,7 +152,7 @@ int runCheck(const CheckOptions& given) {
   o.wait_s = boundedWait(o.wait_s, o.deadline_s);
   o.guard.approval_timeout_s = boundedWait(o.guard.approval_timeout_s, o.deadline_s);
   if (o.deadline_s > 0) {
-    auto [late_out, late_err] = lateAnswer(o.deadline_s, callFormatNamed(o.format));
+    auto [late_out, late_err] = lateAnswer(o.deadline_s, front::callFormatNamed(o.format));
     startCheckDeadline(o.deadline_s, std::move(late_out), std::move(late_err));
   }
   if (!o.server.empty() && !o.batch) return runRemoteCheck(o);
@@ -193,8 +160,8 @@ int runCheck(const CheckOptions& given) {
   // rule by rule would cost a hook a sixth of its work. (Held by a static, so
   // the leak checker sees it as reachable; audit and approvals, which own
   // files, are closed as usual.)
-  static EngineProvider* kept_engines = nullptr;
-  PolicyOptions policy = o.policy;
+  static front::EngineProvider* kept_engines = nullptr;
+  front::PolicyOptions policy = o.policy;
   // The user's policy files' trees, kept beside the approvals
   // (policy_tree_cache.hpp), only where the built-in guard-config-locations
   // rule denies agents every write: toolguard's home as $TOOLGUARD_HOME or
@@ -204,17 +171,24 @@ int runCheck(const CheckOptions& given) {
   }
   // The approvals and the audit log of a --home are guarded like the default's.
   if (!o.guard.home.empty()) policy.guarded_dirs.push_back(o.guard.home);
-  kept_engines = new EngineProvider(policy);
-  EngineProvider& engines = *kept_engines;
-  std::unique_ptr<GuardProvider> guards;
-  std::string guard_error;
+  kept_engines = new front::EngineProvider(policy);
+  front::EngineProvider& engines = *kept_engines;
+  std::unique_ptr<front::GuardProvider> guards;
+  CheckAnswerer answerer;
   try {
-    guards = std::make_unique<GuardProvider>(o.guard);
+    guards = std::make_unique<front::GuardProvider>(o.guard);
+    answerer.guards.audit_log = guards->auditLog();
+    answerer.guards.guard_for = [&engines, provider = guards.get()](const ToolCall& call) {
+      // Owned by the provider, which outlives every decision.
+      return std::shared_ptr<Guard>(std::shared_ptr<Guard>(),
+                                    &provider->forProject(engines.forCwd(call.context.cwd)));
+    };
   } catch (const std::exception& e) {
-    guard_error = std::string("approvals and audit could not be set up: ") + e.what();
+    answerer.guards.unavailable =
+        std::string("approvals and audit could not be set up: ") + e.what();
   }
-  Judge judge{engines,  guards.get(),       guard_error,   callFormatNamed(o.format),
-              o.format, currentDirectory(), hookStyleOf(o)};
+  answerer.input = {front::callFormatNamed(o.format), o.format, front::currentDirectory(), {}};
+  answerer.style = hookStyleOf(o);
   std::string error;
   if (o.batch) {
     std::string line;
@@ -226,38 +200,40 @@ int runCheck(const CheckOptions& given) {
       std::optional<nlohmann::json> out;
       try {
         out = too_large
-                  ? judge.malformed(
+                  ? answerer.refuse(
                         MalformedCall{line, true, line_bytes, tooLargeMessage(), o.format}, error)
-                  : judge(line, error);
+                  : answerer(line, error);
       } catch (const std::exception& e) {  // one bad line never stops the others
-        out = renderDecision(inputErrorDecision(std::string("internal error: ") + e.what()), "",
-                             CallFormat::Toolguard);
+        out = front::renderDecision(
+            front::inputErrorDecision(std::string("internal error: ") + e.what()), "",
+            front::CallFormat::Toolguard);
       }
-      std::cout << dumpLine(*out) << '\n' << std::flush;
+      std::cout << front::dumpLine(*out) << '\n' << std::flush;
     }
-    return judge.policy_failed ? kExitError : kExitOk;
+    return answerer.policy_failed ? kExitError : kExitOk;
   }
   std::string text;
   std::optional<nlohmann::json> out;
   if (readBounded(std::cin, kMaxInputBytes, text, kMaxRecordedInputBytes)) {
-    out = judge(text, error);
+    out = answerer(text, error);
   } else {
-    out = judge.malformed(MalformedCall{text, true, 0, tooLargeMessage(), o.format}, error);
+    out = answerer.refuse(MalformedCall{text, true, 0, tooLargeMessage(), o.format}, error);
   }
   claimCheckAnswer();
   if (!out) {
     std::cerr << "toolguard: " << error << "\n";
-    if (judge.format == CallFormat::GeminiHook) {
-      std::cout << dumpLine(geminiHookError(error)) << '\n';
+    if (answerer.input.format == front::CallFormat::GeminiHook) {
+      std::cout << front::dumpLine(geminiHookError(error)) << '\n';
     }
     return kExitError;
   }
-  std::cout << dumpLine(*out) << '\n';
-  if (judge.format == CallFormat::GeminiHook && out->value("decision", "") == "deny") {
+  std::cout << front::dumpLine(*out) << '\n';
+  if (answerer.input.format == front::CallFormat::GeminiHook &&
+      out->value("decision", "") == "deny") {
     // Read by the Gemini CLI revisions that take a blocking reason from stderr.
     std::cerr << "toolguard: " << out->value("reason", "") << "\n";
   }
-  return judge.policy_failed ? kExitError : kExitOk;
+  return answerer.policy_failed ? kExitError : kExitOk;
 }
 
 void addCheckCommand(CLI::App& app, int& exit_code) {

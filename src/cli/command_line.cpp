@@ -11,7 +11,7 @@
 
 #include "cli/check_arguments.hpp"
 #include "cli/commands.hpp"
-#include "cli/unknown_command.hpp"
+#include "command_line/unknown_command.hpp"
 
 namespace toolguard::cli {
 namespace {
@@ -89,7 +89,7 @@ int runToolguard(int argc, char** argv) {
   }
   // `toolguard chek`, `toolguard policy lnt`: name the command that was
   // meant, not "a subcommand is required".
-  if (std::optional<std::string> unknown = unknownCommandMessage(app, argc, argv)) {
+  if (std::optional<std::string> unknown = command_line::unknownCommandMessage(app, argc, argv)) {
     std::cerr << "toolguard: " << *unknown << "\n";
     return kExitError;
   }
@@ -102,7 +102,8 @@ int runToolguard(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    if (std::optional<std::string> unknown = unknownOptionMessage(app, argc, argv, "toolguard")) {
+    if (std::optional<std::string> unknown =
+            command_line::unknownOptionMessage(app, argc, argv, "toolguard")) {
       std::cerr << "toolguard: " << *unknown << "\n";
       return kExitError;
     }

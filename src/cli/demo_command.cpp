@@ -8,9 +8,9 @@
 #include <iostream>
 #include <optional>
 
-#include "cli/colour.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_flags.hpp"
+#include "front/colour.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/policy_loader.hpp"
@@ -137,7 +137,7 @@ int runDemo(const std::string& colour) {
   PolicySources sources;  // the built-in default policy only: no files are read
   const Engine engine(loadPolicy(sources));
   const std::string workspace = homeDirectory() + "/project";
-  const bool color = colourWanted(colour, STDOUT_FILENO);
+  const bool color = front::colourWanted(colour, STDOUT_FILENO);
   const size_t width = terminalWidth();
   constexpr size_t kIndent = 7;  // "allow  ", "abort  "
 
@@ -156,8 +156,9 @@ int runDemo(const std::string& colour) {
     call.context.mode = c.mode;
     const Decision d = engine.decide(call);
     const std::string verdict(toString(d.verdict));
-    std::cout << paintVerdict(verdict, verdict, color) << std::string(kIndent - verdict.size(), ' ')
-              << singleLine(c.what, width - kIndent) << "\n"
+    std::cout << front::paintVerdict(verdict, verdict, color)
+              << std::string(kIndent - verdict.size(), ' ') << singleLine(c.what, width - kIndent)
+              << "\n"
               << std::string(kIndent, ' ')
               << singleLine(call.tool + "  " + callEssence(call), width - kIndent) << "\n";
     std::string why =

@@ -5,20 +5,20 @@
 #include <iostream>
 #include <iterator>
 
-#include "cli/call_json.hpp"
 #include "cli/commands.hpp"
 #include "cli/explain_examples.hpp"
 #include "cli/explain_report.hpp"
 #include "cli/explain_text.hpp"
 #include "cli/option_flags.hpp"
-#include "cli/policy_options.hpp"
+#include "front/call_json.hpp"
+#include "front/policy_options.hpp"
 #include "toolguard/policy_error.hpp"
 
 namespace toolguard::cli {
 namespace {
 
 struct ExplainOptions {
-  PolicyOptions policy;
+  front::PolicyOptions policy;
   std::string format = "toolguard";
   bool all = false;
   bool json = false;
@@ -35,12 +35,13 @@ void printExplanation(const nlohmann::json& report, bool as_json) {
 int runExplain(const ExplainOptions& o) {
   const std::string text{std::istreambuf_iterator<char>(std::cin),
                          std::istreambuf_iterator<char>()};
-  ParsedCall parsed = parseCallText(text, callFormatNamed(o.format), currentDirectory());
+  front::ParsedCall parsed =
+      front::parseCallText(text, front::callFormatNamed(o.format), front::currentDirectory());
   if (!parsed.call) {
     printExplanation(explainFailure("invalid call: " + parsed.error), o.json);
     return kExitOk;
   }
-  PolicySources sources = sourcesFor(o.policy, parsed.call->context.cwd);
+  PolicySources sources = front::sourcesFor(o.policy, parsed.call->context.cwd);
   // Failing examples stop `check` from loading the policy; explain loads it
   // anyway and shows them beside what the rules decide.
   sources.check_examples = false;

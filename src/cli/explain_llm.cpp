@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <sstream>
 
-#include "cli/call_json.hpp"
-#include "cli/guard_options.hpp"
 #include "core/counted.hpp"
+#include "front/call_json.hpp"
+#include "front/guard_options.hpp"
 #include "toolguard/approval_store.hpp"
 
 namespace toolguard::cli {
@@ -15,7 +15,7 @@ namespace {
 
 using nlohmann::json;
 
-json exchangesJson(const LlmJudgement& j, const LlmSettings& settings) {
+json exchangesJson(const LlmReview& j, const LlmSettings& settings) {
   json out = json::array();
   for (const LlmExchange& e : j.exchanges) {
     out.push_back({{"url", settings.base_url + "/chat/completions"},
@@ -37,7 +37,8 @@ json llmReport(const ToolCall& call, const Engine& engine, const PolicySources& 
   const bool escalated = policy_decision.policy_verdict == Verdict::Escalate;
   std::shared_ptr<const LlmValidator> validator;
   try {
-    validator = llmValidatorFor(engine.policy(), sources.project_roots, toolguardHome(), nullptr);
+    validator =
+        front::llmValidatorFor(engine.policy(), sources.project_roots, toolguardHome(), nullptr);
   } catch (const std::exception& e) {
     return {{"status", "unavailable"}, {"error", e.what()}, {"escalated", escalated}};
   }
@@ -58,7 +59,7 @@ json llmReport(const ToolCall& call, const Engine& engine, const PolicySources& 
   options.report_ask = true;
   const Decision d = Guard(engine, std::move(options)).decide(call);
   if (!d.llm) return out;
-  const LlmJudgement& j = *d.llm;
+  const LlmReview& j = *d.llm;
   out["status"] = "consulted";
   out["skills"] = j.skills;
   out["exchanges"] = exchangesJson(j, settings);
@@ -66,7 +67,7 @@ json llmReport(const ToolCall& call, const Engine& engine, const PolicySources& 
   out["verdict"] = toString(j.verdict);
   out["answered"] = j.answered;
   out["reason"] = j.reason;
-  json decision = decisionToJson(d, call.tool);
+  json decision = front::decisionToJson(d, call.tool);
   out["decision"] = std::move(decision);
   return out;
 }

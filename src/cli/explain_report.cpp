@@ -1,9 +1,9 @@
 // `toolguard explain` as a JSON document (see explain_report.hpp).
 #include "cli/explain_report.hpp"
 
-#include "cli/call_json.hpp"
 #include "cli/explain_llm.hpp"
 #include "cli/explain_unmatched.hpp"
+#include "front/call_json.hpp"
 #include "toolguard/call_view.hpp"
 
 namespace toolguard::cli {
@@ -204,7 +204,7 @@ json explainReport(const ToolCall& call, const Engine& engine, const PolicySourc
     }
     report["not_matched"] = std::move(unmatched);
   }
-  json decision = decisionToJson(d, call.tool);
+  json decision = front::decisionToJson(d, call.tool);
   decision["explanation"] = explanation(d, findings);
   report["decision"] = std::move(decision);
   report["llm"] = llmReport(call, engine, sources, d);

@@ -3,9 +3,9 @@
 
 #include <sstream>
 
-#include "cli/call_json.hpp"
 #include "cli/explain_llm.hpp"
 #include "core/counted.hpp"
+#include "front/call_json.hpp"
 
 namespace toolguard::cli {
 namespace {
@@ -22,7 +22,7 @@ std::string text(const json& object, const char* key, const std::string& fallbac
 void printCall(std::ostream& out, const json& report) {
   const json& call = report.at("call");
   const json& context = call.at("context");
-  out << "Call: " << text(call, "tool") << " " << dumpLine(call.at("args")) << "\n";
+  out << "Call: " << text(call, "tool") << " " << front::dumpLine(call.at("args")) << "\n";
   out << "  cwd " << text(context, "cwd") << ", mode " << text(context, "mode");
   if (const std::string agent = text(context, "agent"); !agent.empty()) out << ", agent " << agent;
   if (const std::string model = text(context, "model"); !model.empty()) out << ", model " << model;
@@ -68,7 +68,7 @@ void printProgram(std::ostream& out, const json& program) {
 
 void printPaths(std::ostream& out, const json& paths) {
   for (const json& p : paths) {
-    out << "  path " << text(p, "field") << ": " << dumpLine(p.at("raw"));
+    out << "  path " << text(p, "field") << ": " << front::dumpLine(p.at("raw"));
     if (p.contains("refused")) {
       out << " refused: " << text(p, "refused") << "\n";
       continue;

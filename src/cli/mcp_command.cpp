@@ -6,9 +6,9 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "cli/guard_options.hpp"
 #include "cli/option_flags.hpp"
-#include "cli/policy_options.hpp"
+#include "front/guard_options.hpp"
+#include "front/policy_options.hpp"
 #include "toolguard/mcp_proxy.hpp"
 #include "toolguard/mcp_tools.hpp"
 
@@ -16,8 +16,8 @@ namespace toolguard::cli {
 namespace {
 
 struct McpOptions {
-  PolicyOptions policy;
-  GuardCliOptions guard;
+  front::PolicyOptions policy;
+  front::GuardCliOptions guard;
   std::string name;
   std::vector<std::string> workspaces;
   std::string ask = "auto";
@@ -103,11 +103,11 @@ int runMcp(const McpOptions& o) {
       proxy.context.workspace_roots.push_back(absolute);
     }
   }
-  if (proxy.context.cwd.empty()) proxy.context.cwd = currentDirectory();
+  if (proxy.context.cwd.empty()) proxy.context.cwd = front::currentDirectory();
   try {
-    EngineProvider engines(o.policy);
-    const ProjectEngine& project = engines.forCwd(proxy.context.cwd);
-    GuardOptions guard = baseGuardOptions(o.guard);
+    front::EngineProvider engines(o.policy);
+    const front::ProjectEngine& project = engines.forCwd(proxy.context.cwd);
+    GuardOptions guard = front::baseGuardOptions(o.guard);
     if (!o.ask_server.empty()) {
       const char* token = std::getenv("TOOLGUARD_TOKEN");
       if (token == nullptr || *token == '\0') {
@@ -119,8 +119,9 @@ int runMcp(const McpOptions& o) {
       if (o.ask == "auto") proxy.ask = McpAskChannel::Terminal;
     }
     // One long-lived process: the session's LLM answers are kept in memory.
-    guard.llm_validator = llmValidatorFor(project.engine.policy(), project.project_roots,
-                                          toolguardHome(o.guard.home), memoryLlmVerdictCache());
+    guard.llm_validator =
+        front::llmValidatorFor(project.engine.policy(), project.project_roots,
+                               toolguardHome(o.guard.home), memoryLlmVerdictCache());
     return runMcpProxy(STDIN_FILENO, STDOUT_FILENO, project.engine.policy(), std::move(guard),
                        proxy);
   } catch (const std::exception& e) {

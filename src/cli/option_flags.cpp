@@ -5,7 +5,7 @@
 
 namespace toolguard::cli {
 
-void addPolicyOptions(CLI::App& command, PolicyOptions& o) {
+void addPolicyOptions(CLI::App& command, front::PolicyOptions& o) {
   command.add_option("--policy", o.policy_files, "Add a policy file (explicit layer); repeatable")
       ->type_name("FILE")
       ->allow_extra_args(false);  // one file per --policy: `-- COMMAND` stays positional
@@ -37,7 +37,7 @@ void addHomeOption(CLI::App& command, std::string& home) {
                      "$TOOLGUARD_HOME, else ~/.toolguard)");
 }
 
-void addGuardOptions(CLI::App& command, GuardCliOptions& options, bool with_prompt) {
+void addGuardOptions(CLI::App& command, front::GuardCliOptions& options, bool with_prompt) {
   addHomeOption(command, options.home);
   if (with_prompt) {
     command.add_flag("--prompt", options.prompt,

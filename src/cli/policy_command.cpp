@@ -4,9 +4,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/policy_import_command.hpp"
-#include "cli/policy_options.hpp"
 #include "cli/policy_paths.hpp"
 #include "core/counted.hpp"
+#include "front/policy_options.hpp"
 #include "toolguard/policy_builder.hpp"
 
 namespace toolguard::cli {

@@ -8,11 +8,12 @@
 #include <iostream>
 
 #include "cli/bounded_input.hpp"
-#include "cli/call_json.hpp"
 #include "cli/check_arguments.hpp"
 #include "cli/check_deadline.hpp"
 #include "cli/commands.hpp"
-#include "cli/policy_options.hpp"
+#include "core/model_text.hpp"
+#include "front/call_json.hpp"
+#include "front/policy_options.hpp"
 #include "http/plain_http.hpp"
 #include "toolguard/audit_log.hpp"
 #include "toolguard/strict_json.hpp"
@@ -37,7 +38,7 @@ std::string percentEncoded(const std::string& text) {
 }
 
 // True when `answer` is a decision in `format` (what `check` would print).
-bool isDecision(const nlohmann::json& answer, CallFormat format) {
+bool isDecision(const nlohmann::json& answer, front::CallFormat format) {
   auto oneOf = [](const nlohmann::json& object, const char* key,
                   std::initializer_list<const char*> names) {
     if (!object.is_object() || !object.contains(key) || !object[key].is_string()) return false;
@@ -48,35 +49,35 @@ bool isDecision(const nlohmann::json& answer, CallFormat format) {
     return false;
   };
   switch (format) {
-    case CallFormat::Toolguard:
+    case front::CallFormat::Toolguard:
       return oneOf(answer, "verdict", {"allow", "ask", "deny", "abort"});
-    case CallFormat::Claude:
+    case front::CallFormat::Claude:
       // An empty object would leave the call to Claude Code's own rules: never from a service.
       return answer.is_object() && answer.contains("hookSpecificOutput") &&
              oneOf(answer["hookSpecificOutput"], "permissionDecision", {"allow", "ask", "deny"});
-    case CallFormat::Gemini:
+    case front::CallFormat::Gemini:
       return oneOf(answer, "decision", {"allow", "ask_user", "deny"});
-    case CallFormat::GeminiHook:
+    case front::CallFormat::GeminiHook:
       return oneOf(answer, "decision", {"allow", "deny"});
   }
   return false;
 }
 
-int failClosed(const std::string& why, CallFormat format) {
+int failClosed(const std::string& why, front::CallFormat format) {
   claimCheckAnswer();
   std::cerr << "toolguard: " << why << "\n";
-  if (format == CallFormat::Claude) return kExitError;  // exit 2 blocks the call
-  Decision d = inputErrorDecision(why);
+  if (format == front::CallFormat::Claude) return kExitError;  // exit 2 blocks the call
+  Decision d = front::inputErrorDecision(why);
   d.reason = why;
-  d.model_reason = "Blocked by toolguard: its decision service could not be asked.";
-  std::cout << dumpLine(renderDecision(d, "", format)) << '\n';
+  d.model_reason = detail::blockedText("its decision service could not be asked.");
+  std::cout << front::dumpLine(front::renderDecision(d, "", format)) << '\n';
   return kExitError;
 }
 
 }  // namespace
 
 int runRemoteCheck(const CheckOptions& o) {
-  const CallFormat format = callFormatNamed(o.format);
+  const front::CallFormat format = front::callFormatNamed(o.format);
   const std::string where = "the toolguard service at " + o.server;
   std::string text;
   constexpr size_t kMaxInputBytes = kMaxArgumentBytes + (size_t{64} << 10);
@@ -108,7 +109,7 @@ int runRemoteCheck(const CheckOptions& o) {
   }
   const std::string target = "/v1/check?format=" + percentEncoded(o.format) +
                              "&wait=" + std::to_string(o.wait_s) +
-                             "&cwd=" + percentEncoded(currentDirectory());
+                             "&cwd=" + percentEncoded(front::currentDirectory());
   // Beyond the wait for a person, the service has ten seconds to answer.
   const long timeout_ms = (static_cast<long>(o.wait_s) + 10) * 1000;
   std::string error;
@@ -145,8 +146,8 @@ int runRemoteCheck(const CheckOptions& o) {
     answer = nlohmann::json::object();
   }
   claimCheckAnswer();
-  std::cout << dumpLine(answer) << '\n';
-  if (format == CallFormat::GeminiHook && answer["decision"] == "deny") {
+  std::cout << front::dumpLine(answer) << '\n';
+  if (format == front::CallFormat::GeminiHook && answer["decision"] == "deny") {
     const nlohmann::json& reason = answer.contains("reason") ? answer["reason"] : nlohmann::json();
     std::cerr << "toolguard: " << (reason.is_string() ? reason.get<std::string>() : "") << "\n";
   }

@@ -3,11 +3,11 @@
 // --json one document instead of PASS/FAIL lines.
 #include <iostream>
 
-#include "cli/call_json.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_flags.hpp"
-#include "cli/policy_options.hpp"
 #include "cli/policy_paths.hpp"
+#include "front/call_json.hpp"
+#include "front/policy_options.hpp"
 #include "policy/bounded_file.hpp"
 #include "policy/rule_examples.hpp"
 #include "toolguard/policy_loader.hpp"
@@ -19,7 +19,7 @@ namespace {
 using nlohmann::json;
 
 struct TestOptions {
-  PolicyOptions policy;
+  front::PolicyOptions policy;
   std::vector<std::string> files;
   bool quiet = false;
   bool builtin = false;
@@ -90,7 +90,7 @@ json runTests(TestOptions o) {
       o.policy.policy_files.push_back(file);
     }
   }
-  PolicySources sources = sourcesFor(o.policy, currentDirectory());
+  PolicySources sources = front::sourcesFor(o.policy, front::currentDirectory());
   sources.check_examples = false;
   sources.builtin_examples = o.builtin;
   const Engine engine(loadPolicy(sources));
@@ -124,7 +124,8 @@ json runTests(TestOptions o) {
 // "rule R matches CALL" or "NAME: expected deny by rule R, got ask (default): REASON".
 std::string describeCase(const json& c) {
   const json& call = c.at("call");
-  const std::string text = call.at("tool").get<std::string>() + " " + dumpLine(call.at("args"));
+  const std::string text =
+      call.at("tool").get<std::string>() + " " + front::dumpLine(call.at("args"));
   if (c.at("kind") == "example") {
     return "rule " + c.at("rule").get<std::string>() +
            (c.at("expect") == "match" ? " matches " : " does not match ") + text;

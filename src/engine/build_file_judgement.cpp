@@ -85,8 +85,8 @@ AddedCommands addedCommands(BuildFile kind, const WrittenContent& written) {
 
 }  // namespace
 
-void judgeBuildFileContent(const CompiledPolicy& compiled, const CallView& view, Judgement& best,
-                           Decision& d) {
+void judgeBuildFileContent(const CompiledPolicy& compiled, const CallView& view,
+                           StrictestFinding& best, Decision& d) {
   if (view.tool().kind == ToolKind::Shell) return;
   // Only a call that writes a file can write a build file (most calls do not:
   // nothing is read for them).

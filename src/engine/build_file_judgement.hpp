@@ -3,8 +3,8 @@
 // tools run (a Makefile's recipes, package.json's scripts, a shell script, a
 // CI step, a git hook) is judged by the shell rules before it is written.
 
-#include "core/judgement.hpp"
 #include "engine/compiled_policy.hpp"
+#include "engine/strictest_finding.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/decision.hpp"
 
@@ -19,7 +19,7 @@ namespace toolguard::detail {
 /// other values known only when the tool runs) asks, as it would in the
 /// shell; so does a write whose result cannot be worked out (an edit of a
 /// file that cannot be read, or whose text to replace is not in it).
-void judgeBuildFileContent(const CompiledPolicy& compiled, const CallView& view, Judgement& best,
-                           Decision& d);
+void judgeBuildFileContent(const CompiledPolicy& compiled, const CallView& view,
+                           StrictestFinding& best, Decision& d);
 
 }  // namespace toolguard::detail

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "core/mcp_tool_arguments.hpp"
+#include "core/model_text.hpp"
 #include "core/tool_name.hpp"
 #include "engine/argument_stage.hpp"
 #include "json/compact_dump.hpp"
@@ -69,12 +70,11 @@ std::string modelReasonFor(const Decision& d) {
       return "";
     case Verdict::Escalate:
     case Verdict::Ask:
-      return "This call needs a person's approval (toolguard, " + who + "): " + d.reason;
+      return detail::needsApprovalText(d.reason, who);
     case Verdict::Deny:
-      return "Blocked by toolguard (" + who + "): " + d.reason +
-             ". Do not retry the same call; explain or choose another approach.";
+      return detail::blockedNoRetryText(d.reason, who);
     case Verdict::Abort:
-      return "toolguard stopped the generation (" + who + "): " + d.reason;
+      return detail::stoppedText(d.reason, who);
   }
   return d.reason;
 }
@@ -89,8 +89,8 @@ Decision errorDecision(std::string message) {
   return d;
 }
 
-void resolve(Decision& d, const ToolCall& call) {
-  d.verdict = d.policy_verdict;
+// For a program with no Guard: nothing settles escalate or ask after the engine.
+void resolveWithoutGuard(Decision& d, const ToolCall& call) {
   if (d.verdict == Verdict::Escalate) {
     d.verdict = Verdict::Ask;
     d.resolution = "escalate becomes ask: no LLM validator is configured";
@@ -103,6 +103,17 @@ void resolve(Decision& d, const ToolCall& call) {
 }
 
 }  // namespace
+
+ViewedCall::ViewedCall(ToolCall call, const ToolInfo* tool, std::optional<ToolInfo> owned_tool,
+                       PathOptions paths, const std::vector<std::string>* extra_roots,
+                       std::shared_ptr<const void> keep_alive)
+    : call_(std::move(call)),
+      owned_tool_(std::move(owned_tool)),
+      keep_alive_(std::move(keep_alive)),
+      view_(std::make_unique<CallView>(call_, owned_tool_ ? *owned_tool_ : *tool, paths,
+                                       extra_roots)) {}
+
+ViewedCall::~ViewedCall() = default;
 
 Engine::Engine(Policy policy)
     : compiled_(std::make_shared<const detail::CompiledPolicy>(std::move(policy))) {}
@@ -135,13 +146,15 @@ std::string approvalKey(const ToolCall& call) {
 
 namespace {
 
-// The policy's judgement of a call whose shape passed: the rules, then the
-// tool's policy and the default; a path no tool should be given is denied.
+// The policy's judgement of a call: its shape, the rules, then the tool's
+// policy and the default; a path no tool should be given is denied.
 // `binding` receives the directory an exact approval of the call binds to.
-Decision judge(const detail::CompiledPolicy& compiled, const ToolCall& call, std::string& binding) {
+Assessment assessCall(const std::shared_ptr<const detail::CompiledPolicy>& shared,
+                      const ToolCall& call, std::string& binding) {
+  const detail::CompiledPolicy& compiled = *shared;
   const Policy& policy = compiled.policy;
   if (std::optional<std::string> problem = detail::argumentShapeError(call, policy.limits)) {
-    return errorDecision(std::move(*problem));
+    return {errorDecision(std::move(*problem)), nullptr};
   }
   // An MCP tool the policy's catalog does not list (a hook call names it
   // without its schema) is read as the MCP proxy reads a listed one:
@@ -153,52 +166,66 @@ Decision judge(const detail::CompiledPolicy& compiled, const ToolCall& call, std
   }
   const ToolInfo& info = inferred ? *inferred : policy.tools.resolve(call.tool);
   if (std::optional<std::string> problem = detail::argumentNameError(call, info)) {
-    return errorDecision(std::move(*problem));
+    return {errorDecision(std::move(*problem)), nullptr};
   }
-  const CallView view(call, info, policy.paths.pathOptions(), &policy.paths.workspace_roots);
+  auto subject = std::make_shared<const ViewedCall>(call, &info, std::move(inferred),
+                                                    policy.paths.pathOptions(),
+                                                    &policy.paths.workspace_roots, shared);
+  const CallView& view = subject->view();
   if (const std::optional<std::string>& bad_path = view.pathError()) {
-    return errorDecision(*bad_path);
+    return {errorDecision(*bad_path), std::move(subject)};
   }
-  Decision d;
-  detail::judgeRules(compiled, view, d);
+  Assessment a{Decision{}, std::move(subject)};
+  detail::judgeRules(compiled, view, a.decision);
   binding = cwdBinding(view);
-  return d;
+  return a;
 }
 
 }  // namespace
 
 Decision Engine::decide(const ToolCall& call) const {
+  Decision d = assess(call).decision;
+  if (d.basis == DecisionBasis::Error) return d;
+  resolveWithoutGuard(d, call);
+  d.model_reason = modelReasonFor(d);
+  return d;
+}
+
+Assessment Engine::assess(const ToolCall& call) const {
   try {
-    if (call.tool.empty()) return errorDecision("the call has no tool name");
+    if (call.tool.empty()) return {errorDecision("the call has no tool name"), nullptr};
     // A host that compares names as C strings would run "Bash" for "Bash\0...";
     // white space (tabs, newlines) is judged below as the tool it pads.
     if (std::any_of(call.tool.begin(), call.tool.end(), [](char c) {
           const auto byte = static_cast<unsigned char>(c);
           return (byte < 0x20 && (byte < '\t' || byte > '\r')) || byte == 0x7f;
         })) {
-      return errorDecision("the tool name holds a control character");
+      return {errorDecision("the tool name holds a control character"), nullptr};
     }
     // A name that imitates a known tool is that tool (BASH, "Bash "), or,
     // when it hides the imitation (zero-width, full-width), refused.
     if (auto imitation = detail::imitatedTool(call.tool, compiled_->policy.tools,
                                               compiled_->tools_by_lowercase_name)) {
       if (imitation->disguised) {
-        return errorDecision("the tool name imitates '" + imitation->tool +
-                             "' with invisible or look-alike characters");
+        return {errorDecision("the tool name imitates '" + imitation->tool +
+                              "' with invisible or look-alike characters"),
+                nullptr};
       }
       ToolCall as_known = call;
       as_known.tool = imitation->tool;
-      Decision d = decide(as_known);
+      Assessment a = assess(as_known);
       // The same key (arguments, directory), under the name the call used.
+      Decision& d = a.decision;
       d.approval_key = d.approval_key.starts_with(as_known.tool + ' ')
                            ? call.tool + d.approval_key.substr(as_known.tool.size())
                            : approvalKey(call);
-      return d;
+      return a;
     }
     const detail::FileGlance glance;  // each place looked up once per decision
     std::string binding;
-    Decision d = judge(*compiled_, call, binding);
-    if (d.basis == DecisionBasis::Error) return d;
+    Assessment a = assessCall(compiled_, call, binding);
+    if (a.decision.basis == DecisionBasis::Error) return a;
+    Decision& d = a.decision;
     if (!isFinal(d.policy_verdict)) {
       detail::ArgumentOutcome checked = detail::checkArguments(*compiled_, call);
       if (checked.rejection) {
@@ -210,29 +237,32 @@ Decision Engine::decide(const ToolCall& call) const {
         d.decided_on.clear();
       } else if (checked.sanitized) {
         // The tool runs with the sanitized arguments: judge those too, and
-        // keep the stricter judgement.
+        // keep the stricter judgement; the call viewed is the one that runs.
         ToolCall sanitized = call;
         sanitized.args = std::move(*checked.sanitized);
         std::string sanitized_binding;
-        Decision again = judge(*compiled_, sanitized, sanitized_binding);
-        if (again.basis == DecisionBasis::Error) return again;
+        Assessment again = assessCall(compiled_, sanitized, sanitized_binding);
+        if (again.decision.basis == DecisionBasis::Error) return again;
         binding = std::move(sanitized_binding);  // the key binds what will run
+        a.subject = std::move(again.subject);
         // The sanitized judgement describes what will run: it stands unless
         // the original one was stricter.
-        if (!isStricter(d.policy_verdict, again.policy_verdict)) d = std::move(again);
+        if (!isStricter(d.policy_verdict, again.decision.policy_verdict)) {
+          d = std::move(again.decision);
+        }
         d.sanitized_args = std::move(sanitized.args);
       }
     }
-    resolve(d, call);
+    d.verdict = d.policy_verdict;
     d.approval_key = d.sanitized_args ? approvalKey(ToolCall{call.tool, *d.sanitized_args, {}})
                                       : approvalKey(call);
     d.approval_key += binding;
     d.model_reason = modelReasonFor(d);
-    return d;
+    return a;
   } catch (const std::exception& e) {
-    return errorDecision(std::string("internal error: ") + e.what());
+    return {errorDecision(std::string("internal error: ") + e.what()), nullptr};
   } catch (...) {
-    return errorDecision("internal error");
+    return {errorDecision("internal error"), nullptr};
   }
 }
 

@@ -25,7 +25,7 @@ std::string describeAccess(const PathAccess& access) {
 
 bool judgePathAccesses(const CompiledPolicy& compiled, const CallView& view,
                        const std::vector<PathAccess>& accesses, std::optional<size_t> command_index,
-                       const std::string& command_text, Judgement& best, Decision& d) {
+                       const std::string& command_text, StrictestFinding& best, Decision& d) {
   if (compiled.path_rules.empty() || accesses.empty()) return false;
   std::vector<std::vector<PathAccess>> probes;
   probes.reserve(accesses.size());

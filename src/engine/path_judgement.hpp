@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "compiled_policy.hpp"
-#include "core/judgement.hpp"
+#include "engine/strictest_finding.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/decision.hpp"
 #include "toolguard/path_access.hpp"
@@ -24,7 +24,7 @@ namespace toolguard::detail {
 /// when a rule had a finding.
 bool judgePathAccesses(const CompiledPolicy& compiled, const CallView& view,
                        const std::vector<PathAccess>& accesses, std::optional<size_t> command_index,
-                       const std::string& command_text, Judgement& best, Decision& d);
+                       const std::string& command_text, StrictestFinding& best, Decision& d);
 
 /// "> (redirection) writes /w/.env", with "(-> TARGET)" when a link leads
 /// elsewhere: what a reason says about an access of a shell command.

@@ -9,8 +9,8 @@
 #include "commands/program_specs.hpp"
 #include "commands/safe_commands.hpp"
 #include "commands/shell_facts.hpp"
-#include "core/judgement.hpp"
 #include "engine/path_judgement.hpp"
+#include "engine/strictest_finding.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -52,7 +52,7 @@ const std::shared_ptr<const Rule>& unreadableProgramRule() {
 // denied, unless it is a known wrapper whose command is judged on its own.
 void judgeCommands(const CompiledPolicy& compiled, const ShellProgram& program,
                    const std::vector<const std::shared_ptr<const Rule>*>& rules,
-                   const CallView& view, bool allow_list, Judgement& best, Decision& d) {
+                   const CallView& view, bool allow_list, StrictestFinding& best, Decision& d) {
   std::vector<bool> wraps(program.commands.size(), false);
   for (const SimpleCommand& command : program.commands) {
     for (const ShellWrapper& w : command.wrappers) {
@@ -137,7 +137,7 @@ void judgeRules(const CompiledPolicy& compiled, const CallView& view, Decision& 
   const Policy& policy = compiled.policy;
   const ToolInfo& info = view.tool();
   const std::string& tool = view.toolName();
-  Judgement best;
+  StrictestFinding best;
   const bool allow_list = judgedAsAllowList(policy, info);
   bool granted = false;
   std::vector<const std::shared_ptr<const Rule>*> command_rules;

@@ -2,8 +2,10 @@
 #include "toolguard/guard.hpp"
 
 #include <exception>
+#include <stdexcept>
 
 #include "approval/approval_settling.hpp"
+#include "core/model_text.hpp"
 #include "llm_step.hpp"
 #include "overrule.hpp"
 #include "validator_step.hpp"
@@ -14,7 +16,7 @@ namespace {
 void refuseForRateLimit(Decision& d, const RateLimitAdmission& admission) {
   SourceLocation where = admission.limit ? admission.limit->source : d.source;
   detail::overrule(d, Verdict::Deny, DecisionBasis::RateLimit, std::move(where), admission.reason,
-                   "Blocked by toolguard: " + admission.reason + ".");
+                   detail::blockedText(admission.reason) + ".");
   d.policy_verdict = Verdict::Deny;
 }
 
@@ -22,7 +24,7 @@ void failClosed(Decision& d, const std::string& why) {
   if (d.verdict == Verdict::Abort) return;
   d.verdict = Verdict::Deny;
   d.reason = why;
-  d.model_reason = "Blocked by toolguard: " + why;
+  d.model_reason = detail::blockedText(why);
   if (!d.resolution.empty()) d.resolution += "; ";
   d.resolution += "denied: " + why;
 }
@@ -59,21 +61,40 @@ Decision Guard::decide(const ToolCall& call, RateLimitTicket& running) {
 
 Decision Guard::decide(const ToolCall& call, RateLimitTicket& running,
                        const CancellationToken& cancellation) {
-  Decision d = engine_.decide(call);
+  return settle(call, engine_.assess(call), running, cancellation);
+}
+
+Assessment Guard::assess(const ToolCall& call) const {
+  return engine_.assess(call);
+}
+
+Decision Guard::settle(const ToolCall& call, Assessment assessment) {
+  RateLimitTicket ticket;
+  return settle(call, std::move(assessment), ticket, CancellationToken{});
+}
+
+// The one path after the policy: escalate, the validator, rate limits, an
+// ask, then the audit log, each once and in that order.
+Decision Guard::settle(const ToolCall& call, Assessment assessment, RateLimitTicket& running,
+                       const CancellationToken& cancellation) {
+  Decision d = std::move(assessment.decision);
+  const CallView* view = assessment.subject ? &assessment.subject->view() : nullptr;
   try {
     d.id = detail::newDecisionId();
-    if (options_.llm_validator && d.policy_verdict == Verdict::Escalate &&
-        detail::needsApproval(d)) {
-      detail::consultLlmValidator(*options_.llm_validator, engine_, call, cancellation, d);
+    if (d.verdict == Verdict::Escalate) {
+      if (options_.llm_validator && view) {
+        detail::consultLlmValidator(*options_.llm_validator, *view, cancellation, d);
+      } else {
+        d.verdict = Verdict::Ask;
+        d.resolution = "escalate becomes ask: no LLM validator is configured";
+      }
     }
     if (options_.validator) {
       detail::consultValidator(options_, engine_.toolInfo(call.tool), call, cancellation, d);
     }
     RateLimitTicket ticket;
     bool limited = false;
-    // A headless ask (already deny) may still be allowed by a remembered
-    // approval: it counts against the limits too.
-    if ((!isFinal(d.verdict) || detail::needsApproval(d)) && !limiter_->empty()) {
+    if (!isFinal(d.verdict) && !limiter_->empty()) {
       RateLimitAdmission admission = limiter_->admit(call, engine_.toolInfo(call.tool));
       if (admission.admitted) {
         ticket = std::move(admission.ticket);
@@ -82,7 +103,8 @@ Decision Guard::decide(const ToolCall& call, RateLimitTicket& running,
         limited = true;
       }
     }
-    if (!limited && detail::needsApproval(d)) {
+    if (!limited && d.verdict == Verdict::Ask) {
+      if (!assessment.subject) throw std::logic_error("an ask without the call it is about");
       // The place is taken before settling, so a call over a limit is denied
       // without asking anyone. But a person may take minutes to answer, and
       // meanwhile the call neither runs nor should keep other calls out
@@ -91,12 +113,12 @@ Decision Guard::decide(const ToolCall& call, RateLimitTicket& running,
       // limits filled up meanwhile, the approved call is denied for the rate
       // limit (an "always allow" answer is still remembered).
       bool asked = false;
-      detail::ApprovalSettler settler{engine_, options_, *session_, [&] {
+      detail::ApprovalSettler settler{options_, *session_, [&] {
                                         ticket.cancel();
                                         ticket = RateLimitTicket();
                                         asked = true;
                                       }};
-      settler.settle(call, d);
+      settler.settle(assessment.subject, d);
       if (asked && d.verdict == Verdict::Allow && !limiter_->empty()) {
         RateLimitAdmission admission = limiter_->admit(call, engine_.toolInfo(call.tool));
         if (admission.admitted) {

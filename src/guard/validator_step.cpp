@@ -5,7 +5,7 @@
 #include <exception>
 #include <thread>
 
-#include "approval/approval_settling.hpp"
+#include "core/model_text.hpp"
 #include "overrule.hpp"
 
 namespace toolguard {
@@ -77,8 +77,7 @@ void applyAnswer(const ValidationResult& answer, Decision& d) {
   std::string reason =
       std::string("the validator ").append(abort ? "aborted" : "denied").append(" the call: ");
   overrule(d, abort ? Verdict::Abort : Verdict::Deny, DecisionBasis::Validator,
-           SourceLocation{"<validator>", 0, 0}, reason.append(why),
-           "Blocked by toolguard (validator): " + why);
+           SourceLocation{"<validator>", 0, 0}, reason.append(why), blockedText(why, "validator"));
   d.policy_verdict = d.verdict;
   d.extra = answer.extra;
 }
@@ -87,8 +86,7 @@ void applyAnswer(const ValidationResult& answer, Decision& d) {
 
 void consultValidator(const GuardOptions& options, const ToolInfo& tool, const ToolCall& call,
                       const CancellationToken& cancellation, Decision& d) {
-  const bool final = d.verdict == Verdict::Deny || d.verdict == Verdict::Abort;
-  if (final && !needsApproval(d)) return;  // the policy already refused it
+  if (isFinal(d.verdict)) return;  // the policy already refused it
   ValidationResult answer;
   try {
     auto input = std::make_shared<const ValidatorInput>(

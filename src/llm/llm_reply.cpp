@@ -1,7 +1,7 @@
 // Reading the validator model's answer: one line, ALLOW / DENY: r / ASK: r.
 #include <algorithm>
 
-#include "toolguard/llm_judgement.hpp"
+#include "toolguard/llm_review.hpp"
 
 namespace toolguard {
 namespace {

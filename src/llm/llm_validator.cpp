@@ -100,7 +100,7 @@ class Judging {
           const CancellationToken& cancellation)
       : settings_(settings), library_(library), view_(view), caller_(cancellation) {}
 
-  LlmJudgement run() {
+  LlmReview run() {
     judgement_.model = settings_.model;
     if (!settings_.usable()) {
       return fail("the LLM validator is not configured (enabled, base URL and model)");
@@ -129,7 +129,7 @@ class Judging {
   }
 
  private:
-  LlmJudgement converse(ChatRequest request, const std::vector<const GuardSkill*>& offered) {
+  LlmReview converse(ChatRequest request, const std::vector<const GuardSkill*>& offered) {
     detail::Deadline deadline(caller_, settings_.timeout);
     for (int turn = 1; turn <= settings_.max_turns; ++turn) {
       ChatEndpoint endpoint{settings_.base_url, settings_.model, settings_.api_key,
@@ -176,7 +176,7 @@ class Judging {
                 " turns");
   }
 
-  LlmJudgement read(const std::string& content) {
+  LlmReview read(const std::string& content) {
     LlmReplyReading reading = readLlmReply(content);
     judgement_.reading = reading.note;
     judgement_.verdict = reading.verdict;
@@ -185,7 +185,7 @@ class Judging {
     return finish();
   }
 
-  LlmJudgement fail(std::string why) {
+  LlmReview fail(std::string why) {
     judgement_.verdict = LlmVerdict::Ask;
     judgement_.answered = false;
     judgement_.reason = std::move(why);
@@ -193,7 +193,7 @@ class Judging {
     return finish();
   }
 
-  LlmJudgement finish() {
+  LlmReview finish() {
     judgement_.elapsed =
         std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started_);
     return std::move(judgement_);
@@ -204,7 +204,7 @@ class Judging {
   const CallView& view_;
   const CancellationToken& caller_;
   Clock::time_point started_ = Clock::now();
-  LlmJudgement judgement_;
+  LlmReview judgement_;
 };
 
 }  // namespace
@@ -213,8 +213,8 @@ LlmValidator::LlmValidator(LlmSettings settings, GuardSkillLibrary skills,
                            std::shared_ptr<LlmVerdictCache> cache)
     : settings_(std::move(settings)), skills_(std::move(skills)), cache_(std::move(cache)) {}
 
-LlmJudgement LlmValidator::judge(const CallView& view, const CancellationToken& cancellation,
-                                 bool use_cache) const {
+LlmReview LlmValidator::review(const CallView& view, const CancellationToken& cancellation,
+                               bool use_cache) const {
   try {
     const std::string& session = view.call().context.session;
     std::string key;  // empty: not cached (no session, cancelled, or not valid UTF-8)
@@ -225,17 +225,17 @@ LlmJudgement LlmValidator::judge(const CallView& view, const CancellationToken& 
       }
     }
     if (!key.empty()) {
-      if (std::optional<LlmJudgement> hit = cache_->find(session, key)) return *hit;
+      if (std::optional<LlmReview> hit = cache_->find(session, key)) return *hit;
     }
-    LlmJudgement judgement = Judging(settings_, skills_, view, cancellation).run();
+    LlmReview judgement = Judging(settings_, skills_, view, cancellation).run();
     if (!key.empty() && judgement.answered) cache_->store(session, key, judgement);
     return judgement;
   } catch (const std::exception& e) {
-    LlmJudgement failed;
+    LlmReview failed;
     failed.reason = std::string("the LLM validator failed: ") + e.what();
     return failed;
   } catch (...) {
-    LlmJudgement failed;
+    LlmReview failed;
     failed.reason = "the LLM validator failed";
     return failed;
   }

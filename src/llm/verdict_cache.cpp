@@ -38,8 +38,8 @@ std::string entryString(const json& entry, const char* name) {
   return it != entry.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-LlmJudgement fromCache(LlmVerdict verdict, std::string reason, std::string model) {
-  LlmJudgement j;
+LlmReview fromCache(LlmVerdict verdict, std::string reason, std::string model) {
+  LlmReview j;
   j.verdict = verdict;
   j.reason = std::move(reason);
   j.answered = true;
@@ -53,7 +53,7 @@ class MemoryCache : public LlmVerdictCache {
  public:
   explicit MemoryCache(size_t max_entries) : max_entries_(std::max<size_t>(max_entries, 1)) {}
 
-  std::optional<LlmJudgement> find(const std::string& session, const std::string& key) override {
+  std::optional<LlmReview> find(const std::string& session, const std::string& key) override {
     if (session.empty()) return std::nullopt;
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = entries_.find(session + '\0' + key);
@@ -61,7 +61,7 @@ class MemoryCache : public LlmVerdictCache {
     return fromCache(it->second.verdict, it->second.reason, it->second.model);
   }
 
-  void store(const std::string& session, const std::string& key, const LlmJudgement& j) override {
+  void store(const std::string& session, const std::string& key, const LlmReview& j) override {
     if (session.empty() || !j.answered) return;
     std::lock_guard<std::mutex> lock(mutex_);
     std::string full = session + '\0' + key;
@@ -103,7 +103,7 @@ class FileCache : public LlmVerdictCache {
  public:
   explicit FileCache(std::string dir) : dir_(std::move(dir)) {}
 
-  std::optional<LlmJudgement> find(const std::string& session, const std::string& key) override {
+  std::optional<LlmReview> find(const std::string& session, const std::string& key) override {
     if (session.empty()) return std::nullopt;
     std::string text;
     try {  // a regular file only (never a FIFO or a link), bounded in size
@@ -111,7 +111,7 @@ class FileCache : public LlmVerdictCache {
     } catch (const std::exception&) {
       return std::nullopt;  // missing or unusable: the model is asked again
     }
-    std::optional<LlmJudgement> found;
+    std::optional<LlmReview> found;
     size_t start = 0;
     while (start < text.size()) {
       size_t end = text.find('\n', start);
@@ -129,7 +129,7 @@ class FileCache : public LlmVerdictCache {
     return found;  // the last answer for the key wins
   }
 
-  void store(const std::string& session, const std::string& key, const LlmJudgement& j) override {
+  void store(const std::string& session, const std::string& key, const LlmReview& j) override {
     if (session.empty() || !j.answered) return;
     std::error_code ec;
     std::filesystem::create_directories(dir_, ec);

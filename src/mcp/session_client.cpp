@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "audit/audit_detail.hpp"
+#include "core/model_text.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/session.hpp"
 #include "mcp/session_answers.hpp"
@@ -23,9 +24,9 @@ constexpr const char* kBatchingVersion = "2025-03-26";
 /// What the model reads of a refusal; it always names toolguard, so the
 /// model can tell the guard's answer from the tool's.
 std::string refusalForModel(const Decision& d) {
-  if (d.model_reason.empty()) return "Blocked by toolguard: " + d.reason;
+  if (d.model_reason.empty()) return detail::blockedText(d.reason);
   if (d.model_reason.find("toolguard") == std::string::npos) {
-    return "Blocked by toolguard: " + d.model_reason;
+    return detail::blockedText(d.model_reason);
   }
   return d.model_reason;
 }
@@ -82,8 +83,8 @@ void Session::refuseAmbiguous(std::string_view line, const std::string& error) {
     MessageShape shape = shapeOf(*element);
     if (shape.kind == MessageKind::Request && shape.method == "tools/call") {
       auditMalformedCall(line, error);
-      reply(toolErrorResponse(shape.id, "Blocked by toolguard: the tool call is malformed (" +
-                                            error + "). Send each key once."));
+      reply(toolErrorResponse(shape.id, detail::blockedText("the tool call is malformed (" + error +
+                                                            "). Send each key once.")));
     } else if (shape.kind == MessageKind::Response) {
       std::unique_lock lock(mutex_);
       auto question = questions_.find(idKey(shape.id));
@@ -227,9 +228,17 @@ void Session::handleToolCall(const json& message, std::string_view line, json* b
     refuseUnlisted(message, line, (*params)["name"].get<std::string>());
     return;
   }
-  if (!list_first && guard->engine().decide(call).verdict != Verdict::Ask) {
-    settle(guard->decide(call), message, line, batch_forward);
-    return;
+  std::optional<Assessment> assessed;
+  if (!list_first) {
+    assessed = guard->assess(call);
+    const Verdict policy = assessed->decision.verdict;
+    const bool may_wait =
+        policy == Verdict::Escalate ||
+        (policy == Verdict::Ask && call.context.mode != InteractionMode::Headless);
+    if (!may_wait) {
+      settle(guard->settle(call, std::move(*assessed)), message, line, batch_forward);
+      return;
+    }
   }
   const std::string key = idKey(id);
   auto cancelled = std::make_shared<std::atomic<bool>>(false);
@@ -239,7 +248,8 @@ void Session::handleToolCall(const json& message, std::string_view line, json* b
     ++in_flight_;
   }
   auto decide = [self = shared_from_this(), guard, call = std::move(call), message,
-                 line = std::string(line), cancelled, key, list_first]() mutable {
+                 line = std::string(line), cancelled, key, list_first,
+                 assessed = std::move(assessed)]() mutable {
     bool unlisted = false;
     if (list_first) {
       self->listToolsForTheProxy();
@@ -248,7 +258,10 @@ void Session::handleToolCall(const json& message, std::string_view line, json* b
       unlisted = self->tools_listed_ && self->listed_tools_.count(call.tool) == 0;
     }
     std::optional<Decision> decision;
-    if (!unlisted) decision = guard->decide(call);
+    if (!unlisted) {
+      // Listed first: the guard now knows the tools' schemas, so it judges anew.
+      decision = assessed ? guard->settle(call, std::move(*assessed)) : guard->decide(call);
+    }
     bool drop;
     {
       std::lock_guard lock(self->mutex_);
@@ -273,9 +286,10 @@ void Session::handleToolCall(const json& message, std::string_view line, json* b
       deciding_.erase(key);
       --in_flight_;
     }
-    reply(toolErrorResponse(id, std::string("Blocked by toolguard: the call needs approval and "
-                                            "the proxy could not wait for it (") +
-                                    e.what() + ")"));
+    reply(toolErrorResponse(
+        id, detail::blockedText(std::string("the call needs approval and the proxy could not "
+                                            "wait for it (") +
+                                e.what() + ")")));
   }
 }
 
@@ -302,10 +316,10 @@ void Session::refuseUnlisted(const json& message, std::string_view line, const s
              "; refused, not forwarded)");
   auditMalformedCall(line.empty() ? toLine(message) : line, what);
   reply(toolErrorResponse(
-      message["id"], "Blocked by toolguard: " + what + ": it never listed one, so the call was " +
-                         "not sent. " +
-                         (offered.empty() ? std::string("It lists no tools you may call.")
-                                          : "Its tools are: " + names + ".")));
+      message["id"],
+      detail::blockedText(what + ": it never listed one, so the call was not sent. " +
+                          (offered.empty() ? std::string("It lists no tools you may call.")
+                                           : "Its tools are: " + names + "."))));
 }
 
 void Session::settle(const Decision& decision, const json& message, std::string_view line,

@@ -1,6 +1,8 @@
 // ToolOutcome: constructors, the model's view and JSON.
 #include "toolguard/tool_outcome.hpp"
 
+#include "core/model_text.hpp"
+
 namespace toolguard {
 
 std::string_view toString(OutcomeKind kind) {
@@ -46,20 +48,6 @@ ToolOutcome ToolOutcome::error(std::string reason) {
   return outcome;
 }
 
-namespace {
-
-// Reasons from the guard already start with "Blocked by toolguard"; others
-// (a filter's refusal) get the prefix so the model always recognises a block.
-std::string blockedSentence(const std::string& reason) {
-  static constexpr std::string_view kPrefix = "Blocked by toolguard";
-  if (reason.rfind(kPrefix, 0) == 0) return reason;
-  std::string text(kPrefix);
-  text.append(": ").append(reason.empty() ? "no reason given" : reason);
-  return text;
-}
-
-}  // namespace
-
 std::string ToolOutcome::modelContent() const {
   switch (kind) {
     case OutcomeKind::Result:
@@ -67,9 +55,9 @@ std::string ToolOutcome::modelContent() const {
                  ? result.get<std::string>()
                  : result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     case OutcomeKind::Denied:
-      return blockedSentence(reason);
+      return detail::asBlockedText(reason);
     case OutcomeKind::Aborted: {
-      std::string text = blockedSentence(reason);
+      std::string text = detail::asBlockedText(reason);
       text.append(" The generation was stopped.");
       return text;
     }

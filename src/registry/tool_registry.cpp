@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "approval/approval_settling.hpp"
+#include "core/model_text.hpp"
 #include "registry_state.hpp"
 #include "toolguard/json_schema.hpp"
 #include "toolguard/policy_loader.hpp"
@@ -181,7 +182,7 @@ ToolOutcome refuseUnrunnable(const ToolRegistry::Snapshot& snapshot, const ToolC
   d.verdict = d.policy_verdict = Verdict::Deny;
   d.basis = DecisionBasis::Error;
   d.reason = why;
-  d.model_reason = "Blocked by toolguard: " + why;
+  d.model_reason = detail::blockedText(why);
   d.source = SourceLocation{"<registry>", 0, 0};
   d.id = detail::newDecisionId();
   if (const auto& audit = snapshot.guard->options().audit_log) {

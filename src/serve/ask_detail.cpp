@@ -27,12 +27,16 @@ json findingJson(const RuleTrace& trace) {
 }  // namespace
 
 json askDetail(const ToolCall& call, const Decision& decision, const Engine* engine,
-               const AskOrigin& origin) {
+               const AskOrigin& origin, const CallView* viewed) {
   json detail = {{"machine", cleanMachine(origin.machine)}, {"peer", origin.peer}};
-  if (engine == nullptr) return detail;
-  const Policy& policy = engine->policy();
-  const CallView view(call, engine->toolInfo(call.tool), policy.paths.pathOptions(),
-                      &policy.paths.workspace_roots);
+  if (engine == nullptr && viewed == nullptr) return detail;
+  std::optional<CallView> here;
+  if (viewed == nullptr) {
+    const Policy& policy = engine->policy();
+    here.emplace(call, engine->toolInfo(call.tool), policy.paths.pathOptions(),
+                 &policy.paths.workspace_roots);
+  }
+  const CallView& view = viewed ? *viewed : *here;
   detail["command"] = view.command() ? json(*view.command()) : json(nullptr);
   json commands = json::array();
   if (const ShellProgram* program = view.shellProgram()) {

@@ -23,8 +23,9 @@ struct AskOrigin {
 /// [{"rule", "verdict", "reason"}]}], "findings": [...about the whole call],
 /// "paths": [{"field", "raw", "resolved", "inside_workspace"} or {"field",
 /// "raw", "refused"}]}: the findings are `decision`'s (none for a default
-/// Decision). `engine` may be null: then only the origin.
+/// Decision). `viewed`: the call as the Guard viewed it, else it is viewed
+/// here with `engine`'s policy; both null: only the origin.
 nlohmann::json askDetail(const ToolCall& call, const Decision& decision, const Engine* engine,
-                         const AskOrigin& origin);
+                         const AskOrigin& origin, const CallView* viewed = nullptr);
 
 }  // namespace toolguard::serve

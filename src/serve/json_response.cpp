@@ -1,14 +1,14 @@
 // The service's JSON answers.
 #include "json_response.hpp"
 
-#include "cli/call_json.hpp"
+#include "front/call_json.hpp"
 
 namespace toolguard::serve {
 
 HttpResponse jsonResponse(int status, const nlohmann::json& body) {
   HttpResponse r;
   r.status = status;
-  r.body = cli::dumpLine(body) + "\n";
+  r.body = front::dumpLine(body) + "\n";
   return r;
 }
 

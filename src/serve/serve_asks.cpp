@@ -10,7 +10,7 @@
 #include "approval/approval_matching.hpp"
 #include "approval/service_answer.hpp"
 #include "audit/audit_detail.hpp"
-#include "cli/call_json.hpp"
+#include "front/call_json.hpp"
 #include "serve/answer_rights.hpp"
 #include "serve/json_response.hpp"
 #include "serve/service_event.hpp"
@@ -73,7 +73,7 @@ std::string versionOf(const std::vector<store::AskRecord>& asks) {
 
 // The call an ask is about, read back from its record.
 std::optional<ToolCall> callOf(const store::AskRecord& ask) {
-  cli::ParsedCall parsed = cli::parseCall(ask.call, cli::CallFormat::Toolguard, "/");
+  front::ParsedCall parsed = front::parseCall(ask.call, front::CallFormat::Toolguard, "/");
   return parsed.call;
 }
 
@@ -117,8 +117,9 @@ store::AskRecord StoreAskHandler::record(const ApprovalRequest& request, const C
   store::AskRecord a;
   a.id = request.decision.id;
   a.call = toJson(request.call);
-  a.decision = cli::decisionToJson(request.decision, request.call.tool);
-  a.decision["detail"] = askDetail(request.call, request.decision, engine, origin);
+  a.decision = front::decisionToJson(request.decision, request.call.tool);
+  a.decision["detail"] = askDetail(request.call, request.decision, engine, origin,
+                                   request.subject ? &request.subject->view() : nullptr);
   a.decision["tool_metadata"] = toJson(request.tool);
   a.offer = offerJson(request.options, request.scopes, request.decision);
   a.created = detail::formatAuditTime(SystemClock::now());
@@ -172,15 +173,19 @@ store::AskRecord StoreAskHandler::queue(const ToolCall& call, const Decision& de
   if (store_.pendingAsksOf(caller.name) >= max_pending_) {
     throw TooManyAsks(tooManyAsks(caller.name, max_pending_));
   }
+  // Viewed once, for the offer and the detail the page shows.
   const Policy& policy = engine.policy();
-  const CallView view(call, engine.toolInfo(call.tool), policy.paths.pathOptions(),
-                      &policy.paths.workspace_roots);
+  auto subject = std::make_shared<const ViewedCall>(call, &engine.toolInfo(call.tool), std::nullopt,
+                                                    policy.paths.pathOptions(),
+                                                    &policy.paths.workspace_roots, nullptr);
+  const CallView& view = subject->view();
   ApprovalRequest request{call,
                           decision,
                           view.tool().metadata,
                           detail::approvalOptions(view, decision),
                           scopesFor(call.context),
-                          lifetime};
+                          lifetime,
+                          subject};
   store::AskRecord a = record(request, caller, SystemClock::now() + lifetime, &engine, origin);
   create(a);
   return a;
@@ -341,7 +346,7 @@ HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Ca
   }
   const nlohmann::json& in = *body.value;
   if (!in.contains("call")) return errorResponse(400, "call: required, a call as check takes it");
-  cli::ParsedCall parsed = cli::parseCall(in["call"], cli::CallFormat::Toolguard, "/");
+  front::ParsedCall parsed = front::parseCall(in["call"], front::CallFormat::Toolguard, "/");
   if (!parsed.call) return errorResponse(400, "call: " + parsed.error);
   if (!in.contains("decision") || !in["decision"].is_object()) {
     return errorResponse(400, "decision: required, an object (verdict, reason, rule)");

@@ -12,7 +12,7 @@
 
 #include "approval/store_file_io.hpp"
 #include "audit/audit_detail.hpp"
-#include "cli/unknown_command.hpp"
+#include "command_line/unknown_command.hpp"
 #include "serve/http_server.hpp"
 #include "serve/serve_service.hpp"
 #include "serve/store_commands.hpp"
@@ -347,7 +347,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() != 0) {
       if (std::optional<std::string> unknown =
-              cli::unknownOptionMessage(app, argc, argv, "toolguard serve")) {
+              command_line::unknownOptionMessage(app, argc, argv, "toolguard serve")) {
         std::cerr << "toolguard serve: " << *unknown << "\n";
         return kExitError;
       }

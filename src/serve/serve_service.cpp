@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #include "audit/audit_detail.hpp"
-#include "cli/call_json.hpp"
+#include "front/call_front.hpp"
 #include "serve/json_response.hpp"
 #include "serve/serve_approvals.hpp"
 #include "serve/serve_asks.hpp"
@@ -28,11 +28,11 @@ using Clock = std::chrono::steady_clock;
 // The most records one GET /v1/audit returns (and its default).
 constexpr size_t kMaxAuditPage = 1000;
 
-std::optional<cli::CallFormat> formatNamed(const std::string& name) {
-  if (name.empty() || name == "toolguard") return cli::CallFormat::Toolguard;
-  if (name == "claude") return cli::CallFormat::Claude;
-  if (name == "gemini") return cli::CallFormat::Gemini;
-  if (name == "gemini-hook") return cli::CallFormat::GeminiHook;
+std::optional<front::CallFormat> formatNamed(const std::string& name) {
+  if (name.empty() || name == "toolguard") return front::CallFormat::Toolguard;
+  if (name == "claude") return front::CallFormat::Claude;
+  if (name == "gemini") return front::CallFormat::Gemini;
+  if (name == "gemini-hook") return front::CallFormat::GeminiHook;
   return std::nullopt;
 }
 
@@ -111,7 +111,7 @@ struct Service::Impl {
   HttpResponse check(const HttpRequest& request, const Caller& caller) {
     const auto started = Clock::now();
     if (request.method != "POST") return errorResponse(405, "POST a call to /v1/check");
-    std::optional<cli::CallFormat> format = formatNamed(request.arg("format"));
+    std::optional<front::CallFormat> format = formatNamed(request.arg("format"));
     if (!format) {
       return errorResponse(400, "format: unknown '" + request.arg("format") +
                                     "' (toolguard, claude, gemini or gemini-hook)");
@@ -119,50 +119,60 @@ struct Service::Impl {
     std::optional<long> wait = seconds(request.arg("wait"));
     if (!wait) return errorResponse(400, "wait: a whole number of seconds");
     const bool async = request.arg("async") == "1" || request.arg("async") == "true";
+    const long waited = std::min<long>(*wait, options.max_wait.count());
+    std::shared_ptr<const Guards> g = current();
+    const std::shared_ptr<Guard> guard = waited > 0 ? g->waiting : g->reporting;
+    front::GuardSource guards;
+    guards.audit_log = store->audit();
+    guards.guard_for = [&guard](const ToolCall&) { return guard; };
+    front::InputOptions input;
+    input.format = *format;
+    input.format_name = request.arg("format").empty() ? "toolguard" : request.arg("format");
     // Where a call without a cwd was made: the client's directory (check
     // --server sends it), else the root.
     const std::string client_cwd = request.arg("cwd");
-    cli::ParsedCall parsed =
-        cli::parseCallText(request.body, *format, client_cwd.starts_with('/') ? client_cwd : "/");
-    if (!parsed.call) {
-      Decision d = cli::inputErrorDecision(parsed.error);
-      // Text that is not exactly one JSON value (bytes after it, a NUL, a
-      // second call) is refused whole: never judged by a part of it.
-      audit(malformedCallRecord(
-          MalformedCall{request.body, false, request.body.size(), parsed.error,
-                        request.arg("format").empty() ? "toolguard" : request.arg("format")},
-          d, std::chrono::system_clock::now()));
-      if (*format != cli::CallFormat::Toolguard) {
-        return errorResponse(400, "invalid hook input: " + parsed.error);
-      }
-      if (parsed.not_json) return errorResponse(400, "invalid call: " + parsed.error);
-      return jsonResponse(200, cli::renderDecision(d, "", *format));
-    }
-    ToolCall call = std::move(*parsed.call);
-    // The token's name is the agent: never one the request claims. A session
-    // belongs to its agent: another token naming the same session id must not
-    // reach its "always for this session" approvals, so the session is the
-    // tuple (token, session), never a joined string two pairs could share.
-    call.context.agent = caller.name;
-    if (!call.context.session.empty())
-      call.context.session = store::sessionKey(caller.name, call.context.session);
-    const long waited = std::min<long>(*wait, options.max_wait.count());
-    if (waited > 0) call.context.mode = InteractionMode::Interactive;  // the queue reaches a person
-    std::shared_ptr<const Guards> g = current();
-    Decision d;
+    input.default_cwd = client_cwd.starts_with('/') ? client_cwd : "/";
+    input.adjust = [&](ToolCall& call) {
+      // The token's name is the agent: never one the request claims. A
+      // session belongs to its agent: another token naming the same session
+      // id must not reach its "always for this session" approvals, so the
+      // session is the tuple (token, session), never a joined string two
+      // pairs could share.
+      call.context.agent = caller.name;
+      if (!call.context.session.empty())
+        call.context.session = store::sessionKey(caller.name, call.context.session);
+      if (waited > 0)
+        call.context.mode = InteractionMode::Interactive;  // the queue reaches a person
+    };
     const AskOrigin origin{request.header("x-toolguard-machine"), request.peer};
+    front::FrontDecision r;
     {
       AskScope scope(caller, Clock::now() + std::chrono::seconds(waited), origin,
                      &g->waiting->engine(), request.client_gone);
-      d = (waited > 0 ? g->waiting : g->reporting)->decide(call);
+      r = front::decideInput(request.body, input, guards);
     }
-    nlohmann::json out = cli::renderDecision(d, call.tool, *format);
+    if (!r.audit_problem.empty()) metrics.storeError();
+    if (r.outcome == front::FrontDecision::Outcome::Malformed) {
+      // Text that is not exactly one JSON value (bytes after it, a NUL, a
+      // second call) is refused whole: never judged by a part of it.
+      if (*format != front::CallFormat::Toolguard) {
+        return errorResponse(400, "invalid hook input: " + r.error);
+      }
+      if (r.not_json) return errorResponse(400, "invalid call: " + r.error);
+      return jsonResponse(200, front::renderDecision(r.decision, "", *format));
+    }
+    if (!r.call) {  // not judged, with no call read: the front's internal error
+      return jsonResponse(200, front::renderDecision(r.decision, "", *format));
+    }
+    const ToolCall& call = *r.call;
+    const Decision& d = r.decision;
+    nlohmann::json out = front::renderDecision(d, call.tool, *format);
     if (async && waited == 0 && d.verdict == Verdict::Ask) {
       try {
         store::AskRecord ask = asks->queue(call, d, g->reporting->engine(), caller,
                                            std::chrono::seconds(options.max_wait), origin);
         nlohmann::json link{{"id", ask.id}, {"expires", ask.expires}};
-        if (*format == cli::CallFormat::Toolguard) out["ask"] = link;
+        if (*format == front::CallFormat::Toolguard) out["ask"] = link;
       } catch (const TooManyAsks& e) {
         return errorResponse(429, e.what());
       } catch (const std::exception& e) {

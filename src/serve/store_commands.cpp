@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "audit/audit_detail.hpp"
-#include "cli/audit_line.hpp"
+#include "front/audit_line.hpp"
 #include "store/service_store.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/paths.hpp"
@@ -138,7 +138,7 @@ int query(const StoreOptions& o) {
                                               nlohmann::json::error_handler_t::replace)
               << "\n";
   } else {
-    for (const nlohmann::json& r : records) std::cout << cli::readableAuditLine(r, false) << "\n";
+    for (const nlohmann::json& r : records) std::cout << front::readableAuditLine(r, false) << "\n";
   }
   return 0;
 }
@@ -195,7 +195,7 @@ void addStoreCommands(CLI::App& app, int& exit_code) {
   verify_cmd->add_flag("--json", o->json, "Print the report as JSON");
   verify_cmd->callback([o, &exit_code] {
     guarded(exit_code,
-            [&] { return cli::printChainReport(open(*o)->verifyAudit(o->head), o->json); });
+            [&] { return front::printChainReport(open(*o)->verifyAudit(o->head), o->json); });
   });
 }
 

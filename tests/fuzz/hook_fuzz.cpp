@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cli/call_json.hpp"
+#include "front/call_json.hpp"
 #include "fuzz_input.hpp"
 #include "toolguard/policy_builder.hpp"
 
@@ -25,7 +25,7 @@ const toolguard::Engine& engine() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace toolguard;
-  using namespace toolguard::cli;
+  using namespace toolguard::front;
   fuzz::FuzzInput input(data, size);
   static const CallFormat formats[] = {CallFormat::Toolguard, CallFormat::Claude,
                                        CallFormat::Gemini, CallFormat::GeminiHook};

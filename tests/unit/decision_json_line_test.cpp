@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/call_json.hpp"
+#include "front/call_json.hpp"
 #include "toolguard/guard.hpp"
 #include "toolguard/policy_loader.hpp"
 #include "toolguard/policy_tests.hpp"
@@ -22,7 +22,7 @@ std::string readFile(const std::string& path) {
 }
 
 void expectSameLine(const Decision& d, const std::string& tool) {
-  EXPECT_EQ(cli::decisionJsonLine(d, tool), cli::dumpLine(cli::decisionToJson(d, tool)));
+  EXPECT_EQ(front::decisionJsonLine(d, tool), front::dumpLine(front::decisionToJson(d, tool)));
 }
 
 TEST(DecisionJsonLine, SameBytesOnTheShellCorpus) {
@@ -52,7 +52,7 @@ TEST(DecisionJsonLine, SameBytesWithEveryOptionalMember) {
   d.basis = DecisionBasis::LlmValidator;
   d.approval =
       ApprovalResolution{"terminal", "deny", "exact", "v", "session", "s1", "f", "no", "alice"};
-  auto llm = std::make_shared<LlmJudgement>();
+  auto llm = std::make_shared<LlmReview>();
   llm->verdict = LlmVerdict::Deny;
   llm->answered = true;
   llm->reason = "looks bad";

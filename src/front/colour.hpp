@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace toolguard::cli {
+namespace toolguard::front {
 
 /// Whether output to `fd` gets colour under `mode`: always; never; auto when
 /// `fd` is a terminal and NO_COLOR is unset or empty.
@@ -15,4 +15,4 @@ bool colourWanted(std::string_view mode, int fd);
 /// "abort" red, others as they are) when `on`, else `text` as it is.
 std::string paintVerdict(std::string_view verdict, const std::string& text, bool on);
 
-}  // namespace toolguard::cli
+}  // namespace toolguard::front

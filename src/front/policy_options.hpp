@@ -9,7 +9,7 @@
 #include "toolguard/engine.hpp"
 #include "toolguard/policy_loader.hpp"
 
-namespace toolguard::cli {
+namespace toolguard::front {
 
 /// Which policy layers to load.
 struct PolicyOptions {
@@ -56,4 +56,4 @@ class EngineProvider {
 /// The process's working directory.
 std::string currentDirectory();
 
-}  // namespace toolguard::cli
+}  // namespace toolguard::front

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-namespace toolguard::cli {
+namespace toolguard::command_line {
 
 /// "unknown command 'policy lnt' (did you mean 'policy lint'?)" when the words
 /// of argv name a sub-command that does not exist where one is required (or
@@ -22,4 +22,4 @@ std::optional<std::string> unknownCommandMessage(CLI::App& app, int argc, const 
 std::optional<std::string> unknownOptionMessage(CLI::App& app, int argc, const char* const* argv,
                                                 const std::string& program);
 
-}  // namespace toolguard::cli
+}  // namespace toolguard::command_line

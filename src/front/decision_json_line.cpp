@@ -2,10 +2,10 @@
 // order nlohmann's std::map gives decisionToJson (keys sorted), so both write
 // the same bytes (a unit test compares them on the shell corpus and on
 // settled asks).
-#include "cli/call_json.hpp"
+#include "front/call_json.hpp"
 #include "json/compact_dump.hpp"
 
-namespace toolguard::cli {
+namespace toolguard::front {
 namespace {
 
 using detail::BadUtf8;
@@ -53,7 +53,7 @@ void appendApproval(std::string& out, const ApprovalResolution& a) {
   o.close();
 }
 
-void appendLlm(std::string& out, const LlmJudgement& j) {
+void appendLlm(std::string& out, const LlmReview& j) {
   ObjectWriter o(out);
   o.key("answered") += j.answered ? "true" : "false";
   o.key("cached") += j.cached ? "true" : "false";
@@ -95,4 +95,4 @@ std::string decisionJsonLine(const Decision& d, const std::string& tool) {
   return out;
 }
 
-}  // namespace toolguard::cli
+}  // namespace toolguard::front

@@ -41,8 +41,8 @@ struct LlmExchange {
   std::string error;  ///< why no reply came ("" when one did)
 };
 
-/// The outcome of judging one call.
-struct LlmJudgement {
+/// The LLM validator's review of one escalated call: its verdict, why, and the exchanges.
+struct LlmReview {
   LlmVerdict verdict = LlmVerdict::Ask;
   /// Why: the model's reason, or why the model was not asked or not heard
   /// (skipped, timed out, malformed reply, ...).

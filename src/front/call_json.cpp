@@ -1,16 +1,17 @@
 // Calls in, decisions out, in toolguard's format and the agents' hook formats.
 // The agents' formats are described in docs/formats/.
-#include "cli/call_json.hpp"
+#include "front/call_json.hpp"
 
 #include <filesystem>
 #include <span>
 
+#include "core/model_text.hpp"
 #include "json/compact_dump.hpp"
 #include "policy/did_you_mean.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/strict_json.hpp"
 
-namespace toolguard::cli {
+namespace toolguard::front {
 namespace {
 
 using nlohmann::json;
@@ -292,12 +293,13 @@ json renderGeminiHook(const Decision& d, bool agent_asks) {
   }
   std::string reason = d.model_reason;
   if (d.verdict == Verdict::Ask || reason.empty()) {
-    const std::string who = d.rule_id.empty() ? "" : " (rule " + d.rule_id + ")";
-    reason = "Blocked by toolguard" + who + ": " +
-             (d.reason.empty() ? std::string("this call needs a person's approval") : d.reason) +
-             ". It needs a person's approval, and a Gemini CLI hook cannot ask for it. Tell the "
-             "user what you wanted to do and why; they can approve it with `toolguard approvals "
-             "add` (see `toolguard explain`) and ask you to retry.";
+    const std::string who = d.rule_id.empty() ? "" : "rule " + d.rule_id;
+    reason =
+        detail::blockedText(
+            d.reason.empty() ? std::string("this call needs a person's approval") : d.reason, who) +
+        ". It needs a person's approval, and a Gemini CLI hook cannot ask for it. Tell the "
+        "user what you wanted to do and why; they can approve it with `toolguard approvals "
+        "add` (see `toolguard explain`) and ask you to retry.";
   }
   json out = {{"decision", "deny"}, {"reason", reason}};
   if (d.verdict == Verdict::Abort) {
@@ -367,7 +369,7 @@ Decision inputErrorDecision(const std::string& message) {
   d.verdict = d.policy_verdict = Verdict::Deny;
   d.basis = DecisionBasis::Error;
   d.reason = "invalid call: " + message;
-  d.model_reason = "Blocked by toolguard: the tool call is malformed (" + message + ")";
+  d.model_reason = detail::blockedText("the tool call is malformed (" + message + ")");
   d.source = SourceLocation{"<input>", 0, 0};
   return d;
 }
@@ -405,7 +407,7 @@ json decisionToJson(const Decision& d, const std::string& tool) {
     out["approval"] = std::move(approval);
   }
   if (d.llm) {
-    const LlmJudgement& j = *d.llm;
+    const LlmReview& j = *d.llm;
     out["llm"] = {{"verdict", toString(j.verdict)},
                   {"answered", j.answered},
                   {"cached", j.cached},
@@ -448,4 +450,4 @@ json renderDecision(const Decision& d, const std::string& tool, CallFormat forma
   return decisionToJson(d, tool);
 }
 
-}  // namespace toolguard::cli
+}  // namespace toolguard::front

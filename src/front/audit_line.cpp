@@ -1,15 +1,15 @@
 // Audit records as readable lines, with the command or paths of the call.
-#include "cli/audit_line.hpp"
+#include "front/audit_line.hpp"
 
 #include <iostream>
 
-#include "cli/call_json.hpp"
-#include "cli/colour.hpp"
+#include "front/call_json.hpp"
+#include "front/colour.hpp"
 #include "toolguard/call_view.hpp"
 #include "toolguard/terminal_prompt.hpp"
 #include "toolguard/tool_catalog.hpp"
 
-namespace toolguard::cli {
+namespace toolguard::front {
 namespace {
 
 using nlohmann::json;
@@ -86,9 +86,9 @@ std::string readableAuditLine(const json& record, bool colour) {
   return line;
 }
 
-}  // namespace toolguard::cli
+}  // namespace toolguard::front
 
-namespace toolguard::cli {
+namespace toolguard::front {
 
 int printChainReport(const AuditChainReport& report, bool as_json) {
   if (as_json) {
@@ -124,4 +124,4 @@ int printChainReport(const AuditChainReport& report, bool as_json) {
   return report.ok() ? 0 : 1;
 }
 
-}  // namespace toolguard::cli
+}  // namespace toolguard::front

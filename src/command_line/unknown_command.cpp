@@ -1,11 +1,11 @@
 // Unknown sub-commands and options, at every level, with a suggestion.
-#include "cli/unknown_command.hpp"
+#include "command_line/unknown_command.hpp"
 
 #include <vector>
 
 #include "policy/did_you_mean.hpp"
 
-namespace toolguard::cli {
+namespace toolguard::command_line {
 
 std::optional<std::string> unknownCommandMessage(CLI::App& app, int argc, const char* const* argv) {
   CLI::App* current = &app;
@@ -107,4 +107,4 @@ std::optional<std::string> unknownOptionMessage(CLI::App& app, int argc, const c
   return std::nullopt;
 }
 
-}  // namespace toolguard::cli
+}  // namespace toolguard::command_line

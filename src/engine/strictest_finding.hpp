@@ -10,7 +10,7 @@
 namespace toolguard::detail {
 
 /// The strictest finding so far, the rule that gave it and the command it is about.
-struct Judgement {
+struct StrictestFinding {
   std::optional<Finding> finding;
   const Rule* rule = nullptr;
   std::string command;

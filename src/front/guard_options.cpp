@@ -1,12 +1,12 @@
 // The Guard of `toolguard check`: store, audit log and, with --prompt, the terminal.
-#include "cli/guard_options.hpp"
+#include "front/guard_options.hpp"
 
 #include <csignal>
 
 #include "toolguard/policy_loader.hpp"
 #include "toolguard/terminal_prompt.hpp"
 
-namespace toolguard::cli {
+namespace toolguard::front {
 
 std::string auditLogPath(const GuardCliOptions& options) {
   return options.audit_log.empty() ? toolguardHome(options.home) + "/audit.jsonl"
@@ -65,4 +65,4 @@ Guard& GuardProvider::forProject(const ProjectEngine& project) {
   return *guard;
 }
 
-}  // namespace toolguard::cli
+}  // namespace toolguard::front

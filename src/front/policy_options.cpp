@@ -1,11 +1,11 @@
 // Shared policy options and the per-project engine cache.
-#include "cli/policy_options.hpp"
+#include "front/policy_options.hpp"
 
 #include <filesystem>
 
 #include "toolguard/policy_builder.hpp"
 
-namespace toolguard::cli {
+namespace toolguard::front {
 
 std::string currentDirectory() {
   std::error_code ec;
@@ -42,4 +42,4 @@ const ProjectEngine& EngineProvider::forCwd(const std::string& cwd) {
   return *it->second;
 }
 
-}  // namespace toolguard::cli
+}  // namespace toolguard::front

@@ -7,10 +7,10 @@
 #include <memory>
 #include <string>
 
-#include "cli/policy_options.hpp"
+#include "front/policy_options.hpp"
 #include "toolguard/guard.hpp"
 
-namespace toolguard::cli {
+namespace toolguard::front {
 
 /// --home, --prompt, --approval-timeout, --audit-log, --no-audit.
 struct GuardCliOptions {
@@ -58,4 +58,4 @@ class GuardProvider {
   std::map<const Engine*, std::unique_ptr<Guard>> guards_;
 };
 
-}  // namespace toolguard::cli
+}  // namespace toolguard::front

@@ -9,7 +9,7 @@
 #include "toolguard/decision.hpp"
 #include "toolguard/tool_call.hpp"
 
-namespace toolguard::cli {
+namespace toolguard::front {
 
 /// Input and output formats of `check`: toolguard's own, Claude Code's
 /// PreToolUse hook, Gemini CLI's safety checker and Gemini CLI's BeforeTool hook.
@@ -68,4 +68,4 @@ std::string dumpLine(const nlohmann::json& value);
 /// A deny decision for input that could not be judged.
 Decision inputErrorDecision(const std::string& message);
 
-}  // namespace toolguard::cli
+}  // namespace toolguard::front

@@ -6,7 +6,7 @@
 
 #include "toolguard/audit_chain.hpp"
 
-namespace toolguard::cli {
+namespace toolguard::front {
 
 /// TIME VERDICT TOOL ["COMMAND" | "PATH" ...] [malformed] [rule=ID]
 /// [policy=VERDICT] [by=WHO] reason=TEXT: the command a shell tool ran or
@@ -25,4 +25,4 @@ std::string auditSubject(const nlohmann::json& record);
 /// Returns the exit status: 0 when every link holds, 1 when not.
 int printChainReport(const AuditChainReport& report, bool as_json);
 
-}  // namespace toolguard::cli
+}  // namespace toolguard::front

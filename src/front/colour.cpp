@@ -1,11 +1,11 @@
 // Verdicts in colour on a terminal.
-#include "cli/colour.hpp"
+#include "front/colour.hpp"
 
 #include <unistd.h>
 
 #include <cstdlib>
 
-namespace toolguard::cli {
+namespace toolguard::front {
 
 bool colourWanted(std::string_view mode, int fd) {
   if (mode == "always") return true;
@@ -25,4 +25,4 @@ std::string paintVerdict(std::string_view verdict, const std::string& text, bool
   return "\033[" + std::string(code) + "m" + text + "\033[0m";
 }
 
-}  // namespace toolguard::cli
+}  // namespace toolguard::front
