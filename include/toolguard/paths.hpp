@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "toolguard/expected.hpp"
+
 namespace toolguard {
 
 /// Makes `path` absolute and lexically normal: a leading `~` or `~/` becomes
@@ -105,9 +107,9 @@ PathValidation resolvePath(std::string_view base, std::string_view path,
 PathValidation validatePath(std::string_view base, std::string_view path,
                             const PathOptions& options = {});
 
-/// Why a path string is unacceptable (empty, control character, too long),
-/// or nullopt when its characters are fine. Names the offending byte offset.
-std::optional<std::string> pathCharacterError(std::string_view path);
+/// Fails, saying why, for a path string that is unacceptable (empty, a
+/// control character, too long); names the offending byte offset.
+Expected<void> checkPathCharacters(std::string_view path);
 
 /// Follows the symlinks of an absolute, lexically normal path component by
 /// component, as the kernel would, up to the first component that does not

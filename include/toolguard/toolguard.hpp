@@ -14,6 +14,7 @@
 #include "toolguard/chat_client.hpp"
 #include "toolguard/decision.hpp"
 #include "toolguard/engine.hpp"
+#include "toolguard/expected.hpp"
 #include "toolguard/guard.hpp"
 #include "toolguard/guard_skills.hpp"
 #include "toolguard/json_schema.hpp"

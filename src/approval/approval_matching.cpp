@@ -114,7 +114,7 @@ bool pathsMatch(const CallView& view, const std::string& pattern) {
 }
 
 bool patternCovers(const CallView& view, const std::string& pattern) {
-  if (patternProblem(view.tool(), pattern)) return false;
+  if (!checkApprovalPattern(view.tool(), pattern)) return false;
   bool any = false;
   if (isShellTool(view)) {
     const ShellProgram* program = view.shellProgram();
@@ -187,9 +187,9 @@ bool answersEveryAsk(const std::string& rule, const Decision& decision) {
   return rule.empty() ? decision.basis != DecisionBasis::Rule : any;
 }
 
-std::optional<std::string> patternProblem(const ToolInfo& tool, const std::string& pattern) {
+Expected<void> checkApprovalPattern(const ToolInfo& tool, const std::string& pattern) {
   size_t start = pattern.find_first_not_of(' ');
-  if (start == std::string::npos) return "the pattern is empty";
+  if (start == std::string::npos) return fail("the pattern is empty");
   bool shell = tool.kind == ToolKind::Shell || !tool.command_arg.empty();
   if (!shell) {
     // Too broad when it matches places no approval should reach at once.
@@ -199,22 +199,24 @@ std::optional<std::string> patternProblem(const ToolInfo& tool, const std::strin
       everywhere = everywhere && matchesWhole(regex, probe);
     }
     if (everywhere) {
-      return "the pattern \"" + pattern + "\" covers every path: approve the whole tool instead";
+      return fail("the pattern \"" + pattern +
+                  "\" covers every path: approve the whole tool instead");
     }
-    return std::nullopt;
+    return {};
   }
   std::string name = pattern.substr(start, pattern.find(' ', start) - start);
   if (name.find_first_of("*?[") != std::string::npos) {
-    return "the command name in \"" + pattern + "\" is a wildcard: it would approve any command";
+    return fail("the command name in \"" + pattern +
+                "\" is a wildcard: it would approve any command");
   }
   if (!patternCommandOf(patternTokens(pattern))) {
-    return "\"" + pattern.substr(start) +
-           "\" can be remembered only for calls of the exact command: a pattern may name only "
-           "a command that runs no project code and no code given to it, and whose options "
-           "toolguard knows (" +
-           patternCommandList() + ")";
+    return fail("\"" + pattern.substr(start) +
+                "\" can be remembered only for calls of the exact command: a pattern may name "
+                "only a command that runs no project code and no code given to it, and whose "
+                "options toolguard knows (" +
+                patternCommandList() + ")");
   }
-  return std::nullopt;
+  return {};
 }
 
 bool approvalCovers(const ApprovalEntry& entry, const CallView& view, const Decision& decision) {

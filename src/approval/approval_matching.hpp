@@ -8,6 +8,7 @@
 
 #include "toolguard/approval.hpp"
 #include "toolguard/call_view.hpp"
+#include "toolguard/expected.hpp"
 
 namespace toolguard::detail {
 
@@ -35,8 +36,8 @@ std::string askingRule(const Decision& decision);
 /// "": no rule asked).
 bool answersEveryAsk(const std::string& rule, const Decision& decision);
 
-/// Why `pattern` may not be remembered for `tool` (too broad, or over a
-/// command that runs arbitrary code), or nullopt when it may.
-std::optional<std::string> patternProblem(const ToolInfo& tool, const std::string& pattern);
+/// Fails, saying why, when `pattern` may not be remembered for `tool` (too
+/// broad, or over a command that runs arbitrary code).
+Expected<void> checkApprovalPattern(const ToolInfo& tool, const std::string& pattern);
 
 }  // namespace toolguard::detail

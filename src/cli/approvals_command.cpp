@@ -122,8 +122,8 @@ int runAdd(const ApprovalsOptions& o) {
     return kExitError;
   }
   if (!o.pattern.empty()) {
-    if (std::optional<std::string> problem = detail::patternProblem(tool, o.pattern)) {
-      std::cerr << "toolguard: not added: " << *problem << "\n";
+    if (Expected<void> pattern = detail::checkApprovalPattern(tool, o.pattern); !pattern) {
+      std::cerr << "toolguard: not added: " << pattern.error() << "\n";
       return kExitError;
     }
   }

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "option_table.hpp"
+#include "toolguard/expected.hpp"
 
 namespace toolguard::detail {
 
@@ -39,12 +40,12 @@ std::span<const ProgramSpec> fileToolSpecs();
 /// Programs that run another command: their own options (table_wrappers.cpp).
 std::span<const ProgramSpec> wrapperSpecs();
 
-/// True when a command that runs another one (timeout, env, uv run, npx,
-/// ...) is known by its own words: a table reads them, up to the command
-/// it runs. Shells, eval, sudo and the like, xargs and find are judged by
-/// the rules that follow what they run, and pass here. `why` names what is
-/// not known.
-bool wrapperIsKnown(const CommandScene& scene, std::string& why);
+/// Succeeds when a command that runs another one (timeout, env, uv run,
+/// npx, ...) is known by its own words: a table reads them, up to the
+/// command it runs. Shells, eval, sudo and the like, xargs and find are
+/// judged by the rules that follow what they run, and pass here. Fails
+/// naming what is not known.
+Expected<void> checkWrapperKnown(const CommandScene& scene);
 
 /// The spec for "grep", "git log", "git stash list", ...; nullptr when none.
 const ProgramSpec* findProgramSpec(std::string_view command);

@@ -188,7 +188,7 @@ std::span<const ProgramSpec> wrapperSpecs() {
 // given by name (--rcfile, --init-file), interactive mode (which reads
 // ~/.bashrc, and the file --rcfile names), restricted-mode tricks and debug
 // hooks are not; neither is any option not listed here.
-bool shellOwnWordsAreKnown(const std::vector<ShellWord>& words, bool bash, std::string& why) {
+Expected<void> checkShellOwnWords(const std::vector<ShellWord>& words, bool bash) {
   static constexpr std::string_view kSetOptions[] = {
       "errexit",   "nounset", "pipefail",  "xtrace",   "verbose",   "noglob",
       "noclobber", "posix",   "allexport", "errtrace", "functrace", "noexec"};
@@ -201,18 +201,16 @@ bool shellOwnWordsAreKnown(const std::vector<ShellWord>& words, bool bash, std::
   for (size_t i = 1; i < words.size(); ++i) {
     const ShellWord& w = words[i];
     if (w.dynamic) {
-      why = "a word of the shell's own options is known only at run time";
-      return false;
+      return fail("a word of the shell's own options is known only at run time");
     }
     const std::string& t = w.text;
-    if (t == "--" || t == "-" || t.size() < 2 || (t[0] != '-' && t[0] != '+')) return true;
+    if (t == "--" || t == "-" || t.size() < 2 || (t[0] != '-' && t[0] != '+')) return {};
     if (t.starts_with("--")) {
       if (t == "--norc" || t == "--noprofile" || t == "--posix" || t == "--login" ||
           t == "--noediting" || t == "--verbose") {
         continue;
       }
-      why = "the shell option " + t + " is not known to be harmless";
-      return false;
+      return fail("the shell option " + t + " is not known to be harmless");
     }
     // A cluster of letters; -o/+o and -O/+O take the next word; -c ends
     // the options (the script follows).
@@ -225,9 +223,9 @@ bool shellOwnWordsAreKnown(const std::vector<ShellWord>& words, bool bash, std::
         if (k + 1 != t.size() || i + 1 >= words.size() || words[i + 1].dynamic ||
             !(letter == 'o' ? listed(words[i + 1].text, kSetOptions)
                             : listed(words[i + 1].text, kShoptOptions))) {
-          why = std::string("the shell option -") + letter + " " +
-                (i + 1 < words.size() ? words[i + 1].text : "") + " is not known to be harmless";
-          return false;
+          return fail(std::string("the shell option -") + letter + " " +
+                      (i + 1 < words.size() ? words[i + 1].text : "") +
+                      " is not known to be harmless");
         }
         ++i;
         continue;
@@ -237,20 +235,19 @@ bool shellOwnWordsAreKnown(const std::vector<ShellWord>& words, bool bash, std::
         continue;
       }
       if (std::string_view("euxvfnlsCaEThB").find(letter) == std::string_view::npos) {
-        why = std::string("the shell option -") + letter + " is not known to be harmless";
-        return false;
+        return fail(std::string("the shell option -") + letter + " is not known to be harmless");
       }
     }
-    if (ends) return true;
+    if (ends) return {};
   }
-  return true;
+  return {};
 }
 
 // find's own words with its -exec/-execdir/-ok/-okdir parts taken out (they
 // are judged as the commands they run): every one must be what the find
 // table knows harmless, so `find . -exec true \; -delete` and `-fprint FILE`
 // are not taken for a wrapper that only runs its command.
-bool findOwnWordsAreKnown(const CommandScene& scene, std::string& why) {
+Expected<void> checkFindOwnWords(const CommandScene& scene) {
   SimpleCommand own = scene.command;
   own.words.clear();
   const std::vector<ShellWord>& words = scene.command.words;
@@ -268,57 +265,52 @@ bool findOwnWordsAreKnown(const CommandScene& scene, std::string& why) {
   }
   const ProgramSpec* spec = programSpec("find");
   if (spec == nullptr) {
-    why = "find's own options are not known";
-    return false;
+    return fail("find's own options are not known");
   }
   const CommandScene own_scene{own, scene.program, scene.view, scene.home};
   const TableParse parse = parseWithTable(*spec, own.arguments(), &own_scene);
   if (!parse.known()) {
-    why = "find " + parse.unknown;
-    return false;
+    return fail("find " + parse.unknown);
   }
-  return true;
+  return {};
 }
 
-bool wrapperIsKnown(const CommandScene& scene, std::string& why) {
+Expected<void> checkWrapperKnown(const CommandScene& scene) {
   const std::string_view name = scene.command.commandName();
   // A shell runs only the commands of its script, each judged on its own.
-  if (runsBashScripts(name)) return shellOwnWordsAreKnown(scene.command.words, name == "bash", why);
+  if (runsBashScripts(name)) return checkShellOwnWords(scene.command.words, name == "bash");
   // An interpreter whose code runs a command runs the rest of that code too:
   // it is never only a wrapper (`python3 <<< "os.system('ls'); ..."`).
   if (isInterpreter(name)) {
-    why = "'" + std::string(name) + "' runs code besides the commands found in it";
-    return false;
+    return fail("'" + std::string(name) + "' runs code besides the commands found in it");
   }
-  if (name == "find") return findOwnWordsAreKnown(scene, why);
+  if (name == "find") return checkFindOwnWords(scene);
   // parallel's own options can send its commands elsewhere (-S HOST) or
   // feed them anything (--pipe): only `parallel CMD ... ::: ARGS`.
   if (name == "parallel") {
     const std::vector<ShellWord>& words = scene.command.words;
     if (words.size() < 2 || words[1].dynamic || words[1].text.starts_with('-')) {
-      why = "parallel's own options are not known to be harmless";
-      return false;
+      return fail("parallel's own options are not known to be harmless");
     }
-    return true;
+    return {};
   }
   // Followed by the rules that judge what they run: shells and eval (the
   // text), sudo and the like (privilege), xargs (the command and its
   // run-time arguments).
   if (oneOf(name, {"sudo", "doas", "pkexec", "su", "busybox", "eval", "command", "builtin", "exec",
                    "xargs"})) {
-    return true;
+    return {};
   }
   const ProgramSpec* spec = programSpec(name);
   if (spec == nullptr) {
-    why = "'" + std::string(name) + "' runs another command and its own options are not known";
-    return false;
+    return fail("'" + std::string(name) +
+                "' runs another command and its own options are not known");
   }
   const TableParse parse = parseWithTable(*spec, scene.command.arguments(), &scene);
   if (!parse.known()) {
-    why = parse.unknown;
-    return false;
+    return fail(parse.unknown);
   }
-  return true;
+  return {};
 }
 
 }  // namespace toolguard::detail

@@ -264,14 +264,14 @@ bool hasNonAscii(std::string_view text) {
   return std::any_of(text.begin(), text.end(), [](char c) { return (c & 0x80) != 0; });
 }
 
-std::optional<std::string> pathGlobProblem(std::string_view glob) {
+Expected<void> checkPathGlob(std::string_view glob) {
   // Written only for a glob with a problem: every glob of every policy comes here.
   const auto quoted = [glob] { return "path glob '" + std::string(glob) + "'"; };
-  if (glob.empty()) return quoted() + " is empty";
+  if (glob.empty()) return fail(quoted() + " is empty");
   if (glob.starts_with('~') && glob != "~" && !glob.starts_with("~/")) {
-    return quoted() +
-           " can never match: only `~/` (the home directory) is expanded; write the "
-           "other user's home as an absolute path";
+    return fail(quoted() +
+                " can never match: only `~/` (the home directory) is expanded; write the "
+                "other user's home as an absolute path");
   }
   // Components `.` and `..` are gone from every path compared (a leading `./`
   // is the cwd and fine).
@@ -282,16 +282,16 @@ std::optional<std::string> pathGlobProblem(std::string_view glob) {
     if (slash == std::string_view::npos) slash = rest.size();
     const std::string_view part = rest.substr(start, slash - start);
     if (part == "..") {
-      return quoted() +
-             " can never match: paths are compared with `..` resolved; write where it leads "
-             "(an absolute path, `~/...`, or `./...` below the cwd)";
+      return fail(quoted() +
+                  " can never match: paths are compared with `..` resolved; write where it "
+                  "leads (an absolute path, `~/...`, or `./...` below the cwd)");
     }
     if (part == "." && !(start == 0 && slash == rest.size())) {
-      return quoted() + " can never match: paths are compared with `.` removed";
+      return fail(quoted() + " can never match: paths are compared with `.` removed");
     }
     start = slash + 1;
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace toolguard::detail

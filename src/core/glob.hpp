@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "toolguard/expected.hpp"
+
 namespace toolguard::detail {
 
 /// `*` any run of characters, `?` one character, `[...]` a class; the rest literal.
@@ -56,9 +58,9 @@ bool lastComponentEndsWith(std::string_view path, std::string_view suffix, bool 
 /// True when `text` has a byte outside ASCII.
 bool hasNonAscii(std::string_view text);
 
-/// Why a path glob can never match a path as toolguard compares paths
-/// (absolute, `.` and `..` resolved, `~` the home directory), or nullopt when
-/// it can: `../x`, `a/../b`, `a/./b`, `~user/x`, an empty glob.
-std::optional<std::string> pathGlobProblem(std::string_view glob);
+/// Fails, saying why, for a path glob that can never match a path as
+/// toolguard compares paths (absolute, `.` and `..` resolved, `~` the home
+/// directory): `../x`, `a/../b`, `a/./b`, `~user/x`, an empty glob.
+Expected<void> checkPathGlob(std::string_view glob);
 
 }  // namespace toolguard::detail

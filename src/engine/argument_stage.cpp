@@ -30,17 +30,18 @@ std::optional<std::string> schemaError(const CompiledPolicy& compiled, const std
 
 }  // namespace
 
-std::optional<std::string> argumentShapeError(const ToolCall& call, const ArgumentLimits& limits) {
-  if (!call.args.is_object() && !call.args.is_null()) return "args: expected a JSON object";
+Expected<void> checkArgumentShape(const ToolCall& call, const ArgumentLimits& limits) {
+  if (!call.args.is_object() && !call.args.is_null()) return fail("args: expected a JSON object");
   const size_t max_depth = std::min(limits.max_depth, kMaxArgumentDepth);
   if (jsonDepth(call.args, max_depth + 1) > max_depth) {
-    return "args: nested deeper than " + std::to_string(max_depth) +
-           " levels (limits.max_argument_depth)";
+    return fail("args: nested deeper than " + std::to_string(max_depth) +
+                " levels (limits.max_argument_depth)");
   }
   if (const size_t size = jsonSize(call.args, limits.max_bytes); size > limits.max_bytes) {
-    return "args: larger than " + byteCount(limits.max_bytes) + " (limits.max_argument_bytes)";
+    return fail("args: larger than " + byteCount(limits.max_bytes) +
+                " (limits.max_argument_bytes)");
   }
-  return std::nullopt;
+  return {};
 }
 
 namespace {
@@ -56,15 +57,15 @@ bool sameIgnoringCase(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-std::optional<std::string> argumentNameError(const ToolCall& call, const ToolInfo& tool) {
-  if (!call.args.is_object() || call.args.size() < 1) return std::nullopt;
+Expected<void> checkArgumentNames(const ToolCall& call, const ToolInfo& tool) {
+  if (!call.args.is_object() || call.args.size() < 1) return {};
   for (auto it = call.args.begin(); it != call.args.end(); ++it) {
     const std::string& name = it.key();
     for (auto other = std::next(it); other != call.args.end(); ++other) {
       if (sameIgnoringCase(name, other.key())) {
-        return "args: \"" + name + "\" and \"" + other.key() +
-               "\" differ only in case (a tool that reads names without regard to case could "
-               "run either)";
+        return fail("args: \"" + name + "\" and \"" + other.key() +
+                    "\" differ only in case (a tool that reads names without regard to case "
+                    "could run either)");
       }
     }
     const auto read_in_other_case = [&](const std::string& read) {
@@ -76,11 +77,11 @@ std::optional<std::string> argumentNameError(const ToolCall& call, const ToolInf
       if (read == nullptr && read_in_other_case(path)) read = &path;
     }
     if (read != nullptr) {
-      return "args: \"" + name + "\" is the argument \"" + *read + "\" of " + call.tool +
-             " in another case, which the guard does not read";
+      return fail("args: \"" + name + "\" is the argument \"" + *read + "\" of " + call.tool +
+                  " in another case, which the guard does not read");
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 ArgumentOutcome checkArguments(const CompiledPolicy& compiled, const ToolCall& call) {

@@ -6,20 +6,21 @@
 #include <string>
 
 #include "compiled_policy.hpp"
+#include "toolguard/expected.hpp"
 #include "toolguard/tool_call.hpp"
 
 namespace toolguard::detail {
 
-/// Why the arguments are refused before anything looks at them (too large,
-/// too deep, not an object), or nullopt.
-std::optional<std::string> argumentShapeError(const ToolCall& call, const ArgumentLimits& limits);
+/// Fails, saying why, when the arguments are refused before anything looks
+/// at them (too large, too deep, not an object).
+Expected<void> checkArgumentShape(const ToolCall& call, const ArgumentLimits& limits);
 
 /// Why argument names are refused: two names that differ only in case, or a
 /// name that is one the guard reads for `tool` (its command or path
 /// arguments) in another case. Some tools read names without regard to case
 /// (Go's encoding/json does), so such a call could run what the guard did not
-/// judge. nullopt when the names are fine.
-std::optional<std::string> argumentNameError(const ToolCall& call, const ToolInfo& tool);
+/// judge. Fails saying which names.
+Expected<void> checkArgumentNames(const ToolCall& call, const ToolInfo& tool);
 
 /// What the schema and the hooks made of the arguments.
 struct ArgumentOutcome {

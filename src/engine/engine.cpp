@@ -153,8 +153,8 @@ Assessment assessCall(const std::shared_ptr<const detail::CompiledPolicy>& share
                       const ToolCall& call, std::string& binding) {
   const detail::CompiledPolicy& compiled = *shared;
   const Policy& policy = compiled.policy;
-  if (std::optional<std::string> problem = detail::argumentShapeError(call, policy.limits)) {
-    return {errorDecision(std::move(*problem)), nullptr};
+  if (Expected<void> shape = detail::checkArgumentShape(call, policy.limits); !shape) {
+    return {errorDecision(shape.error()), nullptr};
   }
   // An MCP tool the policy's catalog does not list (a hook call names it
   // without its schema) is read as the MCP proxy reads a listed one:
@@ -165,8 +165,8 @@ Assessment assessCall(const std::shared_ptr<const detail::CompiledPolicy>& share
     inferred = detail::mcpToolFromArguments(call, policy.default_verdict);
   }
   const ToolInfo& info = inferred ? *inferred : policy.tools.resolve(call.tool);
-  if (std::optional<std::string> problem = detail::argumentNameError(call, info)) {
-    return {errorDecision(std::move(*problem)), nullptr};
+  if (Expected<void> names = detail::checkArgumentNames(call, info); !names) {
+    return {errorDecision(names.error()), nullptr};
   }
   auto subject = std::make_shared<const ViewedCall>(call, &info, std::move(inferred),
                                                     policy.paths.pathOptions(),

@@ -82,7 +82,6 @@ void judgeCommands(const CompiledPolicy& compiled, const ShellProgram& program,
     // commands it runs, which are in the program too.
     // A wrapper's own words must be known too (`uv run --with PKG`, `npx
     // PKG`, `env -C /tmp make` run more than the command they wrap).
-    std::string wrapper_unknown;
     if (allow_list) {
       // Every command needs the list, a bare redirection too; and a rule
       // about a command's words says nothing about files its redirections
@@ -95,8 +94,8 @@ void judgeCommands(const CompiledPolicy& compiled, const ShellProgram& program,
         return std::any_of(accesses.begin(), accesses.end(),
                            [](const PathAccess& a) { return a.kind == PathAccessKind::Write; });
       };
-      if (!granted && !(wraps[c] && !command.words.empty() &&
-                        wrapperIsKnown(scene, wrapper_unknown) && !writes())) {
+      if (!granted &&
+          !(wraps[c] && !command.words.empty() && checkWrapperKnown(scene) && !writes())) {
         not_listed = command.words.empty() ? "the redirection '" + command.text + "'"
                                            : "the command '" + command.nameWithSubcommand() + "'";
       } else if (std::any_of(command.redirects.begin(), command.redirects.end(),
@@ -111,10 +110,11 @@ void judgeCommands(const CompiledPolicy& compiled, const ShellProgram& program,
         continue;
       }
     }
+    Expected<void> wrapper_known;
     if (!found && !rules.empty() && !command.words.empty() && wraps[c] &&
-        !wrapperIsKnown(scene, wrapper_unknown)) {
+        !(wrapper_known = checkWrapperKnown(scene))) {
       Finding unknown{Verdict::Escalate, "the command '" + command.nameWithSubcommand() +
-                                             "' runs another, and " + wrapper_unknown};
+                                             "' runs another, and " + wrapper_known.error()};
       best.consider(unknown, unknownCommandRule().get(), command.text);
       d.consulted.push_back(RuleTrace{unknownCommandRule(), std::move(unknown), c});
     }

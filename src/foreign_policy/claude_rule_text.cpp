@@ -18,27 +18,23 @@ bool validToolName(const std::string& name) {
 
 }  // namespace
 
-std::optional<ClaudeRuleText> splitClaudeRule(const std::string& rule, std::string& error) {
+Expected<ClaudeRuleText> splitClaudeRule(const std::string& rule) {
   if (rule.empty()) {
-    error = "empty permission rule";
-    return std::nullopt;
+    return fail("empty permission rule");
   }
   ClaudeRuleText out;
   const size_t open = rule.find('(');
   out.tool = rule.substr(0, open);
   if (!validToolName(out.tool)) {
-    error = "'" + rule + "' is not a permission rule (expected Tool or Tool(specifier))";
-    return std::nullopt;
+    return fail("'" + rule + "' is not a permission rule (expected Tool or Tool(specifier))");
   }
   if (open == std::string::npos) return out;
   if (rule.back() != ')' || rule.size() < open + 2) {
-    error = "'" + rule + "': the specifier has no closing parenthesis";
-    return std::nullopt;
+    return fail("'" + rule + "': the specifier has no closing parenthesis");
   }
   out.specifier = rule.substr(open + 1, rule.size() - open - 2);
   if (out.specifier->find_first_not_of(" \t") == std::string::npos) {
-    error = "'" + rule + "': empty specifier (write the bare tool name to match every use)";
-    return std::nullopt;
+    return fail("'" + rule + "': empty specifier (write the bare tool name to match every use)");
   }
   return out;
 }

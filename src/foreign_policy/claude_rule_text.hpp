@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "toolguard/expected.hpp"
 #include "toolguard/rule_spec.hpp"
 
 namespace toolguard::detail {
@@ -18,9 +19,9 @@ struct ClaudeRuleText {
 };
 
 /// Splits `Tool` / `Tool(specifier)`; parentheses inside the specifier are
-/// literal. Returns an error message for anything else (empty, no closing
+/// literal. Fails, saying why, for anything else (empty, no closing
 /// parenthesis, a tool name with characters tool names never have).
-std::optional<ClaudeRuleText> splitClaudeRule(const std::string& rule, std::string& error);
+Expected<ClaudeRuleText> splitClaudeRule(const std::string& rule);
 
 /// Everything a mapper needs to know about the rule it maps.
 struct ClaudeRuleContext {

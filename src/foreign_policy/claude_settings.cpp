@@ -57,10 +57,9 @@ void readRule(Import& im, const nlohmann::json& value, const std::string& pointe
   rule.verdict = verdict;
   rule.where = where;
   rule.anchors = im.location.anchors;
-  std::string error;
-  const std::optional<ClaudeRuleText> text = splitClaudeRule(rule.text, error);
+  const Expected<ClaudeRuleText> text = splitClaudeRule(rule.text);
   if (!text) {
-    im.errors.push_back({where, error});
+    im.errors.push_back({where, text.error()});
     return;
   }
   try {
@@ -108,8 +107,8 @@ void readDirectories(Import& im, const nlohmann::json& value, const std::string&
       continue;
     }
     const std::string dir = value[i].get<std::string>();
-    if (std::optional<std::string> problem = pathCharacterError(dir)) {
-      im.errors.push_back({where, "permissions.additionalDirectories: " + *problem});
+    if (Expected<void> characters = checkPathCharacters(dir); !characters) {
+      im.errors.push_back({where, "permissions.additionalDirectories: " + characters.error()});
       continue;
     }
     im.out.document.workspace_roots.push_back(dir);

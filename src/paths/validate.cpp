@@ -13,34 +13,34 @@ constexpr size_t kMaxPathBytes = 4096;
 
 }  // namespace
 
-std::optional<std::string> pathCharacterError(std::string_view path) {
-  if (path.empty()) return "empty path";
+Expected<void> checkPathCharacters(std::string_view path) {
+  if (path.empty()) return fail("empty path");
   if (path.size() > kMaxPathBytes) {
-    return "path is " + std::to_string(path.size()) + " bytes long (at most " +
-           std::to_string(kMaxPathBytes) + ")";
+    return fail("path is " + std::to_string(path.size()) + " bytes long (at most " +
+                std::to_string(kMaxPathBytes) + ")");
   }
   for (size_t i = 0; i < path.size(); ++i) {
     const auto c = static_cast<unsigned char>(path[i]);
     if (c < 0x20 || c == 0x7F) {
       char code[8];
       std::snprintf(code, sizeof code, "0x%02X", c);
-      return std::string(c == 0 ? "NUL byte" : "control character ") + (c == 0 ? "" : code) +
-             " at byte " + std::to_string(i) + " of the path";
+      return fail(std::string(c == 0 ? "NUL byte" : "control character ") + (c == 0 ? "" : code) +
+                  " at byte " + std::to_string(i) + " of the path");
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 PathValidation resolvePath(std::string_view base, std::string_view path,
                            const PathOptions& options) {
   PathValidation out;
-  if (std::optional<std::string> error = pathCharacterError(path)) {
-    out.error = std::move(*error);
+  if (Expected<void> characters = checkPathCharacters(path); !characters) {
+    out.error = characters.error();
     return out;
   }
   if (!base.empty()) {
-    if (std::optional<std::string> error = pathCharacterError(base)) {
-      out.error = "working directory: " + *error;
+    if (Expected<void> characters = checkPathCharacters(base); !characters) {
+      out.error = "working directory: " + characters.error();
       return out;
     }
   }
@@ -69,8 +69,8 @@ PathValidation resolvePath(std::string_view base, std::string_view path,
       result.resolved_after_normalizing = normalized_first->resolved;
     }
     for (const std::string* form : {&result.resolved, &result.resolved_after_normalizing}) {
-      if (std::optional<std::string> error = pathCharacterError(*form); error && !form->empty()) {
-        out.error = "a symbolic link leads to an unacceptable path: " + *error;
+      if (Expected<void> characters = checkPathCharacters(*form); !characters && !form->empty()) {
+        out.error = "a symbolic link leads to an unacceptable path: " + characters.error();
         return out;
       }
     }

@@ -113,7 +113,7 @@ ContentMatcher PolicyFileParser::contentMatcher(const DocNode& node) {
 // (absolute, with `.` and `..` resolved) is an error, not a silent gap.
 void PolicyFileParser::checkPathGlobs(const DocNode& node, const std::vector<std::string>& globs) {
   for (const std::string& g : globs) {
-    if (std::optional<std::string> problem = detail::pathGlobProblem(g)) error(node, *problem);
+    if (Expected<void> glob = detail::checkPathGlob(g); !glob) error(node, glob.error());
   }
 }
 

@@ -22,8 +22,8 @@ void PolicyFileParser::parsePathSettings(const DocNode& node, PolicyDocument& do
     } else if (k == "workspace_roots") {
       doc.workspace_roots = strings(value, "paths.workspace_roots");
       for (const std::string& root : doc.workspace_roots) {
-        if (auto problem = pathCharacterError(root)) {
-          error(value, "paths.workspace_roots: " + *problem);
+        if (Expected<void> characters = checkPathCharacters(root); !characters) {
+          error(value, "paths.workspace_roots: " + characters.error());
         }
       }
     } else {

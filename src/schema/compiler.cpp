@@ -140,13 +140,12 @@ void Scope::failAt(const std::string& pointer, const std::string& message) const
 
 std::shared_ptr<const re2::RE2> Scope::regex(const std::string& pattern,
                                              const std::string& pointer) const {
-  std::string error;
-  auto re = compilePattern(pattern, error);
+  Expected<std::shared_ptr<const re2::RE2>> re = compilePattern(pattern);
   if (!re) {
-    failAt(pointer, "invalid regular expression " + quoteText(pattern, 200) + ": " + error +
+    failAt(pointer, "invalid regular expression " + quoteText(pattern, 200) + ": " + re.error() +
                         " (patterns run on RE2: no look-around, no backreferences)");
   }
-  return re;
+  return *re;
 }
 
 std::size_t Scope::count(std::string_view keyword) const {

@@ -7,21 +7,15 @@
 
 namespace toolguard::schema {
 
-std::shared_ptr<const re2::RE2> compilePattern(std::string_view pattern, std::string& error) {
+Expected<std::shared_ptr<const re2::RE2>> compilePattern(std::string_view pattern) {
   const detail::JsRegex translated =
       detail::translateJsRegex(pattern, detail::JsRegexFlavor::Unicode);
-  if (!translated.error.empty()) {
-    error = translated.error;
-    return nullptr;
-  }
+  if (!translated.error.empty()) return fail(translated.error);
   re2::RE2::Options options;
   options.set_log_errors(false);
   options.set_encoding(re2::RE2::Options::EncodingUTF8);
   auto re = std::make_shared<const re2::RE2>(translated.re2, options);
-  if (!re->ok()) {
-    error = re->error();
-    return nullptr;
-  }
+  if (!re->ok()) return fail(re->error());
   return re;
 }
 

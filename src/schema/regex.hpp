@@ -8,15 +8,17 @@
 #include <string>
 #include <string_view>
 
+#include "toolguard/expected.hpp"
+
 namespace re2 {
 class RE2;
 }
 
 namespace toolguard::schema {
 
-/// Compiles `pattern` (UTF-8, unanchored search); nullptr with `error` set when
-/// it uses JavaScript-only syntax or RE2 rejects it.
-std::shared_ptr<const re2::RE2> compilePattern(std::string_view pattern, std::string& error);
+/// Compiles `pattern` (UTF-8, unanchored search); fails, saying why, when it
+/// uses JavaScript-only syntax or RE2 rejects it.
+Expected<std::shared_ptr<const re2::RE2>> compilePattern(std::string_view pattern);
 
 /// Whether `re` finds a match anywhere in `text`.
 bool searchPattern(const re2::RE2& re, std::string_view text);
