@@ -3,9 +3,10 @@
 #include "cli/agent_hooks.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <string_view>
+
+#include "core/shell_quote.hpp"
 
 namespace toolguard::cli {
 namespace {
@@ -14,28 +15,6 @@ using nlohmann::ordered_json;
 
 const AgentInfo kClaude{"claude", "Claude Code", ".claude", "PreToolUse", "claude"};
 const AgentInfo kGemini{"gemini", "Gemini CLI", ".gemini", "BeforeTool", "gemini-hook"};
-
-// Characters a path may hold and still be one word for `sh` without quotes.
-bool shellSafe(const std::string& word) {
-  return !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) ||
-           std::string_view("/._-+:@%,=").find(c) != std::string_view::npos;
-  });
-}
-
-// `word` as one `sh` word: as is when safe, else in single quotes.
-std::string shellQuote(const std::string& word) {
-  if (shellSafe(word)) return word;
-  std::string quoted = "'";
-  for (char c : word) {
-    if (c == '\'') {
-      quoted += "'\\''";
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "'";
-}
 
 // Splits a command line into words the way `sh` would for plain words,
 // quotes and backslashes (enough to read back what hookCommand writes);
@@ -180,7 +159,8 @@ const char* claudeModeName(ClaudeMode mode) {
 }
 
 std::string hookCommand(Agent agent, const std::string& binary, const HookOptions& options) {
-  std::string command = shellQuote(binary) + " check --format " + agentInfo(agent).format;
+  std::string command = detail::quotedIfNeeded(binary, detail::EqualsSign::Plain) +
+                        " check --format " + agentInfo(agent).format;
   if (agent == Agent::Claude) {
     command += std::string(" --mode ") + claudeModeName(options.claude_mode) + " --deadline " +
                std::to_string(kClaudeCheckDeadlineS);
