@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/shell_quote.hpp"
+#include "foreign_policy/shell_words.hpp"
 
 namespace toolguard::cli {
 namespace {
@@ -15,45 +16,6 @@ using nlohmann::ordered_json;
 
 const AgentInfo kClaude{"claude", "Claude Code", ".claude", "PreToolUse", "claude"};
 const AgentInfo kGemini{"gemini", "Gemini CLI", ".gemini", "BeforeTool", "gemini-hook"};
-
-// Splits a command line into words the way `sh` would for plain words,
-// quotes and backslashes (enough to read back what hookCommand writes);
-// nullopt for an unterminated quote.
-std::optional<std::vector<std::string>> shellWords(const std::string& command) {
-  std::vector<std::string> words;
-  std::string word;
-  bool in_word = false;
-  for (size_t i = 0; i < command.size(); ++i) {
-    const char c = command[i];
-    if (c == ' ' || c == '\t' || c == '\n') {
-      if (in_word) words.push_back(std::move(word));
-      word.clear();
-      in_word = false;
-      continue;
-    }
-    in_word = true;
-    if (c == '\\' && i + 1 < command.size()) {
-      word += command[++i];
-    } else if (c == '\'') {
-      const size_t end = command.find('\'', i + 1);
-      if (end == std::string::npos) return std::nullopt;
-      word += command.substr(i + 1, end - i - 1);
-      i = end;
-    } else if (c == '"') {
-      size_t j = i + 1;
-      for (; j < command.size() && command[j] != '"'; ++j) {
-        if (command[j] == '\\' && j + 1 < command.size()) ++j;
-        word += command[j];
-      }
-      if (j >= command.size()) return std::nullopt;
-      i = j;
-    } else {
-      word += c;
-    }
-  }
-  if (in_word) words.push_back(std::move(word));
-  return words;
-}
 
 // The handler's command, or "" when it has none.
 std::string commandOf(const ordered_json& handler) {
@@ -66,10 +28,11 @@ std::string commandOf(const ordered_json& handler) {
 // binary's directory: `.../toolguard check --format <format> [options]`
 // (the options install writes: --mode X, --deadline N, --agent-asks), with or
 // without the fail-closed `|| exit 2` (older installs wrote neither); nullopt
-// for any other command.
+// for any other command. The words are split as `sh` splits plain words,
+// quotes and backslashes (shlexSplit: it reads back what hookCommand writes).
 std::optional<std::vector<std::string>> toolguardHookWords(const ordered_json& handler,
                                                            const std::string& format) {
-  auto words = shellWords(commandOf(handler));
+  auto words = detail::shlexSplit(commandOf(handler));
   if (!words || words->size() < 4) return std::nullopt;
   const size_t n = words->size();
   if (n >= 7 && (*words)[n - 3] == "||" && (*words)[n - 2] == "exit" && (*words)[n - 1] == "2") {

@@ -37,5 +37,27 @@ TEST(AgentHooks, AHookCommandInstallWroteIsReadBackWhateverTheBinarysPath) {
   }
 }
 
+TEST(AgentHooks, AHookCommandIsReadAsShSplitsItsWords) {
+  const std::string deadline = std::to_string(kClaudeCheckDeadlineS);
+  EXPECT_EQ(installedClaudeMode(claudeSettingsRunning(
+                "\"/opt/my tools/toolguard\" check --format claude --mode tighten --deadline " +
+                deadline + " || exit 2")),
+            ClaudeMode::Tighten);
+  EXPECT_EQ(installedClaudeMode(claudeSettingsRunning(
+                "/opt/my\\ tools/toolguard check --format 'claude' --mode decide")),
+            ClaudeMode::Decide);
+  // A comment, and a line continued right after a word, are read as sh reads them.
+  EXPECT_EQ(installedClaudeMode(claudeSettingsRunning(
+                "/usr/bin/toolguard check --format claude\\\n  --mode decide # by hand")),
+            ClaudeMode::Decide);
+  // Another command, or an unterminated quote, is not toolguard's hook.
+  EXPECT_FALSE(installedClaudeMode(
+      claudeSettingsRunning("/usr/bin/toolguard check --format claude; rm -rf /tmp/x")));
+  EXPECT_FALSE(
+      installedClaudeMode(claudeSettingsRunning("'/usr/bin/toolguard check --format claude")));
+  EXPECT_FALSE(
+      installedClaudeMode(claudeSettingsRunning("/usr/bin/toolguard check --format gemini-hook")));
+}
+
 }  // namespace agent_hooks_test
 }  // namespace toolguard::cli
