@@ -120,6 +120,7 @@ toolguard_layer(core SOURCES
   src/core/random_bytes.cpp
   src/core/rule_index.cpp
   src/core/secret_scan.cpp
+  src/core/shell_quote.cpp
   src/core/tool_call_json.cpp
   src/core/tool_catalog.cpp
   src/core/tool_metadata_json.cpp

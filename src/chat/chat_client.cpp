@@ -87,39 +87,25 @@ ChatResult send(const ChatEndpoint& endpoint, const ChatRequest& request,
   if (helper == nullptr) return detail::chatFailure(Kind::Connection, helper_error);
   auto timeout = std::max(endpoint.timeout, std::chrono::milliseconds(1));
 
-  const std::string origin = url->origin();
-  std::vector<std::pair<std::string, std::string>> headers = {
-      {"Content-Type", "application/json"},
-      {"Accept", request.stream ? "text/event-stream" : "application/json"}};
-  if (!endpoint.api_key.empty())
-    headers.emplace_back("Authorization", "Bearer " + endpoint.api_key);
-  std::vector<const char*> names, values;
-  for (const auto& [name, value] : headers) {
-    names.push_back(name.c_str());
-    values.push_back(value.c_str());
-  }
-
   detail::ResponseReader reader(request.stream, callbacks, cancellation);
   Transfer transfer{reader, cancellation, std::chrono::steady_clock::now(), nullptr};
-  toolguard_http_post post{};
-  post.origin = origin.c_str();
-  post.path = path.c_str();
-  post.body = body.data();
-  post.body_size = body.size();
-  post.header_names = names.data();
-  post.header_values = values.data();
-  post.header_count = names.size();
+  detail::HelperPost post;
+  post.origin = url->origin();
+  post.path = path;
+  post.headers = {{"Content-Type", "application/json"},
+                  {"Accept", request.stream ? "text/event-stream" : "application/json"}};
+  if (!endpoint.api_key.empty())
+    post.headers.emplace_back("Authorization", "Bearer " + endpoint.api_key);
+  post.body = body;
+  post.timeout_ms = static_cast<long>(timeout.count());
   // Connecting gets a short limit of its own (a cancel also stops it: the
   // helper program is killed).
-  post.connect_timeout_ms = static_cast<long>(std::min(timeout, kConnectTimeout).count());
-  post.read_timeout_ms = static_cast<long>(timeout.count());
-  post.write_timeout_ms = static_cast<long>(timeout.count());
+  post.connect_limit_ms = static_cast<long>(kConnectTimeout.count());
   post.context = &transfer;
   post.on_status = &Transfer::onStatus;
   post.on_data = &Transfer::onData;
   post.cancelled = &Transfer::cancelled;
-  toolguard_http_outcome outcome{};
-  helper->post(post, outcome);
+  const toolguard_http_outcome outcome = helper->post(post);
   if (transfer.failure) std::rethrow_exception(transfer.failure);
   if (outcome.client_made == 0) {
     return detail::chatFailure(Kind::Connection, "cannot make a client for " + where +

@@ -3,9 +3,11 @@
 #include "cli/agent_hooks.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <string_view>
+
+#include "core/shell_quote.hpp"
+#include "foreign_policy/shell_words.hpp"
 
 namespace toolguard::cli {
 namespace {
@@ -14,67 +16,6 @@ using nlohmann::ordered_json;
 
 const AgentInfo kClaude{"claude", "Claude Code", ".claude", "PreToolUse", "claude"};
 const AgentInfo kGemini{"gemini", "Gemini CLI", ".gemini", "BeforeTool", "gemini-hook"};
-
-// Characters a path may hold and still be one word for `sh` without quotes.
-bool shellSafe(const std::string& word) {
-  return !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) ||
-           std::string_view("/._-+:@%,=").find(c) != std::string_view::npos;
-  });
-}
-
-// `word` as one `sh` word: as is when safe, else in single quotes.
-std::string shellQuote(const std::string& word) {
-  if (shellSafe(word)) return word;
-  std::string quoted = "'";
-  for (char c : word) {
-    if (c == '\'') {
-      quoted += "'\\''";
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "'";
-}
-
-// Splits a command line into words the way `sh` would for plain words,
-// quotes and backslashes (enough to read back what hookCommand writes);
-// nullopt for an unterminated quote.
-std::optional<std::vector<std::string>> shellWords(const std::string& command) {
-  std::vector<std::string> words;
-  std::string word;
-  bool in_word = false;
-  for (size_t i = 0; i < command.size(); ++i) {
-    const char c = command[i];
-    if (c == ' ' || c == '\t' || c == '\n') {
-      if (in_word) words.push_back(std::move(word));
-      word.clear();
-      in_word = false;
-      continue;
-    }
-    in_word = true;
-    if (c == '\\' && i + 1 < command.size()) {
-      word += command[++i];
-    } else if (c == '\'') {
-      const size_t end = command.find('\'', i + 1);
-      if (end == std::string::npos) return std::nullopt;
-      word += command.substr(i + 1, end - i - 1);
-      i = end;
-    } else if (c == '"') {
-      size_t j = i + 1;
-      for (; j < command.size() && command[j] != '"'; ++j) {
-        if (command[j] == '\\' && j + 1 < command.size()) ++j;
-        word += command[j];
-      }
-      if (j >= command.size()) return std::nullopt;
-      i = j;
-    } else {
-      word += c;
-    }
-  }
-  if (in_word) words.push_back(std::move(word));
-  return words;
-}
 
 // The handler's command, or "" when it has none.
 std::string commandOf(const ordered_json& handler) {
@@ -87,10 +28,11 @@ std::string commandOf(const ordered_json& handler) {
 // binary's directory: `.../toolguard check --format <format> [options]`
 // (the options install writes: --mode X, --deadline N, --agent-asks), with or
 // without the fail-closed `|| exit 2` (older installs wrote neither); nullopt
-// for any other command.
+// for any other command. The words are split as `sh` splits plain words,
+// quotes and backslashes (shlexSplit: it reads back what hookCommand writes).
 std::optional<std::vector<std::string>> toolguardHookWords(const ordered_json& handler,
                                                            const std::string& format) {
-  auto words = shellWords(commandOf(handler));
+  auto words = detail::shlexSplit(commandOf(handler));
   if (!words || words->size() < 4) return std::nullopt;
   const size_t n = words->size();
   if (n >= 7 && (*words)[n - 3] == "||" && (*words)[n - 2] == "exit" && (*words)[n - 1] == "2") {
@@ -180,7 +122,8 @@ const char* claudeModeName(ClaudeMode mode) {
 }
 
 std::string hookCommand(Agent agent, const std::string& binary, const HookOptions& options) {
-  std::string command = shellQuote(binary) + " check --format " + agentInfo(agent).format;
+  std::string command = detail::quotedIfNeeded(binary, detail::EqualsSign::Plain) +
+                        " check --format " + agentInfo(agent).format;
   if (agent == Agent::Claude) {
     command += std::string(" --mode ") + claudeModeName(options.claude_mode) + " --deadline " +
                std::to_string(kClaudeCheckDeadlineS);

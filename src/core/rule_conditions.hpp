@@ -3,11 +3,19 @@
 #include <optional>
 
 #include "toolguard/rule.hpp"
+#include "toolguard/verdict.hpp"
 
 namespace toolguard {
 
 /// False only for declarative rules that match every call their target selects.
 bool ruleHasConditions(const Rule& rule);
+
+/// True for a rule that refuses every call its target selects: its fixed
+/// verdict is final (deny or abort, isFinal) and it has no conditions.
+inline bool ruleRefusesItsWholeTarget(const Rule& rule) {
+  const std::optional<Verdict> verdict = rule.fixedVerdict();
+  return verdict && isFinal(*verdict) && !ruleHasConditions(rule);
+}
 
 }  // namespace toolguard
 

@@ -2,6 +2,7 @@
 #include "toolguard/call_view.hpp"
 
 #include "commands/shell_facts.hpp"
+#include "core/shell_quote.hpp"
 #include "paths/path_probes.hpp"
 #include "toolguard/paths.hpp"
 
@@ -25,36 +26,13 @@ std::string_view argumentOf(std::string_view field) {
   return field.substr(0, field.find('['));
 }
 
-bool needsQuoting(const std::string& word) {
-  if (word.empty()) return true;
-  for (char c : word) {
-    bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '-' || c == '_' || c == '.' || c == '/' || c == '=' || c == ':' || c == ',' ||
-                 c == '+' || c == '@' || c == '%';
-    if (!plain) return true;
-  }
-  return false;
-}
-
 // Words of an argv-style command joined into shell text, each quoted as needed.
 std::string joinCommandWords(const nlohmann::json& words) {
   std::string out;
   for (const auto& w : words) {
     if (!out.empty()) out.push_back(' ');
-    std::string word = w.is_string() ? w.get<std::string>() : w.dump();
-    if (!needsQuoting(word)) {
-      out += word;
-      continue;
-    }
-    out.push_back('\'');
-    for (char c : word) {
-      if (c == '\'') {
-        out += "'\\''";
-      } else {
-        out.push_back(c);
-      }
-    }
-    out.push_back('\'');
+    out += detail::quotedIfNeeded(w.is_string() ? w.get<std::string>() : w.dump(),
+                                  detail::EqualsSign::Plain);
   }
   return out;
 }

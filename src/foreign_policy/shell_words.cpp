@@ -1,8 +1,9 @@
 // Splitting example strings like Codex, and writing argument lists as bash text.
 #include "foreign_policy/shell_words.hpp"
 
-#include <algorithm>
 #include <set>
+
+#include "core/shell_quote.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -55,32 +56,12 @@ bool oneWord(std::string_view s, size_t& i, std::string& word) {
   return true;
 }
 
-// Characters bash reads literally anywhere in a word.
-bool isPlain(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '@' || c == '%' || c == '+' || c == ':' || c == ',' || c == '.' || c == '/' ||
-         c == '-';
-}
-
 // Words bash reads as keywords when they come first.
 bool isBashKeyword(const std::string& word) {
   static const std::set<std::string, std::less<>> kKeywords = {
       "if",    "then",  "else", "elif", "fi", "case",     "esac", "for",   "select",
       "while", "until", "do",   "done", "in", "function", "time", "coproc"};
   return kKeywords.count(word) > 0;
-}
-
-// The word in single quotes ('\'' for a quote inside).
-std::string singleQuoted(const std::string& word) {
-  std::string out = "'";
-  for (char c : word) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
 }
 
 }  // namespace
@@ -110,12 +91,9 @@ std::string shellJoin(const std::vector<std::string>& argv) {
   for (size_t k = 0; k < argv.size(); ++k) {
     const std::string& word = argv[k];
     if (k > 0) out += ' ';
-    const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), isPlain);
-    if (plain && !(k == 0 && isBashKeyword(word))) {
-      out += word;
-    } else {
-      out += singleQuoted(word);
-    }
+    // `=` is quoted in every word (a first word `A=b` would be an assignment).
+    out += k == 0 && isBashKeyword(word) ? singleQuoted(word)
+                                         : quotedIfNeeded(word, EqualsSign::Quoted);
   }
   return out;
 }

@@ -15,6 +15,8 @@ namespace toolguard::detail {
 /// outside quotes a backslash escapes the next character; `#` at the start of
 /// a word comments out the rest of the line. nullopt for an unterminated
 /// quote or a trailing backslash. No operators: `a && b` is three words.
+/// These are sh's rules for words, so `toolguard install` reads the hook
+/// commands in agents' settings with it too (src/cli/agent_hooks.cpp).
 std::optional<std::vector<std::string>> shlexSplit(std::string_view text);
 
 /// Writes an argument list as one bash simple command whose words are exactly

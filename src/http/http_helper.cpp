@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -239,6 +240,36 @@ const HttpHelper* HttpHelper::installed(std::string& error) {
   static const std::unique_ptr<HttpHelper> helper = from(candidates(), search_error);
   if (!helper) error = search_error;
   return helper.get();
+}
+
+toolguard_http_outcome HttpHelper::post(const HelperPost& request) const {
+  std::vector<const char*> names, values;
+  for (const auto& [name, value] : request.headers) {
+    names.push_back(name.c_str());
+    values.push_back(value.c_str());
+  }
+  toolguard_http_post laid_out{};
+  laid_out.origin = request.origin.c_str();
+  laid_out.path = request.path.c_str();
+  laid_out.body = request.body.data();
+  laid_out.body_size = request.body.size();
+  laid_out.header_names = names.data();
+  laid_out.header_values = values.data();
+  laid_out.header_count = names.size();
+  laid_out.connect_timeout_ms = std::min(request.timeout_ms, request.connect_limit_ms);
+  laid_out.read_timeout_ms = request.timeout_ms;
+  laid_out.write_timeout_ms = request.timeout_ms;
+  laid_out.context = request.context;
+  laid_out.on_status = request.on_status;
+  laid_out.on_data = request.on_data;
+  laid_out.cancelled = request.cancelled;
+  if (!request.certificate.empty()) {
+    laid_out.client_certificate = request.certificate.c_str();
+    laid_out.client_key = request.certificate_key.c_str();
+  }
+  toolguard_http_outcome outcome{};
+  post(laid_out, outcome);
+  return outcome;
 }
 
 void HttpHelper::post(const toolguard_http_post& request, toolguard_http_outcome& outcome) const {

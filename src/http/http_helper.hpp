@@ -9,11 +9,31 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "http/http_transfer.h"
 
 namespace toolguard::detail {
+
+/// One POST as its senders (the chat client, the service client) hold it;
+/// HttpHelper::post lays it out as a toolguard_http_post.
+struct HelperPost {
+  std::string origin;                                        ///< "https://HOST[:PORT]"
+  std::string path;                                          ///< the request target, with its query
+  std::vector<std::pair<std::string, std::string>> headers;  ///< sent in this order
+  std::string_view body;
+  long timeout_ms = 0;          ///< for reading, and for writing
+  long connect_limit_ms = 0;    ///< connecting: at most the smaller of this and timeout_ms
+  std::string certificate;      ///< a client certificate (PEM file) shown to the server, or ""
+  std::string certificate_key;  ///< its key (PEM file), sent only with a certificate
+  /// Where the answer goes: as in toolguard_http_post.
+  void* context = nullptr;
+  void (*on_status)(void* context, int status, const char* content_type) = nullptr;
+  int (*on_data)(void* context, const char* data, size_t size) = nullptr;
+  int (*cancelled)(void* context) = nullptr;
+};
 
 /// Opens one of toolguard's programs (`toolguard-serve`), found and checked
 /// as HttpHelper::installed finds its helper, for fexecve. -1 with `error`
@@ -48,6 +68,9 @@ class HttpHelper {
   /// callbacks. A helper that cannot be started, dies, or says nothing
   /// usable gives a failure in `outcome` (never a response).
   void post(const toolguard_http_post& request, toolguard_http_outcome& outcome) const;
+
+  /// The same for a request as its senders hold it.
+  toolguard_http_outcome post(const HelperPost& request) const;
 
  private:
   HttpHelper(int fd, std::string program) : fd_(fd), program_(std::move(program)) {}

@@ -1,7 +1,6 @@
 // One POST to a toolguard service: in this process for http:// and unix:,
 // through the toolguard-http helper (OpenSSL) for https://.
-#include <chrono>
-#include <vector>
+#include <utility>
 
 #include "http_helper.hpp"
 #include "plain_http.hpp"
@@ -55,34 +54,21 @@ std::optional<PlainHttpResponse> postToService(const std::string& url, const std
     origin.resize(slash);
     while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
   }
-  const std::string path = prefix + target;
-  std::vector<const char*> names, values;
-  for (const auto& [name, value] : headers) {
-    names.push_back(name.c_str());
-    values.push_back(value.c_str());
-  }
   Collected collected;
-  toolguard_http_post post{};
-  post.origin = origin.c_str();
-  post.path = path.c_str();
-  post.body = body.data();
-  post.body_size = body.size();
-  post.header_names = names.data();
-  post.header_values = values.data();
-  post.header_count = names.size();
-  post.connect_timeout_ms = std::min(timeout_ms, 5000L);
-  post.read_timeout_ms = timeout_ms;
-  post.write_timeout_ms = timeout_ms;
+  HelperPost post;
+  post.origin = std::move(origin);
+  post.path = prefix + target;
+  post.headers.assign(headers.begin(), headers.end());
+  post.body = body;
+  post.timeout_ms = timeout_ms;
+  post.connect_limit_ms = 5000;
+  post.certificate = certificate.certificate;
+  post.certificate_key = certificate.key;
   post.context = &collected;
   post.on_status = &Collected::onStatus;
   post.on_data = &Collected::onData;
   post.cancelled = &Collected::never;
-  if (!certificate.certificate.empty()) {
-    post.client_certificate = certificate.certificate.c_str();
-    post.client_key = certificate.key.c_str();
-  }
-  toolguard_http_outcome outcome{};
-  helper->post(post, outcome);
+  const toolguard_http_outcome outcome = helper->post(post);
   if (collected.too_large) {
     error = "the answer is larger than 16 MiB";
     return std::nullopt;

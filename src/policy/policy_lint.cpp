@@ -9,11 +9,6 @@
 namespace toolguard {
 namespace {
 
-bool isStrictVerdict(const Rule& rule) {
-  auto v = rule.fixedVerdict();
-  return v && (*v == Verdict::Deny || *v == Verdict::Abort);
-}
-
 // True when `wide` selects every tool `narrow` selects, judged on the targets alone.
 bool targetCovers(const RuleTarget& wide, const RuleTarget& narrow) {
   if (!wide.categories.empty() && wide.categories != narrow.categories) return false;
@@ -103,7 +98,7 @@ std::vector<PolicyWarning> lintPolicy(const Policy& policy) {
     }
     if (verdict != Verdict::Allow) continue;
     for (const auto& other : policy.rules) {
-      if (other == rule || !isStrictVerdict(*other) || ruleHasConditions(*other)) continue;
+      if (other == rule || !ruleRefusesItsWholeTarget(*other)) continue;
       if (targetCovers(other->target(), target)) {
         out.push_back({rule->source(),
                        "allow rule " + rule->id() + " is shadowed: " +

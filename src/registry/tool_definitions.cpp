@@ -71,9 +71,7 @@ ToolInfo mergeServerTool(ToolInfo from_server, const Policy& policy) {
 bool deniedOutright(const ToolInfo& tool, const Policy& policy) {
   if (effectivePolicy(tool) == ToolPolicy::Deny) return true;
   return std::any_of(policy.rules.begin(), policy.rules.end(), [&](const auto& rule) {
-    auto verdict = rule->fixedVerdict();
-    bool refuses = verdict == Verdict::Deny || verdict == Verdict::Abort;
-    return refuses && !ruleHasConditions(*rule) && targetSelects(rule->target(), tool.name, tool);
+    return ruleRefusesItsWholeTarget(*rule) && targetSelects(rule->target(), tool.name, tool);
   });
 }
 

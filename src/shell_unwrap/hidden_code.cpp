@@ -4,6 +4,7 @@
 // taskset, strace and ltrace. Each is unwrapped and judged as a command.
 #include <algorithm>
 
+#include "core/shell_quote.hpp"
 #include "shell_parse/name_lists.hpp"
 #include "unwrap.hpp"
 #include "xargs_input.hpp"
@@ -243,12 +244,6 @@ class HiddenCode {
     markPlaceholders(u.words, {"{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}"}, "parallel");
     markPlaceholder(u.words, replace, "parallel");
     out_.push_back(std::move(u));
-  }
-
-  static std::string singleQuoted(const std::string& value) {
-    std::string out = "'";
-    for (char c : value) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
   }
 
   // flock [options] FILE -c COMMAND, or flock [options] FILE COMMAND ARGS...

@@ -5,6 +5,24 @@
 #include <regex>
 
 namespace toolguard::store {
+namespace {
+
+// libpq reads a value up to its first NUL: a shorter value than the one
+// given (a tool named "Write\0x" stored as "Write") must never be kept.
+void refuseNul(const std::string& value) {
+  if (value.find('\0') != std::string::npos) {
+    throw StoreError("a value holds a NUL character and cannot be stored");
+  }
+}
+
+// libpq's message without its trailing newlines.
+std::string libpqMessage(const char* message) {
+  std::string why = message;
+  while (!why.empty() && why.back() == '\n') why.pop_back();
+  return why;
+}
+
+}  // namespace
 
 std::string redactedUrl(const std::string& url) {
   static const std::regex password(R"(^(postgres(ql)?://[^:/@]*):[^@]*@)");
@@ -42,8 +60,8 @@ PGconn* PgConnection::open() {
                           "5",          "3", options_.c_str(), nullptr};
   connection_ = PQconnectdbParams(keys, values, 1);
   if (!connection_ || PQstatus(connection_) != CONNECTION_OK) {
-    std::string why = connection_ ? PQerrorMessage(connection_) : "out of memory";
-    while (!why.empty() && why.back() == '\n') why.pop_back();
+    const std::string why =
+        libpqMessage(connection_ ? PQerrorMessage(connection_) : "out of memory");
     drop();
     throw StoreError("the database " + redactedUrl(url_) + " cannot be reached: " + why);
   }
@@ -59,11 +77,7 @@ PgResult PgConnection::run(const std::string& sql,
   std::vector<const char*> values;
   values.reserve(params.size());
   for (const std::optional<std::string>& p : params) {
-    // libpq reads a parameter up to its first NUL: a shorter value than the
-    // one given (a tool named "Write\0x" stored as "Write") must never be kept.
-    if (p && p->find('\0') != std::string::npos) {
-      throw StoreError("a value holds a NUL character and cannot be stored");
-    }
+    if (p) refuseNul(*p);
     values.push_back(p ? p->c_str() : nullptr);
   }
   return check(c, PQexecParams(c, sql.c_str(), static_cast<int>(params.size()), nullptr,
@@ -76,15 +90,11 @@ PgResult PgConnection::runScript(const std::string& sql) {
 }
 
 std::string PgConnection::literal(const std::string& text) {
-  if (text.find('\0') != std::string::npos) {
-    throw StoreError("a value holds a NUL character and cannot be stored");
-  }
+  refuseNul(text);
   PGconn* c = open();
   char* quoted = PQescapeLiteral(c, text.data(), text.size());
   if (quoted == nullptr) {
-    std::string why = PQerrorMessage(c);
-    while (!why.empty() && why.back() == '\n') why.pop_back();
-    throw StoreError("the database: " + why);
+    throw StoreError("the database: " + libpqMessage(PQerrorMessage(c)));
   }
   std::string out(quoted);
   PQfreemem(quoted);
@@ -94,9 +104,8 @@ std::string PgConnection::literal(const std::string& text) {
 PgResult PgConnection::check(PGconn* c, PGresult* raw) {
   const ExecStatusType status = raw ? PQresultStatus(raw) : PGRES_FATAL_ERROR;
   if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return PgResult(raw);
-  std::string why = raw ? PQresultErrorMessage(raw) : PQerrorMessage(c);
+  const std::string why = libpqMessage(raw ? PQresultErrorMessage(raw) : PQerrorMessage(c));
   if (raw) PQclear(raw);
-  while (!why.empty() && why.back() == '\n') why.pop_back();
   const bool lost = PQstatus(c) != CONNECTION_OK;
   if (lost) drop();  // the next use reconnects
   throw StoreError(std::string(lost ? "the database connection was lost: " : "the database: ") +
