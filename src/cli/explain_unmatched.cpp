@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include "core/rule_conditions.hpp"
+
 namespace toolguard::cli {
 namespace {
 
@@ -12,13 +14,6 @@ std::string joined(const std::vector<std::string>& items) {
   std::string out;
   for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
   return out;
-}
-
-// A restricting path rule: the engine judges it path by path (see Rule::judgesPathAccesses).
-bool judgedPathByPath(const Rule& rule) {
-  const std::optional<Verdict> verdict = rule.fixedVerdict();
-  return rule.judgesPathAccesses() && verdict &&
-         (*verdict == Verdict::Ask || *verdict == Verdict::Deny || *verdict == Verdict::Abort);
 }
 
 // Why the rule's target does not select the call's tool; "" when it does.
@@ -53,7 +48,7 @@ std::string whyNotMatched(const Rule& rule, const CallView& view) {
     return mismatch;
   }
   const ShellProgram* program = view.shellProgram();
-  if (judgedPathByPath(rule)) {
+  if (restrictsPathByPath(rule)) {  // judged path by path
     if (program != nullptr) {
       return "no path the program's commands read or write matches it";
     }

@@ -17,6 +17,14 @@ inline bool ruleRefusesItsWholeTarget(const Rule& rule) {
   return verdict && isFinal(*verdict) && !ruleHasConditions(rule);
 }
 
+/// True for a path rule that restricts (its fixed verdict is ask, deny or
+/// abort): the engine judges it path by path, against every path a call
+/// reads or writes (Rule::judgesPathAccesses).
+inline bool restrictsPathByPath(const Rule& rule) {
+  const std::optional<Verdict> verdict = rule.fixedVerdict();
+  return rule.judgesPathAccesses() && verdict && (*verdict == Verdict::Ask || isFinal(*verdict));
+}
+
 }  // namespace toolguard
 
 namespace toolguard {

@@ -6,6 +6,7 @@
 
 #include "core/mcp_tool_arguments.hpp"
 #include "core/model_text.hpp"
+#include "core/rule_conditions.hpp"
 #include "core/tool_name.hpp"
 #include "engine/argument_stage.hpp"
 #include "json/compact_dump.hpp"
@@ -22,12 +23,7 @@ CompiledPolicy::CompiledPolicy(Policy p)
       tools_by_lowercase_name(toolsByLowercaseName(policy.tools)) {
   is_path_rule.assign(policy.rules.size(), false);
   for (uint32_t i = 0; i < policy.rules.size(); ++i) {
-    const Rule& rule = *policy.rules[i];
-    const std::optional<Verdict> verdict = rule.fixedVerdict();
-    if (!rule.judgesPathAccesses() || !verdict ||
-        !(*verdict == Verdict::Ask || *verdict == Verdict::Deny || *verdict == Verdict::Abort)) {
-      continue;
-    }
+    if (!restrictsPathByPath(*policy.rules[i])) continue;
     path_rules.push_back(i);
     is_path_rule[i] = true;
   }

@@ -272,7 +272,7 @@ ParsedCall parseGeminiHook(const json& in, const std::string& default_cwd) {
 }
 
 std::string reasonFor(const Decision& d) {
-  if (d.verdict == Verdict::Deny || d.verdict == Verdict::Abort) return d.model_reason;
+  if (isFinal(d.verdict)) return d.model_reason;
   if (d.reason.empty()) return std::string("toolguard: ") + std::string(toString(d.verdict));
   return "toolguard: " + d.reason;
 }
