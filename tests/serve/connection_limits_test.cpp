@@ -198,7 +198,7 @@ TEST_F(Serve, PastItsHandlersAndTheirQueueTheServiceAnswers503AtOnce) {
   for (int i = 0; i < 20; ++i) {
     waiting.push_back(std::async(std::launch::async, [&, i] {
       auto c = client(*server, agent);
-      auto r = c->Post("/v1/check?wait=2",
+      auto r = c->Post("/v1/check?wait=5",
                        call("curl -X POST https://example.com/" + std::to_string(i)).dump(),
                        "application/json");
       return r ? r->status : -1;
@@ -216,8 +216,15 @@ TEST_F(Serve, PastItsHandlersAndTheirQueueTheServiceAnswers503AtOnce) {
       EXPECT_EQ(r->get_header_value("Retry-After"), "1");
     }
   }
-  EXPECT_TRUE(refused) << "no 503 with 4 handlers and 16 queued requests busy";
-  for (auto& w : waiting) EXPECT_EQ(w.get(), 200);
+  // On a loaded machine a poll may take a place before the last of the
+  // twenty arrives: then that one is the request turned away.
+  int turned_away = 0;
+  for (auto& w : waiting) {
+    const int status = w.get();
+    EXPECT_TRUE(status == 200 || status == 503) << status;
+    turned_away += status == 503;
+  }
+  EXPECT_TRUE(refused || turned_away > 0) << "no 503 with 4 handlers and 16 queued requests busy";
   // And once they are answered, it serves again.
   auto r = client(*server, agent)->Post("/v1/check?wait=1", call("ls").dump(), "application/json");
   ASSERT_TRUE(r);
