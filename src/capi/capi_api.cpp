@@ -63,12 +63,7 @@ void tg_guard_set_asker(tg_guard* guard, tg_ask_fn asker, void* user_data) {
   chooseAsker(*guard, asker, user_data);
   // Each Guard keeps its session approvals and rate-limit counts, and asks
   // the new asker from now on.
-  for (auto& [engine, built] : guard->guards) {
-    toolguard::GuardOptions options = built->options();
-    options.approval_handler = guard->base.approval_handler;
-    options.report_ask = guard->base.report_ask;
-    built = std::make_shared<toolguard::Guard>(built->withOptions(std::move(options)));
-  }
+  guard->guards->setApprovalHandler(guard->base.approval_handler);
 }
 
 tg_decision* tg_guard_decide(tg_guard* guard, const char* call_json, size_t call_length,

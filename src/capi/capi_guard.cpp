@@ -49,6 +49,7 @@ tg_guard::tg_guard(GuardSettings given)
       engines(policyOptionsOf(settings)) {
   base.approval_timeout = settings.approval_timeout;
   chooseAsker(*this, nullptr, nullptr);
+  guards = std::make_unique<front::GuardProvider>(home, base, memoryLlmVerdictCache());
   // Load the policy now, so a broken file is tg_guard_new's error.
   engines.forCwd(settings.cwd.empty() ? front::currentDirectory() : settings.cwd);
 }
@@ -71,15 +72,7 @@ void setError(tg_error** error, std::string message) {
 
 std::shared_ptr<Guard> guardFor(tg_guard& guard, const std::string& cwd) {
   std::lock_guard lock(guard.mutex);
-  const front::ProjectEngine& project = guard.engines.forCwd(cwd);
-  std::shared_ptr<Guard>& slot = guard.guards[&project.engine];
-  if (!slot) {
-    GuardOptions options = guard.base;
-    options.llm_validator = front::llmValidatorFor(project.engine.policy(), project.project_roots,
-                                                   guard.home, memoryLlmVerdictCache());
-    slot = std::make_shared<Guard>(project.engine, std::move(options));
-  }
-  return slot;
+  return guard.guards->forProject(guard.engines.forCwd(cwd));
 }
 
 Decision decideCallText(tg_guard& guard, std::string_view call_json, std::string& tool) {

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 
+#include "front/guard_options.hpp"
 #include "front/policy_options.hpp"
 #include "toolguard/decision.hpp"
 #include "toolguard/guard.hpp"
@@ -34,9 +35,10 @@ struct tg_guard {
   GuardSettings settings;
   toolguard::GuardOptions base;  ///< store, audit log, timeout (and the asker, once set)
   std::string home;              ///< toolguard's home, resolved
-  std::mutex mutex;              ///< guards `engines`, `guards` and the asker
+  std::mutex mutex;              ///< guards `engines` and the asker
   toolguard::front::EngineProvider engines;
-  std::map<const toolguard::Engine*, std::shared_ptr<toolguard::Guard>> guards;
+  /// One Guard per engine, asking the current asker.
+  std::unique_ptr<toolguard::front::GuardProvider> guards;
 
   explicit tg_guard(GuardSettings given);
 };

@@ -179,9 +179,7 @@ int runCheck(const CheckOptions& given) {
     guards = std::make_unique<front::GuardProvider>(o.guard);
     answerer.guards.audit_log = guards->auditLog();
     answerer.guards.guard_for = [&engines, provider = guards.get()](const ToolCall& call) {
-      // Owned by the provider, which outlives every decision.
-      return std::shared_ptr<Guard>(std::shared_ptr<Guard>(),
-                                    &provider->forProject(engines.forCwd(call.context.cwd)));
+      return provider->forProject(engines.forCwd(call.context.cwd));
     };
   } catch (const std::exception& e) {
     answerer.guards.unavailable =

@@ -41,8 +41,10 @@ GuardOptions baseGuardOptions(const GuardCliOptions& cli) {
 GuardProvider::GuardProvider(const GuardCliOptions& cli)
     : home_(toolguardHome(cli.home)), options_(baseGuardOptions(cli)) {
   options_.store_session_approvals = true;  // one process per call: memory would forget
-  // Likewise rate-limit windows (the file is touched only by limited calls).
+  // Likewise rate-limit windows (the file is touched only by limited calls)
+  // and the LLM validator's answers.
   options_.rate_limit_store = fileRateLimitStore(home_);
+  llm_cache_ = fileLlmVerdictCache(home_ + "/llm-verdicts");
   if (cli.prompt) {
     // A terminal that hangs up mid-prompt must end in a printed deny, not
     // in death by SIGHUP (which an agent could read as "no objection").
@@ -53,16 +55,32 @@ GuardProvider::GuardProvider(const GuardCliOptions& cli)
   }
 }
 
-Guard& GuardProvider::forProject(const ProjectEngine& project) {
-  std::unique_ptr<Guard>& guard = guards_[&project.engine];
+GuardProvider::GuardProvider(std::string home, GuardOptions base,
+                             std::shared_ptr<LlmVerdictCache> llm_cache)
+    : home_(std::move(home)), options_(std::move(base)), llm_cache_(std::move(llm_cache)) {}
+
+std::shared_ptr<Guard> GuardProvider::forProject(const ProjectEngine& project) {
+  std::lock_guard lock(mutex_);
+  std::shared_ptr<Guard>& guard = guards_[&project.engine];
   if (!guard) {
     GuardOptions options = options_;
-    // One process per call: the session's answers are kept in files.
-    options.llm_validator = llmValidatorFor(project.engine.policy(), project.project_roots, home_,
-                                            fileLlmVerdictCache(home_ + "/llm-verdicts"));
-    guard = std::make_unique<Guard>(project.engine, std::move(options));
+    options.llm_validator =
+        llmValidatorFor(project.engine.policy(), project.project_roots, home_, llm_cache_);
+    guard = std::make_shared<Guard>(project.engine, std::move(options));
   }
-  return *guard;
+  return guard;
+}
+
+void GuardProvider::setApprovalHandler(std::shared_ptr<ApprovalHandler> handler) {
+  std::lock_guard lock(mutex_);
+  options_.approval_handler = std::move(handler);
+  options_.report_ask = options_.approval_handler == nullptr;  // nobody: the caller asks
+  for (auto& [engine, built] : guards_) {
+    GuardOptions options = built->options();
+    options.approval_handler = options_.approval_handler;
+    options.report_ask = options_.report_ask;
+    built = std::make_shared<Guard>(built->withOptions(std::move(options)));
+  }
 }
 
 }  // namespace toolguard::front

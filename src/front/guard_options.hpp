@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "front/policy_options.hpp"
@@ -36,17 +37,30 @@ std::shared_ptr<const LlmValidator> llmValidatorFor(
     const std::string& toolguard_home, std::shared_ptr<LlmVerdictCache> cache);
 
 /// Builds Guards for engines, one per engine, sharing the store, the log and
-/// the prompt. Throws AuditLogError or ApprovalStoreError when they cannot
-/// be set up.
+/// the approval handler: the one place a surface gets its Guards (the
+/// command, the C API). Thread-safe.
 class GuardProvider {
  public:
+  /// For a process that lives for one call (the command): session
+  /// approvals, rate-limit windows and LLM verdicts kept in files under the
+  /// home; --prompt asks on the terminal, else ask is reported. Throws
+  /// AuditLogError or ApprovalStoreError when they cannot be set up.
   explicit GuardProvider(const GuardCliOptions& options);
+
+  /// Over `base` (store, audit log, handler, timeouts); toolguard's home
+  /// `home` holds the guard skills; LLM verdicts are kept in `llm_cache`
+  /// (may be null).
+  GuardProvider(std::string home, GuardOptions base, std::shared_ptr<LlmVerdictCache> llm_cache);
 
   /// The Guard for decisions of `project`'s engine (which must outlive the
   /// provider), with the LLM validator its policy and the environment
   /// configure. Throws LlmSettingsError for a bad TOOLGUARD_LLM_* variable
   /// and PolicyError for a broken guard skill.
-  Guard& forProject(const ProjectEngine& project);
+  std::shared_ptr<Guard> forProject(const ProjectEngine& project);
+
+  /// Every Guard asks `handler` from now on (nullptr: nobody, asks are
+  /// reported), keeping its session approvals and rate-limit counts.
+  void setApprovalHandler(std::shared_ptr<ApprovalHandler> handler);
 
   /// The audit log every Guard writes (nullptr with --no-audit), for
   /// decisions made without a Guard (malformed input, a broken policy).
@@ -55,7 +69,9 @@ class GuardProvider {
  private:
   std::string home_;
   GuardOptions options_;
-  std::map<const Engine*, std::unique_ptr<Guard>> guards_;
+  std::shared_ptr<LlmVerdictCache> llm_cache_;
+  std::mutex mutex_;
+  std::map<const Engine*, std::shared_ptr<Guard>> guards_;
 };
 
 }  // namespace toolguard::front
