@@ -90,13 +90,12 @@ class RemoteApprovalHandler : public ApprovalHandler {
  private:
   static ApprovalAnswer exchange(const std::string& url, const std::string& token,
                                  const std::string& text, long wait_s) {
-    std::string error;
-    std::optional<detail::PlainHttpResponse> r = detail::postToService(
+    const Expected<detail::PlainHttpResponse> r = detail::postToService(
         url, "/v1/asks",
         {{"Authorization", "Bearer " + token}, {"Content-Type", "application/json"}}, text,
-        (wait_s + 10) * 1000, error);
+        (wait_s + 10) * 1000);
     const std::string where = "the toolguard service at " + url;
-    if (!r) return detail::noServiceAnswer(where + " could not be asked: " + error);
+    if (!r) return detail::noServiceAnswer(where + " could not be asked: " + r.error());
     nlohmann::json ask = nlohmann::json::parse(r->body, nullptr, false);
     if (r->status != 200 || !ask.is_object()) {
       const std::string message = ask.is_object() ? ask.value("error", "") : "";

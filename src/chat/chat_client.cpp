@@ -70,21 +70,19 @@ struct Transfer {
 
 ChatResult send(const ChatEndpoint& endpoint, const ChatRequest& request,
                 const ChatStreamCallbacks& callbacks, const CancellationToken& cancellation) {
-  std::string error;
-  std::optional<detail::EndpointUrl> url = detail::parseEndpointUrl(endpoint.base_url, error);
-  if (!url) return detail::chatFailure(Kind::Connection, error);
+  const Expected<detail::EndpointUrl> url = detail::parseEndpointUrl(endpoint.base_url);
+  if (!url) return detail::chatFailure(Kind::Connection, url.error());
   if (hasControlCharacters(endpoint.api_key)) {
     return detail::chatFailure(Kind::Connection, "the API key contains control characters");
   }
-  json body_json = detail::chatRequestBody(endpoint, request, error);
-  if (!error.empty()) return detail::chatFailure(Kind::Connection, error);
-  std::string body = body_json.dump(-1, ' ', false, json::error_handler_t::replace);
+  const Expected<json> body_json = detail::chatRequestBody(endpoint, request);
+  if (!body_json) return detail::chatFailure(Kind::Connection, body_json.error());
+  std::string body = body_json->dump(-1, ' ', false, json::error_handler_t::replace);
   std::string path = url->path_prefix + "/chat/completions";
   std::string where = url->origin() + path;
 
-  std::string helper_error;
-  const detail::HttpHelper* helper = detail::HttpHelper::installed(helper_error);
-  if (helper == nullptr) return detail::chatFailure(Kind::Connection, helper_error);
+  const Expected<const detail::HttpHelper*> helper = detail::HttpHelper::installed();
+  if (!helper) return detail::chatFailure(Kind::Connection, helper.error());
   auto timeout = std::max(endpoint.timeout, std::chrono::milliseconds(1));
 
   detail::ResponseReader reader(request.stream, callbacks, cancellation);
@@ -105,7 +103,7 @@ ChatResult send(const ChatEndpoint& endpoint, const ChatRequest& request,
   post.on_status = &Transfer::onStatus;
   post.on_data = &Transfer::onData;
   post.cancelled = &Transfer::cancelled;
-  const toolguard_http_outcome outcome = helper->post(post);
+  const toolguard_http_outcome outcome = (*helper)->post(post);
   if (transfer.failure) std::rethrow_exception(transfer.failure);
   if (outcome.client_made == 0) {
     return detail::chatFailure(Kind::Connection, "cannot make a client for " + where +

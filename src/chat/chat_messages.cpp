@@ -196,10 +196,9 @@ std::string serverErrorMessage(const json& body) {
 
 namespace toolguard::detail {
 
-json chatRequestBody(const ChatEndpoint& endpoint, const ChatRequest& request, std::string& error) {
+Expected<json> chatRequestBody(const ChatEndpoint& endpoint, const ChatRequest& request) {
   if (!endpoint.extra_body.is_null() && !endpoint.extra_body.is_object()) {
-    error = "endpoint.extra_body is not a JSON object";
-    return nullptr;
+    return fail("endpoint.extra_body is not a JSON object");
   }
   json body = {{"model", endpoint.model}, {"messages", json::array()}};
   for (const ChatMessage& message : request.messages) body["messages"].push_back(message.toJson());

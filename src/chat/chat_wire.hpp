@@ -6,6 +6,7 @@
 #include <string>
 
 #include "toolguard/chat_client.hpp"
+#include "toolguard/expected.hpp"
 
 namespace toolguard::detail {
 
@@ -39,9 +40,8 @@ std::string parseAssistantMessage(const nlohmann::json& message, ChatMessage& ou
 std::string parseCompletion(const nlohmann::json& body, ChatReply& out);
 
 /// The JSON body of a request to `endpoint` (model, messages, tools, stream,
-/// then extra_body's own fields). On an unusable endpoint, null with `error` set.
-nlohmann::json chatRequestBody(const ChatEndpoint& endpoint, const ChatRequest& request,
-                               std::string& error);
+/// then extra_body's own fields). Fails, saying why, on an unusable endpoint.
+Expected<nlohmann::json> chatRequestBody(const ChatEndpoint& endpoint, const ChatRequest& request);
 
 /// The error text of an error body ({"error":{"message":...}},
 /// {"error":"..."}, {"message":...} or {"detail":...}); "" when there is none.

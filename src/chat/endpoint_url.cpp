@@ -65,9 +65,11 @@ std::string EndpointUrl::origin() const {
   return scheme + "://" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }
 
-std::optional<EndpointUrl> parseEndpointUrl(std::string_view url, std::string& error) {
-  error = "invalid base URL \"" + std::string(url) +
-          "\": expected http://host[:port][/path] or https://...";
+Expected<EndpointUrl> parseEndpointUrl(std::string_view url) {
+  const auto invalid = [&] {
+    return fail("invalid base URL \"" + std::string(url) +
+                "\": expected http://host[:port][/path] or https://...");
+  };
   EndpointUrl out;
   std::string_view rest;
   if (startsWithNoCase(url, "http://")) {
@@ -79,19 +81,18 @@ std::optional<EndpointUrl> parseEndpointUrl(std::string_view url, std::string& e
     out.port = 443;
     rest = url.substr(8);
   } else {
-    return std::nullopt;
+    return invalid();
   }
   for (char c : rest) {
     auto byte = static_cast<unsigned char>(c);
     if (byte <= ' ' || byte == 0x7f || c == '?' || c == '#' || c == '@' || c == '\\') {
-      return std::nullopt;
+      return invalid();
     }
   }
   size_t slash = rest.find('/');
-  if (!parseAuthority(rest.substr(0, slash), out)) return std::nullopt;
+  if (!parseAuthority(rest.substr(0, slash), out)) return invalid();
   if (slash != std::string_view::npos) out.path_prefix.assign(rest.substr(slash));
   while (!out.path_prefix.empty() && out.path_prefix.back() == '/') out.path_prefix.pop_back();
-  error.clear();
   return out;
 }
 

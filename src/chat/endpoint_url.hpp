@@ -1,9 +1,10 @@
 #pragma once
 // Parsing an endpoint's base URL ("http://127.0.0.1:8080/v1").
 
-#include <optional>
 #include <string>
 #include <string_view>
+
+#include "toolguard/expected.hpp"
 
 namespace toolguard::detail {
 
@@ -18,9 +19,9 @@ struct EndpointUrl {
   std::string origin() const;
 };
 
-/// Parses http(s)://host[:port][/path]; nullopt (and `error` set) for
-/// anything else: other schemes, user info, a query or fragment, spaces or
-/// control characters, a bad port.
-std::optional<EndpointUrl> parseEndpointUrl(std::string_view url, std::string& error);
+/// Parses http(s)://host[:port][/path]; fails, saying why, for anything
+/// else: other schemes, user info, a query or fragment, spaces or control
+/// characters, a bad port.
+Expected<EndpointUrl> parseEndpointUrl(std::string_view url);
 
 }  // namespace toolguard::detail

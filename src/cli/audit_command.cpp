@@ -120,9 +120,8 @@ int runAudit(const std::string& command, const AuditOptions& o, AuditQuery query
     if (auto id = record.find("id"); id != record.end() && id->is_string()) seen.insert(*id);
     printOne(record);
   }
-  std::string error;
-  followAuditLog(path, offset, seen, printOne, error);
-  std::cerr << "toolguard audit " << command << ": " << error << "\n";
+  const Expected<void> followed = followAuditLog(path, offset, seen, printOne);
+  std::cerr << "toolguard audit " << command << ": " << followed.error() << "\n";
   return kExitError;
 }
 

@@ -42,9 +42,9 @@ size_t linesBefore(const std::string& path, std::uintmax_t bytes) {
 
 }  // namespace
 
-void followAuditLog(const std::string& path, std::uintmax_t offset,
-                    const std::set<std::string>& seen,
-                    const std::function<void(const json&)>& print, std::string& error) {
+Expected<void> followAuditLog(const std::string& path, std::uintmax_t offset,
+                              const std::set<std::string>& seen,
+                              const std::function<void(const json&)>& print) {
   ino_t inode = 0;
   bool known = false;
   std::string partial;  // a line not yet ended by its newline
@@ -52,10 +52,7 @@ void followAuditLog(const std::string& path, std::uintmax_t offset,
   while (true) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
-      if (errno != ENOENT) {
-        error = path + ": " + std::strerror(errno);
-        return;
-      }
+      if (errno != ENOENT) return fail(path + ": " + std::strerror(errno));
       std::this_thread::sleep_for(kPollInterval);  // rotated away; the next one comes
       continue;
     }
@@ -69,10 +66,7 @@ void followAuditLog(const std::string& path, std::uintmax_t offset,
     known = true;
     if (size > offset) {
       std::ifstream in(path, std::ios::binary);
-      if (!in) {
-        error = path + ": cannot be read";
-        return;
-      }
+      if (!in) return fail(path + ": cannot be read");
       in.seekg(static_cast<std::streamoff>(offset));
       std::string chunk(static_cast<size_t>(size - offset), '\0');
       in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));

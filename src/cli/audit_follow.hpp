@@ -7,6 +7,8 @@
 #include <set>
 #include <string>
 
+#include "toolguard/expected.hpp"
+
 namespace toolguard::cli {
 
 /// Watches `path` from byte `offset` on and calls `print` with each record
@@ -14,9 +16,9 @@ namespace toolguard::cli {
 /// as readAuditLog gives it), skipping records whose "id" is in `seen`. When
 /// the log is rotated (a new file, or a shorter one) it starts again at the
 /// beginning of the new file. Polls a few times a second; returns only when
-/// the file cannot be read (with the message in `error`).
-void followAuditLog(const std::string& path, std::uintmax_t offset,
-                    const std::set<std::string>& seen,
-                    const std::function<void(const nlohmann::json&)>& print, std::string& error);
+/// the file cannot be read, failing, saying why.
+Expected<void> followAuditLog(const std::string& path, std::uintmax_t offset,
+                              const std::set<std::string>& seen,
+                              const std::function<void(const nlohmann::json&)>& print);
 
 }  // namespace toolguard::cli

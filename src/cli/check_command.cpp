@@ -16,6 +16,7 @@
 #include "front/policy_options.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/audit_log.hpp"
+#include "toolguard/expected.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/policy.hpp"
 #include "toolguard/policy_error.hpp"
@@ -32,33 +33,29 @@ struct CheckAnswerer {
   front::HookStyle style;
   bool policy_failed = false;
 
-  // Returns the rendered decision, or nullopt with `error` set when an agent
-  // format cannot be answered (the caller then exits 2).
-  std::optional<nlohmann::json> operator()(const std::string& text, std::string& error) {
-    return answer(front::decideInput(text, input, guards), text, error);
+  // Returns the rendered decision; fails, saying why, when an agent format
+  // cannot be answered (the caller then exits 2). The toolguard format
+  // always has an answer.
+  Expected<nlohmann::json> operator()(const std::string& text) {
+    return answer(front::decideInput(text, input, guards), text);
   }
 
   // Input that was not read (too large).
-  std::optional<nlohmann::json> refuse(MalformedCall given, std::string& error) {
-    return answer(front::refuseInput(std::move(given), guards), "", error);
+  Expected<nlohmann::json> refuse(MalformedCall given) {
+    return answer(front::refuseInput(std::move(given), guards), "");
   }
 
-  std::optional<nlohmann::json> answer(const front::FrontDecision& r, const std::string& text,
-                                       std::string& error) {
+  Expected<nlohmann::json> answer(const front::FrontDecision& r, const std::string& text) {
     const front::CallFormat format = input.format;
     switch (r.outcome) {
       case front::FrontDecision::Outcome::Malformed:
-        if (format != front::CallFormat::Toolguard) {
-          error = "invalid hook input: " + r.error;
-          return std::nullopt;
-        }
+        if (format != front::CallFormat::Toolguard) return fail("invalid hook input: " + r.error);
         return front::renderDecision(r.decision, "", format);
       case front::FrontDecision::Outcome::NotJudged:
         policy_failed = true;
         if (format != front::CallFormat::Toolguard) {
-          error =
-              "policy error:\n" + r.error + (r.audit_problem.empty() ? "" : "\n" + r.audit_problem);
-          return std::nullopt;
+          return fail("policy error:\n" + r.error +
+                      (r.audit_problem.empty() ? "" : "\n" + r.audit_problem));
         }
         return front::renderDecision(r.decision, r.call->tool, format);
       case front::FrontDecision::Outcome::Decided:
@@ -187,7 +184,6 @@ int runCheck(const CheckOptions& given) {
   }
   answerer.input = {front::callFormatNamed(o.format), o.format, front::currentDirectory(), {}};
   answerer.style = hookStyleOf(o);
-  std::string error;
   if (o.batch) {
     std::string line;
     bool too_large = false;
@@ -195,33 +191,31 @@ int runCheck(const CheckOptions& given) {
     while (readBoundedLine(std::cin, kMaxInputBytes, line, too_large, kMaxRecordedInputBytes,
                            &line_bytes)) {
       if (!too_large && line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      std::optional<nlohmann::json> out;
+      nlohmann::json out;
       try {
-        out = too_large
-                  ? answerer.refuse(
-                        MalformedCall{line, true, line_bytes, tooLargeMessage(), o.format}, error)
-                  : answerer(line, error);
+        // --batch reads only the toolguard format, which always has an answer.
+        out = *(too_large ? answerer.refuse(
+                                MalformedCall{line, true, line_bytes, tooLargeMessage(), o.format})
+                          : answerer(line));
       } catch (const std::exception& e) {  // one bad line never stops the others
         out = front::renderDecision(
             front::inputErrorDecision(std::string("internal error: ") + e.what()), "",
             front::CallFormat::Toolguard);
       }
-      std::cout << front::dumpLine(*out) << '\n' << std::flush;
+      std::cout << front::dumpLine(out) << '\n' << std::flush;
     }
     return answerer.policy_failed ? kExitError : kExitOk;
   }
   std::string text;
-  std::optional<nlohmann::json> out;
-  if (readBounded(std::cin, kMaxInputBytes, text, kMaxRecordedInputBytes)) {
-    out = answerer(text, error);
-  } else {
-    out = answerer.refuse(MalformedCall{text, true, 0, tooLargeMessage(), o.format}, error);
-  }
+  const Expected<nlohmann::json> out =
+      readBounded(std::cin, kMaxInputBytes, text, kMaxRecordedInputBytes)
+          ? answerer(text)
+          : answerer.refuse(MalformedCall{text, true, 0, tooLargeMessage(), o.format});
   claimCheckAnswer();
   if (!out) {
-    std::cerr << "toolguard: " << error << "\n";
+    std::cerr << "toolguard: " << out.error() << "\n";
     if (answerer.input.format == front::CallFormat::GeminiHook) {
-      std::cout << front::dumpLine(geminiHookError(error)) << '\n';
+      std::cout << front::dumpLine(geminiHookError(out.error())) << '\n';
     }
     return kExitError;
   }

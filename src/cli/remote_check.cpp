@@ -112,7 +112,6 @@ int runRemoteCheck(const CheckOptions& o) {
                              "&cwd=" + percentEncoded(front::currentDirectory());
   // Beyond the wait for a person, the service has ten seconds to answer.
   const long timeout_ms = (static_cast<long>(o.wait_s) + 10) * 1000;
-  std::string error;
   // The machine's name, for the person the ask reaches (the web queue shows it).
   char machine[256] = {};
   if (gethostname(machine, sizeof machine - 1) != 0) machine[0] = '\0';
@@ -122,9 +121,9 @@ int runRemoteCheck(const CheckOptions& o) {
   if (!host.empty() && host.find_first_of("\r\n") == std::string::npos) {
     headers["X-Toolguard-Machine"] = host;
   }
-  std::optional<detail::PlainHttpResponse> response =
-      detail::postToService(o.server, target, headers, text, timeout_ms, error, certificate);
-  if (!response) return failClosed(where + " could not be asked: " + error, format);
+  const Expected<detail::PlainHttpResponse> response =
+      detail::postToService(o.server, target, headers, text, timeout_ms, certificate);
+  if (!response) return failClosed(where + " could not be asked: " + response.error(), format);
   // Read strictly: a reply with a key twice (two "verdict"s), bytes after
   // the JSON or a NUL is not a decision, whichever value another reader
   // would take.

@@ -14,10 +14,9 @@
 namespace toolguard::cli {
 
 int runServeProgram(int argc, char** argv) {
-  std::string error;
-  const int fd = detail::openHelperProgram("toolguard-serve", error);
-  if (fd < 0) {
-    std::cerr << "toolguard: " << error << "\n";
+  const Expected<int> fd = detail::openHelperProgram("toolguard-serve");
+  if (!fd) {
+    std::cerr << "toolguard: " << fd.error() << "\n";
     return kExitError;
   }
   std::vector<char*> args;
@@ -25,7 +24,7 @@ int runServeProgram(int argc, char** argv) {
   args.push_back(name);
   for (int i = 0; i < argc; ++i) args.push_back(argv[i]);
   args.push_back(nullptr);
-  fexecve(fd, args.data(), environ);
+  fexecve(*fd, args.data(), environ);
   std::cerr << "toolguard: toolguard-serve could not be started: " << std::strerror(errno) << "\n";
   return kExitError;
 }

@@ -134,28 +134,25 @@ std::optional<std::string> homeOfThisUser() {
   return homeInPasswd([&](const passwd& entry) { return entry.pw_uid == uid; });
 }
 
-std::vector<HostAddress> hostAddresses(const std::string& host, const std::string& port,
-                                       std::string& error) {
+Expected<std::vector<HostAddress>> hostAddresses(const std::string& host, const std::string& port) {
   char* end = nullptr;
   const unsigned long number = std::strtoul(port.c_str(), &end, 10);
   if (port.empty() || *end != '\0' || number == 0 || number > 65535) {
-    error = "the port must be a number from 1 to 65535";
-    return {};
+    return fail("the port must be a number from 1 to 65535");
   }
   const auto tcp_port = static_cast<uint16_t>(number);
   HostAddress numeric;
-  if (numericAddress(host, tcp_port, numeric)) return {numeric};
+  if (numericAddress(host, tcp_port, numeric)) return std::vector<HostAddress>{numeric};
   std::vector<HostAddress> addresses = fromHostsFile(host, tcp_port);
   if (!addresses.empty()) return addresses;
   struct __res_state resolver {};
   if (res_ninit(&resolver) != 0) {
-    error = "cannot read the resolver's configuration (/etc/resolv.conf)";
-    return {};
+    return fail("cannot read the resolver's configuration (/etc/resolv.conf)");
   }
   fromDns(&resolver, host, tcp_port, ns_t_aaaa, addresses);
   fromDns(&resolver, host, tcp_port, ns_t_a, addresses);
   res_nclose(&resolver);
-  if (addresses.empty()) error = "no address found for the host name " + host;
+  if (addresses.empty()) return fail("no address found for the host name " + host);
   return addresses;
 }
 

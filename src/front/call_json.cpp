@@ -4,10 +4,12 @@
 
 #include <filesystem>
 #include <span>
+#include <utility>
 
 #include "core/model_text.hpp"
 #include "json/compact_dump.hpp"
 #include "policy/did_you_mean.hpp"
+#include "toolguard/expected.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/strict_json.hpp"
 
@@ -16,17 +18,26 @@ namespace {
 
 using nlohmann::json;
 
-// Reads an optional string field; false (with an error naming it) if it is not a string.
-bool optionalString(const json& object, const char* key, const std::string& path, std::string& out,
-                    std::string& error) {
+// An optional string field: its text, "" when it is absent or null; fails,
+// naming it, when it is not a string.
+Expected<std::string> optionalString(const json& object, const char* key, const std::string& path) {
   auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return true;
-  if (!it->is_string()) {
-    error = path + key + ": expected a string";
-    return false;
+  if (it == object.end() || it->is_null()) return std::string();
+  if (!it->is_string()) return fail(path + key + ": expected a string");
+  return it->get<std::string>();
+}
+
+// Reads optional string fields (key, where the text goes) in order; fails at
+// the first that is not a string.
+Expected<void> readOptionalStrings(
+    const json& object, const std::string& path,
+    std::initializer_list<std::pair<const char*, std::string*>> fields) {
+  for (const auto& [key, out] : fields) {
+    Expected<std::string> text = optionalString(object, key, path);
+    if (!text) return fail(text.error());
+    *out = std::move(*text);
   }
-  out = it->get<std::string>();
-  return true;
+  return {};
 }
 
 // True for a cwd that names no directory by itself ("src", "./app"): the
@@ -98,25 +109,27 @@ std::string fieldSuggestion(const std::string& key, const std::vector<std::strin
   return " (expected " + expected + ")";
 }
 
-bool checkKeys(const json& object, std::initializer_list<const char*> known,
-               const std::string& path, std::string& error,
-               std::span<const FieldAlias> aliases = {}) {
+// Fails, naming the field and what it may have meant, when `object` has a
+// field not in `known`.
+Expected<void> checkKeys(const json& object, std::initializer_list<const char*> known,
+                         const std::string& path, std::span<const FieldAlias> aliases = {}) {
   for (const auto& [key, value] : object.items()) {
     bool ok = false;
     for (const char* k : known) ok = ok || key == k;
     if (!ok) {
       std::vector<std::string> names(known.begin(), known.end());
-      error = path + key + ": unknown field" + fieldSuggestion(key, names, aliases);
-      return false;
+      return fail(path + key + ": unknown field" + fieldSuggestion(key, names, aliases));
     }
   }
-  return true;
+  return {};
 }
 
 ParsedCall parseToolguard(const json& in, const std::string& default_cwd) {
   ParsedCall out;
   if (!in.is_object()) return {std::nullopt, "expected a JSON object with tool and args"};
-  if (!checkKeys(in, {"tool", "args", "context"}, "", out.error, kCallAliases)) return out;
+  if (Expected<void> known = checkKeys(in, {"tool", "args", "context"}, "", kCallAliases); !known) {
+    return {std::nullopt, known.error()};
+  }
   ToolCall call;
   auto tool = in.find("tool");
   if (tool == in.end() || !tool->is_string() || tool->get<std::string>().empty()) {
@@ -130,9 +143,11 @@ ParsedCall parseToolguard(const json& in, const std::string& default_cwd) {
   std::string cwd;
   if (auto ctx = in.find("context"); ctx != in.end() && !ctx->is_null()) {
     if (!ctx->is_object()) return {std::nullopt, "context: expected a JSON object"};
-    if (!checkKeys(*ctx, {"cwd", "agent", "session", "model", "role", "mode", "roots"}, "context.",
-                   out.error, kContextAliases)) {
-      return out;
+    if (Expected<void> known =
+            checkKeys(*ctx, {"cwd", "agent", "session", "model", "role", "mode", "roots"},
+                      "context.", kContextAliases);
+        !known) {
+      return {std::nullopt, known.error()};
     }
     CallContext& c = call.context;
     for (const auto& [key, value] : ctx->items()) {
@@ -183,12 +198,14 @@ ParsedCall parseClaude(const json& in, const std::string& default_cwd) {
   if (std::string problem = readHookTool(in, call); !problem.empty())
     return {std::nullopt, problem};
   std::string cwd, mode, event;
-  if (!optionalString(in, "cwd", "", cwd, out.error) ||
-      !optionalString(in, "session_id", "", call.context.session, out.error) ||
-      !optionalString(in, "agent_id", "", call.context.agent, out.error) ||
-      !optionalString(in, "permission_mode", "", mode, out.error) ||
-      !optionalString(in, "hook_event_name", "", event, out.error)) {
-    return out;
+  if (Expected<void> read = readOptionalStrings(in, "",
+                                                {{"cwd", &cwd},
+                                                 {"session_id", &call.context.session},
+                                                 {"agent_id", &call.context.agent},
+                                                 {"permission_mode", &mode},
+                                                 {"hook_event_name", &event}});
+      !read) {
+    return {std::nullopt, read.error()};
   }
   if (!event.empty() && event != "PreToolUse") {
     return {std::nullopt, "hook_event_name: expected PreToolUse, got " + event};
@@ -220,7 +237,9 @@ ParsedCall parseGemini(const json& in, const std::string& default_cwd) {
   std::string cwd;
   if (auto ctx = in.find("context"); ctx != in.end() && ctx->is_object()) {
     if (auto env = ctx->find("environment"); env != ctx->end() && env->is_object()) {
-      if (!optionalString(*env, "cwd", "context.environment.", cwd, out.error)) return out;
+      Expected<std::string> env_cwd = optionalString(*env, "cwd", "context.environment.");
+      if (!env_cwd) return {std::nullopt, env_cwd.error()};
+      cwd = std::move(*env_cwd);
       if (auto ws = env->find("workspaces"); ws != env->end()) {
         if (!ws->is_array())
           return {std::nullopt, "context.environment.workspaces: expected a list"};
@@ -251,19 +270,20 @@ ParsedCall parseGeminiHook(const json& in, const std::string& default_cwd) {
   if (std::string problem = readHookTool(in, call); !problem.empty())
     return {std::nullopt, problem};
   std::string cwd, event;
-  if (!optionalString(in, "cwd", "", cwd, out.error) ||
-      !optionalString(in, "session_id", "", call.context.session, out.error) ||
-      !optionalString(in, "hook_event_name", "", event, out.error)) {
-    return out;
+  if (Expected<void> read = readOptionalStrings(
+          in, "",
+          {{"cwd", &cwd}, {"session_id", &call.context.session}, {"hook_event_name", &event}});
+      !read) {
+    return {std::nullopt, read.error()};
   }
   if (!event.empty() && event != "BeforeTool") {
     return {std::nullopt, "hook_event_name: expected BeforeTool, got " + event};
   }
   if (auto mcp = in.find("mcp_context"); mcp != in.end() && !mcp->is_null()) {
     if (!mcp->is_object()) return {std::nullopt, "mcp_context: expected a JSON object"};
-    if (!optionalString(*mcp, "server_name", "mcp_context.", call.context.mcp_server, out.error)) {
-      return out;
-    }
+    Expected<std::string> server = optionalString(*mcp, "server_name", "mcp_context.");
+    if (!server) return {std::nullopt, server.error()};
+    call.context.mcp_server = std::move(*server);
   }
   call.context.agent = "gemini-cli";
   call.context.cwd = absoluteCwd(cwd, default_cwd);

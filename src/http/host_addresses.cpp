@@ -10,15 +10,13 @@
 
 namespace toolguard::detail {
 
-std::vector<HostAddress> hostAddresses(const std::string& host, const std::string& port,
-                                       std::string& error) {
+Expected<std::vector<HostAddress>> hostAddresses(const std::string& host, const std::string& port) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* found = nullptr;
   if (int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0) {
-    error = gai_strerror(rc);
-    return {};
+    return fail(gai_strerror(rc));
   }
   std::vector<HostAddress> addresses;
   for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
@@ -29,7 +27,7 @@ std::vector<HostAddress> hostAddresses(const std::string& host, const std::strin
     addresses.push_back(a);
   }
   freeaddrinfo(found);
-  if (addresses.empty()) error = "no address";
+  if (addresses.empty()) return fail("no address");
   return addresses;
 }
 

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "toolguard/expected.hpp"
+
 namespace toolguard::detail {
 
 /// One address to connect to.
@@ -20,8 +22,7 @@ struct HostAddress {
 };
 
 /// The addresses of `host` (a name or a numeric address) on TCP `port` (a
-/// number), in the order to try them; empty with `error` saying why.
-std::vector<HostAddress> hostAddresses(const std::string& host, const std::string& port,
-                                       std::string& error);
+/// number), in the order to try them (never none); fails, saying why.
+Expected<std::vector<HostAddress>> hostAddresses(const std::string& host, const std::string& port);
 
 }  // namespace toolguard::detail

@@ -45,27 +45,18 @@ std::vector<fs::path> candidates(const char* program = kHelperFile) {
 // A helper someone else could have written is never run: it would run as us.
 // The file is opened itself (never through a symbolic link) and what was
 // opened is checked; its directory must not let others replace it between
-// this check and the open. Returns the descriptor, or -1 with `why`.
-int openTrustworthy(const fs::path& file, std::string& why) {
+// this check and the open. Returns the descriptor, or fails, saying why.
+Expected<int> openTrustworthy(const fs::path& file) {
   const uid_t me = ::geteuid();
   struct stat st {};
-  if (::stat(file.parent_path().c_str(), &st) != 0) {
-    why = "not found";
-    return -1;
-  }
-  if (st.st_uid != 0 && st.st_uid != me) {
-    why = "in a directory owned by another user";
-    return -1;
-  }
+  if (::stat(file.parent_path().c_str(), &st) != 0) return fail("not found");
+  if (st.st_uid != 0 && st.st_uid != me) return fail("in a directory owned by another user");
   if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 && (st.st_mode & S_ISVTX) == 0) {
-    why = "in a directory others can write";
-    return -1;
+    return fail("in a directory others can write");
   }
   const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) {
-    why = errno == ELOOP ? "a symbolic link" : "not found";
-    return -1;
-  }
+  if (fd < 0) return fail(errno == ELOOP ? "a symbolic link" : "not found");
+  const char* why = nullptr;
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     why = "not a regular file";
   } else if (st.st_uid != 0 && st.st_uid != me) {
@@ -78,7 +69,7 @@ int openTrustworthy(const fs::path& file, std::string& why) {
     return fd;
   }
   ::close(fd);
-  return -1;
+  return fail(why);
 }
 
 void setText(toolguard_http_outcome& outcome, const std::string& text) {
@@ -209,37 +200,31 @@ HttpHelper::~HttpHelper() {
   ::close(fd_);
 }
 
-std::unique_ptr<HttpHelper> HttpHelper::from(const std::vector<fs::path>& files,
-                                             std::string& error) {
+Expected<std::unique_ptr<HttpHelper>> HttpHelper::from(const std::vector<fs::path>& files) {
   std::string tried;
   for (const fs::path& file : files) {
-    std::string why;
-    if (const int fd = openTrustworthy(file, why); fd >= 0) {
-      return std::unique_ptr<HttpHelper>(new HttpHelper(fd, file.string()));
-    }
-    tried += (tried.empty() ? "" : "; ") + file.string() + ": " + why;
+    const Expected<int> fd = openTrustworthy(file);
+    if (fd) return std::unique_ptr<HttpHelper>(new HttpHelper(*fd, file.string()));
+    tried += (tried.empty() ? "" : "; ") + file.string() + ": " + fd.error();
   }
-  error = "the HTTP client " + std::string(kHelperFile) +
-          " could not be found (reinstall toolguard): " + tried;
-  return nullptr;
+  return fail("the HTTP client " + std::string(kHelperFile) +
+              " could not be found (reinstall toolguard): " + tried);
 }
 
-int openHelperProgram(const char* program, std::string& error) {
+Expected<int> openHelperProgram(const char* program) {
   std::string tried;
   for (const fs::path& file : candidates(program)) {
-    std::string why;
-    if (const int fd = openTrustworthy(file, why); fd >= 0) return fd;
-    tried += (tried.empty() ? "" : "; ") + file.string() + ": " + why;
+    const Expected<int> fd = openTrustworthy(file);
+    if (fd) return *fd;
+    tried += (tried.empty() ? "" : "; ") + file.string() + ": " + fd.error();
   }
-  error = std::string(program) + " could not be found (reinstall toolguard): " + tried;
-  return -1;
+  return fail(std::string(program) + " could not be found (reinstall toolguard): " + tried);
 }
 
-const HttpHelper* HttpHelper::installed(std::string& error) {
-  static std::string search_error;
-  static const std::unique_ptr<HttpHelper> helper = from(candidates(), search_error);
-  if (!helper) error = search_error;
-  return helper.get();
+Expected<const HttpHelper*> HttpHelper::installed() {
+  static const Expected<std::unique_ptr<HttpHelper>> helper = from(candidates());
+  if (!helper) return fail(helper.error());
+  return helper->get();
 }
 
 toolguard_http_outcome HttpHelper::post(const HelperPost& request) const {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "http/http_transfer.h"
+#include "toolguard/expected.hpp"
 
 namespace toolguard::detail {
 
@@ -36,9 +37,9 @@ struct HelperPost {
 };
 
 /// Opens one of toolguard's programs (`toolguard-serve`), found and checked
-/// as HttpHelper::installed finds its helper, for fexecve. -1 with `error`
-/// saying what was tried when none is usable.
-int openHelperProgram(const char* program, std::string& error);
+/// as HttpHelper::installed finds its helper, for fexecve: its descriptor.
+/// Fails, saying what was tried, when none is usable.
+Expected<int> openHelperProgram(const char* program);
 
 /// The helper program, opened once and checked: it is run from that open
 /// file (never found again by its name), so nobody can swap it afterwards.
@@ -48,8 +49,8 @@ class HttpHelper {
   HttpHelper(const HttpHelper&) = delete;
   HttpHelper& operator=(const HttpHelper&) = delete;
 
-  /// The installed helper, searched for once; nullptr with `error` saying
-  /// what was tried when none is usable (the request then fails as a
+  /// The installed helper, searched for once (never null); fails, saying
+  /// what was tried, when none is usable (the request then fails as a
   /// connection error, never as an allow).
   ///
   /// Looked for, in order: beside the running executable; in
@@ -58,11 +59,11 @@ class HttpHelper {
   /// regular file (not a symbolic link) owned by root or by this user,
   /// writable by no one else, in a directory no one else can write (or a
   /// sticky one).
-  static const HttpHelper* installed(std::string& error);
+  static Expected<const HttpHelper*> installed();
 
   /// The same search over the given files (for tests).
-  static std::unique_ptr<HttpHelper> from(const std::vector<std::filesystem::path>& files,
-                                          std::string& error);
+  static Expected<std::unique_ptr<HttpHelper>> from(
+      const std::vector<std::filesystem::path>& files);
 
   /// Sends `request` through a new helper process and reports to its
   /// callbacks. A helper that cannot be started, dies, or says nothing

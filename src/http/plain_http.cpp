@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <optional>
 
 #include "host_addresses.hpp"
 
@@ -36,51 +37,47 @@ bool waitFor(int fd, short events, Clock::time_point deadline) {
   }
 }
 
-int connectWithin(const ServiceAddress& a, Clock::time_point deadline, std::string& error) {
-  auto finish = [&](int fd, const sockaddr* address, socklen_t size) {
+// A connected socket (non-blocking) by `deadline`; fails, saying why.
+Expected<int> connectWithin(const ServiceAddress& a, Clock::time_point deadline) {
+  auto finish = [&](int fd, const sockaddr* address, socklen_t size) -> Expected<int> {
     if (connect(fd, address, size) != 0 && errno != EINPROGRESS) {
-      error = std::strerror(errno);
+      const int number = errno;
       close(fd);
-      return -1;
+      return fail(std::strerror(number));
     }
     if (!waitFor(fd, POLLOUT, deadline)) {
-      error = "timed out connecting";
       close(fd);
-      return -1;
+      return fail("timed out connecting");
     }
     int so_error = 0;
     socklen_t len = sizeof so_error;
     getsockopt(fd, SOL_SOCKET, SO_ERROR, &so_error, &len);
     if (so_error != 0) {
-      error = std::strerror(so_error);
       close(fd);
-      return -1;
+      return fail(std::strerror(so_error));
     }
     return fd;
   };
   if (!a.socket_path.empty()) {
     sockaddr_un address{};
     address.sun_family = AF_UNIX;
-    if (a.socket_path.size() >= sizeof address.sun_path) {
-      error = "the socket path is too long";
-      return -1;
-    }
+    if (a.socket_path.size() >= sizeof address.sun_path) return fail("the socket path is too long");
     std::memcpy(address.sun_path, a.socket_path.data(), a.socket_path.size());
     const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    if (fd < 0) {
-      error = std::strerror(errno);
-      return -1;
-    }
+    if (fd < 0) return fail(std::strerror(errno));
     return finish(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
   }
-  int fd = -1;
-  for (const HostAddress& address : hostAddresses(a.host, a.port, error)) {
-    if (fd >= 0) break;
+  Expected<std::vector<HostAddress>> addresses = hostAddresses(a.host, a.port);
+  if (!addresses) return fail(addresses.error());
+  // The last attempt's failure is the one reported.
+  Expected<int> connected = fail("");
+  for (const HostAddress& address : *addresses) {
     const int s = socket(address.address.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (s < 0) continue;
-    fd = finish(s, reinterpret_cast<const sockaddr*>(&address.address), address.size);
+    connected = finish(s, reinterpret_cast<const sockaddr*>(&address.address), address.size);
+    if (connected) break;
   }
-  return fd;
+  return connected;
 }
 
 std::string lowercased(std::string text) {
@@ -111,20 +108,18 @@ bool unchunk(const std::string& in, std::string& out) {
 
 }  // namespace
 
-std::optional<ServiceAddress> parseServiceAddress(const std::string& url, std::string& error) {
+Expected<ServiceAddress> parseServiceAddress(const std::string& url) {
   ServiceAddress a;
   if (url.starts_with("unix:")) {
     a.socket_path = url.substr(5);
     if (a.socket_path.starts_with("//")) a.socket_path = a.socket_path.substr(2);
     if (a.socket_path.empty() || a.socket_path[0] != '/') {
-      error = "a Unix socket is given as unix:/PATH";
-      return std::nullopt;
+      return fail("a Unix socket is given as unix:/PATH");
     }
     return a;
   }
   if (!url.starts_with("http://")) {
-    error = "the address must start with http:// or unix:";
-    return std::nullopt;
+    return fail("the address must start with http:// or unix:");
   }
   std::string rest = url.substr(7);
   if (const size_t slash = rest.find('/'); slash != std::string::npos) {
@@ -135,8 +130,7 @@ std::optional<ServiceAddress> parseServiceAddress(const std::string& url, std::s
   if (rest.starts_with('[')) {
     const size_t close = rest.find(']');
     if (close == std::string::npos) {
-      error = "an unclosed [ in the address";
-      return std::nullopt;
+      return fail("an unclosed [ in the address");
     }
     a.host = rest.substr(1, close - 1);
     rest = rest.substr(close + 1);
@@ -149,16 +143,15 @@ std::optional<ServiceAddress> parseServiceAddress(const std::string& url, std::s
   }
   if (a.host.empty() || a.port.empty() ||
       a.port.find_first_not_of("0123456789") != std::string::npos) {
-    error = "expected http://HOST:PORT";
-    return std::nullopt;
+    return fail("expected http://HOST:PORT");
   }
   return a;
 }
 
-std::optional<PlainHttpResponse> plainHttpExchange(
-    const ServiceAddress& address, const std::string& method, const std::string& target,
-    const std::map<std::string, std::string>& headers, const std::string& body, long timeout_ms,
-    std::string& error) {
+Expected<PlainHttpResponse> plainHttpExchange(const ServiceAddress& address,
+                                              const std::string& method, const std::string& target,
+                                              const std::map<std::string, std::string>& headers,
+                                              const std::string& body, long timeout_ms) {
   // Nothing that could end a header line early goes into the request.
   auto breaksLines = [](const std::string& text) {
     return text.find_first_of("\r\n", 0) != std::string::npos ||
@@ -169,12 +162,12 @@ std::optional<PlainHttpResponse> plainHttpExchange(
   for (const auto& [name, value] : headers)
     unsafe = unsafe || breaksLines(name) || breaksLines(value);
   if (unsafe) {
-    error = "a line break or NUL in the request's address or headers";
-    return std::nullopt;
+    return fail("a line break or NUL in the request's address or headers");
   }
   const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
-  const int fd = connectWithin(address, deadline, error);
-  if (fd < 0) return std::nullopt;
+  const Expected<int> connected = connectWithin(address, deadline);
+  if (!connected) return fail(connected.error());
+  const int fd = *connected;
   std::string request =
       method + " " + address.prefix + target +
       " HTTP/1.1\r\nHost: " + (address.host.empty() ? "localhost" : address.host) +
@@ -184,15 +177,14 @@ std::optional<PlainHttpResponse> plainHttpExchange(
   size_t sent = 0;
   while (sent < request.size()) {
     if (!waitFor(fd, POLLOUT, deadline)) {
-      error = "timed out sending the request";
       close(fd);
-      return std::nullopt;
+      return fail("timed out sending the request");
     }
     const ssize_t n = send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
     if (n < 0 && errno != EAGAIN && errno != EINTR) {
-      error = std::string("sending the request: ") + std::strerror(errno);
+      const std::string why = std::string("sending the request: ") + std::strerror(errno);
       close(fd);
-      return std::nullopt;
+      return fail(why);
     }
     if (n > 0) sent += static_cast<size_t>(n);
   }
@@ -204,32 +196,29 @@ std::optional<PlainHttpResponse> plainHttpExchange(
   for (;;) {
     if (head_end != std::string::npos && length && in.size() >= head_end + *length) break;
     if (!waitFor(fd, POLLIN, deadline)) {
-      error = "no answer within " + std::to_string(timeout_ms) + " ms";
       close(fd);
-      return std::nullopt;
+      return fail("no answer within " + std::to_string(timeout_ms) + " ms");
     }
     char buffer[16384];
     const ssize_t n = recv(fd, buffer, sizeof buffer, 0);
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
     if (n < 0) {
-      error = std::string("reading the answer: ") + std::strerror(errno);
+      const std::string why = std::string("reading the answer: ") + std::strerror(errno);
       close(fd);
-      return std::nullopt;
+      return fail(why);
     }
     if (n == 0) break;
     in.append(buffer, static_cast<size_t>(n));
     if (in.size() > kMaxResponse) {
-      error = "the answer is larger than 16 MiB";
       close(fd);
-      return std::nullopt;
+      return fail("the answer is larger than 16 MiB");
     }
     if (head_end == std::string::npos && (head_end = in.find("\r\n\r\n")) != std::string::npos) {
       head_end += 4;
       const std::string head = in.substr(0, head_end);
       if (!head.starts_with("HTTP/1.") || head.size() < 12) {
-        error = "the answer is not HTTP";
         close(fd);
-        return std::nullopt;
+        return fail("the answer is not HTTP");
       }
       response.status = std::atoi(head.c_str() + 9);
       size_t line = head.find("\r\n") + 2;
@@ -252,19 +241,16 @@ std::optional<PlainHttpResponse> plainHttpExchange(
   }
   close(fd);
   if (head_end == std::string::npos) {
-    error = in.empty() ? "the connection closed without an answer" : "the answer is not HTTP";
-    return std::nullopt;
+    return fail(in.empty() ? "the connection closed without an answer" : "the answer is not HTTP");
   }
   std::string raw = in.substr(head_end);
   if (chunked) {
     if (!unchunk(raw, response.body)) {
-      error = "the answer's chunked body is broken";
-      return std::nullopt;
+      return fail("the answer's chunked body is broken");
     }
   } else if (length) {
     if (raw.size() < *length) {
-      error = "the answer ended early";
-      return std::nullopt;
+      return fail("the answer ended early");
     }
     response.body = raw.substr(0, *length);
   } else {

@@ -5,8 +5,9 @@
 // through the toolguard-http helper instead.
 
 #include <map>
-#include <optional>
 #include <string>
+
+#include "toolguard/expected.hpp"
 
 namespace toolguard::detail {
 
@@ -18,9 +19,9 @@ struct ServiceAddress {
   std::string prefix;       ///< a path the API is mounted under ("" or "/guard")
 };
 
-/// Reads "http://HOST[:PORT][/PREFIX]" or "unix:/PATH"; nullopt with `error`
+/// Reads "http://HOST[:PORT][/PREFIX]" or "unix:/PATH"; fails, saying why,
 /// for anything else (https:// is not read here).
-std::optional<ServiceAddress> parseServiceAddress(const std::string& url, std::string& error);
+Expected<ServiceAddress> parseServiceAddress(const std::string& url);
 
 /// What came back.
 struct PlainHttpResponse {
@@ -31,12 +32,12 @@ struct PlainHttpResponse {
 
 /// Sends one request with `body` (Content-Length; Connection: close) and
 /// reads the whole response within `timeout_ms` (connect included).
-/// nullopt with `error` for a failure (no connection, a timeout, a response
+/// Fails, saying why, for a failure (no connection, a timeout, a response
 /// that is not HTTP, a body over 16 MiB): never a partial response.
-std::optional<PlainHttpResponse> plainHttpExchange(
-    const ServiceAddress& address, const std::string& method, const std::string& target,
-    const std::map<std::string, std::string>& headers, const std::string& body, long timeout_ms,
-    std::string& error);
+Expected<PlainHttpResponse> plainHttpExchange(const ServiceAddress& address,
+                                              const std::string& method, const std::string& target,
+                                              const std::map<std::string, std::string>& headers,
+                                              const std::string& body, long timeout_ms);
 
 }  // namespace toolguard::detail
 
@@ -51,12 +52,11 @@ struct ClientCertificate {
 
 /// POSTs `body` to `url` + `target` ("http://...", "unix:/...", or
 /// "https://...", which goes through the toolguard-http helper), the whole
-/// exchange bounded by `timeout_ms`. nullopt with `error` on any failure.
+/// exchange bounded by `timeout_ms`. Fails, saying why, on any failure.
 /// `certificate` is shown to an https:// server (an error for any other).
-std::optional<PlainHttpResponse> postToService(const std::string& url, const std::string& target,
-                                               const std::map<std::string, std::string>& headers,
-                                               const std::string& body, long timeout_ms,
-                                               std::string& error,
-                                               const ClientCertificate& certificate = {});
+Expected<PlainHttpResponse> postToService(const std::string& url, const std::string& target,
+                                          const std::map<std::string, std::string>& headers,
+                                          const std::string& body, long timeout_ms,
+                                          const ClientCertificate& certificate = {});
 
 }  // namespace toolguard::detail

@@ -31,22 +31,21 @@ struct Collected {
 
 }  // namespace
 
-std::optional<PlainHttpResponse> postToService(const std::string& url, const std::string& target,
-                                               const std::map<std::string, std::string>& headers,
-                                               const std::string& body, long timeout_ms,
-                                               std::string& error,
-                                               const ClientCertificate& certificate) {
+Expected<PlainHttpResponse> postToService(const std::string& url, const std::string& target,
+                                          const std::map<std::string, std::string>& headers,
+                                          const std::string& body, long timeout_ms,
+                                          const ClientCertificate& certificate) {
   if (!url.starts_with("https://")) {
     if (!certificate.certificate.empty()) {
-      error = "a client certificate is shown only to an https:// service";
-      return std::nullopt;
+      return fail("a client certificate is shown only to an https:// service");
     }
-    std::optional<ServiceAddress> address = parseServiceAddress(url, error);
-    if (!address) return std::nullopt;
-    return plainHttpExchange(*address, "POST", target, headers, body, timeout_ms, error);
+    Expected<ServiceAddress> address = parseServiceAddress(url);
+    if (!address) return fail(address.error());
+    return plainHttpExchange(*address, "POST", target, headers, body, timeout_ms);
   }
-  const HttpHelper* helper = HttpHelper::installed(error);
-  if (!helper) return std::nullopt;
+  const Expected<const HttpHelper*> installed = HttpHelper::installed();
+  if (!installed) return fail(installed.error());
+  const HttpHelper* helper = *installed;
   std::string origin = url;
   std::string prefix;
   if (const size_t slash = origin.find('/', 8); slash != std::string::npos) {
@@ -69,13 +68,9 @@ std::optional<PlainHttpResponse> postToService(const std::string& url, const std
   post.on_data = &Collected::onData;
   post.cancelled = &Collected::never;
   const toolguard_http_outcome outcome = helper->post(post);
-  if (collected.too_large) {
-    error = "the answer is larger than 16 MiB";
-    return std::nullopt;
-  }
+  if (collected.too_large) return fail("the answer is larger than 16 MiB");
   if (outcome.client_made == 0 || outcome.failure != TOOLGUARD_HTTP_OK) {
-    error = outcome.failure_text[0] != '\0' ? outcome.failure_text : "the request failed";
-    return std::nullopt;
+    return fail(outcome.failure_text[0] != '\0' ? outcome.failure_text : "the request failed");
   }
   return collected.response;
 }

@@ -136,8 +136,10 @@ class Judging {
                             std::max(deadline.remaining(), std::chrono::milliseconds(1)),
                             json{{"temperature", 0}}};
       LlmExchange exchange;
-      std::string body_error;
-      exchange.request = detail::chatRequestBody(endpoint, request, body_error);
+      // An unusable endpoint is the client's failure below; its request is then null.
+      if (Expected<json> body = detail::chatRequestBody(endpoint, request)) {
+        exchange.request = std::move(*body);
+      }
       ChatResult result = ChatClient(endpoint).complete(request, {}, deadline.token());
       if (!result.ok()) {
         exchange.error = scrub(

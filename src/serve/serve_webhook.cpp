@@ -144,7 +144,6 @@ void AskWebhook::run() {
     // Nothing a notice holds may end this thread (an uncaught exception
     // would end the service).
     try {
-      std::string error;
       const std::string body = next.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       std::map<std::string, std::string> headers = {{"Content-Type", "application/json"}};
       if (!secret_.empty()) {
@@ -153,10 +152,10 @@ void AskWebhook::run() {
                              .count();
         headers.merge(signatureHeaders(secret_, body, now));
       }
-      std::optional<detail::PlainHttpResponse> r =
-          detail::postToService(url_, "", headers, body, kTimeoutMs, error);
+      const Expected<detail::PlainHttpResponse> r =
+          detail::postToService(url_, "", headers, body, kTimeoutMs);
       if (!r) {
-        std::cerr << "toolguard serve: the ask webhook failed: " << error << "\n";
+        std::cerr << "toolguard serve: the ask webhook failed: " << r.error() << "\n";
       } else if (r->status < 200 || r->status > 299) {
         std::cerr << "toolguard serve: the ask webhook answered " << r->status << "\n";
       }

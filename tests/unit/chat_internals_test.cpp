@@ -116,29 +116,28 @@ TEST(SseParser, EventSizeIsCapped) {
 }
 
 TEST(EndpointUrl, Parses) {
-  std::string error;
-  auto openai = parseEndpointUrl("https://api.openai.com/v1", error);
-  ASSERT_TRUE(openai) << error;
-  EXPECT_EQ(error, "");
+  auto openai = parseEndpointUrl("https://api.openai.com/v1");
+  ASSERT_TRUE(openai) << openai.error();
+  EXPECT_EQ(openai.error(), "");
   EXPECT_EQ(openai->scheme, "https");
   EXPECT_EQ(openai->host, "api.openai.com");
   EXPECT_EQ(openai->port, 443);
   EXPECT_EQ(openai->path_prefix, "/v1");
   EXPECT_EQ(openai->origin(), "https://api.openai.com:443");
 
-  auto local = parseEndpointUrl("http://127.0.0.1:8080", error);
+  auto local = parseEndpointUrl("http://127.0.0.1:8080");
   ASSERT_TRUE(local);
   EXPECT_EQ(local->port, 8080);
   EXPECT_EQ(local->path_prefix, "");
 
-  auto v6 = parseEndpointUrl("Http://[::1]:11434/api/v1//", error);
+  auto v6 = parseEndpointUrl("Http://[::1]:11434/api/v1//");
   ASSERT_TRUE(v6);
   EXPECT_EQ(v6->scheme, "http");
   EXPECT_EQ(v6->host, "::1");
   EXPECT_EQ(v6->path_prefix, "/api/v1");
   EXPECT_EQ(v6->origin(), "http://[::1]:11434");
 
-  auto plain = parseEndpointUrl("http://my_host.local/", error);
+  auto plain = parseEndpointUrl("http://my_host.local/");
   ASSERT_TRUE(plain);
   EXPECT_EQ(plain->port, 80);
   EXPECT_EQ(plain->path_prefix, "");
@@ -147,10 +146,10 @@ TEST(EndpointUrl, Parses) {
 TEST(EndpointUrl, Rejects) {
   for (const char* url : {"", "https:/x", "http://[zz]/v1", "http://[::1]x/v1", "http://a\tb/",
                           "http://h/#frag", "http://h:123456"}) {
-    std::string error;
-    EXPECT_FALSE(parseEndpointUrl(url, error)) << url;
-    EXPECT_EQ(error, std::string("invalid base URL \"") + url +
-                         "\": expected http://host[:port][/path] or https://...");
+    auto parsed = parseEndpointUrl(url);
+    EXPECT_FALSE(parsed) << url;
+    EXPECT_EQ(parsed.error(), std::string("invalid base URL \"") + url +
+                                  "\": expected http://host[:port][/path] or https://...");
   }
 }
 

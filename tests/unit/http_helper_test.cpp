@@ -108,12 +108,11 @@ class LoopbackServer {
 };
 
 TEST_F(HttpHelperTest, TheBuiltHelperIsFoundAndPosts) {
-  std::string error;
-  auto helper = HttpHelper::from({dir / "none", kBuilt}, error);
-  ASSERT_NE(helper, nullptr) << error;
+  auto helper = HttpHelper::from({dir / "none", kBuilt});
+  ASSERT_TRUE(helper) << helper.error();
   LoopbackServer server;
   Collected got;
-  postThrough(*helper, server.origin(), got);
+  postThrough(**helper, server.origin(), got);
   EXPECT_EQ(got.outcome.failure, TOOLGUARD_HTTP_OK) << got.outcome.failure_text;
   EXPECT_EQ(got.outcome.client_made, 1);
   ASSERT_FALSE(got.statuses.empty());
@@ -122,38 +121,35 @@ TEST_F(HttpHelperTest, TheBuiltHelperIsFoundAndPosts) {
 }
 
 TEST_F(HttpHelperTest, ALargeBodyAndBinaryBytesGoThroughWhole) {
-  std::string error;
-  auto helper = HttpHelper::from({kBuilt}, error);
-  ASSERT_NE(helper, nullptr) << error;
+  auto helper = HttpHelper::from({kBuilt});
+  ASSERT_TRUE(helper) << helper.error();
   LoopbackServer server;
   std::string body(3 << 20, 'x');
   for (size_t i = 0; i < body.size(); i += 4099) body[i] = static_cast<char>(i % 256);
   Collected got;
-  postThrough(*helper, server.origin(), got, body);
+  postThrough(**helper, server.origin(), got, body);
   EXPECT_EQ(got.outcome.failure, TOOLGUARD_HTTP_OK) << got.outcome.failure_text;
   EXPECT_EQ(got.body, "echo:" + body + ":application/json");
 }
 
 TEST_F(HttpHelperTest, NoServerIsAFailureWithHttplibsReason) {
-  std::string error;
-  auto helper = HttpHelper::from({kBuilt}, error);
-  ASSERT_NE(helper, nullptr) << error;
+  auto helper = HttpHelper::from({kBuilt});
+  ASSERT_TRUE(helper) << helper.error();
   Collected got;
-  postThrough(*helper, "http://127.0.0.1:1", got);
+  postThrough(**helper, "http://127.0.0.1:1", got);
   EXPECT_NE(got.outcome.failure, TOOLGUARD_HTTP_OK);
   EXPECT_TRUE(got.statuses.empty());
   EXPECT_NE(std::string(got.outcome.failure_text), "");
 }
 
 TEST_F(HttpHelperTest, StoppingOrCancellingEndsTheTransfer) {
-  std::string error;
-  auto helper = HttpHelper::from({kBuilt}, error);
-  ASSERT_NE(helper, nullptr) << error;
+  auto helper = HttpHelper::from({kBuilt});
+  ASSERT_TRUE(helper) << helper.error();
   LoopbackServer server;
   {
     Collected got;
     got.stop_after_first_piece = true;
-    postThrough(*helper, server.origin(), got);  // /echo: one piece, then stopped
+    postThrough(**helper, server.origin(), got);  // /echo: one piece, then stopped
     EXPECT_STREQ(got.outcome.failure_text, "Canceled");
     EXPECT_EQ(got.outcome.failure, TOOLGUARD_HTTP_OTHER);
   }
@@ -169,7 +165,7 @@ TEST_F(HttpHelperTest, StoppingOrCancellingEndsTheTransfer) {
       got.cancel = true;
     });
     const auto started = std::chrono::steady_clock::now();
-    postThrough(*helper, server.origin(), got, "", "/slow");
+    postThrough(**helper, server.origin(), got, "", "/slow");
     canceller.join();
     EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10));
     EXPECT_STREQ(got.outcome.failure_text, "Canceled");
@@ -181,27 +177,32 @@ TEST_F(HttpHelperTest, AHelperOthersCanWriteIsRefused) {
   const fs::path copy = dir / "toolguard-http";
   fs::copy_file(kBuilt, copy);
   ::chmod(copy.c_str(), 0775);
-  std::string error;
-  EXPECT_EQ(HttpHelper::from({dir / "none", copy}, error), nullptr);
+  auto refused = HttpHelper::from({dir / "none", copy});
+  EXPECT_FALSE(refused);
+  const std::string& error = refused.error();
   EXPECT_NE(error.find((dir / "none").string() + ": not found"), std::string::npos) << error;
   EXPECT_NE(error.find(copy.string() + ": writable by others"), std::string::npos) << error;
   EXPECT_NE(error.find("reinstall toolguard"), std::string::npos) << error;
   ::chmod(copy.c_str(), 0755);
-  EXPECT_NE(HttpHelper::from({copy}, error), nullptr) << error;
+  auto found = HttpHelper::from({copy});
+  EXPECT_TRUE(found) << found.error();
 }
 
 TEST_F(HttpHelperTest, ASymbolicLinkOrADirectoryOthersCanWriteIsRefused) {
   const fs::path link = dir / "linked";
   fs::create_symlink(kBuilt, link);
-  std::string error;
-  EXPECT_EQ(HttpHelper::from({link}, error), nullptr);
-  EXPECT_NE(error.find(link.string() + ": a symbolic link"), std::string::npos) << error;
+  auto linked = HttpHelper::from({link});
+  EXPECT_FALSE(linked);
+  EXPECT_NE(linked.error().find(link.string() + ": a symbolic link"), std::string::npos)
+      << linked.error();
   const fs::path open_dir = dir / "open";
   fs::create_directories(open_dir);
   fs::copy_file(kBuilt, open_dir / "toolguard-http");
   ::chmod(open_dir.c_str(), 0777);
-  EXPECT_EQ(HttpHelper::from({open_dir / "toolguard-http"}, error), nullptr);
-  EXPECT_NE(error.find("in a directory others can write"), std::string::npos) << error;
+  auto in_open_dir = HttpHelper::from({open_dir / "toolguard-http"});
+  EXPECT_FALSE(in_open_dir);
+  EXPECT_NE(in_open_dir.error().find("in a directory others can write"), std::string::npos)
+      << in_open_dir.error();
 }
 
 TEST_F(HttpHelperTest, TheHelperIsRunFromTheFileThatWasChecked) {
@@ -209,26 +210,24 @@ TEST_F(HttpHelperTest, TheHelperIsRunFromTheFileThatWasChecked) {
   // descriptor opened at the check.
   const fs::path copy = dir / "toolguard-http";
   fs::copy_file(kBuilt, copy);
-  std::string error;
-  auto helper = HttpHelper::from({copy}, error);
-  ASSERT_NE(helper, nullptr) << error;
+  auto helper = HttpHelper::from({copy});
+  ASSERT_TRUE(helper) << helper.error();
   fs::remove(copy);
   fs::copy_file("/bin/false", copy);
   LoopbackServer server;
   Collected got;
-  postThrough(*helper, server.origin(), got);
+  postThrough(**helper, server.origin(), got);
   EXPECT_EQ(got.outcome.failure, TOOLGUARD_HTTP_OK) << got.outcome.failure_text;
 }
 
 TEST_F(HttpHelperTest, AProgramThatIsNoHelperFailsTheRequest) {
   const fs::path fake = dir / "toolguard-http";
   fs::copy_file("/bin/true", fake);
-  std::string error;
-  auto helper = HttpHelper::from({fake}, error);
-  ASSERT_NE(helper, nullptr) << error;  // what it is shows only when it runs
+  auto helper = HttpHelper::from({fake});
+  ASSERT_TRUE(helper) << helper.error();  // what it is shows only when it runs
   LoopbackServer server;
   Collected got;
-  postThrough(*helper, server.origin(), got);
+  postThrough(**helper, server.origin(), got);
   EXPECT_EQ(got.outcome.failure, TOOLGUARD_HTTP_OTHER);
   EXPECT_EQ(got.outcome.client_made, 0);
   const std::string text = got.outcome.failure_text;
