@@ -193,10 +193,15 @@ int runCheck(const CheckOptions& given) {
       if (!too_large && line.find_first_not_of(" \t\r") == std::string::npos) continue;
       nlohmann::json out;
       try {
-        // --batch reads only the toolguard format, which always has an answer.
-        out = *(too_large ? answerer.refuse(
-                                MalformedCall{line, true, line_bytes, tooLargeMessage(), o.format})
-                          : answerer(line));
+        // --batch reads only the toolguard format, which always has an answer;
+        // were there none, the line is denied like any failure.
+        Expected<nlohmann::json> answered =
+            too_large ? answerer.refuse(
+                            MalformedCall{line, true, line_bytes, tooLargeMessage(), o.format})
+                      : answerer(line);
+        out = answered ? std::move(*answered)
+                       : front::renderDecision(front::inputErrorDecision(answered.error()), "",
+                                               front::CallFormat::Toolguard);
       } catch (const std::exception& e) {  // one bad line never stops the others
         out = front::renderDecision(
             front::inputErrorDecision(std::string("internal error: ") + e.what()), "",
