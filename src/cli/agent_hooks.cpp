@@ -26,7 +26,8 @@ std::string commandOf(const ordered_json& handler) {
 
 // The words of a toolguard hook's command in `format`, whatever the
 // binary's directory: `.../toolguard check --format <format> [options]`
-// (the options install writes: --mode X, --deadline N, --agent-asks), with or
+// (the options install writes: --mode X, --deadline N, --agent-asks,
+// --defer-headless-asks), with or
 // without the fail-closed `|| exit 2` (older installs wrote neither); nullopt
 // for any other command. The words are split as `sh` splits plain words,
 // quotes and backslashes (shlexSplit: it reads back what hookCommand writes).
@@ -44,7 +45,7 @@ std::optional<std::vector<std::string>> toolguardHookWords(const ordered_json& h
   }
   for (size_t i = 4; i < words->size(); ++i) {
     const std::string& word = (*words)[i];
-    if (word == "--agent-asks") continue;
+    if (word == "--agent-asks" || word == "--defer-headless-asks") continue;
     if ((word == "--mode" || word == "--deadline") && i + 1 < words->size()) {
       ++i;
       continue;
@@ -125,8 +126,9 @@ std::string hookCommand(Agent agent, const std::string& binary, const HookOption
   std::string command = detail::quotedIfNeeded(binary, detail::EqualsSign::Plain) +
                         " check --format " + agentInfo(agent).format;
   if (agent == Agent::Claude) {
-    command += std::string(" --mode ") + claudeModeName(options.claude_mode) + " --deadline " +
-               std::to_string(kClaudeCheckDeadlineS);
+    command += std::string(" --mode ") + claudeModeName(options.claude_mode);
+    if (options.claude_defers) command += " --defer-headless-asks";
+    command += " --deadline " + std::to_string(kClaudeCheckDeadlineS);
   } else {
     if (options.gemini_asks) command += " --agent-asks";
     command += " --deadline " + std::to_string(kGeminiCheckDeadlineS);
@@ -168,22 +170,28 @@ ordered_json hookGroup(Agent agent, const std::string& command) {
   return group;
 }
 
-std::optional<ClaudeMode> installedClaudeMode(const ordered_json& settings) {
+std::optional<std::vector<std::string>> installedHookWords(const ordered_json& settings,
+                                                           Agent agent) {
+  const AgentInfo& info = agentInfo(agent);
   auto hooks = settings.find("hooks");
   if (hooks == settings.end() || !hooks->is_object()) return std::nullopt;
-  auto groups = hooks->find(kClaude.event);
+  auto groups = hooks->find(info.event);
   if (groups == hooks->end() || !groups->is_array()) return std::nullopt;
   for (const ordered_json& group : *groups) {
     if (!group.is_object() || !group.contains("hooks") || !group["hooks"].is_array()) continue;
     for (const ordered_json& handler : group["hooks"]) {
-      auto words = toolguardHookWords(handler, kClaude.format);
-      if (!words) continue;
-      auto mode = std::find(words->begin(), words->end(), "--mode");
-      const bool tighten = mode != words->end() && mode + 1 != words->end() && mode[1] == "tighten";
-      return tighten ? ClaudeMode::Tighten : ClaudeMode::Decide;
+      if (auto words = toolguardHookWords(handler, info.format)) return words;
     }
   }
   return std::nullopt;
+}
+
+std::optional<ClaudeMode> installedClaudeMode(const ordered_json& settings) {
+  auto words = installedHookWords(settings, Agent::Claude);
+  if (!words) return std::nullopt;
+  auto mode = std::find(words->begin(), words->end(), "--mode");
+  const bool tighten = mode != words->end() && mode + 1 != words->end() && mode[1] == "tighten";
+  return tighten ? ClaudeMode::Tighten : ClaudeMode::Decide;
 }
 
 std::vector<HookChange> installHook(ordered_json& settings, Agent agent,

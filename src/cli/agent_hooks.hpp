@@ -49,6 +49,8 @@ const char* claudeModeName(ClaudeMode mode);
 struct HookOptions {
   ClaudeMode claude_mode = ClaudeMode::Tighten;  ///< Claude Code
   bool gemini_asks = false;  ///< Gemini CLI 0.36+: an ask is sent as ask, not deny
+  /// Claude Code 2.1.89+: in a non-interactive run an ask is sent as defer.
+  bool claude_defers = false;
 };
 
 /// Claude Code's timeout for the hook, in seconds (its `timeout`), and the
@@ -77,6 +79,11 @@ nlohmann::ordered_json hookGroup(Agent agent, const std::string& command);
 /// The Claude Code mode of the toolguard hook already in the settings
 /// (a hook written without --mode decides), or nullopt when there is none.
 std::optional<ClaudeMode> installedClaudeMode(const nlohmann::ordered_json& settings);
+
+/// The words of the agent's toolguard hook already in the settings
+/// (`.../toolguard check --format F [options]`), or nullopt when there is none.
+std::optional<std::vector<std::string>> installedHookWords(const nlohmann::ordered_json& settings,
+                                                           Agent agent);
 
 /// Settings whose hooks have a shape toolguard cannot edit safely (names the
 /// key, e.g. "hooks.PreToolUse[1].hooks: expected an array, found string").

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <set>
 #include <string_view>
 
@@ -67,6 +68,11 @@ void addCheckOptions(CLI::App& command, CheckOptions& options) {
   command.add_flag("--agent-asks", options.agent_asks,
                    "With --format gemini-hook: answer an ask with \"ask\" (Gemini CLI 0.36 and "
                    "later show their confirmation prompt) instead of a deny");
+  command.add_flag("--defer-headless-asks", options.defer_headless_asks,
+                   "With --format claude: in a non-interactive run (claude -p, the Agent SDK) "
+                   "answer an ask with \"defer\" (Claude Code 2.1.89+ stops the run so the program "
+                   "that started it can ask its user and resume it); an interactive session "
+                   "still gets ask");
   command
       .add_option("--deadline", options.deadline_s,
                   "Answer within SECONDS whatever waits: a call not decided by then is denied, "
@@ -86,13 +92,26 @@ std::string checkOptionsProblem(const CheckOptions& options) {
   if (options.agent_asks && options.format != "gemini-hook") {
     return "--agent-asks: only with --format gemini-hook";
   }
+  if (options.defer_headless_asks && options.format != "claude") {
+    return "--defer-headless-asks: only with --format claude";
+  }
   return "";
+}
+
+bool claudeRunIsHeadless(const char* entrypoint) {
+  // Claude Code sets CLAUDE_CODE_ENTRYPOINT for its hooks: "cli" in an
+  // interactive session, "sdk-cli" under -p, "sdk-ts" / "sdk-py" from the
+  // Agent SDKs. Anything else (unset, an IDE) is taken as interactive,
+  // where Claude Code ignores defer and its own permissions would decide.
+  return entrypoint != nullptr && std::string_view(entrypoint).starts_with("sdk-");
 }
 
 front::HookStyle hookStyleOf(const CheckOptions& options) {
   front::HookStyle style;
   style.allow_is_no_opinion = options.format == "claude" && options.mode == "tighten";
   style.agent_asks = options.format == "gemini-hook" && options.agent_asks;
+  style.ask_is_defer = options.format == "claude" && options.defer_headless_asks &&
+                       claudeRunIsHeadless(std::getenv("CLAUDE_CODE_ENTRYPOINT"));
   return style;
 }
 
@@ -118,15 +137,16 @@ std::optional<CheckOptions> readPlainCheckArguments(int argc, const char* const*
     }
     const bool repeatable = name == "--policy" || name == "--profile";
     if (!repeatable && !seen.insert(name).second) return std::nullopt;
-    bool* flag = name == "--batch"        ? &o.batch
-                 : name == "--agent-asks" ? &o.agent_asks
-                 : name == "--prompt"     ? &o.guard.prompt
-                 : name == "--no-audit"   ? &o.guard.no_audit
-                 : name == "--no-builtin" ? &o.policy.no_builtin
-                 : name == "--no-user"    ? &o.policy.no_user
-                 : name == "--no-project" ? &o.policy.no_project
-                 : name == "--no-managed" ? &o.policy.no_managed
-                                          : nullptr;
+    bool* flag = name == "--batch"                 ? &o.batch
+                 : name == "--agent-asks"          ? &o.agent_asks
+                 : name == "--defer-headless-asks" ? &o.defer_headless_asks
+                 : name == "--prompt"              ? &o.guard.prompt
+                 : name == "--no-audit"            ? &o.guard.no_audit
+                 : name == "--no-builtin"          ? &o.policy.no_builtin
+                 : name == "--no-user"             ? &o.policy.no_user
+                 : name == "--no-project"          ? &o.policy.no_project
+                 : name == "--no-managed"          ? &o.policy.no_managed
+                                                   : nullptr;
     if (flag != nullptr) {
       if (has_value) return std::nullopt;  // `--no-user=false` and the like
       *flag = true;

@@ -34,6 +34,11 @@ struct CheckOptions {
   /// Gemini CLI 0.36 and later turn into its confirmation prompt (older
   /// revisions would run the call, so by default an ask is a deny).
   bool agent_asks = false;
+  /// --defer-headless-asks (claude format): in a non-interactive Claude Code
+  /// run (claude -p, the Agent SDK: CLAUDE_CODE_ENTRYPOINT starts with
+  /// "sdk-"), an ask is answered "defer", so the program that runs Claude
+  /// Code can ask its user and resume; an interactive session still gets ask.
+  bool defer_headless_asks = false;
   /// --deadline SECONDS: the answer is given within this time whatever waits
   /// (a deny when the decision is not ready; --wait and --approval-timeout
   /// are bounded below it). 0: no deadline. `install` sets it below the
@@ -43,6 +48,10 @@ struct CheckOptions {
 
 /// The hook answer's shape the options ask for (--mode, --agent-asks).
 front::HookStyle hookStyleOf(const CheckOptions& options);
+
+/// Whether Claude Code's CLAUDE_CODE_ENTRYPOINT (null when unset) names a
+/// non-interactive run (claude -p, the Agent SDKs), where it honours defer.
+bool claudeRunIsHeadless(const char* entrypoint);
 
 /// The longest `--wait` / `--approval-timeout` under `deadline_s`: what is
 /// left once the check's own work (a few seconds at most) is set aside.

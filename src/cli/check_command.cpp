@@ -72,7 +72,11 @@ struct CheckAnswerer {
           return nlohmann::json::object();
         }
         if (std::optional<Decision> left = leftToTheProxy(d, call, text)) {
-          return front::renderDecision(*left, call.tool, format, style);
+          // An explicit allow in both modes: with no opinion (tighten),
+          // Claude Code would ask before the proxy asks again.
+          front::HookStyle handed_over = style;
+          handed_over.allow_is_no_opinion = false;
+          return front::renderDecision(*left, call.tool, format, handed_over);
         }
       } catch (const std::exception&) {
         // Claude Code's settings could not be read: the decision stands.
@@ -83,8 +87,9 @@ struct CheckAnswerer {
 
   // A call of an MCP server that runs behind `toolguard mcp` in the user's
   // Claude Code configuration: the proxy judges it with the same policy and
-  // asks there, so an allow or an ask is allowed here (Claude Code does not
-  // ask a second time); a deny or an abort is given here as well.
+  // asks there, so an allow or an ask is allowed here, explicitly in either
+  // mode (Claude Code does not ask a second time); a deny or an abort is
+  // given here as well.
   static std::optional<Decision> leftToTheProxy(const Decision& d, const ToolCall& call,
                                                 const std::string& hook_input) {
     if (d.verdict != Verdict::Allow && d.verdict != Verdict::Ask) return std::nullopt;

@@ -2,6 +2,7 @@
 // tool-call hook in its settings file, or removes it (docs/agent-install.md).
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -22,8 +23,9 @@ struct InstallOptions {
   bool project = false;
   std::string settings;  // explicit file instead of the scope's
   bool dry_run = false;
-  std::string mode;        // Claude Code: decide | tighten ("" : keep, ask or tighten)
-  std::string agent_asks;  // Gemini CLI: yes | no | auto
+  std::string mode;                 // Claude Code: decide | tighten ("" : keep, ask or tighten)
+  std::string agent_asks;           // Gemini CLI: yes | no | auto
+  std::string defer_headless_asks;  // Claude Code: yes | no ("": keep, else no)
 };
 
 // The absolute path of the running toolguard binary: the hook must work
@@ -134,6 +136,20 @@ HookOptions chooseHookOptions(const InstallOptions& o, Agent agent,
     hook.claude_mode = choice.mode;
     std::cout << "toolguard: Claude Code mode " << claudeModeSentence(choice.mode) << " ("
               << choice.how << ")\n";
+    const std::optional<std::vector<std::string>> installed =
+        installedHookWords(settings, Agent::Claude);
+    const bool kept = installed && std::find(installed->begin(), installed->end(),
+                                             "--defer-headless-asks") != installed->end();
+    hook.claude_defers = o.defer_headless_asks.empty() ? kept : o.defer_headless_asks == "yes";
+    std::cout << "toolguard: in a non-interactive run (claude -p, the Agent SDK) an ask is sent "
+              << (hook.claude_defers
+                      ? "as defer (the run stops; the program that started it asks and resumes)"
+                      : "as ask (Claude Code's own handling of a prompt it cannot show)")
+              << " ("
+              << (o.defer_headless_asks.empty()
+                      ? (kept ? "kept from the installed hook" : "the default")
+                      : "given with --defer-headless-asks")
+              << ")\n";
   } else {
     GeminiAsksChoice choice = chooseGeminiAsks(o.agent_asks);
     hook.gemini_asks = choice.asks;
@@ -216,6 +232,9 @@ int runInstall(const InstallOptions& o, bool install) {
   }
   if (!o.agent_asks.empty() && (agent != Agent::Gemini || !install)) {
     throw std::runtime_error("--agent-asks is for `install gemini`");
+  }
+  if (!o.defer_headless_asks.empty() && (agent != Agent::Claude || !install)) {
+    throw std::runtime_error("--defer-headless-asks is for `install claude`");
   }
   const auto [path, scope] = settingsFor(o, agent);
   SettingsFile file = readSettingsFile(path);
@@ -304,6 +323,12 @@ void addCommand(CLI::App& app, int& exit_code, bool install) {
                     "Gemini CLI: yes (send an ask as ask: Gemini CLI 0.36+), no (send it as a "
                     "deny), auto (the default: by `gemini --version`)")
         ->check(CLI::IsMember({"yes", "no", "auto"}));
+    cmd->add_option("--defer-headless-asks", options->defer_headless_asks,
+                    "Claude Code 2.1.89+: yes (in a non-interactive run, claude -p or the Agent "
+                    "SDK, an ask is answered defer: the run stops so the program that started "
+                    "it can ask its user and resume it) or no. Without it: the installed hook's "
+                    "choice, else no")
+        ->check(CLI::IsMember({"yes", "no"}));
   }
   cmd->callback([options, &exit_code, install] {
     try {

@@ -444,7 +444,7 @@ json renderDecision(const Decision& d, const std::string& tool, CallFormat forma
     case CallFormat::Claude: {
       if (d.verdict == Verdict::Allow && style.allow_is_no_opinion) return json::object();
       const char* permission = d.verdict == Verdict::Allow ? "allow"
-                               : d.verdict == Verdict::Ask ? "ask"
+                               : d.verdict == Verdict::Ask ? (style.ask_is_defer ? "defer" : "ask")
                                                            : "deny";
       json out = {{"hookSpecificOutput",
                    {{"hookEventName", "PreToolUse"},

@@ -54,6 +54,10 @@ struct HookStyle {
   /// gemini-hook: an ask is `"decision": "ask"` (Gemini CLI 0.36 and later
   /// ask the user) instead of a deny.
   bool agent_asks = false;
+  /// claude: an ask is `"permissionDecision": "defer"` (Claude Code 2.1.89
+  /// and later, in a non-interactive `claude -p` run: the run stops and the
+  /// program that started it asks its user, then resumes it).
+  bool ask_is_defer = false;
 };
 
 /// The answer in `format` (Claude Code PreToolUse hook output, Gemini CLI

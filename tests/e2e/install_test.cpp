@@ -94,8 +94,11 @@ class Install : public Cli {
   }
 
   /// Runs a hook command the way the agents do (`sh -c`), `payload` on stdin.
-  RunResult runHook(const std::string& command, const json& payload) const {
-    return runBinary("/bin/sh", {"-c", command}, payload.dump(), env(), project().string());
+  RunResult runHook(const std::string& command, const json& payload,
+                    const std::map<std::string, std::string>& extra_env = {}) const {
+    std::map<std::string, std::string> environment = env();
+    for (const auto& [name, value] : extra_env) environment[name] = value;
+    return runBinary("/bin/sh", {"-c", command}, payload.dump(), environment, project().string());
   }
 };
 
@@ -506,6 +509,47 @@ TEST_F(Install, ClaudeModesSurviveIntoTheHookAndItsAnswers) {
   EXPECT_NE(r.out.find("mode decide"), std::string::npos) << r.out;
   EXPECT_EQ(tg({"install", "gemini", "--mode", "decide"}).exit_code, 2);
   EXPECT_EQ(tg({"install", "claude", "--mode", "loose"}).exit_code, 2);
+}
+
+// Claude Code 2.1.89+ in a non-interactive run (claude -p, the Agent SDKs:
+// CLAUDE_CODE_ENTRYPOINT sdk-*) takes defer: the run stops so the program that
+// started it can ask its user. Only there: an interactive session (cli, or no
+// entrypoint) ignores defer and would let its own permissions decide, so it
+// gets ask. A deny stays a deny everywhere; the choice survives a reinstall.
+TEST_F(Install, AHeadlessClaudeRunGetsDeferWhenInstalledSo) {
+  RunResult r = ok({"install", "claude", "--mode", "decide", "--defer-headless-asks", "yes"});
+  EXPECT_NE(r.out.find("as defer"), std::string::npos) << r.out;
+  std::string command = installedHandler(claudeUser(), "PreToolUse")["command"];
+  EXPECT_EQ(command,
+            expectedCommand("claude", "--mode decide --defer-headless-asks --deadline 590"));
+  auto answer = [&](const std::string& sample, const char* entrypoint) {
+    std::map<std::string, std::string> extra;
+    if (entrypoint != nullptr) extra["CLAUDE_CODE_ENTRYPOINT"] = entrypoint;
+    RunResult hook = runHook(command, json::parse(data("claude/" + sample)), extra);
+    EXPECT_EQ(hook.exit_code, 0) << hook.err;
+    return json::parse(hook.out)["hookSpecificOutput"].value("permissionDecision", "");
+  };
+  for (const char* headless : {"sdk-cli", "sdk-ts", "sdk-py"}) {
+    SCOPED_TRACE(headless);
+    EXPECT_EQ(answer("read_ssh_key.json", headless), "defer");
+    EXPECT_EQ(answer("edit_etc_passwd.json", headless), "deny");
+    EXPECT_EQ(answer("bash_npm_test.json", headless), "allow");
+  }
+  for (const char* interactive : {"cli", "claude-vscode", "", "SDK-CLI"}) {
+    SCOPED_TRACE(interactive);
+    EXPECT_EQ(answer("read_ssh_key.json", interactive), "ask");
+  }
+  EXPECT_EQ(answer("read_ssh_key.json", nullptr), "ask");
+
+  r = ok({"install", "claude"});  // kept
+  EXPECT_NE(r.out.find("already installed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("as defer"), std::string::npos) << r.out;
+  r = ok({"install", "claude", "--defer-headless-asks", "no"});
+  command = installedHandler(claudeUser(), "PreToolUse")["command"].get<std::string>();
+  EXPECT_EQ(command, expectedCommand("claude", "--mode decide --deadline 590"));
+  EXPECT_EQ(answer("read_ssh_key.json", "sdk-cli"), "ask");
+  EXPECT_EQ(tg({"install", "gemini", "--defer-headless-asks", "yes"}).exit_code, 2);
+  EXPECT_EQ(tg({"check", "--format", "gemini-hook", "--defer-headless-asks"}).exit_code, 2);
 }
 
 // Gemini CLI 0.36 and later show their confirmation for a hook's ask: the

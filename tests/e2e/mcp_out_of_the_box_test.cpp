@@ -138,45 +138,58 @@ TEST_F(McpProxy, WithClaudeCodesHookTooACallIsAskedOnceByTheProxy) {
   dir.write("ws/.mcp.json",
             json{{"mcpServers", {{"repo", proxied}, {"shadowed", direct_server}}}}.dump(2));
   const std::string env_file = (workspace() / ".env").string();
-  auto hook = [&](const std::string& tool, const json& input, json server = nullptr) {
-    json hook_input = {{"session_id", "s1"},
-                       {"transcript_path", dir.path().string() + "/t.jsonl"},
-                       {"cwd", ws + "/sub"},
-                       {"permission_mode", "default"},
-                       {"hook_event_name", "PreToolUse"},
-                       {"tool_name", tool},
-                       {"tool_input", input},
-                       {"tool_use_id", "toolu_01"}};
-    if (!server.is_null()) hook_input["mcp_server"] = server;  // Claude Code 2.1.274 and later
-    RunResult r = run({"check", "--format", "claude"}, hook_input.dump());
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return json::parse(r.out)["hookSpecificOutput"];
-  };
   const json write_env = {{"path", env_file}, {"content", "KEY=1\n"}};
-  json left = hook("mcp__fs__write_file", write_env);
-  EXPECT_EQ(left["permissionDecision"], "allow") << left;
-  EXPECT_NE(left["permissionDecisionReason"].get<std::string>().find("toolguard mcp"),
-            std::string::npos)
-      << left;
-  // Local scope, found from a directory below the project; Claude Code's
-  // name for "my.files" in tool names is my_files.
-  EXPECT_EQ(hook("mcp__my_files__write_file", write_env)["permissionDecision"], "allow");
-  EXPECT_EQ(hook("mcp__raw__write_file", write_env)["permissionDecision"], "ask");
-  EXPECT_EQ(hook("mcp__repo__write_file", write_env)["permissionDecision"], "ask");
-  EXPECT_EQ(hook("mcp__shadowed__write_file", write_env)["permissionDecision"], "ask");
-  // Where Claude Code names the server and its source, only the user's own scopes count.
-  EXPECT_EQ(hook("mcp__fs__write_file", write_env,
-                 {{"name", "fs"}, {"source", "user"}})["permissionDecision"],
-            "allow");
-  EXPECT_EQ(hook("mcp__fs__write_file", write_env,
-                 {{"name", "fs"}, {"source", "project"}})["permissionDecision"],
-            "ask");
-  EXPECT_EQ(hook("mcp__fs__write_file", write_env,
-                 {{"name", "other"}, {"source", "user"}})["permissionDecision"],
-            "ask");
-  EXPECT_EQ(hook("mcp__fs__write_file",
-                 {{"path", "/etc/passwd"}, {"content", "x"}})["permissionDecision"],
-            "deny");
+  // The hook as `toolguard install claude` writes it, in both modes: a
+  // tighten hook too answers an explicit allow for the proxy's calls (with
+  // no opinion, Claude Code would ask before the proxy asks again).
+  for (const char* mode : {"tighten", "decide"}) {
+    SCOPED_TRACE(mode);
+    RunResult installed = run({"install", "claude", "--mode", mode}, "", ws);
+    ASSERT_EQ(installed.exit_code, 0) << installed.err;
+    const std::string command =
+        json::parse(slurp((dir.path() / "home/.claude/settings.json")
+                              .string()))["hooks"]["PreToolUse"][0]["hooks"][0]["command"];
+    ASSERT_NE(command.find(std::string("--mode ") + mode), std::string::npos) << command;
+    auto hook = [&](const std::string& tool, const json& input, json server = nullptr) {
+      json hook_input = {{"session_id", "s1"},
+                         {"transcript_path", dir.path().string() + "/t.jsonl"},
+                         {"cwd", ws + "/sub"},
+                         {"permission_mode", "default"},
+                         {"hook_event_name", "PreToolUse"},
+                         {"tool_name", tool},
+                         {"tool_input", input},
+                         {"tool_use_id", "toolu_01"}};
+      if (!server.is_null()) hook_input["mcp_server"] = server;  // Claude Code 2.1.274 and later
+      RunResult r = runBinary("/bin/sh", {"-c", command}, hook_input.dump(), env(), ws + "/sub");
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      const json answer = json::parse(r.out, nullptr, false);
+      return answer.is_object() ? answer.value("hookSpecificOutput", json::object()) : json();
+    };
+    json left = hook("mcp__fs__write_file", write_env);
+    EXPECT_EQ(left["permissionDecision"], "allow") << left;
+    EXPECT_NE(left["permissionDecisionReason"].get<std::string>().find("toolguard mcp"),
+              std::string::npos)
+        << left;
+    // Local scope, found from a directory below the project; Claude Code's
+    // name for "my.files" in tool names is my_files.
+    EXPECT_EQ(hook("mcp__my_files__write_file", write_env)["permissionDecision"], "allow");
+    EXPECT_EQ(hook("mcp__raw__write_file", write_env)["permissionDecision"], "ask");
+    EXPECT_EQ(hook("mcp__repo__write_file", write_env)["permissionDecision"], "ask");
+    EXPECT_EQ(hook("mcp__shadowed__write_file", write_env)["permissionDecision"], "ask");
+    // Where Claude Code names the server and its source, only the user's own scopes count.
+    EXPECT_EQ(hook("mcp__fs__write_file", write_env,
+                   {{"name", "fs"}, {"source", "user"}})["permissionDecision"],
+              "allow");
+    EXPECT_EQ(hook("mcp__fs__write_file", write_env,
+                   {{"name", "fs"}, {"source", "project"}})["permissionDecision"],
+              "ask");
+    EXPECT_EQ(hook("mcp__fs__write_file", write_env,
+                   {{"name", "other"}, {"source", "user"}})["permissionDecision"],
+              "ask");
+    EXPECT_EQ(hook("mcp__fs__write_file",
+                   {{"path", "/etc/passwd"}, {"content", "x"}})["permissionDecision"],
+              "deny");
+  }
 
   // The proxy then asks, once, and the person's answer decides.
   json script = json::parse(
