@@ -40,6 +40,9 @@ test_packages=(
   # benchmark (bench/serve_load.sh) drives it with wrk and times
   # the batch with /usr/bin/time.
   openssl wrk time
+  # docs.command_lines runs docs/agent-install.md's check of the installed
+  # hook, which reads the command from the settings file with jq.
+  jq
   # The web queue's browser tests drive Debian's chromium (playwright-core,
   # from npm, downloads no browser).
   chromium
