@@ -20,7 +20,8 @@ target_include_directories(toolguard_layer_options INTERFACE ${CMAKE_SOURCE_DIR}
 target_include_directories(toolguard_layer_options SYSTEM INTERFACE ${RE2_INCLUDE_DIRS}
   ${TOMLPLUSPLUS_INCLUDE_DIR})
 target_link_libraries(toolguard_layer_options INTERFACE nlohmann_json::nlohmann_json toolguard::yaml-cpp
-  toolguard::fyaml toolguard::re2 toolguard::tree-sitter toolguard::nettle Threads::Threads
+  toolguard::fyaml toolguard::re2 toolguard::tree-sitter toolguard::nettle toolguard::seccomp
+  Threads::Threads
   toolguard_warnings)
 target_compile_features(toolguard_layer_options INTERFACE cxx_std_20)
 
@@ -188,6 +189,14 @@ toolguard_layer(audit USES core json SOURCES
   src/audit/audit_redact.cpp
   src/audit/audit_time.cpp
 )
+# sandbox: Landlock, seccomp and namespaces around a command (toolguard sandbox)
+toolguard_layer(sandbox USES core SOURCES
+  src/sandbox/landlock.cpp
+  src/sandbox/sandbox_child.cpp
+  src/sandbox/sandbox_layout.cpp
+  src/sandbox/sandbox_run.cpp
+  src/sandbox/seccomp_filter.cpp
+)
 # shell_parse: bash text to simple commands: tree, words, expansion
 toolguard_layer(shell_parse USES core paths SOURCES
   src/shell_parse/assigned_names.cpp
@@ -299,6 +308,7 @@ toolguard_layer(policy USES commands core SOURCES
   src/policy/policy_matcher_parser.cpp
   src/policy/policy_parser.cpp
   src/policy/policy_rule_parser.cpp
+  src/policy/policy_sandbox.cpp
   src/policy/policy_settings_parser.cpp
   src/policy/policy_tests.cpp
   src/policy/policy_tree_cache.cpp

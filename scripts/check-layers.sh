@@ -12,7 +12,7 @@ cd "$root"
 declare -A layer=(
   [json]=0 [regex]=0 [http]=0
   [core]=1
-  [paths]=2 [schema]=2 [chat]=2 [audit]=2
+  [paths]=2 [schema]=2 [chat]=2 [audit]=2 [sandbox]=2
   [shell_parse]=3
   [shell_unwrap]=4
   [commands]=5

@@ -22,6 +22,8 @@ build_packages=(
   nlohmann-json3-dev libre2-dev libyaml-cpp-dev libcli11-dev libtree-sitter-dev
   libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
   libtomlplusplus-dev libfyaml-dev nettle-dev
+  # toolguard sandbox: the system-call filter (seccomp).
+  libseccomp-dev
   # toolguard serve: the HTTP/1.1 server, its TLS library (client
   # certificates are verified with GnuTLS) and the PostgreSQL client library.
   libmicrohttpd-dev libgnutls28-dev libpq-dev

@@ -12,6 +12,7 @@
 #include "toolguard/paths.hpp"
 #include "toolguard/policy_error.hpp"
 #include "toolguard/rule.hpp"
+#include "toolguard/sandbox.hpp"
 #include "toolguard/source_location.hpp"
 #include "toolguard/tool_catalog.hpp"
 #include "toolguard/verdict.hpp"
@@ -109,7 +110,17 @@ struct Policy {
   /// The LLM validator for escalated calls (the `llm:` section), before the
   /// TOOLGUARD_LLM_* variables are applied (applyLlmEnvironment).
   LlmSettings llm;
+  /// The `sandbox:` sections: the places they add to defaultSandboxSettings()
+  /// and the network and fallback as merged (sandboxSettingsOf).
+  SandboxSettings sandbox;
+  /// The layer that last set the sandbox's network or fallback: a looser
+  /// value from a layer that may not loosen it is ignored.
+  PolicyLayer sandbox_layer = PolicyLayer::Builtin;
 };
+
+/// What `toolguard sandbox` confines a command with under `policy`: the
+/// built-in defaults with what its `sandbox:` sections add.
+SandboxSettings sandboxSettingsOf(const Policy& policy);
 
 /// Runs every rule's examples against the rule itself and returns one
 /// diagnostic per failing example (empty when all pass). `include_builtin`

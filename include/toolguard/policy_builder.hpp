@@ -82,6 +82,11 @@ class PolicyBuilder {
   /// Adds a rate limit (see RateLimit); a Guard built on the policy enforces it.
   PolicyBuilder& rateLimit(RateLimit limit);
 
+  /// What a sandboxed command gets, as a `sandbox:` section would say it:
+  /// the lists are added to the built-in defaults (sandboxSettingsOf); the
+  /// network and the fallback replace the policy's.
+  PolicyBuilder& sandbox(const SandboxSettings& additions);
+
   /// Adds the rules, tools and default of a policy file (an explicit layer).
   PolicyBuilder& policyFile(const std::filesystem::path& file);
 

@@ -34,6 +34,7 @@
 #include "toolguard/rate_limiter.hpp"
 #include "toolguard/rule.hpp"
 #include "toolguard/rule_spec.hpp"
+#include "toolguard/sandbox.hpp"
 #include "toolguard/safe_shell_arg.hpp"
 #include "toolguard/secret_rules.hpp"
 #include "toolguard/session_approvals.hpp"

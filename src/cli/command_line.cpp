@@ -59,11 +59,12 @@ int runToolguard(int argc, char** argv) {
   // process per tool call); help, --version and mistakes get them all.
   using Adder = void (*)(CLI::App&, int&);
   const std::vector<std::pair<std::vector<std::string>, Adder>> commands = {
-      {{"check"}, addCheckCommand}, {{"explain"}, addExplainCommand},
-      {{"test"}, addTestCommand},   {{"policy"}, addPolicyCommand},
-      {{"demo"}, addDemoCommand},   {{"validate"}, addValidateCommand},
-      {{"audit"}, addAuditCommand}, {{"approvals"}, addApprovalsCommand},
-      {{"mcp"}, addMcpCommand},     {{"install", "uninstall"}, addInstallCommands},
+      {{"check"}, addCheckCommand},     {{"explain"}, addExplainCommand},
+      {{"test"}, addTestCommand},       {{"policy"}, addPolicyCommand},
+      {{"demo"}, addDemoCommand},       {{"validate"}, addValidateCommand},
+      {{"audit"}, addAuditCommand},     {{"approvals"}, addApprovalsCommand},
+      {{"mcp"}, addMcpCommand},         {{"install", "uninstall"}, addInstallCommands},
+      {{"sandbox"}, addSandboxCommand},
   };
   const std::string first = argc > 1 ? argv[1] : "";
   bool added = first == "--version";  // needs no command at all

@@ -14,30 +14,27 @@
 #include "toolguard/shell_rules.hpp"
 
 namespace toolguard::detail {
-namespace {
 
-bool mayLoosen(PolicyLayer existing, PolicyLayer incoming, bool trusted) {
+bool mayLoosenSetting(PolicyLayer existing, PolicyLayer incoming, bool trusted) {
   if (existing == PolicyLayer::Managed && incoming != PolicyLayer::Managed) return false;
   if (incoming == PolicyLayer::Project && !trusted) return false;
   return true;
 }
 
-std::string layerName(PolicyLayer layer) {
-  return toString(layer);
+std::string loosenRefusal(PolicyLayer layer, bool trusted) {
+  if (layer == PolicyLayer::Project && !trusted) {
+    return "an untrusted project cannot loosen the policy (list the project in "
+           "trusted_projects of a user policy file to allow it)";
+  }
+  return "the " + std::string(toString(layer)) + " layer cannot loosen a managed setting";
 }
+
+namespace {
 
 // The layer that owns a setting after `incoming` changed it: a managed setting
 // stays managed when another layer only tightens it.
 PolicyLayer owner(PolicyLayer existing, PolicyLayer incoming) {
   return existing == PolicyLayer::Managed ? PolicyLayer::Managed : incoming;
-}
-
-std::string notAllowed(PolicyLayer layer, bool trusted) {
-  if (layer == PolicyLayer::Project && !trusted) {
-    return "an untrusted project cannot loosen the policy (list the project in "
-           "trusted_projects of a user policy file to allow it)";
-  }
-  return "the " + layerName(layer) + " layer cannot loosen a managed setting";
 }
 
 // Verdict a tool's entry stands for when nothing else decides.
@@ -50,10 +47,10 @@ void mergeDefault(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, 
   if (!doc.default_verdict) return;
   Verdict incoming = *doc.default_verdict;
   if (isStricter(policy.default_verdict, incoming) &&
-      !mayLoosen(policy.default_layer, layer, trusted)) {
+      !mayLoosenSetting(policy.default_layer, layer, trusted)) {
     policy.warnings.push_back(
         {doc.default_where, "default " + std::string(toString(incoming)) +
-                                " ignored: " + notAllowed(layer, trusted) + " (default " +
+                                " ignored: " + loosenRefusal(layer, trusted) + " (default " +
                                 std::string(toString(policy.default_verdict)) + " from " +
                                 policy.default_source.toString() + ")"});
     return;
@@ -74,7 +71,7 @@ void mergeTool(Policy& policy, const ToolEntry& entry, PolicyLayer layer, bool t
   applyToolEntry(updated, entry);
 
   bool policy_given = entry.policy || entry.default_approval;
-  if (!mayLoosen(existing ? existing_layer : PolicyLayer::Builtin, layer, trusted)) {
+  if (!mayLoosenSetting(existing ? existing_layer : PolicyLayer::Builtin, layer, trusted)) {
     // Only tightening survives: a stricter fallback verdict, a higher risk, and
     // the description. A new tool starts from the generic description of an
     // unknown tool, so its category, kind and arguments cannot steer it away
@@ -108,7 +105,7 @@ void mergeTool(Policy& policy, const ToolEntry& entry, PolicyLayer layer, bool t
                          restricted.metadata.idempotent != updated.metadata.idempotent;
     if (ignored) {
       policy.warnings.push_back({entry.where, "tool " + entry.name + ": looser settings ignored: " +
-                                                  notAllowed(layer, trusted)});
+                                                  loosenRefusal(layer, trusted)});
     }
     updated = std::move(restricted);
   }
@@ -145,19 +142,19 @@ void mergeRule(Policy& policy, RuleSpec spec, PolicyLayer layer, bool trusted,
       policy.warnings.push_back(
           {it->header.source, "rule " + id + ": a first_match case (" +
                                   std::string(toString(it->verdict)) +
-                                  ") ignored: " + notAllowed(layer, trusted)});
+                                  ") ignored: " + loosenRefusal(layer, trusted)});
       it = cases.erase(it);
     }
     if (cases.empty()) return;
   } else if (layer == PolicyLayer::Project && !trusted && loosening(spec)) {
     policy.warnings.push_back({where, "rule " + id + " (" + std::string(toString(spec.verdict)) +
-                                          ") ignored: " + notAllowed(layer, trusted)});
+                                          ") ignored: " + loosenRefusal(layer, trusted)});
     return;
   }
-  if (existing != policy.rules.end() && !mayLoosen((*existing)->layer(), layer, trusted)) {
+  if (existing != policy.rules.end() && !mayLoosenSetting((*existing)->layer(), layer, trusted)) {
     policy.warnings.push_back({where, "rule " + id + " ignored: it would replace rule " + id +
                                           " from " + (*existing)->source().toString() + ", and " +
-                                          notAllowed(layer, trusted)});
+                                          loosenRefusal(layer, trusted)});
     return;
   }
   std::shared_ptr<const Rule> compiled;
@@ -196,9 +193,10 @@ void applyToolEntry(ToolInfo& tool, const ToolEntry& e) {
 // widening the workspace loosen; restricted layers may only tighten.
 void mergePathSettings(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, bool trusted) {
   PathSettings& paths = policy.paths;
-  const bool may_loosen = mayLoosen(paths.layer, layer, trusted);
+  const bool may_loosen = mayLoosenSetting(paths.layer, layer, trusted);
   auto refuse = [&](const std::string& what) {
-    policy.warnings.push_back({doc.paths_where, what + " ignored: " + notAllowed(layer, trusted)});
+    policy.warnings.push_back(
+        {doc.paths_where, what + " ignored: " + loosenRefusal(layer, trusted)});
   };
   bool changed = false;
   if (doc.case_sensitivity) {
@@ -234,7 +232,7 @@ void mergePathSettings(Policy& policy, const PolicyDocument& doc, PolicyLayer la
 // limits: lowering a limit tightens; raising one loosens.
 void mergeLimits(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, bool trusted) {
   ArgumentLimits& limits = policy.limits;
-  const bool may_loosen = mayLoosen(limits.layer, layer, trusted);
+  const bool may_loosen = mayLoosenSetting(limits.layer, layer, trusted);
   auto apply = [&](const std::optional<size_t>& incoming, size_t& current, const char* name) {
     if (!incoming) return;
     if (*incoming <= current || may_loosen) {
@@ -244,7 +242,7 @@ void mergeLimits(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, b
     }
     policy.warnings.push_back({doc.limits_where, std::string("limits.") + name + " " +
                                                      std::to_string(*incoming) +
-                                                     " ignored: " + notAllowed(layer, trusted)});
+                                                     " ignored: " + loosenRefusal(layer, trusted)});
   };
   apply(doc.max_argument_bytes, limits.max_bytes, "max_argument_bytes");
   apply(doc.max_argument_depth, limits.max_depth, "max_argument_depth");
@@ -255,11 +253,11 @@ void mergeLimits(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, b
 // (an untrusted project must not send calls to a server that says ALLOW).
 void mergeLlmSettings(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, bool trusted) {
   LlmSettings& llm = policy.llm;
-  const bool may_loosen = mayLoosen(llm.layer, layer, trusted);
+  const bool may_loosen = mayLoosenSetting(llm.layer, layer, trusted);
   bool changed = false;
   auto refuse = [&](const std::string& what) {
     policy.warnings.push_back(
-        {doc.llm_where, "llm." + what + " ignored: " + notAllowed(layer, trusted)});
+        {doc.llm_where, "llm." + what + " ignored: " + loosenRefusal(layer, trusted)});
   };
   auto set = [&](auto& current, const auto& incoming, bool tightens, const std::string& what) {
     if (!incoming) return;
@@ -294,7 +292,7 @@ void mergeBuiltinRules(Policy& policy, const PolicyDocument& doc, PolicyLayer la
     // them. The secrets rule only asks, so anyone may add it.
     if (set == "shell" && layer == PolicyLayer::Project && !trusted) {
       policy.warnings.push_back(
-          {doc.default_where, "builtin_rules ignored: " + notAllowed(layer, trusted)});
+          {doc.default_where, "builtin_rules ignored: " + loosenRefusal(layer, trusted)});
       continue;
     }
     const std::string marker = set == "shell" ? "shell-safe" : "secrets-in-arguments";
@@ -323,6 +321,7 @@ void mergeDocument(Policy& policy, PolicyDocument doc, PolicyLayer layer, bool t
   mergePathSettings(policy, doc, layer, trusted);
   mergeLimits(policy, doc, layer, trusted);
   mergeLlmSettings(policy, doc, layer, trusted);
+  mergeSandbox(policy, doc, layer, trusted);
   for (RateLimit& limit : doc.rate_limits) {  // a limit only ever tightens
     limit.layer = layer;
     policy.rate_limits.push_back(std::move(limit));

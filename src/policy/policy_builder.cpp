@@ -140,6 +140,20 @@ PolicyBuilder& PolicyBuilder::rateLimit(RateLimit limit) {
   return *this;
 }
 
+PolicyBuilder& PolicyBuilder::sandbox(const SandboxSettings& additions) {
+  SandboxSettings& sandbox = policy_.sandbox;
+  for (auto [to, from] : {std::pair{&sandbox.writable, &additions.writable},
+                          {&sandbox.read_only, &additions.read_only},
+                          {&sandbox.deny_read, &additions.deny_read},
+                          {&sandbox.deny_read_except, &additions.deny_read_except}}) {
+    to->insert(to->end(), from->begin(), from->end());
+  }
+  sandbox.network = additions.network;
+  sandbox.when_unavailable = additions.when_unavailable;
+  policy_.sandbox_layer = PolicyLayer::Code;
+  return *this;
+}
+
 PolicyBuilder& PolicyBuilder::argumentLimits(size_t max_bytes, size_t max_depth) {
   policy_.limits.max_bytes = max_bytes;
   policy_.limits.max_depth = std::min(max_depth, kMaxArgumentDepth);

@@ -63,6 +63,11 @@ struct PolicyDocument {
   std::optional<size_t> llm_max_turns;
   std::optional<std::chrono::milliseconds> llm_timeout;
   std::optional<size_t> llm_max_input_bytes;
+  // sandbox:
+  SourceLocation sandbox_where;
+  SandboxSettings sandbox;  ///< its lists; network and fallback below when set
+  std::optional<SandboxNetwork> sandbox_network;
+  std::optional<SandboxFallback> sandbox_fallback;
 };
 
 /// Parses a policy file's text. `catalog` resolves the tools named by string
@@ -74,6 +79,16 @@ PolicyDocument parsePolicyDocument(std::string_view text, const std::string& nam
 /// Without `read_examples`, the rules' examples are left out, unread.
 PolicyDocument parsePolicyTree(const DocNode& root, const std::string& name, PolicyLayer layer,
                                const ToolCatalog& catalog, bool read_examples = true);
+
+/// Whether a layer may loosen a setting `existing` last set: never a managed
+/// one from another layer, nothing from an untrusted project.
+bool mayLoosenSetting(PolicyLayer existing, PolicyLayer incoming, bool trusted);
+
+/// Why a loosening from `layer` is ignored.
+std::string loosenRefusal(PolicyLayer layer, bool trusted);
+
+/// Merges a document's `sandbox:` section (policy_sandbox.cpp).
+void mergeSandbox(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, bool trusted);
 
 /// Merges a document into a policy, applying the layering rules (see
 /// policy_loader.hpp). Restricted loosenings become warnings.

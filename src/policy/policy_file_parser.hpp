@@ -77,6 +77,7 @@ class PolicyFileParser {
 
   // llm: the LLM validator for escalated calls (docs/llm-validator.md).
   void parseLlm(const DocNode& node, PolicyDocument& doc);
+  void parseSandbox(const DocNode& node, PolicyDocument& doc);
 
   // `window: 60s`: a whole number with ms, s, m or h.
   std::optional<std::chrono::milliseconds> duration(const DocNode& node, const std::string& what);

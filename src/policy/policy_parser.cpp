@@ -43,10 +43,12 @@ PolicyDocument PolicyFileParser::parse(const DocNode& root) {
       parseRateLimits(value, doc);
     } else if (k == "llm") {
       parseLlm(value, doc);
+    } else if (k == "sandbox") {
+      parseSandbox(value, doc);
     } else {
       error(key, unknownNameMessage("unknown key", k, "",
                                     "version, default, tools, rules, builtin_rules, "
-                                    "trusted_projects, paths, limits, rate_limits, llm"));
+                                    "trusted_projects, paths, limits, rate_limits, llm, sandbox"));
     }
   }
   // Rules last: string examples resolve tools this file defines too (the

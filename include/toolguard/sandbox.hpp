@@ -1,0 +1,99 @@
+#pragma once
+// Running a command where the kernel holds it: Landlock (files, TCP ports,
+// signals and abstract sockets), seccomp (socket families), a private mount
+// and network namespace where the kernel lets an unprivileged process make
+// one, and no new privileges. What the sandbox allows comes from the
+// policy's `sandbox:` section (docs/sandbox.md).
+
+#include <string>
+#include <vector>
+
+#include "toolguard/expected.hpp"
+
+namespace toolguard {
+
+/// What a sandboxed command may reach over the network.
+enum class SandboxNetwork {
+  None,  ///< nothing: no TCP or UDP socket, no connection out of the sandbox
+  Open,  ///< the network is not confined
+};
+
+/// What happens when the kernel cannot hold part of the confinement the
+/// policy asks for (an old kernel, user namespaces turned off).
+enum class SandboxFallback {
+  Ask,         ///< the command is not run unconfined: a person must decide
+  Unconfined,  ///< the command runs with what the kernel can hold, said so
+};
+
+/// The policy's `sandbox:` section: what a confined command may do.
+struct SandboxSettings {
+  /// Places besides the workspaces and a private temporary directory where
+  /// the command may write (tool caches: ~/.cache, ~/.npm, ...); `~` is the
+  /// home directory. Places that do not exist are left out.
+  std::vector<std::string> writable;
+  /// Places inside each workspace (relative to it) that stay read-only: the
+  /// guard's and the agents' configuration, git's hooks and config. A
+  /// relative name ending in `/` is a directory, made (empty) when missing so
+  /// that the command cannot make it.
+  std::vector<std::string> read_only;
+  /// Secrets the command may not read: absolute or `~` places (~/.ssh), and
+  /// file-name globs looked for inside the workspaces (`.env`, `*.pem`).
+  std::vector<std::string> deny_read;
+  /// Globs of file names that deny_read's name globs never cover
+  /// (`.env.example`).
+  std::vector<std::string> deny_read_except;
+  SandboxNetwork network = SandboxNetwork::None;
+  SandboxFallback when_unavailable = SandboxFallback::Ask;
+};
+
+/// The built-in `sandbox:` defaults (policies/default.yaml holds the same).
+SandboxSettings defaultSandboxSettings();
+
+/// What this kernel offers an unprivileged process.
+struct SandboxKernel {
+  int landlock_abi = 0;          ///< 0: no Landlock; 1 to 7 and later
+  bool seccomp = false;          ///< seccomp filters can be loaded
+  bool user_namespaces = false;  ///< a private mount and network namespace can be made
+};
+
+/// Probes the running kernel (a few system calls, no side effect).
+SandboxKernel probeSandboxKernel();
+
+/// Where a command runs and what it is.
+struct SandboxRequest {
+  std::vector<std::string> workspaces;  ///< absolute; writable
+  std::string home;                     ///< the home directory (`~`)
+  std::vector<std::string> command;     ///< the program and its arguments
+};
+
+/// One part of the confinement and whether this kernel holds it.
+struct SandboxPart {
+  std::string what;   ///< "writes outside the workspaces", "reads of ~/.ssh", ...
+  bool held = false;  ///< false: the kernel cannot hold it (why says why)
+  std::string why;    ///< the mechanism, or why it is not held
+};
+
+/// The confinement a command gets on this kernel, part by part.
+struct SandboxReport {
+  SandboxKernel kernel;
+  std::vector<SandboxPart> parts;
+  /// True when every part is held.
+  bool complete() const;
+  /// The parts not held, joined for a message ("" when complete).
+  std::string missing() const;
+};
+
+/// The confinement `request` would get under `settings` on this kernel,
+/// without running anything.
+Expected<SandboxReport> describeSandbox(const SandboxSettings& settings,
+                                        const SandboxRequest& request);
+
+/// Runs `request.command` confined and waits for it. Returns its exit status
+/// (128 + the signal's number when a signal ended it). Fails, running
+/// nothing, when the confinement cannot be set up, or when a part is not held
+/// and `settings.when_unavailable` is Ask. `report`, when given, receives
+/// what was held.
+Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest& request,
+                           SandboxReport* report = nullptr);
+
+}  // namespace toolguard

@@ -1,0 +1,107 @@
+// `toolguard sandbox [--workspace DIR]... -- COMMAND...`: runs COMMAND where
+// the kernel holds it, as the policy's `sandbox:` section says
+// (docs/sandbox.md).
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/option_flags.hpp"
+#include "front/policy_options.hpp"
+#include "toolguard/paths.hpp"
+#include "toolguard/policy_error.hpp"
+#include "toolguard/sandbox.hpp"
+
+namespace toolguard::cli {
+namespace {
+
+// The command was not run: the sandbox could not be set up, the kernel cannot
+// hold what the policy asks and it says to ask, or the program was not found.
+constexpr int kExitNotRun = 126;
+
+struct SandboxOptions {
+  front::PolicyOptions policy;
+  std::vector<std::string> workspaces;
+  bool explain = false;
+  std::vector<std::string> command;
+};
+
+void printReport(const SandboxReport& report, std::ostream& out) {
+  const SandboxKernel& kernel = report.kernel;
+  out << "kernel: Landlock ABI " << kernel.landlock_abi << ", seccomp "
+      << (kernel.seccomp ? "yes" : "no") << ", user namespaces "
+      << (kernel.user_namespaces ? "yes" : "no") << "\n";
+  for (const SandboxPart& part : report.parts) {
+    out << (part.held ? "  held:     " : "  NOT HELD: ") << part.what << " (" << part.why << ")\n";
+  }
+}
+
+int runSandbox(const SandboxOptions& o) {
+  const std::string cwd = front::currentDirectory();
+  SandboxRequest request;
+  request.home = homeDirectory();
+  request.command = o.command;
+  for (const std::string& workspace : o.workspaces) {
+    request.workspaces.push_back(workspace.starts_with("/") ? workspace : cwd + "/" + workspace);
+  }
+  if (request.workspaces.empty()) request.workspaces.push_back(cwd);
+  SandboxSettings settings;
+  try {
+    front::EngineProvider engines(o.policy);
+    settings = sandboxSettingsOf(engines.forCwd(cwd).engine.policy());
+  } catch (const PolicyError& e) {
+    std::cerr << "toolguard sandbox: the policy could not be loaded:\n" << e.what() << "\n";
+    return kExitNotRun;
+  } catch (const std::exception& e) {
+    std::cerr << "toolguard sandbox: " << e.what() << "\n";
+    return kExitNotRun;
+  }
+  if (o.explain) {
+    Expected<SandboxReport> report = describeSandbox(settings, request);
+    if (!report) {
+      std::cerr << "toolguard " << report.error() << "\n";
+      return kExitError;
+    }
+    printReport(*report, std::cout);
+    return report->complete() ? kExitOk : kExitFailed;
+  }
+  SandboxReport report;
+  Expected<int> status = runSandboxed(settings, request, &report);
+  if (!status) {
+    std::cerr << "toolguard " << status.error() << "\n";
+    return kExitNotRun;
+  }
+  return *status;
+}
+
+}  // namespace
+
+void addSandboxCommand(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<SandboxOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "sandbox",
+      "Run a command where the kernel holds it: toolguard sandbox [OPTIONS] -- COMMAND "
+      "[ARGS...]\nCOMMAND and everything it starts may write only in the workspaces, a private "
+      "/tmp and the tool caches the policy names; guarded places in the workspaces stay "
+      "read-only; secrets cannot be read; no network unless the policy opens it (Landlock, "
+      "seccomp, a private mount and network namespace; docs/sandbox.md). Exit: COMMAND's "
+      "status, or 126 when it was not run (the sandbox could not be set up).");
+  cmd->add_option("--workspace", options->workspaces,
+                  "A directory the command may write in (repeatable). Default: the current "
+                  "directory")
+      ->allow_extra_args(false);
+  cmd->add_flag("--explain", options->explain,
+                "Print what the sandbox would hold on this kernel, part by part, and run "
+                "nothing (exit 1 when a part cannot be held)");
+  addPolicyOptions(*cmd, options->policy);
+  cmd->add_option("command", options->command, "The command line, after --");
+  cmd->callback([options, &exit_code] {
+    if (options->command.empty() && !options->explain) {
+      std::cerr << "toolguard sandbox: no command (toolguard sandbox -- COMMAND [ARGS...])\n";
+      exit_code = kExitError;
+      return;
+    }
+    if (options->command.empty()) options->command = {"true"};
+    exit_code = runSandbox(*options);
+  });
+}
+
+}  // namespace toolguard::cli

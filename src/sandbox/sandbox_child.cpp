@@ -1,0 +1,193 @@
+// The child of a sandboxed run (sandbox_child.hpp): system calls only.
+#include "sandbox/sandbox_child.hpp"
+
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <net/if.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace toolguard::sandbox {
+namespace {
+
+struct ChildReport {
+  int step;
+  int error;
+};
+
+[[noreturn]] void failAt(int report_fd, ChildStep step, int error) noexcept {
+  const ChildReport report{static_cast<int>(step), error};
+  [[maybe_unused]] ssize_t written = ::write(report_fd, &report, sizeof report);
+  ::_exit(127);
+}
+
+bool writeFile(const char* path, const std::string& text) noexcept {
+  const int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  return ok;
+}
+
+// The flags a read-only remount must keep: a mount inherited into a user
+// namespace is locked, and a remount that clears one of these fails.
+unsigned long keptFlags(const char* path) noexcept {
+  struct statvfs st {};
+  if (::statvfs(path, &st) != 0) return 0;
+  unsigned long flags = 0;
+  if (st.f_flag & ST_NOSUID) flags |= MS_NOSUID;
+  if (st.f_flag & ST_NODEV) flags |= MS_NODEV;
+  if (st.f_flag & ST_NOEXEC) flags |= MS_NOEXEC;
+  if (st.f_flag & ST_NOATIME) flags |= MS_NOATIME;
+  if (st.f_flag & ST_NODIRATIME) flags |= MS_NODIRATIME;
+  if (st.f_flag & ST_RELATIME) flags |= MS_RELATIME;
+  return flags;
+}
+
+int bringLoopbackUp() noexcept {
+  const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return errno;
+  ifreq request{};
+  std::strncpy(request.ifr_name, "lo", IFNAMSIZ - 1);
+  int error = 0;
+  if (::ioctl(fd, SIOCGIFFLAGS, &request) != 0) {
+    error = errno;
+  } else {
+    request.ifr_flags = static_cast<short>(request.ifr_flags | IFF_UP | IFF_RUNNING);
+    if (::ioctl(fd, SIOCSIFFLAGS, &request) != 0) error = errno;
+  }
+  ::close(fd);
+  return error;
+}
+
+// Empties the bounding, ambient and process capability sets, so that not
+// even a root-owned process keeps (or regains at exec) a capability.
+int dropCapabilities() noexcept {
+  for (int cap = 0; cap <= 63; ++cap) {
+    if (::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL && errno != EPERM) {
+      return errno;
+    }
+  }
+  // EPERM above: no CAP_SETPCAP, so the process has none to drop (not
+  // root); a root process that cannot empty its bounding set fails below.
+  if (::prctl(PR_CAPBSET_READ, 0, 0, 0, 0) == 1 && ::geteuid() == 0) return EPERM;
+  ::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2] = {};
+  if (::syscall(SYS_capset, &header, data) != 0) return errno;
+  return 0;
+}
+
+}  // namespace
+
+const char* childStepName(ChildStep step) {
+  switch (step) {
+    case ChildStep::Unshare:
+      return "making a user, mount and network namespace (unshare)";
+    case ChildStep::IdentityMaps:
+      return "writing the namespace's user and group maps";
+    case ChildStep::MountPrivate:
+      return "making the mounts private";
+    case ChildStep::Bind:
+      return "bind-mounting a guarded place or a mask";
+    case ChildStep::ReadOnly:
+      return "making a bind mount read-only";
+    case ChildStep::PrivateTmp:
+      return "mounting the private /tmp";
+    case ChildStep::Loopback:
+      return "bringing up the private loopback interface";
+    case ChildStep::NoNewPrivs:
+      return "setting no_new_privs";
+    case ChildStep::Capabilities:
+      return "dropping capabilities";
+    case ChildStep::Landlock:
+      return "enforcing the Landlock ruleset";
+    case ChildStep::Seccomp:
+      return "loading the seccomp filter";
+    case ChildStep::Exec:
+      return "running the command";
+  }
+  return "setting up";
+}
+
+void enterSandbox(const ChildPlan& plan, int report_fd) noexcept {
+  if (plan.namespaces) {
+    const int flags = CLONE_NEWUSER | CLONE_NEWNS | (plan.new_network ? CLONE_NEWNET : 0);
+    if (::unshare(flags) != 0) failAt(report_fd, ChildStep::Unshare, errno);
+    if (!writeFile("/proc/self/setgroups", "deny") ||
+        !writeFile("/proc/self/uid_map", plan.uid_map) ||
+        !writeFile("/proc/self/gid_map", plan.gid_map)) {
+      failAt(report_fd, ChildStep::IdentityMaps, errno);
+    }
+    if (::mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
+      failAt(report_fd, ChildStep::MountPrivate, errno);
+    }
+    for (const BindMount& bind : plan.binds) {
+      if (::mount(bind.source.c_str(), bind.target.c_str(), nullptr, MS_BIND | MS_REC, nullptr) !=
+          0) {
+        failAt(report_fd, ChildStep::Bind, errno);
+      }
+      const unsigned long flags = MS_BIND | MS_REMOUNT | MS_RDONLY | keptFlags(bind.target.c_str());
+      if (::mount(nullptr, bind.target.c_str(), nullptr, flags, nullptr) != 0) {
+        failAt(report_fd, ChildStep::ReadOnly, errno);
+      }
+    }
+    if (!plan.private_tmp.empty()) {
+      // Descriptors of the places to keep, opened in this namespace (a bind
+      // mount's source must be in it), before the private /tmp hides them.
+      int keep[kMaxTmpKeeps];
+      const size_t keeps = plan.tmp_keeps.size() < kMaxTmpKeeps ? plan.tmp_keeps.size() : 0;
+      if (keeps != plan.tmp_keeps.size()) failAt(report_fd, ChildStep::PrivateTmp, E2BIG);
+      for (size_t i = 0; i < keeps; ++i) {
+        keep[i] = ::open(plan.tmp_keeps[i].c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (keep[i] < 0) failAt(report_fd, ChildStep::PrivateTmp, errno);
+      }
+      if (::mount(plan.private_tmp.c_str(), "/tmp", nullptr, MS_BIND, nullptr) != 0) {
+        failAt(report_fd, ChildStep::PrivateTmp, errno);
+      }
+      for (size_t i = 0; i < keeps; ++i) {
+        char source[32];
+        std::snprintf(source, sizeof source, "/proc/self/fd/%d", keep[i]);
+        if (::mount(source, plan.tmp_keeps[i].c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) {
+          failAt(report_fd, ChildStep::PrivateTmp, errno);
+        }
+        ::close(keep[i]);
+      }
+    }
+    if (plan.new_network) {
+      if (int error = bringLoopbackUp(); error != 0) {
+        failAt(report_fd, ChildStep::Loopback, error);
+      }
+    }
+  }
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+    failAt(report_fd, ChildStep::NoNewPrivs, errno);
+  }
+  if (int error = dropCapabilities(); error != 0) {
+    failAt(report_fd, ChildStep::Capabilities, error);
+  }
+  if (plan.landlock != nullptr) {
+    if (int error = plan.landlock->enforce(); error != 0) {
+      failAt(report_fd, ChildStep::Landlock, error);
+    }
+  }
+  if (plan.seccomp != nullptr) {
+    if (int error = plan.seccomp->load(); error != 0) {
+      failAt(report_fd, ChildStep::Seccomp, error);
+    }
+  }
+  ::execvpe(plan.argv[0], plan.argv.data(), plan.envp.data());
+  failAt(report_fd, ChildStep::Exec, errno);
+}
+
+}  // namespace toolguard::sandbox

@@ -1,0 +1,342 @@
+// Running a command in the sandbox (toolguard/sandbox.hpp): the kernel's
+// offer, the layout, the parent's preparation and its wait.
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <utility>
+
+#include "core/file_descriptor.hpp"
+#include "sandbox/landlock.hpp"
+#include "sandbox/sandbox_child.hpp"
+#include "sandbox/sandbox_layout.hpp"
+#include "sandbox/seccomp_filter.hpp"
+#include "toolguard/sandbox.hpp"
+
+extern char** environ;
+
+namespace toolguard {
+namespace {
+
+namespace fs = std::filesystem;
+using sandbox::SandboxLayout;
+
+// Whether an unprivileged user and mount namespace can be made: tried in a
+// short-lived child (unshare changes the caller for good).
+bool userNamespacesWork() {
+  const pid_t child = ::fork();
+  if (child < 0) return false;
+  if (child == 0) {
+    ::_exit(::unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET) == 0 ? 0 : 1);
+  }
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// The command's child, for the signal handler that passes signals on.
+std::atomic<pid_t> g_sandboxed_child{0};
+
+void passSignalOn(int signal) {
+  const pid_t child = g_sandboxed_child.load();
+  if (child > 0) ::kill(child, signal);
+}
+
+// Passes the signals that end a run on to the child while it runs, and
+// restores the previous handlers after.
+class SignalRelay {
+ public:
+  explicit SignalRelay(pid_t child) {
+    g_sandboxed_child = child;
+    struct sigaction relay {};
+    relay.sa_handler = passSignalOn;
+    sigemptyset(&relay.sa_mask);
+    relay.sa_flags = SA_RESTART;
+    for (size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &relay, &previous_[i]);
+  }
+  ~SignalRelay() {
+    for (size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &previous_[i], nullptr);
+    g_sandboxed_child = 0;
+  }
+  SignalRelay(const SignalRelay&) = delete;
+  SignalRelay& operator=(const SignalRelay&) = delete;
+
+ private:
+  static constexpr std::array<int, 4> kSignals = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+  std::array<struct sigaction, 4> previous_{};
+};
+
+// The run's own directory (/tmp/toolguard-sandbox.XXXXXX): the private
+// /tmp and the masks; removed after the run.
+class RunDirectory {
+ public:
+  static Expected<RunDirectory> make() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(base && *base == '/' ? base : "/tmp") + "/toolguard-sandbox.XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      return fail("sandbox: cannot make a private directory under " + pattern + ": " +
+                  std::strerror(errno));
+    }
+    RunDirectory dir;
+    dir.path_ = pattern;
+    if (::mkdir(dir.tmp().c_str(), 0700) != 0 || ::mkdir(dir.maskDir().c_str(), 0) != 0) {
+      return fail("sandbox: cannot prepare " + pattern + ": " + std::strerror(errno));
+    }
+    const int mask = ::open(dir.maskFile().c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0);
+    if (mask < 0) return fail("sandbox: cannot prepare " + pattern + ": " + std::strerror(errno));
+    ::close(mask);
+    return dir;
+  }
+  RunDirectory() = default;
+  RunDirectory(RunDirectory&& other) noexcept : path_(std::exchange(other.path_, "")) {}
+  RunDirectory& operator=(RunDirectory&&) = delete;
+  ~RunDirectory() {
+    if (path_.empty()) return;
+    std::error_code error;
+    // What the command left in its /tmp may be read-only to its owner.
+    for (auto it = fs::recursive_directory_iterator(
+             path_, fs::directory_options::skip_permission_denied, error);
+         !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+      if (it->is_directory(error) && !it->is_symlink(error)) {
+        fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, error);
+      }
+    }
+    fs::permissions(maskDir(), fs::perms::owner_all, fs::perm_options::add, error);
+    fs::remove_all(path_, error);
+  }
+
+  std::string tmp() const { return path_ + "/tmp"; }
+  std::string maskFile() const { return path_ + "/mask-file"; }
+  std::string maskDir() const { return path_ + "/mask-dir"; }
+
+ private:
+  std::string path_;
+};
+
+Expected<sandbox::LandlockRuleset> landlockRules(const SandboxLayout& layout,
+                                                 const SandboxKernel& kernel,
+                                                 const SandboxSettings& settings,
+                                                 const std::string& private_tmp) {
+  const bool confine_tcp = settings.network == SandboxNetwork::None;
+  Expected<sandbox::LandlockRuleset> ruleset =
+      sandbox::LandlockRuleset::create(kernel.landlock_abi, confine_tcp);
+  if (!ruleset) return ruleset;
+  using namespace sandbox;
+  const uint64_t all = fsAccessOf(kernel.landlock_abi);
+  if (auto r = ruleset->allowPath("/", kFsReadAccess | kFsIoctlDev); !r) return fail(r.error());
+  for (const std::string& place : layout.writable) {
+    if (auto r = ruleset->allowPath(place, all); !r) return fail(r.error());
+  }
+  if (auto r = ruleset->allowPath(private_tmp, all); !r) return fail(r.error());
+  // Devices every program writes to harmlessly.
+  const uint64_t device = kFsReadFile | kFsWriteFile | kFsTruncate | kFsIoctlDev;
+  for (const char* path :
+       {"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/pts"}) {
+    std::error_code error;
+    if (!fs::exists(path, error)) continue;
+    if (auto r = ruleset->allowPath(path, device); !r) return fail(r.error());
+  }
+  return ruleset;
+}
+
+Expected<SandboxLayout> layoutFor(const SandboxSettings& settings, const SandboxRequest& request,
+                                  const SandboxKernel& kernel) {
+  return sandbox::layoutSandbox(settings, request, kernel);
+}
+
+}  // namespace
+
+SandboxSettings defaultSandboxSettings() {
+  SandboxSettings settings;
+  settings.writable = {
+      "~/.cache",     "~/.npm",           "~/.cargo/registry", "~/.cargo/git",
+      "~/go/pkg/mod", "~/.m2/repository", "~/.gradle/caches",  "~/.local/share/virtualenvs",
+      "~/.ccache"};
+  settings.read_only = {".git/hooks/", ".git/config", ".toolguard/", ".claude/",
+                        ".gemini/",    ".vscode/",    ".cursor/"};
+  settings.deny_read = {"~/.ssh",
+                        "~/.aws",
+                        "~/.gnupg",
+                        "~/.config/gcloud",
+                        "~/.azure",
+                        "~/.kube",
+                        "~/.docker/config.json",
+                        "~/.netrc",
+                        "~/.git-credentials",
+                        "~/.pypirc",
+                        "~/.npmrc",
+                        "~/.config/gh",
+                        "~/.toolguard",
+                        ".env",
+                        ".env.*",
+                        "*.pem",
+                        "*.key",
+                        "id_rsa*",
+                        "id_ed25519*",
+                        "id_ecdsa*",
+                        ".netrc",
+                        ".git-credentials"};
+  settings.deny_read_except = {".env.example", ".env.sample",   ".env.template",
+                               ".env.dist",    ".env.defaults", "*.example"};
+  return settings;
+}
+
+SandboxKernel probeSandboxKernel() {
+  SandboxKernel kernel;
+  kernel.landlock_abi = sandbox::landlockAbi();
+  kernel.seccomp = sandbox::seccompAvailable();
+  kernel.user_namespaces = userNamespacesWork();
+  return kernel;
+}
+
+bool SandboxReport::complete() const {
+  for (const SandboxPart& part : parts) {
+    if (!part.held) return false;
+  }
+  return true;
+}
+
+std::string SandboxReport::missing() const {
+  std::string text;
+  for (const SandboxPart& part : parts) {
+    if (!part.held) text += (text.empty() ? "" : "; ") + part.what + " (" + part.why + ")";
+  }
+  return text;
+}
+
+Expected<SandboxReport> describeSandbox(const SandboxSettings& settings,
+                                        const SandboxRequest& request) {
+  Expected<SandboxLayout> layout = layoutFor(settings, request, probeSandboxKernel());
+  if (!layout) return fail(layout.error());
+  return layout->report;
+}
+
+Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest& request,
+                           SandboxReport* report) {
+  const SandboxKernel kernel = probeSandboxKernel();
+  Expected<SandboxLayout> layout = layoutFor(settings, request, kernel);
+  if (!layout) return fail(layout.error());
+  if (report != nullptr) *report = layout->report;
+  if (!layout->report.complete() && settings.when_unavailable == SandboxFallback::Ask) {
+    return fail("sandbox: this kernel cannot hold " + layout->report.missing() +
+                "; the policy says to ask rather than run it with less (sandbox.when_unavailable)");
+  }
+  for (const std::string& dir : layout->make_dirs) {
+    if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+      return fail("sandbox: cannot make the guarded directory " + dir + ": " +
+                  std::strerror(errno));
+    }
+  }
+  Expected<RunDirectory> run_dir = RunDirectory::make();
+  if (!run_dir) return fail(run_dir.error());
+
+  std::optional<sandbox::LandlockRuleset> ruleset;
+  if (layout->landlock) {
+    Expected<sandbox::LandlockRuleset> rules =
+        landlockRules(*layout, kernel, settings, run_dir->tmp());
+    if (!rules) return fail("sandbox: " + rules.error());
+    ruleset = std::move(*rules);
+  }
+  std::optional<sandbox::SeccompProgram> seccomp;
+  if (layout->seccomp) {
+    Expected<sandbox::SeccompProgram> program =
+        sandbox::buildSeccompProgram({.no_network = settings.network == SandboxNetwork::None});
+    if (!program) return fail("sandbox: " + program.error());
+    seccomp = std::move(*program);
+  }
+
+  sandbox::ChildPlan plan;
+  plan.namespaces = layout->namespaces;
+  plan.new_network = layout->new_network;
+  plan.uid_map = std::to_string(::geteuid()) + " " + std::to_string(::geteuid()) + " 1";
+  plan.gid_map = std::to_string(::getegid()) + " " + std::to_string(::getegid()) + " 1";
+  for (const std::string& place : layout->read_only) plan.binds.push_back({place, place});
+  for (const std::string& place : layout->masked_dirs) {
+    plan.binds.push_back({run_dir->maskDir(), place});
+  }
+  for (const std::string& place : layout->masked_files) {
+    plan.binds.push_back({run_dir->maskFile(), place});
+  }
+  if (plan.namespaces) {
+    plan.private_tmp = run_dir->tmp();
+    // A workspace or writable place in /tmp stays where it is, bound back
+    // into the private /tmp at its own path.
+    for (const std::string& place : layout->writable) {
+      if (!place.starts_with("/tmp/")) continue;
+      std::error_code error;
+      fs::create_directories(run_dir->tmp() + place.substr(4), error);
+      if (error) return fail("sandbox: cannot keep " + place + " in the private /tmp");
+      plan.tmp_keeps.push_back(place);
+    }
+    if (plan.tmp_keeps.size() > sandbox::kMaxTmpKeeps) {
+      return fail("sandbox: more than " + std::to_string(sandbox::kMaxTmpKeeps) +
+                  " writable places in /tmp");
+    }
+  }
+  plan.landlock = ruleset ? &*ruleset : nullptr;
+  plan.seccomp = seccomp ? &*seccomp : nullptr;
+
+  std::vector<std::string> arguments = request.command;
+  std::vector<std::string> environment;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string_view text = *entry;
+    if (text.starts_with("TMPDIR=") || text.starts_with("TOOLGUARD_SANDBOX=")) continue;
+    environment.emplace_back(text);
+  }
+  environment.push_back("TMPDIR=" + (plan.namespaces ? std::string("/tmp") : run_dir->tmp()));
+  environment.push_back("TOOLGUARD_SANDBOX=1");
+  for (std::string& argument : arguments) plan.argv.push_back(argument.data());
+  plan.argv.push_back(nullptr);
+  for (std::string& entry : environment) plan.envp.push_back(entry.data());
+  plan.envp.push_back(nullptr);
+
+  int report_pipe[2];
+  if (::pipe2(report_pipe, O_CLOEXEC) != 0) {
+    return fail(std::string("sandbox: pipe: ") + std::strerror(errno));
+  }
+  detail::FileDescriptor report_read(report_pipe[0]);
+  detail::FileDescriptor report_write(report_pipe[1]);
+  const pid_t child = ::fork();
+  if (child < 0) return fail(std::string("sandbox: fork: ") + std::strerror(errno));
+  if (child == 0) sandbox::enterSandbox(plan, report_write.get());
+  report_write.close();
+
+  SignalRelay relay(child);
+  struct {
+    int step;
+    int error;
+  } child_report{};
+  ssize_t got;
+  while ((got = ::read(report_read.get(), &child_report, sizeof child_report)) < 0 &&
+         errno == EINTR) {
+  }
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (got == static_cast<ssize_t>(sizeof child_report)) {
+    const auto step = static_cast<sandbox::ChildStep>(child_report.step);
+    const std::string why =
+        std::string(sandbox::childStepName(step)) + ": " + std::strerror(child_report.error);
+    if (step == sandbox::ChildStep::Exec) {
+      return fail("sandbox: cannot run " + request.command[0] + ": " +
+                  std::strerror(child_report.error));
+    }
+    return fail("sandbox: the confinement could not be set up, nothing was run (" + why + ")");
+  }
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+}  // namespace toolguard
