@@ -5,6 +5,7 @@
 // one, and no new privileges. What the sandbox allows comes from the
 // policy's `sandbox:` section (docs/sandbox.md).
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,7 +65,18 @@ struct SandboxRequest {
   std::vector<std::string> workspaces;  ///< absolute; writable
   std::string home;                     ///< the home directory (`~`)
   std::vector<std::string> command;     ///< the program and its arguments
+  /// Use at most these of the kernel's features (to see and test what an
+  /// older kernel gives); never more than the kernel has.
+  std::optional<SandboxKernel> kernel_limit;
 };
+
+/// `kernel` with nothing above `limit` (the lower ABI, each feature only
+/// when both have it).
+SandboxKernel limitSandboxKernel(const SandboxKernel& kernel, const SandboxKernel& limit);
+
+/// Reads a kernel limit written `landlock=N,seccomp=yes|no,userns=yes|no`
+/// (any subset; what is not named is not limited).
+Expected<SandboxKernel> parseSandboxKernelLimit(const std::string& text);
 
 /// One part of the confinement and whether this kernel holds it.
 struct SandboxPart {

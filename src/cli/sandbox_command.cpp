@@ -21,6 +21,7 @@ struct SandboxOptions {
   front::PolicyOptions policy;
   std::vector<std::string> workspaces;
   bool explain = false;
+  std::string kernel_limit;
   std::vector<std::string> command;
 };
 
@@ -43,6 +44,14 @@ int runSandbox(const SandboxOptions& o) {
     request.workspaces.push_back(workspace.starts_with("/") ? workspace : cwd + "/" + workspace);
   }
   if (request.workspaces.empty()) request.workspaces.push_back(cwd);
+  if (!o.kernel_limit.empty()) {
+    Expected<SandboxKernel> limit = parseSandboxKernelLimit(o.kernel_limit);
+    if (!limit) {
+      std::cerr << "toolguard sandbox: --kernel-limit: " << limit.error() << "\n";
+      return kExitError;
+    }
+    request.kernel_limit = *limit;
+  }
   SandboxSettings settings;
   try {
     front::EngineProvider engines(o.policy);
@@ -65,6 +74,10 @@ int runSandbox(const SandboxOptions& o) {
   }
   SandboxReport report;
   Expected<int> status = runSandboxed(settings, request, &report);
+  if (status && !report.complete()) {
+    // Run anyway, as the policy allows (sandbox.when_unavailable: unconfined).
+    std::cerr << "toolguard sandbox: ran with parts not held: " << report.missing() << "\n";
+  }
   if (!status) {
     std::cerr << "toolguard " << status.error() << "\n";
     return kExitNotRun;
@@ -91,6 +104,9 @@ void addSandboxCommand(CLI::App& app, int& exit_code) {
   cmd->add_flag("--explain", options->explain,
                 "Print what the sandbox would hold on this kernel, part by part, and run "
                 "nothing (exit 1 when a part cannot be held)");
+  cmd->add_option("--kernel-limit", options->kernel_limit,
+                  "Use at most these of the kernel's features, to see what an older kernel "
+                  "gives: landlock=N,seccomp=yes|no,userns=yes|no (any of them)");
   addPolicyOptions(*cmd, options->policy);
   cmd->add_option("command", options->command, "The command line, after --");
   cmd->callback([options, &exit_code] {

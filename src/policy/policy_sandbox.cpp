@@ -2,6 +2,8 @@
 // layers (adding guarded places and secrets tightens; adding writable places
 // or exceptions, or opening the network, loosens), and the settings a
 // sandboxed command gets (docs/sandbox.md).
+#include <re2/re2.h>
+
 #include "policy_file_parser.hpp"
 
 namespace toolguard::detail {
@@ -61,6 +63,9 @@ void PolicyFileParser::parseSandbox(const DocNode& node, PolicyDocument& doc) {
       for (const std::string& glob : list) {
         if (Expected<void> checked = checkPathGlob(glob); !checked) {
           error(value, "sandbox." + k + ": " + checked.error());
+        } else if (RE2 compiled(pathGlobToRegex(glob, "/home"), RE2::Quiet); !compiled.ok()) {
+          error(value, "sandbox." + k + ": path glob '" + glob + "' does not compile (" +
+                           compiled.error() + ")");
         }
       }
     } else if (k == "network") {

@@ -149,7 +149,7 @@ void enterSandbox(const ChildPlan& plan, int report_fd) noexcept {
       const size_t keeps = plan.tmp_keeps.size() < kMaxTmpKeeps ? plan.tmp_keeps.size() : 0;
       if (keeps != plan.tmp_keeps.size()) failAt(report_fd, ChildStep::PrivateTmp, E2BIG);
       for (size_t i = 0; i < keeps; ++i) {
-        keep[i] = ::open(plan.tmp_keeps[i].c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+        keep[i] = ::open(plan.tmp_keeps[i].path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (keep[i] < 0) failAt(report_fd, ChildStep::PrivateTmp, errno);
       }
       if (::mount(plan.private_tmp.c_str(), "/tmp", nullptr, MS_BIND, nullptr) != 0) {
@@ -158,8 +158,14 @@ void enterSandbox(const ChildPlan& plan, int report_fd) noexcept {
       for (size_t i = 0; i < keeps; ++i) {
         char source[32];
         std::snprintf(source, sizeof source, "/proc/self/fd/%d", keep[i]);
-        if (::mount(source, plan.tmp_keeps[i].c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) {
+        const char* target = plan.tmp_keeps[i].path.c_str();
+        if (::mount(source, target, nullptr, MS_BIND | MS_REC, nullptr) != 0) {
           failAt(report_fd, ChildStep::PrivateTmp, errno);
+        }
+        if (plan.tmp_keeps[i].read_only &&
+            ::mount(nullptr, target, nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY | keptFlags(target),
+                    nullptr) != 0) {
+          failAt(report_fd, ChildStep::ReadOnly, errno);
         }
         ::close(keep[i]);
       }

@@ -20,6 +20,14 @@ struct BindMount {
   std::string target;
 };
 
+/// A place under /tmp kept visible in the private /tmp. One that is not
+/// writable is bound read-only: Landlock would otherwise grant it the
+/// private /tmp's rights, through the mount point the bind sits on.
+struct TmpKeep {
+  std::string path;
+  bool read_only = false;
+};
+
 /// Everything the child does, ready to use.
 struct ChildPlan {
   bool namespaces = false;       ///< unshare a user and mount namespace
@@ -30,7 +38,7 @@ struct ChildPlan {
   std::string private_tmp;       ///< bound onto /tmp (writable), last; "" for none
   /// Places under /tmp that the private /tmp would hide (a workspace in
   /// /tmp): bound back at their paths after it (at most kMaxTmpKeeps).
-  std::vector<std::string> tmp_keeps;
+  std::vector<TmpKeep> tmp_keeps;
   const LandlockRuleset* landlock = nullptr;  ///< enforced when set
   const SeccompProgram* seccomp = nullptr;    ///< loaded when set
   std::vector<char*> argv;                    ///< null-terminated

@@ -245,12 +245,17 @@ Expected<SandboxLayout> layoutSandbox(const SandboxSettings& settings,
     addPart(layout, "changes to " + place, false, "nothing there to hold read-only");
   }
   if (settings.network == SandboxNetwork::None) {
+    std::vector<std::string> by;
+    if (layout.new_network) by.emplace_back("a private network namespace");
+    if (layout.seccomp) by.emplace_back("seccomp on socket families");
+    if (layout.landlock && kernel.landlock_abi >= 4) by.emplace_back("Landlock TCP rules");
     std::string why;
-    if (layout.new_network) why = "a private network namespace";
-    if (layout.seccomp) why += std::string(why.empty() ? "" : ", ") + "seccomp on socket families";
-    if (layout.landlock && kernel.landlock_abi >= 4) why += ", Landlock TCP rules";
+    for (const std::string& mechanism : by) why += (why.empty() ? "" : ", ") + mechanism;
+    // Landlock's TCP rules alone leave UDP (DNS to anywhere) open.
     addPart(layout, "network connections", layout.new_network || layout.seccomp,
-            why.empty() ? "neither a network namespace nor seccomp is available" : why);
+            why.empty() ? "neither a network namespace nor seccomp is available"
+            : layout.new_network || layout.seccomp ? why
+                                                   : why + " only: UDP is not confined");
   }
   addPart(layout, "ptrace of processes outside the sandbox", layout.landlock, landlock_why);
   addPart(layout, "signals and abstract Unix sockets to processes outside the sandbox",

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -151,9 +152,9 @@ Expected<sandbox::LandlockRuleset> landlockRules(const SandboxLayout& layout,
   return ruleset;
 }
 
-Expected<SandboxLayout> layoutFor(const SandboxSettings& settings, const SandboxRequest& request,
-                                  const SandboxKernel& kernel) {
-  return sandbox::layoutSandbox(settings, request, kernel);
+SandboxKernel kernelFor(const SandboxRequest& request) {
+  const SandboxKernel kernel = probeSandboxKernel();
+  return request.kernel_limit ? limitSandboxKernel(kernel, *request.kernel_limit) : kernel;
 }
 
 }  // namespace
@@ -201,6 +202,43 @@ SandboxKernel probeSandboxKernel() {
   return kernel;
 }
 
+SandboxKernel limitSandboxKernel(const SandboxKernel& kernel, const SandboxKernel& limit) {
+  SandboxKernel limited;
+  limited.landlock_abi = std::min(kernel.landlock_abi, limit.landlock_abi);
+  limited.seccomp = kernel.seccomp && limit.seccomp;
+  limited.user_namespaces = kernel.user_namespaces && limit.user_namespaces;
+  return limited;
+}
+
+Expected<SandboxKernel> parseSandboxKernelLimit(const std::string& text) {
+  SandboxKernel limit{.landlock_abi = 1 << 20, .seccomp = true, .user_namespaces = true};
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    start = end + 1;
+    const size_t equals = item.find('=');
+    const std::string name = item.substr(0, equals);
+    const std::string value = equals == std::string::npos ? "" : item.substr(equals + 1);
+    auto yes_no = [&](bool& into) -> Expected<void> {
+      if (value != "yes" && value != "no") return fail(name + ": expected yes or no");
+      into = value == "yes";
+      return {};
+    };
+    if (name == "landlock" && !value.empty() &&
+        value.find_first_not_of("0123456789") == std::string::npos && value.size() < 4) {
+      limit.landlock_abi = std::stoi(value);
+    } else if (name == "seccomp") {
+      if (Expected<void> r = yes_no(limit.seccomp); !r) return fail(r.error());
+    } else if (name == "userns") {
+      if (Expected<void> r = yes_no(limit.user_namespaces); !r) return fail(r.error());
+    } else {
+      return fail("\"" + item + "\": expected landlock=N, seccomp=yes|no or userns=yes|no");
+    }
+  }
+  return limit;
+}
+
 bool SandboxReport::complete() const {
   for (const SandboxPart& part : parts) {
     if (!part.held) return false;
@@ -218,15 +256,15 @@ std::string SandboxReport::missing() const {
 
 Expected<SandboxReport> describeSandbox(const SandboxSettings& settings,
                                         const SandboxRequest& request) {
-  Expected<SandboxLayout> layout = layoutFor(settings, request, probeSandboxKernel());
+  Expected<SandboxLayout> layout = sandbox::layoutSandbox(settings, request, kernelFor(request));
   if (!layout) return fail(layout.error());
   return layout->report;
 }
 
 Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest& request,
                            SandboxReport* report) {
-  const SandboxKernel kernel = probeSandboxKernel();
-  Expected<SandboxLayout> layout = layoutFor(settings, request, kernel);
+  const SandboxKernel kernel = kernelFor(request);
+  Expected<SandboxLayout> layout = sandbox::layoutSandbox(settings, request, kernel);
   if (!layout) return fail(layout.error());
   if (report != nullptr) *report = layout->report;
   if (!layout->report.complete() && settings.when_unavailable == SandboxFallback::Ask) {
@@ -272,14 +310,29 @@ Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest
   if (plan.namespaces) {
     plan.private_tmp = run_dir->tmp();
     // A workspace or writable place in /tmp stays where it is, bound back
-    // into the private /tmp at its own path.
-    for (const std::string& place : layout->writable) {
-      if (!place.starts_with("/tmp/")) continue;
+    // into the private /tmp at its own path (mounts below it come along).
+    // The home directory too (read-only unless writable), whose programs'
+    // settings the command reads.
+    std::vector<sandbox::TmpKeep> keep;
+    for (const std::string& place : layout->writable) keep.push_back({place, false});
+    if (std::error_code error; fs::is_directory(request.home, error)) {
+      keep.push_back({fs::canonical(request.home, error).string(), true});
+    }
+    for (const sandbox::TmpKeep& place : keep) {
+      if (!place.path.starts_with("/tmp/")) continue;
+      bool again = false;
+      for (const sandbox::TmpKeep& kept : plan.tmp_keeps) again = again || kept.path == place.path;
+      if (again) continue;
       std::error_code error;
-      fs::create_directories(run_dir->tmp() + place.substr(4), error);
-      if (error) return fail("sandbox: cannot keep " + place + " in the private /tmp");
+      fs::create_directories(run_dir->tmp() + place.path.substr(4), error);
+      if (error) return fail("sandbox: cannot keep " + place.path + " in the private /tmp");
       plan.tmp_keeps.push_back(place);
     }
+    // A place before the places inside it, whose binds it would cover.
+    std::stable_sort(plan.tmp_keeps.begin(), plan.tmp_keeps.end(),
+                     [](const sandbox::TmpKeep& a, const sandbox::TmpKeep& b) {
+                       return a.path.size() < b.path.size();
+                     });
     if (plan.tmp_keeps.size() > sandbox::kMaxTmpKeeps) {
       return fail("sandbox: more than " + std::to_string(sandbox::kMaxTmpKeeps) +
                   " writable places in /tmp");

