@@ -51,6 +51,8 @@ test_packages=(
   # The bindings (bindings/): Python's tests (pytest, run by /usr/bin/python3)
   # and Go's (Debian's Go, cgo).
   python3-dev python3-pytest python3-yaml python3-setuptools pybind11-dev golang-go
+  # The sandbox's tests make a virtual environment and run pytest inside it.
+  python3-venv
 )
 packages=("${build_packages[@]}")
 [ "$purpose" = test ] && packages+=("${test_packages[@]}")
