@@ -127,6 +127,23 @@ void BM_SpawnTrueProcess(benchmark::State& state) {
 }
 BENCHMARK(BM_SpawnTrueProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// `true` run by `toolguard sandbox` (the default policy's confinement: a
+// private user, mount and network namespace, Landlock, seccomp) in a small
+// workspace, against the bare start above.
+void BM_SandboxedTrueProcess(benchmark::State& state) {
+  char workspace[] = "/tmp/toolguard-bench-ws-XXXXXX";
+  if (mkdtemp(workspace) == nullptr) {
+    state.SkipWithError("cannot make the workspace");
+    return;
+  }
+  std::ofstream(std::string(workspace) + "/README.md") << "a workspace\n";
+  const char* argv[] = {TOOLGUARD_BINARY, "sandbox", "--no-user", "--no-project", "--no-managed",
+                        "--workspace",    workspace, "--",        "/bin/true",    nullptr};
+  spawnLoop(state, argv);
+  std::filesystem::remove_all(workspace);
+}
+BENCHMARK(BM_SandboxedTrueProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 void BM_SpawnToolguardVersion(benchmark::State& state) {
   const char* argv[] = {TOOLGUARD_BINARY, "--version", nullptr};
   spawnLoop(state, argv);
