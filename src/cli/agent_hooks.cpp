@@ -27,7 +27,7 @@ std::string commandOf(const ordered_json& handler) {
 // The words of a toolguard hook's command in `format`, whatever the
 // binary's directory: `.../toolguard check --format <format> [options]`
 // (the options install writes: --mode X, --deadline N, --agent-asks,
-// --defer-headless-asks), with or
+// --defer-headless-asks, --sandbox), with or
 // without the fail-closed `|| exit 2` (older installs wrote neither); nullopt
 // for any other command. The words are split as `sh` splits plain words,
 // quotes and backslashes (shlexSplit: it reads back what hookCommand writes).
@@ -45,7 +45,7 @@ std::optional<std::vector<std::string>> toolguardHookWords(const ordered_json& h
   }
   for (size_t i = 4; i < words->size(); ++i) {
     const std::string& word = (*words)[i];
-    if (word == "--agent-asks" || word == "--defer-headless-asks") continue;
+    if (word == "--agent-asks" || word == "--defer-headless-asks" || word == "--sandbox") continue;
     if ((word == "--mode" || word == "--deadline") && i + 1 < words->size()) {
       ++i;
       continue;
@@ -128,9 +128,11 @@ std::string hookCommand(Agent agent, const std::string& binary, const HookOption
   if (agent == Agent::Claude) {
     command += std::string(" --mode ") + claudeModeName(options.claude_mode);
     if (options.claude_defers) command += " --defer-headless-asks";
+    if (options.sandbox) command += " --sandbox";
     command += " --deadline " + std::to_string(kClaudeCheckDeadlineS);
   } else {
     if (options.gemini_asks) command += " --agent-asks";
+    if (options.sandbox) command += " --sandbox";
     command += " --deadline " + std::to_string(kGeminiCheckDeadlineS);
   }
   // Both agents run a hook's command through the shell and treat exit 2 as

@@ -51,6 +51,8 @@ struct HookOptions {
   bool gemini_asks = false;  ///< Gemini CLI 0.36+: an ask is sent as ask, not deny
   /// Claude Code 2.1.89+: in a non-interactive run an ask is sent as defer.
   bool claude_defers = false;
+  /// An allowed shell call runs under `toolguard sandbox` (check --sandbox).
+  bool sandbox = false;
 };
 
 /// Claude Code's timeout for the hook, in seconds (its `timeout`), and the

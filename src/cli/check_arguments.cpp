@@ -73,6 +73,10 @@ void addCheckOptions(CLI::App& command, CheckOptions& options) {
                    "answer an ask with \"defer\" (Claude Code 2.1.89+ stops the run so the program "
                    "that started it can ask its user and resume it); an interactive session "
                    "still gets ask");
+  command.add_flag("--sandbox", options.sandbox,
+                   "With --format claude (and --mode decide) or gemini-hook: answer an allowed "
+                   "shell call with its command rewritten to run under `toolguard sandbox` "
+                   "(the workspaces, the policy's sandbox: section; docs/sandbox.md)");
   command
       .add_option("--deadline", options.deadline_s,
                   "Answer within SECONDS whatever waits: a call not decided by then is denied, "
@@ -94,6 +98,13 @@ std::string checkOptionsProblem(const CheckOptions& options) {
   }
   if (options.defer_headless_asks && options.format != "claude") {
     return "--defer-headless-asks: only with --format claude";
+  }
+  if (options.sandbox && options.format != "claude" && options.format != "gemini-hook") {
+    return "--sandbox: only with --format claude or gemini-hook";
+  }
+  if (options.sandbox && options.format == "claude" && options.mode == "tighten") {
+    return "--sandbox: only with --mode decide (an allow that is no opinion cannot rewrite the "
+           "command)";
   }
   return "";
 }
@@ -140,6 +151,7 @@ std::optional<CheckOptions> readPlainCheckArguments(int argc, const char* const*
     bool* flag = name == "--batch"                 ? &o.batch
                  : name == "--agent-asks"          ? &o.agent_asks
                  : name == "--defer-headless-asks" ? &o.defer_headless_asks
+                 : name == "--sandbox"             ? &o.sandbox
                  : name == "--prompt"              ? &o.guard.prompt
                  : name == "--no-audit"            ? &o.guard.no_audit
                  : name == "--no-builtin"          ? &o.policy.no_builtin

@@ -39,6 +39,10 @@ struct CheckOptions {
   /// "sdk-"), an ask is answered "defer", so the program that runs Claude
   /// Code can ask its user and resume; an interactive session still gets ask.
   bool defer_headless_asks = false;
+  /// --sandbox (claude with --mode decide, gemini-hook): an allowed shell
+  /// call is answered with its command rewritten to run under `toolguard
+  /// sandbox` (Claude Code's updatedInput, Gemini CLI's tool_input).
+  bool sandbox = false;
   /// --deadline SECONDS: the answer is given within this time whatever waits
   /// (a deny when the decision is not ready; --wait and --approval-timeout
   /// are bounded below it). 0: no deadline. `install` sets it below the

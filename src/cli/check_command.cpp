@@ -1,6 +1,7 @@
 // `toolguard check`: one call (or JSON Lines with --batch) in, decisions out.
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <iterator>
 
@@ -10,6 +11,8 @@
 #include "cli/claude_mcp_servers.hpp"
 #include "cli/claude_permissions.hpp"
 #include "cli/commands.hpp"
+#include "cli/running_binary.hpp"
+#include "cli/sandboxed_command.hpp"
 #include "core/model_text.hpp"
 #include "front/call_front.hpp"
 #include "front/guard_options.hpp"
@@ -32,6 +35,10 @@ struct CheckAnswerer {
   front::InputOptions input;
   front::HookStyle style;
   bool policy_failed = false;
+  /// --sandbox: the workspaces an allowed shell call is confined to, and the
+  /// policy layers its sandbox reads (null: no rewriting).
+  std::function<std::vector<std::string>(const ToolCall&)> sandbox_workspaces;
+  front::PolicyOptions sandbox_policy;
 
   // Returns the rendered decision; fails, saying why, when an agent format
   // cannot be answered (the caller then exits 2). The toolguard format
@@ -82,8 +89,37 @@ struct CheckAnswerer {
         // Claude Code's settings could not be read: the decision stands.
       }
     }
-    return front::renderDecision(d, call.tool, format, style);
+    nlohmann::json answer = front::renderDecision(d, call.tool, format, style);
+    if (sandbox_workspaces && d.verdict == Verdict::Allow) confine(answer, call, text);
+    return answer;
   }
+
+  // --sandbox: an allowed shell call (Claude Code's Bash, Gemini CLI's
+  // run_shell_command) runs its command under `toolguard sandbox`, through
+  // the agent's own way of changing a tool's input. The rest of the input
+  // is kept as the agent sent it.
+  void confine(nlohmann::json& answer, const ToolCall& call, const std::string& hook_input) const {
+    const nlohmann::json input = nlohmann::json::parse(hook_input, nullptr, false);
+    if (!input.is_object()) return;
+    const std::string tool = input.value("tool_name", "");
+    const bool claude = input_format() == front::CallFormat::Claude;
+    if (tool != (claude ? "Bash" : "run_shell_command")) return;
+    auto tool_input = input.find("tool_input");
+    if (tool_input == input.end() || !tool_input->is_object()) return;
+    auto command = tool_input->find("command");
+    if (command == tool_input->end() || !command->is_string()) return;
+    nlohmann::json rewritten = *tool_input;
+    rewritten["command"] = sandboxedShellCommand(runningBinary(), sandbox_workspaces(call),
+                                                 sandbox_policy, command->get<std::string>());
+    if (claude) {
+      answer["hookSpecificOutput"]["updatedInput"] = std::move(rewritten);
+    } else {
+      answer["hookSpecificOutput"] = {{"hookEventName", "BeforeTool"},
+                                      {"tool_input", std::move(rewritten)}};
+    }
+  }
+
+  front::CallFormat input_format() const { return input.format; }
 
   // A call of an MCP server that runs behind `toolguard mcp` in the user's
   // Claude Code configuration: the proxy judges it with the same policy and
@@ -189,6 +225,29 @@ int runCheck(const CheckOptions& given) {
   }
   answerer.input = {front::callFormatNamed(o.format), o.format, front::currentDirectory(), {}};
   answerer.style = hookStyleOf(o);
+  if (o.sandbox) {
+    answerer.sandbox_policy = o.policy;
+    answerer.sandbox_workspaces = [&engines](const ToolCall& call) {
+      // The project the call is made in (its root, as the policy found it),
+      // the call's own workspaces and Claude Code's project directory; the
+      // cwd when there is none.
+      std::vector<std::string> roots;
+      auto add = [&roots](const std::string& root) {
+        if (root.starts_with('/') && std::find(roots.begin(), roots.end(), root) == roots.end()) {
+          roots.push_back(root);
+        }
+      };
+      try {
+        for (const auto& root : engines.forCwd(call.context.cwd).project_roots) add(root.string());
+      } catch (const std::exception&) {
+        // The policy did not load: the call was not allowed either.
+      }
+      for (const std::string& root : call.context.workspace_roots) add(root);
+      if (const char* project = std::getenv("CLAUDE_PROJECT_DIR")) add(project);
+      if (roots.empty()) add(call.context.cwd);
+      return roots;
+    };
+  }
   if (o.batch) {
     std::string line;
     bool too_large = false;

@@ -9,6 +9,7 @@
 #include "cli/agent_hooks.hpp"
 #include "cli/commands.hpp"
 #include "cli/install_choices.hpp"
+#include "cli/running_binary.hpp"
 #include "cli/settings_file.hpp"
 #include "toolguard/paths.hpp"
 
@@ -26,23 +27,8 @@ struct InstallOptions {
   std::string mode;                 // Claude Code: decide | tighten ("" : keep, ask or tighten)
   std::string agent_asks;           // Gemini CLI: yes | no | auto
   std::string defer_headless_asks;  // Claude Code: yes | no ("": keep, else no)
+  std::string sandbox;              // yes | no ("": keep, else no)
 };
-
-// The absolute path of the running toolguard binary: the hook must work
-// without PATH (agents run hooks with their own environment).
-std::string runningBinary() {
-  std::error_code ec;
-  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec || exe.empty() || !exe.is_absolute()) {
-    throw std::runtime_error("cannot find the path of the running toolguard (/proc/self/exe)");
-  }
-  const std::string path = exe.string();
-  if (path.ends_with(" (deleted)")) {
-    throw std::runtime_error("the running toolguard binary was deleted or replaced (" + path +
-                             "); run install with the installed binary");
-  }
-  return path;
-}
 
 // The settings file the options name, and how to describe it.
 std::pair<std::string, std::string> settingsFor(const InstallOptions& o, Agent agent) {
@@ -158,6 +144,24 @@ HookOptions chooseHookOptions(const InstallOptions& o, Agent agent,
                               : "a deny naming `toolguard approvals add`")
               << ": " << choice.how << "\n";
   }
+  // The sandbox: kept from the installed hook unless given.
+  const std::optional<std::vector<std::string>> installed = installedHookWords(settings, agent);
+  const bool kept =
+      installed && std::find(installed->begin(), installed->end(), "--sandbox") != installed->end();
+  hook.sandbox = o.sandbox.empty() ? kept : o.sandbox == "yes";
+  if (hook.sandbox && agent == Agent::Claude && hook.claude_mode == ClaudeMode::Tighten) {
+    throw std::runtime_error(
+        "--sandbox yes needs --mode decide: in tighten mode toolguard's allow is no opinion, "
+        "which cannot rewrite the command");
+  }
+  std::cout << "toolguard: "
+            << (hook.sandbox ? "an allowed shell command runs under `toolguard sandbox` (the "
+                               "agent shows it wrapped; docs/sandbox.md)"
+                             : "allowed shell commands run as the agent runs them (no sandbox)")
+            << " ("
+            << (o.sandbox.empty() ? (kept ? "kept from the installed hook" : "the default")
+                                  : "given with --sandbox")
+            << ")\n";
   return hook;
 }
 
@@ -233,6 +237,7 @@ int runInstall(const InstallOptions& o, bool install) {
   if (!o.agent_asks.empty() && (agent != Agent::Gemini || !install)) {
     throw std::runtime_error("--agent-asks is for `install gemini`");
   }
+  if (!o.sandbox.empty() && !install) throw std::runtime_error("--sandbox is for `install`");
   if (!o.defer_headless_asks.empty() && (agent != Agent::Claude || !install)) {
     throw std::runtime_error("--defer-headless-asks is for `install claude`");
   }
@@ -323,6 +328,12 @@ void addCommand(CLI::App& app, int& exit_code, bool install) {
                     "Gemini CLI: yes (send an ask as ask: Gemini CLI 0.36+), no (send it as a "
                     "deny), auto (the default: by `gemini --version`)")
         ->check(CLI::IsMember({"yes", "no", "auto"}));
+    cmd->add_option("--sandbox", options->sandbox,
+                    "yes: an allowed shell command (Claude Code's Bash, Gemini CLI's "
+                    "run_shell_command) is rewritten to run under `toolguard sandbox` "
+                    "(Claude Code: needs --mode decide); no: it runs as the agent runs it. "
+                    "Without it: the installed hook's choice, else no")
+        ->check(CLI::IsMember({"yes", "no"}));
     cmd->add_option("--defer-headless-asks", options->defer_headless_asks,
                     "Claude Code 2.1.89+: yes (in a non-interactive run, claude -p or the Agent "
                     "SDK, an ask is answered defer: the run stops so the program that started "

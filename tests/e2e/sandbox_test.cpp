@@ -300,6 +300,82 @@ TEST_F(Sandbox, ASandboxThatCannotBeSetUpRunsNothing) {
   EXPECT_FALSE(fs::exists(marker));
 }
 
+// The hooks install writes with --sandbox yes: an allowed shell call comes
+// back rewritten (Claude Code's updatedInput, Gemini CLI's tool_input), and
+// what the agent then runs is the same command, confined; an ask or a deny is
+// not rewritten.
+TEST_F(Sandbox, TheInstalledHooksRunAllowedShellCallsInTheSandbox) {
+  const std::string ws = workspace().string();
+  const std::string outside = (dir.path() / "home/outside").string();
+  // `make` is ordinary work the guard allows; what the program its recipe
+  // runs does is what a static judgement cannot see (the agent wrote it a
+  // minute ago).
+  dir.write("ws/Makefile", "all:\n\t@node gen.js\n");
+  dir.write("ws/gen.js",
+            "const fs = require('fs');\n"
+            "fs.writeFileSync('answer.txt', \"it's \" + 6 * 7 + '\\n');\n"
+            "console.log(fs.readFileSync('answer.txt', 'utf8').trim());\n"
+            "try { fs.writeFileSync('" +
+                outside +
+                "/escape.txt', 'x'); console.log('escaped'); }\n"
+                "catch (e) { console.log('refused ' + e.code); }\n");
+  const std::string command = "make -s all";
+  struct Agent {
+    std::vector<std::string> install;
+    std::string settings, event, tool;
+  };
+  for (const Agent& agent : {Agent{{"install", "claude", "--mode", "decide", "--sandbox", "yes"},
+                                   ".claude/settings.json",
+                                   "PreToolUse",
+                                   "Bash"},
+                             Agent{{"install", "gemini", "--agent-asks", "yes", "--sandbox", "yes"},
+                                   ".gemini/settings.json",
+                                   "BeforeTool",
+                                   "run_shell_command"}}) {
+    SCOPED_TRACE(agent.tool);
+    RunResult installed = run(agent.install, "", ws);
+    ASSERT_EQ(installed.exit_code, 0) << installed;
+    EXPECT_NE(installed.out.find("runs under `toolguard sandbox`"), std::string::npos) << installed;
+    const std::string hook =
+        nlohmann::json::parse(slurp((dir.path() / "home" / agent.settings)
+                                        .string()))["hooks"][agent.event][0]["hooks"][0]["command"];
+    auto answer = [&](const std::string& shell_command) {
+      const nlohmann::json input = {{"session_id", "s"},
+                                    {"cwd", ws},
+                                    {"hook_event_name", agent.event},
+                                    {"tool_name", agent.tool},
+                                    {"tool_input", {{"command", shell_command}}}};
+      RunResult r = runBinary("/bin/sh", {"-c", hook}, input.dump(), env(), ws);
+      EXPECT_EQ(r.exit_code, 0) << r;
+      return nlohmann::json::parse(r.out);
+    };
+    const nlohmann::json allowed = answer(command);
+    const nlohmann::json rewritten = agent.tool == "Bash"
+                                         ? allowed["hookSpecificOutput"]["updatedInput"]
+                                         : allowed["hookSpecificOutput"]["tool_input"];
+    ASSERT_TRUE(rewritten.is_object()) << allowed;
+    const std::string wrapped = rewritten["command"];
+    EXPECT_NE(wrapped.find(" sandbox --workspace "), std::string::npos) << wrapped;
+    // What the agent's shell then runs.
+    RunResult ran = runBinary("/bin/bash", {"-c", wrapped}, "", env(), ws);
+    EXPECT_EQ(ran.exit_code, 0) << ran;
+    EXPECT_EQ(ran.out, "it's 42\nrefused EROFS\n") << ran;
+    EXPECT_EQ(slurp((workspace() / "answer.txt").string()), "it's 42\n");
+    EXPECT_FALSE(fs::exists(dir.path() / "home/outside/escape.txt"));
+    fs::remove(workspace() / "answer.txt");
+    // Not rewritten: a call the guard asks about or denies.
+    for (const char* not_allowed : {"git push origin main", "rm -rf ~"}) {
+      const nlohmann::json other = answer(not_allowed);
+      EXPECT_FALSE(other["hookSpecificOutput"].contains("updatedInput")) << other;
+      EXPECT_FALSE(other["hookSpecificOutput"].contains("tool_input")) << other;
+    }
+  }
+  // Claude Code's tighten mode cannot rewrite: install says so and changes nothing.
+  RunResult tighten = run({"install", "claude", "--mode", "tighten", "--sandbox", "yes"}, "", ws);
+  EXPECT_NE(tighten.exit_code, 0) << tighten;
+  EXPECT_NE(tighten.err.find("needs --mode decide"), std::string::npos) << tighten;
+}
+
 TEST_F(Sandbox, TheCommandsExitStatusAndSignalsComeBack) {
   EXPECT_EQ(sandboxed("exit 7").exit_code, 7);
   EXPECT_EQ(sandboxed("kill -KILL $$").exit_code, 128 + SIGKILL);
