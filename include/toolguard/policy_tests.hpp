@@ -11,6 +11,9 @@
 //       rule: system-write               # optional: the deciding rule
 //     - command: rm -rf /                # shorthand for {tool: Bash, args: {command: ...}}
 //       expect: deny
+//     - tool: to_pdf                     # a tool the catalog does not know,
+//       tool_entry: {category: document, risk: low}   # described as in tools:
+//       expect: allow
 
 #include <optional>
 #include <string>
@@ -32,6 +35,9 @@ struct PolicyTestCase {
   /// test sees only these and a PATH of the system's directories, never the
   /// environment of the process running it.
   std::vector<std::string> environment;
+  /// The call's tool as a policy file's `tools:` entry describes it (kind,
+  /// category, risk, ...), added for this case only; null: the policy's own.
+  nlohmann::json tool_entry;
   SourceLocation where;
 };
 
@@ -43,6 +49,11 @@ struct PolicyTestResult {
 
 /// True when a YAML text is a test file (its top level has `tests:`).
 bool isPolicyTestText(std::string_view text);
+
+/// True when a test file is a policy file too: its top level holds policy
+/// keys (rules, tools, default, ...) beside `tests:` and `version:`, as the
+/// built-in profiles do. `toolguard test` loads it and runs its cases.
+bool testTextHoldsPolicy(std::string_view text);
 
 /// Parses a test file. Throws PolicyError with file, line and column.
 std::vector<PolicyTestCase> parsePolicyTests(std::string_view text, const std::string& name);

@@ -75,6 +75,9 @@ struct RuleSpec {
   RuleHeader header;                    ///< id, source, layer, target (tools, categories, kinds)
   std::optional<RiskLevel> risk_above;  ///< only tools whose risk is above this (`max_risk`)
   std::vector<std::pair<std::string, ValueMatcher>> args;  ///< argument name or JSON pointer
+  /// Closed-world arguments (`only_args`): when set, the call may have no
+  /// top-level argument outside this list (each listed one may be missing).
+  std::optional<std::vector<std::string>> only_args;
   std::optional<ValueMatcher> command;    ///< the shell command text of a shell tool
   std::optional<PathMatcher> path;        ///< the paths the call touches
   std::optional<ShellMatcher> shell;      ///< each simple command of a shell program

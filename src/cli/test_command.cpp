@@ -1,6 +1,7 @@
 // `toolguard test [FILES|DIRS]`: runs the examples of the user's rules (the
 // built-in policy's own with --builtin) and the cases of test files; with
 // --json one document instead of PASS/FAIL lines.
+#include <algorithm>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -10,6 +11,7 @@
 #include "front/policy_options.hpp"
 #include "policy/bounded_file.hpp"
 #include "policy/rule_examples.hpp"
+#include "toolguard/policy_builder.hpp"
 #include "toolguard/policy_loader.hpp"
 #include "toolguard/policy_tests.hpp"
 
@@ -78,17 +80,41 @@ json errorReport(const std::vector<PolicyDiagnostic>& errors) {
           {"failed", 0}};
 }
 
+// The cases of the built-in profiles loaded (`default` and each --profile):
+// the verdicts each profile's model gives (its `tests:`), each judged by the
+// default policy and that profile alone, so that no file of the user's can
+// change them and they give the same verdicts on every machine.
+std::vector<json> builtinProfileCases(const front::PolicyOptions& options) {
+  std::vector<std::string> names;
+  if (!options.no_builtin) names.emplace_back("default");
+  for (const std::string& name : options.profiles) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  std::vector<json> cases;
+  for (const std::string& name : names) {
+    const char* text = policyProfileText(name);
+    if (text == nullptr || !isPolicyTestText(text)) continue;
+    PolicySources alone;  // the built-in layer, nothing else
+    alone.check_examples = false;
+    if (name != "default") alone.profiles = {name};
+    const Engine engine(loadPolicy(alone));
+    for (const PolicyTestCase& test : parsePolicyTests(text, "<profile:" + name + ">")) {
+      cases.push_back(testCase(engine, test));
+    }
+  }
+  return cases;
+}
+
 // Runs everything there is to run; the report (errors when nothing could be).
 json runTests(TestOptions o) {
   // Policy files join the explicit layer; test files are run against the result.
   std::vector<std::pair<std::string, std::string>> test_files;
   for (const std::string& file : expandPolicyPaths(o.files)) {
     std::string text = detail::readBoundedFile(file, kMaxPolicyFileBytes, "policy or test file");
-    if (isPolicyTestText(text)) {
-      test_files.emplace_back(file, std::move(text));
-    } else {
-      o.policy.policy_files.push_back(file);
-    }
+    // A policy file with cases of its own (`tests:` beside its rules) is both.
+    const bool tests = isPolicyTestText(text);
+    if (!tests || testTextHoldsPolicy(text)) o.policy.policy_files.push_back(file);
+    if (tests) test_files.emplace_back(file, std::move(text));
   }
   PolicySources sources = front::sourcesFor(o.policy, front::currentDirectory());
   sources.check_examples = false;
@@ -100,6 +126,9 @@ json runTests(TestOptions o) {
   for (const auto& rule : policy.rules) {
     if (rule->layer() == PolicyLayer::Builtin && !o.builtin) continue;
     for (const RuleExample& ex : rule->examples()) cases.push_back(exampleCase(policy, *rule, ex));
+  }
+  if (o.builtin) {
+    for (json& c : builtinProfileCases(o.policy)) cases.push_back(std::move(c));
   }
   for (const auto& [file, text] : test_files) {
     for (const PolicyTestCase& test : parsePolicyTests(text, file)) {
@@ -196,7 +225,7 @@ void addTestCommand(CLI::App& app, int& exit_code) {
   cmd->add_flag("-q,--quiet", options->quiet, "Print only failures and the summary");
   cmd->add_flag("--builtin", options->builtin,
                 "Also run the examples of the built-in policy's rules (the profiles and "
-                "built-in shell rules)");
+                "built-in shell rules) and the profiles' own cases (their tests:)");
   cmd->add_flag("--json", options->json,
                 "Print one JSON document (fields in docs/policy-files.md) instead of lines");
   addPolicyOptions(*cmd, options->policy);

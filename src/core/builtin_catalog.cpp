@@ -125,6 +125,8 @@ const Entry kEntries[] = {
      "", {}, "Finds files by fuzzy name (Cursor)."},
     {"fetch", kNet, "network", SideEffect::NetworkRead, RiskLevel::Medium, ToolPolicy::Confirm, "",
      {}, "Fetches a URL (MCP fetch server, generic)."},
+    {"http_request", kNet, "network", SideEffect::NetworkWrite, RiskLevel::Medium,
+     ToolPolicy::Confirm, "", {}, "Sends an HTTP request with any method (generic)."},
     // MCP reference filesystem server (unprefixed names)
     {"read_text_file", kRead, "filesystem", SideEffect::LocalRead, RiskLevel::Low,
      ToolPolicy::Allow, "", {"path"}, "Reads a text file (MCP filesystem server)."},

@@ -93,6 +93,16 @@ bool CompiledValueMatcher::matches(const nlohmann::json& value) const {
   return matchesScalar(value);
 }
 
+bool CompiledValueMatcher::matchesEvery(const nlohmann::json& value) const {
+  if (equals_ && *equals_ == value && one_of_.empty() && !glob_ && !regex_) return true;
+  if (value.is_array()) {
+    return !value.empty() && std::all_of(value.begin(), value.end(), [this](const auto& element) {
+      return matchesScalar(element);
+    });
+  }
+  return matchesScalar(value);
+}
+
 std::string CompiledValueMatcher::describe() const {
   std::string out;
   auto add = [&out](std::string part) {

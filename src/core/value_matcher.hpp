@@ -25,6 +25,11 @@ class CompiledValueMatcher {
   /// any element does; objects only match `equals`.
   bool matches(const nlohmann::json& value) const;
 
+  /// As matches, but a list matches only when it has elements and every one
+  /// does: what a rule that loosens (allow, escalate) needs, so that one
+  /// harmless element does not carry the others.
+  bool matchesEvery(const nlohmann::json& value) const;
+
   /// Tests a plain string.
   bool matchesText(std::string_view text) const;
 

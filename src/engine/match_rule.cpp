@@ -98,6 +98,7 @@ class MatchRule final : public Rule {
   explicit MatchRule(RuleSpec spec)
       : Rule(spec.header),
         risk_above_(spec.risk_above),
+        only_args_(std::move(spec.only_args)),
         verdict_(spec.verdict),
         reason_(spec.reason.empty() ? "matched rule " + spec.header.id : spec.reason),
         examples_(std::move(spec.examples)) {
@@ -133,7 +134,7 @@ class MatchRule final : public Rule {
   std::optional<RiskLevel> riskAbove() const { return risk_above_; }
   bool matchesCommandText() const { return command_.has_value(); }
   bool hasConditions() const {
-    return risk_above_ || !args_.empty() || command_ || content_ || path_ || shell_ ||
+    return risk_above_ || !args_.empty() || only_args_ || command_ || content_ || path_ || shell_ ||
            !context_.empty();
   }
 
@@ -146,7 +147,7 @@ class MatchRule final : public Rule {
 
   bool judgesPathAccesses() const override {
     const RuleTarget& t = target();
-    if (!path_ || !args_.empty() || command_ || content_ || shell_ || risk_above_ ||
+    if (!path_ || !args_.empty() || only_args_ || command_ || content_ || shell_ || risk_above_ ||
         !t.tools.empty() || !t.categories.empty() || t.kinds.empty()) {
       return false;
     }
@@ -178,10 +179,16 @@ class MatchRule final : public Rule {
 
   bool callMatches(const CallView& view) const {
     if (risk_above_ && !(view.tool().metadata.risk > *risk_above_)) return false;
+    // A rule that loosens holds for a list only when it holds for every
+    // element, as a path rule that loosens must hold for every path.
+    const bool every = loosens(verdict_);
     for (const auto& [name, matcher] : args_) {
       const nlohmann::json* value = lookupArgument(view.call().args, name);
-      if (value == nullptr || !matcher.matches(*value)) return false;
+      if (value == nullptr || !(every ? matcher.matchesEvery(*value) : matcher.matches(*value))) {
+        return false;
+      }
     }
+    if (only_args_ && !onlyListedArguments(view.call().args)) return false;
     if (command_) {
       const auto& command = view.command();
       if (!command || !command_->matchesText(*command)) return false;
@@ -189,6 +196,18 @@ class MatchRule final : public Rule {
     if (content_ && !content_->matches(view)) return false;
     if (path_ && !path_->matches(view)) return false;
     return contextMatches(view);
+  }
+
+  // Closed-world arguments: every top-level argument is one the rule lists
+  // (arguments that are not an object have none to list: they never match).
+  bool onlyListedArguments(const nlohmann::json& args) const {
+    if (!args.is_object()) return false;
+    for (const auto& [name, value] : args.items()) {
+      if (std::find(only_args_->begin(), only_args_->end(), name) == only_args_->end()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   bool contextMatches(const CallView& view) const {
@@ -214,6 +233,9 @@ class MatchRule final : public Rule {
     }
     if (risk_above_) add("risk above " + std::string(toString(*risk_above_)));
     for (const auto& [name, matcher] : args_) add("arg " + name + " " + matcher.describe());
+    if (only_args_) {
+      add(only_args_->empty() ? "no arguments" : "no arguments but " + joinList(*only_args_));
+    }
     if (command_) add("command " + command_->describe());
     if (content_) add(content_->describe());
     if (path_) add(path_->describe());
@@ -226,6 +248,7 @@ class MatchRule final : public Rule {
  private:
   std::optional<RiskLevel> risk_above_;
   std::vector<std::pair<std::string, CompiledValueMatcher>> args_;
+  std::optional<std::vector<std::string>> only_args_;
   std::optional<CompiledValueMatcher> command_;
   std::optional<detail::CompiledContentMatcher> content_;
   std::optional<CompiledPathMatcher> path_;

@@ -95,6 +95,11 @@ void writeConditions(YAML::Emitter& out, const RuleSpec& rule) {
     out << YAML::Key << "max_risk" << YAML::Value << std::string(toString(*rule.risk_above));
   }
   writeNamedMatchers(out, "args", rule.args);
+  if (rule.only_args) {
+    out << YAML::Key << "only_args" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const std::string& name : *rule.only_args) out << YAML::DoubleQuoted << name;
+    out << YAML::EndSeq;
+  }
   if (rule.command) {
     out << YAML::Key << "command" << YAML::Value;
     writeValueMatcher(out, *rule.command);

@@ -45,10 +45,14 @@ PolicyDocument PolicyFileParser::parse(const DocNode& root) {
       parseLlm(value, doc);
     } else if (k == "sandbox") {
       parseSandbox(value, doc);
+    } else if (k == "tests") {
+      // The file's own test cases, with the verdicts the policy must give:
+      // `toolguard test` runs them (policy_tests.hpp); deciding ignores them.
     } else {
       error(key, unknownNameMessage("unknown key", k, "",
                                     "version, default, tools, rules, builtin_rules, "
-                                    "trusted_projects, paths, limits, rate_limits, llm, sandbox"));
+                                    "trusted_projects, paths, limits, rate_limits, llm, sandbox, "
+                                    "tests"));
     }
   }
   // Rules last: string examples resolve tools this file defines too (the

@@ -151,6 +151,12 @@ bool PolicyFileParser::ruleField(std::string_view key, const DocNode& v, RuleSpe
         named<RiskLevel>(v, "max_risk", parseRiskLevel, "low, medium, high, critical");
   } else if (key == "args") {
     rule.args = namedMatchers(v, "args");
+  } else if (key == "only_args") {
+    if (!v.IsSequence()) {
+      error(v, "only_args: expected a list of argument names (an empty list: no argument)");
+    } else {
+      rule.only_args = strings(v, "only_args");
+    }
   } else if (key == "command") {
     rule.command = valueMatcher(v, "command");
   } else if (key == "path") {
@@ -205,13 +211,14 @@ RuleSpec PolicyFileParser::parseRule(const DocNode& item, bool is_case) {
                                           key != "description");
     } else if (is_case) {
       error(k, unknownNameMessage("unknown key", key, " in a first_match case",
-                                  "id, tool, category, kind, max_risk, args, command, content, "
-                                  "path, files, shell, context, verdict, reason, description"));
+                                  "id, tool, category, kind, max_risk, args, only_args, command, "
+                                  "content, path, files, shell, context, verdict, reason, "
+                                  "description"));
     } else {
       error(k, unknownNameMessage("unknown key", key, " in a rule",
-                                  "id, tool, category, kind, max_risk, args, command, content, "
-                                  "path, files, shell, context, verdict, reason, description, "
-                                  "examples, first_match"));
+                                  "id, tool, category, kind, max_risk, args, only_args, command, "
+                                  "content, path, files, shell, context, verdict, reason, "
+                                  "description, examples, first_match"));
     }
   }
   if (rule.shell && rule.header.target.tools.empty() && rule.header.target.kinds.empty() &&

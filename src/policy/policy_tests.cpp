@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "commands/inherited_environment.hpp"
+#include "toolguard/policy_loader.hpp"
 #include "yaml_json.hpp"
 
 namespace toolguard {
@@ -22,6 +23,29 @@ YAML::Node load(std::string_view text, const std::string& name) {
   }
 }
 
+constexpr const char* kToolEntrySource = "<tool_entry>";
+
+// The policy text that adds a case's tool entry.
+std::string toolEntryText(const std::string& tool, const nlohmann::json& entry) {
+  return nlohmann::json{{"version", 1}, {"tools", {{tool, entry}}}}.dump();
+}
+
+// Why a case's tool entry is not one a policy file could hold; "" when it is.
+std::string toolEntryProblem(const std::string& tool, const nlohmann::json& entry) {
+  if (!entry.is_object()) return "tool_entry: expected a mapping (as a tools: entry)";
+  try {
+    Policy policy;
+    mergePolicyText(policy, toolEntryText(tool, entry), kToolEntrySource, PolicyLayer::Explicit);
+  } catch (const PolicyError& e) {
+    std::string problem;
+    for (const PolicyDiagnostic& d : e.errors()) {
+      problem += (problem.empty() ? "tool_entry: " : "; ") + d.message;
+    }
+    return problem;
+  }
+  return "";
+}
+
 }  // namespace
 
 bool isPolicyTestText(std::string_view text) {
@@ -31,6 +55,19 @@ bool isPolicyTestText(std::string_view text) {
   } catch (const YAML::Exception&) {
     return false;
   }
+}
+
+bool testTextHoldsPolicy(std::string_view text) {
+  try {
+    YAML::Node root = YAML::Load(std::string(text));
+    if (!root.IsMap()) return false;
+    for (const auto& entry : root) {
+      const std::string key = entry.first.Scalar();
+      if (key != "tests" && key != "version") return true;
+    }
+  } catch (const YAML::Exception&) {
+  }
+  return false;
 }
 
 std::vector<PolicyTestCase> parsePolicyTests(std::string_view text, const std::string& name) {
@@ -102,13 +139,19 @@ std::vector<PolicyTestCase> parsePolicyTests(std::string_view text, const std::s
         }
       } else if (key == "rule") {
         test.rule = value.Scalar();
+      } else if (key == "tool_entry") {
+        test.tool_entry = yamlToJson(value);
       } else {
         fail(entry.first, "unknown key '" + key +
                               "' in a test (expected name, tool, command, args, context, "
-                              "env, expect, rule)");
+                              "env, expect, rule, tool_entry)");
       }
     }
     if (test.call.tool.empty()) fail(item, "test: tool (or command) is required");
+    if (!test.tool_entry.is_null() && !test.call.tool.empty()) {
+      std::string problem = toolEntryProblem(test.call.tool, test.tool_entry);
+      if (!problem.empty()) fail(item["tool_entry"], std::move(problem));
+    }
     if (!has_expect) fail(item, "test: expect is required");
     if (test.name.empty()) test.name = test.call.tool + " " + test.call.args.dump();
     cases.push_back(std::move(test));
@@ -124,7 +167,14 @@ PolicyTestResult runPolicyTest(const Engine& engine, const PolicyTestCase& test)
   std::vector<std::string> environment = detail::cleanInheritedEnvironment();
   environment.insert(environment.end(), test.environment.begin(), test.environment.end());
   const detail::InheritedEnvironmentScope inherited(std::move(environment));
-  result.decision = engine.decide(test.call);
+  if (test.tool_entry.is_null()) {
+    result.decision = engine.decide(test.call);
+  } else {
+    Policy policy = engine.policy();
+    mergePolicyText(policy, toolEntryText(test.call.tool, test.tool_entry), kToolEntrySource,
+                    PolicyLayer::Explicit);
+    result.decision = Engine(std::move(policy)).decide(test.call);
+  }
   const Verdict got =
       test.expect == Verdict::Escalate ? result.decision.policy_verdict : result.decision.verdict;
   result.passed = got == test.expect && (!test.rule || *test.rule == result.decision.rule_id);

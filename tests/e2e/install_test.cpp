@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 
 #include "e2e/cli_fixture.hpp"
 
@@ -92,6 +93,10 @@ class Install : public Cli {
   static json installedHandler(const fs::path& file, const std::string& event) {
     return json::parse(slurp(file.string()))["hooks"][event][0]["hooks"][0];
   }
+
+  void cycleRestoresTheFile(const std::string& agent, const fs::path& file,
+                            const std::string& original, const std::vector<std::string>& update,
+                            const std::function<void(ordered_json&)>& edit) const;
 
   /// Runs a hook command the way the agents do (`sh -c`), `payload` on stdin.
   RunResult runHook(const std::string& command, const json& payload,
@@ -592,35 +597,58 @@ TEST_F(Install, GeminiGetsAnAskWhenItsVersionHonoursIt) {
 }
 
 // Repeated install/uninstall cycles: the file comes back byte for byte and
-// at most one backup exists at any time (none after uninstall).
-TEST_F(Install, CyclesRestoreTheFileByteForByteAndKeepAtMostOneBackup) {
-  const std::string original = std::string(kClaudeSettings) + "\n\n";  // odd spacing kept
-  put(claudeUser(), original);
+// at most one backup exists at any time (none after uninstall). `update` is
+// an install that changes the installed entry; `edit` a change someone else
+// makes to the file while toolguard is installed.
+void Install::cycleRestoresTheFile(const std::string& agent, const fs::path& file,
+                                   const std::string& original,
+                                   const std::vector<std::string>& update,
+                                   const std::function<void(ordered_json&)>& edit) const {
+  put(file, original);
   for (int cycle = 0; cycle < 3; ++cycle) {
-    ok({"install", "claude"});
-    ASSERT_EQ(backups(claudeUser()).size(), 1u);
-    EXPECT_EQ(slurp(backups(claudeUser())[0].string()), original);
-    ok({"install", "claude", "--mode", "decide"});  // an update keeps the first backup
-    ASSERT_EQ(backups(claudeUser()).size(), 1u);
-    EXPECT_EQ(slurp(backups(claudeUser())[0].string()), original);
-    ok({"uninstall", "claude"});
-    EXPECT_EQ(slurp(claudeUser().string()), original) << cycle;
-    EXPECT_TRUE(backups(claudeUser()).empty()) << cycle;
+    const std::string before_install = slurp(file.string());
+    ok({"install", agent});
+    EXPECT_NE(slurp(file.string()), before_install) << agent << " " << cycle;
+    ASSERT_EQ(backups(file).size(), 1u) << agent;
+    EXPECT_EQ(slurp(backups(file)[0].string()), original) << agent;
+    const std::string installed = slurp(file.string());
+    ok(update);  // an update keeps the first backup
+    EXPECT_NE(slurp(file.string()), installed) << agent << ": the update changed nothing";
+    ASSERT_EQ(backups(file).size(), 1u) << agent;
+    EXPECT_EQ(slurp(backups(file)[0].string()), original) << agent;
+    ok({"uninstall", agent});
+    EXPECT_EQ(slurp(file.string()), original) << agent << " " << cycle;
+    EXPECT_TRUE(backups(file).empty()) << agent << " " << cycle;
   }
   // Changed by someone else while installed: the change stays, the file is
   // written anew, and the file before uninstall is the one backup.
-  ok({"install", "claude"});
-  ordered_json edited = ordered_json::parse(slurp(claudeUser().string()));
-  edited["model"] = "sonnet";
+  ok({"install", agent});
+  ordered_json edited = ordered_json::parse(slurp(file.string()));
+  edit(edited);
   const std::string edited_text = edited.dump(2) + "\n";
-  put(claudeUser(), edited_text);
-  RunResult r = ok({"uninstall", "claude"});
-  ordered_json after = ordered_json::parse(slurp(claudeUser().string()));
-  EXPECT_EQ(after["model"], "sonnet");
-  EXPECT_EQ(after["hooks"], ordered_json::parse(original)["hooks"]);
-  ASSERT_EQ(backups(claudeUser()).size(), 1u);
-  EXPECT_EQ(slurp(backups(claudeUser())[0].string()), edited_text);
+  put(file, edited_text);
+  RunResult r = ok({"uninstall", agent});
+  ordered_json after = ordered_json::parse(slurp(file.string()));
+  ordered_json expected = ordered_json::parse(original);
+  edit(expected);
+  EXPECT_EQ(after, expected) << agent;  // the edit kept, toolguard's entry gone
+  ASSERT_EQ(backups(file).size(), 1u) << agent;
+  EXPECT_EQ(slurp(backups(file)[0].string()), edited_text) << agent;
   EXPECT_NE(r.out.find("backup: "), std::string::npos) << r.out;
+}
+
+TEST_F(Install, CyclesRestoreTheFileByteForByteAndKeepAtMostOneBackup) {
+  cycleRestoresTheFile("claude", claudeUser(),
+                       std::string(kClaudeSettings) + "\n\n",  // odd spacing kept
+                       {"install", "claude", "--mode", "decide"},
+                       [](ordered_json& j) { j["model"] = "sonnet"; });
+}
+
+TEST_F(Install, GeminiCyclesRestoreTheFileByteForByteAndKeepAtMostOneBackup) {
+  cycleRestoresTheFile("gemini", geminiUser(),
+                       std::string(kGeminiSettings) + "\n\n",  // odd spacing kept
+                       {"install", "gemini", "--agent-asks", "yes"},
+                       [](ordered_json& j) { j["general"]["vimMode"] = false; });
 }
 
 // On a terminal, install asks which mode (script(1) gives it one).

@@ -290,6 +290,50 @@ TEST_F(Tooling, TestRunsTheUsersExamplesAndCasesNotTheBuiltinOnes) {
   EXPECT_NE(r.out.find("2 passed, 0 failed"), std::string::npos) << r.out;
 }
 
+// A case can describe a tool the catalog does not know (tool_entry, as in
+// tools:), and a policy file can carry its own cases: it is loaded as a
+// policy and its cases are run against it, verdicts checked.
+TEST_F(Tooling, TestCasesDescribeTheirToolAndCanLiveInThePolicyFile) {
+  const std::string policy = dir.write("docs.yaml", R"(version: 1
+default: deny
+rules:
+  - {id: doc-tools, category: document, verdict: allow}
+  - {id: ceiling, max_risk: medium, verdict: deny}
+tests:
+  - {name: a document tool, tool: to_pdf, tool_entry: {category: document, risk: low}, expect: allow}
+  - {name: too risky, tool: publish, tool_entry: {category: document, risk: high}, expect: deny, rule: ceiling}
+  - {name: unknown, tool: to_pdf, expect: deny}
+  - {name: wrong, tool: publish, tool_entry: {category: document, risk: critical}, expect: allow}
+)")
+                                 .string();
+  RunResult r = run({"test", policy});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("PASS " + policy + ":7:5 a document tool: expected allow"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("PASS " + policy + ":9:5 unknown: expected deny"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("FAIL " + policy + ":10:5 wrong: expected allow, got deny by rule ceiling"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("3 passed, 1 failed"), std::string::npos) << r.out;
+  // The policy decides calls as any policy file does; its cases are ignored.
+  r = run({"check", "--policy", policy},
+          json({{"tool", "Read"}, {"args", {{"file_path", "a"}}}}).dump());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["verdict"], "deny");
+  // A tool entry that no tools: section could hold is an error at its place.
+  const std::string bad = dir.write("bad.yaml", R"(tests:
+  - {tool: x, tool_entry: {risk: extreme}, expect: deny}
+)")
+                              .string();
+  r = run({"test", bad});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find(bad + ":2:27: error: tool_entry: tools.x.risk: unknown value 'extreme'"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST_F(Tooling, TestWithNothingToRunIsAnError) {
   RunResult r = run({"test"});
   EXPECT_EQ(r.exit_code, 2);
