@@ -14,18 +14,9 @@
 
 namespace toolguard::testing {
 
-/// A run, for failure messages.
-inline std::ostream& operator<<(std::ostream& out, const RunResult& r) {
-  return out << "exit " << r.exit_code << "\nstdout:\n" << r.out << "stderr:\n" << r.err;
-}
-
 namespace {
 
 namespace fs = std::filesystem;
-
-bool haveProgram(const std::string& name) {
-  return runBinary("/bin/sh", {"-c", "command -v " + name}).exit_code == 0;
-}
 
 class Sandbox : public Cli {
  protected:
@@ -184,7 +175,7 @@ TEST_F(Sandbox, ProcessesOutsideCannotBeSignalledOrTraced) {
 }
 
 TEST_F(Sandbox, EverydayWorkRunsInside) {
-  ASSERT_TRUE(haveProgram("git"));
+  ASSERT_TRUE(programOnPath("git"));
   RunResult git = sandboxed(
       "git add notes.txt && git -c user.name=t -c user.email=t@example.com commit -qm first && "
       "git status --short && git log --format=%s");
@@ -197,7 +188,7 @@ TEST_F(Sandbox, EverydayWorkRunsInside) {
   EXPECT_EQ(make.out, "the notes\ntmp\n") << make;
   EXPECT_FALSE(fs::exists("/tmp/t") && slurp("/tmp/t") == "tmp\n") << "the private /tmp leaked";
 
-  if (haveProgram("cmake") && haveProgram("cc")) {
+  if (programOnPath("cmake") && programOnPath("cc")) {
     dir.write("ws/CMakeLists.txt",
               "cmake_minimum_required(VERSION 3.16)\nproject(p C)\nadd_executable(p main.c)\n");
     dir.write("ws/main.c", "int main(void) { return 0; }\n");
@@ -208,7 +199,7 @@ TEST_F(Sandbox, EverydayWorkRunsInside) {
     EXPECT_EQ(cmake.out, "built\n") << cmake;
   }
 
-  if (haveProgram("go")) {
+  if (programOnPath("go")) {
     fs::create_directories(dir.path() / "home/.cache");  // GOCACHE's home, a writable cache
     dir.write("ws/gop/go.mod", "module example.com/p\n\ngo 1.19\n");
     dir.write("ws/gop/main.go", "package main\n\nfunc main() { println(\"go-built\") }\n");
@@ -230,7 +221,7 @@ TEST_F(Sandbox, EverydayWorkRunsInside) {
 }
 
 TEST_F(Sandbox, NpmInstallsAVendoredPackageOffline) {
-  if (!haveProgram("npm")) GTEST_SKIP() << "no npm";
+  if (!programOnPath("npm")) GTEST_SKIP() << "no npm";
   dir.write("pkg/package.json", R"({"name": "local-pkg", "version": "1.0.0", "main": "index.js"})");
   dir.write("pkg/index.js", "module.exports = 42;\n");
   // The package is packed outside into the workspace's vendor/, then

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <ostream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -101,6 +102,16 @@ inline RunResult runBinary(const std::string& binary, const std::vector<std::str
   unlink(out_path);
   unlink(err_path);
   return r;
+}
+
+/// A run, for failure messages: its exit code, stdout and stderr.
+inline std::ostream& operator<<(std::ostream& out, const RunResult& r) {
+  return out << "exit " << r.exit_code << "\nstdout:\n" << r.out << "stderr:\n" << r.err;
+}
+
+/// Whether `name` is a program on the PATH.
+inline bool programOnPath(const std::string& name) {
+  return runBinary("/bin/sh", {"-c", "command -v '" + name + "' >/dev/null"}).exit_code == 0;
 }
 
 }  // namespace toolguard::testing
