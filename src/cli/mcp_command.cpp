@@ -7,6 +7,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/option_flags.hpp"
+#include "cli/running_binary.hpp"
+#include "cli/sandboxed_command.hpp"
 #include "front/guard_options.hpp"
 #include "front/policy_options.hpp"
 #include "toolguard/mcp_proxy.hpp"
@@ -24,6 +26,7 @@ struct McpOptions {
   std::string ask_server;  // --ask-server URL: asks go to toolguard serve's queue
   size_t max_message_bytes = size_t{64} << 20;
   int shutdown_grace_ms = 2000;
+  bool sandbox = false;  // --sandbox: the server runs under `toolguard sandbox`
   std::vector<std::string> command;
 };
 
@@ -104,6 +107,19 @@ int runMcp(const McpOptions& o) {
     }
   }
   if (proxy.context.cwd.empty()) proxy.context.cwd = front::currentDirectory();
+  if (o.sandbox) {
+    // The server may write only in the directories it serves; the policy's
+    // sandbox: section says the rest (docs/sandbox.md).
+    std::vector<std::string> served = {proxy.context.cwd};
+    served.insert(served.end(), proxy.context.workspace_roots.begin(),
+                  proxy.context.workspace_roots.end());
+    try {
+      proxy.command = sandboxedArguments(runningBinary(), served, o.policy, o.command);
+    } catch (const std::exception& e) {
+      std::cerr << "toolguard mcp: --sandbox: " << e.what() << "\n";
+      return kExitError;
+    }
+  }
   try {
     front::EngineProvider engines(o.policy);
     const front::ProjectEngine& project = engines.forCwd(proxy.context.cwd);
@@ -165,6 +181,10 @@ void addMcpCommand(CLI::App& app, int& exit_code) {
                   "How long the server gets to exit after its input is closed, and again after "
                   "SIGTERM, before SIGKILL (default 2000)")
       ->check(CLI::Range(1, 600000));
+  cmd->add_flag("--sandbox", options->sandbox,
+                "Run the server under `toolguard sandbox`: it may write only in the --workspace "
+                "directories (and the policy's writable places), not read the secrets, and use "
+                "the network only as the policy's sandbox: section says (docs/sandbox.md)");
   addPolicyOptions(*cmd, options->policy);
   addGuardOptions(*cmd, options->guard, /*with_prompt=*/false);
   cmd->add_option("command", options->command, "The MCP server's command line, after --")

@@ -1,33 +1,44 @@
-// Shell commands rewritten to run in the sandbox (sandboxed_command.hpp).
+// Commands rewritten to run in the sandbox (sandboxed_command.hpp).
 #include "cli/sandboxed_command.hpp"
 
 #include "core/shell_quote.hpp"
 
 namespace toolguard::cli {
 
+std::vector<std::string> sandboxedArguments(const std::string& binary,
+                                            const std::vector<std::string>& workspaces,
+                                            const front::PolicyOptions& policy,
+                                            const std::vector<std::string>& command) {
+  std::vector<std::string> words = {binary, "sandbox"};
+  auto add = [&words](const char* option, const std::string& value) {
+    words.emplace_back(option);
+    words.push_back(value);
+  };
+  for (const std::string& workspace : workspaces) add("--workspace", workspace);
+  // The same policy layers the call was judged with.
+  for (const std::string& file : policy.policy_files) add("--policy", file);
+  for (const std::string& profile : policy.profiles) add("--profile", profile);
+  if (!policy.project.empty()) add("--project", policy.project);
+  for (auto [flag, set] : {std::pair{"--no-builtin", policy.no_builtin},
+                           {"--no-user", policy.no_user},
+                           {"--no-project", policy.no_project},
+                           {"--no-managed", policy.no_managed}}) {
+    if (set) words.emplace_back(flag);
+  }
+  words.emplace_back("--");
+  words.insert(words.end(), command.begin(), command.end());
+  return words;
+}
+
 std::string sandboxedShellCommand(const std::string& binary,
                                   const std::vector<std::string>& workspaces,
                                   const front::PolicyOptions& policy, const std::string& command) {
-  using detail::EqualsSign;
-  std::string text = detail::quotedIfNeeded(binary, EqualsSign::Quoted) + " sandbox";
-  for (const std::string& workspace : workspaces) {
-    text += " --workspace " + detail::quotedIfNeeded(workspace, EqualsSign::Plain);
+  std::string text;
+  for (const std::string& word :
+       sandboxedArguments(binary, workspaces, policy, {"bash", "-c", command})) {
+    text += (text.empty() ? "" : " ") + detail::quotedIfNeeded(word, detail::EqualsSign::Quoted);
   }
-  // The same policy layers the hook judged the call with.
-  for (const std::string& file : policy.policy_files) {
-    text += " --policy " + detail::quotedIfNeeded(file, EqualsSign::Plain);
-  }
-  for (const std::string& profile : policy.profiles) {
-    text += " --profile " + detail::quotedIfNeeded(profile, EqualsSign::Plain);
-  }
-  if (!policy.project.empty()) {
-    text += " --project " + detail::quotedIfNeeded(policy.project, EqualsSign::Plain);
-  }
-  if (policy.no_builtin) text += " --no-builtin";
-  if (policy.no_user) text += " --no-user";
-  if (policy.no_project) text += " --no-project";
-  if (policy.no_managed) text += " --no-managed";
-  return text + " -- bash -c " + detail::singleQuoted(command);
+  return text;
 }
 
 }  // namespace toolguard::cli

@@ -11,6 +11,14 @@
 
 namespace toolguard::cli {
 
+/// The arguments that run `command` under `toolguard sandbox` at `binary`,
+/// with the workspaces and the policy layers `policy` names (the first is
+/// the binary).
+std::vector<std::string> sandboxedArguments(const std::string& binary,
+                                            const std::vector<std::string>& workspaces,
+                                            const front::PolicyOptions& policy,
+                                            const std::vector<std::string>& command);
+
 /// The command line (shell text) that runs `command` with bash, as the
 /// agent's shell tool would (`bash -c COMMAND`), confined by `toolguard
 /// sandbox` at `binary` with the workspaces and the policy layers `policy`
