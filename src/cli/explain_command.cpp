@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/explain_examples.hpp"
 #include "cli/explain_report.hpp"
+#include "cli/explain_sandbox.hpp"
 #include "cli/explain_text.hpp"
 #include "cli/option_flags.hpp"
 #include "front/call_json.hpp"
@@ -50,6 +51,7 @@ int runExplain(const ExplainOptions& o) {
     nlohmann::json failing = failingExamplesJson(policy);
     const Engine engine(std::move(policy));
     nlohmann::json report = explainReport(*parsed.call, engine, sources, o.all);
+    report["sandbox"] = sandboxReport(*parsed.call, engine, sources);
     const bool examples_fail = !failing.empty();
     report["failing_examples"] = std::move(failing);
     printExplanation(report, o.json);

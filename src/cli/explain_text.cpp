@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cli/explain_llm.hpp"
+#include "cli/explain_sandbox.hpp"
 #include "core/counted.hpp"
 #include "front/call_json.hpp"
 
@@ -182,6 +183,7 @@ std::string explainText(const json& report) {
   printRules(out, report);
   printDecision(out, report.at("decision"));
   out << llmReportText(report.at("llm"));
+  out << sandboxReportText(report.value("sandbox", nlohmann::json()));
   return out.str();
 }
 

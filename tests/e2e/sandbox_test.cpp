@@ -367,6 +367,33 @@ TEST_F(Sandbox, TheInstalledHooksRunAllowedShellCallsInTheSandbox) {
   EXPECT_NE(tighten.err.find("needs --mode decide"), std::string::npos) << tighten;
 }
 
+// explain shows what a shell call would get in the sandbox, and nothing for
+// a call that runs no command.
+TEST_F(Sandbox, ExplainShowsTheConfinementOfAShellCall) {
+  const nlohmann::json call = {{"tool", "Bash"},
+                               {"args", {{"command", "make test"}}},
+                               {"context", {{"cwd", workspace().string()}}}};
+  RunResult text = run({"explain"}, call.dump(), workspace().string());
+  EXPECT_EQ(text.exit_code, 0) << text;
+  EXPECT_NE(text.out.find("In the sandbox"), std::string::npos) << text;
+  EXPECT_NE(text.out.find("held:     writes outside the workspaces"), std::string::npos) << text;
+  RunResult json = run({"explain", "--json"}, call.dump(), workspace().string());
+  const nlohmann::json report = nlohmann::json::parse(json.out);
+  EXPECT_EQ(report["sandbox"]["network"], "none") << report["sandbox"];
+  EXPECT_EQ(report["sandbox"]["workspaces"][0], workspace().string()) << report["sandbox"];
+  bool secrets = false;
+  for (const auto& part : report["sandbox"]["parts"]) {
+    secrets = secrets || part["what"].get<std::string>().find((workspace() / ".env").string()) !=
+                             std::string::npos;
+  }
+  EXPECT_TRUE(secrets) << report["sandbox"];
+  const nlohmann::json read = {{"tool", "Read"},
+                               {"args", {{"file_path", "notes.txt"}}},
+                               {"context", {{"cwd", workspace().string()}}}};
+  RunResult other = run({"explain", "--json"}, read.dump(), workspace().string());
+  EXPECT_TRUE(nlohmann::json::parse(other.out)["sandbox"].is_null()) << other;
+}
+
 TEST_F(Sandbox, TheCommandsExitStatusAndSignalsComeBack) {
   EXPECT_EQ(sandboxed("exit 7").exit_code, 7);
   EXPECT_EQ(sandboxed("kill -KILL $$").exit_code, 128 + SIGKILL);

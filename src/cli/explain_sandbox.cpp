@@ -1,0 +1,68 @@
+// The sandbox part of `toolguard explain` (explain_sandbox.hpp).
+#include "cli/explain_sandbox.hpp"
+
+#include <sstream>
+
+#include "toolguard/paths.hpp"
+#include "toolguard/sandbox.hpp"
+
+namespace toolguard::cli {
+
+nlohmann::json sandboxReport(const ToolCall& call, const Engine& engine,
+                             const PolicySources& sources) {
+  const ToolInfo& tool = engine.toolInfo(call.tool);
+  if (tool.kind != ToolKind::Shell || tool.command_arg.empty()) return nullptr;
+  auto command = call.args.find(tool.command_arg);
+  if (command == call.args.end() || !command->is_string()) return nullptr;
+  SandboxRequest request;
+  request.home = homeDirectory();
+  request.command = {"bash", "-c", command->get<std::string>()};
+  for (const auto& root : sources.project_roots) request.workspaces.push_back(root.string());
+  for (const std::string& root : call.context.workspace_roots) request.workspaces.push_back(root);
+  if (request.workspaces.empty()) request.workspaces.push_back(call.context.cwd);
+  const SandboxSettings settings = sandboxSettingsOf(engine.policy());
+  nlohmann::json report = {
+      {"workspaces", request.workspaces},
+      {"writable", settings.writable},
+      {"read_only", settings.read_only},
+      {"deny_read", settings.deny_read},
+      {"network", settings.network == SandboxNetwork::None ? "none" : "open"},
+      {"when_unavailable",
+       settings.when_unavailable == SandboxFallback::Ask ? "ask" : "unconfined"},
+  };
+  Expected<SandboxReport> described = describeSandbox(settings, request);
+  if (!described) {
+    report["error"] = described.error();
+    return report;
+  }
+  nlohmann::json parts = nlohmann::json::array();
+  for (const SandboxPart& part : described->parts) {
+    parts.push_back({{"what", part.what}, {"held", part.held}, {"why", part.why}});
+  }
+  report["parts"] = std::move(parts);
+  report["kernel"] = {{"landlock_abi", described->kernel.landlock_abi},
+                      {"seccomp", described->kernel.seccomp},
+                      {"user_namespaces", described->kernel.user_namespaces}};
+  return report;
+}
+
+std::string sandboxReportText(const nlohmann::json& sandbox) {
+  if (!sandbox.is_object()) return "";
+  std::ostringstream out;
+  out << "\nIn the sandbox (toolguard sandbox, or a hook installed with --sandbox yes):\n";
+  out << "  writes only in: ";
+  for (const auto& place : sandbox.at("workspaces")) out << place.get<std::string>() << ", ";
+  out << "a private /tmp and the writable places; network: "
+      << sandbox.at("network").get<std::string>() << "\n";
+  if (sandbox.contains("error")) {
+    out << "  cannot be set up: " << sandbox.at("error").get<std::string>() << "\n";
+    return out.str();
+  }
+  for (const auto& part : sandbox.at("parts")) {
+    out << (part.at("held").get<bool>() ? "  held:     " : "  NOT HELD: ")
+        << part.at("what").get<std::string>() << " (" << part.at("why").get<std::string>() << ")\n";
+  }
+  return out.str();
+}
+
+}  // namespace toolguard::cli
