@@ -65,6 +65,7 @@ struct SandboxRequest {
   std::vector<std::string> workspaces;  ///< absolute; writable
   std::string home;                     ///< the home directory (`~`)
   std::vector<std::string> command;     ///< the program and its arguments
+  std::string cwd;                      ///< where it runs ("": where the caller is)
   /// Use at most these of the kernel's features (to see and test what an
   /// older kernel gives); never more than the kernel has.
   std::optional<SandboxKernel> kernel_limit;

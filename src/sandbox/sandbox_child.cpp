@@ -114,6 +114,8 @@ const char* childStepName(ChildStep step) {
       return "enforcing the Landlock ruleset";
     case ChildStep::Seccomp:
       return "loading the seccomp filter";
+    case ChildStep::Chdir:
+      return "changing to the command's directory";
     case ChildStep::Exec:
       return "running the command";
   }
@@ -191,6 +193,9 @@ void enterSandbox(const ChildPlan& plan, int report_fd) noexcept {
     if (int error = plan.seccomp->load(); error != 0) {
       failAt(report_fd, ChildStep::Seccomp, error);
     }
+  }
+  if (!plan.cwd.empty() && ::chdir(plan.cwd.c_str()) != 0) {
+    failAt(report_fd, ChildStep::Chdir, errno);
   }
   ::execvpe(plan.argv[0], plan.argv.data(), plan.envp.data());
   failAt(report_fd, ChildStep::Exec, errno);

@@ -41,6 +41,7 @@ struct ChildPlan {
   std::vector<TmpKeep> tmp_keeps;
   const LandlockRuleset* landlock = nullptr;  ///< enforced when set
   const SeccompProgram* seccomp = nullptr;    ///< loaded when set
+  std::string cwd;                            ///< changed to before exec ("": stays)
   std::vector<char*> argv;                    ///< null-terminated
   std::vector<char*> envp;                    ///< null-terminated
 };
@@ -61,6 +62,7 @@ enum class ChildStep : int {
   Capabilities,
   Landlock,
   Seccomp,
+  Chdir,
   Exec,
 };
 

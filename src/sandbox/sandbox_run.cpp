@@ -346,6 +346,7 @@ Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest
                   " writable places in /tmp");
     }
   }
+  plan.cwd = request.cwd;
   plan.landlock = ruleset ? &*ruleset : nullptr;
   plan.seccomp = seccomp ? &*seccomp : nullptr;
 

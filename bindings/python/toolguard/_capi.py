@@ -97,6 +97,7 @@ def _declare(library: ctypes.CDLL) -> None:
         "tg_decision_free": (None, [c_void_p]),
         "tg_guard_set_asker": (None, [c_void_p, AskFn, c_void_p]),
         "tg_ask_answer": (ctypes.c_int, [c_void_p, c_char_p, err_pp]),
+        "tg_guard_run_sandboxed": (ctypes.c_int, [c_void_p, c_char_p, err_pp]),
     }
     for name, (restype, argtypes) in prototypes.items():
         function = getattr(library, name)

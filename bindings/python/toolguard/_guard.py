@@ -343,6 +343,32 @@ class Guard:
             data = _encode(call)
         return self._decide(data)
 
+    def run_sandboxed(self, command: Sequence[str], *,
+                      workspaces: Optional[Sequence[str]] = None,
+                      cwd: Optional[str] = None) -> int:
+        """Runs ``command`` (a program and its arguments) for a tool where the
+        kernel holds it, as ``toolguard sandbox`` does: writes only in
+        ``workspaces`` (default: ``cwd``), secrets unreadable, the network as
+        the policy's ``sandbox:`` section says. Waits for it and returns its
+        exit status (128 + the signal's number when a signal ended it).
+        Raises GuardError, running nothing, when the sandbox cannot be set
+        up or this kernel cannot hold what the policy asks for."""
+        request: Dict[str, Any] = {"command": list(command)}
+        if workspaces is not None:
+            request["workspaces"] = list(workspaces)
+        if cwd is not None:
+            request["cwd"] = cwd
+        data = json.dumps(request).encode("utf-8")
+        handle = self._enter()
+        error = ErrorPtr()
+        try:
+            status = _run_sandboxed(handle, data, error)
+        finally:
+            self._check_done()
+        if status < 0:
+            raise GuardError(take_error(error, "tg_guard_run_sandboxed failed"))
+        return int(status)
+
     def _enter(self) -> int:
         """The guard's handle, for one check in C (``_check_done`` after it)."""
         self._running.append(None)  # before reading the handle: close() then waits for us
@@ -439,6 +465,7 @@ def _encode(call: Dict[str, Any]) -> bytes:
 
 
 _decide = lib.tg_guard_decide  # releases the GIL: it may take long and call the asker
+_run_sandboxed = lib.tg_guard_run_sandboxed  # releases the GIL while the command runs
 _verdict = quick.tg_decision_verdict
 _reason = quick.tg_decision_reason
 _model_reason = quick.tg_decision_model_reason
