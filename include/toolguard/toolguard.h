@@ -178,14 +178,15 @@ TG_API int tg_ask_answer(tg_ask* ask, const char* answer_json, tg_error** error)
 /* Runs a command for a tool where the kernel holds it, as `toolguard
  * sandbox` does (docs/sandbox.md), with the sandbox: section of the policy
  * the guard loads for `cwd`, and waits for it. `request_json`:
- *   {"command": ["make", "test"], "workspaces": ["/abs/project"], "cwd": "/abs/project"}
+ *   {"command": ["make", "test"], "workspaces": ["/abs/project"],
+ *    "cwd": "/abs/project"}
  * (workspaces: where it may write, default [cwd]; cwd: where it runs, and
  * whose policy applies, default the guard's). The command inherits this
- * process's environment and standard streams. Returns its exit status (128 + the signal's number when
- * a signal ended it), or -1 with *error saying why nothing was run: a bad
- * request (naming the field), a policy that does not load, a confinement
- * that cannot be set up or that this kernel cannot hold when the policy says
- * to ask, a program that cannot be run. */
+ * process's environment and standard streams. Returns its exit status (128
+ * + the signal's number when a signal ended it), or -1 with *error saying
+ * why nothing was run: a bad request (naming the field), a policy that does
+ * not load, a confinement that cannot be set up or that this kernel cannot
+ * hold when the policy says to ask, a program that cannot be run. */
 TG_API int tg_guard_run_sandboxed(tg_guard* guard, const char* request_json, tg_error** error);
 
 #ifdef __cplusplus
