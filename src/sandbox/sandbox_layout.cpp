@@ -2,6 +2,7 @@
 #include "sandbox/sandbox_layout.hpp"
 
 #include <dirent.h>
+#include <fnmatch.h>
 #include <re2/re2.h>
 #include <sys/stat.h>
 
@@ -47,12 +48,19 @@ char typeOf(const std::string& path) {
   return 'o';
 }
 
-// Globs compiled once for a run.
+// The deny globs of a run. A glob without `/` names a file at any depth, so
+// it is matched against the name alone with fnmatch (no compiling: this runs
+// on every sandboxed command); a glob with `/` is a path glob, compiled once.
 struct GlobList {
-  std::vector<std::unique_ptr<RE2>> expressions;
+  std::vector<std::string> names;
+  std::vector<std::unique_ptr<RE2>> paths;
 
   bool matches(const std::string& path) const {
-    for (const auto& expression : expressions) {
+    const char* name = path.c_str() + path.rfind('/') + 1;
+    for (const std::string& glob : names) {
+      if (::fnmatch(glob.c_str(), name, 0) == 0) return true;
+    }
+    for (const auto& expression : paths) {
       if (RE2::FullMatch(path, *expression)) return true;
     }
     return false;
@@ -62,9 +70,16 @@ struct GlobList {
 Expected<GlobList> compileGlobs(const std::vector<std::string>& globs, const std::string& home) {
   GlobList list;
   for (const std::string& glob : globs) {
+    // fnmatch and the path globs agree on a plain name glob (`*`, `?`, `[...]`
+    // within one name); `**` and `{` are path-glob syntax.
+    if (glob.find('/') == std::string::npos && glob.find("**") == std::string::npos &&
+        glob.find('{') == std::string::npos) {
+      list.names.push_back(glob);
+      continue;
+    }
     auto expression = std::make_unique<RE2>(detail::pathGlobToRegex(glob, home));
     if (!expression->ok()) return fail("sandbox: the glob " + glob + " does not compile");
-    list.expressions.push_back(std::move(expression));
+    list.paths.push_back(std::move(expression));
   }
   return list;
 }

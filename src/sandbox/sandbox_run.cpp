@@ -114,6 +114,8 @@ class RunDirectory {
   ~RunDirectory() {
     if (path_.empty()) return;
     std::error_code error;
+    fs::permissions(maskDir(), fs::perms::owner_all, fs::perm_options::add, error);
+    if (fs::remove_all(path_, error) != static_cast<std::uintmax_t>(-1)) return;
     // What the command left in its /tmp may be read-only to its owner.
     for (auto it = fs::recursive_directory_iterator(
              path_, fs::directory_options::skip_permission_denied, error);
@@ -122,7 +124,6 @@ class RunDirectory {
         fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, error);
       }
     }
-    fs::permissions(maskDir(), fs::perms::owner_all, fs::perm_options::add, error);
     fs::remove_all(path_, error);
   }
 
