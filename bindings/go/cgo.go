@@ -172,3 +172,16 @@ func decideInC(g *cGuard, call []byte, n int) {
 
 // Version is the version of the loaded libtoolguard_c, "MAJOR.MINOR.PATCH".
 func Version() string { return C.GoString(C.tg_version()) }
+
+// runSandboxed is tg_guard_run_sandboxed: the command's exit status, or an
+// error when nothing was run.
+func runSandboxed(g *cGuard, request []byte) (int, error) {
+	text := C.CString(string(request))
+	defer C.free(unsafe.Pointer(text))
+	var cerr *C.tg_error
+	status := C.tg_guard_run_sandboxed(g.p, text, &cerr)
+	if status < 0 {
+		return -1, takeError(cerr, "tg_guard_run_sandboxed failed")
+	}
+	return int(status), nil
+}

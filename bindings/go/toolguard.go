@@ -295,3 +295,33 @@ func (g *Guard) CheckJSON(ctx context.Context, call []byte) (Decision, error) {
 	}
 	return d, err
 }
+
+// SandboxRequest is a command to run for a tool in the sandbox.
+type SandboxRequest struct {
+	// Command is the program and its arguments.
+	Command []string `json:"command"`
+	// Workspaces are the directories it may write in (default: Cwd).
+	Workspaces []string `json:"workspaces,omitempty"`
+	// Cwd is where it runs, and whose policy applies (default: the guard's).
+	Cwd string `json:"cwd,omitempty"`
+}
+
+// RunSandboxed runs a tool's command where the kernel holds it, as
+// `toolguard sandbox` does (docs/sandbox.md): writes only in the
+// workspaces, secrets unreadable, the network as the policy's sandbox:
+// section says. It waits for the command and returns its exit status (128 +
+// the signal's number when a signal ended it), or an error when nothing was
+// run: the sandbox could not be set up, or this kernel cannot hold what the
+// policy asks for.
+func (g *Guard) RunSandboxed(request SandboxRequest) (int, error) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	if g.c == nil {
+		return -1, ErrClosed
+	}
+	data, err := json.Marshal(request)
+	if err != nil {
+		return -1, &Error{Message: "the request could not be written as JSON: " + err.Error()}
+	}
+	return runSandboxed(g.c, data)
+}

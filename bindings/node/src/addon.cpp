@@ -685,7 +685,8 @@ class NativeGuard : public Napi::ObjectWrap<NativeGuard> {
                         InstanceMethod<&NativeGuard::CheckAsync>("checkAsync"),
                         InstanceMethod<&NativeGuard::SetAsker>("setAsker"),
                         InstanceMethod<&NativeGuard::Close>("close"),
-                        InstanceMethod<&NativeGuard::BareDecide>("_bareDecide")});
+                        InstanceMethod<&NativeGuard::BareDecide>("_bareDecide"),
+                        InstanceMethod<&NativeGuard::RunSandboxed>("runSandboxed")});
   }
 
   // new Guard(optionsJson?): tg_guard_new; throws its message.
@@ -746,6 +747,22 @@ class NativeGuard : public Napi::ObjectWrap<NativeGuard> {
       throw Napi::Error::New(info.Env(), "toolguard: the decision object could not be made");
     }
     return Napi::Value(info.Env(), result);
+  }
+
+  // runSandboxed(requestJson): tg_guard_run_sandboxed on the JS thread (it
+  // waits for the command); the exit status, or a throw saying why nothing ran.
+  Napi::Value RunSandboxed(const Napi::CallbackInfo& info) {
+    const std::shared_ptr<GuardCore> core = Core(info.Env());
+    if (info.Length() < 1 || !info[0].IsString()) {
+      throw Napi::TypeError::New(info.Env(), "toolguard: runSandboxed needs the request's JSON");
+    }
+    const std::string request = info[0].As<Napi::String>().Utf8Value();
+    tg_error* error = nullptr;
+    const int status = tg_guard_run_sandboxed(core->guard, request.c_str(), &error);
+    if (status < 0) {
+      throw Napi::Error::New(info.Env(), TakeMessage(error, "tg_guard_run_sandboxed failed"));
+    }
+    return Napi::Number::New(info.Env(), status);
   }
 
   // _bareDecide(callJson, n): n × (tg_guard_decide + tg_decision_free), the

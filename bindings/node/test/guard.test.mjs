@@ -295,3 +295,22 @@ test('a worker thread with an ask waiting terminates cleanly', async (t) => {
   });
   assert.equal(await worker.terminate(), 1);
 });
+
+test('runSandboxed runs a command that writes only in its workspace', async (t) => {
+  const { existsSync, mkdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const dir = tempDir(t);
+  const guard = new Guard(builtinOptions(join(dir, 'home')));
+  t.after(() => guard.close());
+  const workspace = join(dir, 'ws');
+  mkdirSync(workspace);
+  const outside = join(dir, 'outside.txt');
+  const status = guard.runSandboxed(
+    ['sh', '-c', `echo in > inside.txt; echo x > '${outside}'; exit 5`],
+    { workspaces: [workspace], cwd: workspace });
+  assert.equal(status, 5);
+  assert.equal(readFileSync(join(workspace, 'inside.txt'), 'utf8'), 'in\n');
+  assert.equal(existsSync(outside), false);
+  assert.throws(() => guard.runSandboxed(['/no/such/program'], { cwd: dir }), /cannot run/);
+  assert.throws(() => guard.runSandboxed('make test'), TypeError);
+});
