@@ -11,6 +11,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <ostream>
@@ -112,6 +113,24 @@ inline std::ostream& operator<<(std::ostream& out, const RunResult& r) {
 /// Whether `name` is a program on the PATH.
 inline bool programOnPath(const std::string& name) {
   return runBinary("/bin/sh", {"-c", "command -v '" + name + "' >/dev/null"}).exit_code == 0;
+}
+
+/// What `toolguard sandbox --explain` says the kernel offers, or why a
+/// sandbox test cannot run on it ("" when it holds every part: Landlock ABI
+/// 6 or later, seccomp, unprivileged user namespaces).
+inline std::string sandboxKernelShortfall(const std::string& toolguard) {
+  RunResult r = runBinary(toolguard, {"sandbox", "--explain", "--no-user", "--no-project",
+                                      "--no-managed", "--workspace", "/"});
+  const std::string first = r.out.substr(0, r.out.find('\n'));
+  if (first.find("seccomp yes") == std::string::npos ||
+      first.find("user namespaces yes") == std::string::npos) {
+    return "this kernel lacks what the sandbox tests need: " + first;
+  }
+  const size_t abi = first.find("Landlock ABI ");
+  if (abi == std::string::npos || std::atoi(first.c_str() + abi + 13) < 6) {
+    return "this kernel lacks what the sandbox tests need: " + first;
+  }
+  return "";
 }
 
 }  // namespace toolguard::testing
