@@ -112,30 +112,39 @@ void printNotes(const InstallOptions& o, Agent agent, const ordered_json& settin
   }
 }
 
-// How the hook answers (Claude Code's mode, Gemini CLI's ask), printed.
+// A yes/no choice of the hook's: `given` (yes | no), else whether the
+// installed hook has `flag`, else no. Prints the sentence for the choice and
+// how it was made.
+bool chooseHookFlag(const std::string& given, const char* flag,
+                    const std::optional<std::vector<std::string>>& installed,
+                    const std::string& if_yes, const std::string& if_no) {
+  const bool kept =
+      installed && std::find(installed->begin(), installed->end(), flag) != installed->end();
+  const bool yes = given.empty() ? kept : given == "yes";
+  std::cout << "toolguard: " << (yes ? if_yes : if_no) << " ("
+            << (given.empty() ? (kept ? "kept from the installed hook" : "the default")
+                              : std::string("given with ") + flag)
+            << ")\n";
+  return yes;
+}
+
+// How the hook answers (Claude Code's mode, Gemini CLI's ask, the sandbox), printed.
 HookOptions chooseHookOptions(const InstallOptions& o, Agent agent,
                               const nlohmann::ordered_json& settings) {
   HookOptions hook;
+  const std::optional<std::vector<std::string>> installed = installedHookWords(settings, agent);
   if (agent == Agent::Claude) {
     const bool interactive = !o.dry_run && ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO);
     ClaudeModeChoice choice = chooseClaudeMode(o.mode, settings, interactive);
     hook.claude_mode = choice.mode;
     std::cout << "toolguard: Claude Code mode " << claudeModeSentence(choice.mode) << " ("
               << choice.how << ")\n";
-    const std::optional<std::vector<std::string>> installed =
-        installedHookWords(settings, Agent::Claude);
-    const bool kept = installed && std::find(installed->begin(), installed->end(),
-                                             "--defer-headless-asks") != installed->end();
-    hook.claude_defers = o.defer_headless_asks.empty() ? kept : o.defer_headless_asks == "yes";
-    std::cout << "toolguard: in a non-interactive run (claude -p, the Agent SDK) an ask is sent "
-              << (hook.claude_defers
-                      ? "as defer (the run stops; the program that started it asks and resumes)"
-                      : "as ask (Claude Code's own handling of a prompt it cannot show)")
-              << " ("
-              << (o.defer_headless_asks.empty()
-                      ? (kept ? "kept from the installed hook" : "the default")
-                      : "given with --defer-headless-asks")
-              << ")\n";
+    hook.claude_defers = chooseHookFlag(
+        o.defer_headless_asks, "--defer-headless-asks", installed,
+        "in a non-interactive run (claude -p, the Agent SDK) an ask is sent as defer (the run "
+        "stops; the program that started it asks and resumes)",
+        "in a non-interactive run (claude -p, the Agent SDK) an ask is sent as ask (Claude "
+        "Code's own handling of a prompt it cannot show)");
   } else {
     GeminiAsksChoice choice = chooseGeminiAsks(o.agent_asks);
     hook.gemini_asks = choice.asks;
@@ -144,24 +153,16 @@ HookOptions chooseHookOptions(const InstallOptions& o, Agent agent,
                               : "a deny naming `toolguard approvals add`")
               << ": " << choice.how << "\n";
   }
-  // The sandbox: kept from the installed hook unless given.
-  const std::optional<std::vector<std::string>> installed = installedHookWords(settings, agent);
-  const bool kept =
-      installed && std::find(installed->begin(), installed->end(), "--sandbox") != installed->end();
-  hook.sandbox = o.sandbox.empty() ? kept : o.sandbox == "yes";
+  hook.sandbox = chooseHookFlag(
+      o.sandbox, "--sandbox", installed,
+      "an allowed shell command runs under `toolguard sandbox` (the agent shows it wrapped; "
+      "docs/sandbox.md)",
+      "allowed shell commands run as the agent runs them (no sandbox)");
   if (hook.sandbox && agent == Agent::Claude && hook.claude_mode == ClaudeMode::Tighten) {
     throw std::runtime_error(
         "--sandbox yes needs --mode decide: in tighten mode toolguard's allow is no opinion, "
         "which cannot rewrite the command");
   }
-  std::cout << "toolguard: "
-            << (hook.sandbox ? "an allowed shell command runs under `toolguard sandbox` (the "
-                               "agent shows it wrapped; docs/sandbox.md)"
-                             : "allowed shell commands run as the agent runs them (no sandbox)")
-            << " ("
-            << (o.sandbox.empty() ? (kept ? "kept from the installed hook" : "the default")
-                                  : "given with --sandbox")
-            << ")\n";
   return hook;
 }
 

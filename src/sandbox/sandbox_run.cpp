@@ -176,28 +176,13 @@ SandboxSettings defaultSandboxSettings() {
       "~/.ccache"};
   settings.read_only = {".git/hooks/", ".git/config", ".toolguard/", ".claude/",
                         ".gemini/",    ".vscode/",    ".cursor/"};
-  settings.deny_read = {"~/.ssh",
-                        "~/.aws",
-                        "~/.gnupg",
-                        "~/.config/gcloud",
-                        "~/.azure",
-                        "~/.kube",
-                        "~/.docker/config.json",
-                        "~/.netrc",
-                        "~/.git-credentials",
-                        "~/.pypirc",
-                        "~/.npmrc",
-                        "~/.config/gh",
-                        "~/.toolguard",
-                        ".env",
-                        ".env.*",
-                        "*.pem",
-                        "*.key",
-                        "id_rsa*",
-                        "id_ed25519*",
-                        "id_ecdsa*",
-                        ".netrc",
-                        ".git-credentials"};
+  settings.deny_read = {"~/.ssh", "~/.aws", "~/.gnupg", "~/.config/gcloud", "~/.azure", "~/.kube",
+                        "~/.docker/config.json", "~/.netrc", "~/.git-credentials", "~/.pypirc",
+                        "~/.npmrc", "~/.config/gh", "~/.toolguard",
+                        // Container daemons' sockets: root on the machine, outside any sandbox.
+                        "/run/docker.sock", "/var/run/docker.sock", "/run/podman/podman.sock",
+                        "/run/containerd/containerd.sock", ".env", ".env.*", "*.pem", "*.key",
+                        "id_rsa*", "id_ed25519*", "id_ecdsa*", ".netrc", ".git-credentials"};
   settings.deny_read_except = {".env.example", ".env.sample",   ".env.template",
                                ".env.dist",    ".env.defaults", "*.example"};
   return settings;

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "e2e/cli_fixture.hpp"
+#include "e2e/sandbox_fixture.hpp"
 
 namespace toolguard::testing {
 namespace {
@@ -107,33 +107,16 @@ func TestPayload(t *testing.T) {
 }
 )";
 
-class SandboxRedTeam : public Cli {
+class SandboxRedTeam : public SandboxFixture {
  protected:
-  // The tests need the kernel's whole offer; a kernel without it is said.
-  void SetUp() override {
-    if (const std::string why = sandboxKernelShortfall(TOOLGUARD_BINARY); !why.empty()) {
-      GTEST_SKIP() << why;
-    }
-  }
-
-  SandboxRedTeam() {
+  SandboxRedTeam() : SandboxFixture("CANARY") {
     dir.write("ws/README.md", "a project\n");
-    dir.write("ws/.env", "API_KEY=CANARY-ENV-7d1f\n");
-    dir.write("home/.ssh/id_ed25519", "CANARY-KEY-93ab\n");
-    dir.write("home/.aws/credentials", "CANARY-AWS-55c2\n");
-    fs::create_directories(dir.path() / "home/outside");
-    fs::create_directories(dir.path() / "home/.cache");
-    fs::create_directories(dir.path() / "home/.npm");
-    RunResult init = runBinary("/bin/sh", {"-c", "git init -q ws"}, "", env(), dir.path().string());
-    EXPECT_EQ(init.exit_code, 0) << init.err;
     RunResult installed = run({"install", "claude", "--mode", "decide", "--sandbox", "yes"});
     EXPECT_EQ(installed.exit_code, 0) << installed.err;
     hook_ = nlohmann::json::parse(
         slurp((dir.path() / "home/.claude/settings.json")
                   .string()))["hooks"]["PreToolUse"][0]["hooks"][0]["command"];
   }
-
-  fs::path workspace() const { return dir.path() / "ws"; }
 
   /// The hook's answer for a Bash call of `command` in the workspace.
   nlohmann::json hookAnswer(const std::string& command) const {

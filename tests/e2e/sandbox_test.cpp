@@ -6,10 +6,13 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "e2e/cli_fixture.hpp"
+#include <cstring>
+
+#include "e2e/sandbox_fixture.hpp"
 #include "support/temp_dir.hpp"
 
 namespace toolguard::testing {
@@ -18,33 +21,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class Sandbox : public Cli {
+class Sandbox : public SandboxFixture {
  protected:
-  // The tests need the kernel's whole offer; a kernel without it is said.
-  void SetUp() override {
-    if (const std::string why = sandboxKernelShortfall(TOOLGUARD_BINARY); !why.empty()) {
-      GTEST_SKIP() << why;
-    }
-  }
-
-  Sandbox() {
+  Sandbox() : SandboxFixture("secret") {
     dir.write("ws/notes.txt", "the notes\n");
-    dir.write("ws/.env", "API_KEY=ws-secret\n");
     dir.write("ws/config/.env.production", "DB_PASSWORD=prod-secret\n");
     dir.write("ws/.env.example", "API_KEY=\n");
-    dir.write("home/.ssh/id_ed25519", "PRIVATE-KEY-MATERIAL\n");
-    dir.write("home/.aws/credentials", "aws_secret_access_key=aws-secret\n");
     dir.write("home/notes.txt", "home notes\n");
     dir.write("home/outside/existing.txt", "outside\n");
-    fs::create_directories(dir.path() / "home/.npm");
-    RunResult init = runBinary("/bin/sh", {"-c", "git init -q ws"}, "", env(), dir.path().string());
-    EXPECT_EQ(init.exit_code, 0) << init.err;
     git_config = slurp((workspace() / ".git/config").string());
   }
 
   std::string git_config;
-
-  fs::path workspace() const { return dir.path() / "ws"; }
 
   /// `toolguard sandbox [extra] -- sh -c SCRIPT` in the workspace.
   RunResult sandboxed(const std::string& script, std::vector<std::string> extra = {}) const {
@@ -105,13 +93,13 @@ TEST_F(Sandbox, SecretsCannotBeRead) {
       "cat .env config/.env.production \"$HOME/.ssh/id_ed25519\" \"$HOME/.aws/credentials\"; "
       "ls \"$HOME/.ssh\"; grep -r secret . \"$HOME\"; cp .env /tmp/x; "
       "cat .env.example notes.txt \"$HOME/notes.txt\"");
-  for (const char* secret : {"ws-secret", "prod-secret", "PRIVATE-KEY", "aws-secret", "id_ed"}) {
+  for (const char* secret : {"secret-ENV", "prod-secret", "secret-KEY", "secret-AWS", "id_ed"}) {
     EXPECT_EQ(r.out.find(secret), std::string::npos) << secret << "\n" << r;
   }
   EXPECT_NE(r.err.find("Permission denied"), std::string::npos) << r;
   // What is not a secret is read as before.
   EXPECT_NE(r.out.find("API_KEY=\nthe notes\nhome notes\n"), std::string::npos) << r;
-  EXPECT_EQ(slurp((workspace() / ".env").string()), "API_KEY=ws-secret\n");
+  EXPECT_EQ(slurp((workspace() / ".env").string()), "API_KEY=secret-ENV\n");
 }
 
 TEST_F(Sandbox, NoConnectionLeavesTheSandbox) {
@@ -399,6 +387,38 @@ TEST_F(Sandbox, ExplainShowsTheConfinementOfAShellCall) {
                                {"context", {{"cwd", workspace().string()}}}};
   RunResult other = run({"explain", "--json"}, read.dump(), workspace().string());
   EXPECT_TRUE(nlohmann::json::parse(other.out)["sandbox"].is_null()) << other;
+}
+
+// A daemon's socket named as a secret (as the container daemons' are by
+// default) cannot be connected to from inside.
+TEST_F(Sandbox, ASocketNamedAsASecretCannotBeReached) {
+  const std::string socket_path = (dir.path() / "home/daemon.sock").string();
+  const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  ASSERT_LT(socket_path.size(), sizeof address.sun_path);
+  std::strcpy(address.sun_path, socket_path.c_str());
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 4), 0);
+
+  const std::string connect =
+      "python3 -c 'import socket\n"
+      "s = socket.socket(socket.AF_UNIX)\n"
+      "try:\n s.connect(\"" +
+      socket_path +
+      "\"); print(\"connected\")\n"
+      "except OSError as e:\n print(\"refused\", e.errno)'";
+  // The premise: a socket not named is reachable (Landlock has no rule for it).
+  RunResult reached = sandboxed(connect);
+  EXPECT_NE(reached.out.find("connected"), std::string::npos) << reached;
+  if (const int accepted = ::accept(listener, nullptr, nullptr); accepted >= 0) ::close(accepted);
+  dir.write("user/sandbox.yaml", "sandbox:\n  deny_read: [~/daemon.sock]\n");
+  RunResult r = sandboxed(connect);
+  EXPECT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.out.find("refused"), std::string::npos) << r;
+  EXPECT_LT(::accept(listener, nullptr, nullptr), 0) << "the command reached the daemon";
+  ::close(listener);
 }
 
 TEST_F(Sandbox, TheCommandsExitStatusAndSignalsComeBack) {
