@@ -60,6 +60,11 @@ struct SandboxKernel {
 /// Probes the running kernel (a few system calls, no side effect).
 SandboxKernel probeSandboxKernel();
 
+/// What `settings` ask for that `kernel` cannot hold, whatever the
+/// workspace ("" when it can hold every part): a quick answer for a hook,
+/// which must not look through the workspace on every call.
+std::string sandboxShortfall(const SandboxSettings& settings, const SandboxKernel& kernel);
+
 /// Where a command runs and what it is.
 struct SandboxRequest {
   std::vector<std::string> workspaces;  ///< absolute; writable

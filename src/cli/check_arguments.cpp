@@ -9,6 +9,7 @@
 
 #include "cli/option_flags.hpp"
 #include "toolguard/policy_builder.hpp"
+#include "toolguard/sandbox.hpp"
 
 namespace toolguard::cli {
 namespace {
@@ -77,6 +78,9 @@ void addCheckOptions(CLI::App& command, CheckOptions& options) {
                    "With --format claude (and --mode decide) or gemini-hook: answer an allowed "
                    "shell call with its command rewritten to run under `toolguard sandbox` "
                    "(the workspaces, the policy's sandbox: section; docs/sandbox.md)");
+  command.add_option("--sandbox-kernel-limit", options.sandbox_kernel_limit,
+                     "With --sandbox: use at most these kernel features, to see what an older "
+                     "kernel gives (landlock=N,seccomp=yes|no,userns=yes|no)");
   command
       .add_option("--deadline", options.deadline_s,
                   "Answer within SECONDS whatever waits: a call not decided by then is denied, "
@@ -101,6 +105,11 @@ std::string checkOptionsProblem(const CheckOptions& options) {
   }
   if (options.sandbox && options.format != "claude" && options.format != "gemini-hook") {
     return "--sandbox: only with --format claude or gemini-hook";
+  }
+  if (!options.sandbox_kernel_limit.empty() &&
+      (!options.sandbox || !parseSandboxKernelLimit(options.sandbox_kernel_limit))) {
+    return "--sandbox-kernel-limit: only with --sandbox, as "
+           "landlock=N,seccomp=yes|no,userns=yes|no";
   }
   if (options.sandbox && options.format == "claude" && options.mode == "tighten") {
     return "--sandbox: only with --mode decide (an allow that is no opinion cannot rewrite the "

@@ -43,6 +43,10 @@ struct CheckOptions {
   /// call is answered with its command rewritten to run under `toolguard
   /// sandbox` (Claude Code's updatedInput, Gemini CLI's tool_input).
   bool sandbox = false;
+  /// --sandbox-kernel-limit SPEC: with --sandbox, use at most these kernel
+  /// features (`landlock=N,seccomp=no,userns=no`), to see what an older
+  /// kernel gives.
+  std::string sandbox_kernel_limit;
   /// --deadline SECONDS: the answer is given within this time whatever waits
   /// (a deny when the decision is not ready; --wait and --approval-timeout
   /// are bounded below it). 0: no deadline. `install` sets it below the

@@ -4,6 +4,7 @@
 #include <functional>
 #include <iostream>
 #include <iterator>
+#include <optional>
 
 #include "cli/bounded_input.hpp"
 #include "cli/check_arguments.hpp"
@@ -23,6 +24,7 @@
 #include "toolguard/paths.hpp"
 #include "toolguard/policy.hpp"
 #include "toolguard/policy_error.hpp"
+#include "toolguard/sandbox.hpp"
 
 namespace toolguard::cli {
 namespace {
@@ -35,10 +37,15 @@ struct CheckAnswerer {
   front::InputOptions input;
   front::HookStyle style;
   bool policy_failed = false;
-  /// --sandbox: the workspaces an allowed shell call is confined to, and the
-  /// policy layers its sandbox reads (null: no rewriting).
-  std::function<std::vector<std::string>(const ToolCall&)> sandbox_workspaces;
+  /// --sandbox: where an allowed shell call is confined and with what (null:
+  /// no rewriting), the policy layers its sandbox reads, and the kernel.
+  struct SandboxTarget {
+    std::vector<std::string> workspaces;
+    SandboxSettings settings;
+  };
+  std::function<SandboxTarget(const ToolCall&)> sandbox_target;
   front::PolicyOptions sandbox_policy;
+  SandboxKernel sandbox_kernel;
 
   // Returns the rendered decision; fails, saying why, when an agent format
   // cannot be answered (the caller then exits 2). The toolguard format
@@ -89,34 +96,62 @@ struct CheckAnswerer {
         // Claude Code's settings could not be read: the decision stands.
       }
     }
-    nlohmann::json answer = front::renderDecision(d, call.tool, format, style);
-    if (sandbox_workspaces && d.verdict == Verdict::Allow) confine(answer, call, text);
-    return answer;
+    if (sandbox_target && d.verdict == Verdict::Allow) {
+      if (std::optional<nlohmann::json> tool_input = shellToolInput(text)) {
+        return confined(d, call, std::move(*tool_input));
+      }
+    }
+    return front::renderDecision(d, call.tool, format, style);
   }
 
-  // --sandbox: an allowed shell call (Claude Code's Bash, Gemini CLI's
-  // run_shell_command) runs its command under `toolguard sandbox`, through
-  // the agent's own way of changing a tool's input. The rest of the input
-  // is kept as the agent sent it.
-  void confine(nlohmann::json& answer, const ToolCall& call, const std::string& hook_input) const {
+  // The tool input of a shell call (Claude Code's Bash, Gemini CLI's
+  // run_shell_command) whose command is a string, or nullopt.
+  std::optional<nlohmann::json> shellToolInput(const std::string& hook_input) const {
     const nlohmann::json input = nlohmann::json::parse(hook_input, nullptr, false);
-    if (!input.is_object()) return;
-    const std::string tool = input.value("tool_name", "");
+    if (!input.is_object()) return std::nullopt;
     const bool claude = input_format() == front::CallFormat::Claude;
-    if (tool != (claude ? "Bash" : "run_shell_command")) return;
+    if (input.value("tool_name", "") != (claude ? "Bash" : "run_shell_command")) {
+      return std::nullopt;
+    }
     auto tool_input = input.find("tool_input");
-    if (tool_input == input.end() || !tool_input->is_object()) return;
+    if (tool_input == input.end() || !tool_input->is_object()) return std::nullopt;
     auto command = tool_input->find("command");
-    if (command == tool_input->end() || !command->is_string()) return;
-    nlohmann::json rewritten = *tool_input;
-    rewritten["command"] = sandboxedShellCommand(runningBinary(), sandbox_workspaces(call),
-                                                 sandbox_policy, command->get<std::string>());
-    if (claude) {
+    if (command == tool_input->end() || !command->is_string()) return std::nullopt;
+    return *tool_input;
+  }
+
+  // --sandbox: an allowed shell call runs its command under `toolguard
+  // sandbox`, through the agent's own way of changing a tool's input (the
+  // rest of the input is kept as the agent sent it). Where this kernel
+  // cannot hold what the policy's sandbox asks for and the policy says to
+  // ask (sandbox.when_unavailable), the answer is an ask instead: the call
+  // is never silently run with less. The audit keeps the policy's decision.
+  nlohmann::json confined(const Decision& d, const ToolCall& call,
+                          nlohmann::json tool_input) const {
+    const front::CallFormat format = input.format;
+    const SandboxTarget target = sandbox_target(call);
+    const std::string shortfall = sandboxShortfall(target.settings, sandbox_kernel);
+    Decision shown = d;
+    if (!shortfall.empty() && target.settings.when_unavailable == SandboxFallback::Ask) {
+      shown.verdict = Verdict::Ask;
+      shown.reason = "the sandbox cannot hold " + shortfall +
+                     " on this kernel, and the policy asks a person then "
+                     "(sandbox.when_unavailable); the policy allowed it: " +
+                     d.reason;
+      return front::renderDecision(shown, call.tool, format, style);
+    }
+    if (!shortfall.empty()) shown.reason += " (run in the sandbox without: " + shortfall + ")";
+    nlohmann::json answer = front::renderDecision(shown, call.tool, format, style);
+    nlohmann::json rewritten = tool_input;
+    rewritten["command"] = sandboxedShellCommand(runningBinary(), target.workspaces, sandbox_policy,
+                                                 tool_input["command"].get<std::string>());
+    if (format == front::CallFormat::Claude) {
       answer["hookSpecificOutput"]["updatedInput"] = std::move(rewritten);
     } else {
       answer["hookSpecificOutput"] = {{"hookEventName", "BeforeTool"},
                                       {"tool_input", std::move(rewritten)}};
     }
+    return answer;
   }
 
   front::CallFormat input_format() const { return input.format; }
@@ -227,7 +262,12 @@ int runCheck(const CheckOptions& given) {
   answerer.style = hookStyleOf(o);
   if (o.sandbox) {
     answerer.sandbox_policy = o.policy;
-    answerer.sandbox_workspaces = [&engines](const ToolCall& call) {
+    answerer.sandbox_kernel = probeSandboxKernel();
+    if (!o.sandbox_kernel_limit.empty()) {
+      answerer.sandbox_kernel = limitSandboxKernel(
+          answerer.sandbox_kernel, *parseSandboxKernelLimit(o.sandbox_kernel_limit));
+    }
+    answerer.sandbox_target = [&engines](const ToolCall& call) {
       // The project the call is made in (its root, as the policy found it),
       // the call's own workspaces and Claude Code's project directory; the
       // cwd when there is none.
@@ -245,7 +285,13 @@ int runCheck(const CheckOptions& given) {
       for (const std::string& root : call.context.workspace_roots) add(root);
       if (const char* project = std::getenv("CLAUDE_PROJECT_DIR")) add(project);
       if (roots.empty()) add(call.context.cwd);
-      return roots;
+      SandboxSettings settings;
+      try {
+        settings = sandboxSettingsOf(engines.forCwd(call.context.cwd).engine.policy());
+      } catch (const std::exception&) {
+        settings = defaultSandboxSettings();  // the call was allowed, so the policy loaded
+      }
+      return CheckAnswerer::SandboxTarget{std::move(roots), std::move(settings)};
     };
   }
   if (o.batch) {

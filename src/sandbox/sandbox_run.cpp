@@ -233,6 +233,25 @@ Expected<SandboxKernel> parseSandboxKernelLimit(const std::string& text) {
   return limit;
 }
 
+std::string sandboxShortfall(const SandboxSettings& settings, const SandboxKernel& kernel) {
+  std::vector<std::string> missing;
+  if (kernel.landlock_abi <= 0) {
+    missing.emplace_back("writes outside the workspaces and ptrace (no Landlock)");
+  }
+  if (!kernel.user_namespaces && (!settings.read_only.empty() || !settings.deny_read.empty())) {
+    missing.emplace_back("guarded places and secrets (no unprivileged user namespaces)");
+  }
+  if (settings.network == SandboxNetwork::None && !kernel.seccomp && !kernel.user_namespaces) {
+    missing.emplace_back("the network (neither seccomp nor user namespaces)");
+  }
+  if (kernel.landlock_abi < 6) {
+    missing.emplace_back("signals and abstract Unix sockets to processes outside (Landlock ABI 6)");
+  }
+  std::string text;
+  for (const std::string& part : missing) text += (text.empty() ? "" : "; ") + part;
+  return text;
+}
+
 bool SandboxReport::complete() const {
   for (const SandboxPart& part : parts) {
     if (!part.held) return false;

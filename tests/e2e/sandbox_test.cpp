@@ -362,6 +362,41 @@ TEST_F(Sandbox, TheInstalledHooksRunAllowedShellCallsInTheSandbox) {
   EXPECT_NE(tighten.err.find("needs --mode decide"), std::string::npos) << tighten;
 }
 
+// On a kernel that cannot hold the policy's sandbox, an allowed shell call
+// is not silently run with less: the hook answers ask (the default), or,
+// where the policy says unconfined, the rewrite with what is not held named.
+TEST_F(Sandbox, AHookOnAWeakerKernelAsksOrSaysWhatIsNotHeld) {
+  const nlohmann::json input = {{"session_id", "s"},
+                                {"cwd", workspace().string()},
+                                {"hook_event_name", "PreToolUse"},
+                                {"tool_name", "Bash"},
+                                {"tool_input", {{"command", "make -s"}}}};
+  auto answer = [&] {
+    RunResult r = run({"check", "--format", "claude", "--mode", "decide", "--sandbox",
+                       "--sandbox-kernel-limit", "userns=no"},
+                      input.dump(), workspace().string());
+    EXPECT_EQ(r.exit_code, 0) << r;
+    return nlohmann::json::parse(r.out)["hookSpecificOutput"];
+  };
+  const nlohmann::json asked = answer();
+  EXPECT_EQ(asked["permissionDecision"], "ask") << asked;
+  EXPECT_NE(asked["permissionDecisionReason"].get<std::string>().find("sandbox cannot hold"),
+            std::string::npos)
+      << asked;
+  EXPECT_FALSE(asked.contains("updatedInput")) << asked;
+  dir.write("user/sandbox.yaml", "sandbox:\n  when_unavailable: unconfined\n");
+  const nlohmann::json partial = answer();
+  EXPECT_EQ(partial["permissionDecision"], "allow") << partial;
+  EXPECT_NE(partial["permissionDecisionReason"].get<std::string>().find("without: guarded places"),
+            std::string::npos)
+      << partial;
+  EXPECT_TRUE(partial.contains("updatedInput")) << partial;
+  EXPECT_NE(
+      run({"check", "--format", "claude", "--sandbox-kernel-limit", "userns=no"}, input.dump())
+          .exit_code,
+      0);
+}
+
 // explain shows what a shell call would get in the sandbox, and nothing for
 // a call that runs no command.
 TEST_F(Sandbox, ExplainShowsTheConfinementOfAShellCall) {
