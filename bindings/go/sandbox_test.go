@@ -12,6 +12,10 @@ import (
 func TestRunSandboxedWritesOnlyInItsWorkspace(t *testing.T) {
 	g := newGuard(t, builtinOptions(t))
 	dir := t.TempDir()
+	if _, err := g.RunSandboxed(SandboxRequest{Command: []string{"true"}, Cwd: dir}); err != nil &&
+		strings.Contains(err.Error(), "cannot hold") {
+		t.Skip(err.Error()) // a kernel that cannot hold the default sandbox
+	}
 	workspace := filepath.Join(dir, "ws")
 	if err := os.Mkdir(workspace, 0o755); err != nil {
 		t.Fatal(err)

@@ -302,6 +302,15 @@ test('runSandboxed runs a command that writes only in its workspace', async (t) 
   const dir = tempDir(t);
   const guard = new Guard(builtinOptions(join(dir, 'home')));
   t.after(() => guard.close());
+  try {
+    guard.runSandboxed(['true'], { cwd: dir });
+  } catch (error) {
+    if (/cannot hold/.test(error.message)) {
+      t.skip(error.message);  // a kernel that cannot hold the default sandbox
+      return;
+    }
+    throw error;
+  }
   const workspace = join(dir, 'ws');
   mkdirSync(workspace);
   const outside = join(dir, 'outside.txt');
