@@ -52,7 +52,7 @@ std::string sandboxReportText(const nlohmann::json& sandbox) {
   out << "\nIn the sandbox (toolguard sandbox, or a hook installed with --sandbox yes):\n";
   out << "  writes only in: ";
   for (const auto& place : sandbox.at("workspaces")) out << place.get<std::string>() << ", ";
-  out << "a private /tmp and the writable places; network: "
+  out << "a private TMPDIR and the writable places; network: "
       << sandbox.at("network").get<std::string>() << "\n";
   if (sandbox.contains("error")) {
     out << "  cannot be set up: " << sandbox.at("error").get<std::string>() << "\n";

@@ -93,7 +93,7 @@ void addSandboxCommand(CLI::App& app, int& exit_code) {
       "sandbox",
       "Run a command where the kernel holds it: toolguard sandbox [OPTIONS] -- COMMAND "
       "[ARGS...]\nCOMMAND and everything it starts may write only in the workspaces, a private "
-      "/tmp and the tool caches the policy names; guarded places in the workspaces stay "
+      "TMPDIR and the tool caches the policy names; guarded places in the workspaces stay "
       "read-only; secrets cannot be read; no network unless the policy opens it (Landlock, "
       "seccomp, a private mount and network namespace; docs/sandbox.md). Exit: COMMAND's "
       "status, or 126 when it was not run (the sandbox could not be set up).");

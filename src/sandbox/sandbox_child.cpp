@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 
 namespace toolguard::sandbox {
@@ -102,8 +101,6 @@ const char* childStepName(ChildStep step) {
       return "bind-mounting a guarded place or a mask";
     case ChildStep::ReadOnly:
       return "making a bind mount read-only";
-    case ChildStep::PrivateTmp:
-      return "mounting the private /tmp";
     case ChildStep::Loopback:
       return "bringing up the private loopback interface";
     case ChildStep::NoNewPrivs:
@@ -142,34 +139,6 @@ void enterSandbox(const ChildPlan& plan, int report_fd) noexcept {
       const unsigned long flags = MS_BIND | MS_REMOUNT | MS_RDONLY | keptFlags(bind.target.c_str());
       if (::mount(nullptr, bind.target.c_str(), nullptr, flags, nullptr) != 0) {
         failAt(report_fd, ChildStep::ReadOnly, errno);
-      }
-    }
-    if (!plan.private_tmp.empty()) {
-      // Descriptors of the places to keep, opened in this namespace (a bind
-      // mount's source must be in it), before the private /tmp hides them.
-      int keep[kMaxTmpKeeps];
-      const size_t keeps = plan.tmp_keeps.size() < kMaxTmpKeeps ? plan.tmp_keeps.size() : 0;
-      if (keeps != plan.tmp_keeps.size()) failAt(report_fd, ChildStep::PrivateTmp, E2BIG);
-      for (size_t i = 0; i < keeps; ++i) {
-        keep[i] = ::open(plan.tmp_keeps[i].path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (keep[i] < 0) failAt(report_fd, ChildStep::PrivateTmp, errno);
-      }
-      if (::mount(plan.private_tmp.c_str(), "/tmp", nullptr, MS_BIND, nullptr) != 0) {
-        failAt(report_fd, ChildStep::PrivateTmp, errno);
-      }
-      for (size_t i = 0; i < keeps; ++i) {
-        char source[32];
-        std::snprintf(source, sizeof source, "/proc/self/fd/%d", keep[i]);
-        const char* target = plan.tmp_keeps[i].path.c_str();
-        if (::mount(source, target, nullptr, MS_BIND | MS_REC, nullptr) != 0) {
-          failAt(report_fd, ChildStep::PrivateTmp, errno);
-        }
-        if (plan.tmp_keeps[i].read_only &&
-            ::mount(nullptr, target, nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY | keptFlags(target),
-                    nullptr) != 0) {
-          failAt(report_fd, ChildStep::ReadOnly, errno);
-        }
-        ::close(keep[i]);
       }
     }
     if (plan.new_network) {

@@ -229,6 +229,23 @@ Expected<SandboxLayout> layoutSandbox(const SandboxSettings& settings,
       layout.masked_files.push_back(place);
     }
   }
+  // Other programs' sockets in /tmp, and the places where they keep them:
+  // through one, a command could drive a program outside the sandbox (a tmux
+  // or screen session, an ssh-agent, X11, a database). Hidden like secrets.
+  if (DIR* tmp = ::opendir("/tmp")) {
+    static constexpr const char* kIpcNames[] = {
+        "tmux-*",     "ssh-*",      "screen*",    ".X11-unix", ".ICE-unix", ".XIM-unix",
+        ".font-unix", ".Test-unix", ".s.PGSQL.*", "dbus-*",    "pulse-*",   "systemd-private-*"};
+    while (const dirent* entry = ::readdir(tmp)) {
+      const std::string name = entry->d_name;
+      const std::string path = "/tmp/" + name;
+      bool ipc = entry->d_type == DT_SOCK;
+      for (const char* pattern : kIpcNames) ipc = ipc || ::fnmatch(pattern, name.c_str(), 0) == 0;
+      if (!ipc || name == "." || name == "..") continue;
+      (typeOf(path) == 'd' ? layout.masked_dirs : layout.masked_files).push_back(path);
+    }
+    ::closedir(tmp);
+  }
   if (!name_globs.empty()) {
     Expected<GlobList> deny = compileGlobs(name_globs, request.home);
     if (!deny) return fail(deny.error());
@@ -245,7 +262,7 @@ Expected<SandboxLayout> layoutSandbox(const SandboxSettings& settings,
   const std::string namespace_why =
       layout.namespaces ? "a private mount namespace"
                         : "the kernel lets no unprivileged process make a user namespace";
-  addPart(layout, "writes outside the workspaces, the writable places and a private /tmp",
+  addPart(layout, "writes outside the workspaces, the writable places and a private TMPDIR",
           layout.landlock, landlock_why);
   if (!layout.masked_files.empty() || !layout.masked_dirs.empty()) {
     std::vector<std::string> secrets = layout.masked_dirs;

@@ -86,8 +86,9 @@ class SignalRelay {
   std::array<struct sigaction, 4> previous_{};
 };
 
-// The run's own directory (/tmp/toolguard-sandbox.XXXXXX): the private
-// /tmp and the masks; removed after the run.
+// The run's own directory (/tmp/toolguard-sandbox.XXXXXX): the command's
+// private temporary directory (its TMPDIR, writable) and the masks; removed
+// after the run.
 class RunDirectory {
  public:
   static Expected<RunDirectory> make() {
@@ -320,37 +321,6 @@ Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest
   for (const std::string& place : layout->masked_files) {
     plan.binds.push_back({run_dir->maskFile(), place});
   }
-  if (plan.namespaces) {
-    plan.private_tmp = run_dir->tmp();
-    // A workspace or writable place in /tmp stays where it is, bound back
-    // into the private /tmp at its own path (mounts below it come along).
-    // The home directory too (read-only unless writable), whose programs'
-    // settings the command reads.
-    std::vector<sandbox::TmpKeep> keep;
-    for (const std::string& place : layout->writable) keep.push_back({place, false});
-    if (std::error_code error; fs::is_directory(request.home, error)) {
-      keep.push_back({fs::canonical(request.home, error).string(), true});
-    }
-    for (const sandbox::TmpKeep& place : keep) {
-      if (!place.path.starts_with("/tmp/")) continue;
-      bool again = false;
-      for (const sandbox::TmpKeep& kept : plan.tmp_keeps) again = again || kept.path == place.path;
-      if (again) continue;
-      std::error_code error;
-      fs::create_directories(run_dir->tmp() + place.path.substr(4), error);
-      if (error) return fail("sandbox: cannot keep " + place.path + " in the private /tmp");
-      plan.tmp_keeps.push_back(place);
-    }
-    // A place before the places inside it, whose binds it would cover.
-    std::stable_sort(plan.tmp_keeps.begin(), plan.tmp_keeps.end(),
-                     [](const sandbox::TmpKeep& a, const sandbox::TmpKeep& b) {
-                       return a.path.size() < b.path.size();
-                     });
-    if (plan.tmp_keeps.size() > sandbox::kMaxTmpKeeps) {
-      return fail("sandbox: more than " + std::to_string(sandbox::kMaxTmpKeeps) +
-                  " writable places in /tmp");
-    }
-  }
   plan.cwd = request.cwd;
   plan.landlock = ruleset ? &*ruleset : nullptr;
   plan.seccomp = seccomp ? &*seccomp : nullptr;
@@ -362,7 +332,7 @@ Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest
     if (text.starts_with("TMPDIR=") || text.starts_with("TOOLGUARD_SANDBOX=")) continue;
     environment.emplace_back(text);
   }
-  environment.push_back("TMPDIR=" + (plan.namespaces ? std::string("/tmp") : run_dir->tmp()));
+  environment.push_back("TMPDIR=" + run_dir->tmp());
   environment.push_back("TOOLGUARD_SANDBOX=1");
   for (std::string& argument : arguments) plan.argv.push_back(argument.data());
   plan.argv.push_back(nullptr);
