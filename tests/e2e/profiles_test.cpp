@@ -271,7 +271,8 @@ TEST_F(Profiles, EachProfilesTestsCheckTheVerdictsOfItsModel) {
   // Without --builtin, or without the profile, its cases are not run.
   RunResult r = run({"test", "--builtin", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.out;
-  for (const json& c : json::parse(r.out)["cases"]) {
+  const json report = json::parse(r.out);  // kept: a loop over a temporary's member dangles
+  for (const json& c : report["cases"]) {
     EXPECT_EQ(c["source"].get<std::string>().find("developer-assistant"), std::string::npos);
   }
 }
