@@ -202,7 +202,7 @@ TEST_F(SandboxRedTeam, CodeRunByAnAllowedCommandEscapesNothing) {
     }
     for (const auto& [name, text] : carrier.files) dir.write("ws/" + name, text);
     // The premise: the guard allows the call, and rewrites it into the sandbox.
-    const nlohmann::json answer = hookAnswer(carrier.command);
+    nlohmann::json answer = hookAnswer(carrier.command);
     ASSERT_EQ(answer["hookSpecificOutput"]["permissionDecision"], "allow") << answer;
     const std::string wrapped = answer["hookSpecificOutput"]["updatedInput"]["command"];
     RunResult r =

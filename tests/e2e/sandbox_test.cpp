@@ -336,12 +336,15 @@ TEST_F(Sandbox, TheInstalledHooksRunAllowedShellCallsInTheSandbox) {
       EXPECT_EQ(r.exit_code, 0) << r;
       return nlohmann::json::parse(r.out);
     };
+    // value(), not operator[], on what may lack a key: a const json's
+    // operator[] asserts (the sanitizer build keeps assertions).
     const nlohmann::json allowed = answer(command);
-    const nlohmann::json rewritten = agent.tool == "Bash"
-                                         ? allowed["hookSpecificOutput"]["updatedInput"]
-                                         : allowed["hookSpecificOutput"]["tool_input"];
+    const nlohmann::json hook_output =
+        allowed.value("hookSpecificOutput", nlohmann::json::object());
+    const nlohmann::json rewritten =
+        hook_output.value(agent.tool == "Bash" ? "updatedInput" : "tool_input", nlohmann::json());
     ASSERT_TRUE(rewritten.is_object()) << allowed;
-    const std::string wrapped = rewritten["command"];
+    const std::string wrapped = rewritten.value("command", "");
     EXPECT_NE(wrapped.find(" sandbox --workspace "), std::string::npos) << wrapped;
     // What the agent's shell then runs.
     RunResult ran = runBinary("/bin/bash", {"-c", wrapped}, "", env(), ws);
@@ -353,8 +356,10 @@ TEST_F(Sandbox, TheInstalledHooksRunAllowedShellCallsInTheSandbox) {
     // Not rewritten: a call the guard asks about or denies.
     for (const char* not_allowed : {"git push origin main", "rm -rf ~"}) {
       const nlohmann::json other = answer(not_allowed);
-      EXPECT_FALSE(other["hookSpecificOutput"].contains("updatedInput")) << other;
-      EXPECT_FALSE(other["hookSpecificOutput"].contains("tool_input")) << other;
+      const nlohmann::json other_output =
+          other.value("hookSpecificOutput", nlohmann::json::object());
+      EXPECT_FALSE(other_output.contains("updatedInput")) << other;
+      EXPECT_FALSE(other_output.contains("tool_input")) << other;
     }
   }
   // Claude Code's tighten mode cannot rewrite: install says so and changes nothing.
@@ -379,14 +384,14 @@ TEST_F(Sandbox, AHookOnAWeakerKernelAsksOrSaysWhatIsNotHeld) {
     EXPECT_EQ(r.exit_code, 0) << r;
     return nlohmann::json::parse(r.out)["hookSpecificOutput"];
   };
-  const nlohmann::json asked = answer();
+  nlohmann::json asked = answer();
   EXPECT_EQ(asked["permissionDecision"], "ask") << asked;
   EXPECT_NE(asked["permissionDecisionReason"].get<std::string>().find("sandbox cannot hold"),
             std::string::npos)
       << asked;
   EXPECT_FALSE(asked.contains("updatedInput")) << asked;
   dir.write("user/sandbox.yaml", "sandbox:\n  when_unavailable: unconfined\n");
-  const nlohmann::json partial = answer();
+  nlohmann::json partial = answer();
   EXPECT_EQ(partial["permissionDecision"], "allow") << partial;
   EXPECT_NE(partial["permissionDecisionReason"].get<std::string>().find("without: guarded places"),
             std::string::npos)
@@ -409,7 +414,7 @@ TEST_F(Sandbox, ExplainShowsTheConfinementOfAShellCall) {
   EXPECT_NE(text.out.find("In the sandbox"), std::string::npos) << text;
   EXPECT_NE(text.out.find("held:     writes outside the workspaces"), std::string::npos) << text;
   RunResult json = run({"explain", "--json"}, call.dump(), workspace().string());
-  const nlohmann::json report = nlohmann::json::parse(json.out);
+  nlohmann::json report = nlohmann::json::parse(json.out);
   EXPECT_EQ(report["sandbox"]["network"], "none") << report["sandbox"];
   EXPECT_EQ(report["sandbox"]["workspaces"][0], workspace().string()) << report["sandbox"];
   bool secrets = false;
