@@ -35,7 +35,8 @@ void PolicyFileParser::parseSandbox(const DocNode& node, PolicyDocument& doc) {
           "network, when_unavailable");
     return;
   }
-  for (const auto& [key, value] : entries(node)) {
+  for (const auto& [key, entry_value] : entries(node)) {
+    const DocNode& value = entry_value;  // a lambda may not capture a structured binding (C++17)
     const std::string k = key.Scalar();
     auto places = [&](std::vector<std::string>& into) {
       into = strings(value, "sandbox." + k);

@@ -26,20 +26,27 @@ std::string seccompError(const char* what, int result) {
   return std::string(what) + ": " + std::strerror(-result);
 }
 
+// One comparison of the first argument (written out: libseccomp's SCMP_A0
+// macro is a C compound literal, which C++ compilers warn about).
+scmp_arg_cmp firstArgument(scmp_compare op, scmp_datum_t value) {
+  scmp_arg_cmp compare{};
+  compare.arg = 0;
+  compare.op = op;
+  compare.datum_a = value;
+  return compare;
+}
+
 // Refuses socket(domain, ...) for every domain but Unix and netlink: the
 // families are a closed list, so a family nobody thought of is refused too.
 int refuseNetworkSockets(scmp_filter_ctx ctx) {
   const uint32_t refuse = SCMP_ACT_ERRNO(EACCES);
   for (int domain = 0; domain < AF_MAX; ++domain) {
     if (domain == AF_UNIX || domain == AF_NETLINK) continue;
-    if (int r = seccomp_rule_add(ctx, refuse, SCMP_SYS(socket), 1,
-                                 SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(domain)));
-        r < 0) {
-      return r;
-    }
+    const scmp_arg_cmp same = firstArgument(SCMP_CMP_EQ, static_cast<scmp_datum_t>(domain));
+    if (int r = seccomp_rule_add_array(ctx, refuse, SCMP_SYS(socket), 1, &same); r < 0) return r;
   }
-  return seccomp_rule_add(ctx, refuse, SCMP_SYS(socket), 1,
-                          SCMP_A0(SCMP_CMP_GE, static_cast<scmp_datum_t>(AF_MAX)));
+  const scmp_arg_cmp above = firstArgument(SCMP_CMP_GE, static_cast<scmp_datum_t>(AF_MAX));
+  return seccomp_rule_add_array(ctx, refuse, SCMP_SYS(socket), 1, &above);
 }
 
 }  // namespace
