@@ -128,6 +128,7 @@ toolguard_layer(core SOURCES
   src/core/tool_name.cpp
   src/core/unicode_text.cpp
   src/core/value_matcher.cpp
+  src/core/web_url.cpp
   src/core/wildcard.cpp
 )
 # paths: path resolution, containment, path globs, probes and the path matcher

@@ -12,6 +12,12 @@
 
 namespace toolguard {
 
+/// Where a URL must lead for ValueMatcher::web_url to hold.
+enum class WebUrlKind {
+  Public,    ///< http(s) to a public DNS name: no IP literal, private or reserved name, user info
+  Loopback,  ///< http(s) to localhost, 127.0.0.1, [::1] or 0.0.0.0, at most a numeric port
+};
+
 /// A test on one value (an argument, the command, a path, a context field).
 /// Every condition that is set must hold. Lists match when any element does.
 struct ValueMatcher {
@@ -19,6 +25,7 @@ struct ValueMatcher {
   std::vector<nlohmann::json> one_of;    ///< equal to any of these
   std::vector<std::string> glob;         ///< any of these; `*` any run, `?` one character
   std::vector<std::string> regex;        ///< any of these RE2 patterns, matching the whole value
+  std::optional<WebUrlKind> web_url;     ///< a string that is an http(s) URL leading there
   SourceLocation where;
 
   static ValueMatcher Equals(nlohmann::json value);

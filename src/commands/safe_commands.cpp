@@ -11,6 +11,7 @@
 #include "command_accesses.hpp"
 #include "command_args.hpp"
 #include "command_paths.hpp"
+#include "core/web_url.hpp"
 #include "inherited_environment.hpp"
 #include "option_table.hpp"
 #include "shell_parse/name_lists.hpp"
@@ -37,13 +38,7 @@ bool hasOption(Words words, std::initializer_list<std::string_view> options) {
 }  // namespace
 
 bool isLocalUrl(const ShellWord& u) {
-  if (u.dynamic) return false;
-  std::string_view t = u.text;
-  for (std::string_view scheme : {"http://", "https://"}) {
-    if (t.starts_with(scheme)) t.remove_prefix(scheme.size());
-  }
-  const size_t end = t.find_first_of(":/?#");
-  return oneOf(t.substr(0, end), {"localhost", "127.0.0.1", "[::1]", "0.0.0.0"});
+  return !u.dynamic && classifyWebUrl(u.text, true) == WebUrlHost::Loopback;
 }
 
 // A file operation whose every path is a file in the workspace (not the

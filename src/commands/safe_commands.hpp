@@ -28,7 +28,9 @@ std::optional<std::string> printsSecretVariable(const SimpleCommand& command);
 /// workspace (not the workspace itself, nor all of it at once).
 bool workspaceFileOperation(const CommandScene& scene);
 
-/// True for a URL of the developer's own machine (localhost, 127.0.0.1, [::1]).
+/// True for an http(s) URL (or a bare `host/path`) of the developer's own machine:
+/// localhost, 127.0.0.1, [::1] or 0.0.0.0 with at most a numeric port, nothing
+/// else in the authority (see core/web_url.hpp).
 bool isLocalUrl(const ShellWord& url);
 
 /// True for `source DIR/bin/activate` of a virtual environment inside the workspace.

@@ -5,6 +5,7 @@
 
 #include "glob.hpp"
 #include "toolguard/policy_error.hpp"
+#include "web_url.hpp"
 
 namespace toolguard::detail {
 
@@ -46,12 +47,13 @@ std::string same(const std::string& s) {
 }  // namespace
 
 CompiledValueMatcher::CompiledValueMatcher(const ValueMatcher& spec)
-    : equals_(spec.equals), one_of_(spec.one_of) {
+    : equals_(spec.equals), one_of_(spec.one_of), web_url_(spec.web_url) {
   glob_ = lazyTranslated(spec.glob, spec.where, "glob", glob_text_,
                          [](const std::string& g) { return textGlobToRegex(g); });
   regex_ = compileTranslated(spec.regex, spec.where, "regex", regex_text_, same);
-  if (!equals_ && one_of_.empty() && !glob_ && !regex_) {
-    throw PolicyError(spec.where, "matcher needs at least one of equals, one_of, glob, regex");
+  if (!equals_ && one_of_.empty() && !glob_ && !regex_ && !web_url_) {
+    throw PolicyError(spec.where,
+                      "matcher needs at least one of equals, one_of, glob, regex, web_url");
   }
 }
 
@@ -66,7 +68,13 @@ bool CompiledValueMatcher::matchesText(std::string_view text) const {
   }
   if (glob_ && !fullMatch(text, glob_)) return false;
   if (regex_ && !RE2::FullMatch(text, *regex_)) return false;
-  return true;
+  return !web_url_ || leadsTo(text);
+}
+
+bool CompiledValueMatcher::leadsTo(std::string_view text) const {
+  const WebUrlHost host = classifyWebUrl(text, false);
+  return *web_url_ == WebUrlKind::Public ? host == WebUrlHost::Public
+                                         : host == WebUrlHost::Loopback;
 }
 
 bool CompiledValueMatcher::matchesScalar(const nlohmann::json& value) const {
@@ -74,8 +82,11 @@ bool CompiledValueMatcher::matchesScalar(const nlohmann::json& value) const {
   if (!one_of_.empty() && std::find(one_of_.begin(), one_of_.end(), value) == one_of_.end()) {
     return false;
   }
-  if (!glob_ && !regex_) return true;
+  if (!glob_ && !regex_ && !web_url_) return true;
   if (value.is_object() || value.is_array()) return false;
+  if (web_url_ && !(value.is_string() && leadsTo(value.get_ref<const std::string&>()))) {
+    return false;
+  }
   const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
   if (glob_ && !fullMatch(text, glob_)) return false;
   if (regex_ && !RE2::FullMatch(text, *regex_)) return false;
@@ -83,7 +94,9 @@ bool CompiledValueMatcher::matchesScalar(const nlohmann::json& value) const {
 }
 
 bool CompiledValueMatcher::matches(const nlohmann::json& value) const {
-  if (equals_ && *equals_ == value && one_of_.empty() && !glob_ && !regex_) return true;
+  if (equals_ && *equals_ == value && one_of_.empty() && !glob_ && !regex_ && !web_url_) {
+    return true;
+  }
   if (value.is_array()) {
     for (const auto& element : value) {
       if (matchesScalar(element)) return true;
@@ -94,7 +107,9 @@ bool CompiledValueMatcher::matches(const nlohmann::json& value) const {
 }
 
 bool CompiledValueMatcher::matchesEvery(const nlohmann::json& value) const {
-  if (equals_ && *equals_ == value && one_of_.empty() && !glob_ && !regex_) return true;
+  if (equals_ && *equals_ == value && one_of_.empty() && !glob_ && !regex_ && !web_url_) {
+    return true;
+  }
   if (value.is_array()) {
     return !value.empty() && std::all_of(value.begin(), value.end(), [this](const auto& element) {
       return matchesScalar(element);
@@ -113,6 +128,9 @@ std::string CompiledValueMatcher::describe() const {
   if (!one_of_.empty()) add("one of " + nlohmann::json(one_of_).dump());
   if (glob_) add("glob \"" + glob_text_ + "\"");
   if (regex_) add("regex \"" + regex_text_ + "\"");
+  if (web_url_) {
+    add(*web_url_ == WebUrlKind::Public ? "a URL to a public name" : "a URL to this machine");
+  }
   return out;
 }
 

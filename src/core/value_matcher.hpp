@@ -38,8 +38,10 @@ class CompiledValueMatcher {
 
  private:
   bool matchesScalar(const nlohmann::json& value) const;
+  bool leadsTo(std::string_view text) const;  ///< the URL leads where web_url_ says
   std::optional<nlohmann::json> equals_;
   std::vector<nlohmann::json> one_of_;
+  std::optional<WebUrlKind> web_url_;
   std::string glob_text_;
   std::string regex_text_;
   std::unique_ptr<LazyRegex> glob_;  ///< compiled the first time a value meets it

@@ -59,6 +59,10 @@ void writeValueMatcher(YAML::Emitter& out, const ValueMatcher& m) {
     out << YAML::Key << "regex" << YAML::Value;
     writeStrings(out, m.regex);
   }
+  if (m.web_url) {
+    out << YAML::Key << "web_url" << YAML::Value
+        << (*m.web_url == WebUrlKind::Public ? "public" : "loopback");
+  }
   out << YAML::EndMap;
 }
 

@@ -29,13 +29,22 @@ ValueMatcher PolicyFileParser::valueMatcher(const DocNode& node, const std::stri
       m.glob = strings(v, what + ".glob");
     } else if (key == "regex") {
       m.regex = strings(v, what + ".regex");
+    } else if (key == "web_url") {
+      const std::string kind = v.IsScalar() ? v.Scalar() : "";
+      if (kind == "public") {
+        m.web_url = WebUrlKind::Public;
+      } else if (kind == "loopback") {
+        m.web_url = WebUrlKind::Loopback;
+      } else {
+        error(v, what + ".web_url: expected public or loopback");
+      }
     } else {
-      error(k,
-            unknownNameMessage(what + ": unknown matcher", key, "", "equals, one_of, glob, regex"));
+      error(k, unknownNameMessage(what + ": unknown matcher", key, "",
+                                  "equals, one_of, glob, regex, web_url"));
     }
   }
-  if (!m.equals && m.one_of.empty() && m.glob.empty() && m.regex.empty()) {
-    error(node, what + ": expected equals, one_of, glob or regex");
+  if (!m.equals && m.one_of.empty() && m.glob.empty() && m.regex.empty() && !m.web_url) {
+    error(node, what + ": expected equals, one_of, glob, regex or web_url");
   }
   return m;
 }

@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "support/run_binary.hpp"
 #include "support/temp_dir.hpp"
@@ -54,6 +57,26 @@ class Cli : public ::testing::Test {
     RunResult r = run(args, call.dump());
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return nlohmann::json::parse(r.out);
+  }
+
+  /// `toolguard check --batch` of many toolguard-format calls in one
+  /// process; the parsed decisions, in order.
+  std::vector<nlohmann::json> checkBatch(const std::vector<nlohmann::json>& calls,
+                                         std::vector<std::string> extra = {}) const {
+    std::vector<std::string> args = {"check", "--batch"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::string input;
+    for (const nlohmann::json& call : calls) input += call.dump() + "\n";
+    RunResult r = run(args, input);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::vector<nlohmann::json> decisions;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+      decisions.push_back(nlohmann::json::parse(line));
+    }
+    EXPECT_EQ(decisions.size(), calls.size()) << r.err;
+    decisions.resize(calls.size());
+    return decisions;
   }
 
   static std::string data(const std::string& relative) {

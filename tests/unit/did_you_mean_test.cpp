@@ -57,6 +57,10 @@ TEST(DidYouMean, PolicyFilesSuggestKeysVerdictsAndKinds) {
            {"tools:\n  x: {kidn: shell}\n", "unknown key 'kidn' in a tool (did you mean 'kind'?)"},
            {"rules:\n  - {id: a, shell: {comand: ls}, verdict: deny}\n",
             "shell: unknown matcher 'comand' (did you mean 'command'?)"},
+           {"rules:\n  - {id: a, args: {url: {web_url: private}}, verdict: allow}\n",
+            "p.yaml:2:35: args.url.web_url: expected public or loopback"},
+           {"rules:\n  - {id: a, args: {url: {web_ur: public}}, verdict: allow}\n",
+            "unknown matcher 'web_ur' (did you mean 'web_url'?)"},
            {"defualt: deny\n", "unknown key 'defualt' (did you mean 'default'?)"}}) {
     EXPECT_NE(loadError(text).find(message), std::string::npos) << loadError(text);
   }
