@@ -193,6 +193,8 @@ toolguard_layer(audit USES core json SOURCES
 # sandbox: Landlock, seccomp and namespaces around a command (toolguard sandbox)
 toolguard_layer(sandbox USES core SOURCES
   src/sandbox/landlock.cpp
+  src/sandbox/network_proxy.cpp
+  src/sandbox/proxy_hosts.cpp
   src/sandbox/sandbox_child.cpp
   src/sandbox/sandbox_layout.cpp
   src/sandbox/sandbox_run.cpp
@@ -299,7 +301,7 @@ toolguard_layer(approval USES commands core http json shell_unwrap SOURCES
   src/approval/terminal_safe.cpp
 )
 # policy: policy files: parsing, layering, linting, examples, profiles
-toolguard_layer(policy USES commands core SOURCES
+toolguard_layer(policy USES commands core sandbox SOURCES
   src/policy/bounded_file.cpp
   src/policy/did_you_mean.cpp
   src/policy/guard_plugins.cpp

@@ -5,6 +5,7 @@
 // one, and no new privileges. What the sandbox allows comes from the
 // policy's `sandbox:` section (docs/sandbox.md).
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,8 +16,9 @@ namespace toolguard {
 
 /// What a sandboxed command may reach over the network.
 enum class SandboxNetwork {
-  None,  ///< nothing: no TCP or UDP socket, no connection out of the sandbox
-  Open,  ///< the network is not confined
+  None,   ///< nothing: no TCP or UDP socket, no connection out of the sandbox
+  Proxy,  ///< only HTTP and HTTPS through toolguard's proxy, to the hosts the policy names
+  Open,   ///< the network is not confined
 };
 
 /// What happens when the kernel cannot hold part of the confinement the
@@ -44,10 +46,16 @@ struct SandboxSettings {
   /// (`.env.example`).
   std::vector<std::string> deny_read_except;
   SandboxNetwork network = SandboxNetwork::None;
+  /// With network Proxy, the hosts the proxy lets through: `example.com`
+  /// (ports 80 and 443), `*.example.com` (names below it), `host:PORT`, or
+  /// an address written out with its port (`127.0.0.1:8080`, `[::1]:3000`,
+  /// `localhost:5432`). A name must resolve to public addresses only; only
+  /// an entry that names an address (or localhost) reaches a private one.
+  std::vector<std::string> hosts;
   SandboxFallback when_unavailable = SandboxFallback::Ask;
 };
 
-/// The built-in `sandbox:` defaults (policies/default.yaml holds the same).
+/// The built-in `sandbox:` defaults (docs/sandbox.md lists them).
 SandboxSettings defaultSandboxSettings();
 
 /// What this kernel offers an unprivileged process.
@@ -65,6 +73,16 @@ SandboxKernel probeSandboxKernel();
 /// which must not look through the workspace on every call.
 std::string sandboxShortfall(const SandboxSettings& settings, const SandboxKernel& kernel);
 
+/// One request a sandboxed command made through the proxy, and what the
+/// proxy did with it.
+struct SandboxConnection {
+  std::string method;  ///< CONNECT, GET, ...
+  std::string host;    ///< as the request named it (lower case)
+  int port = 0;
+  bool allowed = false;
+  std::string reason;  ///< the hosts entry that let it through, or why it was refused
+};
+
 /// Where a command runs and what it is.
 struct SandboxRequest {
   std::vector<std::string> workspaces;  ///< absolute; writable
@@ -74,6 +92,11 @@ struct SandboxRequest {
   /// Use at most these of the kernel's features (to see and test what an
   /// older kernel gives); never more than the kernel has.
   std::optional<SandboxKernel> kernel_limit;
+  /// Told of every request through the proxy (network Proxy), from the
+  /// proxy's threads while the command runs: the audit. It returns false
+  /// when it could not record the request, and the proxy then refuses it
+  /// (nothing goes out unrecorded).
+  std::function<bool(const SandboxConnection&)> on_connection;
 };
 
 /// `kernel` with nothing above `limit` (the lower ABI, each feature only

@@ -1,11 +1,17 @@
 // `toolguard sandbox [--workspace DIR]... -- COMMAND...`: runs COMMAND where
 // the kernel holds it, as the policy's `sandbox:` section says
 // (docs/sandbox.md).
+#include <chrono>
 #include <iostream>
+#include <memory>
+#include <mutex>
 
 #include "cli/commands.hpp"
 #include "cli/option_flags.hpp"
+#include "core/random_bytes.hpp"
 #include "front/policy_options.hpp"
+#include "toolguard/approval_store.hpp"
+#include "toolguard/audit_log.hpp"
 #include "toolguard/paths.hpp"
 #include "toolguard/policy_error.hpp"
 #include "toolguard/sandbox.hpp"
@@ -35,11 +41,55 @@ void printReport(const SandboxReport& report, std::ostream& out) {
   }
 }
 
+// Records each request through the sandbox's proxy in the audit log (tool
+// "sandbox-network", arguments method, host and port, verdict allow or
+// deny). The log is opened at the first request; a request that cannot be
+// recorded is refused (the failure is said once on stderr).
+std::function<bool(const SandboxConnection&)> proxyAuditor() {
+  struct State {
+    std::mutex mutex;
+    std::unique_ptr<AuditLog> log;
+    bool failed = false;
+  };
+  auto state = std::make_shared<State>();
+  return [state](const SandboxConnection& connection) {
+    ToolCall call;
+    call.tool = "sandbox-network";
+    call.args = {
+        {"method", connection.method}, {"host", connection.host}, {"port", connection.port}};
+    Decision decision;
+    decision.verdict = decision.policy_verdict =
+        connection.allowed ? Verdict::Allow : Verdict::Deny;
+    decision.reason = connection.reason;
+    decision.rule_id = "sandbox.hosts";
+    decision.basis = DecisionBasis::Rule;
+    decision.id = detail::randomHex(16);
+    std::lock_guard lock(state->mutex);
+    if (state->failed) return false;
+    try {
+      if (!state->log) {
+        AuditLogOptions options;
+        options.path = toolguardHome() + "/audit.jsonl";
+        state->log = std::make_unique<AuditLog>(auditLogOptionsFromEnvironment(options));
+      }
+      state->log->write(call, decision);
+      return true;
+    } catch (const std::exception& e) {
+      state->failed = true;
+      std::cerr << "toolguard sandbox: the audit log cannot be written, the proxy refuses every "
+                   "request: "
+                << e.what() << "\n";
+      return false;
+    }
+  };
+}
+
 int runSandbox(const SandboxOptions& o) {
   const std::string cwd = front::currentDirectory();
   SandboxRequest request;
   request.home = homeDirectory();
   request.command = o.command;
+  request.on_connection = proxyAuditor();
   for (const std::string& workspace : o.workspaces) {
     request.workspaces.push_back(workspace.starts_with("/") ? workspace : cwd + "/" + workspace);
   }

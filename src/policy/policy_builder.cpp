@@ -145,7 +145,8 @@ PolicyBuilder& PolicyBuilder::sandbox(const SandboxSettings& additions) {
   for (auto [to, from] : {std::pair{&sandbox.writable, &additions.writable},
                           {&sandbox.read_only, &additions.read_only},
                           {&sandbox.deny_read, &additions.deny_read},
-                          {&sandbox.deny_read_except, &additions.deny_read_except}}) {
+                          {&sandbox.deny_read_except, &additions.deny_read_except},
+                          {&sandbox.hosts, &additions.hosts}}) {
     to->insert(to->end(), from->begin(), from->end());
   }
   sandbox.network = additions.network;

@@ -5,12 +5,14 @@
 #include <re2/re2.h>
 
 #include "policy_file_parser.hpp"
+#include "sandbox/proxy_hosts.hpp"
 
 namespace toolguard::detail {
 namespace {
 
 std::optional<SandboxNetwork> parseSandboxNetwork(std::string_view text) {
   if (text == "none") return SandboxNetwork::None;
+  if (text == "proxy") return SandboxNetwork::Proxy;
   if (text == "open") return SandboxNetwork::Open;
   return std::nullopt;
 }
@@ -32,7 +34,7 @@ void PolicyFileParser::parseSandbox(const DocNode& node, PolicyDocument& doc) {
   if (!node.IsMap()) {
     error(node,
           "sandbox: expected a mapping with writable, read_only, deny_read, deny_read_except, "
-          "network, when_unavailable");
+          "network, hosts, when_unavailable");
     return;
   }
   for (const auto& [key, entry_value] : entries(node)) {
@@ -71,14 +73,21 @@ void PolicyFileParser::parseSandbox(const DocNode& node, PolicyDocument& doc) {
       }
     } else if (k == "network") {
       doc.sandbox_network =
-          named<SandboxNetwork>(value, "sandbox.network", parseSandboxNetwork, "none, open");
+          named<SandboxNetwork>(value, "sandbox.network", parseSandboxNetwork, "none, proxy, open");
+    } else if (k == "hosts") {
+      doc.sandbox.hosts = strings(value, "sandbox.hosts");
+      for (const std::string& host : doc.sandbox.hosts) {
+        if (Expected<sandbox::HostPattern> pattern = sandbox::parseHostPattern(host); !pattern) {
+          error(value, "sandbox.hosts: " + pattern.error());
+        }
+      }
     } else if (k == "when_unavailable") {
       doc.sandbox_fallback = named<SandboxFallback>(value, "sandbox.when_unavailable",
                                                     parseSandboxFallback, "ask, unconfined");
     } else {
       error(key, unknownNameMessage("sandbox: unknown key", k, "",
                                     "writable, read_only, deny_read, deny_read_except, "
-                                    "network, when_unavailable"));
+                                    "network, hosts, when_unavailable"));
     }
   }
 }
@@ -99,6 +108,13 @@ void mergeSandbox(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, 
       refuse("sandbox.writable");
     }
   }
+  if (!doc.sandbox.hosts.empty()) {
+    if (may_loosen) {
+      append(sandbox.hosts, doc.sandbox.hosts);
+    } else {
+      refuse("sandbox.hosts");
+    }
+  }
   if (!doc.sandbox.deny_read_except.empty()) {
     if (may_loosen) {
       append(sandbox.deny_read_except, doc.sandbox.deny_read_except);
@@ -112,7 +128,8 @@ void mergeSandbox(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, 
       sandbox.network = *doc.sandbox_network;
       set = true;
     } else {
-      refuse("sandbox.network open");
+      refuse(std::string("sandbox.network ") +
+             (*doc.sandbox_network == SandboxNetwork::Open ? "open" : "proxy"));
     }
   }
   if (doc.sandbox_fallback) {
@@ -137,6 +154,7 @@ SandboxSettings sandboxSettingsOf(const Policy& policy) {
   detail::append(settings.deny_read, policy.sandbox.deny_read);
   detail::append(settings.deny_read_except, policy.sandbox.deny_read_except);
   settings.network = policy.sandbox.network;
+  detail::append(settings.hosts, policy.sandbox.hosts);
   settings.when_unavailable = policy.sandbox.when_unavailable;
   return settings;
 }

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <net/if.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -69,6 +70,34 @@ int bringLoopbackUp() noexcept {
   return error;
 }
 
+// Makes the proxy's listening socket inside the private network namespace
+// and hands it to the parent over `channel` (SCM_RIGHTS); returns 0 or the
+// errno.
+int handOverProxyListener(int channel, int port) noexcept {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return errno;
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  int error = 0;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      ::listen(fd, 128) != 0) {
+    error = errno;
+  } else {
+    FdMessage message;
+    cmsghdr* header = CMSG_FIRSTHDR(&message.header);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(header), &fd, sizeof fd);
+    if (::sendmsg(channel, &message.header, MSG_NOSIGNAL) != 1) error = errno;
+  }
+  ::close(fd);
+  ::close(channel);
+  return error;
+}
+
 // Empties the bounding, ambient and process capability sets, so that not
 // even a root-owned process keeps (or regains at exec) a capability.
 int dropCapabilities() noexcept {
@@ -103,6 +132,8 @@ const char* childStepName(ChildStep step) {
       return "making a bind mount read-only";
     case ChildStep::Loopback:
       return "bringing up the private loopback interface";
+    case ChildStep::ProxyListener:
+      return "making the network proxy's socket in the private network";
     case ChildStep::NoNewPrivs:
       return "setting no_new_privs";
     case ChildStep::Capabilities:
@@ -144,6 +175,11 @@ void enterSandbox(const ChildPlan& plan, int report_fd) noexcept {
     if (plan.new_network) {
       if (int error = bringLoopbackUp(); error != 0) {
         failAt(report_fd, ChildStep::Loopback, error);
+      }
+      if (plan.proxy_channel >= 0) {
+        if (int error = handOverProxyListener(plan.proxy_channel, plan.proxy_port); error != 0) {
+          failAt(report_fd, ChildStep::ProxyListener, error);
+        }
       }
     }
   }

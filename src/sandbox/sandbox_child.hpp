@@ -5,6 +5,8 @@
 // Everything it needs is prepared by the parent, so it only makes system
 // calls (no allocation: the parent may have threads).
 
+#include <sys/socket.h>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +15,25 @@
 #include "sandbox/seccomp_filter.hpp"
 
 namespace toolguard::sandbox {
+
+/// A message of one byte with room for one file descriptor (SCM_RIGHTS):
+/// how the child hands the proxy's listening socket to the parent. Set up
+/// in place, without allocating.
+struct FdMessage {
+  char byte = 0;
+  iovec data{&byte, 1};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr header{};
+
+  FdMessage() noexcept {
+    header.msg_iov = &data;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+  }
+  FdMessage(const FdMessage&) = delete;
+  FdMessage& operator=(const FdMessage&) = delete;
+};
 
 /// One bind mount: `source` onto `target`, then made read-only.
 struct BindMount {
@@ -29,9 +50,13 @@ struct ChildPlan {
   std::vector<BindMount> binds;               ///< read-only binds, in order
   const LandlockRuleset* landlock = nullptr;  ///< enforced when set
   const SeccompProgram* seccomp = nullptr;    ///< loaded when set
-  std::string cwd;                            ///< changed to before exec ("": stays)
-  std::vector<char*> argv;                    ///< null-terminated
-  std::vector<char*> envp;                    ///< null-terminated
+  /// With new_network: a socket on which the child sends the parent a TCP
+  /// socket listening on 127.0.0.1:proxy_port of the private network (-1: none).
+  int proxy_channel = -1;
+  int proxy_port = 0;
+  std::string cwd;          ///< changed to before exec ("": stays)
+  std::vector<char*> argv;  ///< null-terminated
+  std::vector<char*> envp;  ///< null-terminated
 };
 
 /// The step the child failed at, sent to the parent with the errno.
@@ -42,6 +67,7 @@ enum class ChildStep : int {
   Bind,
   ReadOnly,
   Loopback,
+  ProxyListener,
   NoNewPrivs,
   Capabilities,
   Landlock,

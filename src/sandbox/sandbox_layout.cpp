@@ -151,11 +151,13 @@ Expected<SandboxLayout> layoutSandbox(const SandboxSettings& settings,
   layout.landlock = kernel.landlock_abi > 0;
   layout.seccomp = kernel.seccomp;
   layout.namespaces = kernel.user_namespaces;
-  // A private network namespace only where seccomp cannot refuse sockets: it
-  // adds nothing to a filter that allows no network socket at all, and
-  // making and tearing one down costs about a millisecond a run.
+  // A private network namespace for the proxy (its only way out), or where
+  // seccomp cannot refuse sockets: it adds nothing to a filter that allows
+  // no network socket at all, and making and tearing one down costs about a
+  // millisecond a run.
   layout.new_network =
-      kernel.user_namespaces && !kernel.seccomp && settings.network == SandboxNetwork::None;
+      kernel.user_namespaces && ((!kernel.seccomp && settings.network == SandboxNetwork::None) ||
+                                 settings.network == SandboxNetwork::Proxy);
   if (request.command.empty()) return fail("sandbox: no command to run");
   if (request.home.empty() || request.home[0] != '/') {
     return fail("sandbox: the home directory is not an absolute path");
@@ -292,6 +294,17 @@ Expected<SandboxLayout> layoutSandbox(const SandboxSettings& settings,
             why.empty() ? "neither a network namespace nor seccomp is available"
             : layout.new_network || layout.seccomp ? why
                                                    : why + " only: UDP is not confined");
+  }
+  if (settings.network == SandboxNetwork::Proxy) {
+    addPart(layout,
+            "network connections but HTTP and HTTPS through toolguard's proxy to " +
+                (settings.hosts.empty() ? std::string("no host") : listed(settings.hosts)),
+            layout.new_network,
+            layout.new_network
+                ? "a private network namespace whose only way out is the proxy"
+                : "no user namespaces for a private network: " +
+                      std::string(layout.seccomp ? "no network at all instead (seccomp)"
+                                                 : "the network is open"));
   }
   addPart(layout, "ptrace of processes outside the sandbox", layout.landlock, landlock_why);
   addPart(layout, "signals and abstract Unix sockets to processes outside the sandbox",

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +20,8 @@
 
 #include "core/file_descriptor.hpp"
 #include "sandbox/landlock.hpp"
+#include "sandbox/network_proxy.hpp"
+#include "sandbox/proxy_hosts.hpp"
 #include "sandbox/sandbox_child.hpp"
 #include "sandbox/sandbox_layout.hpp"
 #include "sandbox/seccomp_filter.hpp"
@@ -162,6 +165,45 @@ Expected<sandbox::LandlockRuleset> landlockRules(const SandboxLayout& layout,
   return ruleset;
 }
 
+Expected<std::vector<sandbox::HostPattern>> hostPatterns(const SandboxSettings& settings) {
+  std::vector<sandbox::HostPattern> patterns;
+  for (const std::string& entry : settings.hosts) {
+    Expected<sandbox::HostPattern> pattern = sandbox::parseHostPattern(entry);
+    if (!pattern) return fail("sandbox.hosts: " + pattern.error());
+    patterns.push_back(*pattern);
+  }
+  return patterns;
+}
+
+// The variables through which programs find a proxy: the inherited ones
+// are dropped (a sandboxed command reaches nothing else), and with the
+// proxy on they name it.
+bool proxyVariable(std::string_view entry) {
+  for (std::string_view name : {"http_proxy=", "https_proxy=", "all_proxy=", "no_proxy=",
+                                "HTTP_PROXY=", "HTTPS_PROXY=", "ALL_PROXY=", "NO_PROXY="}) {
+    if (entry.starts_with(name)) return true;
+  }
+  return false;
+}
+
+// Receives the proxy's listening socket from the child; -1 when the child
+// ended (or failed) before sending it.
+int receiveListener(int channel) {
+  sandbox::FdMessage message;
+  ssize_t got;
+  while ((got = ::recvmsg(channel, &message.header, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
+  }
+  if (got != 1) return -1;
+  const cmsghdr* header = CMSG_FIRSTHDR(&message.header);
+  if (header == nullptr || header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS ||
+      header->cmsg_len != CMSG_LEN(sizeof(int))) {
+    return -1;
+  }
+  int fd = -1;
+  std::memcpy(&fd, CMSG_DATA(header), sizeof fd);
+  return fd;
+}
+
 SandboxKernel kernelFor(const SandboxRequest& request) {
   const SandboxKernel kernel = probeSandboxKernel();
   return request.kernel_limit ? limitSandboxKernel(kernel, *request.kernel_limit) : kernel;
@@ -245,6 +287,9 @@ std::string sandboxShortfall(const SandboxSettings& settings, const SandboxKerne
   if (settings.network == SandboxNetwork::None && !kernel.seccomp && !kernel.user_namespaces) {
     missing.emplace_back("the network (neither seccomp nor user namespaces)");
   }
+  if (settings.network == SandboxNetwork::Proxy && !kernel.user_namespaces) {
+    missing.emplace_back("the network proxy (no unprivileged user namespaces)");
+  }
   if (kernel.landlock_abi < 6) {
     missing.emplace_back("signals and abstract Unix sockets to processes outside (Landlock ABI 6)");
   }
@@ -301,10 +346,16 @@ Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest
     if (!rules) return fail("sandbox: " + rules.error());
     ruleset = std::move(*rules);
   }
+  // The proxy needs the private network; without one there is no network
+  // at all rather than all of it.
+  const bool proxy = settings.network == SandboxNetwork::Proxy && layout->new_network;
+  Expected<std::vector<sandbox::HostPattern>> hosts = hostPatterns(settings);
+  if (!hosts) return fail("sandbox: " + hosts.error());
   std::optional<sandbox::SeccompProgram> seccomp;
   if (layout->seccomp) {
-    Expected<sandbox::SeccompProgram> program =
-        sandbox::buildSeccompProgram({.no_network = settings.network == SandboxNetwork::None});
+    Expected<sandbox::SeccompProgram> program = sandbox::buildSeccompProgram(
+        {.no_network = settings.network == SandboxNetwork::None ||
+                       (settings.network == SandboxNetwork::Proxy && !proxy)});
     if (!program) return fail("sandbox: " + program.error());
     seccomp = std::move(*program);
   }
@@ -321,6 +372,14 @@ Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest
   for (const std::string& place : layout->masked_files) {
     plan.binds.push_back({run_dir->maskFile(), place});
   }
+  int channel[2] = {-1, -1};
+  if (proxy && ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, channel) != 0) {
+    return fail(std::string("sandbox: socketpair: ") + std::strerror(errno));
+  }
+  detail::FileDescriptor proxy_receive(channel[0]);
+  detail::FileDescriptor proxy_send(channel[1]);
+  plan.proxy_channel = proxy_send.get();
+  plan.proxy_port = sandbox::kProxyPort;
   plan.cwd = request.cwd;
   plan.landlock = ruleset ? &*ruleset : nullptr;
   plan.seccomp = seccomp ? &*seccomp : nullptr;
@@ -329,8 +388,19 @@ Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest
   std::vector<std::string> environment;
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
     const std::string_view text = *entry;
-    if (text.starts_with("TMPDIR=") || text.starts_with("TOOLGUARD_SANDBOX=")) continue;
+    if (text.starts_with("TMPDIR=") || text.starts_with("TOOLGUARD_SANDBOX=") ||
+        proxyVariable(text)) {
+      continue;
+    }
     environment.emplace_back(text);
+  }
+  if (proxy) {
+    const std::string url =
+        std::string("http://") + sandbox::kProxyAddress + ":" + std::to_string(sandbox::kProxyPort);
+    for (const char* name :
+         {"http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"}) {
+      environment.push_back(std::string(name) + "=" + url);
+    }
   }
   environment.push_back("TMPDIR=" + run_dir->tmp());
   environment.push_back("TOOLGUARD_SANDBOX=1");
@@ -349,8 +419,16 @@ Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest
   if (child < 0) return fail(std::string("sandbox: fork: ") + std::strerror(errno));
   if (child == 0) sandbox::enterSandbox(plan, report_write.get());
   report_write.close();
+  proxy_send.close();
 
   SignalRelay relay(child);
+  std::optional<sandbox::NetworkProxy> network_proxy;
+  if (proxy) {
+    // -1: the child failed before handing the socket over; its report says why.
+    if (const int listener = receiveListener(proxy_receive.get()); listener >= 0) {
+      network_proxy.emplace(listener, std::move(*hosts), request.on_connection);
+    }
+  }
   struct {
     int step;
     int error;
@@ -362,6 +440,7 @@ Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
+  if (network_proxy) network_proxy->stop();
   if (got == static_cast<ssize_t>(sizeof child_report)) {
     const auto step = static_cast<sandbox::ChildStep>(child_report.step);
     const std::string why =

@@ -3,6 +3,7 @@
 // home with keys and a place outside, on a kernel that can hold it all.
 
 #include "e2e/cli_fixture.hpp"
+#include "support/test_listener.hpp"
 
 namespace toolguard::testing {
 
@@ -29,6 +30,15 @@ class SandboxFixture : public Cli {
   }
 
   std::filesystem::path workspace() const { return dir.path() / "ws"; }
+
+  /// `toolguard sandbox [extra] -- sh -c SCRIPT` in the workspace.
+  RunResult sandboxed(const std::string& script, std::vector<std::string> extra = {}) const {
+    std::vector<std::string> args = {"sandbox", "--workspace", workspace().string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    for (const char* word : {"--", "/bin/sh", "-c"}) args.emplace_back(word);
+    args.push_back(script);
+    return runBinary(TOOLGUARD_BINARY, args, "", env(), workspace().string());
+  }
 };
 
 }  // namespace toolguard::testing

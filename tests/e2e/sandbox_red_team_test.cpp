@@ -135,15 +135,8 @@ class SandboxRedTeam : public SandboxFixture {
 
 TEST_F(SandboxRedTeam, CodeRunByAnAllowedCommandEscapesNothing) {
   // The listener and the process outside, which nothing may reach.
-  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  ASSERT_GE(listener, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  ASSERT_EQ(::listen(listener, 16), 0);
-  socklen_t length = sizeof address;
-  ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+  const TestListener listener = TestListener::tcpOnLoopback();
+  ASSERT_GE(listener.fd(), 0);
   const pid_t outside = ::fork();
   ASSERT_GE(outside, 0);
   if (outside == 0) {
@@ -156,8 +149,8 @@ TEST_F(SandboxRedTeam, CodeRunByAnAllowedCommandEscapesNothing) {
                         (workspace() / ".env").string() + ":" +
                             (dir.path() / "home/.ssh/id_ed25519").string() + ":" +
                             (dir.path() / "home/.aws/credentials").string(),
-                        (workspace() / ".git/hooks/pre-commit").string(),
-                        std::to_string(ntohs(address.sin_port)), std::to_string(outside)};
+                        (workspace() / ".git/hooks/pre-commit").string(), listener.portText(),
+                        std::to_string(outside)};
   const std::string exports = "export T_CANARY='" + targets.canary + "' T_SECRETS='" +
                               targets.secrets + "' T_HOOK='" + targets.hook +
                               "' T_PORT=" + targets.port + " T_PID=" + targets.pid + "; ";
@@ -232,8 +225,7 @@ TEST_F(SandboxRedTeam, CodeRunByAnAllowedCommandEscapesNothing) {
     fs::remove(workspace() / "leak.txt");
     ++ran;
   }
-  EXPECT_LT(::accept(listener, nullptr, nullptr), 0) << "a payload reached the listener";
-  ::close(listener);
+  EXPECT_FALSE(listener.reached()) << "a payload reached the listener";
   ::kill(outside, SIGKILL);
   int status = 0;
   ::waitpid(outside, &status, 0);

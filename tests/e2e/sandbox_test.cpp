@@ -33,15 +33,6 @@ class Sandbox : public SandboxFixture {
   }
 
   std::string git_config;
-
-  /// `toolguard sandbox [extra] -- sh -c SCRIPT` in the workspace.
-  RunResult sandboxed(const std::string& script, std::vector<std::string> extra = {}) const {
-    std::vector<std::string> args = {"sandbox", "--workspace", workspace().string()};
-    args.insert(args.end(), extra.begin(), extra.end());
-    for (const char* word : {"--", "/bin/sh", "-c"}) args.emplace_back(word);
-    args.push_back(script);
-    return runBinary(TOOLGUARD_BINARY, args, "", env(), workspace().string());
-  }
 };
 
 // The kernel's answers, each from the sandboxed process itself.
@@ -103,16 +94,9 @@ TEST_F(Sandbox, SecretsCannotBeRead) {
 
 TEST_F(Sandbox, NoConnectionLeavesTheSandbox) {
   // A listener of the test's own, on loopback, which nothing may reach.
-  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  ASSERT_GE(listener, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  ASSERT_EQ(::listen(listener, 8), 0);
-  socklen_t length = sizeof address;
-  ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
-  const std::string port = std::to_string(ntohs(address.sin_port));
+  const TestListener listener = TestListener::tcpOnLoopback();
+  ASSERT_GE(listener.fd(), 0);
+  const std::string port = listener.portText();
   const std::string connect =
       "python3 -c 'import socket,sys\n"
       "try:\n socket.create_connection((\"127.0.0.1\", " +
@@ -135,8 +119,7 @@ TEST_F(Sandbox, NoConnectionLeavesTheSandbox) {
     EXPECT_NE(r.out.find("refused: "), std::string::npos) << r;
     EXPECT_EQ(r.out.find("connected"), std::string::npos) << r;
   }
-  EXPECT_LT(::accept(listener, nullptr, nullptr), 0);  // no one ever came
-  ::close(listener);
+  EXPECT_FALSE(listener.reached());  // no one ever came
 }
 
 TEST_F(Sandbox, ProcessesOutsideCannotBeSignalledOrTraced) {
@@ -434,14 +417,8 @@ TEST_F(Sandbox, ExplainShowsTheConfinementOfAShellCall) {
 // default) cannot be connected to from inside.
 TEST_F(Sandbox, ASocketNamedAsASecretCannotBeReached) {
   const std::string socket_path = (dir.path() / "home/daemon.sock").string();
-  const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  ASSERT_GE(listener, 0);
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  ASSERT_LT(socket_path.size(), sizeof address.sun_path);
-  std::strcpy(address.sun_path, socket_path.c_str());
-  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  ASSERT_EQ(::listen(listener, 4), 0);
+  const TestListener listener = TestListener::unixAt(socket_path);
+  ASSERT_GE(listener.fd(), 0);
 
   const std::string connect =
       "python3 -c 'import socket\n"
@@ -453,13 +430,12 @@ TEST_F(Sandbox, ASocketNamedAsASecretCannotBeReached) {
   // The premise: a socket not named is reachable (Landlock has no rule for it).
   RunResult reached = sandboxed(connect);
   EXPECT_NE(reached.out.find("connected"), std::string::npos) << reached;
-  if (const int accepted = ::accept(listener, nullptr, nullptr); accepted >= 0) ::close(accepted);
+  listener.reached();
   dir.write("user/sandbox.yaml", "sandbox:\n  deny_read: [~/daemon.sock]\n");
   RunResult r = sandboxed(connect);
   EXPECT_EQ(r.exit_code, 0) << r;
   EXPECT_NE(r.out.find("refused"), std::string::npos) << r;
-  EXPECT_LT(::accept(listener, nullptr, nullptr), 0) << "the command reached the daemon";
-  ::close(listener);
+  EXPECT_FALSE(listener.reached()) << "the command reached the daemon";
 }
 
 // A tmux server's socket in /tmp (where tmux keeps it) is hidden without any
@@ -468,13 +444,8 @@ TEST_F(Sandbox, ATmuxSocketInTmpCannotBeReached) {
   const fs::path tmux_dir = "/tmp/tmux-toolguard-test-" + std::to_string(::getpid());
   fs::create_directories(tmux_dir);
   const std::string socket_path = (tmux_dir / "default").string();
-  const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  ASSERT_GE(listener, 0);
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::strcpy(address.sun_path, socket_path.c_str());
-  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  ASSERT_EQ(::listen(listener, 4), 0);
+  const TestListener listener = TestListener::unixAt(socket_path);
+  ASSERT_GE(listener.fd(), 0);
   RunResult r = sandboxed(
       "python3 -c 'import socket\n"
       "s = socket.socket(socket.AF_UNIX)\n"
@@ -483,8 +454,7 @@ TEST_F(Sandbox, ATmuxSocketInTmpCannotBeReached) {
       "\"); print(\"connected\")\n"
       "except OSError as e:\n print(\"refused\", e.errno)'; cat /tmp/notes-elsewhere 2>/dev/null");
   EXPECT_NE(r.out.find("refused"), std::string::npos) << r;
-  EXPECT_LT(::accept(listener, nullptr, nullptr), 0) << "the command reached the tmux server";
-  ::close(listener);
+  EXPECT_FALSE(listener.reached()) << "the command reached the tmux server";
   fs::remove_all(tmux_dir);
 }
 

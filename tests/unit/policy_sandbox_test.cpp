@@ -77,10 +77,12 @@ TEST(PolicySandbox, AnUntrustedProjectOnlyTightens) {
   deny_read: [prod.cfg]
   deny_read_except: [.env]
   network: open
+  hosts: [evil.example]
   when_unavailable: unconfined
 )");
   const Policy policy = loadPolicy(l.sources());
   const SandboxSettings settings = sandboxSettingsOf(policy);
+  EXPECT_TRUE(settings.hosts.empty());
   EXPECT_FALSE(contains(settings.writable, "~"));
   EXPECT_EQ(settings.writable.size(), defaultSandboxSettings().writable.size());
   EXPECT_FALSE(contains(settings.deny_read_except, ".env"));
@@ -89,7 +91,7 @@ TEST(PolicySandbox, AnUntrustedProjectOnlyTightens) {
   EXPECT_TRUE(contains(settings.read_only, "deploy/"));
   EXPECT_TRUE(contains(settings.deny_read, "prod.cfg"));
   for (const char* refused :
-       {"sandbox.writable ignored", "sandbox.deny_read_except ignored",
+       {"sandbox.writable ignored", "sandbox.deny_read_except ignored", "sandbox.hosts ignored",
         "sandbox.network open ignored", "sandbox.when_unavailable unconfined ignored"}) {
     EXPECT_TRUE(l.hasWarning(policy, refused)) << refused;
   }
@@ -117,6 +119,10 @@ TEST(PolicySandbox, MistakesAreNamedWithTheirPlace) {
       {"sandbox:\n  deny_read: [../up]\n", "2:14: sandbox.deny_read: path glob '../up'"},
       {"sandbox: [none]\n", "1:10: sandbox: expected a mapping"},
       {"sandbox:\n  when_unavailable: maybe\n", "2:21: sandbox.when_unavailable: unknown value"},
+      {"sandbox:\n  hosts: [\"*.com\"]\n", "2:10: sandbox.hosts: '*.com': *. before a top-level"},
+      {"sandbox:\n  hosts: [\"example.com:0\"]\n", "sandbox.hosts: 'example.com:0': the port"},
+      {"sandbox:\n  hosts: [\"exa mple.com\"]\n", "'exa mple.com': expected a host name"},
+      {"sandbox:\n  hosts: [\"*.10.0.0.1\"]\n", "'*.10.0.0.1': *. goes only before a name"},
   };
   for (const auto& [text, expected] : cases) {
     SCOPED_TRACE(text);
@@ -128,6 +134,15 @@ TEST(PolicySandbox, MistakesAreNamedWithTheirPlace) {
       EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
     }
   }
+}
+
+TEST(PolicySandbox, AUserFileSendsTheNetworkThroughTheProxy) {
+  Layers l;
+  l.dir.write("user/sandbox.yaml",
+              "sandbox:\n  network: proxy\n  hosts: [registry.npmjs.org, \"*.github.com\"]\n");
+  const SandboxSettings settings = sandboxSettingsOf(loadPolicy(l.sources()));
+  EXPECT_EQ(settings.network, SandboxNetwork::Proxy);
+  EXPECT_EQ(settings.hosts, (std::vector<std::string>{"registry.npmjs.org", "*.github.com"}));
 }
 
 TEST(PolicySandbox, TheBuilderAddsToTheDefaults) {

@@ -1,0 +1,206 @@
+// The sandbox's network through toolguard's proxy (`network: proxy`), run
+// for real: a sandboxed curl reaches the hosts the policy names and nothing
+// else, not around the proxy, not by a second request on one connection,
+// not by a name that resolves to this machine; each request is audited.
+#include <netdb.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "e2e/sandbox_fixture.hpp"
+
+namespace toolguard::testing {
+namespace {
+
+using nlohmann::json;
+
+class SandboxProxy : public SandboxFixture {
+ protected:
+  SandboxProxy() : SandboxFixture("secret") {}
+
+  void allowHosts(const std::vector<std::string>& hosts, const std::string& extra = "") const {
+    std::string yaml = "sandbox:\n  network: proxy\n" + extra + "  hosts: [";
+    for (size_t i = 0; i < hosts.size(); ++i) yaml += (i ? ", \"" : "\"") + hosts[i] + "\"";
+    dir.write("user/sandbox.yaml", yaml + "]\n");
+  }
+
+  /// The audit log's records of requests through the proxy.
+  std::vector<json> proxyRecords() const {
+    std::vector<json> records;
+    std::ifstream log(dir.path() / "home/.toolguard/audit.jsonl");
+    for (std::string line; std::getline(log, line);) {
+      json record = json::parse(line, nullptr, false);
+      if (record.is_object() && record.value("tool", "") == "sandbox-network") {
+        records.push_back(record);
+      }
+    }
+    return records;
+  }
+
+  static size_t count(const std::string& text, const std::string& part) {
+    size_t n = 0;
+    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+    return n;
+  }
+};
+
+TEST_F(SandboxProxy, ACommandReachesTheListedHostsOnlyThroughTheProxy) {
+  TestHttpServer listed("from-the-listed-server");
+  TestHttpServer unlisted("from-the-unlisted-server");
+  allowHosts({"127.0.0.1:" + listed.portText()});
+  const std::string lp = listed.portText();
+  const std::string up = unlisted.portText();
+  RunResult r = sandboxed(
+      // plain HTTP through the proxy, then a tunnel (CONNECT), as https takes
+      "curl -sS http://127.0.0.1:" + lp + "/plain; echo; curl -sS -p http://127.0.0.1:" + lp +
+      "/tunnel; echo;"
+      // a port the policy does not name: the proxy answers 403
+      " curl -s -o /dev/null -w 'unlisted=%{http_code}\\n' http://127.0.0.1:" +
+      up +
+      "/x; curl -s -o /dev/null -w 'unlisted-tunnel=%{http_connect}\\n' -p http://127.0.0.1:" + up +
+      "/y;"
+      // around the proxy: the private network has nothing else
+      " curl -s --noproxy '*' http://127.0.0.1:" +
+      lp + "/direct; echo \"direct=$?\"");
+  EXPECT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(count(r.out, "from-the-listed-server"), 2u) << r;
+  EXPECT_NE(r.out.find("unlisted=403"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("unlisted-tunnel=403"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("direct=7"), std::string::npos) << r;  // curl: could not connect
+  EXPECT_EQ(r.out.find("from-the-unlisted-server"), std::string::npos) << r;
+
+  const std::vector<std::string> seen = listed.requests();
+  ASSERT_EQ(seen.size(), 2u);
+  // The server gets an origin-form request with the Host the proxy connected to.
+  EXPECT_TRUE(seen[0].starts_with("GET /plain HTTP/1.1\r\n")) << seen[0];
+  EXPECT_NE(seen[0].find("Host: 127.0.0.1:" + lp + "\r\n"), std::string::npos) << seen[0];
+  EXPECT_NE(seen[0].find("Connection: close\r\n"), std::string::npos) << seen[0];
+  EXPECT_TRUE(seen[1].starts_with("GET /tunnel HTTP/1.1\r\n")) << seen[1];
+  EXPECT_TRUE(unlisted.requests().empty());
+
+  // Every request is in the audit: two allowed, two refused.
+  const std::vector<json> records = proxyRecords();
+  ASSERT_EQ(records.size(), 4u) << json(records).dump();
+  size_t allowed = 0;
+  for (const json& record : records) {
+    const json& args = record.at("args");
+    if (record.value("verdict", "") == "allow") {
+      ++allowed;
+      EXPECT_EQ(args.value("port", 0), listed.port()) << record.dump();
+    } else {
+      EXPECT_EQ(record.value("verdict", ""), "deny") << record.dump();
+      EXPECT_EQ(args.value("port", 0), unlisted.port()) << record.dump();
+      EXPECT_NE(record.value("reason", "").find("is not in the sandbox's hosts"), std::string::npos)
+          << record.dump();
+    }
+    EXPECT_EQ(args.value("host", ""), "127.0.0.1") << record.dump();
+  }
+  EXPECT_EQ(allowed, 2u);
+}
+
+// A second request pipelined after the first on one plain-HTTP connection
+// goes nowhere: only the first, checked, request is passed on.
+TEST_F(SandboxProxy, ASecondRequestOnOneConnectionIsNotPassedOn) {
+  TestHttpServer listed("listed");
+  TestHttpServer unlisted("unlisted");
+  allowHosts({"127.0.0.1:" + listed.portText()});
+  const std::string two_requests =
+      "GET http://127.0.0.1:" + listed.portText() + "/first HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n" +
+      "Connection: keep-alive\\r\\n\\r\\nGET http://127.0.0.1:" + unlisted.portText() +
+      "/second HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n\\r\\n";
+  RunResult r = sandboxed(
+      "python3 -c 'import socket\n"
+      "s = socket.create_connection((\"127.0.0.1\", 3128), 5)\n"
+      "s.sendall(b\"" +
+      two_requests +
+      "\")\n"
+      "data = b\"\"\n"
+      "while True:\n"
+      " chunk = s.recv(4096)\n"
+      " if not chunk: break\n"
+      " data += chunk\n"
+      "print(data.decode())'");
+  EXPECT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.out.find("listed"), std::string::npos) << r;
+  EXPECT_EQ(r.out.find("unlisted"), std::string::npos) << r;
+  const std::vector<std::string> seen = listed.requests();
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].find("/second"), std::string::npos) << seen[0];
+  EXPECT_TRUE(unlisted.requests().empty());
+}
+
+// A listed name that resolves to this machine (or a private network) is
+// refused: only an entry that names an address reaches one.
+TEST_F(SandboxProxy, ANameThatResolvesToAPrivateAddressIsRefused) {
+  char name[256] = {};
+  ASSERT_EQ(::gethostname(name, sizeof name - 1), 0);
+  addrinfo* found = nullptr;
+  if (::getaddrinfo(name, nullptr, nullptr, &found) != 0 || found == nullptr) {
+    GTEST_SKIP() << "this machine's name (" << name << ") does not resolve";
+  }
+  const bool loopback =
+      found->ai_family == AF_INET &&
+      (ntohl(reinterpret_cast<sockaddr_in*>(found->ai_addr)->sin_addr.s_addr) >> 24) == 127;
+  ::freeaddrinfo(found);
+  if (!loopback) GTEST_SKIP() << name << " does not resolve to a loopback address here";
+  TestHttpServer server("reached");
+  allowHosts({std::string(name) + ":" + server.portText()});
+  RunResult r = sandboxed("curl -s -w ' status=%{http_code}' http://" + std::string(name) + ":" +
+                          server.portText() + "/");
+  EXPECT_NE(r.out.find("status=403"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("not a public address"), std::string::npos) << r;
+  EXPECT_TRUE(server.requests().empty());
+}
+
+// Programs find the proxy through the usual variables; what the caller's
+// environment said about proxies does not come in.
+TEST_F(SandboxProxy, TheProxyVariablesNameTheProxy) {
+  allowHosts({"example.com"});
+  std::map<std::string, std::string> environment = env();
+  environment["HTTPS_PROXY"] = "http://elsewhere.example:8080";
+  environment["NO_PROXY"] = "*";
+  RunResult r = runBinary(TOOLGUARD_BINARY,
+                          {"sandbox", "--workspace", workspace().string(), "--", "/bin/sh", "-c",
+                           "echo \"$HTTPS_PROXY|$http_proxy|$ALL_PROXY|${NO_PROXY-unset}\""},
+                          "", environment, workspace().string());
+  EXPECT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "http://127.0.0.1:3128|http://127.0.0.1:3128|http://127.0.0.1:3128|unset\n");
+}
+
+// Without user namespaces there is no private network for the proxy: the
+// policy's default asks (nothing runs); a policy that runs with less gets
+// no network at all, never all of it.
+TEST_F(SandboxProxy, WithoutAPrivateNetworkThereIsNoNetworkAtAll) {
+  TestHttpServer listed("reached");
+  allowHosts({"127.0.0.1:" + listed.portText()});
+  const std::string get =
+      "curl -s http://127.0.0.1:" + listed.portText() +
+      "/; echo \"proxied=$?\"; curl -s --noproxy '*' http://127.0.0.1:" + listed.portText() +
+      "/; echo \"direct=$?\"";
+  RunResult asked = sandboxed(get, {"--kernel-limit", "userns=no"});
+  EXPECT_EQ(asked.exit_code, 126) << asked;
+  EXPECT_NE(asked.err.find("network"), std::string::npos) << asked;
+
+  allowHosts({"127.0.0.1:" + listed.portText()}, "  when_unavailable: unconfined\n");
+  RunResult r = sandboxed(get, {"--kernel-limit", "userns=no"});
+  EXPECT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out.find("reached"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("proxied=7"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("direct=7"), std::string::npos) << r;
+  EXPECT_TRUE(listed.requests().empty());
+}
+
+TEST_F(SandboxProxy, ExplainSaysWhereTheNetworkGoes) {
+  allowHosts({"registry.npmjs.org", "*.pythonhosted.org"});
+  RunResult r = run({"sandbox", "--explain", "--workspace", workspace().string()});
+  EXPECT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.out.find("held:     network connections but HTTP and HTTPS through toolguard's "
+                       "proxy to registry.npmjs.org, *.pythonhosted.org"),
+            std::string::npos)
+      << r;
+}
+
+}  // namespace
+}  // namespace toolguard::testing
