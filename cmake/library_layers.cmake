@@ -227,6 +227,7 @@ toolguard_layer(shell_unwrap USES shell_parse SOURCES
 )
 # commands: knowledge of programs: paths, accesses, option tables
 toolguard_layer(commands USES paths shell_parse shell_unwrap SOURCES
+  src/commands/confined_code.cpp
   src/commands/build_files.cpp
   src/commands/build_tool_checks.cpp
   src/commands/command_accesses.cpp

@@ -14,6 +14,9 @@
 //     - tool: to_pdf                     # a tool the catalog does not know,
 //       tool_entry: {category: document, risk: low}   # described as in tools:
 //       expect: allow
+//     - command: python3 scripts/gen.py    # judged as a call run in the sandbox
+//       confined: true                     # (CallContext::confined)
+//       expect: allow
 
 #include <optional>
 #include <string>

@@ -21,6 +21,12 @@ struct CallContext {
   std::string role;                          ///< role of the caller (e.g. "planner")
   std::string mcp_server;                    ///< the MCP server the call goes to (toolguard mcp)
   InteractionMode mode = InteractionMode::Interactive;
+  /// The call will run in toolguard's sandbox with no network (`check
+  /// --sandbox` sets it when the kernel holds the whole sandbox): the
+  /// workspace's own code may then run without a question (rule
+  /// shell-confined-code). Never read from a call's JSON; whoever sets it
+  /// promises the confinement.
+  bool confined = false;
 };
 
 /// One request to run a tool: its name, JSON arguments and context.

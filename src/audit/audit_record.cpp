@@ -67,6 +67,7 @@ json contextRecord(const CallContext& context) {
   putIfNotEmpty(out, "role", context.role);
   putIfNotEmpty(out, "mcp_server", context.mcp_server);
   out["mode"] = toString(context.mode);
+  if (context.confined) out["confined"] = true;
   return out;
 }
 

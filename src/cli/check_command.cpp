@@ -97,7 +97,7 @@ struct CheckAnswerer {
       }
     }
     if (sandbox_target && d.verdict == Verdict::Allow) {
-      if (std::optional<nlohmann::json> tool_input = shellToolInput(text)) {
+      if (std::optional<nlohmann::json> tool_input = shellToolInput(call, format)) {
         return confined(d, call, std::move(*tool_input));
       }
     }
@@ -105,19 +105,39 @@ struct CheckAnswerer {
   }
 
   // The tool input of a shell call (Claude Code's Bash, Gemini CLI's
-  // run_shell_command) whose command is a string, or nullopt.
-  std::optional<nlohmann::json> shellToolInput(const std::string& hook_input) const {
-    const nlohmann::json input = nlohmann::json::parse(hook_input, nullptr, false);
-    if (!input.is_object()) return std::nullopt;
-    const bool claude = input_format() == front::CallFormat::Claude;
-    if (input.value("tool_name", "") != (claude ? "Bash" : "run_shell_command")) {
+  // run_shell_command) whose command is a string, or nullopt: the call's
+  // arguments are the agent's tool_input as it sent it.
+  static std::optional<nlohmann::json> shellToolInput(const ToolCall& call,
+                                                      front::CallFormat format) {
+    if (format != front::CallFormat::Claude && format != front::CallFormat::GeminiHook) {
       return std::nullopt;
     }
-    auto tool_input = input.find("tool_input");
-    if (tool_input == input.end() || !tool_input->is_object()) return std::nullopt;
-    auto command = tool_input->find("command");
-    if (command == tool_input->end() || !command->is_string()) return std::nullopt;
-    return *tool_input;
+    const bool claude = format == front::CallFormat::Claude;
+    if (call.tool != (claude ? "Bash" : "run_shell_command") || !call.args.is_object()) {
+      return std::nullopt;
+    }
+    auto command = call.args.find("command");
+    if (command == call.args.end() || !command->is_string()) return std::nullopt;
+    return call.args;
+  }
+
+  // --sandbox: whether this call, if allowed, runs in a sandbox that holds
+  // all of what the policy asks, with no network, and writes neither the
+  // home directory nor the whole file system: then the workspace's own code
+  // may run without a question (rule shell-confined-code).
+  bool runsConfined(const ToolCall& call) const {
+    if (!sandbox_target || !shellToolInput(call, input.format)) return false;
+    const SandboxTarget target = sandbox_target(call);
+    if (target.settings.network != SandboxNetwork::None ||
+        !sandboxShortfall(target.settings, sandbox_kernel).empty()) {
+      return false;
+    }
+    const std::string home = homeDirectory();
+    for (const std::string& workspace : target.workspaces) {
+      const std::string root = workspace.ends_with('/') ? workspace : workspace + "/";
+      if (root == "/" || (home + "/").starts_with(root)) return false;
+    }
+    return true;
   }
 
   // --sandbox: an allowed shell call runs its command under `toolguard
@@ -259,6 +279,11 @@ int runCheck(const CheckOptions& given) {
         std::string("approvals and audit could not be set up: ") + e.what();
   }
   answerer.input = {front::callFormatNamed(o.format), o.format, front::currentDirectory(), {}};
+  if (o.sandbox) {
+    answerer.input.adjust = [&answerer](ToolCall& call) {
+      call.context.confined = answerer.runsConfined(call);
+    };
+  }
   answerer.style = hookStyleOf(o);
   if (o.sandbox) {
     answerer.sandbox_policy = o.policy;

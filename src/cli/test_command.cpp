@@ -26,6 +26,7 @@ struct TestOptions {
   bool quiet = false;
   bool builtin = false;
   bool json = false;
+  bool confined = false;  ///< every case's call runs in the sandbox (--confined)
 };
 
 /// The version of `test --json`'s layout; fields are only ever added within one version.
@@ -131,7 +132,8 @@ json runTests(TestOptions o) {
     for (json& c : builtinProfileCases(o.policy)) cases.push_back(std::move(c));
   }
   for (const auto& [file, text] : test_files) {
-    for (const PolicyTestCase& test : parsePolicyTests(text, file)) {
+    for (PolicyTestCase& test : parsePolicyTests(text, file)) {
+      if (o.confined) test.call.context.confined = true;
       cases.push_back(testCase(engine, test));
     }
   }
@@ -226,6 +228,10 @@ void addTestCommand(CLI::App& app, int& exit_code) {
   cmd->add_flag("--builtin", options->builtin,
                 "Also run the examples of the built-in policy's rules (the profiles and "
                 "built-in shell rules) and the profiles' own cases (their tests:)");
+  cmd->add_flag("--confined", options->confined,
+                "Judge the test files' cases as calls that run in toolguard's sandbox with no "
+                "network, as check --sandbox does when the kernel holds it all (the workspace's "
+                "own code may then run: rule shell-confined-code)");
   cmd->add_flag("--json", options->json,
                 "Print one JSON document (fields in docs/policy-files.md) instead of lines");
   addPolicyOptions(*cmd, options->policy);

@@ -84,12 +84,12 @@ bool isHarmlessDevice(std::string_view path);
 /// True for files that hold secrets (.env, private keys, cloud credentials).
 bool isSecretFile(const std::string& path);
 
-/// True when `name` is a shell or an interpreter that runs code it reads.
 /// Whether a redirection writes a file: `>`, `>>`, `&>`, `>|`, ... to a
 /// place other than /dev/null, a descriptor duplicated or closed (`2>&1`,
 /// `>&-`); a target known only at run time counts as a file.
 bool redirectWritesAFile(const ShellRedirect& redirect);
 
+/// True when `name` is a shell or an interpreter that runs code it reads.
 bool isInterpreter(std::string_view name);
 
 /// True when `name` sends data over the network.

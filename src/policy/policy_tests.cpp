@@ -141,10 +141,14 @@ std::vector<PolicyTestCase> parsePolicyTests(std::string_view text, const std::s
         test.rule = value.Scalar();
       } else if (key == "tool_entry") {
         test.tool_entry = yamlToJson(value);
+      } else if (key == "confined") {
+        const nlohmann::json flag = yamlToJson(value);
+        if (!flag.is_boolean()) fail(value, "confined: expected true or false");
+        test.call.context.confined = flag.is_boolean() && flag.get<bool>();
       } else {
         fail(entry.first, "unknown key '" + key +
                               "' in a test (expected name, tool, command, args, context, "
-                              "env, expect, rule, tool_entry)");
+                              "env, expect, rule, tool_entry, confined)");
       }
     }
     if (test.call.tool.empty()) fail(item, "test: tool (or command) is required");

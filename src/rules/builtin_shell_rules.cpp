@@ -8,6 +8,7 @@
 #include "commands/build_files.hpp"
 #include "commands/command_args.hpp"
 #include "commands/command_paths.hpp"
+#include "commands/confined_code.hpp"
 #include "commands/safe_commands.hpp"
 #include "commands/shell_facts.hpp"
 #include "self_approval.hpp"
@@ -279,6 +280,17 @@ std::vector<BuiltinRuleSpec> specs() {
        sourcesFile,
        {"source ./env.sh", ". /tmp/x.sh", "source venv/bin/activate.sh"},
        {"echo source"}},
+      // Only for a call that runs in the sandbox with no network (check
+      // --sandbox sets the context): unconfined, the examples never match.
+      {"shell-confined-code",
+       allow,
+       "the workspace's own code (a program or script of the workspace, go run, cargo run, "
+       "java -jar, a tool the project installed), run in toolguard's sandbox: no network, no "
+       "secrets, writes only in the workspace",
+       detail::confinedWorkspaceCode,
+       {},
+       {"./build/bin/app --help", "python3 scripts/gen.py", "go run ./cmd/server", "cargo run",
+        "npx vitest run", "python3 -c 'print(1)'", "node -e 'x'"}},
       {"shell-safe",
        allow,
        "ordinary work (a read-only tool, everyday git, a build, test, formatter or linter, a "

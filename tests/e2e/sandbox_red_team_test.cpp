@@ -185,6 +185,18 @@ TEST_F(SandboxRedTeam, CodeRunByAnAllowedCommandEscapesNothing) {
        "go test ./...",
        {{"go.mod", "module example.com/p\n\ngo 1.19\n"}, {"payload_test.go", kGoPayload}},
        true},
+      // The workspace's own code, which the guard allows only because the
+      // call runs confined (rule shell-confined-code).
+      {"a script of the workspace",
+       "python3",
+       "python3 payload.py --quick",
+       {{"payload.py", std::string(kPythonPayload) + "\ntest_payload()\n"}},
+       true},
+      {"a program of the workspace",
+       "node",
+       "./run-payload",
+       {{"run-payload", "#!/bin/sh\nexec node payload.js\n"}, {"payload.js", kNodePayload}},
+       false},
   };
   size_t ran = 0;
   for (const Carrier& carrier : carriers) {
@@ -194,6 +206,9 @@ TEST_F(SandboxRedTeam, CodeRunByAnAllowedCommandEscapesNothing) {
       continue;
     }
     for (const auto& [name, text] : carrier.files) dir.write("ws/" + name, text);
+    if (fs::exists(workspace() / "run-payload")) {
+      fs::permissions(workspace() / "run-payload", fs::perms::owner_all, fs::perm_options::add);
+    }
     // The premise: the guard allows the call, and rewrites it into the sandbox.
     nlohmann::json answer = hookAnswer(carrier.command);
     ASSERT_EQ(answer["hookSpecificOutput"]["permissionDecision"], "allow") << answer;
