@@ -85,6 +85,10 @@ struct RuleSpec {
   /// Closed-world arguments (`only_args`): when set, the call may have no
   /// top-level argument outside this list (each listed one may be missing).
   std::optional<std::vector<std::string>> only_args;
+  /// `sandbox: required`: the rule holds only for a call that runs in
+  /// toolguard's sandbox with no network (CallContext::confined, which
+  /// `check --sandbox` sets for a shell call on a kernel that holds it all).
+  bool only_confined = false;
   std::optional<ValueMatcher> command;    ///< the shell command text of a shell tool
   std::optional<PathMatcher> path;        ///< the paths the call touches
   std::optional<ShellMatcher> shell;      ///< each simple command of a shell program

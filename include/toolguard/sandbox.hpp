@@ -16,9 +16,10 @@ namespace toolguard {
 
 /// What a sandboxed command may reach over the network.
 enum class SandboxNetwork {
-  None,   ///< nothing: no TCP or UDP socket, no connection out of the sandbox
-  Proxy,  ///< only HTTP and HTTPS through toolguard's proxy, to the hosts the policy names
-  Open,   ///< the network is not confined
+  None,      ///< nothing: no TCP or UDP socket, no connection out of the sandbox
+  Loopback,  ///< a loopback of the sandbox's own (servers it starts), nothing outside
+  Proxy,     ///< only HTTP and HTTPS through toolguard's proxy, to the hosts the policy names
+  Open,      ///< the network is not confined
 };
 
 /// What happens when the kernel cannot hold part of the confinement the

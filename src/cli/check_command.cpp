@@ -15,6 +15,7 @@
 #include "cli/running_binary.hpp"
 #include "cli/sandboxed_command.hpp"
 #include "core/model_text.hpp"
+#include "core/random_bytes.hpp"
 #include "front/call_front.hpp"
 #include "front/guard_options.hpp"
 #include "front/policy_options.hpp"
@@ -128,7 +129,8 @@ struct CheckAnswerer {
   bool runsConfined(const ToolCall& call) const {
     if (!sandbox_target || !shellToolInput(call, input.format)) return false;
     const SandboxTarget target = sandbox_target(call);
-    if (target.settings.network != SandboxNetwork::None ||
+    if ((target.settings.network != SandboxNetwork::None &&
+         target.settings.network != SandboxNetwork::Loopback) ||
         !sandboxShortfall(target.settings, sandbox_kernel).empty()) {
       return false;
     }
@@ -158,6 +160,7 @@ struct CheckAnswerer {
                      " on this kernel, and the policy asks a person then "
                      "(sandbox.when_unavailable); the policy allowed it: " +
                      d.reason;
+      auditAnswer(call, d, shown);
       return front::renderDecision(shown, call.tool, format, style);
     }
     if (!shortfall.empty()) shown.reason += " (run in the sandbox without: " + shortfall + ")";
@@ -174,7 +177,20 @@ struct CheckAnswerer {
     return answer;
   }
 
-  front::CallFormat input_format() const { return input.format; }
+  // The audit holds the policy's decision (written by the front); when the
+  // agent is answered otherwise, a second record says what it was answered,
+  // naming the first (`answers`). Not written: the answer, an ask, stands.
+  void auditAnswer(const ToolCall& call, const Decision& decided, Decision answered) const {
+    if (!guards.audit_log) return;
+    try {
+      answered.id = detail::randomHex(16);
+      nlohmann::json record = auditRecord(call, answered, std::chrono::system_clock::now());
+      record["answers"] = decided.id;
+      guards.audit_log->writeRecord(record);
+    } catch (const std::exception& e) {
+      std::cerr << "toolguard: the answer could not be audited: " << e.what() << "\n";
+    }
+  }
 
   // A call of an MCP server that runs behind `toolguard mcp` in the user's
   // Claude Code configuration: the proxy judges it with the same policy and

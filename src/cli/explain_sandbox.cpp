@@ -26,9 +26,10 @@ nlohmann::json sandboxReport(const ToolCall& call, const Engine& engine,
       {"writable", settings.writable},
       {"read_only", settings.read_only},
       {"deny_read", settings.deny_read},
-      {"network", settings.network == SandboxNetwork::None    ? "none"
-                  : settings.network == SandboxNetwork::Proxy ? "proxy"
-                                                              : "open"},
+      {"network", settings.network == SandboxNetwork::None       ? "none"
+                  : settings.network == SandboxNetwork::Loopback ? "loopback"
+                  : settings.network == SandboxNetwork::Proxy    ? "proxy"
+                                                                 : "open"},
       {"hosts", settings.hosts},
       {"when_unavailable",
        settings.when_unavailable == SandboxFallback::Ask ? "ask" : "unconfined"},

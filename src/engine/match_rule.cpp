@@ -99,6 +99,7 @@ class MatchRule final : public Rule {
       : Rule(spec.header),
         risk_above_(spec.risk_above),
         only_args_(std::move(spec.only_args)),
+        only_confined_(spec.only_confined),
         verdict_(spec.verdict),
         reason_(spec.reason.empty() ? "matched rule " + spec.header.id : spec.reason),
         examples_(std::move(spec.examples)) {
@@ -135,7 +136,7 @@ class MatchRule final : public Rule {
   bool matchesCommandText() const { return command_.has_value(); }
   bool hasConditions() const {
     return risk_above_ || !args_.empty() || only_args_ || command_ || content_ || path_ || shell_ ||
-           !context_.empty();
+           !context_.empty() || only_confined_;
   }
 
   std::optional<Finding> evaluate(const CallView& view) const override {
@@ -211,6 +212,7 @@ class MatchRule final : public Rule {
   }
 
   bool contextMatches(const CallView& view) const {
+    if (only_confined_ && !view.call().context.confined) return false;
     for (const auto& [field, matcher] : context_) {
       if (!matcher.matchesText(contextValue(view.call().context, field))) return false;
     }
@@ -241,6 +243,7 @@ class MatchRule final : public Rule {
     if (path_) add(path_->describe());
     if (shell_) add(shell_->describe());
     if (!context_.empty()) add("context conditions");
+    if (only_confined_) add("run in the sandbox");
     if (out.empty()) out = "every call";
     return out + " -> " + std::string(toString(verdict_));
   }
@@ -249,6 +252,7 @@ class MatchRule final : public Rule {
   std::optional<RiskLevel> risk_above_;
   std::vector<std::pair<std::string, CompiledValueMatcher>> args_;
   std::optional<std::vector<std::string>> only_args_;
+  bool only_confined_ = false;
   std::optional<CompiledValueMatcher> command_;
   std::optional<detail::CompiledContentMatcher> content_;
   std::optional<CompiledPathMatcher> path_;

@@ -99,6 +99,7 @@ void writeConditions(YAML::Emitter& out, const RuleSpec& rule) {
     out << YAML::Key << "max_risk" << YAML::Value << std::string(toString(*rule.risk_above));
   }
   writeNamedMatchers(out, "args", rule.args);
+  if (rule.only_confined) out << YAML::Key << "sandbox" << YAML::Value << "required";
   if (rule.only_args) {
     out << YAML::Key << "only_args" << YAML::Value << YAML::Flow << YAML::BeginSeq;
     for (const std::string& name : *rule.only_args) out << YAML::DoubleQuoted << name;

@@ -157,6 +157,12 @@ bool PolicyFileParser::ruleField(std::string_view key, const DocNode& v, RuleSpe
     } else {
       rule.only_args = strings(v, "only_args");
     }
+  } else if (key == "sandbox") {
+    if (!v.IsScalar() || v.Scalar() != "required") {
+      error(v, "sandbox: expected required (the rule holds only for a call run in the sandbox)");
+    } else {
+      rule.only_confined = true;
+    }
   } else if (key == "command") {
     rule.command = valueMatcher(v, "command");
   } else if (key == "path") {
@@ -211,13 +217,13 @@ RuleSpec PolicyFileParser::parseRule(const DocNode& item, bool is_case) {
                                           key != "description");
     } else if (is_case) {
       error(k, unknownNameMessage("unknown key", key, " in a first_match case",
-                                  "id, tool, category, kind, max_risk, args, only_args, command, "
-                                  "content, path, files, shell, context, verdict, reason, "
+                                  "id, tool, category, kind, max_risk, args, only_args, sandbox, "
+                                  "command, content, path, files, shell, context, verdict, reason, "
                                   "description"));
     } else {
       error(k, unknownNameMessage("unknown key", key, " in a rule",
-                                  "id, tool, category, kind, max_risk, args, only_args, command, "
-                                  "content, path, files, shell, context, verdict, reason, "
+                                  "id, tool, category, kind, max_risk, args, only_args, sandbox, "
+                                  "command, content, path, files, shell, context, verdict, reason, "
                                   "description, examples, first_match"));
     }
   }

@@ -13,6 +13,7 @@ namespace {
 std::optional<SandboxNetwork> parseSandboxNetwork(std::string_view text) {
   if (text == "none") return SandboxNetwork::None;
   if (text == "proxy") return SandboxNetwork::Proxy;
+  if (text == "loopback") return SandboxNetwork::Loopback;
   if (text == "open") return SandboxNetwork::Open;
   return std::nullopt;
 }
@@ -72,8 +73,8 @@ void PolicyFileParser::parseSandbox(const DocNode& node, PolicyDocument& doc) {
         }
       }
     } else if (k == "network") {
-      doc.sandbox_network =
-          named<SandboxNetwork>(value, "sandbox.network", parseSandboxNetwork, "none, proxy, open");
+      doc.sandbox_network = named<SandboxNetwork>(value, "sandbox.network", parseSandboxNetwork,
+                                                  "none, loopback, proxy, open");
     } else if (k == "hosts") {
       doc.sandbox.hosts = strings(value, "sandbox.hosts");
       for (const std::string& host : doc.sandbox.hosts) {
@@ -129,7 +130,9 @@ void mergeSandbox(Policy& policy, const PolicyDocument& doc, PolicyLayer layer, 
       set = true;
     } else {
       refuse(std::string("sandbox.network ") +
-             (*doc.sandbox_network == SandboxNetwork::Open ? "open" : "proxy"));
+             (*doc.sandbox_network == SandboxNetwork::Open       ? "open"
+              : *doc.sandbox_network == SandboxNetwork::Loopback ? "loopback"
+                                                                 : "proxy"));
     }
   }
   if (doc.sandbox_fallback) {

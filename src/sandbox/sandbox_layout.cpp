@@ -156,8 +156,9 @@ Expected<SandboxLayout> layoutSandbox(const SandboxSettings& settings,
   // no network socket at all, and making and tearing one down costs about a
   // millisecond a run.
   layout.new_network =
-      kernel.user_namespaces && ((!kernel.seccomp && settings.network == SandboxNetwork::None) ||
-                                 settings.network == SandboxNetwork::Proxy);
+      kernel.user_namespaces &&
+      ((!kernel.seccomp && settings.network == SandboxNetwork::None) ||
+       settings.network == SandboxNetwork::Proxy || settings.network == SandboxNetwork::Loopback);
   if (request.command.empty()) return fail("sandbox: no command to run");
   if (request.home.empty() || request.home[0] != '/') {
     return fail("sandbox: the home directory is not an absolute path");
@@ -294,6 +295,14 @@ Expected<SandboxLayout> layoutSandbox(const SandboxSettings& settings,
             why.empty() ? "neither a network namespace nor seccomp is available"
             : layout.new_network || layout.seccomp ? why
                                                    : why + " only: UDP is not confined");
+  }
+  if (settings.network == SandboxNetwork::Loopback) {
+    addPart(layout, "network connections but to the sandbox's own loopback", layout.new_network,
+            layout.new_network
+                ? "a private network namespace"
+                : "no user namespaces for a private network: " +
+                      std::string(layout.seccomp ? "no network at all instead (seccomp)"
+                                                 : "the network is open"));
   }
   if (settings.network == SandboxNetwork::Proxy) {
     addPart(layout,

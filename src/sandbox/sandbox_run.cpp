@@ -287,8 +287,9 @@ std::string sandboxShortfall(const SandboxSettings& settings, const SandboxKerne
   if (settings.network == SandboxNetwork::None && !kernel.seccomp && !kernel.user_namespaces) {
     missing.emplace_back("the network (neither seccomp nor user namespaces)");
   }
-  if (settings.network == SandboxNetwork::Proxy && !kernel.user_namespaces) {
-    missing.emplace_back("the network proxy (no unprivileged user namespaces)");
+  if ((settings.network == SandboxNetwork::Proxy || settings.network == SandboxNetwork::Loopback) &&
+      !kernel.user_namespaces) {
+    missing.emplace_back("a private network (no unprivileged user namespaces)");
   }
   if (kernel.landlock_abi < 6) {
     missing.emplace_back("signals and abstract Unix sockets to processes outside (Landlock ABI 6)");
@@ -355,7 +356,7 @@ Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest
   if (layout->seccomp) {
     Expected<sandbox::SeccompProgram> program = sandbox::buildSeccompProgram(
         {.no_network = settings.network == SandboxNetwork::None ||
-                       (settings.network == SandboxNetwork::Proxy && !proxy)});
+                       (settings.network != SandboxNetwork::Open && !layout->new_network)});
     if (!program) return fail("sandbox: " + program.error());
     seccomp = std::move(*program);
   }

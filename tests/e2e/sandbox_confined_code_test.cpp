@@ -82,6 +82,21 @@ TEST_F(SandboxConfinedCode, WhatTheSandboxCannotHoldOrWhatIsNotTheWorkspacesCode
   }
 }
 
+// A rule of the user's that holds only in the sandbox (`sandbox: required`).
+TEST_F(SandboxConfinedCode, ARuleCanAllowOnlyInsideTheSandbox) {
+  dir.write("user/plan.yaml",
+            "rules:\n  - {id: plan-confined, shell: \"terraform plan *\", sandbox: required,"
+            " verdict: allow}\n");
+  const json confined = hook("terraform plan -out plan.bin");
+  EXPECT_EQ(confined.value("permissionDecision", ""), "allow") << confined;
+  EXPECT_NE(confined.value("updatedInput", json::object()).value("command", "").find(" sandbox "),
+            std::string::npos)
+      << confined;
+  EXPECT_EQ(hook("terraform plan -out plan.bin", {}).value("permissionDecision", ""), "ask");
+  dir.write("user/sandbox.yaml", "sandbox:\n  network: open\n");
+  EXPECT_EQ(hook("terraform plan -out plan.bin").value("permissionDecision", ""), "ask");
+}
+
 TEST_F(SandboxConfinedCode, OnlyWhereTheSandboxHoldsItAll) {
   const std::string command = "python3 scripts/gen.py";
   ASSERT_EQ(hook(command).value("permissionDecision", ""), "allow");

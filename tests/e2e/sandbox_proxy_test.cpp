@@ -192,6 +192,22 @@ TEST_F(SandboxProxy, WithoutAPrivateNetworkThereIsNoNetworkAtAll) {
   EXPECT_TRUE(listed.requests().empty());
 }
 
+// network: loopback: the command's own servers are reachable on its own
+// loopback; this machine's are not, nor anything else.
+TEST_F(SandboxProxy, ALoopbackOfItsOwnReachesOnlyWhatTheCommandStarted) {
+  TestHttpServer outside("outside");
+  dir.write("user/sandbox.yaml", "sandbox:\n  network: loopback\n");
+  RunResult r = sandboxed(
+      "python3 -m http.server 8765 --bind 127.0.0.1 --directory . >/dev/null 2>&1 & "
+      "for i in 1 2 3 4 5 6 7 8 9 10; do curl -s -o /dev/null http://127.0.0.1:8765/ && break; "
+      "sleep 0.3; done; curl -s -o /dev/null -w 'own=%{http_code}\\n' http://127.0.0.1:8765/; "
+      "curl -s http://127.0.0.1:" +
+      outside.portText() + "/; echo \"outside=$?\"; kill %1");
+  EXPECT_NE(r.out.find("own=200"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("outside=7"), std::string::npos) << r;
+  EXPECT_TRUE(outside.requests().empty());
+}
+
 TEST_F(SandboxProxy, ExplainSaysWhereTheNetworkGoes) {
   allowHosts({"registry.npmjs.org", "*.pythonhosted.org"});
   RunResult r = run({"sandbox", "--explain", "--workspace", workspace().string()});

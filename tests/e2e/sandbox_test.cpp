@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
+#include <vector>
 
 #include "e2e/sandbox_fixture.hpp"
 #include "support/temp_dir.hpp"
@@ -373,6 +375,17 @@ TEST_F(Sandbox, AHookOnAWeakerKernelAsksOrSaysWhatIsNotHeld) {
             std::string::npos)
       << asked;
   EXPECT_FALSE(asked.contains("updatedInput")) << asked;
+  // The audit keeps the policy's allow and, naming it, the ask the agent got.
+  std::vector<nlohmann::json> records;
+  std::ifstream log(dir.path() / "home/.toolguard/audit.jsonl");
+  for (std::string line; std::getline(log, line);) {
+    nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
+    if (record.is_object() && record.value("tool", "") == "Bash") records.push_back(record);
+  }
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].value("verdict", ""), "allow");
+  EXPECT_EQ(records[1].value("verdict", ""), "ask");
+  EXPECT_EQ(records[1].value("answers", ""), records[0].value("id", "x"));
   dir.write("user/sandbox.yaml", "sandbox:\n  when_unavailable: unconfined\n");
   nlohmann::json partial = answer();
   EXPECT_EQ(partial["permissionDecision"], "allow") << partial;

@@ -61,6 +61,8 @@ TEST(DidYouMean, PolicyFilesSuggestKeysVerdictsAndKinds) {
             "p.yaml:2:35: args.url.web_url: expected public or loopback"},
            {"rules:\n  - {id: a, args: {url: {web_ur: public}}, verdict: allow}\n",
             "unknown matcher 'web_ur' (did you mean 'web_url'?)"},
+           {"rules:\n  - {id: a, tool: Bash, sandbox: maybe, verdict: allow}\n",
+            "p.yaml:2:34: sandbox: expected required"},
            {"defualt: deny\n", "unknown key 'defualt' (did you mean 'default'?)"}}) {
     EXPECT_NE(loadError(text).find(message), std::string::npos) << loadError(text);
   }

@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 
 #include "support/calls.hpp"
+#include "support/policy_layers.hpp"
 #include "support/temp_dir.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/engine.hpp"
@@ -16,26 +17,7 @@ ToolCall call(std::string tool, nlohmann::json args = nlohmann::json::object()) 
   return testing::makeCall(std::move(tool), std::move(args), "/w");
 }
 
-struct Layers {
-  TempDir dir;
-  PolicySources sources() const {
-    PolicySources s;
-    s.builtin = false;
-    s.user_dir = dir.path() / "user";
-    s.project_roots = {dir.path() / "project"};
-    s.managed_dir = dir.path() / "managed";
-    return s;
-  }
-  void user(const std::string& text) const { dir.write("user/10-user.yaml", text); }
-  void project(const std::string& text) const { dir.write("project/.toolguard/policy.yaml", text); }
-  void managed(const std::string& text) const { dir.write("managed/policy.yml", text); }
-  bool hasWarning(const Policy& p, const std::string& needle) const {
-    for (const auto& w : p.warnings) {
-      if (w.message.find(needle) != std::string::npos) return true;
-    }
-    return false;
-  }
-};
+using Layers = testing::PolicyLayers;
 
 TEST(Layers, LaterLayersOverrideDefaultsAndRulesById) {
   Layers l;

@@ -3,6 +3,7 @@
 // loosens it, and turned into the settings a sandboxed command gets.
 #include <gtest/gtest.h>
 
+#include "support/policy_layers.hpp"
 #include "support/temp_dir.hpp"
 #include "toolguard/policy_builder.hpp"
 #include "toolguard/policy_error.hpp"
@@ -13,23 +14,7 @@ namespace policy_sandbox_test {
 
 using testing::TempDir;
 
-struct Layers {
-  TempDir dir;
-  PolicySources sources() const {
-    PolicySources s;
-    s.builtin = false;
-    s.user_dir = dir.path() / "user";
-    s.project_roots = {dir.path() / "project"};
-    s.managed_dir = dir.path() / "managed";
-    return s;
-  }
-  bool hasWarning(const Policy& p, const std::string& needle) const {
-    for (const auto& w : p.warnings) {
-      if (w.message.find(needle) != std::string::npos) return true;
-    }
-    return false;
-  }
-};
+using Layers = testing::PolicyLayers;
 
 bool contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
