@@ -127,6 +127,14 @@ void BM_SpawnTrueProcess(benchmark::State& state) {
 }
 BENCHMARK(BM_SpawnTrueProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The floor of any launcher: a program that does nothing but exec the
+// command (`env /bin/true`), two program starts instead of one.
+void BM_SpawnTrueThroughEnv(benchmark::State& state) {
+  const char* argv[] = {"/usr/bin/env", "/bin/true", nullptr};
+  spawnLoop(state, argv);
+}
+BENCHMARK(BM_SpawnTrueThroughEnv)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // `true` run by `toolguard sandbox` (the default policy's confinement: a
 // private user, mount and network namespace, Landlock, seccomp) in a small
 // workspace, against the bare start above.

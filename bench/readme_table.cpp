@@ -32,6 +32,8 @@ const Row kRows[] = {
     {"BM_CheckProcessUserPolicy", "BM_SpawnTrueProcess",
      "the same with a 50-rule user policy and a trusted project's 10 rules", "≤ 2×"},
     {"BM_SpawnToolguardVersion", "BM_SpawnTrueProcess", "`toolguard --version`", "≤ 1.3×"},
+    {"BM_SpawnTrueThroughEnv", "BM_SpawnTrueProcess",
+     "`env /bin/true`: a launcher that only execs the command (the floor of any launcher)", ""},
     {"BM_SandboxedTrueProcess", "BM_SpawnTrueProcess",
      "`toolguard sandbox -- /bin/true` (namespaces, Landlock, seccomp)", "≤ 1.5×"},
     {"BM_MapLookupBaseline/10000", "", "a `std::unordered_map` lookup of a ready decision record",

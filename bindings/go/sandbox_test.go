@@ -39,4 +39,9 @@ func TestRunSandboxedWritesOnlyInItsWorkspace(t *testing.T) {
 		!strings.Contains(err.Error(), "cannot run") {
 		t.Errorf("a missing program: %v", err)
 	}
+	// The rule that allowed a call is passed on; one the policy lacks runs nothing.
+	if _, err := g.RunSandboxed(SandboxRequest{Command: []string{"true"}, Cwd: dir, Rule: "no-such-rule"}); err == nil ||
+		!strings.Contains(err.Error(), `no rule "no-such-rule"`) {
+		t.Errorf("an unknown rule: %v", err)
+	}
 }

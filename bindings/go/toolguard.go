@@ -304,6 +304,9 @@ type SandboxRequest struct {
 	Workspaces []string `json:"workspaces,omitempty"`
 	// Cwd is where it runs, and whose policy applies (default: the guard's).
 	Cwd string `json:"cwd,omitempty"`
+	// Rule is the id of the rule that allowed the call: what its own
+	// sandbox: adds (writable places, hosts) applies too (default: none).
+	Rule string `json:"rule,omitempty"`
 }
 
 // RunSandboxed runs a tool's command where the kernel holds it, as

@@ -125,7 +125,10 @@ export declare class Guard {
    * once; a promise denies the call: use checkAsync to wait for a person.
    */
   /** Runs a tool's command in the sandbox; its exit status (throws when nothing ran). */
-  runSandboxed(command: string[], options?: { workspaces?: string[]; cwd?: string }): number;
+  runSandboxed(
+    command: string[],
+    options?: { workspaces?: string[]; cwd?: string; rule?: string },
+  ): number;
   check(call: ToolCall): Decision;
   check(tool: string, args?: Record<string, unknown>, context?: CallContext): Decision;
   /** Judges a call on a worker thread; an ask waits there for the asker. */

@@ -210,18 +210,20 @@ export class Guard {
   /**
    * Runs a tool's command where the kernel holds it, as `toolguard sandbox`
    * does (docs/sandbox.md), and waits for it (on the JS thread):
-   * `runSandboxed(['make', 'test'], {workspaces: ['/abs/project'], cwd})`.
+   * `runSandboxed(['make', 'test'], {workspaces: ['/abs/project'], cwd, rule})`
+   * (rule: the id of the rule that allowed the call, whose own sandbox: adds).
    * Returns its exit status (128 + the signal's number when a signal ended
    * it); throws, running nothing, when the sandbox cannot be set up or this
    * kernel cannot hold what the policy asks for.
    */
-  runSandboxed(command, { workspaces, cwd } = {}) {
+  runSandboxed(command, { workspaces, cwd, rule } = {}) {
     if (!Array.isArray(command) || command.some((word) => typeof word !== 'string')) {
       throw new TypeError('toolguard: the command must be an array of strings');
     }
     const request = { command };
     if (workspaces !== undefined) request.workspaces = workspaces;
     if (cwd !== undefined) request.cwd = cwd;
+    if (rule !== undefined) request.rule = rule;
     return this.#native.runSandboxed(JSON.stringify(request));
   }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,12 @@ struct RateLimit {
   PolicyLayer layer = PolicyLayer::Code;
 };
 
+/// What an allow rule's own `sandbox:` adds for the calls it allows.
+struct RuleSandboxGrant {
+  std::vector<std::string> writable;  ///< places they may write (absolute or `~`)
+  std::vector<std::string> hosts;     ///< hosts they may reach through the proxy
+};
+
 /// A complete, merged policy.
 struct Policy {
   ToolCatalog tools = ToolCatalog::builtin();
@@ -116,11 +123,20 @@ struct Policy {
   /// The layer that last set the sandbox's network or fallback: a looser
   /// value from a layer that may not loosen it is ignored.
   PolicyLayer sandbox_layer = PolicyLayer::Builtin;
+  /// What allow rules' own `sandbox:` adds for the calls they allow, by
+  /// rule id (sandboxSettingsFor).
+  std::map<std::string, RuleSandboxGrant> rule_sandbox_grants;
 };
 
 /// What `toolguard sandbox` confines a command with under `policy`: the
 /// built-in defaults with what its `sandbox:` sections add.
 SandboxSettings sandboxSettingsOf(const Policy& policy);
+
+/// The confinement of a call the rule `rule_id` allowed: sandboxSettingsOf
+/// with what the rule's own `sandbox:` adds (its writable places, and its
+/// hosts, which open the network through the proxy when it was none or
+/// loopback). nullopt when the policy has no rule `rule_id`.
+std::optional<SandboxSettings> sandboxSettingsFor(const Policy& policy, const std::string& rule_id);
 
 /// Runs every rule's examples against the rule itself and returns one
 /// diagnostic per failing example (empty when all pass). `include_builtin`

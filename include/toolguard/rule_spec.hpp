@@ -89,6 +89,11 @@ struct RuleSpec {
   /// toolguard's sandbox with no network (CallContext::confined, which
   /// `check --sandbox` sets for a shell call on a kernel that holds it all).
   bool only_confined = false;
+  /// What the rule's own `sandbox:` adds for the calls it allows (allow
+  /// rules only): places they may write and hosts they may reach through
+  /// the proxy, besides the policy's `sandbox:` section (sandboxSettingsFor).
+  std::vector<std::string> sandbox_writable;
+  std::vector<std::string> sandbox_hosts;
   std::optional<ValueMatcher> command;    ///< the shell command text of a shell tool
   std::optional<PathMatcher> path;        ///< the paths the call touches
   std::optional<ShellMatcher> shell;      ///< each simple command of a shell program

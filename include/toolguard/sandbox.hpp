@@ -138,4 +138,15 @@ Expected<SandboxReport> describeSandbox(const SandboxSettings& settings,
 Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest& request,
                            SandboxReport* report = nullptr);
 
+/// Like runSandboxed, for a launcher that has nothing left to do: where no
+/// one need stay behind (no proxy to serve, no directory to remove), the
+/// calling process confines itself and becomes the command, saving a fork
+/// and a wait; it returns only when that fails. Otherwise it runs the
+/// command in a child and returns its status as runSandboxed does.
+/// `before_run` is told what is held once the run is ready, before the
+/// command starts. The calling process must have one thread (a user
+/// namespace needs it).
+Expected<int> execSandboxed(const SandboxSettings& settings, const SandboxRequest& request,
+                            const std::function<void(const SandboxReport&)>& before_run);
+
 }  // namespace toolguard

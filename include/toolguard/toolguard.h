@@ -179,9 +179,11 @@ TG_API int tg_ask_answer(tg_ask* ask, const char* answer_json, tg_error** error)
  * sandbox` does (docs/sandbox.md), with the sandbox: section of the policy
  * the guard loads for `cwd`, and waits for it. `request_json`:
  *   {"command": ["make", "test"], "workspaces": ["/abs/project"],
- *    "cwd": "/abs/project"}
+ *    "cwd": "/abs/project", "rule": "allow-make-test"}
  * (workspaces: where it may write, default [cwd]; cwd: where it runs, and
- * whose policy applies, default the guard's). The command inherits this
+ * whose policy applies, default the guard's; rule: the id of the rule that
+ * allowed the call, whose own sandbox: adds its writable places and hosts,
+ * default none). The command inherits this
  * process's environment and standard streams. Returns its exit status (128
  * + the signal's number when a signal ended it), or -1 with *error saying
  * why nothing was run: a bad request (naming the field), a policy that does

@@ -40,7 +40,7 @@ int tg_guard_run_sandboxed(tg_guard* guard, const char* request_json, tg_error**
     }
     const json& request = *parsed.value;
     for (const auto& [key, value] : request.items()) {
-      if (key != "command" && key != "workspaces" && key != "cwd") {
+      if (key != "command" && key != "workspaces" && key != "cwd" && key != "rule") {
         throw std::invalid_argument("request: unknown field \"" + key + "\"");
       }
     }
@@ -57,10 +57,22 @@ int tg_guard_run_sandboxed(tg_guard* guard, const char* request_json, tg_error**
     if (run.workspaces.empty()) run.workspaces.push_back(cwd);
     run.home = toolguard::homeDirectory();
     run.cwd = cwd;
+    std::string rule;
+    if (auto it = request.find("rule"); it != request.end()) {
+      if (!it->is_string()) throw std::invalid_argument("rule: expected a rule id");
+      rule = it->get<std::string>();
+    }
     toolguard::SandboxSettings settings;
     {
       std::lock_guard lock(guard->mutex);
-      settings = toolguard::sandboxSettingsOf(guard->engines.forCwd(cwd).engine.policy());
+      const toolguard::Policy& policy = guard->engines.forCwd(cwd).engine.policy();
+      if (rule.empty()) {
+        settings = toolguard::sandboxSettingsOf(policy);
+      } else if (auto granted = toolguard::sandboxSettingsFor(policy, rule)) {
+        settings = std::move(*granted);
+      } else {
+        throw std::invalid_argument("rule: the policy has no rule \"" + rule + "\"");
+      }
     }
     toolguard::Expected<int> status = toolguard::runSandboxed(settings, run);
     if (!status) {

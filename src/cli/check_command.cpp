@@ -43,8 +43,11 @@ struct CheckAnswerer {
   struct SandboxTarget {
     std::vector<std::string> workspaces;
     SandboxSettings settings;
+    std::string rule;  ///< the allowing rule, when its own sandbox: adds to the settings
   };
-  std::function<SandboxTarget(const ToolCall&)> sandbox_target;
+  // The confinement of `call` as the rule `rule_id` allows it ("": before
+  // a decision, the policy's own sandbox: section).
+  std::function<SandboxTarget(const ToolCall&, const std::string& rule_id)> sandbox_target;
   front::PolicyOptions sandbox_policy;
   SandboxKernel sandbox_kernel;
 
@@ -128,7 +131,7 @@ struct CheckAnswerer {
   // may run without a question (rule shell-confined-code).
   bool runsConfined(const ToolCall& call) const {
     if (!sandbox_target || !shellToolInput(call, input.format)) return false;
-    const SandboxTarget target = sandbox_target(call);
+    const SandboxTarget target = sandbox_target(call, "");
     if ((target.settings.network != SandboxNetwork::None &&
          target.settings.network != SandboxNetwork::Loopback) ||
         !sandboxShortfall(target.settings, sandbox_kernel).empty()) {
@@ -151,7 +154,7 @@ struct CheckAnswerer {
   nlohmann::json confined(const Decision& d, const ToolCall& call,
                           nlohmann::json tool_input) const {
     const front::CallFormat format = input.format;
-    const SandboxTarget target = sandbox_target(call);
+    const SandboxTarget target = sandbox_target(call, d.rule_id);
     const std::string shortfall = sandboxShortfall(target.settings, sandbox_kernel);
     Decision shown = d;
     if (!shortfall.empty() && target.settings.when_unavailable == SandboxFallback::Ask) {
@@ -166,8 +169,9 @@ struct CheckAnswerer {
     if (!shortfall.empty()) shown.reason += " (run in the sandbox without: " + shortfall + ")";
     nlohmann::json answer = front::renderDecision(shown, call.tool, format, style);
     nlohmann::json rewritten = tool_input;
-    rewritten["command"] = sandboxedShellCommand(runningBinary(), target.workspaces, sandbox_policy,
-                                                 tool_input["command"].get<std::string>());
+    rewritten["command"] =
+        sandboxedShellCommand(runningBinary(), target.workspaces, sandbox_policy,
+                              tool_input["command"].get<std::string>(), target.rule);
     if (format == front::CallFormat::Claude) {
       answer["hookSpecificOutput"]["updatedInput"] = std::move(rewritten);
     } else {
@@ -308,7 +312,7 @@ int runCheck(const CheckOptions& given) {
       answerer.sandbox_kernel = limitSandboxKernel(
           answerer.sandbox_kernel, *parseSandboxKernelLimit(o.sandbox_kernel_limit));
     }
-    answerer.sandbox_target = [&engines](const ToolCall& call) {
+    answerer.sandbox_target = [&engines](const ToolCall& call, const std::string& rule_id) {
       // The project the call is made in (its root, as the policy found it),
       // the call's own workspaces and Claude Code's project directory; the
       // cwd when there is none.
@@ -327,12 +331,18 @@ int runCheck(const CheckOptions& given) {
       if (const char* project = std::getenv("CLAUDE_PROJECT_DIR")) add(project);
       if (roots.empty()) add(call.context.cwd);
       SandboxSettings settings;
+      std::string rule;
       try {
-        settings = sandboxSettingsOf(engines.forCwd(call.context.cwd).engine.policy());
+        const Policy& policy = engines.forCwd(call.context.cwd).engine.policy();
+        settings = sandboxSettingsOf(policy);
+        if (policy.rule_sandbox_grants.contains(rule_id)) {
+          settings = *sandboxSettingsFor(policy, rule_id);
+          rule = rule_id;
+        }
       } catch (const std::exception&) {
         settings = defaultSandboxSettings();  // the call was allowed, so the policy loaded
       }
-      return CheckAnswerer::SandboxTarget{std::move(roots), std::move(settings)};
+      return CheckAnswerer::SandboxTarget{std::move(roots), std::move(settings), std::move(rule)};
     };
   }
   if (o.batch) {

@@ -51,7 +51,14 @@ int runExplain(const ExplainOptions& o) {
     nlohmann::json failing = failingExamplesJson(policy);
     const Engine engine(std::move(policy));
     nlohmann::json report = explainReport(*parsed.call, engine, sources, o.all);
-    report["sandbox"] = sandboxReport(*parsed.call, engine, sources);
+    // The allowing rule, whose own sandbox: may add to the confinement.
+    const nlohmann::json& decision = report["decision"];
+    const auto rule = decision.find("rule");
+    const bool allowed = decision.find("verdict") != decision.end() &&
+                         decision["verdict"] == "allow" && rule != decision.end() &&
+                         rule->is_string();
+    report["sandbox"] =
+        sandboxReport(*parsed.call, engine, sources, allowed ? rule->get<std::string>() : "");
     const bool examples_fail = !failing.empty();
     report["failing_examples"] = std::move(failing);
     printExplanation(report, o.json);

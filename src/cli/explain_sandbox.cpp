@@ -9,7 +9,7 @@
 namespace toolguard::cli {
 
 nlohmann::json sandboxReport(const ToolCall& call, const Engine& engine,
-                             const PolicySources& sources) {
+                             const PolicySources& sources, const std::string& rule_id) {
   const ToolInfo& tool = engine.toolInfo(call.tool);
   if (tool.kind != ToolKind::Shell || tool.command_arg.empty()) return nullptr;
   auto command = call.args.find(tool.command_arg);
@@ -20,8 +20,15 @@ nlohmann::json sandboxReport(const ToolCall& call, const Engine& engine,
   for (const auto& root : sources.project_roots) request.workspaces.push_back(root.string());
   for (const std::string& root : call.context.workspace_roots) request.workspaces.push_back(root);
   if (request.workspaces.empty()) request.workspaces.push_back(call.context.cwd);
-  const SandboxSettings settings = sandboxSettingsOf(engine.policy());
+  const auto grant = engine.policy().rule_sandbox_grants.find(rule_id);
+  const bool granted = grant != engine.policy().rule_sandbox_grants.end();
+  const SandboxSettings settings =
+      granted ? *sandboxSettingsFor(engine.policy(), rule_id) : sandboxSettingsOf(engine.policy());
   nlohmann::json report = {
+      {"rule", granted ? nlohmann::json{{"id", rule_id},
+                                        {"writable", grant->second.writable},
+                                        {"hosts", grant->second.hosts}}
+                       : nlohmann::json(nullptr)},
       {"workspaces", request.workspaces},
       {"writable", settings.writable},
       {"read_only", settings.read_only},
@@ -58,6 +65,17 @@ std::string sandboxReportText(const nlohmann::json& sandbox) {
   for (const auto& place : sandbox.at("workspaces")) out << place.get<std::string>() << ", ";
   out << "a private TMPDIR and the writable places; network: "
       << sandbox.at("network").get<std::string>() << "\n";
+  if (const nlohmann::json rule = sandbox.value("rule", nlohmann::json()); rule.is_object()) {
+    out << "  rule " << rule.at("id").get<std::string>() << " adds (its own sandbox:, run with "
+        << "toolguard sandbox --rule " << rule.at("id").get<std::string>() << "):";
+    for (const char* list : {"writable", "hosts"}) {
+      if (rule.at(list).empty()) continue;
+      out << " " << list;
+      for (const auto& entry : rule.at(list)) out << " " << entry.get<std::string>();
+      out << ";";
+    }
+    out << "\n";
+  }
   if (sandbox.contains("error")) {
     out << "  cannot be set up: " << sandbox.at("error").get<std::string>() << "\n";
     return out.str();

@@ -13,10 +13,11 @@
 namespace toolguard::cli {
 
 /// The report's `sandbox` field: null for a call that is not a shell
-/// command; else the workspaces, the policy's sandbox settings and the
-/// parts (`what`, `held`, `why`).
+/// command; else the workspaces, the sandbox settings (with what the
+/// allowing rule `rule_id` adds by its own sandbox:, named in `rule`) and
+/// the parts (`what`, `held`, `why`).
 nlohmann::json sandboxReport(const ToolCall& call, const Engine& engine,
-                             const PolicySources& sources);
+                             const PolicySources& sources, const std::string& rule_id);
 
 /// The text explain prints for it ("" for null).
 std::string sandboxReportText(const nlohmann::json& sandbox);

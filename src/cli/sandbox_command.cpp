@@ -27,6 +27,7 @@ struct SandboxOptions {
   front::PolicyOptions policy;
   std::vector<std::string> workspaces;
   bool explain = false;
+  std::string rule;
   std::string kernel_limit;
   std::vector<std::string> command;
 };
@@ -105,7 +106,15 @@ int runSandbox(const SandboxOptions& o) {
   SandboxSettings settings;
   try {
     front::EngineProvider engines(o.policy);
-    settings = sandboxSettingsOf(engines.forCwd(cwd).engine.policy());
+    const Policy& policy = engines.forCwd(cwd).engine.policy();
+    if (o.rule.empty()) {
+      settings = sandboxSettingsOf(policy);
+    } else if (std::optional<SandboxSettings> granted = sandboxSettingsFor(policy, o.rule)) {
+      settings = std::move(*granted);
+    } else {
+      std::cerr << "toolguard sandbox: --rule " << o.rule << ": the policy has no such rule\n";
+      return kExitNotRun;
+    }
   } catch (const PolicyError& e) {
     std::cerr << "toolguard sandbox: the policy could not be loaded:\n" << e.what() << "\n";
     return kExitNotRun;
@@ -122,12 +131,15 @@ int runSandbox(const SandboxOptions& o) {
     printReport(*report, std::cout);
     return report->complete() ? kExitOk : kExitFailed;
   }
-  SandboxReport report;
-  Expected<int> status = runSandboxed(settings, request, &report);
-  if (status && !report.complete()) {
-    // Run anyway, as the policy allows (sandbox.when_unavailable: unconfined).
-    std::cerr << "toolguard sandbox: ran with parts not held: " << report.missing() << "\n";
-  }
+  // The command takes this process's place where nothing is left to do
+  // after it (no proxy to serve).
+  Expected<int> status = execSandboxed(settings, request, [](const SandboxReport& report) {
+    if (!report.complete()) {
+      // Run anyway, as the policy allows (sandbox.when_unavailable: unconfined).
+      std::cerr << "toolguard sandbox: runs with parts not held: " << report.missing() << "\n";
+    }
+    std::cout.flush();
+  });
   if (!status) {
     std::cerr << "toolguard " << status.error() << "\n";
     return kExitNotRun;
@@ -154,6 +166,10 @@ void addSandboxCommand(CLI::App& app, int& exit_code) {
   cmd->add_flag("--explain", options->explain,
                 "Print what the sandbox would hold on this kernel, part by part, and run "
                 "nothing (exit 1 when a part cannot be held)");
+  cmd->add_option("--rule", options->rule,
+                  "Add what this rule's own sandbox: grants (its writable places and hosts) to "
+                  "the policy's sandbox: section; a hook installed with --sandbox yes passes "
+                  "the rule that allowed the call");
   cmd->add_option("--kernel-limit", options->kernel_limit,
                   "Use at most these of the kernel's features, to see what an older kernel "
                   "gives: landlock=N,seccomp=yes|no,userns=yes|no (any of them)");

@@ -8,7 +8,8 @@ namespace toolguard::cli {
 std::vector<std::string> sandboxedArguments(const std::string& binary,
                                             const std::vector<std::string>& workspaces,
                                             const front::PolicyOptions& policy,
-                                            const std::vector<std::string>& command) {
+                                            const std::vector<std::string>& command,
+                                            const std::string& rule) {
   std::vector<std::string> words = {binary, "sandbox"};
   auto add = [&words](const char* option, const std::string& value) {
     words.emplace_back(option);
@@ -25,6 +26,7 @@ std::vector<std::string> sandboxedArguments(const std::string& binary,
                            {"--no-managed", policy.no_managed}}) {
     if (set) words.emplace_back(flag);
   }
+  if (!rule.empty()) add("--rule", rule);
   words.emplace_back("--");
   words.insert(words.end(), command.begin(), command.end());
   return words;
@@ -32,10 +34,11 @@ std::vector<std::string> sandboxedArguments(const std::string& binary,
 
 std::string sandboxedShellCommand(const std::string& binary,
                                   const std::vector<std::string>& workspaces,
-                                  const front::PolicyOptions& policy, const std::string& command) {
+                                  const front::PolicyOptions& policy, const std::string& command,
+                                  const std::string& rule) {
   std::string text;
   for (const std::string& word :
-       sandboxedArguments(binary, workspaces, policy, {"bash", "-c", command})) {
+       sandboxedArguments(binary, workspaces, policy, {"bash", "-c", command}, rule)) {
     text += (text.empty() ? "" : " ") + detail::quotedIfNeeded(word, detail::EqualsSign::Quoted);
   }
   return text;

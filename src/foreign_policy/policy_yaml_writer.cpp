@@ -99,7 +99,20 @@ void writeConditions(YAML::Emitter& out, const RuleSpec& rule) {
     out << YAML::Key << "max_risk" << YAML::Value << std::string(toString(*rule.risk_above));
   }
   writeNamedMatchers(out, "args", rule.args);
-  if (rule.only_confined) out << YAML::Key << "sandbox" << YAML::Value << "required";
+  if (!rule.sandbox_writable.empty() || !rule.sandbox_hosts.empty()) {
+    out << YAML::Key << "sandbox" << YAML::Value << YAML::BeginMap;
+    if (rule.only_confined) out << YAML::Key << "required" << YAML::Value << true;
+    for (const auto& [name, list] :
+         {std::pair{"writable", &rule.sandbox_writable}, std::pair{"hosts", &rule.sandbox_hosts}}) {
+      if (list->empty()) continue;
+      out << YAML::Key << name << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (const std::string& entry : *list) out << YAML::DoubleQuoted << entry;
+      out << YAML::EndSeq;
+    }
+    out << YAML::EndMap;
+  } else if (rule.only_confined) {
+    out << YAML::Key << "sandbox" << YAML::Value << "required";
+  }
   if (rule.only_args) {
     out << YAML::Key << "only_args" << YAML::Value << YAML::Flow << YAML::BeginSeq;
     for (const std::string& name : *rule.only_args) out << YAML::DoubleQuoted << name;

@@ -157,12 +157,20 @@ void mergeRule(Policy& policy, RuleSpec spec, PolicyLayer layer, bool trusted,
                                           loosenRefusal(layer, trusted)});
     return;
   }
+  RuleSandboxGrant grant{spec.sandbox_writable, spec.sandbox_hosts};
   std::shared_ptr<const Rule> compiled;
   try {
     compiled = compileRule(std::move(spec));
   } catch (const PolicyError& e) {
     errors.insert(errors.end(), e.errors().begin(), e.errors().end());
     return;
+  }
+  // The grant goes with the rule: a later layer's rule of the same id
+  // replaces both.
+  if (!grant.writable.empty() || !grant.hosts.empty()) {
+    policy.rule_sandbox_grants[id] = std::move(grant);
+  } else {
+    policy.rule_sandbox_grants.erase(id);
   }
   if (existing != policy.rules.end()) {
     *existing = std::move(compiled);  // a later layer replaces a rule with the same id

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "policy/embedded_profiles.hpp"
+#include "sandbox/proxy_hosts.hpp"
 #include "toolguard/policy_loader.hpp"
 
 namespace toolguard {
@@ -96,6 +97,26 @@ PolicyBuilder& PolicyBuilder::registerTool(ToolInfo tool) {
 PolicyBuilder& PolicyBuilder::rule(RuleSpec spec) {
   if (spec.header.source.file.empty()) spec.header.source = SourceLocation{"<code>", 0, 0};
   if (spec.header.id.empty()) spec.header.id = nextId("rule");
+  if (!spec.sandbox_writable.empty() || !spec.sandbox_hosts.empty()) {
+    if (spec.verdict != Verdict::Allow || !spec.first_match.empty()) {
+      throw PolicyError(spec.header.source,
+                        "rule " + spec.header.id +
+                            ": sandbox writable and hosts go on a rule whose verdict is allow");
+    }
+    for (const std::string& host : spec.sandbox_hosts) {
+      if (Expected<sandbox::HostPattern> pattern = sandbox::parseHostPattern(host); !pattern) {
+        throw PolicyError(spec.header.source,
+                          "rule " + spec.header.id + ": sandbox.hosts: " + pattern.error());
+      }
+    }
+    for (const std::string& place : spec.sandbox_writable) {
+      if (place.empty() || (place[0] != '/' && place[0] != '~')) {
+        throw PolicyError(spec.header.source, "rule " + spec.header.id + ": sandbox.writable: " +
+                                                  place + " is not an absolute or ~ place");
+      }
+    }
+    policy_.rule_sandbox_grants[spec.header.id] = {spec.sandbox_writable, spec.sandbox_hosts};
+  }
   policy_.rules.push_back(compileRule(std::move(spec)));
   return *this;
 }

@@ -116,6 +116,7 @@ class PolicyFileParser {
   // One key a rule and a first_match case share (target, conditions, verdict,
   // reason); false when `key` is not one of them.
   bool ruleField(std::string_view key, const DocNode& v, RuleSpec& rule, bool& has_verdict);
+  void ruleSandbox(const DocNode& v, RuleSpec& rule);
 
   // A `rules:` entry, or (is_case) one case of a rule's `first_match` list.
   RuleSpec parseRule(const DocNode& item, bool is_case);

@@ -1,5 +1,6 @@
 // Policy files: rules, first_match cases and their examples.
 #include "policy_file_parser.hpp"
+#include "sandbox/proxy_hosts.hpp"
 
 namespace toolguard::detail {
 
@@ -127,6 +128,56 @@ void PolicyFileParser::parseRules(const DocNode& node, PolicyDocument& doc) {
   }
 }
 
+// A rule's `sandbox:`: `required`, or a mapping with required (true or
+// false), writable (absolute or ~ places) and hosts (as sandbox.hosts).
+void PolicyFileParser::ruleSandbox(const DocNode& v, RuleSpec& rule) {
+  static constexpr const char* kExpected =
+      "sandbox: expected required (the rule holds only for a call run in the sandbox) or a "
+      "mapping with required, writable, hosts";
+  if (v.IsScalar()) {
+    if (v.Scalar() != "required") {
+      error(v, kExpected);
+    } else {
+      rule.only_confined = true;
+    }
+    return;
+  }
+  if (!v.IsMap()) {
+    error(v, kExpected);
+    return;
+  }
+  for (const auto& [key, entry_value] : entries(v)) {
+    const DocNode& value = entry_value;  // a lambda may not capture a structured binding (C++17)
+    const std::string k = key.Scalar();
+    if (k == "required") {
+      if (!value.IsScalar() || (value.Scalar() != "true" && value.Scalar() != "false")) {
+        error(value, "sandbox.required: expected true or false");
+      } else {
+        rule.only_confined = value.Scalar() == "true";
+      }
+    } else if (k == "writable") {
+      rule.sandbox_writable = strings(value, "sandbox.writable");
+      for (const std::string& place : rule.sandbox_writable) {
+        if (Expected<void> characters = checkPathCharacters(place); !characters) {
+          error(value, "sandbox.writable: " + characters.error());
+        } else if (place.empty() || (place[0] != '/' && place[0] != '~')) {
+          error(value, "sandbox.writable: " + place + " is not an absolute or ~ place");
+        }
+      }
+    } else if (k == "hosts") {
+      rule.sandbox_hosts = strings(value, "sandbox.hosts");
+      for (const std::string& host : rule.sandbox_hosts) {
+        if (Expected<sandbox::HostPattern> pattern = sandbox::parseHostPattern(host); !pattern) {
+          error(value, "sandbox.hosts: " + pattern.error());
+        }
+      }
+    } else {
+      error(key, unknownNameMessage("sandbox: unknown key", k, " in a rule",
+                                    "required, writable, hosts"));
+    }
+  }
+}
+
 // One key a rule and a first_match case share (target, conditions, verdict,
 // reason); false when `key` is not one of them.
 bool PolicyFileParser::ruleField(std::string_view key, const DocNode& v, RuleSpec& rule,
@@ -158,11 +209,7 @@ bool PolicyFileParser::ruleField(std::string_view key, const DocNode& v, RuleSpe
       rule.only_args = strings(v, "only_args");
     }
   } else if (key == "sandbox") {
-    if (!v.IsScalar() || v.Scalar() != "required") {
-      error(v, "sandbox: expected required (the rule holds only for a call run in the sandbox)");
-    } else {
-      rule.only_confined = true;
-    }
+    ruleSandbox(v, rule);
   } else if (key == "command") {
     rule.command = valueMatcher(v, "command");
   } else if (key == "path") {
@@ -248,6 +295,12 @@ RuleSpec PolicyFileParser::parseRule(const DocNode& item, bool is_case) {
                     std::string(": verdict is required"));
   }
   if (!is_case && rule.header.id.empty()) error(item, "rule: id is required");
+  if ((!rule.sandbox_writable.empty() || !rule.sandbox_hosts.empty()) &&
+      (is_case || rule.verdict != Verdict::Allow)) {
+    error(item, (is_case ? "first_match case" : "rule " + rule.header.id) +
+                    std::string(": sandbox writable and hosts widen what an allowed call may do, "
+                                "so they go on a rule whose verdict is allow (not a case)"));
+  }
   if (examples && read_examples_) parseExamples(*examples, rule);
   return rule;
 }

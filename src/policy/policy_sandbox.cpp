@@ -4,6 +4,8 @@
 // sandboxed command gets (docs/sandbox.md).
 #include <re2/re2.h>
 
+#include <algorithm>
+
 #include "policy_file_parser.hpp"
 #include "sandbox/proxy_hosts.hpp"
 
@@ -159,6 +161,26 @@ SandboxSettings sandboxSettingsOf(const Policy& policy) {
   settings.network = policy.sandbox.network;
   detail::append(settings.hosts, policy.sandbox.hosts);
   settings.when_unavailable = policy.sandbox.when_unavailable;
+  return settings;
+}
+
+std::optional<SandboxSettings> sandboxSettingsFor(const Policy& policy,
+                                                  const std::string& rule_id) {
+  const bool known = std::any_of(policy.rules.begin(), policy.rules.end(),
+                                 [&](const auto& rule) { return rule->id() == rule_id; });
+  if (!known) return std::nullopt;
+  SandboxSettings settings = sandboxSettingsOf(policy);
+  const auto grant = policy.rule_sandbox_grants.find(rule_id);
+  if (grant == policy.rule_sandbox_grants.end()) return settings;
+  detail::append(settings.writable, grant->second.writable);
+  if (!grant->second.hosts.empty()) {
+    detail::append(settings.hosts, grant->second.hosts);
+    // Hosts to reach open the network through the proxy, and no further
+    // (the proxy's private network has its own loopback too).
+    if (settings.network == SandboxNetwork::None || settings.network == SandboxNetwork::Loopback) {
+      settings.network = SandboxNetwork::Proxy;
+    }
+  }
   return settings;
 }
 

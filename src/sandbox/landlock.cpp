@@ -126,6 +126,18 @@ Expected<void> LandlockRuleset::allowPath(const std::string& path, uint64_t acce
   return {};
 }
 
+int LandlockRuleset::allowDirectoryNow(const char* path, uint64_t access) noexcept {
+  const int fd = ::open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  PathBeneathAttr attr{};
+  attr.allowed_access = access & handled_fs_;
+  attr.parent_fd = fd;
+  const long result = ::syscall(__NR_landlock_add_rule, fd_, kRulePathBeneath, &attr, 0);
+  const int error = result == 0 ? 0 : errno;
+  ::close(fd);
+  return error;
+}
+
 Expected<void> LandlockRuleset::allowConnect(uint16_t port) {
   if (handled_net_ == 0) return {};
   NetPortAttr attr{kNetConnectTcp, port};

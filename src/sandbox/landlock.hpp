@@ -66,6 +66,9 @@ class LandlockRuleset {
   /// Allows `access` (limited to what the ruleset handles, and for a file
   /// to what applies to files) on `path` and everything beneath it.
   Expected<void> allowPath(const std::string& path, uint64_t access);
+  /// allowPath for a directory, with system calls only (between fork and
+  /// exec): returns 0, or the errno.
+  int allowDirectoryNow(const char* path, uint64_t access) noexcept;
 
   /// Allows TCP connections to `port` (any address).
   Expected<void> allowConnect(uint16_t port);

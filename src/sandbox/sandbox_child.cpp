@@ -127,9 +127,11 @@ const char* childStepName(ChildStep step) {
     case ChildStep::MountPrivate:
       return "making the mounts private";
     case ChildStep::Bind:
-      return "bind-mounting a guarded place or a mask";
+      return "mounting a guarded place or a mask";
     case ChildStep::ReadOnly:
       return "making a bind mount read-only";
+    case ChildStep::PrivateTmp:
+      return "mounting the private TMPDIR";
     case ChildStep::Loopback:
       return "bringing up the private loopback interface";
     case ChildStep::ProxyListener:
@@ -150,57 +152,79 @@ const char* childStepName(ChildStep step) {
   return "setting up";
 }
 
-void enterSandbox(const ChildPlan& plan, int report_fd) noexcept {
+std::optional<SetupFailure> confineProcess(const ChildPlan& plan) noexcept {
+  auto failed = [](ChildStep step, int error) { return SetupFailure{step, error}; };
   if (plan.namespaces) {
     const int flags = CLONE_NEWUSER | CLONE_NEWNS | (plan.new_network ? CLONE_NEWNET : 0);
-    if (::unshare(flags) != 0) failAt(report_fd, ChildStep::Unshare, errno);
+    if (::unshare(flags) != 0) return failed(ChildStep::Unshare, errno);
     if (!writeFile("/proc/self/setgroups", "deny") ||
         !writeFile("/proc/self/uid_map", plan.uid_map) ||
         !writeFile("/proc/self/gid_map", plan.gid_map)) {
-      failAt(report_fd, ChildStep::IdentityMaps, errno);
+      return failed(ChildStep::IdentityMaps, errno);
     }
     if (::mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
-      failAt(report_fd, ChildStep::MountPrivate, errno);
+      return failed(ChildStep::MountPrivate, errno);
     }
-    for (const BindMount& bind : plan.binds) {
-      if (::mount(bind.source.c_str(), bind.target.c_str(), nullptr, MS_BIND | MS_REC, nullptr) !=
-          0) {
-        failAt(report_fd, ChildStep::Bind, errno);
+    if (!plan.private_tmp.empty()) {
+      if (::mount("toolguard-tmp", plan.private_tmp.c_str(), "tmpfs", MS_NOSUID | MS_NODEV,
+                  "mode=0700") != 0) {
+        return failed(ChildStep::PrivateTmp, errno);
       }
-      const unsigned long flags = MS_BIND | MS_REMOUNT | MS_RDONLY | keptFlags(bind.target.c_str());
-      if (::mount(nullptr, bind.target.c_str(), nullptr, flags, nullptr) != 0) {
-        failAt(report_fd, ChildStep::ReadOnly, errno);
+    }
+    if (plan.make_masks) {
+      const int fd = ::open(plan.mask_file.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0);
+      if (fd < 0) return failed(ChildStep::PrivateTmp, errno);
+      ::close(fd);
+      if (::mkdir(plan.mask_dir.c_str(), 0) != 0) return failed(ChildStep::PrivateTmp, errno);
+    }
+    for (const MountStep& step : plan.mounts) {
+      const char* target = step.target.c_str();
+      const char* source = step.kind == MountStep::Kind::MaskFile  ? plan.mask_file.c_str()
+                           : step.kind == MountStep::Kind::MaskDir ? plan.mask_dir.c_str()
+                                                                   : target;
+      if (::mount(source, target, nullptr, MS_BIND | MS_REC, nullptr) != 0) {
+        return failed(ChildStep::Bind, errno);
       }
+      const unsigned long flags = MS_BIND | MS_REMOUNT | MS_RDONLY | keptFlags(target);
+      if (::mount(nullptr, target, nullptr, flags, nullptr) != 0) {
+        return failed(ChildStep::ReadOnly, errno);
+      }
+    }
+    if (plan.make_masks) {
+      // Out of the TMPDIR; the binds keep them where they hide a secret.
+      if (::unlink(plan.mask_file.c_str()) != 0 || ::rmdir(plan.mask_dir.c_str()) != 0) {
+        return failed(ChildStep::PrivateTmp, errno);
+      }
+    }
+    if (!plan.private_tmp.empty() && plan.landlock != nullptr) {
+      const int error = plan.landlock->allowDirectoryNow(plan.private_tmp.c_str(),
+                                                         fsAccessOf(plan.landlock->abi()));
+      if (error != 0) return failed(ChildStep::PrivateTmp, error);
     }
     if (plan.new_network) {
-      if (int error = bringLoopbackUp(); error != 0) {
-        failAt(report_fd, ChildStep::Loopback, error);
-      }
+      if (int error = bringLoopbackUp(); error != 0) return failed(ChildStep::Loopback, error);
       if (plan.proxy_channel >= 0) {
         if (int error = handOverProxyListener(plan.proxy_channel, plan.proxy_port); error != 0) {
-          failAt(report_fd, ChildStep::ProxyListener, error);
+          return failed(ChildStep::ProxyListener, error);
         }
       }
     }
   }
-  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
-    failAt(report_fd, ChildStep::NoNewPrivs, errno);
-  }
-  if (int error = dropCapabilities(); error != 0) {
-    failAt(report_fd, ChildStep::Capabilities, error);
-  }
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return failed(ChildStep::NoNewPrivs, errno);
+  if (int error = dropCapabilities(); error != 0) return failed(ChildStep::Capabilities, error);
   if (plan.landlock != nullptr) {
-    if (int error = plan.landlock->enforce(); error != 0) {
-      failAt(report_fd, ChildStep::Landlock, error);
-    }
+    if (int error = plan.landlock->enforce(); error != 0) return failed(ChildStep::Landlock, error);
   }
   if (plan.seccomp != nullptr) {
-    if (int error = plan.seccomp->load(); error != 0) {
-      failAt(report_fd, ChildStep::Seccomp, error);
-    }
+    if (int error = plan.seccomp->load(); error != 0) return failed(ChildStep::Seccomp, error);
   }
-  if (!plan.cwd.empty() && ::chdir(plan.cwd.c_str()) != 0) {
-    failAt(report_fd, ChildStep::Chdir, errno);
+  if (!plan.cwd.empty() && ::chdir(plan.cwd.c_str()) != 0) return failed(ChildStep::Chdir, errno);
+  return std::nullopt;
+}
+
+void enterSandbox(const ChildPlan& plan, int report_fd) noexcept {
+  if (const std::optional<SetupFailure> failure = confineProcess(plan)) {
+    failAt(report_fd, failure->step, failure->error);
   }
   ::execvpe(plan.argv[0], plan.argv.data(), plan.envp.data());
   failAt(report_fd, ChildStep::Exec, errno);

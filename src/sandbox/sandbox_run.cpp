@@ -89,9 +89,10 @@ class SignalRelay {
   std::array<struct sigaction, 4> previous_{};
 };
 
-// The run's own directory (/tmp/toolguard-sandbox.XXXXXX): the command's
-// private temporary directory (its TMPDIR, writable) and the masks; removed
-// after the run.
+// The run's own directory (/tmp/toolguard-sandbox.XXXXXX) where no mount
+// namespace can be made (or no mount point for a tmpfs): the command's
+// private temporary directory (its TMPDIR, writable) and the masks' file,
+// removed after the run.
 class RunDirectory {
  public:
   static Expected<RunDirectory> make() {
@@ -139,10 +140,27 @@ class RunDirectory {
   std::string path_;
 };
 
+// The directory on which, in the command's own mount namespace, a fresh
+// tmpfs becomes its private TMPDIR: an empty directory of the user's that
+// stays on disk and is never written to (what the command writes there
+// lives in memory and is gone with its namespace, so nothing is left to
+// remove and the launcher need not wait). "" when it cannot be made.
+std::string privateTmpMountPoint(const std::string& home) {
+  const std::string path = home + "/.cache/toolguard/sandbox-tmp";
+  std::error_code error;
+  fs::create_directories(path, error);
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) {
+    return "";
+  }
+  return path;
+}
+
 Expected<sandbox::LandlockRuleset> landlockRules(const SandboxLayout& layout,
                                                  const SandboxKernel& kernel,
                                                  const SandboxSettings& settings,
                                                  const std::string& private_tmp) {
+  // private_tmp "": the child makes its tmpfs writable itself.
   const bool confine_tcp = settings.network == SandboxNetwork::None;
   Expected<sandbox::LandlockRuleset> ruleset =
       sandbox::LandlockRuleset::create(kernel.landlock_abi, confine_tcp);
@@ -153,7 +171,9 @@ Expected<sandbox::LandlockRuleset> landlockRules(const SandboxLayout& layout,
   for (const std::string& place : layout.writable) {
     if (auto r = ruleset->allowPath(place, all); !r) return fail(r.error());
   }
-  if (auto r = ruleset->allowPath(private_tmp, all); !r) return fail(r.error());
+  if (!private_tmp.empty()) {
+    if (auto r = ruleset->allowPath(private_tmp, all); !r) return fail(r.error());
+  }
   // Devices every program writes to harmlessly.
   const uint64_t device = kFsReadFile | kFsWriteFile | kFsTruncate | kFsIoctlDev;
   for (const char* path :
@@ -321,8 +341,28 @@ Expected<SandboxReport> describeSandbox(const SandboxSettings& settings,
   return layout->report;
 }
 
-Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest& request,
-                           SandboxReport* report) {
+namespace {
+
+// A run made ready: the child's plan and everything it points into, and
+// what is to be removed after the run. Built in place (the plan points
+// into it), so it does not move.
+struct PreparedRun {
+  PreparedRun() = default;
+  PreparedRun(const PreparedRun&) = delete;
+  PreparedRun& operator=(const PreparedRun&) = delete;
+
+  std::optional<RunDirectory> run_dir;  // only where no tmpfs can be mounted
+  std::optional<sandbox::LandlockRuleset> ruleset;
+  std::optional<sandbox::SeccompProgram> seccomp;
+  std::vector<sandbox::HostPattern> hosts;
+  bool proxy = false;
+  std::vector<std::string> arguments;
+  std::vector<std::string> environment;
+  sandbox::ChildPlan plan;
+};
+
+Expected<void> prepareRun(PreparedRun& run, const SandboxSettings& settings,
+                          const SandboxRequest& request, SandboxReport* report) {
   const SandboxKernel kernel = kernelFor(request);
   Expected<SandboxLayout> layout = sandbox::layoutSandbox(settings, request, kernel);
   if (!layout) return fail(layout.error());
@@ -337,78 +377,100 @@ Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest
                   std::strerror(errno));
     }
   }
-  Expected<RunDirectory> run_dir = RunDirectory::make();
-  if (!run_dir) return fail(run_dir.error());
+  std::string tmp = layout->namespaces ? privateTmpMountPoint(request.home) : "";
+  run.plan.private_tmp = tmp;
+  if (tmp.empty()) {
+    Expected<RunDirectory> run_dir = RunDirectory::make();
+    if (!run_dir) return fail(run_dir.error());
+    run.run_dir.emplace(std::move(*run_dir));
+    tmp = run.run_dir->tmp();
+  }
+  run.plan.mask_file = run.run_dir ? run.run_dir->maskFile() : tmp + "/.toolguard-mask-file";
+  run.plan.mask_dir = run.run_dir ? run.run_dir->maskDir() : tmp + "/.toolguard-mask-dir";
+  run.plan.make_masks = !run.run_dir;
 
-  std::optional<sandbox::LandlockRuleset> ruleset;
   if (layout->landlock) {
     Expected<sandbox::LandlockRuleset> rules =
-        landlockRules(*layout, kernel, settings, run_dir->tmp());
+        landlockRules(*layout, kernel, settings, run.run_dir ? tmp : "");
     if (!rules) return fail("sandbox: " + rules.error());
-    ruleset = std::move(*rules);
+    run.ruleset = std::move(*rules);
   }
   // The proxy needs the private network; without one there is no network
   // at all rather than all of it.
-  const bool proxy = settings.network == SandboxNetwork::Proxy && layout->new_network;
+  run.proxy = settings.network == SandboxNetwork::Proxy && layout->new_network;
   Expected<std::vector<sandbox::HostPattern>> hosts = hostPatterns(settings);
   if (!hosts) return fail("sandbox: " + hosts.error());
-  std::optional<sandbox::SeccompProgram> seccomp;
+  run.hosts = std::move(*hosts);
   if (layout->seccomp) {
     Expected<sandbox::SeccompProgram> program = sandbox::buildSeccompProgram(
         {.no_network = settings.network == SandboxNetwork::None ||
                        (settings.network != SandboxNetwork::Open && !layout->new_network)});
     if (!program) return fail("sandbox: " + program.error());
-    seccomp = std::move(*program);
+    run.seccomp = std::move(*program);
   }
 
-  sandbox::ChildPlan plan;
+  sandbox::ChildPlan& plan = run.plan;
   plan.namespaces = layout->namespaces;
   plan.new_network = layout->new_network;
   plan.uid_map = std::to_string(::geteuid()) + " " + std::to_string(::geteuid()) + " 1";
   plan.gid_map = std::to_string(::getegid()) + " " + std::to_string(::getegid()) + " 1";
-  for (const std::string& place : layout->read_only) plan.binds.push_back({place, place});
-  for (const std::string& place : layout->masked_dirs) {
-    plan.binds.push_back({run_dir->maskDir(), place});
-  }
+  using Kind = sandbox::MountStep::Kind;
+  for (const std::string& place : layout->read_only) plan.mounts.push_back({Kind::ReadOnly, place});
+  for (const std::string& place : layout->masked_dirs)
+    plan.mounts.push_back({Kind::MaskDir, place});
   for (const std::string& place : layout->masked_files) {
-    plan.binds.push_back({run_dir->maskFile(), place});
+    plan.mounts.push_back({Kind::MaskFile, place});
   }
-  int channel[2] = {-1, -1};
-  if (proxy && ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, channel) != 0) {
-    return fail(std::string("sandbox: socketpair: ") + std::strerror(errno));
-  }
-  detail::FileDescriptor proxy_receive(channel[0]);
-  detail::FileDescriptor proxy_send(channel[1]);
-  plan.proxy_channel = proxy_send.get();
   plan.proxy_port = sandbox::kProxyPort;
   plan.cwd = request.cwd;
-  plan.landlock = ruleset ? &*ruleset : nullptr;
-  plan.seccomp = seccomp ? &*seccomp : nullptr;
+  plan.landlock = run.ruleset ? &*run.ruleset : nullptr;
+  plan.seccomp = run.seccomp ? &*run.seccomp : nullptr;
 
-  std::vector<std::string> arguments = request.command;
-  std::vector<std::string> environment;
+  run.arguments = request.command;
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
     const std::string_view text = *entry;
     if (text.starts_with("TMPDIR=") || text.starts_with("TOOLGUARD_SANDBOX=") ||
         proxyVariable(text)) {
       continue;
     }
-    environment.emplace_back(text);
+    run.environment.emplace_back(text);
   }
-  if (proxy) {
+  if (run.proxy) {
     const std::string url =
         std::string("http://") + sandbox::kProxyAddress + ":" + std::to_string(sandbox::kProxyPort);
     for (const char* name :
          {"http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"}) {
-      environment.push_back(std::string(name) + "=" + url);
+      run.environment.push_back(std::string(name) + "=" + url);
     }
   }
-  environment.push_back("TMPDIR=" + run_dir->tmp());
-  environment.push_back("TOOLGUARD_SANDBOX=1");
-  for (std::string& argument : arguments) plan.argv.push_back(argument.data());
+  run.environment.push_back("TMPDIR=" + tmp);
+  run.environment.push_back("TOOLGUARD_SANDBOX=1");
+  for (std::string& argument : run.arguments) plan.argv.push_back(argument.data());
   plan.argv.push_back(nullptr);
-  for (std::string& entry : environment) plan.envp.push_back(entry.data());
+  for (std::string& entry : run.environment) plan.envp.push_back(entry.data());
   plan.envp.push_back(nullptr);
+  return {};
+}
+
+std::string setupFailureText(const sandbox::SetupFailure& failure, const SandboxRequest& request) {
+  if (failure.step == sandbox::ChildStep::Exec) {
+    return "sandbox: cannot run " + request.command[0] + ": " + std::strerror(failure.error);
+  }
+  return "sandbox: the confinement could not be set up, nothing was run (" +
+         std::string(sandbox::childStepName(failure.step)) + ": " + std::strerror(failure.error) +
+         ")";
+}
+
+// Runs the prepared command in a child, serving the proxy while it runs,
+// and waits for it.
+Expected<int> forkAndWait(PreparedRun& run, const SandboxRequest& request) {
+  int channel[2] = {-1, -1};
+  if (run.proxy && ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, channel) != 0) {
+    return fail(std::string("sandbox: socketpair: ") + std::strerror(errno));
+  }
+  detail::FileDescriptor proxy_receive(channel[0]);
+  detail::FileDescriptor proxy_send(channel[1]);
+  run.plan.proxy_channel = proxy_send.get();
 
   int report_pipe[2];
   if (::pipe2(report_pipe, O_CLOEXEC) != 0) {
@@ -418,16 +480,16 @@ Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest
   detail::FileDescriptor report_write(report_pipe[1]);
   const pid_t child = ::fork();
   if (child < 0) return fail(std::string("sandbox: fork: ") + std::strerror(errno));
-  if (child == 0) sandbox::enterSandbox(plan, report_write.get());
+  if (child == 0) sandbox::enterSandbox(run.plan, report_write.get());
   report_write.close();
   proxy_send.close();
 
   SignalRelay relay(child);
   std::optional<sandbox::NetworkProxy> network_proxy;
-  if (proxy) {
+  if (run.proxy) {
     // -1: the child failed before handing the socket over; its report says why.
     if (const int listener = receiveListener(proxy_receive.get()); listener >= 0) {
-      network_proxy.emplace(listener, std::move(*hosts), request.on_connection);
+      network_proxy.emplace(listener, std::move(run.hosts), request.on_connection);
     }
   }
   struct {
@@ -443,17 +505,39 @@ Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest
   }
   if (network_proxy) network_proxy->stop();
   if (got == static_cast<ssize_t>(sizeof child_report)) {
-    const auto step = static_cast<sandbox::ChildStep>(child_report.step);
-    const std::string why =
-        std::string(sandbox::childStepName(step)) + ": " + std::strerror(child_report.error);
-    if (step == sandbox::ChildStep::Exec) {
-      return fail("sandbox: cannot run " + request.command[0] + ": " +
-                  std::strerror(child_report.error));
-    }
-    return fail("sandbox: the confinement could not be set up, nothing was run (" + why + ")");
+    return fail(setupFailureText(
+        {static_cast<sandbox::ChildStep>(child_report.step), child_report.error}, request));
   }
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WEXITSTATUS(status);
+}
+
+}  // namespace
+
+Expected<int> runSandboxed(const SandboxSettings& settings, const SandboxRequest& request,
+                           SandboxReport* report) {
+  PreparedRun run;
+  if (Expected<void> ready = prepareRun(run, settings, request, report); !ready) {
+    return fail(ready.error());
+  }
+  return forkAndWait(run, request);
+}
+
+Expected<int> execSandboxed(const SandboxSettings& settings, const SandboxRequest& request,
+                            const std::function<void(const SandboxReport&)>& before_run) {
+  PreparedRun run;
+  SandboxReport report;
+  if (Expected<void> ready = prepareRun(run, settings, request, &report); !ready) {
+    return fail(ready.error());
+  }
+  if (before_run) before_run(report);
+  // A proxy to serve or a directory to remove: someone must stay.
+  if (run.proxy || run.run_dir) return forkAndWait(run, request);
+  if (const std::optional<sandbox::SetupFailure> failure = sandbox::confineProcess(run.plan)) {
+    return fail(setupFailureText(*failure, request));
+  }
+  ::execvpe(run.plan.argv[0], run.plan.argv.data(), run.plan.envp.data());
+  return fail(setupFailureText({sandbox::ChildStep::Exec, errno}, request));
 }
 
 }  // namespace toolguard

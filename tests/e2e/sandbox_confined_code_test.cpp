@@ -97,6 +97,73 @@ TEST_F(SandboxConfinedCode, ARuleCanAllowOnlyInsideTheSandbox) {
   EXPECT_EQ(hook("terraform plan -out plan.bin").value("permissionDecision", ""), "ask");
 }
 
+// A rule's own sandbox: adds places and hosts for the calls it allows, and
+// for no other: the hook names the rule (--rule), and the sandbox takes what
+// it adds from the policy itself.
+TEST_F(SandboxConfinedCode, ARulesOwnSandboxAddsPlacesAndHostsForTheCallsItAllows) {
+  TestHttpServer registry("from the registry\n");
+  fs::create_directories(dir.path() / "home/extra");
+  const std::string script = (dir.path() / "home/outside/fetch.py").string();
+  dir.write("home/outside/fetch.py",
+            "import os, urllib.request\n"
+            "try:\n"
+            "    open(os.environ['HOME'] + '/extra/made', 'w').write('made')\n"
+            "    print('wrote')\n"
+            "except OSError as e:\n"
+            "    print('no-write', e.errno)\n"
+            "try:\n"
+            "    url = 'http://127.0.0.1:" +
+                registry.portText() +
+                "/'\n"
+                "    print(urllib.request.urlopen(url, timeout=10).read().decode().strip())\n"
+                "except Exception as e:\n"
+                "    print('no-fetch')\n");
+  dir.write("user/grants.yaml",
+            "rules:\n  - id: fetch-deps\n    tool: Bash\n"
+            "    shell: \"python3 " +
+                script +
+                "\"\n    verdict: allow\n    reason: fetches the deps\n"
+                "    sandbox:\n      writable: [~/extra]\n"
+                "      hosts: [\"127.0.0.1:" +
+                registry.portText() + "\"]\n");
+  const json answer = hook("python3 " + script);
+  ASSERT_EQ(answer.value("permissionDecision", ""), "allow") << answer;
+  const std::string wrapped = answer["updatedInput"]["command"];
+  EXPECT_NE(wrapped.find(" --rule fetch-deps -- "), std::string::npos) << wrapped;
+  RunResult granted = runBinary("/bin/bash", {"-c", wrapped}, "", env(), workspace().string());
+  EXPECT_EQ(granted.out, "wrote\nfrom the registry\n") << granted;
+  EXPECT_EQ(slurp((dir.path() / "home/extra/made").string()), "made");
+  fs::remove(dir.path() / "home/extra/made");
+
+  // The same program in the policy's own sandbox: neither.
+  RunResult plain = sandboxed("python3 " + script);
+  EXPECT_EQ(plain.out, "no-write 13\nno-fetch\n") << plain;
+  EXPECT_FALSE(fs::exists(dir.path() / "home/extra/made"));
+  EXPECT_EQ(registry.requests().size(), 1u);
+
+  // A call another rule allows gets nothing of it.
+  const json other = hook("git status");
+  ASSERT_EQ(other.value("permissionDecision", ""), "allow") << other;
+  EXPECT_EQ(other["updatedInput"]["command"].get<std::string>().find("--rule"), std::string::npos);
+
+  // A rule the policy does not have runs nothing.
+  RunResult unknown = sandboxed("true", {"--rule", "no-such-rule"});
+  EXPECT_EQ(unknown.exit_code, 126) << unknown;
+  EXPECT_NE(unknown.err.find("no such rule"), std::string::npos) << unknown;
+
+  // explain shows what the rule adds.
+  RunResult explained = runBinary(TOOLGUARD_BINARY, {"explain"},
+                                  json{{"tool", "Bash"},
+                                       {"args", {{"command", "python3 " + script}}},
+                                       {"context", {{"cwd", workspace().string()}}}}
+                                      .dump(),
+                                  env(), workspace().string());
+  EXPECT_NE(explained.out.find("rule fetch-deps adds"), std::string::npos) << explained;
+  EXPECT_NE(explained.out.find("writable ~/extra; hosts 127.0.0.1:" + registry.portText()),
+            std::string::npos)
+      << explained;
+}
+
 TEST_F(SandboxConfinedCode, OnlyWhereTheSandboxHoldsItAll) {
   const std::string command = "python3 scripts/gen.py";
   ASSERT_EQ(hook(command).value("permissionDecision", ""), "allow");

@@ -476,5 +476,22 @@ TEST_F(Sandbox, TheCommandsExitStatusAndSignalsComeBack) {
   EXPECT_EQ(sandboxed("kill -KILL $$").exit_code, 128 + SIGKILL);
 }
 
+// Where nothing is left to do after the command (no proxy), the launcher
+// becomes the command; its TMPDIR is a tmpfs of its own that leaves nothing
+// on disk and that the next run does not see.
+TEST_F(Sandbox, TheLauncherBecomesTheCommandAndLeavesNothingBehind) {
+  RunResult first = sandboxed(
+      "cat /proc/$PPID/comm; echo kept > \"$TMPDIR/file\"; ls -A \"$TMPDIR\"; "
+      "df --output=fstype \"$TMPDIR\" | tail -1");
+  EXPECT_EQ(first.exit_code, 0) << first;
+  EXPECT_EQ(first.out.find("toolguard\n"), std::string::npos) << "a launcher stayed: " << first;
+  EXPECT_NE(first.out.find("\nfile\ntmpfs\n"), std::string::npos) << first;
+  const fs::path mount_point = dir.path() / "home/.cache/toolguard/sandbox-tmp";
+  ASSERT_TRUE(fs::is_directory(mount_point));
+  EXPECT_TRUE(fs::is_empty(mount_point)) << "the private TMPDIR reached the disk";
+  RunResult second = sandboxed("ls -A \"$TMPDIR\"; echo end");
+  EXPECT_EQ(second.out, "end\n") << "the next run sees the last one's files: " << second;
+}
+
 }  // namespace
 }  // namespace toolguard::testing

@@ -141,6 +141,93 @@ TEST(PolicySandbox, TheBuilderAddsToTheDefaults) {
   EXPECT_EQ(settings.network, SandboxNetwork::Open);
 }
 
+// A rule's own sandbox: grants its calls more places and hosts; the grant
+// goes with the rule (an untrusted project's allow is dropped with it, a
+// later layer's rule of the same id replaces it).
+TEST(PolicySandbox, ARuleGrantsItsCallsPlacesAndHosts) {
+  Layers l;
+  l.user(R"(rules:
+  - id: pnpm-install
+    shell: "pnpm install"
+    verdict: allow
+    sandbox: {required: true, writable: [~/.local/share/pnpm], hosts: [registry.npmjs.org]}
+  - id: plain
+    shell: "make"
+    verdict: allow
+)");
+  l.project(R"(rules:
+  - id: project-fetch
+    shell: "fetch"
+    verdict: allow
+    sandbox: {hosts: [evil.example]}
+)");
+  const Policy policy = loadPolicy(l.sources());
+  std::optional<SandboxSettings> granted = sandboxSettingsFor(policy, "pnpm-install");
+  ASSERT_TRUE(granted);
+  EXPECT_TRUE(contains(granted->writable, "~/.local/share/pnpm"));
+  EXPECT_EQ(granted->hosts, std::vector<std::string>{"registry.npmjs.org"});
+  EXPECT_EQ(granted->network, SandboxNetwork::Proxy);  // none, opened through the proxy only
+  std::optional<SandboxSettings> plain = sandboxSettingsFor(policy, "plain");
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(contains(plain->writable, "~/.local/share/pnpm"));
+  EXPECT_EQ(plain->network, SandboxNetwork::None);
+  EXPECT_FALSE(sandboxSettingsFor(policy, "no-such-rule"));
+  EXPECT_FALSE(policy.rule_sandbox_grants.contains("project-fetch"));
+  EXPECT_TRUE(Layers::hasWarning(policy, "rule project-fetch (allow) ignored"));
+
+  // A later layer's rule of the same id, without a grant, takes it away.
+  l.managed("rules:\n  - {id: pnpm-install, shell: \"pnpm install\", verdict: allow}\n");
+  const Policy managed = loadPolicy(l.sources());
+  EXPECT_FALSE(managed.rule_sandbox_grants.contains("pnpm-install"));
+  EXPECT_EQ(sandboxSettingsFor(managed, "pnpm-install")->network, SandboxNetwork::None);
+
+  // The builder: the same grant, the same checks.
+  RuleSpec spec;
+  spec.header.id = "built";
+  spec.header.target.tools = {"make_assets"};
+  spec.verdict = Verdict::Allow;
+  spec.sandbox_writable = {"/srv/assets"};
+  const Policy built = PolicyBuilder().rule(spec).buildPolicy();
+  EXPECT_TRUE(contains(sandboxSettingsFor(built, "built")->writable, "/srv/assets"));
+  spec.verdict = Verdict::Deny;
+  EXPECT_THROW(PolicyBuilder().rule(spec), PolicyError);
+  spec.verdict = Verdict::Allow;
+  spec.sandbox_hosts = {"http://x"};
+  EXPECT_THROW(PolicyBuilder().rule(spec), PolicyError);
+}
+
+TEST(PolicySandbox, ARulesGrantMistakesAreNamedWithTheirPlace) {
+  Layers l;
+  l.user(R"(rules:
+  - id: a
+    shell: "x"
+    verdict: deny
+    sandbox: {writable: [/opt/x]}
+  - id: b
+    shell: "y"
+    verdict: allow
+    sandbox: {writable: [relative], hosts: ["http://x/"], network: open, required: maybe}
+  - id: c
+    shell: "z"
+    verdict: allow
+    sandbox: optional
+)");
+  try {
+    loadPolicy(l.sources());
+    FAIL() << "the policy loaded";
+  } catch (const PolicyError& e) {
+    const std::string text = e.what();
+    for (const char* expected :
+         {"10-user.yaml:2:5: rule a: sandbox writable and hosts widen",
+          "10-user.yaml:9:25: sandbox.writable: relative is not an absolute or ~ place",
+          "10-user.yaml:9:44: sandbox.hosts:", "sandbox: unknown key 'network' in a rule",
+          "sandbox.required: expected true or false",
+          "10-user.yaml:13:14: sandbox: expected required"}) {
+      EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
+    }
+  }
+}
+
 TEST(PolicySandbox, AKernelLimitOnlyLowers) {
   const SandboxKernel kernel{.landlock_abi = 4, .seccomp = true, .user_namespaces = false};
   Expected<SandboxKernel> limit = parseSandboxKernelLimit("landlock=6,userns=yes");

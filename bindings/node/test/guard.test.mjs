@@ -322,4 +322,7 @@ test('runSandboxed runs a command that writes only in its workspace', async (t) 
   assert.equal(existsSync(outside), false);
   assert.throws(() => guard.runSandboxed(['/no/such/program'], { cwd: dir }), /cannot run/);
   assert.throws(() => guard.runSandboxed('make test'), TypeError);
+  // The rule that allowed a call is passed on; one the policy lacks runs nothing.
+  assert.throws(() => guard.runSandboxed(['true'], { cwd: dir, rule: 'no-such-rule' }),
+    /no rule "no-such-rule"/);
 });

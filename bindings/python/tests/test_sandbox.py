@@ -42,3 +42,30 @@ def test_a_sandbox_that_cannot_run_raises_and_runs_nothing(guard: toolguard.Guar
         guard.run_sandboxed([], cwd=str(tmp_path))
     with pytest.raises(toolguard.GuardError, match="is not a directory"):
         guard.run_sandboxed(["true"], workspaces=[str(tmp_path / "missing")])
+
+
+def test_the_rule_that_allowed_a_call_adds_what_its_own_sandbox_names(home: Path,
+                                                                       tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(
+        "rules:\n"
+        "  - id: make-assets\n"
+        "    tool: make_assets\n"
+        "    verdict: allow\n"
+        f"    sandbox: {{writable: ['{extra}']}}\n")
+    with toolguard.Guard(policy_files=[str(policy)], user=False, project=False, managed=False,
+                         audit=False, home=home) as guard:
+        require_a_kernel_that_holds_it(guard, workspace)
+        decision = guard.check("make_assets", {}, cwd=str(workspace))
+        assert decision.verdict == "allow" and decision.rule == "make-assets"
+        write = ["sh", "-c", f"echo made > '{extra}/out'"]
+        assert guard.run_sandboxed(write, cwd=str(workspace)) != 0
+        assert not (extra / "out").exists()
+        assert guard.run_sandboxed(write, cwd=str(workspace), rule=decision.rule) == 0
+        assert (extra / "out").read_text() == "made\n"
+        with pytest.raises(toolguard.GuardError, match="no rule"):
+            guard.run_sandboxed(["true"], cwd=str(workspace), rule="no-such-rule")

@@ -345,11 +345,13 @@ class Guard:
 
     def run_sandboxed(self, command: Sequence[str], *,
                       workspaces: Optional[Sequence[str]] = None,
-                      cwd: Optional[str] = None) -> int:
+                      cwd: Optional[str] = None,
+                      rule: Optional[str] = None) -> int:
         """Runs ``command`` (a program and its arguments) for a tool where the
         kernel holds it, as ``toolguard sandbox`` does: writes only in
         ``workspaces`` (default: ``cwd``), secrets unreadable, the network as
-        the policy's ``sandbox:`` section says. Waits for it and returns its
+        the policy's ``sandbox:`` section says, with what ``rule`` (the id
+        of the rule that allowed the call) adds by its own ``sandbox:``. Waits for it and returns its
         exit status (128 + the signal's number when a signal ended it).
         Raises GuardError, running nothing, when the sandbox cannot be set
         up or this kernel cannot hold what the policy asks for."""
@@ -358,6 +360,8 @@ class Guard:
             request["workspaces"] = list(workspaces)
         if cwd is not None:
             request["cwd"] = cwd
+        if rule is not None:
+            request["rule"] = rule
         data = json.dumps(request).encode("utf-8")
         handle = self._enter()
         error = ErrorPtr()
