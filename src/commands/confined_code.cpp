@@ -3,7 +3,9 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <span>
+#include <vector>
 
 #include "shell_facts.hpp"
 #include "shell_parse/name_lists.hpp"
@@ -27,48 +29,88 @@ bool runsScripts(std::string_view name) {
   return isInterpreter(name) || oneOf(name, {"tsx", "ts-node", "Rscript"});
 }
 
-// Options after which an interpreter runs code or a module named on the
-// command line rather than a file: inline code stays for a person to read.
-bool runsInlineCode(std::string_view option) {
-  return oneOf(option,
-               {"-c", "-e", "-E", "-m", "-p", "-r", "--eval", "--print", "--command", "--require",
-                "--import", "--loader", "--experimental-loader", "-i", "--interactive", "-s"});
+// The options of an interpreter known to change only warnings, buffering,
+// optimisation, tracing or error handling: none names code, a module, a
+// library or another file to run. Anything else (inline code, -m, -r, -M,
+// --import, a made-up option) leaves the call to the other rules: the
+// world of options is closed.
+struct HarmlessOptions {
+  std::string_view letters;                  ///< single letters, alone or in a cluster
+  std::vector<std::string_view> words;       ///< whole options (`--no-warnings`, `-W0`)
+  std::vector<std::string_view> prefixes;    ///< options with a value attached (`--stack-size=`)
+  std::vector<std::string_view> with_value;  ///< options followed by a value (`-W ignore`)
+  std::vector<std::string_view> values;      ///< the values `-o` may take, for a shell
+};
+
+const HarmlessOptions& harmlessOptions(std::string_view interpreter) {
+  static const HarmlessOptions kPython{
+      "bBdEIOPqsSuvxR", {"-OO", "-bb"}, {"-W", "-X"}, {"-W", "-X"}, {}};
+  static const HarmlessOptions kNode{
+      "",
+      {"--no-warnings", "--enable-source-maps", "--trace-warnings", "--trace-deprecation",
+       "--no-deprecation", "--throw-deprecation", "--trace-uncaught", "--experimental-vm-modules",
+       "--test", "--abort-on-uncaught-exception", "--preserve-symlinks"},
+      {"--max-old-space-size=", "--stack-size=", "--unhandled-rejections="},
+      {},
+      {}};
+  static const HarmlessOptions kRuby{"wvd", {"-W", "-W0", "-W1", "-W2"}, {}, {}, {}};
+  static const HarmlessOptions kPerl{"wWXTt", {}, {}, {}, {}};
+  static const HarmlessOptions kShell{
+      "xeuvn", {}, {}, {"-o"}, {"pipefail", "errexit", "nounset", "xtrace", "verbose"}};
+  static const HarmlessOptions kNone{"", {}, {}, {}, {}};
+  if (interpreter.starts_with("python")) return kPython;
+  if (interpreter == "node" || interpreter == "nodejs") return kNode;
+  if (interpreter == "ruby") return kRuby;
+  if (interpreter == "perl") return kPerl;
+  if (oneOf(interpreter, {"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"})) return kShell;
+  return kNone;
 }
 
-// Interpreter options followed by a value in the next word.
-bool takesValue(std::string_view interpreter, std::string_view option) {
-  if (interpreter.starts_with("python"))
-    return oneOf(option, {"-W", "-X", "-Q", "--check-hash-based-pycs"});
-  if (interpreter == "perl") return oneOf(option, {"-I", "-M", "-m"});
-  if (interpreter == "ruby") return oneOf(option, {"-I", "-r"});
-  return false;
+bool isListed(const std::vector<std::string_view>& list, std::string_view text) {
+  return std::find(list.begin(), list.end(), text) != list.end();
 }
 
+// The script an interpreter runs, when every option before it is harmless
+// and it is a file of the workspace.
 std::optional<std::string> interpretedScript(const CommandScene& s) {
   const SimpleCommand& c = s.command;
-  const std::string_view name = c.commandName();
+  const HarmlessOptions& harmless = harmlessOptions(c.commandName());
   const std::span<const ShellWord> args = c.arguments();
+  auto script = [&](size_t i) -> std::optional<std::string> {
+    if (i < args.size() && workspaceFile(args[i], s))
+      return "the workspace's script " + args[i].text;
+    return std::nullopt;
+  };
   for (size_t i = 0; i < args.size(); ++i) {
     const ShellWord& word = args[i];
     if (word.dynamic) return std::nullopt;
-    if (word.text == "--") {
-      if (i + 1 < args.size() && workspaceFile(args[i + 1], s)) {
-        return "the workspace's script " + args[i + 1].text;
-      }
-      return std::nullopt;
-    }
-    if (word.text.starts_with('-') && word.text.size() > 1) {
-      if (runsInlineCode(word.text.substr(0, word.text.find('=')))) return std::nullopt;
-      // A cluster of short options with one that runs inline code (-Bc, -pe).
-      if (!word.text.starts_with("--") &&
-          word.text.find_first_of("ceEmprs", 1) != std::string::npos) {
-        return std::nullopt;
-      }
-      if (takesValue(name, word.text)) ++i;
+    const std::string_view text = word.text;
+    if (text == "--") return script(i + 1);
+    if (!text.starts_with('-') || text.size() == 1) return script(i);
+    if (isListed(harmless.words, text)) continue;
+    // An option that takes the next word, alone (-o pipefail) or closing a
+    // cluster of harmless letters (-euo pipefail).
+    const std::string last_letter = "-" + std::string(1, text.back());
+    const bool takes_value =
+        isListed(harmless.with_value, text) ||
+        (!text.starts_with("--") && text.size() > 2 && isListed(harmless.with_value, last_letter) &&
+         text.substr(1, text.size() - 2).find_first_not_of(harmless.letters) ==
+             std::string_view::npos);
+    if (takes_value) {
+      if (++i >= args.size() || args[i].dynamic) return std::nullopt;
+      if (!harmless.values.empty() && !isListed(harmless.values, args[i].text)) return std::nullopt;
       continue;
     }
-    if (workspaceFile(word, s)) return "the workspace's script " + word.text;
-    return std::nullopt;
+    const bool attached = std::any_of(
+        harmless.prefixes.begin(), harmless.prefixes.end(), [&](std::string_view prefix) {
+          return text.size() > prefix.size() && text.starts_with(prefix);
+        });
+    if (attached) continue;
+    // A cluster of short options, each of them harmless (-uB, -eux).
+    if (text.starts_with("--") || harmless.letters.empty() ||
+        text.find_first_not_of(harmless.letters, 1) != std::string_view::npos) {
+      return std::nullopt;
+    }
   }
   return std::nullopt;
 }

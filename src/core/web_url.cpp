@@ -5,12 +5,10 @@
 #include <array>
 #include <string>
 
+#include "core/unicode_text.hpp"
+
 namespace toolguard::detail {
 namespace {
-
-char lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
 
 bool isAlpha(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -22,14 +20,6 @@ bool isDigit(char c) {
 
 bool isPort(std::string_view port) {
   return !port.empty() && port.size() <= 5 && std::all_of(port.begin(), port.end(), isDigit);
-}
-
-// A DNS label: 1-63 letters, digits and hyphens, not starting or ending
-// with a hyphen.
-bool isLabel(std::string_view label) {
-  return !label.empty() && label.size() <= 63 && label.front() != '-' && label.back() != '-' &&
-         std::all_of(label.begin(), label.end(),
-                     [](char c) { return isAlpha(c) || isDigit(c) || c == '-'; });
 }
 
 bool endsWithLabels(std::string_view host, std::string_view suffix) {
@@ -47,21 +37,12 @@ constexpr std::array<std::string_view, 26> kNotPublic = {
     "vcap.me",   "lacolhost.com", "traefik.me", "nip.direct", "local.gd"};
 
 bool isPublicName(std::string_view host) {
-  if (host.size() > 253) return false;
-  std::string lowered(host);
-  std::transform(lowered.begin(), lowered.end(), lowered.begin(), lower);
-  size_t labels = 0;
-  std::string_view last;
-  std::string_view rest = lowered;
-  while (true) {
-    const size_t dot = rest.find('.');
-    last = rest.substr(0, dot);
-    if (!isLabel(last)) return false;
-    ++labels;
-    if (dot == std::string_view::npos) break;
-    rest.remove_prefix(dot + 1);
-  }
-  if (labels < 2 || last.size() < 2 || !std::all_of(last.begin(), last.end(), isAlpha)) {
+  const std::string lowered = asciiLowercase(host);
+  if (!isDnsName(lowered)) return false;
+  const size_t last_dot = lowered.rfind('.');
+  const std::string_view last = std::string_view(lowered).substr(last_dot + 1);
+  if (last_dot == std::string::npos || last.size() < 2 ||
+      !std::all_of(last.begin(), last.end(), isAlpha)) {
     return false;
   }
   return std::none_of(kNotPublic.begin(), kNotPublic.end(),
@@ -69,18 +50,33 @@ bool isPublicName(std::string_view host) {
 }
 
 bool isLoopbackName(std::string_view host) {
-  std::string lowered(host);
-  std::transform(lowered.begin(), lowered.end(), lowered.begin(), lower);
+  const std::string lowered = asciiLowercase(host);
   return lowered == "localhost" || lowered == "127.0.0.1" || lowered == "[::1]" ||
          lowered == "0.0.0.0";
 }
 
 }  // namespace
 
+bool isDnsName(std::string_view name) {
+  if (name.empty() || name.size() > 253) return false;
+  size_t start = 0;
+  while (start <= name.size()) {
+    const size_t end = std::min(name.find('.', start), name.size());
+    const std::string_view label = name.substr(start, end - start);
+    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-' ||
+        !std::all_of(label.begin(), label.end(),
+                     [](char c) { return isAlpha(c) || isDigit(c) || c == '-'; })) {
+      return false;
+    }
+    start = end + 1;
+  }
+  return true;
+}
+
 bool startsWithNoCase(std::string_view text, std::string_view prefix) {
   return text.size() >= prefix.size() &&
          std::equal(prefix.begin(), prefix.end(), text.begin(),
-                    [](char a, char b) { return lower(a) == lower(b); });
+                    [](char a, char b) { return asciiLower(a) == asciiLower(b); });
 }
 
 WebUrlHost classifyWebUrl(std::string_view url, bool scheme_optional) {

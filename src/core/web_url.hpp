@@ -7,6 +7,10 @@
 
 namespace toolguard::detail {
 
+/// True for a DNS name: dot-separated labels of 1 to 63 ASCII letters,
+/// digits and hyphens (none starting or ending with one), 253 bytes at most.
+bool isDnsName(std::string_view name);
+
 /// True when `text` starts with `prefix`, ASCII letters compared without case.
 bool startsWithNoCase(std::string_view text, std::string_view prefix);
 

@@ -21,6 +21,8 @@
 #include <string_view>
 #include <variant>
 
+#include "core/web_url.hpp"
+
 namespace toolguard::sandbox {
 namespace {
 
@@ -365,7 +367,7 @@ void NetworkProxy::serve(int client) {
   std::optional<Target> target;
   if (tunnel) {
     target = parseAuthority(target_text, 0);
-  } else if (target_text.size() > 7 && equalsNoCase(target_text.substr(0, 7), "http://")) {
+  } else if (target_text.size() > 7 && detail::startsWithNoCase(target_text, "http://")) {
     const std::string_view rest_of_url = target_text.substr(7);
     const size_t path_start = rest_of_url.find_first_of("/?#");
     target = parseAuthority(rest_of_url.substr(0, path_start), 80);

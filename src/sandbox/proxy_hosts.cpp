@@ -7,12 +7,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/unicode_text.hpp"
+#include "core/web_url.hpp"
+
 namespace toolguard::sandbox {
 namespace {
-
-char lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
 
 bool isIpv4(const std::string& text) {
   in_addr address{};
@@ -22,23 +21,6 @@ bool isIpv4(const std::string& text) {
 bool isIpv6(const std::string& text) {
   in6_addr address{};
   return ::inet_pton(AF_INET6, text.c_str(), &address) == 1;
-}
-
-bool isDnsName(std::string_view name) {
-  if (name.empty() || name.size() > 253) return false;
-  size_t start = 0;
-  while (start <= name.size()) {
-    const size_t end = std::min(name.find('.', start), name.size());
-    const std::string_view label = name.substr(start, end - start);
-    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-' ||
-        !std::all_of(label.begin(), label.end(), [](char c) {
-          return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-        })) {
-      return false;
-    }
-    start = end + 1;
-  }
-  return true;
 }
 
 // "443" -> 443; -1 unless a port of 1 to 65535 written in digits.
@@ -74,13 +56,13 @@ bool publicIpv4(uint32_t a) {
 
 std::string normalizedHost(std::string_view host) {
   std::string text(host);
-  std::transform(text.begin(), text.end(), text.begin(), lower);
+  std::transform(text.begin(), text.end(), text.begin(), detail::asciiLower);
   if (text.size() > 2 && text.front() == '[' && text.back() == ']') {
     text = text.substr(1, text.size() - 2);
     return isIpv6(text) ? text : "";
   }
   if (text.ends_with('.')) text.pop_back();
-  if (isIpv4(text) || isDnsName(text)) return text;
+  if (isIpv4(text) || detail::isDnsName(text)) return text;
   return "";
 }
 

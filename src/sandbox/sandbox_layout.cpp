@@ -296,24 +296,23 @@ Expected<SandboxLayout> layoutSandbox(const SandboxSettings& settings,
             : layout.new_network || layout.seccomp ? why
                                                    : why + " only: UDP is not confined");
   }
-  if (settings.network == SandboxNetwork::Loopback) {
-    addPart(layout, "network connections but to the sandbox's own loopback", layout.new_network,
+  // Loopback and proxy: held by a private network namespace, or not.
+  auto privateNetwork = [&](const std::string& what, const std::string& held_by) {
+    addPart(layout, what, layout.new_network,
             layout.new_network
-                ? "a private network namespace"
+                ? held_by
                 : "no user namespaces for a private network: " +
                       std::string(layout.seccomp ? "no network at all instead (seccomp)"
                                                  : "the network is open"));
+  };
+  if (settings.network == SandboxNetwork::Loopback) {
+    privateNetwork("network connections but to the sandbox's own loopback",
+                   "a private network namespace");
   }
   if (settings.network == SandboxNetwork::Proxy) {
-    addPart(layout,
-            "network connections but HTTP and HTTPS through toolguard's proxy to " +
-                (settings.hosts.empty() ? std::string("no host") : listed(settings.hosts)),
-            layout.new_network,
-            layout.new_network
-                ? "a private network namespace whose only way out is the proxy"
-                : "no user namespaces for a private network: " +
-                      std::string(layout.seccomp ? "no network at all instead (seccomp)"
-                                                 : "the network is open"));
+    privateNetwork("network connections but HTTP and HTTPS through toolguard's proxy to " +
+                       (settings.hosts.empty() ? std::string("no host") : listed(settings.hosts)),
+                   "a private network namespace whose only way out is the proxy");
   }
   addPart(layout, "ptrace of processes outside the sandbox", layout.landlock, landlock_why);
   addPart(layout, "signals and abstract Unix sockets to processes outside the sandbox",

@@ -145,15 +145,23 @@ class RunDirectory {
 // stays on disk and is never written to (what the command writes there
 // lives in memory and is gone with its namespace, so nothing is left to
 // remove and the launcher need not wait). "" when it cannot be made.
+//
+// ~/.cache may be a link of the user's; below it, where sandboxed commands
+// may write, no link is followed: a command cannot have the launcher make a
+// directory elsewhere.
 std::string privateTmpMountPoint(const std::string& home) {
-  const std::string path = home + "/.cache/toolguard/sandbox-tmp";
-  std::error_code error;
-  fs::create_directories(path, error);
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) {
-    return "";
+  const std::string cache = home + "/.cache";
+  ::mkdir(cache.c_str(), 0755);
+  detail::FileDescriptor dir(::open(cache.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  for (const char* name : {"toolguard", "sandbox-tmp"}) {
+    if (dir.get() < 0) return "";
+    ::mkdirat(dir.get(), name, 0755);
+    dir = detail::FileDescriptor(
+        ::openat(dir.get(), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   }
-  return path;
+  struct stat st {};
+  if (dir.get() < 0 || ::fstat(dir.get(), &st) != 0 || st.st_uid != ::geteuid()) return "";
+  return cache + "/toolguard/sandbox-tmp";
 }
 
 Expected<sandbox::LandlockRuleset> landlockRules(const SandboxLayout& layout,

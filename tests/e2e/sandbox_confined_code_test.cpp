@@ -164,6 +164,120 @@ TEST_F(SandboxConfinedCode, ARulesOwnSandboxAddsPlacesAndHostsForTheCallsItAllow
       << explained;
 }
 
+// The interpreters' options, generated: the workspace's script runs
+// confined without a question only when every option before it is one known
+// to change nothing but warnings, buffering or tracing. Inline code, a
+// module, a library, an init file, an option nobody listed (alone, in a
+// cluster, before or after a harmless one) and a script outside the
+// workspace all stay with the other rules.
+TEST_F(SandboxConfinedCode, AnInterpretersOptionsAreAClosedWorld) {
+  dir.write("ws/scripts/gen.js", "console.log(1)\n");
+  dir.write("ws/scripts/gen.pl", "print 1\n");
+  dir.write("ws/scripts/gen.rb", "puts 1\n");
+  dir.write("ws/scripts/run.sh", "echo 1\n");
+  struct Family {
+    std::vector<std::string> interpreters;
+    std::string script;  // in the workspace
+    std::vector<std::string> harmless;
+    std::vector<std::string> code;  // runs code, a module or a file named on the command line
+  };
+  const std::vector<Family> families = {
+      {{"python3", "python"},
+       "scripts/gen.py",
+       {"-u", "-B", "-uB", "-OO", "-bb", "-W ignore", "-Wignore", "-X dev", "-I", "-q"},
+       {"-c 'print(1)'", "-m http.server", "-uc 'x'", "-Bm json.tool", "-i", "-um pdb",
+        "--check-hash-based-pycs always"}},
+      {{"node"},
+       "scripts/gen.js",
+       {"--no-warnings", "--enable-source-maps", "--stack-size=2000", "--test", "--trace-warnings"},
+       {"-e 1", "-p 1", "-pe 1", "-r ./x.js", "--require=./x.js", "--import=./x.mjs",
+        "--loader ./x.mjs", "--experimental-loader=./x.mjs", "--inspect", "--env-file=.env", "-i"}},
+      {{"perl"},
+       "scripts/gen.pl",
+       {"-w", "-W", "-wT", "-X"},
+       {"-e 1", "-E 'say 1'", "'-MB;kill 9,1'", "-Mstrict", "-mB", "-x", "-n", "-p", "-i.bak",
+        "-I/tmp", "-wMB"}},
+      {{"ruby"},
+       "scripts/gen.rb",
+       {"-w", "-W0", "-wv"},
+       {"-e 1", "-rsocket", "-I/tmp", "-n", "-p", "-x", "-wrsocket"}},
+      {{"bash", "sh"},
+       "scripts/run.sh",
+       {"-e", "-eu", "-x", "-o pipefail", "-n", "-euo pipefail"},
+       {"-c 'echo'", "-s", "-i", "--rcfile /tmp/rc", "--init-file /tmp/rc", "-l", "-o emacs",
+        "-O extglob", "-ec 'echo'"}},
+  };
+  const std::vector<std::string> made_up = {"--toolguard-made-up", "-Z", "-Z9", "--x=1"};
+  const std::string outside = (dir.path() / "home/outside/tool.py").string();
+
+  std::vector<std::pair<std::string, bool>> cases;  // command, allowed confined
+  for (const Family& family : families) {
+    std::vector<std::pair<std::string, bool>> options;  // options, harmless
+    options.emplace_back("", true);
+    for (const std::string& o : family.harmless) options.emplace_back(o, true);
+    for (const std::string& o : family.code) options.emplace_back(o, false);
+    for (const std::string& o : made_up) options.emplace_back(o, false);
+    for (const std::string& h : family.harmless) {
+      for (const std::string& bad : {family.code.front(), made_up.front()}) {
+        options.emplace_back(h + " " + bad, false);
+        options.emplace_back(bad + " " + h, false);
+      }
+      options.emplace_back(h + " " + family.harmless.front(), true);
+    }
+    const std::vector<std::pair<std::string, bool>> scripts = {
+        {family.script, true},
+        {"./" + family.script, true},
+        {"-- " + family.script, true},
+        {outside, false},
+        {"../home/outside/tool.py", false},
+        {"scripts/linked.py", false},  // a link out of the workspace
+        {"scripts", false},            // a directory
+        {"\"$SCRIPT\"", false},
+        {"scripts/*", false},
+    };
+    for (const std::string& interpreter : family.interpreters) {
+      for (const auto& [option, harmless] : options) {
+        for (const auto& [script, inside] : scripts) {
+          if (option.find("-- ") != std::string::npos && script.starts_with("--")) continue;
+          const std::string command =
+              interpreter + (option.empty() ? "" : " " + option) + " " + script + " --out x";
+          cases.emplace_back(command, harmless && inside);
+        }
+      }
+    }
+  }
+  std::string file = "tests:\n";
+  for (const auto& [command, allowed] : cases) {
+    file += "  - {command: " + json(command).dump() +
+            ", confined: true, context: {cwd: " + json(workspace().string()).dump() +
+            "}, expect: " + (allowed ? "allow" : "ask") + "}\n";
+  }
+  dir.write("options-corpus.yaml", file);
+  RunResult r = run({"test", "--json", (dir.path() / "options-corpus.yaml").string()}, "",
+                    workspace().string());
+  const json report = json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(report.is_object()) << r;
+  size_t judged = 0;
+  size_t allowed = 0;
+  for (const json& c : report.value("cases", json::array())) {
+    if (c.value("kind", "") != "case") continue;
+    ++judged;
+    const json got = c.value("got", json::object());
+    const std::string verdict = got.value("verdict", "");
+    if (c.value("expect", "") == "allow") {
+      ++allowed;
+      EXPECT_EQ(verdict, "allow") << c.dump();
+    } else {
+      // Another rule may allow it on its own grounds (`bash -c 'echo' x` is
+      // an echo); the workspace's code rule must not.
+      EXPECT_FALSE(verdict == "allow" && got.value("rule", "") == "shell-confined-code")
+          << c.dump();
+    }
+  }
+  EXPECT_EQ(judged, cases.size()) << r.err;
+  EXPECT_GT(allowed, 100u);
+}
+
 TEST_F(SandboxConfinedCode, OnlyWhereTheSandboxHoldsItAll) {
   const std::string command = "python3 scripts/gen.py";
   ASSERT_EQ(hook(command).value("permissionDecision", ""), "allow");

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,108 @@ TEST_F(SandboxProxy, ACommandReachesTheListedHostsOnlyThroughTheProxy) {
     EXPECT_EQ(args.value("host", ""), "127.0.0.1") << record.dump();
   }
   EXPECT_EQ(allowed, 2u);
+}
+
+// Request spellings, generated: whatever way a request names its target
+// (case of the scheme, user info, a fragment, a second port, other spellings
+// of this machine, a Host header of its own, CONNECT), the unlisted server
+// gets nothing, and the listed one each request that names it plainly.
+TEST_F(SandboxProxy, NoSpellingOfARequestReachesAnUnlistedServer) {
+  TestHttpServer listed("listed");
+  TestHttpServer unlisted("unlisted");
+  allowHosts({"127.0.0.1:" + listed.portText()});
+  const std::string p = listed.portText();
+  const std::string q = unlisted.portText();
+  const std::string a = "127.0.0.1:" + p;
+
+  struct Probe {
+    std::string head;
+    bool reaches_listed;  // certainly passed on to the listed server
+    bool unlisted;        // aimed, one way or another, at the unlisted one
+  };
+  std::vector<Probe> probes;
+  const std::vector<std::string> toward_unlisted = {
+      "127.0.0.1:" + q,
+      "127.1:" + q,
+      "localhost:" + q,
+      "[::ffff:127.0.0.1]:" + q,
+      "[::1]:" + q,
+      a + "@127.0.0.1:" + q,
+      "127.0.0.1:" + q + "#@" + a,
+      "127.0.0.1:" + q + "\\@" + a,
+      a + ":" + q,
+      "127.0.0.1:" + q + ":" + p,
+      "127.0.0.1%3a" + q,
+      "127.0.0.1:+" + q,
+      "127.0.0.1:0" + q,
+      "2130706433:" + q,
+      "0x7f000001:" + q,
+      "127.0.0.1:" + q + ".",
+  };
+  for (const std::string scheme : {"http://", "HTTP://", "hTtP://"}) {
+    for (const std::string method : {"GET", "HEAD", "DELETE"}) {
+      for (const std::string path : {"/", "/x?y=1", "", "?q"}) {
+        probes.push_back({method + " " + scheme + a + path + " HTTP/1.1\r\nHost: " + a + "\r\n\r\n",
+                          true, false});
+        // A Host header of its own does not choose the server.
+        probes.push_back(
+            {method + " " + scheme + a + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + q + "\r\n\r\n",
+             true, false});
+        for (const std::string& authority : toward_unlisted) {
+          probes.push_back({method + " " + scheme + authority + path +
+                                " HTTP/1.1\r\nHost: " + authority + "\r\n\r\n",
+                            false, true});
+        }
+      }
+    }
+  }
+  for (const std::string& authority : toward_unlisted) {
+    probes.push_back(
+        {"CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\n\r\n", false, true});
+    probes.push_back({"connect " + authority + " HTTP/1.1\r\n\r\n", false, true});
+  }
+  probes.push_back({"CONNECT " + a + " HTTP/1.1\r\nHost: " + a + "\r\n\r\n", true, false});
+  probes.push_back({"GET https://" + a + "/ HTTP/1.1\r\n\r\n", false, false});
+  probes.push_back({"GET /relative HTTP/1.1\r\nHost: 127.0.0.1:" + q + "\r\n\r\n", false, true});
+
+  json heads = json::array();
+  for (const Probe& probe : probes) heads.push_back(probe.head);
+  dir.write("ws/requests.json", heads.dump());
+  // Sends each head to the proxy and prints the status it answers; through
+  // an open tunnel, a request for the server behind it.
+  dir.write("ws/probe.py", R"(import json, socket
+for head in json.load(open('requests.json')):
+    s = socket.create_connection(('127.0.0.1', 3128), timeout=10)
+    s.sendall(head.encode('latin-1'))
+    status = s.recv(4096).split(b' ')[1:2]
+    code = status[0].decode() if status else '-'
+    if head.startswith('CONNECT') and code == '200':
+        s.sendall(b'GET /through HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+        s.recv(4096)
+    print(code)
+    s.close()
+)");
+  RunResult r = sandboxed("python3 probe.py");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  std::vector<std::string> codes;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) codes.push_back(line);
+  ASSERT_EQ(codes.size(), probes.size()) << r;
+  size_t reached = 0;
+  for (size_t i = 0; i < probes.size(); ++i) {
+    if (probes[i].reaches_listed) {
+      ++reached;
+      EXPECT_EQ(codes[i], "200") << probes[i].head;
+    } else if (probes[i].unlisted) {
+      EXPECT_NE(codes[i], "200") << probes[i].head;
+    }
+  }
+  EXPECT_TRUE(unlisted.requests().empty()) << unlisted.requests().front();
+  EXPECT_GE(listed.requests().size(), reached);
+  for (const std::string& request : listed.requests()) {
+    if (request.starts_with("GET /through ")) continue;  // through the tunnel, as sent
+    EXPECT_NE(request.find("Host: " + a + "\r\n"), std::string::npos) << request;
+  }
 }
 
 // A second request pipelined after the first on one plain-HTTP connection
