@@ -92,9 +92,11 @@ std::string table(const nlohmann::json& results) {
     // One run each (or the median of repetitions when there are several).
     const std::string aggregate = run.value("aggregate_name", "");
     if (!aggregate.empty() && aggregate != "median") continue;
+    // By its name, and without the /real_time Google Benchmark adds (a row
+    // may name either).
     std::string name = run.value("run_name", run.value("name", ""));
-    if (name.ends_with("/real_time")) name.resize(name.size() - 10);
     runs[name] = &run;
+    if (name.ends_with("/real_time")) runs[name.substr(0, name.size() - 10)] = &run;
   }
   std::ostringstream out;
   out << "| what | time | floor | ratio | asked for |\n| --- | --- | --- | --- | --- |\n";
