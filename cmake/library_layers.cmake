@@ -301,6 +301,10 @@ toolguard_layer(approval USES commands core http json shell_unwrap SOURCES
   src/approval/terminal_render.cpp
   src/approval/terminal_safe.cpp
 )
+# session: what an agent's session has done, kept beside the approvals
+toolguard_layer(session USES approval core json SOURCES
+  src/session/session_store.cpp
+)
 # policy: policy files: parsing, layering, linting, examples, profiles
 toolguard_layer(policy USES commands core sandbox SOURCES
   src/policy/bounded_file.cpp

@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <map>
+
 #include "e2e/sandbox_fixture.hpp"
 
 namespace toolguard::testing {
@@ -245,6 +247,110 @@ TEST_F(SandboxRedTeam, CodeRunByAnAllowedCommandEscapesNothing) {
   int status = 0;
   ::waitpid(outside, &status, 0);
   EXPECT_EQ(ran, carriers.size());
+}
+
+// The attack corpus's allowed calls, every one run for real through the
+// sandbox the hook rewrites it into, with every program on PATH replaced by
+// the payload: whatever the guard allowed, and whatever program it turns
+// out to start, nothing escapes.
+TEST_F(SandboxRedTeam, EveryCallTheCorpusAllowsRunsConfinedAndEscapesNothing) {
+  RunResult judged =
+      run({"test", "--confined", "--json", "--no-user", "--no-project", "--no-managed",
+           std::string(TOOLGUARD_SOURCE_DIR) + "/tests/data/shell-corpus.yaml"});
+  const nlohmann::json report = nlohmann::json::parse(judged.out, nullptr, false);
+  ASSERT_TRUE(report.is_object()) << judged;
+  std::vector<std::string> allowed;
+  for (const nlohmann::json& c : report.value("cases", nlohmann::json::array())) {
+    const nlohmann::json call = c.value("call", nlohmann::json::object());
+    const nlohmann::json got = c.value("got", nlohmann::json::object());
+    if (c.value("kind", "") != "case" || got.value("verdict", "") != "allow" ||
+        call.value("tool", "") != "Bash") {
+      continue;
+    }
+    allowed.push_back(call["args"].value("command", ""));
+  }
+  ASSERT_GT(allowed.size(), 200u) << judged.err;
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr size_t kEvery = 7;  // the sanitizer's toolguard starts slowly: a sample
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  constexpr size_t kEvery = 7;
+#else
+  constexpr size_t kEvery = 1;
+#endif
+#else
+  constexpr size_t kEvery = 1;
+#endif
+
+  const TestListener listener = TestListener::tcpOnLoopback();
+  ASSERT_GE(listener.fd(), 0);
+  const pid_t outside = ::fork();
+  ASSERT_GE(outside, 0);
+  if (outside == 0) {
+    ::execl("/bin/sleep", "sleep", "600", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  const fs::path canary = dir.path() / "home/outside/canary";
+  const fs::path hook = workspace() / ".git/hooks/pre-commit";
+  // The payload, in place of every program a command could start.
+  const fs::path bin = dir.path() / "payload-bin";
+  fs::create_directories(bin);
+  dir.write("payload-bin/.payload", R"(#!/bin/bash
+{ : > "$T_CANARY"; } 2>/dev/null && echo "canary ESCAPED by $0"
+for s in ${T_SECRETS//:/ }; do /bin/cat "$s" 2>/dev/null; done
+{ exec 3<>"/dev/tcp/127.0.0.1/$T_PORT"; } 2>/dev/null && echo "connect ESCAPED by $0"
+{ : > "$T_HOOK"; } 2>/dev/null && echo "hook ESCAPED by $0"
+kill -TERM "$T_PID" 2>/dev/null && echo "signal ESCAPED by $0"
+exit 0
+)");
+  fs::permissions(bin / ".payload", fs::perms::owner_all);
+  size_t programs = 0;
+  for (const char* place : {"/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"}) {
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(place, error)) {
+      const std::string name = entry.path().filename().string();
+      if (name == "bash" || name == "sh" || fs::exists(bin / name)) continue;
+      fs::create_symlink(bin / ".payload", bin / name);
+      ++programs;
+    }
+  }
+  ASSERT_GT(programs, 100u);
+  std::map<std::string, std::string> environment = env();
+  environment["PATH"] = bin.string() + ":/usr/local/bin:/usr/bin:/bin";
+  environment["T_CANARY"] = canary.string();
+  environment["T_SECRETS"] = (workspace() / ".env").string() + ":" +
+                             (dir.path() / "home/.ssh/id_ed25519").string() + ":" +
+                             (dir.path() / "home/.aws/credentials").string();
+  environment["T_HOOK"] = hook.string();
+  environment["T_PORT"] = listener.portText();
+  environment["T_PID"] = std::to_string(outside);
+
+  size_t ran = 0;
+  for (size_t i = 0; i < allowed.size(); i += kEvery) {
+    const std::string& command = allowed[i];
+    // What the hook rewrites the call into (sandboxedShellCommand), under a
+    // time limit: a command may wait for input or loop.
+    RunResult r = runBinary(
+        "/usr/bin/timeout",
+        {"-s", "KILL", "30", TOOLGUARD_BINARY, "sandbox", "--workspace", workspace().string(),
+         "--no-user", "--no-project", "--no-managed", "--", "/bin/bash", "-c", command},
+        "", environment, workspace().string());
+    ++ran;
+    EXPECT_EQ(r.out.find("ESCAPED"), std::string::npos) << command << "\n" << r;
+    EXPECT_EQ(r.err.find("ESCAPED"), std::string::npos) << command << "\n" << r;
+    for (const char* secret : {"CANARY-ENV", "CANARY-KEY", "CANARY-AWS"}) {
+      EXPECT_EQ(r.out.find(secret), std::string::npos) << command << ": " << secret;
+    }
+    EXPECT_FALSE(fs::exists(canary)) << command;
+    EXPECT_FALSE(fs::exists(hook)) << command;
+    EXPECT_NE(r.exit_code, 126) << command << "\n" << r;  // the sandbox was set up
+  }
+  EXPECT_FALSE(listener.reached()) << "a payload reached the listener";
+  int status = 0;
+  EXPECT_EQ(::waitpid(outside, &status, WNOHANG), 0) << "the process outside was signalled";
+  ::kill(outside, SIGKILL);
+  ::waitpid(outside, &status, 0);
+  EXPECT_GE(ran * kEvery, allowed.size());
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <cstring>
 #include <fstream>
 #include <vector>
@@ -151,6 +152,96 @@ TEST_F(Sandbox, ProcessesOutsideCannotBeSignalledOrTraced) {
   // Its own children it may signal.
   RunResult own = sandboxed("sleep 30 & kill $!; wait $!; echo \"own $?\"");
   EXPECT_EQ(own.out, "own 143\n") << own;
+}
+
+// An abstract Unix socket made outside cannot be reached (Landlock's scope),
+// the command runs with no_new_privs and no capability at all (not even in
+// its bounding set), io_uring is refused, and no UDP datagram leaves.
+TEST_F(Sandbox, NoAbstractSocketPrivilegeIoUringOrDatagramLeaves) {
+  const std::string name = "toolguard-test-" + std::to_string(::getpid());
+  const int abstract = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(abstract, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path + 1, name.data(), name.size());
+  const auto length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  ASSERT_EQ(::bind(abstract, reinterpret_cast<sockaddr*>(&address), length), 0);
+  ASSERT_EQ(::listen(abstract, 4), 0);
+  const int datagrams = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  ASSERT_GE(datagrams, 0);
+  sockaddr_in udp{};
+  udp.sin_family = AF_INET;
+  udp.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t udp_length = sizeof udp;
+  ASSERT_EQ(::bind(datagrams, reinterpret_cast<sockaddr*>(&udp), sizeof udp), 0);
+  ASSERT_EQ(::getsockname(datagrams, reinterpret_cast<sockaddr*>(&udp), &udp_length), 0);
+  std::string probe = R"(import ctypes, socket
+try:
+    s = socket.socket(socket.AF_UNIX)
+    s.connect('\0NAME')
+    print('abstract connected')
+except OSError as e:
+    print('abstract refused', e.errno)
+status = open('/proc/self/status').read()
+for field in ('NoNewPrivs', 'CapEff', 'CapPrm', 'CapBnd', 'CapAmb'):
+    line = [l for l in status.splitlines() if l.startswith(field + ':')][0]
+    print(field, line.split()[1])
+libc = ctypes.CDLL(None, use_errno=True)
+params = ctypes.create_string_buffer(120)
+r = libc.syscall(425, 8, params)  # io_uring_setup
+print('io_uring', r, ctypes.get_errno())
+try:
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    u.sendto(b'out', ('127.0.0.1', PORT))
+    print('udp sent')
+except OSError as e:
+    print('udp refused', e.errno)
+)";
+  probe.replace(probe.find("NAME"), 4, name);
+  probe.replace(probe.find("PORT"), 4, std::to_string(ntohs(udp.sin_port)));
+  dir.write("ws/probe.py", probe);
+  RunResult r = sandboxed("python3 probe.py");
+  EXPECT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.out.find("abstract refused 1\n"), std::string::npos) << r;  // EPERM
+  EXPECT_NE(r.out.find("NoNewPrivs 1\n"), std::string::npos) << r;
+  for (const char* set : {"CapEff", "CapPrm", "CapBnd", "CapAmb"}) {
+    EXPECT_NE(r.out.find(std::string(set) + " 0000000000000000\n"), std::string::npos) << r;
+  }
+  EXPECT_NE(r.out.find("io_uring -1 1\n"), std::string::npos) << r;  // EPERM
+  EXPECT_NE(r.out.find("udp refused"), std::string::npos) << r;
+  char byte = 0;
+  EXPECT_LT(::recv(datagrams, &byte, 1, 0), 0) << "a datagram left the sandbox";
+  ::close(datagrams);
+  ::close(abstract);
+}
+
+// Older kernels: what their Landlock ABI offers is enforced, and what it
+// lacks is said. ABI 1 (Linux 5.13) refuses to rename a file into another
+// directory (it has no REFER right), ABI 2 allows it; both hold writes
+// outside. With no Landlock the writes are not held, and the run says so
+// (the user's policy lets a sandbox that holds less run).
+TEST_F(Sandbox, AnOlderLandlockHoldsWhatItOffersAndSaysTheRest) {
+  dir.write("user/sandbox.yaml", "sandbox:\n  when_unavailable: unconfined\n");
+  const std::string outside = (dir.path() / "home/outside/x").string();
+  const std::string script =
+      // rename(2) itself (mv would copy instead when it fails with EXDEV)
+      "mkdir -p d1 d2 && echo f > d1/f && (python3 -c 'import os; os.rename(\"d1/f\", "
+      "\"d2/f\")' 2>/dev/null && echo moved || echo not-moved) && ((echo x > '" +
+      outside + "') 2>/dev/null || echo no-outside-write)";
+  RunResult abi1 = sandboxed(script, {"--kernel-limit", "landlock=1"});
+  EXPECT_EQ(abi1.out, "not-moved\nno-outside-write\n") << abi1;
+  EXPECT_NE(abi1.err.find("not held"), std::string::npos) << abi1;  // no scopes on ABI 1
+  fs::remove_all(workspace() / "d1");
+  fs::remove_all(workspace() / "d2");
+  RunResult abi2 = sandboxed(script, {"--kernel-limit", "landlock=2"});
+  EXPECT_EQ(abi2.out, "moved\nno-outside-write\n") << abi2;
+  EXPECT_FALSE(fs::exists(outside));
+  fs::remove_all(workspace() / "d1");
+  fs::remove_all(workspace() / "d2");
+  RunResult none = sandboxed(script, {"--kernel-limit", "landlock=0"});
+  EXPECT_EQ(none.out, "moved\n") << none;
+  EXPECT_NE(none.err.find("writes outside the workspaces"), std::string::npos) << none;
+  EXPECT_TRUE(fs::exists(outside)) << "not held, as the run said";
 }
 
 TEST_F(Sandbox, EverydayWorkRunsInside) {

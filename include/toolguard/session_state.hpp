@@ -1,0 +1,79 @@
+#pragma once
+// What an agent's session has done, as the guard remembers it between calls:
+// the calls it allowed (and the results it saw), each with the labels the
+// policy gives it (untrusted input, sensitive data, an outward action, ...).
+// A decision can then rest on earlier calls: "after a web page and a key
+// read, a send asks". Kept in files under toolguard's home beside the
+// approvals, bounded in size, expired after a time, and safe when several
+// hook processes of one session write at once.
+
+#include <chrono>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace toolguard {
+
+/// One call (or result) of a session, as remembered.
+struct SessionEvent {
+  std::chrono::system_clock::time_point at;
+  std::string tool;                 ///< the tool called
+  std::string summary;              ///< a short description for reasons ("WebFetch https://…")
+  std::vector<std::string> labels;  ///< the labels the policy gave it
+  std::string decision_id;          ///< the audit record of its decision, when there is one
+};
+
+/// What a session has seen: its remembered events, oldest first.
+struct SessionState {
+  std::vector<SessionEvent> events;
+  /// The file could not be read as the store writes it (edited, torn by a
+  /// crash): what the session saw is not known, so it is taken to have
+  /// seen everything (holdsLabel is true for every label).
+  bool unknown = false;
+
+  /// True when an event carries `label` (or the state is unknown).
+  bool holdsLabel(const std::string& label) const;
+  /// Every label of every event.
+  std::set<std::string> labels() const;
+  /// The latest event carrying `label`, or nullptr.
+  const SessionEvent* latestWith(const std::string& label) const;
+};
+
+/// Where and how long sessions are kept.
+struct SessionStoreOptions {
+  std::filesystem::path dir;  ///< one file per session (toolguard's home/sessions)
+  /// Events kept per session; older ones are dropped (their labels with them).
+  size_t max_events = 256;
+  /// A session whose latest event is older than this is forgotten.
+  std::chrono::seconds expire_after = std::chrono::hours(12);
+};
+
+/// Sessions kept in files, one per session key. Appends from several
+/// processes and threads at once are serialized by a lock on the session's
+/// file; a reader never sees half an event.
+class SessionStore {
+ public:
+  explicit SessionStore(SessionStoreOptions options);
+
+  /// The key of an agent's session: the agent and its own session id,
+  /// written so that no two (agent, session) pairs share a key.
+  static std::string keyOf(const std::string& agent, const std::string& session);
+
+  /// What the session `key` has seen (empty when it has nothing, or it
+  /// expired). Throws std::runtime_error naming the file when it cannot be
+  /// read at all.
+  SessionState load(const std::string& key) const;
+
+  /// Remembers `event` for the session `key`. Throws std::runtime_error
+  /// naming the file when it cannot be written.
+  void append(const std::string& key, const SessionEvent& event);
+
+  const SessionStoreOptions& options() const { return options_; }
+
+ private:
+  std::string fileOf(const std::string& key) const;
+  SessionStoreOptions options_;
+};
+
+}  // namespace toolguard

@@ -1,0 +1,298 @@
+// Sessions kept in files (toolguard/session_state.hpp). A session's file is
+// a header line naming its key, then one JSON line per event, appended under
+// the file's lock in one write (only the first and last lines are read to
+// append). When it holds a quarter more events than are kept, or its latest
+// event expired, it is rewritten whole (atomically). A file that is
+// not what the store writes makes the session unknown: it is taken to have
+// seen everything until it expires.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+
+#include "approval/store_file_io.hpp"
+#include "approval/store_layout.hpp"
+#include "core/file_descriptor.hpp"
+#include "toolguard/session_state.hpp"
+
+namespace toolguard {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::system_clock;
+
+constexpr size_t kMaxSummaryBytes = 200;
+constexpr size_t kMaxToolBytes = 200;
+constexpr size_t kMaxLabels = 16;
+constexpr size_t kMaxLabelBytes = 64;
+// Files of expired sessions removed when a new session's file is made.
+constexpr size_t kMaxSweptFiles = 64;
+// Sessions share this many lock files (a lock file is never removed, so
+// there cannot be one per session).
+constexpr uint64_t kLockStripes = 64;
+
+// The lock of the session file `path`: one of the stripes, by its name.
+std::string lockOf(const fs::path& dir, const std::string& path) {
+  return (dir / "locks" / std::to_string(detail::fnv1a64(path) % kLockStripes)).string();
+}
+
+std::string clipped(const std::string& text, size_t limit) {
+  if (text.size() <= limit) return text;
+  size_t end = limit;
+  // Not in the middle of a UTF-8 sequence.
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end) + "…";
+}
+
+long long millisOf(Clock::time_point at) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
+}
+
+nlohmann::json eventJson(const SessionEvent& event) {
+  std::vector<std::string> labels;
+  for (const std::string& label : event.labels) {
+    if (labels.size() == kMaxLabels) break;
+    labels.push_back(label.substr(0, kMaxLabelBytes));
+  }
+  nlohmann::json line = {{"at", millisOf(event.at)},
+                         {"tool", clipped(event.tool, kMaxToolBytes)},
+                         {"summary", clipped(event.summary, kMaxSummaryBytes)},
+                         {"labels", labels}};
+  if (!event.decision_id.empty()) line["decision"] = event.decision_id.substr(0, 64);
+  return line;
+}
+
+std::optional<SessionEvent> eventOf(const nlohmann::json& line) {
+  if (!line.is_object()) return std::nullopt;
+  const auto at = line.find("at");
+  const auto tool = line.find("tool");
+  const auto summary = line.find("summary");
+  const auto labels = line.find("labels");
+  if (at == line.end() || !at->is_number_integer() || tool == line.end() || !tool->is_string() ||
+      summary == line.end() || !summary->is_string() || labels == line.end() ||
+      !labels->is_array()) {
+    return std::nullopt;
+  }
+  SessionEvent event;
+  event.at = Clock::time_point(std::chrono::milliseconds(at->get<long long>()));
+  event.tool = tool->get<std::string>();
+  event.summary = summary->get<std::string>();
+  for (const nlohmann::json& label : *labels) {
+    if (!label.is_string()) return std::nullopt;
+    event.labels.push_back(label.get<std::string>());
+  }
+  if (const auto decision = line.find("decision"); decision != line.end()) {
+    if (!decision->is_string()) return std::nullopt;
+    event.decision_id = decision->get<std::string>();
+  }
+  return event;
+}
+
+// A session file as read: its events (all of them), and whether it is ours
+// and whole.
+struct ReadFile {
+  bool exists = false;
+  SessionState state;
+};
+
+ReadFile parseSessionFile(const std::string& bytes, const std::string& key) {
+  ReadFile read;
+  read.exists = true;
+  size_t start = 0;
+  bool header = true;
+  while (start < bytes.size()) {
+    const size_t end = bytes.find('\n', start);
+    if (end == std::string::npos) {  // torn by a crash, or not ours
+      read.state.unknown = true;
+      break;
+    }
+    const nlohmann::json line =
+        nlohmann::json::parse(std::string_view(bytes).substr(start, end - start), nullptr, false);
+    start = end + 1;
+    if (header) {
+      header = false;
+      const auto session = line.is_object() ? line.find("session") : line.end();
+      if (session == line.end() || *session != key) {
+        read.state.unknown = true;
+        break;
+      }
+      if (line.value("unknown", false)) read.state.unknown = true;
+      continue;
+    }
+    std::optional<SessionEvent> event = eventOf(line);
+    if (!event) {
+      read.state.unknown = true;
+      break;
+    }
+    read.state.events.push_back(std::move(*event));
+  }
+  if (header && read.exists) read.state.unknown = true;  // not even a header
+  return read;
+}
+
+ReadFile readSessionFile(const std::string& path, const std::string& key) {
+  const std::optional<detail::FileContents> contents = detail::readStoreFile(path);
+  if (!contents) return {};
+  return parseSessionFile(contents->bytes, key);
+}
+
+// Whether a new event can simply be appended to a file: its header names
+// this session and says nothing unknown, its last line is whole, it has room
+// for one more line, and its latest event has not expired. Reads only the
+// first and last lines.
+bool appendable(const std::string& bytes, const std::string& key, size_t max_lines,
+                std::chrono::seconds expire_after) {
+  if (bytes.empty() || bytes.back() != '\n') return false;
+  if (static_cast<size_t>(std::count(bytes.begin(), bytes.end(), '\n')) >= max_lines) return false;
+  const size_t header_end = bytes.find('\n');
+  const nlohmann::json header =
+      nlohmann::json::parse(std::string_view(bytes).substr(0, header_end), nullptr, false);
+  if (!header.is_object() || header.value("session", "") != key || header.contains("unknown")) {
+    return false;
+  }
+  if (header_end + 1 == bytes.size()) return false;  // no event to date it: rewrite
+  const size_t last_start = bytes.rfind('\n', bytes.size() - 2) + 1;
+  const std::optional<SessionEvent> last = eventOf(nlohmann::json::parse(
+      std::string_view(bytes).substr(last_start, bytes.size() - 1 - last_start), nullptr, false));
+  return last && Clock::now() - last->at <= expire_after;
+}
+
+// The latest moment anything happened in the session.
+std::optional<Clock::time_point> latestOf(const SessionState& state) {
+  if (state.events.empty()) return std::nullopt;
+  Clock::time_point latest = state.events.front().at;
+  for (const SessionEvent& event : state.events) latest = std::max(latest, event.at);
+  return latest;
+}
+
+bool expired(const SessionState& state, Clock::time_point file_time,
+             std::chrono::seconds expire_after) {
+  const Clock::time_point latest = latestOf(state).value_or(file_time);
+  return Clock::now() - latest > expire_after;
+}
+
+Clock::time_point modifiedTime(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return Clock::now();
+  return Clock::time_point(std::chrono::seconds(st.st_mtim.tv_sec));
+}
+
+// Removes a few files of sessions that expired, so that the directory does
+// not grow with every session ever seen.
+// Called holding no lock: it takes each file's own.
+void sweepExpired(const fs::path& dir, std::chrono::seconds expire_after) {
+  std::error_code error;
+  size_t removed = 0;
+  for (auto it = fs::directory_iterator(dir, error);
+       !error && it != fs::directory_iterator() && removed < kMaxSweptFiles; it.increment(error)) {
+    const std::string path = it->path().string();
+    if (!path.ends_with(".json")) continue;
+    if (Clock::now() - modifiedTime(path) > expire_after + std::chrono::minutes(1)) {
+      // Under the session's lock, so that no append is lost to the removal.
+      detail::ScopeFileLock lock(lockOf(dir, path));
+      if (Clock::now() - modifiedTime(path) > expire_after + std::chrono::minutes(1)) {
+        fs::remove(path, error);
+        ++removed;
+      }
+    }
+  }
+}
+
+void appendLine(const std::string& path, const std::string& line) {
+  detail::FileDescriptor fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW));
+  if (fd.get() < 0) {
+    throw std::runtime_error(path + ": cannot be opened: " + std::strerror(errno));
+  }
+  // One write: a reader sees the whole line or none of it.
+  const ssize_t written = ::write(fd.get(), line.data(), line.size());
+  if (written != static_cast<ssize_t>(line.size())) {
+    throw std::runtime_error(path + ": cannot be written: " + std::strerror(errno));
+  }
+}
+
+}  // namespace
+
+bool SessionState::holdsLabel(const std::string& label) const {
+  return unknown || latestWith(label) != nullptr;
+}
+
+std::set<std::string> SessionState::labels() const {
+  std::set<std::string> all;
+  for (const SessionEvent& event : events) all.insert(event.labels.begin(), event.labels.end());
+  return all;
+}
+
+const SessionEvent* SessionState::latestWith(const std::string& label) const {
+  for (auto it = events.rbegin(); it != events.rend(); ++it) {
+    if (std::find(it->labels.begin(), it->labels.end(), label) != it->labels.end()) return &*it;
+  }
+  return nullptr;
+}
+
+SessionStore::SessionStore(SessionStoreOptions options) : options_(std::move(options)) {
+  if (options_.max_events == 0) options_.max_events = 1;
+}
+
+std::string SessionStore::keyOf(const std::string& agent, const std::string& session) {
+  // The agent's length first: ("a/b", "c") and ("a", "b/c") differ.
+  return std::to_string(agent.size()) + ":" + agent + "/" + session;
+}
+
+std::string SessionStore::fileOf(const std::string& key) const {
+  return (options_.dir / detail::scopeFileName(key)).string();
+}
+
+SessionState SessionStore::load(const std::string& key) const {
+  const std::string path = fileOf(key);
+  ReadFile read = readSessionFile(path, key);
+  if (!read.exists || expired(read.state, modifiedTime(path), options_.expire_after)) {
+    return {};
+  }
+  SessionState& state = read.state;
+  if (state.events.size() > options_.max_events) {
+    state.events.erase(state.events.begin(),
+                       state.events.end() - static_cast<ptrdiff_t>(options_.max_events));
+  }
+  return std::move(state);
+}
+
+void SessionStore::append(const std::string& key, const SessionEvent& event) {
+  detail::makeDirectories((options_.dir / "locks").string());
+  const std::string path = fileOf(key);
+  std::error_code error;
+  if (!fs::exists(path, error)) sweepExpired(options_.dir, options_.expire_after);
+  detail::ScopeFileLock lock(lockOf(options_.dir, path));
+  const std::string line = eventJson(event).dump() + "\n";
+  const std::optional<detail::FileContents> contents = detail::readStoreFile(path);
+  // The header and at most a quarter more events than are kept.
+  const size_t max_lines = 1 + options_.max_events + (options_.max_events + 3) / 4;
+  if (contents && appendable(contents->bytes, key, max_lines, options_.expire_after)) {
+    appendLine(path, line);
+    return;
+  }
+  ReadFile read = contents ? parseSessionFile(contents->bytes, key) : ReadFile{};
+  const bool stale = read.exists && expired(read.state, modifiedTime(path), options_.expire_after);
+  // A new file, or one rewritten: the header, the events kept, this one.
+  nlohmann::json header = {{"session", key}};
+  // An unreadable file stays unknown until the session expires.
+  if (read.state.unknown && read.exists && !stale) header["unknown"] = true;
+  std::string bytes = header.dump() + "\n";
+  if (read.exists && !stale) {
+    const std::vector<SessionEvent>& events = read.state.events;
+    const size_t keep = std::min(events.size(), options_.max_events - 1);
+    for (size_t i = events.size() - keep; i < events.size(); ++i) {
+      bytes += eventJson(events[i]).dump() + "\n";
+    }
+  }
+  bytes += line;
+  detail::replaceFileAtomically(path, bytes);
+}
+
+}  // namespace toolguard

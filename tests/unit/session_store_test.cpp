@@ -1,0 +1,200 @@
+// Sessions kept in files: events remembered in order with their labels,
+// sessions kept apart by key, bounded over a long session, forgotten after
+// their time, unknown (so: everything seen) when the file was edited or torn,
+// and whole when several processes append at once.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "support/temp_dir.hpp"
+#include "toolguard/session_state.hpp"
+
+namespace toolguard {
+namespace session_store_test {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::system_clock;
+using testing::TempDir;
+
+SessionEvent event(const std::string& tool, std::vector<std::string> labels,
+                   Clock::time_point at = Clock::now()) {
+  return SessionEvent{at, tool, tool + " called", std::move(labels), ""};
+}
+
+// The session files of a store's directory (not its locks).
+size_t sessionFiles(const fs::path& dir) {
+  size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(dir))
+    files += entry.path().extension() == ".json";
+  return files;
+}
+
+TEST(SessionStore, RemembersEventsInOrderWithTheirLabels) {
+  TempDir dir;
+  SessionStore store({.dir = dir.path() / "sessions"});
+  const std::string key = SessionStore::keyOf("claude", "s1");
+  EXPECT_TRUE(store.load(key).events.empty());
+  store.append(key, event("WebFetch", {"untrusted"}));
+  store.append(key, event("Read", {"sensitive"}));
+  store.append(key, event("Bash", {}));
+  const SessionState state = store.load(key);
+  ASSERT_EQ(state.events.size(), 3u);
+  EXPECT_EQ(state.events[0].tool, "WebFetch");
+  EXPECT_EQ(state.events[2].tool, "Bash");
+  EXPECT_FALSE(state.unknown);
+  EXPECT_TRUE(state.holdsLabel("untrusted"));
+  EXPECT_TRUE(state.holdsLabel("sensitive"));
+  EXPECT_FALSE(state.holdsLabel("outward"));
+  ASSERT_NE(state.latestWith("sensitive"), nullptr);
+  EXPECT_EQ(state.latestWith("sensitive")->summary, "Read called");
+  EXPECT_EQ(state.labels(), (std::set<std::string>{"sensitive", "untrusted"}));
+}
+
+TEST(SessionStore, KeysKeepAgentsAndSessionsApart) {
+  TempDir dir;
+  SessionStore store({.dir = dir.path()});
+  // A session id holding the separator cannot reach another agent's session.
+  const std::string a = SessionStore::keyOf("ci/x", "s1");
+  const std::string b = SessionStore::keyOf("ci", "x/s1");
+  EXPECT_NE(a, b);
+  store.append(a, event("WebFetch", {"untrusted"}));
+  EXPECT_TRUE(store.load(b).events.empty());
+  EXPECT_TRUE(store.load(SessionStore::keyOf("ci/x", "s2")).events.empty());
+  EXPECT_EQ(store.load(a).events.size(), 1u);
+}
+
+// A 10,000-call session: the newest events are kept, the file stays small,
+// and the directory holds one file for it (and a bounded set of locks).
+TEST(SessionStore, ALongSessionStaysBounded) {
+  TempDir dir;
+  SessionStore store({.dir = dir.path(), .max_events = 256});
+  const std::string key = SessionStore::keyOf("claude", "long");
+  for (int i = 0; i < 10000; ++i) {
+    store.append(key, event("Tool" + std::to_string(i), {i == 10 ? "sensitive" : "untrusted"}));
+  }
+  const SessionState state = store.load(key);
+  ASSERT_EQ(state.events.size(), 256u);
+  EXPECT_EQ(state.events.back().tool, "Tool9999");
+  EXPECT_EQ(state.events.front().tool, "Tool9744");
+  EXPECT_FALSE(state.holdsLabel("sensitive")) << "an event dropped takes its labels with it";
+  EXPECT_EQ(sessionFiles(dir.path()), 1u);
+  size_t bytes = 0;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    if (entry.path().extension() == ".json") bytes = fs::file_size(entry.path());
+  }
+  // At most a quarter more events than are kept, each line about a hundred bytes.
+  EXPECT_LT(bytes, (256 + 64) * 160u) << bytes;
+  size_t locks = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir.path() / "locks")) ++locks;
+  EXPECT_LE(locks, 64u);
+}
+
+TEST(SessionStore, ASessionIsForgottenAfterItsTime) {
+  TempDir dir;
+  SessionStore store({.dir = dir.path(), .expire_after = std::chrono::seconds(60)});
+  const std::string key = SessionStore::keyOf("claude", "old");
+  store.append(key, event("WebFetch", {"untrusted"}, Clock::now() - std::chrono::minutes(5)));
+  EXPECT_TRUE(store.load(key).events.empty()) << "its latest event is older than its time";
+  store.append(key, event("Read", {"sensitive"}));
+  const SessionState state = store.load(key);
+  ASSERT_EQ(state.events.size(), 1u);
+  EXPECT_EQ(state.events[0].tool, "Read");
+  EXPECT_FALSE(state.holdsLabel("untrusted"));
+}
+
+// The files of sessions that expired are removed when a new session starts.
+TEST(SessionStore, ExpiredSessionsFilesAreRemoved) {
+  TempDir dir;
+  SessionStore store({.dir = dir.path(), .expire_after = std::chrono::seconds(60)});
+  for (int i = 0; i < 10; ++i) {
+    store.append(SessionStore::keyOf("claude", "old" + std::to_string(i)), event("Read", {}));
+  }
+  ASSERT_EQ(sessionFiles(dir.path()), 10u);
+  const timeval old[2] = {{::time(nullptr) - 3600, 0}, {::time(nullptr) - 3600, 0}};
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    if (entry.path().extension() == ".json") ::utimes(entry.path().c_str(), old);
+  }
+  store.append(SessionStore::keyOf("claude", "new"), event("Read", {}));
+  EXPECT_EQ(sessionFiles(dir.path()), 1u);
+}
+
+// A file edited by hand, or torn by a crash, is not trusted to say what the
+// session saw: the session holds every label until it expires.
+TEST(SessionStore, AFileThatIsNotTheStoresMakesTheSessionUnknown) {
+  TempDir dir;
+  SessionStore store({.dir = dir.path()});
+  const std::string key = SessionStore::keyOf("claude", "edited");
+  store.append(key, event("Read", {}));
+  fs::path file;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    if (entry.path().extension() == ".json") file = entry.path();
+  }
+  for (const std::string& tail :
+       {std::string("{\"at\": \"yesterday\"}\n"), std::string("{\"at\":1,\"tool\":\"x\""),
+        std::string("not json\n")}) {
+    std::ofstream(file, std::ios::app) << tail;
+    SessionState state = store.load(key);
+    EXPECT_TRUE(state.unknown) << tail;
+    EXPECT_TRUE(state.holdsLabel("sensitive")) << tail;
+    // It stays unknown when the session goes on.
+    store.append(key, event("Bash", {}));
+    EXPECT_TRUE(store.load(key).unknown) << tail;
+    fs::remove(file);
+    store.append(key, event("Read", {}));
+  }
+  // Another session's file under this one's name.
+  std::ofstream(file, std::ios::trunc) << "{\"session\":\"someone else\"}\n";
+  EXPECT_TRUE(store.load(key).unknown);
+}
+
+// Hook processes of one session run at once: nothing is lost or torn,
+// with and without the file being rewritten under them.
+TEST(SessionStore, ProcessesAppendingAtOnceLoseNothing) {
+  for (const size_t max_events : {1000u, 40u}) {
+    TempDir dir;
+    const SessionStoreOptions options{.dir = dir.path(), .max_events = max_events};
+    const std::string key = SessionStore::keyOf("claude", "busy");
+    constexpr int kProcesses = 4;
+    constexpr int kEach = 60;
+    std::vector<pid_t> children;
+    for (int p = 0; p < kProcesses; ++p) {
+      const pid_t child = ::fork();
+      ASSERT_GE(child, 0);
+      if (child == 0) {
+        SessionStore store(options);
+        for (int i = 0; i < kEach; ++i) {
+          store.append(key, event("P" + std::to_string(p) + "-" + std::to_string(i), {"x"}));
+        }
+        ::_exit(0);
+      }
+      children.push_back(child);
+    }
+    for (pid_t child : children) {
+      int status = 0;
+      ::waitpid(child, &status, 0);
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    const SessionState state = SessionStore(options).load(key);
+    EXPECT_FALSE(state.unknown) << max_events;
+    EXPECT_EQ(state.events.size(), std::min<size_t>(max_events, kProcesses * kEach)) << max_events;
+    // Each process's own events stay in its order.
+    std::map<char, int> last;
+    for (const SessionEvent& e : state.events) {
+      const int i = std::stoi(e.tool.substr(e.tool.find('-') + 1));
+      auto [it, fresh] = last.emplace(e.tool[1], i);
+      if (!fresh) {
+        EXPECT_GT(i, it->second) << e.tool;
+      }
+      it->second = i;
+    }
+  }
+}
+
+}  // namespace session_store_test
+}  // namespace toolguard
