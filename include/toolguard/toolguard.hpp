@@ -38,6 +38,7 @@
 #include "toolguard/sandbox.hpp"
 #include "toolguard/secret_rules.hpp"
 #include "toolguard/session_approvals.hpp"
+#include "toolguard/session_state.hpp"
 #include "toolguard/shell.hpp"
 #include "toolguard/shell_rules.hpp"
 #include "toolguard/source_location.hpp"

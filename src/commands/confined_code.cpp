@@ -77,7 +77,8 @@ std::optional<std::string> interpretedScript(const CommandScene& s) {
   const HarmlessOptions& harmless = harmlessOptions(c.commandName());
   const std::span<const ShellWord> args = c.arguments();
   auto script = [&](size_t i) -> std::optional<std::string> {
-    if (i < args.size() && workspaceFile(args[i], s))
+    // `-` is the code on standard input (a here-document): inline code.
+    if (i < args.size() && args[i].text != "-" && workspaceFile(args[i], s))
       return "the workspace's script " + args[i].text;
     return std::nullopt;
   };

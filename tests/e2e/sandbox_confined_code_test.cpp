@@ -233,6 +233,8 @@ TEST_F(SandboxConfinedCode, AnInterpretersOptionsAreAClosedWorld) {
         {"scripts/linked.py", false},  // a link out of the workspace
         {"scripts", false},            // a directory
         {"\"$SCRIPT\"", false},
+        {"-", false},  // code on standard input
+        {"/dev/stdin", false},
         {"scripts/*", false},
     };
     for (const std::string& interpreter : family.interpreters) {
