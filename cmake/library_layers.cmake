@@ -121,6 +121,7 @@ toolguard_layer(core SOURCES
   src/core/random_bytes.cpp
   src/core/rule_index.cpp
   src/core/secret_scan.cpp
+  src/core/session_state.cpp
   src/core/shell_quote.cpp
   src/core/tool_call_json.cpp
   src/core/tool_catalog.cpp
@@ -278,6 +279,7 @@ toolguard_layer(engine USES commands core json paths rules SOURCES
   src/engine/match_rule.cpp
   src/engine/path_judgement.cpp
   src/engine/rule_judging.cpp
+  src/engine/session_judgement.cpp
   src/engine/written_content.cpp
 )
 # approval: approval flow, handlers, the approval store
@@ -303,6 +305,7 @@ toolguard_layer(approval USES commands core http json shell_unwrap SOURCES
 )
 # session: what an agent's session has done, kept beside the approvals
 toolguard_layer(session USES approval core json SOURCES
+  src/session/memory_sessions.cpp
   src/session/session_store.cpp
 )
 # policy: policy files: parsing, layering, linting, examples, profiles
@@ -317,6 +320,8 @@ toolguard_layer(policy USES commands core sandbox SOURCES
   src/policy/policy_parser.cpp
   src/policy/policy_rule_parser.cpp
   src/policy/policy_sandbox.cpp
+  src/policy/policy_session_merge.cpp
+  src/policy/policy_session_parser.cpp
   src/policy/policy_settings_parser.cpp
   src/policy/policy_tests.cpp
   src/policy/policy_tree_cache.cpp
@@ -396,9 +401,10 @@ toolguard_layer(policy_loader USES foreign_policy policy SOURCES
   src/policy_loader/policy_files.cpp
 )
 # guard: the Guard: decision, validators, limits, approval, audit
-toolguard_layer(guard USES approval SOURCES
+toolguard_layer(guard USES approval session SOURCES
   src/guard/guard.cpp
   src/guard/llm_step.cpp
+  src/guard/session_step.cpp
   src/guard/overrule.cpp
   src/guard/validator_step.cpp
 )

@@ -84,6 +84,10 @@ struct Decision {
   /// What the LLM validator said, when it was consulted about an escalated
   /// call (Guard only): verdict, reason, and the requests and replies.
   std::shared_ptr<const LlmReview> llm;
+  /// The labels the policy's `labels:` give this call (untrusted, sensitive,
+  /// outward, ...): what its session remembers of it once it runs. Worked
+  /// out only for a call whose session is known (CallContext::session_state).
+  std::vector<std::string> labels;
 };
 
 }  // namespace toolguard

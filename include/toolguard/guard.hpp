@@ -16,6 +16,7 @@
 #include "toolguard/rate_limit_store.hpp"
 #include "toolguard/rate_limiter.hpp"
 #include "toolguard/session_approvals.hpp"
+#include "toolguard/session_state.hpp"
 
 namespace toolguard {
 
@@ -54,6 +55,13 @@ struct GuardOptions {
   /// its ALLOW allows, its DENY denies, and its ASK or any failure leaves the
   /// call to the approval flow. nullptr: escalate is ask.
   std::shared_ptr<const LlmValidator> llm_validator;
+  /// Where what each session saw is remembered (a SessionStore for
+  /// processes that live for one call, memorySessionRepository for one that
+  /// lives as long as its sessions). A call naming a session
+  /// (CallContext::session) is then judged with what its session saw before
+  /// (rules with `after:`, the rule of two), and once it may run it is
+  /// remembered with its labels. nullptr: every call is judged alone.
+  std::shared_ptr<SessionRepository> sessions;
 };
 
 /// Judges calls like Engine::decide, then:
@@ -67,7 +75,9 @@ struct GuardOptions {
 ///     ask with report_ask);
 ///  5. otherwise the handler is asked; allow once allows, always allow
 ///     also remembers the chosen binding in the chosen scope, deny denies
-///     with the person's reason for the model, no answer in time denies.
+///     with the person's reason for the model, no answer in time denies;
+///  6. with session memory, a call that may run is remembered with its
+///     labels (a memory that cannot be written denies it).
 /// Approvals never override a deny or an abort. Every decision gets an id
 /// and goes to the audit log. Thread-safe.
 class Guard {

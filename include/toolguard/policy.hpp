@@ -88,6 +88,27 @@ struct RuleSandboxGrant {
   std::vector<std::string> hosts;     ///< hosts they may reach through the proxy
 };
 
+/// A `labels:` entry: the calls its rule matches get `label` in their
+/// session's memory (untrusted input, sensitive data, an outward action, or
+/// a name of the policy's own). The rule's verdict is not used.
+struct LabelRule {
+  std::string label;
+  std::shared_ptr<const Rule> rule;
+};
+
+/// How sessions are remembered and judged (the `sessions:` section).
+struct SessionSettings {
+  /// A session whose latest call is older than this is forgotten.
+  std::chrono::seconds expire_after = std::chrono::hours(12);
+  /// Calls remembered per session (older ones are forgotten with their labels).
+  size_t max_events = 256;
+  /// What an outward call gets when its session holds untrusted input and
+  /// sensitive data (the rule of two): ask, deny, or nullopt (off).
+  std::optional<Verdict> rule_of_two = Verdict::Ask;
+  PolicyLayer layer = PolicyLayer::Builtin;  ///< the layer that last set any of these
+  SourceLocation source;
+};
+
 /// A complete, merged policy.
 struct Policy {
   ToolCatalog tools = ToolCatalog::builtin();
@@ -126,6 +147,9 @@ struct Policy {
   /// What allow rules' own `sandbox:` adds for the calls they allow, by
   /// rule id (sandboxSettingsFor).
   std::map<std::string, RuleSandboxGrant> rule_sandbox_grants;
+  /// The `labels:` sections of every layer, in order.
+  std::vector<LabelRule> label_rules;
+  SessionSettings sessions;
 };
 
 /// What `toolguard sandbox` confines a command with under `policy`: the

@@ -2,6 +2,7 @@
 // Declarative rules: what a policy file's `rules:` entry and the fluent builder
 // both describe. compileRule() turns one into a Rule.
 
+#include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -77,6 +78,17 @@ struct ContentMatcher {
   SourceLocation where;
 };
 
+/// A condition on what the call's session did before it (policy `after:`):
+/// an earlier call (or result) of the session carries `label`, at most
+/// `within_calls` calls back and `within_time` ago when those are set.
+/// Holds only when the call's session is known (CallContext::session_state).
+struct SessionCondition {
+  std::string label;
+  size_t within_calls = 0;              ///< 0: any number of calls back
+  std::chrono::seconds within_time{0};  ///< 0: any time ago (within the session)
+  SourceLocation where;
+};
+
 /// A declarative rule.
 struct RuleSpec {
   RuleHeader header;                    ///< id, source, layer, target (tools, categories, kinds)
@@ -100,6 +112,8 @@ struct RuleSpec {
   std::optional<ContentMatcher> content;  ///< any string of the call (`content:`)
   std::vector<std::pair<std::string, ValueMatcher>>
       context;  ///< agent, session, model, role, mode, cwd
+  /// What the session must have done before (`after:`); every one must hold.
+  std::vector<SessionCondition> after;
   Verdict verdict = Verdict::Deny;
   std::string reason;
   std::vector<RuleExample> examples;

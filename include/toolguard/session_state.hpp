@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -38,6 +39,27 @@ struct SessionState {
   std::set<std::string> labels() const;
   /// The latest event carrying `label`, or nullptr.
   const SessionEvent* latestWith(const std::string& label) const;
+  /// How many events came after `event` (one of events): 0 for the latest.
+  size_t eventsAfter(const SessionEvent& event) const;
+};
+
+/// The labels the rule of two reads (the `labels:` of the built-in policy
+/// give them; a policy may give them to more calls).
+inline constexpr const char* kUntrustedLabel = "untrusted";
+inline constexpr const char* kSensitiveLabel = "sensitive";
+inline constexpr const char* kOutwardLabel = "outward";
+
+/// Where a Guard remembers what sessions saw: files (SessionStore), memory
+/// (memorySessionRepository), a service's database. Thread-safe.
+class SessionRepository {
+ public:
+  virtual ~SessionRepository() = default;
+  /// What the session `key` has seen (empty when nothing, or expired).
+  /// Throws std::runtime_error when it cannot be read.
+  virtual SessionState load(const std::string& key) const = 0;
+  /// Remembers `event` for the session `key`. Throws std::runtime_error
+  /// when it cannot be written.
+  virtual void append(const std::string& key, const SessionEvent& event) = 0;
 };
 
 /// Where and how long sessions are kept.
@@ -52,7 +74,7 @@ struct SessionStoreOptions {
 /// Sessions kept in files, one per session key. Appends from several
 /// processes and threads at once are serialized by a lock on the session's
 /// file; a reader never sees half an event.
-class SessionStore {
+class SessionStore final : public SessionRepository {
  public:
   explicit SessionStore(SessionStoreOptions options);
 
@@ -63,11 +85,11 @@ class SessionStore {
   /// What the session `key` has seen (empty when it has nothing, or it
   /// expired). Throws std::runtime_error naming the file when it cannot be
   /// read at all.
-  SessionState load(const std::string& key) const;
+  SessionState load(const std::string& key) const override;
 
   /// Remembers `event` for the session `key`. Throws std::runtime_error
   /// naming the file when it cannot be written.
-  void append(const std::string& key, const SessionEvent& event);
+  void append(const std::string& key, const SessionEvent& event) override;
 
   const SessionStoreOptions& options() const { return options_; }
 
@@ -75,5 +97,12 @@ class SessionStore {
   std::string fileOf(const std::string& key) const;
   SessionStoreOptions options_;
 };
+
+/// Sessions kept in this process's memory (a C++ Guard or Agent, a
+/// binding's guard): at most `max_sessions` of them (the least recently
+/// used is forgotten first), each bounded and expired as `options` say
+/// (its dir is not used).
+std::shared_ptr<SessionRepository> memorySessionRepository(SessionStoreOptions options = {},
+                                                           size_t max_sessions = 1024);
 
 }  // namespace toolguard

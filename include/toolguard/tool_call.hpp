@@ -2,11 +2,14 @@
 // A tool call as an agent asks for it, with the context it is made in.
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 namespace toolguard {
+
+struct SessionState;
 
 /// Whether a person can be asked: headless calls turn "ask" into "deny".
 enum class InteractionMode { Interactive, Headless };
@@ -27,6 +30,15 @@ struct CallContext {
   /// shell-confined-code). Never read from a call's JSON; whoever sets it
   /// promises the confinement.
   bool confined = false;
+  /// What the call's session saw before it (toolguard/session_state.hpp),
+  /// when the route keeps sessions (a Guard with session memory sets it):
+  /// rules with `after:` and the rule of two read it. Null: the session is
+  /// not known, and those conditions do not hold. Never read from JSON.
+  std::shared_ptr<const SessionState> session_state;
+  /// Which remembered session the call belongs to, when the route knows
+  /// better than (agent, session) (a Claude Code subagent's calls, which
+  /// carry their own agent id, belong to their session). Set in code.
+  std::string session_key;
 };
 
 /// One request to run a tool: its name, JSON arguments and context.

@@ -124,6 +124,8 @@ nlohmann::json auditRecord(const ToolCall& call, const Decision& decision,
   if (decision.approval) record["approval"] = approvalRecord(*decision.approval);
   if (decision.llm) record["llm"] = llmRecord(*decision.llm);
   if (!decision.extra.is_null()) record["extra"] = recordedArguments(decision.extra);
+  // What the call's session remembers of it (sessions only).
+  if (!decision.labels.empty()) record["labels"] = decision.labels;
   return record;
 }
 

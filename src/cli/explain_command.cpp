@@ -9,10 +9,12 @@
 #include "cli/explain_examples.hpp"
 #include "cli/explain_report.hpp"
 #include "cli/explain_sandbox.hpp"
+#include "cli/explain_session.hpp"
 #include "cli/explain_text.hpp"
 #include "cli/option_flags.hpp"
 #include "front/call_json.hpp"
 #include "front/policy_options.hpp"
+#include "toolguard/approval_store.hpp"
 #include "toolguard/policy_error.hpp"
 
 namespace toolguard::cli {
@@ -50,7 +52,10 @@ int runExplain(const ExplainOptions& o) {
     Policy policy = loadPolicy(sources);
     nlohmann::json failing = failingExamplesJson(policy);
     const Engine engine(std::move(policy));
+    // A call that names its session is judged with what it remembers.
+    nlohmann::json session = attachSession(*parsed.call, engine.policy(), toolguardHome(""));
     nlohmann::json report = explainReport(*parsed.call, engine, sources, o.all);
+    report["session"] = std::move(session);
     // The allowing rule, whose own sandbox: may add to the confinement.
     const nlohmann::json& decision = report["decision"];
     const auto rule = decision.find("rule");

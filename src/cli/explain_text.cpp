@@ -5,6 +5,7 @@
 
 #include "cli/explain_llm.hpp"
 #include "cli/explain_sandbox.hpp"
+#include "cli/explain_session.hpp"
 #include "core/counted.hpp"
 #include "front/call_json.hpp"
 
@@ -182,6 +183,7 @@ std::string explainText(const json& report) {
   printFailingExamples(out, report);
   printRules(out, report);
   printDecision(out, report.at("decision"));
+  out << sessionReportText(report.value("session", nlohmann::json()), report.at("decision"));
   out << llmReportText(report.at("llm"));
   out << sandboxReportText(report.value("sandbox", nlohmann::json()));
   return out.str();

@@ -2,6 +2,7 @@
 // Internal: a policy compiled for decisions (rule indexes, tool schemas).
 
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -15,6 +16,8 @@
 
 namespace toolguard::detail {
 
+class CompiledLabels;
+
 /// A tool's input schema compiled once, or why it could not be compiled (then
 /// every call of the tool is denied: a schema we cannot check fails closed).
 using CompiledToolSchema = std::variant<JsonSchema, std::string>;
@@ -22,6 +25,7 @@ using CompiledToolSchema = std::variant<JsonSchema, std::string>;
 /// Everything an Engine decides with; immutable after construction.
 struct CompiledPolicy {
   explicit CompiledPolicy(Policy p);
+  ~CompiledPolicy();
   Policy policy;
   RuleIndex index;
   std::map<std::string, CompiledToolSchema, std::less<>> schemas;  ///< by tool name
@@ -38,7 +42,12 @@ struct CompiledPolicy {
   /// worked out the first time a call has a path.
   const std::vector<PathExample>& pathExamples() const;
 
+  /// The policy's `labels:` compiled, the first time a call's session is known.
+  const CompiledLabels& labels() const;
+
  private:
+  mutable std::once_flag labels_once_;
+  mutable std::unique_ptr<const CompiledLabels> labels_;
   mutable std::once_flag path_examples_once_;
   mutable std::vector<PathExample> path_examples_;
 };

@@ -9,6 +9,7 @@
 #include "core/rule_conditions.hpp"
 #include "core/tool_name.hpp"
 #include "engine/argument_stage.hpp"
+#include "engine/session_judgement.hpp"
 #include "json/compact_dump.hpp"
 #include "paths/file_glance.hpp"
 #include "rule_judging.hpp"
@@ -35,6 +36,14 @@ CompiledPolicy::CompiledPolicy(Policy p)
       schemas.emplace(tool->name, std::string(e.what()));
     }
   }
+}
+
+CompiledPolicy::~CompiledPolicy() = default;
+
+const CompiledLabels& CompiledPolicy::labels() const {
+  std::call_once(labels_once_,
+                 [this] { labels_ = std::make_unique<const CompiledLabels>(policy.label_rules); });
+  return *labels_;
 }
 
 const std::vector<PathExample>& CompiledPolicy::pathExamples() const {

@@ -11,6 +11,7 @@
 #include "rules/shell_matcher.hpp"
 #include "toolguard/policy_error.hpp"
 #include "toolguard/rule_spec.hpp"
+#include "toolguard/session_state.hpp"
 
 namespace toolguard {
 
@@ -84,6 +85,11 @@ const nlohmann::json* lookupArgument(const nlohmann::json& args, const std::stri
   return it == args.end() ? nullptr : &*it;
 }
 
+// "N calls back" for reasons.
+std::string callsBack(size_t calls) {
+  return calls == 1 ? "the call before" : std::to_string(calls) + " calls back";
+}
+
 std::string joinList(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& item : items) {
@@ -102,7 +108,8 @@ class MatchRule final : public Rule {
         only_confined_(spec.only_confined),
         verdict_(spec.verdict),
         reason_(spec.reason.empty() ? "matched rule " + spec.header.id : spec.reason),
-        examples_(std::move(spec.examples)) {
+        examples_(std::move(spec.examples)),
+        after_(std::move(spec.after)) {
     for (auto& [name, matcher] : spec.args) {
       if (name.starts_with('/')) {
         try {
@@ -136,12 +143,12 @@ class MatchRule final : public Rule {
   bool matchesCommandText() const { return command_.has_value(); }
   bool hasConditions() const {
     return risk_above_ || !args_.empty() || only_args_ || command_ || content_ || path_ || shell_ ||
-           !context_.empty() || only_confined_;
+           !context_.empty() || only_confined_ || !after_.empty();
   }
 
   std::optional<Finding> evaluate(const CallView& view) const override {
     if (shell_ || !callMatches(view)) return std::nullopt;
-    return Finding{verdict_, reason_};
+    return finding(view);
   }
 
   bool judgesShellCommands() const override { return shell_.has_value(); }
@@ -167,7 +174,7 @@ class MatchRule final : public Rule {
     if (!fits || !path_ || !contextMatches(view) || !path_->matchesProbe(probe, view)) {
       return std::nullopt;
     }
-    return Finding{verdict_, reason_};
+    return finding(view);
   }
 
   std::vector<std::string> pathGlobs() const override { return path_globs_; }
@@ -175,7 +182,7 @@ class MatchRule final : public Rule {
   std::optional<Finding> evaluateCommand(const SimpleCommand& command,
                                          const CallView& view) const override {
     if (!shell_ || !callMatches(view) || !shell_->matches(command, view)) return std::nullopt;
-    return Finding{verdict_, reason_};
+    return finding(view);
   }
 
   bool callMatches(const CallView& view) const {
@@ -216,7 +223,45 @@ class MatchRule final : public Rule {
     for (const auto& [field, matcher] : context_) {
       if (!matcher.matchesText(contextValue(view.call().context, field))) return false;
     }
+    const SessionState* session = view.call().context.session_state.get();
+    for (const SessionCondition& condition : after_) {
+      if (session == nullptr) return false;  // no session known: nothing came before
+      if (!earlierEvent(*session, condition) && !session->unknown) return false;
+    }
     return true;
+  }
+
+  // The latest earlier event `condition` rests on, or nullptr when none is
+  // inside its window.
+  static const SessionEvent* earlierEvent(const SessionState& session,
+                                          const SessionCondition& condition) {
+    const SessionEvent* event = session.latestWith(condition.label);
+    if (event == nullptr) return nullptr;
+    if (condition.within_calls != 0 && session.eventsAfter(*event) >= condition.within_calls) {
+      return nullptr;
+    }
+    if (condition.within_time.count() != 0 &&
+        std::chrono::system_clock::now() - event->at > condition.within_time) {
+      return nullptr;
+    }
+    return event;
+  }
+
+  // The rule's finding; with `after:`, its reason names the earlier calls
+  // it rests on.
+  Finding finding(const CallView& view) const {
+    if (after_.empty()) return Finding{verdict_, reason_};
+    const SessionState& session = *view.call().context.session_state;
+    std::string basis;
+    for (const SessionCondition& condition : after_) {
+      const SessionEvent* event = earlierEvent(session, condition);
+      if (!basis.empty()) basis += "; ";
+      basis +=
+          event == nullptr
+              ? "the session's memory could not be read, so it is taken to hold " + condition.label
+              : event->summary + " (" + callsBack(session.eventsAfter(*event) + 1) + ")";
+    }
+    return Finding{verdict_, reason_ + ", after " + basis};
   }
 
   std::string describe() const override {
@@ -244,6 +289,16 @@ class MatchRule final : public Rule {
     if (shell_) add(shell_->describe());
     if (!context_.empty()) add("context conditions");
     if (only_confined_) add("run in the sandbox");
+    for (const SessionCondition& condition : after_) {
+      std::string window;
+      if (condition.within_calls != 0) {
+        window += " within " + std::to_string(condition.within_calls) + " calls";
+      }
+      if (condition.within_time.count() != 0) {
+        window += " within " + std::to_string(condition.within_time.count()) + "s";
+      }
+      add("after a call labelled " + condition.label + window);
+    }
     if (out.empty()) out = "every call";
     return out + " -> " + std::string(toString(verdict_));
   }
@@ -262,6 +317,7 @@ class MatchRule final : public Rule {
   Verdict verdict_;
   std::string reason_;
   std::vector<RuleExample> examples_;
+  std::vector<SessionCondition> after_;
 };
 
 }  // namespace

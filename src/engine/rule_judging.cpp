@@ -10,6 +10,7 @@
 #include "commands/safe_commands.hpp"
 #include "commands/shell_facts.hpp"
 #include "engine/path_judgement.hpp"
+#include "engine/session_judgement.hpp"
 #include "engine/strictest_finding.hpp"
 
 namespace toolguard::detail {
@@ -189,6 +190,8 @@ void judgeRules(const CompiledPolicy& compiled, const CallView& view, Decision& 
     best.consider(unreadable, unreadableProgramRule().get(), "");
     d.consulted.push_back(RuleTrace{unreadableProgramRule(), std::move(unreadable), std::nullopt});
   }
+  // What the call adds to its session, and the rule of two over it.
+  if (view.call().context.session_state) judgeSession(policy, compiled.labels(), view, best, d);
   if (const Rule* winner = best.rule; winner != nullptr) {
     d.basis = DecisionBasis::Rule;
     d.policy_verdict = best.finding->verdict;

@@ -11,6 +11,7 @@
 #include "policy/did_you_mean.hpp"
 #include "toolguard/expected.hpp"
 #include "toolguard/paths.hpp"
+#include "toolguard/session_state.hpp"
 #include "toolguard/strict_json.hpp"
 
 namespace toolguard::front {
@@ -211,6 +212,10 @@ ParsedCall parseClaude(const json& in, const std::string& default_cwd) {
     return {std::nullopt, "hook_event_name: expected PreToolUse, got " + event};
   }
   if (call.context.agent.empty()) call.context.agent = "claude-code";
+  // A subagent's calls (agent_id) belong to the session that started it.
+  if (!call.context.session.empty()) {
+    call.context.session_key = SessionStore::keyOf("claude-code", call.context.session);
+  }
   // dontAsk: Claude Code never prompts, so an ask would become a silent deny there too.
   if (mode == "dontAsk") call.context.mode = InteractionMode::Headless;
   call.context.cwd = absoluteCwd(cwd, default_cwd);
@@ -286,6 +291,9 @@ ParsedCall parseGeminiHook(const json& in, const std::string& default_cwd) {
     call.context.mcp_server = std::move(*server);
   }
   call.context.agent = "gemini-cli";
+  if (!call.context.session.empty()) {
+    call.context.session_key = SessionStore::keyOf("gemini-cli", call.context.session);
+  }
   call.context.cwd = absoluteCwd(cwd, default_cwd);
   out.call = std::move(call);
   return out;
@@ -410,6 +418,7 @@ json decisionToJson(const Decision& d, const std::string& tool) {
   if (!d.decided_on.empty()) out["decided_on"] = d.decided_on;
   if (d.sanitized_args) out["sanitized_args"] = *d.sanitized_args;
   if (!d.id.empty()) out["id"] = d.id;
+  if (!d.labels.empty()) out["labels"] = d.labels;
   if (d.approval) {
     json approval = json::object();
     const ApprovalResolution& a = *d.approval;

@@ -45,6 +45,7 @@ GuardProvider::GuardProvider(const GuardCliOptions& cli)
   // and the LLM validator's answers.
   options_.rate_limit_store = fileRateLimitStore(home_);
   llm_cache_ = fileLlmVerdictCache(home_ + "/llm-verdicts");
+  sessions_dir_ = home_ + "/sessions";
   if (cli.prompt) {
     // A terminal that hangs up mid-prompt must end in a printed deny, not
     // in death by SIGHUP (which an agent could read as "no objection").
@@ -57,15 +58,21 @@ GuardProvider::GuardProvider(const GuardCliOptions& cli)
 
 GuardProvider::GuardProvider(std::string home, GuardOptions base,
                              std::shared_ptr<LlmVerdictCache> llm_cache)
-    : home_(std::move(home)), options_(std::move(base)), llm_cache_(std::move(llm_cache)) {}
+    : home_(std::move(home)), options_(std::move(base)), llm_cache_(std::move(llm_cache)) {
+  if (!options_.sessions) options_.sessions = memorySessionRepository();
+}
 
 std::shared_ptr<Guard> GuardProvider::forProject(const ProjectEngine& project) {
   std::lock_guard lock(mutex_);
   std::shared_ptr<Guard>& guard = guards_[&project.engine];
   if (!guard) {
     GuardOptions options = options_;
-    options.llm_validator =
-        llmValidatorFor(project.engine.policy(), project.project_roots, home_, llm_cache_);
+    const Policy& policy = project.engine.policy();
+    options.llm_validator = llmValidatorFor(policy, project.project_roots, home_, llm_cache_);
+    if (!sessions_dir_.empty()) {
+      options.sessions = std::make_shared<SessionStore>(SessionStoreOptions{
+          sessions_dir_, policy.sessions.max_events, policy.sessions.expire_after});
+    }
     guard = std::make_shared<Guard>(project.engine, std::move(options));
   }
   return guard;

@@ -42,14 +42,15 @@ std::shared_ptr<const LlmValidator> llmValidatorFor(
 class GuardProvider {
  public:
   /// For a process that lives for one call (the command): session
-  /// approvals, rate-limit windows and LLM verdicts kept in files under the
-  /// home; --prompt asks on the terminal, else ask is reported. Throws
+  /// approvals, rate-limit windows, LLM verdicts and what sessions saw kept
+  /// in files under the home; --prompt asks on the terminal, else ask is reported. Throws
   /// AuditLogError or ApprovalStoreError when they cannot be set up.
   explicit GuardProvider(const GuardCliOptions& options);
 
   /// Over `base` (store, audit log, handler, timeouts); toolguard's home
   /// `home` holds the guard skills; LLM verdicts are kept in `llm_cache`
-  /// (may be null).
+  /// (may be null); what sessions saw is kept in memory, unless `base` has
+  /// a session repository.
   GuardProvider(std::string home, GuardOptions base, std::shared_ptr<LlmVerdictCache> llm_cache);
 
   /// The Guard for decisions of `project`'s engine (which must outlive the
@@ -70,6 +71,9 @@ class GuardProvider {
   std::string home_;
   GuardOptions options_;
   std::shared_ptr<LlmVerdictCache> llm_cache_;
+  /// Where a command keeps sessions, one file each, as each policy's
+  /// `sessions:` says ("": in base's repository).
+  std::string sessions_dir_;
   std::mutex mutex_;
   std::map<const Engine*, std::shared_ptr<Guard>> guards_;
 };

@@ -8,6 +8,7 @@
 #include "core/model_text.hpp"
 #include "llm_step.hpp"
 #include "overrule.hpp"
+#include "session_step.hpp"
 #include "validator_step.hpp"
 
 namespace toolguard {
@@ -61,11 +62,23 @@ Decision Guard::decide(const ToolCall& call, RateLimitTicket& running) {
 
 Decision Guard::decide(const ToolCall& call, RateLimitTicket& running,
                        const CancellationToken& cancellation) {
-  return settle(call, engine_.assess(call), running, cancellation);
+  return settle(call, assess(call), running, cancellation);
 }
 
 Assessment Guard::assess(const ToolCall& call) const {
-  return engine_.assess(call);
+  const std::string key = options_.sessions ? detail::sessionKeyOf(call) : "";
+  if (key.empty()) return engine_.assess(call);
+  // Judged with what its session saw before it.
+  ToolCall in_session = call;
+  in_session.context.session_state = detail::loadSession(*options_.sessions, key);
+  if (!in_session.context.session_state) {
+    Assessment refused = engine_.assess(call);
+    refused.decision.verdict = refused.decision.policy_verdict = Verdict::Deny;
+    refused.decision.reason = "the session's memory could not be read";
+    refused.decision.basis = DecisionBasis::Error;
+    return refused;
+  }
+  return engine_.assess(in_session);
 }
 
 Decision Guard::settle(const ToolCall& call, Assessment assessment) {
@@ -126,6 +139,20 @@ Decision Guard::settle(const ToolCall& call, Assessment assessment, RateLimitTic
         } else {
           refuseForRateLimit(d, admission);
         }
+      }
+    }
+    // A call that may run is remembered by its session (an ask reported to
+    // the agent runs if its user says yes).
+    const bool may_run =
+        d.verdict == Verdict::Allow || (d.verdict == Verdict::Ask && options_.report_ask);
+    const SessionState* before =
+        assessment.subject ? assessment.subject->call().context.session_state.get() : nullptr;
+    if (may_run && options_.sessions && before != nullptr) {
+      try {
+        detail::rememberCall(*options_.sessions, detail::sessionKeyOf(call), call, d, *before);
+      } catch (const std::exception& e) {
+        // Later calls would not know this one ran: it does not run.
+        failClosed(d, std::string("the session's memory could not be written: ") + e.what());
       }
     }
     if (d.verdict == Verdict::Allow) {

@@ -336,6 +336,7 @@ void mergeDocument(Policy& policy, PolicyDocument doc, PolicyLayer layer, bool t
   }
   std::vector<PolicyDiagnostic> errors;
   for (RuleSpec& spec : doc.rules) mergeRule(policy, std::move(spec), layer, trusted, errors);
+  mergeSessions(policy, doc, layer, trusted, errors);
   if (!errors.empty()) throw PolicyError(std::move(errors));
 }
 

@@ -34,6 +34,12 @@ struct ToolEntry {
 /// Sets on `tool` every field the entry sets (and its name).
 void applyToolEntry(ToolInfo& tool, const ToolEntry& entry);
 
+/// A `labels:` entry (or the call of an `after:` condition), before it is compiled.
+struct LabelSpec {
+  std::string label;
+  RuleSpec rule;
+};
+
 /// A parsed policy file.
 struct PolicyDocument {
   std::string name;
@@ -68,7 +74,18 @@ struct PolicyDocument {
   SandboxSettings sandbox;  ///< its lists; network and fallback below when set
   std::optional<SandboxNetwork> sandbox_network;
   std::optional<SandboxFallback> sandbox_fallback;
+  // labels: and the calls of rules' after: conditions
+  std::vector<LabelSpec> labels;
+  // sessions:
+  SourceLocation sessions_where;
+  std::optional<std::chrono::seconds> session_expire_after;
+  std::optional<size_t> session_max_events;
+  std::optional<std::optional<Verdict>> rule_of_two;  ///< nullopt inside: off
 };
+
+/// Merges a document's `labels:` and `sessions:` (policy_session_merge.cpp).
+void mergeSessions(Policy& policy, PolicyDocument& doc, PolicyLayer layer, bool trusted,
+                   std::vector<PolicyDiagnostic>& errors);
 
 /// Parses a policy file's text. `catalog` resolves the tools named by string
 /// examples. Throws PolicyError listing every problem with file, line and column.

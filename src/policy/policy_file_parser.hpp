@@ -21,6 +21,10 @@
 
 namespace toolguard::detail {
 
+/// What a mapping read as a rule is: a `rules:` entry, a first_match case,
+/// a `labels:` entry, or the call an `after:` condition names.
+enum class RuleEntry { Rule, Case, Label, AfterCall };
+
 // Where string examples resolve relative paths; documented in docs/policy-files.md.
 inline constexpr const char* kExampleCwd = "/workspace";
 
@@ -118,8 +122,18 @@ class PolicyFileParser {
   bool ruleField(std::string_view key, const DocNode& v, RuleSpec& rule, bool& has_verdict);
   void ruleSandbox(const DocNode& v, RuleSpec& rule);
 
-  // A `rules:` entry, or (is_case) one case of a rule's `first_match` list.
-  RuleSpec parseRule(const DocNode& item, bool is_case);
+  // A `rules:` entry, a first_match case, a `labels:` entry (its label in
+  // `label`) or an after call (policy_rule_parser.cpp).
+  RuleSpec parseRule(const DocNode& item, RuleEntry kind, std::string* label = nullptr);
+
+  // Sessions (policy_session_parser.cpp): `labels:`, a rule's `after:`,
+  // `sessions:`.
+  void parseLabels(const DocNode& node, PolicyDocument& doc);
+  void ruleAfter(const DocNode& node, RuleSpec& rule, bool is_case);
+  void parseSessions(const DocNode& node, PolicyDocument& doc);
+  void checkLabelName(const DocNode& node, const std::string& label, const std::string& what);
+  // The label rules of `after: {call: ...}` conditions, given to the document at the end.
+  std::vector<LabelSpec> after_labels_;
 
   void parseCases(const DocNode& node, RuleSpec& rule);
 

@@ -13,6 +13,7 @@ PolicyDocument PolicyFileParser::parse(const DocNode& root) {
     finish();
   }
   const DocNode* rules = nullptr;
+  const DocNode* labels = nullptr;
   for (const auto& [key, value] : entries(root)) {
     const std::string k = key.Scalar();
     if (k == "version") {
@@ -45,6 +46,10 @@ PolicyDocument PolicyFileParser::parse(const DocNode& root) {
       parseLlm(value, doc);
     } else if (k == "sandbox") {
       parseSandbox(value, doc);
+    } else if (k == "labels") {
+      labels = &value;
+    } else if (k == "sessions") {
+      parseSessions(value, doc);
     } else if (k == "tests") {
       // The file's own test cases, with the verdicts the policy must give:
       // `toolguard test` runs them (policy_tests.hpp); deciding ignores them.
@@ -52,7 +57,7 @@ PolicyDocument PolicyFileParser::parse(const DocNode& root) {
       error(key, unknownNameMessage("unknown key", k, "",
                                     "version, default, tools, rules, builtin_rules, "
                                     "trusted_projects, paths, limits, rate_limits, llm, sandbox, "
-                                    "tests"));
+                                    "labels, sessions, tests"));
     }
   }
   // Rules last: string examples resolve tools this file defines too (the
@@ -67,6 +72,8 @@ PolicyDocument PolicyFileParser::parse(const DocNode& root) {
     examples_catalog_ = &local_catalog_;
   }
   if (rules) parseRules(*rules, doc);
+  if (labels) parseLabels(*labels, doc);
+  for (LabelSpec& spec : after_labels_) doc.labels.push_back(std::move(spec));
   finish();
   return doc;
 }

@@ -124,7 +124,7 @@ void PolicyFileParser::parseRules(const DocNode& node, PolicyDocument& doc) {
       error(item, "rule: expected a mapping");
       continue;
     }
-    doc.rules.push_back(parseRule(item, /*is_case=*/false));
+    doc.rules.push_back(parseRule(item, RuleEntry::Rule));
   }
 }
 
@@ -233,8 +233,46 @@ bool PolicyFileParser::ruleField(std::string_view key, const DocNode& v, RuleSpe
   return true;
 }
 
-// A `rules:` entry, or (is_case) one case of a rule's `first_match` list.
-RuleSpec PolicyFileParser::parseRule(const DocNode& item, bool is_case) {
+// The keys an entry of `kind` may have, for "unknown key" errors.
+static const char* ruleEntryKeys(RuleEntry kind) {
+  switch (kind) {
+    case RuleEntry::Rule:
+      return "id, tool, category, kind, max_risk, args, only_args, sandbox, command, content, "
+             "path, files, shell, context, after, verdict, reason, description, examples, "
+             "first_match";
+    case RuleEntry::Case:
+      return "id, tool, category, kind, max_risk, args, only_args, sandbox, command, content, "
+             "path, files, shell, context, after, verdict, reason, description";
+    case RuleEntry::Label:
+      return "id, label, tool, category, kind, max_risk, args, only_args, command, content, path, "
+             "files, shell, context, description";
+    case RuleEntry::AfterCall:
+      return "tool, category, kind, max_risk, args, only_args, command, content, path, files, "
+             "shell, context, description";
+  }
+  return "";
+}
+
+static const char* ruleEntryName(RuleEntry kind) {
+  switch (kind) {
+    case RuleEntry::Rule:
+      return " in a rule";
+    case RuleEntry::Case:
+      return " in a first_match case";
+    case RuleEntry::Label:
+      return " in a labels entry";
+    case RuleEntry::AfterCall:
+      return " in an after call";
+  }
+  return "";
+}
+
+// A `rules:` entry, one case of a rule's `first_match` list, a `labels:`
+// entry (its label in `label`), or the call an `after:` names.
+RuleSpec PolicyFileParser::parseRule(const DocNode& item, RuleEntry kind, std::string* label) {
+  const bool is_case = kind == RuleEntry::Case;
+  // Labels and after calls say which calls, not what they get.
+  const bool matcher_only = kind == RuleEntry::Label || kind == RuleEntry::AfterCall;
   RuleSpec rule;
   rule.header.source = where(item);
   rule.header.layer = layer_;
@@ -243,14 +281,21 @@ RuleSpec PolicyFileParser::parseRule(const DocNode& item, bool is_case) {
   bool files = false;
   const DocNode* examples = nullptr;
   const DocNode* cases = nullptr;
+  const DocNode* after = nullptr;
   for (const auto& [k, v] : entries(item)) {
     const std::string_view key = k.Scalar();
-    if (key == "id") {
+    if (key == "id" && kind != RuleEntry::AfterCall) {
       if (auto s = scalar(v, "id")) rule.header.id = *s;
-    } else if (key == "examples" && !is_case) {
+    } else if (key == "label" && kind == RuleEntry::Label) {
+      if (auto s = scalar(v, "label")) *label = *s;
+      if (!label->empty()) checkLabelName(v, *label, "label");
+    } else if (key == "examples" && kind == RuleEntry::Rule) {
       examples = &v;
-    } else if (key == "first_match" && !is_case) {
+    } else if (key == "first_match" && kind == RuleEntry::Rule) {
       cases = &v;
+    } else if (key == "after" && !matcher_only) {
+      after = &v;
+      has_conditions = true;
     } else if (key == "files") {
       // Files under these globs, by every route: file tools, MCP tools, the shell.
       if (rule.path) error(k, "files: a rule has either files or path, not both");
@@ -259,19 +304,15 @@ RuleSpec PolicyFileParser::parseRule(const DocNode& item, bool is_case) {
       has_conditions = true;
     } else if (key == "path" && files) {
       error(k, "path: a rule has either files or path, not both");
+    } else if (matcher_only && (key == "verdict" || key == "reason" || key == "sandbox")) {
+      error(k, std::string(key) + ": " +
+                   (kind == RuleEntry::Label ? "a labels entry" : "an after call") +
+                   " says which calls, not what they get" + ruleEntryName(kind));
     } else if (ruleField(key, v, rule, has_verdict)) {
       has_conditions = has_conditions || (key != "tool" && key != "category" && key != "kind" &&
                                           key != "description");
-    } else if (is_case) {
-      error(k, unknownNameMessage("unknown key", key, " in a first_match case",
-                                  "id, tool, category, kind, max_risk, args, only_args, sandbox, "
-                                  "command, content, path, files, shell, context, verdict, reason, "
-                                  "description"));
     } else {
-      error(k, unknownNameMessage("unknown key", key, " in a rule",
-                                  "id, tool, category, kind, max_risk, args, only_args, sandbox, "
-                                  "command, content, path, files, shell, context, verdict, reason, "
-                                  "description, examples, first_match"));
+      error(k, unknownNameMessage("unknown key", key, ruleEntryName(kind), ruleEntryKeys(kind)));
     }
   }
   if (rule.shell && rule.header.target.tools.empty() && rule.header.target.kinds.empty() &&
@@ -282,6 +323,22 @@ RuleSpec PolicyFileParser::parseRule(const DocNode& item, bool is_case) {
       rule.header.target.categories.empty()) {
     // files: implies every read and write, whatever the tool.
     rule.header.target.kinds = {ToolKind::FileRead, ToolKind::FileWrite, ToolKind::FileSearch};
+  }
+  if (matcher_only) {
+    // Matched path by path like a restricting rule, so that a label of
+    // files meets them by every route.
+    rule.verdict = Verdict::Ask;
+    const RuleTarget& t = rule.header.target;
+    if (!has_conditions && t.tools.empty() && t.categories.empty() && t.kinds.empty()) {
+      error(item, std::string(kind == RuleEntry::Label ? "labels entry " + rule.header.id
+                                                       : std::string("after call")) +
+                      ": it would match every call; name its tools, kinds or conditions");
+    }
+    if (kind == RuleEntry::Label) {
+      if (rule.header.id.empty()) error(item, "labels entry: id is required");
+      if (label->empty()) error(item, "labels entry " + rule.header.id + ": label is required");
+    }
+    return rule;
   }
   if (cases) {
     if (has_conditions) {
@@ -295,6 +352,7 @@ RuleSpec PolicyFileParser::parseRule(const DocNode& item, bool is_case) {
                     std::string(": verdict is required"));
   }
   if (!is_case && rule.header.id.empty()) error(item, "rule: id is required");
+  if (after) ruleAfter(*after, rule, is_case);
   if ((!rule.sandbox_writable.empty() || !rule.sandbox_hosts.empty()) &&
       (is_case || rule.verdict != Verdict::Allow)) {
     error(item, (is_case ? "first_match case" : "rule " + rule.header.id) +
@@ -315,7 +373,7 @@ void PolicyFileParser::parseCases(const DocNode& node, RuleSpec& rule) {
       error(item, "first_match case: expected a mapping");
       continue;
     }
-    rule.first_match.push_back(parseRule(item, /*is_case=*/true));
+    rule.first_match.push_back(parseRule(item, RuleEntry::Case));
   }
 }
 

@@ -219,23 +219,6 @@ void appendLine(const std::string& path, const std::string& line) {
 
 }  // namespace
 
-bool SessionState::holdsLabel(const std::string& label) const {
-  return unknown || latestWith(label) != nullptr;
-}
-
-std::set<std::string> SessionState::labels() const {
-  std::set<std::string> all;
-  for (const SessionEvent& event : events) all.insert(event.labels.begin(), event.labels.end());
-  return all;
-}
-
-const SessionEvent* SessionState::latestWith(const std::string& label) const {
-  for (auto it = events.rbegin(); it != events.rend(); ++it) {
-    if (std::find(it->labels.begin(), it->labels.end(), label) != it->labels.end()) return &*it;
-  }
-  return nullptr;
-}
-
 SessionStore::SessionStore(SessionStoreOptions options) : options_(std::move(options)) {
   if (options_.max_events == 0) options_.max_events = 1;
 }

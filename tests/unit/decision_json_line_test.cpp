@@ -59,6 +59,7 @@ TEST(DecisionJsonLine, SameBytesWithEveryOptionalMember) {
   llm->model = "m";
   llm->exchanges.resize(2);
   d.llm = llm;
+  d.labels = {"untrusted", "after:r#1", "bad \xff"};
   expectSameLine(d, "To\"ol");
   d.approval = ApprovalResolution{};  // every member empty: {}
   d.llm.reset();
