@@ -102,6 +102,40 @@ void BM_CheckProcessUserPolicy(benchmark::State& state) {
 }
 BENCHMARK(BM_CheckProcessUserPolicy)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// One `toolguard check` of a call that names its session, in a session that
+// already remembers a web fetch: the process loads the session's file,
+// works out the call's labels and appends it (the worst case; a session
+// with nothing labelled writes nothing).
+void BM_CheckProcessWithSession(benchmark::State& state) {
+  char root_template[] = "/tmp/toolguard-bench-home-XXXXXX";
+  const std::string root = mkdtemp(root_template);
+  std::vector<std::string> variables = {"TOOLGUARD_HOME=" + root + "/home", "HOME=" + root,
+                                        "PATH=/usr/bin:/bin"};
+  std::vector<char*> env;
+  for (std::string& v : variables) env.push_back(v.data());
+  env.push_back(nullptr);
+  const char* argv[] = {TOOLGUARD_BINARY, "check",        "--no-user",
+                        "--no-project",   "--no-managed", nullptr};
+  const std::string context = R"("context":{"cwd":"/w","agent":"bench","session":"s1"})";
+  const std::string fetch =
+      R"({"tool":"WebFetch","args":{"url":"https://example.com/","prompt":"x"},)" + context + "}";
+  const std::string write =
+      R"({"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},)" + context + "}";
+  // The session's first call: a web fetch (asked, so remembered as it may run).
+  const std::string first_path = root + "/first.json";
+  std::ofstream(first_path) << fetch;
+  const std::string command = std::string(TOOLGUARD_BINARY) + " check --no-user --no-project " +
+                              "--no-managed < " + first_path + " > /dev/null";
+  const std::string prefix = "TOOLGUARD_HOME=" + root + "/home HOME=" + root + " ";
+  if (std::system((prefix + command).c_str()) != 0) {
+    state.SkipWithError("the first call failed");
+    return;
+  }
+  spawnLoop(state, argv, write, env.data());
+  std::filesystem::remove_all(root);
+}
+BENCHMARK(BM_CheckProcessWithSession)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // Throughput of one `toolguard check --batch` process over 2,000 JSON lines
 // (a mix of file and shell calls).
 void BM_CheckBatchThroughput(benchmark::State& state) {

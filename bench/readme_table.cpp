@@ -31,6 +31,8 @@ const Row kRows[] = {
      "one `toolguard check` process, built-in policy (spawn, load, decide, print, exit)", "≤ 2×"},
     {"BM_CheckProcessUserPolicy", "BM_SpawnTrueProcess",
      "the same with a 50-rule user policy and a trusted project's 10 rules", "≤ 2×"},
+    {"BM_CheckProcessWithSession", "BM_SpawnTrueProcess",
+     "the same call in a session that remembers a web fetch (load, label, append)", "≤ 2.2×"},
     {"BM_SpawnToolguardVersion", "BM_SpawnTrueProcess", "`toolguard --version`", "≤ 1.3×"},
     {"BM_SpawnTrueThroughEnv", "BM_SpawnTrueProcess",
      "`env /bin/true`: a launcher that only execs the command (the floor of any launcher)", ""},

@@ -119,6 +119,7 @@ toolguard_layer(core SOURCES
   src/core/mcp_tool_mapping.cpp
   src/core/model_text.cpp
   src/core/random_bytes.cpp
+  src/core/result_scan.cpp
   src/core/rule_index.cpp
   src/core/secret_scan.cpp
   src/core/session_state.cpp

@@ -32,6 +32,7 @@
 #include "toolguard/policy_tests.hpp"
 #include "toolguard/rate_limit_store.hpp"
 #include "toolguard/rate_limiter.hpp"
+#include "toolguard/result_scan.hpp"
 #include "toolguard/rule.hpp"
 #include "toolguard/rule_spec.hpp"
 #include "toolguard/safe_shell_arg.hpp"

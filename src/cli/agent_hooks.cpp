@@ -14,8 +14,9 @@ namespace {
 
 using nlohmann::ordered_json;
 
-const AgentInfo kClaude{"claude", "Claude Code", ".claude", "PreToolUse", "claude"};
-const AgentInfo kGemini{"gemini", "Gemini CLI", ".gemini", "BeforeTool", "gemini-hook"};
+const AgentInfo kClaude{"claude", "Claude Code", ".claude", "PreToolUse", "claude", "PostToolUse"};
+const AgentInfo kGemini{"gemini",     "Gemini CLI",  ".gemini",
+                        "BeforeTool", "gemini-hook", "AfterTool"};
 
 // The handler's command, or "" when it has none.
 std::string commandOf(const ordered_json& handler) {
@@ -196,11 +197,13 @@ std::optional<ClaudeMode> installedClaudeMode(const ordered_json& settings) {
   return tighten ? ClaudeMode::Tighten : ClaudeMode::Decide;
 }
 
-std::vector<HookChange> installHook(ordered_json& settings, Agent agent,
-                                    const std::string& command) {
+namespace {
+
+std::vector<HookChange> installEventHook(ordered_json& settings, Agent agent,
+                                         const std::string& command, const std::string& event) {
   const AgentInfo& info = agentInfo(agent);
   // Checks the shape (throwing before anything changes) without creating keys.
-  ordered_json* groups = eventGroups(settings, info.event, false);
+  ordered_json* groups = eventGroups(settings, event, false);
   std::vector<std::pair<size_t, size_t>> ours;  // toolguard's handlers, whatever their version
   if (groups) {
     for (size_t g = 0; g < groups->size(); ++g) {
@@ -229,7 +232,7 @@ std::vector<HookChange> installHook(ordered_json& settings, Agent agent,
       if (updated == handler) continue;
       HookChange change;
       change.kind = HookChange::Kind::Updated;
-      change.where = handlerWhere(info.event, g, h);
+      change.where = handlerWhere(event, g, h);
       change.previous = handler;
       change.entry = updated;
       handler = std::move(updated);
@@ -237,20 +240,20 @@ std::vector<HookChange> installHook(ordered_json& settings, Agent agent,
     }
     return changes;  // empty: already installed as wanted
   }
-  groups = eventGroups(settings, info.event, true);
+  groups = eventGroups(settings, event, true);
   HookChange change;
   change.kind = HookChange::Kind::Added;
-  change.where = "hooks." + info.event + "[" + std::to_string(groups->size()) + "]";
+  change.where = "hooks." + event + "[" + std::to_string(groups->size()) + "]";
   change.entry = hookGroup(agent, command);
   groups->push_back(change.entry);
   changes.push_back(std::move(change));
   return changes;
 }
 
-std::vector<HookChange> uninstallHook(ordered_json& settings, Agent agent,
-                                      const std::string& command) {
+std::vector<HookChange> uninstallEventHook(ordered_json& settings, Agent agent,
+                                           const std::string& command, const std::string& event) {
   const AgentInfo& info = agentInfo(agent);
-  ordered_json* groups = eventGroups(settings, info.event, false);
+  ordered_json* groups = eventGroups(settings, event, false);
   if (!groups) return {};
   std::vector<HookChange> changes;
   ordered_json kept = ordered_json::array();
@@ -272,7 +275,7 @@ std::vector<HookChange> uninstallHook(ordered_json& settings, Agent agent,
       }
       HookChange change;
       change.kind = HookChange::Kind::Removed;
-      change.where = handlerWhere(info.event, g, h);
+      change.where = handlerWhere(event, g, h);
       change.entry = std::move(handler);
       changes.push_back(std::move(change));
     }
@@ -287,16 +290,44 @@ std::vector<HookChange> uninstallHook(ordered_json& settings, Agent agent,
     changes.resize(changes_before);
     HookChange change;
     change.kind = HookChange::Kind::Removed;
-    change.where = "hooks." + info.event + "[" + std::to_string(g) + "]";
+    change.where = "hooks." + event + "[" + std::to_string(g) + "]";
     change.entry = original;
     changes.push_back(std::move(change));
   }
   if (changes.empty()) return {};
   *groups = std::move(kept);
   ordered_json& hooks = settings["hooks"];
-  if (groups->empty()) hooks.erase(info.event);
+  if (groups->empty()) hooks.erase(event);
   if (hooks.empty()) settings.erase("hooks");
   return changes;
+}
+
+}  // namespace
+
+// `edit` for the call hook's event, then the result hook's; both shapes are
+// checked before anything changes.
+template <typename EditEvent>
+std::vector<HookChange> forBothEvents(ordered_json& settings, Agent agent, EditEvent edit) {
+  const AgentInfo& info = agentInfo(agent);
+  (void)eventGroups(settings, info.event, false);
+  (void)eventGroups(settings, info.result_event, false);
+  std::vector<HookChange> changes = edit(info.event);
+  for (HookChange& change : edit(info.result_event)) changes.push_back(std::move(change));
+  return changes;
+}
+
+std::vector<HookChange> installHook(ordered_json& settings, Agent agent,
+                                    const std::string& command) {
+  return forBothEvents(settings, agent, [&](const std::string& event) {
+    return installEventHook(settings, agent, command, event);
+  });
+}
+
+std::vector<HookChange> uninstallHook(ordered_json& settings, Agent agent,
+                                      const std::string& command) {
+  return forBothEvents(settings, agent, [&](const std::string& event) {
+    return uninstallEventHook(settings, agent, command, event);
+  });
 }
 
 std::vector<std::string> hookWarnings(const ordered_json& settings, Agent agent) {

@@ -24,6 +24,9 @@ struct AgentInfo {
   std::string directory;     ///< ".claude", ".gemini": holds settings.json
   std::string event;         ///< "PreToolUse", "BeforeTool": the key under "hooks"
   std::string format;        ///< the `check --format` the hook runs
+  /// "PostToolUse", "AfterTool": the hook that sees each result (the same
+  /// command judges it, docs/sessions.md).
+  std::string result_event;
 };
 
 /// The description of `agent`.
@@ -103,7 +106,8 @@ struct HookChange {
   nlohmann::ordered_json previous;  ///< Updated: the handler before
 };
 
-/// Makes the settings run toolguard's hook with `command`. Nothing changes
+/// Makes the settings run toolguard's hook with `command`, for calls (the
+/// agent's event) and for results (its result_event). Nothing changes
 /// (empty result) when the handler already is hookHandler's; a toolguard
 /// handler of the same format (another binary path, other options, another
 /// timeout) is updated in place, keeping fields of its own; otherwise
@@ -111,8 +115,8 @@ struct HookChange {
 std::vector<HookChange> installHook(nlohmann::ordered_json& settings, Agent agent,
                                     const std::string& command);
 
-/// Removes every handler that runs `command` or `<any path>/toolguard check
-/// --format <format>`, then the groups, the event array and the "hooks"
+/// Removes every handler, for calls and for results, that runs `command` or
+/// `<any path>/toolguard check --format <format>`, then the groups, the event array and the "hooks"
 /// object that are left empty by it. Empty result: there was none. Throws
 /// HookShapeError.
 std::vector<HookChange> uninstallHook(nlohmann::ordered_json& settings, Agent agent,

@@ -19,6 +19,8 @@
 #include "front/call_front.hpp"
 #include "front/guard_options.hpp"
 #include "front/policy_options.hpp"
+#include "front/result_hook.hpp"
+#include "guard/session_step.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/audit_log.hpp"
 #include "toolguard/expected.hpp"
@@ -55,7 +57,33 @@ struct CheckAnswerer {
   // cannot be answered (the caller then exits 2). The toolguard format
   // always has an answer.
   Expected<nlohmann::json> operator()(const std::string& text) {
+    // Claude Code's PostToolUse and Gemini CLI's AfterTool: a result to judge.
+    if (std::optional<Expected<front::ResultHook>> result =
+            front::readResultHook(text, input.format, input.default_cwd)) {
+      if (!*result) return fail("invalid hook input: " + result->error());
+      return answerResult(**result);
+    }
     return answer(front::decideInput(text, input, guards), text);
+  }
+
+  // What a tool returned: told to the user and the model, redacted where the
+  // agent takes a replacement, and remembered by the call's session.
+  Expected<nlohmann::json> answerResult(const front::ResultHook& hook) {
+    const ResultFindings findings = scanToolResult(hook.response);
+    const std::string key = detail::sessionKeyOf(hook.call);
+    if (!findings.empty() && !key.empty() && guards.unavailable.empty()) {
+      try {
+        const std::shared_ptr<Guard> guard = guards.guard_for(hook.call);
+        if (guard && guard->options().sessions) {
+          detail::rememberResult(*guard->options().sessions, key, hook.call, findings.labels());
+        }
+      } catch (const std::exception& e) {
+        // The result has run; the answer still warns. Later calls of the
+        // session cannot know it: say so where the user reads it.
+        std::cerr << "toolguard: the session's memory could not be written: " << e.what() << "\n";
+      }
+    }
+    return front::renderResultAnswer(hook, findings, input.format);
   }
 
   // Input that was not read (too large).

@@ -25,4 +25,9 @@ std::shared_ptr<const SessionState> loadSession(const SessionRepository& session
 void rememberCall(SessionRepository& sessions, const std::string& key, const ToolCall& call,
                   const Decision& decision, const SessionState& before);
 
+/// Remembers what a call's result gave its session (`labels`, from
+/// scanToolResult), when it gave any. Throws when the memory cannot be written.
+void rememberResult(SessionRepository& sessions, const std::string& key, const ToolCall& call,
+                    const std::vector<std::string>& labels);
+
 }  // namespace toolguard::detail

@@ -62,10 +62,13 @@ TEST_F(HookFormats, ClaudeAbortStopsTheAgent) {
 }
 
 TEST_F(HookFormats, ClaudeErrorsExitTwoWithStderrBecauseOtherCodesMeanGoAhead) {
-  for (const std::string& input :
-       {std::string("not json"), std::string(R"({"tool_input":{}})"),
-        std::string(R"({"tool_name":"Bash","tool_input":"rm -rf /"})"),
-        std::string(R"({"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{}})")}) {
+  for (
+      const std::string& input :
+      {std::string("not json"), std::string(R"({"tool_input":{}})"),
+       std::string(R"({"tool_name":"Bash","tool_input":"rm -rf /"})"),
+       std::string(R"({"hook_event_name":"Stop","tool_name":"Bash","tool_input":{}})"),
+       std::string(
+           R"({"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":"x","tool_response":{}})")}) {
     RunResult r = run({"check", "--format", "claude"}, input);
     EXPECT_EQ(r.exit_code, 2) << input;
     EXPECT_TRUE(r.out.empty()) << r.out;
@@ -163,11 +166,14 @@ TEST_F(HookFormats, GeminiHookAbortStopsTheAgent) {
 }
 
 TEST_F(HookFormats, GeminiHookErrorsBlockWithExitTwoAndADeny) {
-  for (const std::string& input :
-       {std::string("not json"), std::string(R"({"tool_input":{}})"),
-        std::string(R"({"tool_name":"run_shell_command","tool_input":"rm -rf /"})"),
-        std::string(R"({"hook_event_name":"AfterTool","tool_name":"read_file","tool_input":{}})"),
-        std::string(R"({"tool_name":"x","tool_input":{},"mcp_context":"srv"})")}) {
+  for (
+      const std::string& input :
+      {std::string("not json"), std::string(R"({"tool_input":{}})"),
+       std::string(R"({"tool_name":"run_shell_command","tool_input":"rm -rf /"})"),
+       std::string(R"({"hook_event_name":"BeforeModel","tool_name":"read_file","tool_input":{}})"),
+       std::string(
+           R"({"hook_event_name":"AfterTool","tool_name":"read_file","tool_input":[],"tool_response":{}})"),
+       std::string(R"({"tool_name":"x","tool_input":{},"mcp_context":"srv"})")}) {
     RunResult r = run({"check", "--format", "gemini-hook"}, input);
     EXPECT_EQ(r.exit_code, 2) << input;
     EXPECT_NE(r.err.find("toolguard: invalid hook input"), std::string::npos) << r.err;

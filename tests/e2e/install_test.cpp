@@ -141,9 +141,12 @@ TEST_F(Install, ClaudeUserIsTheDefaultAndCreatesTheFile) {
   json expected = json::parse(R"({"hooks":{"PreToolUse":[{"matcher":"*","hooks":[
       {"type":"command","command":"","timeout":600,"onFailure":"block"}]}]}})");
   expected["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = expectedCommand("claude");
+  // The same command sees each result (docs/sessions.md).
+  expected["hooks"]["PostToolUse"] = expected["hooks"]["PreToolUse"];
   EXPECT_EQ(json::parse(slurp(claudeUser().string())), expected);
   EXPECT_NE(r.out.find(claudeUser().string()), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("added hooks.PreToolUse[0]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("added hooks.PostToolUse[0]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(expectedCommand("claude")), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("created the file"), std::string::npos) << r.out;
   EXPECT_TRUE(backups(claudeUser()).empty());  // nothing to back up
@@ -167,6 +170,7 @@ TEST_F(Install, GeminiUserAndProjectGetABeforeToolEntry) {
       {"name":"toolguard","type":"command","command":"","timeout":60000,
        "description":"toolguard: allow, deny or abort each tool call"}]}]}})");
   expected["hooks"]["BeforeTool"][0]["hooks"][0]["command"] = expectedCommand("gemini-hook");
+  expected["hooks"]["AfterTool"] = expected["hooks"]["BeforeTool"];
   EXPECT_EQ(json::parse(slurp(geminiUser().string())), expected);
   RunResult r = ok({"install", "gemini", "--project"});
   EXPECT_EQ(json::parse(slurp((project() / ".gemini" / "settings.json").string())), expected);
@@ -183,7 +187,9 @@ TEST_F(Install, ExistingSettingsAreKeptInOrderAndBackedUp) {
   for (const auto& [k, v] : after.items()) keys_after.push_back(k);
   EXPECT_EQ(keys_after, keys_before);
   for (const char* key : {"model", "permissions", "env"}) EXPECT_EQ(after[key], before[key]);
-  EXPECT_EQ(after["hooks"]["PostToolUse"], before["hooks"]["PostToolUse"]);
+  ASSERT_EQ(after["hooks"]["PostToolUse"].size(), 2u);
+  EXPECT_EQ(after["hooks"]["PostToolUse"][0], before["hooks"]["PostToolUse"][0]);
+  EXPECT_EQ(after["hooks"]["PostToolUse"][1]["hooks"][0]["command"], expectedCommand("claude"));
   ASSERT_EQ(after["hooks"]["PreToolUse"].size(), 2u);
   EXPECT_EQ(after["hooks"]["PreToolUse"][0], before["hooks"]["PreToolUse"][0]);
   EXPECT_EQ(after["hooks"]["PreToolUse"][1]["hooks"][0]["command"], expectedCommand("claude"));

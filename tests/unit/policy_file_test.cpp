@@ -40,7 +40,8 @@ TEST(PolicyFile, ErrorsNameFileLineColumnAndWhatWasExpected) {
   EXPECT_EQ(firstError("rulez: []\n"), "p.yaml:1:1: unknown key 'rulez' (did you mean 'rules'?)");
   EXPECT_EQ(firstError("policy: []\n"),
             "p.yaml:1:1: unknown key 'policy' (expected version, default, tools, rules, "
-            "builtin_rules, trusted_projects, paths, limits, rate_limits, llm, sandbox, tests)");
+            "builtin_rules, trusted_projects, paths, limits, rate_limits, llm, sandbox, labels, "
+            "sessions, tests)");
   EXPECT_EQ(firstError("rules:\n  - id: a\n    tool: Bash\n"),
             "p.yaml:2:5: rule a: verdict is required");
   EXPECT_EQ(firstError("rules:\n  - verdict: deny\n"), "p.yaml:2:5: rule: id is required");
