@@ -414,6 +414,7 @@ toolguard_layer(mcp USES audit json registry SOURCES
   src/mcp/child_process.cpp
   src/mcp/elicitation.cpp
   src/mcp/jsonrpc.cpp
+  src/mcp/mcp_pins.cpp
   src/mcp/line_io.cpp
   src/mcp/proxy.cpp
   src/mcp/session.cpp

@@ -3,6 +3,7 @@
 // JSON-RPC messages, judging every tools/call before the server sees it.
 #include <chrono>
 #include <cstddef>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,11 @@ struct McpProxyOptions {
   /// How long the server gets to exit after its stdin is closed, and again
   /// after SIGTERM, before SIGKILL.
   std::chrono::milliseconds shutdown_grace{2000};
+  /// Where the server's tools are pinned (McpToolPins; `toolguard mcp` uses
+  /// toolguard's home/mcp-pins). A tool whose listing changed, is new, or
+  /// looks like an attack is hidden and its calls refused until a person
+  /// approves it. Empty: nothing is pinned.
+  std::filesystem::path pins_dir;
 };
 
 /// Relays between a client on (client_in, client_out) and the server of

@@ -64,7 +64,7 @@ int runToolguard(int argc, char** argv) {
       {{"demo"}, addDemoCommand},       {{"validate"}, addValidateCommand},
       {{"audit"}, addAuditCommand},     {{"approvals"}, addApprovalsCommand},
       {{"mcp"}, addMcpCommand},         {{"install", "uninstall"}, addInstallCommands},
-      {{"sandbox"}, addSandboxCommand},
+      {{"sandbox"}, addSandboxCommand}, {{"pins"}, addPinsCommand},
   };
   const std::string first = argc > 1 ? argv[1] : "";
   bool added = first == "--version";  // needs no command at all

@@ -33,6 +33,7 @@ void addValidateCommand(CLI::App& app, int& exit_code);
 void addAuditCommand(CLI::App& app, int& exit_code);
 void addApprovalsCommand(CLI::App& app, int& exit_code);
 void addMcpCommand(CLI::App& app, int& exit_code);
+void addPinsCommand(CLI::App& app, int& exit_code);
 /// `sandbox`: runs a command confined by Landlock, seccomp and namespaces.
 void addSandboxCommand(CLI::App& app, int& exit_code);
 /// `install` and `uninstall` (the agent hook in the agent's settings file).

@@ -94,6 +94,7 @@ int runMcp(const McpOptions& o) {
     return kExitError;
   }
   proxy.ask = askChannelNamed(o.ask);
+  proxy.pins_dir = toolguardHome(o.guard.home) + "/mcp-pins";
   proxy.max_message_bytes = o.max_message_bytes;
   proxy.shutdown_grace = std::chrono::milliseconds(o.shutdown_grace_ms);
   std::error_code ec;

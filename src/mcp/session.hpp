@@ -103,6 +103,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void noteInitialize(const nlohmann::json& message);
   /// Returns true when it changed `response` (a tools/list response).
   bool registerListedTools(nlohmann::json& response);
+  /// The listed tools the pins hold back (name as the server lists it ->
+  /// why), each new one logged and audited.
+  std::map<std::string, std::string> heldByPins(const nlohmann::json& tools);
   bool handleServerResponse(nlohmann::json& response);
   void answerQuestion(const nlohmann::json& response, PendingQuestion question);
   /// Sends a request of the proxy's own to the server and waits for its
@@ -125,6 +128,7 @@ class Session : public std::enable_shared_from_this<Session> {
   mutable std::mutex mutex_;
   std::shared_ptr<Guard> guard_;
   std::map<std::string, ToolInfo> listed_tools_;        ///< judged name -> what the list said
+  std::map<std::string, std::string> held_tools_;       ///< judged name -> why the pins hold it
   std::map<std::string, std::string> awaiting_server_;  ///< request id key -> method
   std::map<std::string, PendingQuestion> questions_;    ///< our request id key -> question
   std::map<std::string, std::shared_ptr<std::atomic<bool>>> deciding_;  ///< id key -> cancelled

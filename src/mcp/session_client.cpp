@@ -295,8 +295,11 @@ void Session::handleToolCall(const json& message, std::string_view line, json* b
 
 void Session::refuseUnlisted(const json& message, std::string_view line, const std::string& tool) {
   std::vector<std::string> offered;  // what the client was shown
+  std::string held;                  // why the pins hold the tool back, if they do
   {
     std::lock_guard lock(mutex_);
+    auto it = held_tools_.find(mcpToolName(options_.server_name, tool));
+    if (it != held_tools_.end()) held = it->second;
     const Policy& policy = guard_->engine().policy();
     for (const auto& [name, info] : listed_tools_) {
       if (!detail::deniedOutright(info, policy)) offered.push_back(info.name);
@@ -309,6 +312,17 @@ void Session::refuseUnlisted(const json& message, std::string_view line, const s
   }
   if (offered.size() > kNamesShown) {
     names += " and " + std::to_string(offered.size() - kNamesShown) + " more";
+  }
+  if (!held.empty()) {
+    const std::string what = "the tool \"" + tool + "\" of the MCP server \"" +
+                             options_.server_name + "\" is held back: " + held;
+    sinks_.log("toolguard mcp: the client called a held tool (" + what + "; refused)");
+    auditMalformedCall(line.empty() ? toLine(message) : line, what);
+    reply(toolErrorResponse(
+        message["id"],
+        detail::blockedText(what + ". A person can approve it with `toolguard pins approve " +
+                            options_.server_name + " " + tool + "`.")));
+    return;
   }
   const std::string what =
       "the MCP server \"" + options_.server_name + "\" has no tool named \"" + tool + "\"";

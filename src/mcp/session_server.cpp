@@ -4,6 +4,7 @@
 #include "mcp/session.hpp"
 #include "registry/catalog_merge.hpp"
 #include "toolguard/json_schema.hpp"
+#include "toolguard/mcp_pins.hpp"
 #include "toolguard/mcp_tools.hpp"
 
 namespace toolguard::mcp {
@@ -131,12 +132,62 @@ bool Session::handleServerResponse(json& response) {
   return method == "tools/list" && registerListedTools(response);
 }
 
+std::map<std::string, std::string> Session::heldByPins(const json& tools) {
+  std::map<std::string, std::string> held;
+  if (options_.pins_dir.empty()) return held;
+  std::vector<HeldTool> found;
+  try {
+    found = McpToolPins(options_.pins_dir, options_.server_name).review(tools);
+  } catch (const std::exception& e) {
+    // Without its pins nothing of the listing can be trusted: all held.
+    for (const json& entry : tools) {
+      if (entry.is_object() && entry.value("name", json()).is_string()) {
+        found.push_back({entry["name"].get<std::string>(),
+                         std::string("the pins could not be read: ") + e.what(), ""});
+      }
+    }
+  }
+  std::shared_ptr<AuditSink> log = guard()->options().audit_log;
+  for (const HeldTool& tool : found) {
+    const std::string judged = mcpToolName(options_.server_name, tool.name);
+    held[tool.name] = tool.why;
+    {
+      std::lock_guard lock(mutex_);
+      if (held_tools_.count(judged) > 0) continue;  // reported once per session
+    }
+    sinks_.log("toolguard mcp: the tool \"" + tool.name + "\" of the server \"" +
+               options_.server_name + "\" is hidden: " + tool.why +
+               "; a person can approve it with `toolguard pins approve " + options_.server_name +
+               " " + tool.name + "`");
+    if (!log) continue;
+    Decision d;
+    d.verdict = d.policy_verdict = Verdict::Deny;
+    d.basis = DecisionBasis::Rule;
+    d.rule_id = "mcp-tool-pin";
+    d.reason = "the tool is hidden from the client: " + tool.why;
+    d.source = SourceLocation{"<mcp server " + options_.server_name + ">", 0, 0};
+    ToolCall listing{judged, {{"description", tool.description}}, context_};
+    try {
+      log->write(listing, d);
+    } catch (const std::exception& e) {  // the tool is hidden anyway
+      sinks_.log(std::string("toolguard mcp: the audit log could not be written: ") + e.what());
+    }
+  }
+  return held;
+}
+
 bool Session::registerListedTools(json& response) {
   json& result = response["result"];
   auto tools = result.find("tools");
   if (tools == result.end() || !tools->is_array()) return false;
+  const std::map<std::string, std::string> held = heldByPins(*tools);
   std::vector<std::optional<ToolInfo>> infos;  // nullopt: the entry is dropped
   for (const json& entry : *tools) {
+    if (entry.is_object() && entry.value("name", json()).is_string() &&
+        held.count(entry["name"].get<std::string>()) > 0) {
+      infos.emplace_back();  // hidden until a person approves it
+      continue;
+    }
     try {
       ToolInfo info = mcpToolInfo(options_.server_name, entry, base_policy_.default_verdict);
       if (!info.input_schema.is_null()) (void)JsonSchema::compile(info.input_schema);
@@ -153,8 +204,16 @@ bool Session::registerListedTools(json& response) {
   }
   std::lock_guard lock(mutex_);
   std::map<std::string, ToolInfo> listed = listed_tools_;
+  for (const auto& [name, why] : held) {
+    const std::string judged = mcpToolName(options_.server_name, name);
+    listed.erase(judged);  // shown before, changed since: no longer callable
+    held_tools_[judged] = why;
+  }
   for (auto& info : infos) {
-    if (info) listed[info->name] = detail::mergeServerTool(*info, base_policy_);
+    if (info) {
+      listed[info->name] = detail::mergeServerTool(*info, base_policy_);
+      held_tools_.erase(info->name);
+    }
   }
   Policy policy = base_policy_;
   for (const auto& [name, tool] : listed) {

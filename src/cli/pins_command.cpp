@@ -1,0 +1,88 @@
+// `toolguard pins`: the MCP tools toolguard pinned, and approving the ones
+// it holds back (a listing that changed since it was pinned, a new tool, a
+// description that addresses an AI agent or a name that imitates another
+// server's tool). See docs/mcp-proxy.md.
+#include <functional>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/option_flags.hpp"
+#include "toolguard/approval_store.hpp"
+#include "toolguard/mcp_pins.hpp"
+
+namespace toolguard::cli {
+namespace {
+
+struct PinsOptions {
+  std::string home;
+  std::string server;
+  std::string tool;
+};
+
+std::string pinsDir(const PinsOptions& o) {
+  return toolguardHome(o.home) + "/mcp-pins";
+}
+
+int runPinsList(const PinsOptions& o) {
+  std::vector<std::string> servers =
+      o.server.empty() ? pinnedServers(pinsDir(o)) : std::vector<std::string>{o.server};
+  size_t held = 0;
+  for (const std::string& server : servers) {
+    for (const HeldTool& tool : McpToolPins(pinsDir(o), server).pending()) {
+      ++held;
+      std::cout << server << " " << tool.name << ": " << tool.why
+                << "\n  description: " << tool.description << "\n";
+    }
+  }
+  if (held == 0) std::cout << "toolguard: no MCP tool is held back\n";
+  return kExitOk;
+}
+
+int runPinsApprove(const PinsOptions& o) {
+  if (!McpToolPins(pinsDir(o), o.server).approve(o.tool)) {
+    std::cerr << "toolguard pins: the server \"" << o.server << "\" has no held tool \"" << o.tool
+              << "\" (toolguard pins list shows them)\n";
+    return kExitError;
+  }
+  std::cout << "toolguard: approved " << o.tool << " of " << o.server
+            << " as it is listed now; it is shown from its next listing on\n";
+  return kExitOk;
+}
+
+// Runs a sub-command; a pins file that cannot be read or written exits 2.
+void runPinsCommand(int& exit_code, const std::function<int()>& run) {
+  try {
+    exit_code = run();
+  } catch (const std::exception& e) {
+    std::cerr << "toolguard pins: " << e.what() << "\n";
+    exit_code = kExitError;
+  }
+}
+
+}  // namespace
+
+void addPinsCommand(CLI::App& app, int& exit_code) {
+  CLI::App* pins = app.add_subcommand(
+      "pins",
+      "The MCP tools toolguard mcp pinned: list the ones held back (changed, new or suspicious "
+      "since the server's first listing) and approve them");
+  pins->require_subcommand(1);
+  auto list_options = std::make_shared<PinsOptions>();
+  CLI::App* list = pins->add_subcommand("list", "Print the held tools of every server, or SERVER");
+  list->add_option("server", list_options->server, "Only this server (its --name)");
+  addHomeOption(*list, list_options->home);
+  list->callback([list_options, &exit_code] {
+    runPinsCommand(exit_code, [&] { return runPinsList(*list_options); });
+  });
+  auto approve_options = std::make_shared<PinsOptions>();
+  CLI::App* approve =
+      pins->add_subcommand("approve", "Pin TOOL of SERVER as it is listed now, so it is shown");
+  approve->add_option("server", approve_options->server, "The server (its --name)")->required();
+  approve->add_option("tool", approve_options->tool, "The tool as the server names it")->required();
+  addHomeOption(*approve, approve_options->home);
+  approve->callback([approve_options, &exit_code] {
+    runPinsCommand(exit_code, [&] { return runPinsApprove(*approve_options); });
+  });
+}
+
+}  // namespace toolguard::cli
