@@ -410,7 +410,7 @@ toolguard_layer(guard USES approval session SOURCES
   src/guard/validator_step.cpp
 )
 # mcp: the MCP proxy
-toolguard_layer(mcp USES audit json registry SOURCES
+toolguard_layer(mcp USES audit guard json registry SOURCES
   src/mcp/child_process.cpp
   src/mcp/elicitation.cpp
   src/mcp/jsonrpc.cpp

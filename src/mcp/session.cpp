@@ -65,6 +65,13 @@ std::shared_ptr<Session> Session::create(Policy policy, GuardOptions guard_optio
   session->fallback_handler_ =
       guard_options.approval_handler ? guard_options.approval_handler : terminalApprovalHandler();
   guard_options.approval_handler = std::make_shared<RoutingHandler>(session);
+  // One connection is one session: what its calls and results brought is
+  // remembered for the rule of two and `after:` rules (docs/sessions.md).
+  if (!guard_options.sessions) {
+    const Policy& policy = session->base_policy_;
+    guard_options.sessions = memorySessionRepository(
+        SessionStoreOptions{{}, policy.sessions.max_events, policy.sessions.expire_after}, 1);
+  }
   session->guard_ =
       std::make_shared<Guard>(Engine(session->base_policy_), std::move(guard_options));
   return session;
@@ -147,6 +154,7 @@ void Session::serverGone(const std::string& why) {
     server_gone_why_ = why;
     for (const auto& [key, method] : awaiting_server_) unanswered.push_back(json::parse(key));
     awaiting_server_.clear();
+    calls_awaiting_.clear();
     own_requests_.clear();  // their waiters see a broken promise
   }
   for (const json& id : unanswered) {

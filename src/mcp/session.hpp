@@ -106,6 +106,10 @@ class Session : public std::enable_shared_from_this<Session> {
   /// The listed tools the pins hold back (name as the server lists it ->
   /// why), each new one logged and audited.
   std::map<std::string, std::string> heldByPins(const nlohmann::json& tools);
+  /// A tools/call result from the server: a credential is redacted and text
+  /// aimed at an agent flagged, both remembered by the session. True when it
+  /// changed `result`.
+  bool judgeCallResult(const nlohmann::json& id, nlohmann::json& result);
   bool handleServerResponse(nlohmann::json& response);
   void answerQuestion(const nlohmann::json& response, PendingQuestion question);
   /// Sends a request of the proxy's own to the server and waits for its
@@ -127,10 +131,11 @@ class Session : public std::enable_shared_from_this<Session> {
 
   mutable std::mutex mutex_;
   std::shared_ptr<Guard> guard_;
-  std::map<std::string, ToolInfo> listed_tools_;        ///< judged name -> what the list said
-  std::map<std::string, std::string> held_tools_;       ///< judged name -> why the pins hold it
-  std::map<std::string, std::string> awaiting_server_;  ///< request id key -> method
-  std::map<std::string, PendingQuestion> questions_;    ///< our request id key -> question
+  std::map<std::string, ToolInfo> listed_tools_;          ///< judged name -> what the list said
+  std::map<std::string, std::string> held_tools_;         ///< judged name -> why the pins hold it
+  std::map<std::string, nlohmann::json> calls_awaiting_;  ///< id key -> params of a forwarded call
+  std::map<std::string, std::string> awaiting_server_;    ///< request id key -> method
+  std::map<std::string, PendingQuestion> questions_;      ///< our request id key -> question
   std::map<std::string, std::shared_ptr<std::atomic<bool>>> deciding_;  ///< id key -> cancelled
   std::map<std::string, std::promise<nlohmann::json>>
       own_requests_;           ///< our requests to the server

@@ -370,6 +370,7 @@ void Session::forward(const json& message, std::string_view line, const std::str
     return;
   }
   if (!method.empty()) awaiting_server_[idKey(message["id"])] = method;
+  if (method == "tools/call") calls_awaiting_[idKey(message["id"])] = message["params"];
   lock.unlock();
   if (batch_forward != nullptr) {
     batch_forward->push_back(message);

@@ -239,6 +239,58 @@ class McpProxy : public Cli {
   mutable int scripts_ = 0;
 };
 
+/// A small server whose listing and results a test chooses
+/// (tests/mcp-peers/changing_server.py).
+inline const std::string kChangingServer =
+    std::string(TOOLGUARD_SOURCE_DIR) + "/tests/mcp-peers/changing_server.py";
+
+/// A tool entry of a listing, with no arguments.
+inline json listedTool(const std::string& name, const std::string& description) {
+  return {{"name", name},
+          {"description", description},
+          {"inputSchema", {{"type", "object"}, {"properties", json::object()}}}};
+}
+
+/// The proxy in front of changing_server.py: `toolguard mcp --name NAME
+/// OPTIONS... -- changing_server.py`, every mcp__ tool allowed by an
+/// explicit policy; the server lists `first`, then `later`, and answers a
+/// call of NAME with results[NAME].
+class McpChangingServer : public McpProxy {
+ protected:
+  ClientRun throughChangingServer(const std::string& name, const json& first, const json& later,
+                                  const std::vector<json>& steps,
+                                  const std::vector<std::string>& options = {"--no-builtin"},
+                                  const json& results = json::object()) const {
+    const std::string policy =
+        dir.write("policies/all.yaml", "rules:\n  - {id: all, tool: \"mcp__*\", verdict: allow}\n")
+            .string();
+    json args = {"mcp",
+                 "--name",
+                 name,
+                 "--workspace",
+                 workspace().string(),
+                 "--audit-log",
+                 auditLog().string(),
+                 "--policy",
+                 policy};
+    for (const std::string& option : options) args.push_back(option);
+    for (const char* word : {"--", "/usr/bin/python3"}) args.push_back(word);
+    args.push_back(kChangingServer);
+    json script = {{"command", TOOLGUARD_BINARY},
+                   {"args", args},
+                   {"steps", steps},
+                   {"extra_env",
+                    {{"FIRST_TOOLS", first.dump()},
+                     {"LATER_TOOLS", later.dump()},
+                     {"CALL_RESULTS", results.dump()}}}};
+    return runClient(std::move(script));
+  }
+
+  static std::vector<std::string> listed(const json& line) {
+    return line.value("tools", std::vector<std::string>{});
+  }
+};
+
 inline json callStep(const std::string& tool, json arguments) {
   return {{"op", "call"}, {"name", tool}, {"arguments", std::move(arguments)}};
 }
