@@ -90,4 +90,15 @@ struct Decision {
   std::vector<std::string> labels;
 };
 
+/// True for a rule whose finding rests on what the call's session did before
+/// (the rule of two, a rule with `after:`): an approval or another agent's
+/// permission must not stand in for it beyond this one call.
+bool ruleLooksBack(const Rule& rule);
+
+/// True when a rule that looks back (ruleLooksBack) had a finding stricter
+/// than allow for the decision: its ask rests on the session, so nothing
+/// that has not seen the session (Claude Code's own permissions, the MCP
+/// proxy's connection) may answer it.
+bool restsOnSession(const Decision& decision);
+
 }  // namespace toolguard

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct HeldTool {
   std::string name;         ///< as the server lists it
   std::string why;          ///< "its description changed since it was pinned", ...
   std::string description;  ///< what the listing says now
+  std::string hash;         ///< of the listing held (hashOf)
 };
 
 /// The pins of one server, kept in `dir`/SERVER.json (toolguard's home
@@ -35,14 +37,20 @@ class McpToolPins {
   /// characters, or whose name imitates another server's pinned tool is
   /// held whatever its pin. Returns the held tools; the others may be shown.
   /// Throws std::runtime_error when the pins cannot be read or written.
-  std::vector<HeldTool> review(const nlohmann::json& tools);
+  /// `continues_first` says the listing is a later page of the server's
+  /// first listing (pinned like its first page).
+  std::vector<HeldTool> review(const nlohmann::json& tools, bool continues_first = false);
+
+  /// Whether the server has pins at all.
+  bool known() const;
 
   /// The tools held now, waiting for approval.
   std::vector<HeldTool> pending() const;
 
   /// Pins the pending listing of `tool` (it is shown from the next listing
-  /// on); false when nothing of that name is pending.
-  bool approve(const std::string& tool);
+  /// on) and returns it; nullopt when nothing of that name is pending, or
+  /// when `hash` is given and the pending listing is another one.
+  std::optional<HeldTool> approve(const std::string& tool, const std::string& hash = "");
 
   /// The hash a pin covers: the tool's name, description, input schema and
   /// annotations (and title), as canonical JSON.

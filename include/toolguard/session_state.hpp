@@ -41,6 +41,11 @@ struct SessionState {
   const SessionEvent* latestWith(const std::string& label) const;
   /// How many events came after `event` (one of events): 0 for the latest.
   size_t eventsAfter(const SessionEvent& event) const;
+  /// Forgets the oldest events so that `keep` remain, except that for each
+  /// label no kept event carries, the latest forgotten event carrying it
+  /// stays (before the others): making many harmless calls never makes the
+  /// session forget what it saw, only how long ago.
+  void forgetOldest(size_t keep);
 };
 
 /// The labels the rule of two reads (the `labels:` of the built-in policy

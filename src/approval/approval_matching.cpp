@@ -245,6 +245,10 @@ std::vector<ApprovalOption> approvalOptions(const CallView& view, const Decision
   // A broad binding answers one rule's asks; when several rules asked, only
   // the exact call can be remembered.
   if (!answersEveryAsk(askingRule(decision), decision)) return options;
+  // An ask that rests on the session (the rule of two, after:) is answered
+  // for this call only: a broader approval would answer it in every later
+  // session, whatever that session saw.
+  if (restsOnSession(decision)) return options;
   std::optional<std::string> pattern =
       isShellTool(view) ? commandPattern(view)
                         : (view.rawPaths().empty() ? std::nullopt : pathPattern(view));

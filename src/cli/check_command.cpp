@@ -109,7 +109,9 @@ struct CheckAnswerer {
     }
     const ToolCall& call = *r.call;
     const Decision& d = r.decision;
-    if (format == front::CallFormat::Claude) {
+    // Neither Claude Code's settings nor the MCP proxy answers an ask that
+    // rests on the session (the rule of two, after:): they have not seen it.
+    if (format == front::CallFormat::Claude && !restsOnSession(d)) {
       try {
         // An ask the person already answered in Claude Code's own settings
         // (permissions.allow, "don't ask again"): no decision, so Claude

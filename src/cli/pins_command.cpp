@@ -9,6 +9,7 @@
 #include "cli/option_flags.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/mcp_pins.hpp"
+#include "toolguard/mcp_tools.hpp"
 
 namespace toolguard::cli {
 namespace {
@@ -17,6 +18,7 @@ struct PinsOptions {
   std::string home;
   std::string server;
   std::string tool;
+  std::string hash;
 };
 
 std::string pinsDir(const PinsOptions& o) {
@@ -39,13 +41,21 @@ int runPinsList(const PinsOptions& o) {
 }
 
 int runPinsApprove(const PinsOptions& o) {
-  if (!McpToolPins(pinsDir(o), o.server).approve(o.tool)) {
-    std::cerr << "toolguard pins: the server \"" << o.server << "\" has no held tool \"" << o.tool
-              << "\" (toolguard pins list shows them)\n";
+  if (std::string error = mcpServerNameError(o.server); !error.empty()) {
+    std::cerr << "toolguard pins: " << o.server << ": " << error << "\n";
     return kExitError;
   }
-  std::cout << "toolguard: approved " << o.tool << " of " << o.server
-            << " as it is listed now; it is shown from its next listing on\n";
+  const std::optional<HeldTool> approved =
+      McpToolPins(pinsDir(o), o.server).approve(o.tool, o.hash);
+  if (!approved) {
+    std::cerr << "toolguard pins: the server \"" << o.server << "\" has no held tool \"" << o.tool
+              << "\"" << (o.hash.empty() ? "" : " listed with hash " + o.hash)
+              << " (toolguard pins list shows them)\n";
+    return kExitError;
+  }
+  std::cout << "toolguard: approved " << o.tool << " of " << o.server << " as listed with hash "
+            << approved->hash << ":\n  " << approved->description
+            << "\nIt is shown from its next listing on.\n";
   return kExitOk;
 }
 
@@ -79,6 +89,8 @@ void addPinsCommand(CLI::App& app, int& exit_code) {
       pins->add_subcommand("approve", "Pin TOOL of SERVER as it is listed now, so it is shown");
   approve->add_option("server", approve_options->server, "The server (its --name)")->required();
   approve->add_option("tool", approve_options->tool, "The tool as the server names it")->required();
+  approve->add_option("--hash", approve_options->hash,
+                      "Only if the held listing has this hash (as `pins list` printed it)");
   addHomeOption(*approve, approve_options->home);
   approve->callback([approve_options, &exit_code] {
     runPinsCommand(exit_code, [&] { return runPinsApprove(*approve_options); });

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "core/content_matcher.hpp"
 #include "core/unicode_text.hpp"
 #include "toolguard/secret_rules.hpp"
 #include "toolguard/session_state.hpp"
@@ -111,23 +112,36 @@ std::vector<std::string> ResultFindings::labels() const {
 
 std::optional<std::string> findAgentInstructions(std::string_view text) {
   if (hasTagCharacters(text)) return "text hidden in invisible Unicode tag characters";
-  return instructionScanner().find(text);
+  if (std::optional<std::string> found = instructionScanner().find(text)) return found;
+  // A phrase split by zero-width characters still reads as the phrase.
+  const std::string folded = detail::foldedForTerms(text);
+  if (folded.size() != text.size()) return instructionScanner().find(folded);
+  return std::nullopt;
 }
 
 ResultFindings scanToolResult(const nlohmann::json& result) {
   ResultFindings findings;
   if (std::optional<SecretMatch> secret = findSecret(result)) findings.secret = secret->kind;
-  // Every string at any depth, without recursion.
+  // Every string at any depth, without recursion; then all of them in a
+  // row, so that a phrase split over two strings is read whole.
+  constexpr size_t kJoinedBytes = size_t{4} << 20;
+  std::string joined;
   std::vector<const nlohmann::json*> stack{&result};
   while (!stack.empty() && !findings.instructions) {
     const nlohmann::json* value = stack.back();
     stack.pop_back();
     if (value->is_string()) {
-      findings.instructions = findAgentInstructions(value->get_ref<const std::string&>());
+      const std::string& text = value->get_ref<const std::string&>();
+      findings.instructions = findAgentInstructions(text);
+      if (joined.size() < kJoinedBytes) joined.append(text).push_back(' ');
     } else if (value->is_structured()) {
-      for (const nlohmann::json& child : *value) stack.push_back(&child);
+      // In order: the stack takes the last child first.
+      std::vector<const nlohmann::json*> children;
+      for (const nlohmann::json& child : *value) children.push_back(&child);
+      stack.insert(stack.end(), children.rbegin(), children.rend());
     }
   }
+  if (!findings.instructions) findings.instructions = findAgentInstructions(joined);
   return findings;
 }
 

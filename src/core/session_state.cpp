@@ -27,4 +27,24 @@ size_t SessionState::eventsAfter(const SessionEvent& event) const {
   return static_cast<size_t>(&events.back() - &event);
 }
 
+void SessionState::forgetOldest(size_t keep) {
+  if (events.size() <= keep) return;
+  const auto first_kept = events.end() - static_cast<ptrdiff_t>(keep);
+  std::set<std::string> held;  // what the kept events carry
+  for (auto it = first_kept; it != events.end(); ++it)
+    held.insert(it->labels.begin(), it->labels.end());
+  std::vector<SessionEvent> carried;  // newest first
+  for (auto it = std::make_reverse_iterator(first_kept); it != events.rend(); ++it) {
+    const bool needed = std::any_of(it->labels.begin(), it->labels.end(),
+                                    [&](const std::string& label) { return !held.count(label); });
+    if (!needed) continue;
+    held.insert(it->labels.begin(), it->labels.end());
+    carried.push_back(std::move(*it));
+  }
+  std::vector<SessionEvent> kept(carried.rbegin(), carried.rend());
+  kept.insert(kept.end(), std::make_move_iterator(first_kept),
+              std::make_move_iterator(events.end()));
+  events = std::move(kept);
+}
+
 }  // namespace toolguard

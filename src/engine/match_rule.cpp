@@ -9,6 +9,7 @@
 #include "core/value_matcher.hpp"
 #include "paths/path_matcher.hpp"
 #include "rules/shell_matcher.hpp"
+#include "toolguard/decision.hpp"
 #include "toolguard/policy_error.hpp"
 #include "toolguard/rule_spec.hpp"
 #include "toolguard/session_state.hpp"
@@ -141,6 +142,7 @@ class MatchRule final : public Rule {
   const std::vector<RuleExample>& examples() const override { return examples_; }
   std::optional<RiskLevel> riskAbove() const { return risk_above_; }
   bool matchesCommandText() const { return command_.has_value(); }
+  bool looksBack() const { return !after_.empty(); }
   bool hasConditions() const {
     return risk_above_ || !args_.empty() || only_args_ || command_ || content_ || path_ || shell_ ||
            !context_.empty() || only_confined_ || !after_.empty();
@@ -226,7 +228,11 @@ class MatchRule final : public Rule {
     const SessionState* session = view.call().context.session_state.get();
     for (const SessionCondition& condition : after_) {
       if (session == nullptr) return false;  // no session known: nothing came before
-      if (!earlierEvent(*session, condition) && !session->unknown) return false;
+      // An unknown memory holds everything: a stricter rule holds, a
+      // looser one (allow after X) does not.
+      if (!earlierEvent(*session, condition) && (!session->unknown || loosens(verdict_))) {
+        return false;
+      }
     }
     return true;
   }
@@ -336,6 +342,22 @@ bool ruleHasConditions(const Rule& rule) {
 bool ruleMatchesCommandText(const Rule& rule) {
   const auto* match = dynamic_cast<const MatchRule*>(&rule);
   return match != nullptr && match->matchesCommandText();
+}
+
+bool ruleLooksBack(const Rule& rule) {
+  if (rule.id() == "session-rule-of-two") return true;
+  const auto* match = dynamic_cast<const MatchRule*>(&rule);
+  return match != nullptr && match->looksBack();
+}
+
+bool restsOnSession(const Decision& decision) {
+  return std::any_of(
+      decision.consulted.begin(), decision.consulted.end(), [](const RuleTrace& trace) {
+        const Rule* by = trace.finding && trace.finding->decided_by ? trace.finding->decided_by
+                                                                    : trace.rule.get();
+        return trace.finding && trace.finding->verdict != Verdict::Allow && by != nullptr &&
+               ruleLooksBack(*by);
+      });
 }
 
 std::optional<RiskLevel> ruleRiskAbove(const Rule& rule) {

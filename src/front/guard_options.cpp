@@ -58,9 +58,10 @@ GuardProvider::GuardProvider(const GuardCliOptions& cli)
 
 GuardProvider::GuardProvider(std::string home, GuardOptions base,
                              std::shared_ptr<LlmVerdictCache> llm_cache)
-    : home_(std::move(home)), options_(std::move(base)), llm_cache_(std::move(llm_cache)) {
-  if (!options_.sessions) options_.sessions = memorySessionRepository();
-}
+    : home_(std::move(home)),
+      options_(std::move(base)),
+      llm_cache_(std::move(llm_cache)),
+      sessions_in_memory_(!options_.sessions) {}
 
 std::shared_ptr<Guard> GuardProvider::forProject(const ProjectEngine& project) {
   std::lock_guard lock(mutex_);
@@ -69,9 +70,12 @@ std::shared_ptr<Guard> GuardProvider::forProject(const ProjectEngine& project) {
     GuardOptions options = options_;
     const Policy& policy = project.engine.policy();
     options.llm_validator = llmValidatorFor(policy, project.project_roots, home_, llm_cache_);
+    const SessionStoreOptions kept{sessions_dir_, policy.sessions.max_events,
+                                   policy.sessions.expire_after};
     if (!sessions_dir_.empty()) {
-      options.sessions = std::make_shared<SessionStore>(SessionStoreOptions{
-          sessions_dir_, policy.sessions.max_events, policy.sessions.expire_after});
+      options.sessions = std::make_shared<SessionStore>(kept);
+    } else if (sessions_in_memory_) {
+      options.sessions = memorySessionRepository(kept);  // as the project's policy says
     }
     guard = std::make_shared<Guard>(project.engine, std::move(options));
   }

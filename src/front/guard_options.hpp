@@ -74,6 +74,9 @@ class GuardProvider {
   /// Where a command keeps sessions, one file each, as each policy's
   /// `sessions:` says ("": in base's repository).
   std::string sessions_dir_;
+  /// Keep sessions in memory, per project as its policy says (base had no
+  /// repository of its own).
+  bool sessions_in_memory_ = false;
   std::mutex mutex_;
   std::map<const Engine*, std::shared_ptr<Guard>> guards_;
 };

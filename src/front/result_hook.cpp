@@ -72,7 +72,8 @@ std::optional<Expected<ResultHook>> readResultHook(const std::string& text, Call
   const char* event = resultEvent(format);
   if (text.find(event) == std::string::npos) return std::nullopt;  // the common case: a call
   // A result may nest deeper than arguments: the envelope and the tool's own levels.
-  StrictJson input = parseStrictJson(text, kMaxArgumentDepth + 16);
+  // (The parse does not recurse; neither do the scan and the redaction.)
+  StrictJson input = parseStrictJson(text, 1024);
   if (!input.value || !input.value->is_object()) return std::nullopt;  // judged as a call
   json in = std::move(*input.value);
   const auto name = in.find("hook_event_name");

@@ -129,12 +129,17 @@ std::string McpToolPins::hashOf(const json& tool) {
   return auditHash(covered.dump());
 }
 
-std::vector<HeldTool> McpToolPins::review(const json& tools) {
+bool McpToolPins::known() const {
+  std::error_code error;
+  return fs::exists(fileOf(dir_, server_), error);
+}
+
+std::vector<HeldTool> McpToolPins::review(const json& tools, bool continues_first) {
   detail::makeDirectories(dir_.string());
   const std::string path = fileOf(dir_, server_);
   detail::ScopeFileLock lock(path + ".lock");
   json pins = readPins(path);
-  const bool first = pins["tools"].empty() && pins["pending"].empty();
+  const bool first = continues_first || (pins["tools"].empty() && pins["pending"].empty());
   std::vector<HeldTool> held;
   bool changed = false;
   for (const json& tool : tools.is_array() ? tools : json::array()) {
@@ -162,7 +167,7 @@ std::vector<HeldTool> McpToolPins::review(const json& tools) {
       if (pins["pending"].erase(name) > 0) changed = true;
       continue;
     }
-    held.push_back({name, why, description});
+    held.push_back({name, why, description, hash});
     const json entry = {{"hash", hash}, {"description", description}, {"why", why}};
     if (pins["pending"].value(name, json()) != entry) {
       pins["pending"][name] = entry;
@@ -177,23 +182,27 @@ std::vector<HeldTool> McpToolPins::pending() const {
   const json pins = readPins(fileOf(dir_, server_));
   std::vector<HeldTool> out;
   for (const auto& [name, entry] : pins["pending"].items()) {
-    out.push_back({name, entry.value("why", ""), entry.value("description", "")});
+    out.push_back(
+        {name, entry.value("why", ""), entry.value("description", ""), entry.value("hash", "")});
   }
   return out;
 }
 
-bool McpToolPins::approve(const std::string& tool) {
+std::optional<HeldTool> McpToolPins::approve(const std::string& tool, const std::string& hash) {
   const std::string path = fileOf(dir_, server_);
   detail::ScopeFileLock lock(path + ".lock");
   json pins = readPins(path);
   auto entry = pins["pending"].find(tool);
-  if (entry == pins["pending"].end()) return false;
-  pins["tools"][tool] = {{"hash", entry->value("hash", "")},
-                         {"description", entry->value("description", "")},
-                         {"approved", true}};
+  if (entry == pins["pending"].end()) return std::nullopt;
+  // What was shown to the person is what gets pinned, or nothing.
+  if (!hash.empty() && entry->value("hash", "") != hash) return std::nullopt;
+  HeldTool approved{tool, entry->value("why", ""), entry->value("description", ""),
+                    entry->value("hash", "")};
+  pins["tools"][tool] = {
+      {"hash", approved.hash}, {"description", approved.description}, {"approved", true}};
   pins["pending"].erase(tool);
   writePins(path, pins);
-  return true;
+  return approved;
 }
 
 std::vector<std::string> pinnedServers(const fs::path& dir) {

@@ -9,6 +9,7 @@
 #include "mcp/jsonrpc.hpp"
 #include "mcp/session_answers.hpp"
 #include "toolguard/mcp_tools.hpp"
+#include "toolguard/session_state.hpp"
 #include "toolguard/terminal_prompt.hpp"
 
 namespace toolguard::mcp {
@@ -85,6 +86,10 @@ Session::Session(Private, Policy policy, const McpProxyOptions& options, Session
       question_prefix_("toolguard-" + detail::randomAuditId() + "-") {
   context_.mcp_server = options.server_name;
   if (context_.session.empty()) context_.session = "mcp-" + detail::randomAuditId();
+  // The connection is the session, whatever name the client gives itself.
+  if (context_.session_key.empty()) {
+    context_.session_key = SessionStore::keyOf("mcp:" + options.server_name, context_.session);
+  }
 }
 
 Session::~Session() = default;

@@ -105,7 +105,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool registerListedTools(nlohmann::json& response);
   /// The listed tools the pins hold back (name as the server lists it ->
   /// why), each new one logged and audited.
-  std::map<std::string, std::string> heldByPins(const nlohmann::json& tools);
+  std::map<std::string, std::string> heldByPins(const nlohmann::json& tools, bool last_page);
   /// A tools/call result from the server: a credential is redacted and text
   /// aimed at an agent flagged, both remembered by the session. True when it
   /// changed `result`.
@@ -134,8 +134,12 @@ class Session : public std::enable_shared_from_this<Session> {
   std::map<std::string, ToolInfo> listed_tools_;          ///< judged name -> what the list said
   std::map<std::string, std::string> held_tools_;         ///< judged name -> why the pins hold it
   std::map<std::string, nlohmann::json> calls_awaiting_;  ///< id key -> params of a forwarded call
-  std::map<std::string, std::string> awaiting_server_;    ///< request id key -> method
-  std::map<std::string, PendingQuestion> questions_;      ///< our request id key -> question
+  /// Whether the server had no pins when this session first listed its
+  /// tools, and whether that listing's last page was read.
+  std::optional<bool> pins_first_listing_;
+  bool pins_first_listing_done_ = false;
+  std::map<std::string, std::string> awaiting_server_;  ///< request id key -> method
+  std::map<std::string, PendingQuestion> questions_;    ///< our request id key -> question
   std::map<std::string, std::shared_ptr<std::atomic<bool>>> deciding_;  ///< id key -> cancelled
   std::map<std::string, std::promise<nlohmann::json>>
       own_requests_;           ///< our requests to the server

@@ -123,6 +123,11 @@ bool Session::handleServerResponse(json& response) {
     awaiting_server_.erase(it);
   }
   auto result = response.find("result");
+  if (method == "tools/call" && (result == response.end() || !result->is_object())) {
+    std::lock_guard lock(mutex_);
+    calls_awaiting_.erase(idKey(response["id"]));  // an error: nothing to judge
+    return false;
+  }
   if (result == response.end() || !result->is_object()) return false;
   if (method == "tools/call") return judgeCallResult(response["id"], *result);
   if (method == "initialize") {
@@ -131,23 +136,45 @@ bool Session::handleServerResponse(json& response) {
       std::lock_guard lock(mutex_);
       protocol_version_ = version->get<std::string>();
     }
+    // The server's instructions reach the model's system prompt: ones that
+    // address it the way an attack does are not passed on.
+    auto instructions = result->find("instructions");
+    if (instructions != result->end() && instructions->is_string()) {
+      if (std::optional<std::string> found =
+              findAgentInstructions(instructions->get_ref<const std::string&>())) {
+        sinks_.log("toolguard mcp: the server \"" + options_.server_name +
+                   "\" sent instructions that address the agent (\"" + *found +
+                   "\"); they were not passed on");
+        result->erase("instructions");
+        return true;
+      }
+    }
     return false;
   }
   return method == "tools/list" && registerListedTools(response);
 }
 
-std::map<std::string, std::string> Session::heldByPins(const json& tools) {
+std::map<std::string, std::string> Session::heldByPins(const json& tools, bool last_page) {
   std::map<std::string, std::string> held;
   if (options_.pins_dir.empty()) return held;
   std::vector<HeldTool> found;
   try {
-    found = McpToolPins(options_.pins_dir, options_.server_name).review(tools);
+    McpToolPins pins(options_.pins_dir, options_.server_name);
+    bool continues_first;
+    {
+      // The server's first listing, every page of it, is what gets pinned.
+      std::lock_guard lock(mutex_);
+      if (!pins_first_listing_) pins_first_listing_ = !pins.known();
+      continues_first = *pins_first_listing_ && !pins_first_listing_done_;
+      if (last_page) pins_first_listing_done_ = true;
+    }
+    found = pins.review(tools, continues_first);
   } catch (const std::exception& e) {
     // Without its pins nothing of the listing can be trusted: all held.
     for (const json& entry : tools) {
       if (entry.is_object() && entry.value("name", json()).is_string()) {
         found.push_back({entry["name"].get<std::string>(),
-                         std::string("the pins could not be read: ") + e.what(), ""});
+                         std::string("the pins could not be read: ") + e.what(), "", ""});
       }
     }
   }
@@ -235,7 +262,8 @@ bool Session::registerListedTools(json& response) {
   json& result = response["result"];
   auto tools = result.find("tools");
   if (tools == result.end() || !tools->is_array()) return false;
-  const std::map<std::string, std::string> held = heldByPins(*tools);
+  const std::map<std::string, std::string> held =
+      heldByPins(*tools, !result.value("nextCursor", json()).is_string());
   std::vector<std::optional<ToolInfo>> infos;  // nullopt: the entry is dropped
   for (const json& entry : *tools) {
     if (entry.is_object() && entry.value("name", json()).is_string() &&

@@ -72,7 +72,9 @@ void mergeSessions(Policy& policy, PolicyDocument& doc, PolicyLayer layer, bool 
     }
   }
   if (doc.session_max_events) {
-    if (*doc.session_max_events >= sessions.max_events || may_loosen) {
+    // Either way it is the trusted layers' to set: fewer forgets sooner, and
+    // many more makes every call of a session read a long file.
+    if (may_loosen) {
       sessions.max_events = *doc.session_max_events;
       changed = true;
     } else {

@@ -57,6 +57,9 @@ std::optional<std::string> toolguardCommand(const SimpleCommand& c) {
   if (sub == "install" || sub == "uninstall") {
     return "toolguard " + sub + " changes the agent's hooks";
   }
+  if (sub == "pins" && next == "approve") {
+    return "toolguard pins approve shows the agent an MCP tool toolguard held back";
+  }
   return std::nullopt;
 }
 

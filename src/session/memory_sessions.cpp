@@ -42,7 +42,7 @@ class MemorySessions final : public SessionRepository {
     SessionState& state = found->second->state;
     if (expired(state)) state = {};
     state.events.push_back(event);
-    if (state.events.size() > options_.max_events) state.events.erase(state.events.begin());
+    state.forgetOldest(options_.max_events);  // what it saw stays
   }
 
  private:

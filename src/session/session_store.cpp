@@ -239,10 +239,7 @@ SessionState SessionStore::load(const std::string& key) const {
     return {};
   }
   SessionState& state = read.state;
-  if (state.events.size() > options_.max_events) {
-    state.events.erase(state.events.begin(),
-                       state.events.end() - static_cast<ptrdiff_t>(options_.max_events));
-  }
+  state.forgetOldest(options_.max_events);
   return std::move(state);
 }
 
@@ -268,11 +265,8 @@ void SessionStore::append(const std::string& key, const SessionEvent& event) {
   if (read.state.unknown && read.exists && !stale) header["unknown"] = true;
   std::string bytes = header.dump() + "\n";
   if (read.exists && !stale) {
-    const std::vector<SessionEvent>& events = read.state.events;
-    const size_t keep = std::min(events.size(), options_.max_events - 1);
-    for (size_t i = events.size() - keep; i < events.size(); ++i) {
-      bytes += eventJson(events[i]).dump() + "\n";
-    }
+    read.state.forgetOldest(options_.max_events - 1);  // what it saw stays
+    for (const SessionEvent& kept : read.state.events) bytes += eventJson(kept).dump() + "\n";
   }
   bytes += line;
   detail::replaceFileAtomically(path, bytes);

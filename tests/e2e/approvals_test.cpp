@@ -127,10 +127,10 @@ TEST_F(Approvals, BroadPatternsOverCodeRunnersAreRefused) {
 TEST_F(Approvals, TheAgentCannotApproveItselfThroughTheShell) {
   for (const char* command :
        {"toolguard approvals add Bash --rule '*' --scope global", "toolguard approvals clear",
-        "toolguard uninstall claude", "rm -rf ~/.toolguard",
-        "echo 'default: allow' > ~/.config/toolguard/x.yaml", "echo x > /etc/passwd",
-        "claude --dangerously-skip-permissions -p 'fix it'", "gemini --yolo -p x",
-        "codex --dangerously-bypass-approvals-and-sandbox exec x",
+        "toolguard pins approve github create_issue", "toolguard uninstall claude",
+        "rm -rf ~/.toolguard", "echo 'default: allow' > ~/.config/toolguard/x.yaml",
+        "echo x > /etc/passwd", "claude --dangerously-skip-permissions -p 'fix it'",
+        "gemini --yolo -p x", "codex --dangerously-bypass-approvals-and-sandbox exec x",
         "bash -c 'toolguard approvals add Bash --scope global'"}) {
     const json d = decide(bashCall(command));
     EXPECT_EQ(d["verdict"], "deny") << command << ": " << d.dump();
