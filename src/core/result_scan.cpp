@@ -28,15 +28,17 @@ constexpr const char* kInstructionPatterns[] = {
     R"(\b(ai|llm|coding)\s+(agents?|assistants?)\s*[:,]\s*(please\s+)?(you\s+must|do|run|execute|read|send|ignore|fetch|open|write))",
     R"(\b(do not|don't|never)\s+(tell|inform|alert|notify|mention\s+(this|it)\s+to|show\s+(this|it)\s+to)\s+the\s+user\b)",
     R"(\bwithout\s+(telling|asking|informing|notifying)\s+the\s+user\b)",
-    R"(\b(send|post|upload|exfiltrate|forward|email|paste|transmit)\b.{0,80}\b(ssh\s+keys?|private\s+keys?|api\s+keys?|access\s+tokens?|tokens|passwords?|credentials|secrets|\.env|id_rsa|id_ed25519)\b)",
+    R"(\b(send|post|upload|exfiltrate|forward|email|paste|transmit)\b.*\b(ssh\s+keys?|private\s+keys?|api\s+keys?|access\s+tokens?|tokens|passwords?|credentials|secrets|\.env|id_rsa|id_ed25519)\b)",
 };
 
+// Compiled once per process, the first time a result is read (a result
+// hook runs once per tool call: what it compiles is paid on every call, so
+// the patterns stay simple and the passage is found only after a hit).
 class InstructionScanner {
  public:
   InstructionScanner() : set_(options(), RE2::UNANCHORED) {
     for (const char* pattern : kInstructionPatterns) {
       if (set_.Add(pattern, nullptr) < 0) std::abort();  // a bug in the table above
-      patterns_.push_back(std::make_unique<RE2>(std::string("(") + pattern + ")", options()));
     }
     if (!set_.Compile()) std::abort();
   }
@@ -48,7 +50,9 @@ class InstructionScanner {
       if (error.kind != RE2::Set::kNoError) return "a text too large to scan";
       return std::nullopt;
     }
-    const RE2& pattern = *patterns_[*std::min_element(hits.begin(), hits.end())];
+    const RE2 pattern(
+        std::string("(") + kInstructionPatterns[*std::min_element(hits.begin(), hits.end())] + ")",
+        options());
     re2::StringPiece passage;
     if (!RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), pattern, &passage)) {
       return "an instruction to an agent";
@@ -79,7 +83,6 @@ class InstructionScanner {
     return out + (start + 120 < text.size() ? "..." : "");
   }
   RE2::Set set_;
-  std::vector<std::unique_ptr<RE2>> patterns_;
 };
 
 const InstructionScanner& instructionScanner() {
