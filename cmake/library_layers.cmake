@@ -243,6 +243,7 @@ toolguard_layer(commands USES paths shell_parse shell_unwrap SOURCES
   src/commands/option_entries.cpp
   src/commands/option_table.cpp
   src/commands/program_specs.cpp
+  src/commands/local_commands.cpp
   src/commands/safe_commands.cpp
   src/commands/shell_facts.cpp
   src/commands/table_build_systems.cpp

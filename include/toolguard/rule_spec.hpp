@@ -110,6 +110,13 @@ struct RuleSpec {
   std::optional<PathMatcher> path;        ///< the paths the call touches
   std::optional<ShellMatcher> shell;      ///< each simple command of a shell program
   std::optional<ContentMatcher> content;  ///< any string of the call (`content:`)
+  /// Whether the call is shown to keep what it is given on this machine
+  /// (`local:`). A shell tool's commands are judged one by one: local only
+  /// when ordinary work of a program that reaches no other machine and runs
+  /// no workspace code (docs/sessions.md); other tools by their metadata
+  /// (no side effect, a local read or write). `false` matches every call or
+  /// command not shown local, so a label or rule built on it is closed-world.
+  std::optional<bool> local;
   std::vector<std::pair<std::string, ValueMatcher>>
       context;  ///< agent, session, model, role, mode, cwd
   /// What the session must have done before (`after:`); every one must hold.

@@ -3,6 +3,8 @@
 #include <memory>
 #include <optional>
 
+#include "commands/local_commands.hpp"
+#include "commands/shell_facts.hpp"
 #include "core/content_matcher.hpp"
 #include "core/first_match_rule.hpp"
 #include "core/rule_conditions.hpp"
@@ -107,6 +109,7 @@ class MatchRule final : public Rule {
         risk_above_(spec.risk_above),
         only_args_(std::move(spec.only_args)),
         only_confined_(spec.only_confined),
+        local_(spec.local),
         verdict_(spec.verdict),
         reason_(spec.reason.empty() ? "matched rule " + spec.header.id : spec.reason),
         examples_(std::move(spec.examples)),
@@ -145,20 +148,24 @@ class MatchRule final : public Rule {
   bool looksBack() const { return !after_.empty(); }
   bool hasConditions() const {
     return risk_above_ || !args_.empty() || only_args_ || command_ || content_ || path_ || shell_ ||
-           !context_.empty() || only_confined_ || !after_.empty();
+           local_ || !context_.empty() || only_confined_ || !after_.empty();
   }
 
+  // A shell program's commands are judged one by one (evaluateCommand);
+  // without a program the whole call is judged, and a shell tool's call
+  // whose program is not known is not local.
   std::optional<Finding> evaluate(const CallView& view) const override {
     if (shell_ || !callMatches(view)) return std::nullopt;
+    if (local_ && detail::toolStaysLocal(view.tool()) != *local_) return std::nullopt;
     return finding(view);
   }
 
-  bool judgesShellCommands() const override { return shell_.has_value(); }
+  bool judgesShellCommands() const override { return shell_.has_value() || local_.has_value(); }
 
   bool judgesPathAccesses() const override {
     const RuleTarget& t = target();
-    if (!path_ || !args_.empty() || only_args_ || command_ || content_ || shell_ || risk_above_ ||
-        !t.tools.empty() || !t.categories.empty() || t.kinds.empty()) {
+    if (!path_ || !args_.empty() || only_args_ || command_ || content_ || shell_ || local_ ||
+        risk_above_ || !t.tools.empty() || !t.categories.empty() || t.kinds.empty()) {
       return false;
     }
     return std::all_of(t.kinds.begin(), t.kinds.end(), [](ToolKind k) {
@@ -183,7 +190,14 @@ class MatchRule final : public Rule {
 
   std::optional<Finding> evaluateCommand(const SimpleCommand& command,
                                          const CallView& view) const override {
-    if (!shell_ || !callMatches(view) || !shell_->matches(command, view)) return std::nullopt;
+    if ((!shell_ && !local_) || !callMatches(view)) return std::nullopt;
+    if (shell_ && !shell_->matches(command, view)) return std::nullopt;
+    if (local_) {
+      const ShellProgram* program = view.shellProgram();
+      const bool stays = program != nullptr && detail::commandStaysLocal(detail::CommandScene{
+                                                   command, *program, view, view.home()});
+      if (stays != *local_) return std::nullopt;
+    }
     return finding(view);
   }
 
@@ -295,6 +309,8 @@ class MatchRule final : public Rule {
     if (shell_) add(shell_->describe());
     if (!context_.empty()) add("context conditions");
     if (only_confined_) add("run in the sandbox");
+    if (local_)
+      add(*local_ ? "shown to stay on this machine" : "not shown to stay on this machine");
     for (const SessionCondition& condition : after_) {
       std::string window;
       if (condition.within_calls != 0) {
@@ -314,6 +330,7 @@ class MatchRule final : public Rule {
   std::vector<std::pair<std::string, CompiledValueMatcher>> args_;
   std::optional<std::vector<std::string>> only_args_;
   bool only_confined_ = false;
+  std::optional<bool> local_;
   std::optional<CompiledValueMatcher> command_;
   std::optional<detail::CompiledContentMatcher> content_;
   std::optional<CompiledPathMatcher> path_;

@@ -137,6 +137,7 @@ void writeConditions(YAML::Emitter& out, const RuleSpec& rule) {
     }
     out << YAML::EndMap;
   }
+  if (rule.local) out << YAML::Key << "local" << YAML::Value << *rule.local;
   if (rule.shell) {
     out << YAML::Key << "shell" << YAML::Value << YAML::BeginMap;
     if (!rule.shell->tokens.empty()) {

