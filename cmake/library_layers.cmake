@@ -306,8 +306,9 @@ toolguard_layer(approval USES commands core http json shell_unwrap SOURCES
   src/approval/terminal_safe.cpp
 )
 # session: what an agent's session has done, kept beside the approvals
-toolguard_layer(session USES approval core json SOURCES
+toolguard_layer(session USES approval audit core json SOURCES
   src/session/memory_sessions.cpp
+  src/session/session_json.cpp
   src/session/session_store.cpp
 )
 # policy: policy files: parsing, layering, linting, examples, profiles

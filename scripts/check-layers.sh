@@ -18,8 +18,8 @@ declare -A layer=(
   [commands]=5
   [rules]=6
   [engine]=7 [approval]=7 [policy]=7
-  [session]=8 [foreign_policy]=8 [limits]=8 [llm]=8 [agent]=8 [registry]=8 [store]=8
-  [policy_loader]=9 [guard]=9
+  [session]=8 [foreign_policy]=8 [limits]=8 [llm]=8 [agent]=8 [registry]=8
+  [policy_loader]=9 [guard]=9 [store]=9
   [mcp]=10
   [front]=11 [command_line]=11
   [cli]=12 [serve]=12 [capi]=12

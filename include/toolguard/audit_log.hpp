@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "toolguard/decision.hpp"
+#include "toolguard/result_scan.hpp"
 #include "toolguard/tool_call.hpp"
 
 namespace toolguard {
@@ -49,6 +50,15 @@ nlohmann::json redactSecrets(const nlohmann::json& args);
 /// rule, source, basis, resolution and approval (who approved and how).
 nlohmann::json auditRecord(const ToolCall& call, const Decision& decision,
                            std::chrono::system_clock::time_point when);
+
+/// The audit record of what a tool returned, when it held something its
+/// user should know (scanToolResult): time, id, tool, "event":
+/// "tool-result", arguments (redacted), context, "findings" ({"secret":
+/// what kind, "instructions": the passage}), whether the model got it
+/// "redacted", and the "labels" the session got. It has no verdict: the
+/// call was decided (and recorded) before it ran.
+nlohmann::json resultAuditRecord(const ToolCall& call, const ResultFindings& findings,
+                                 bool redacted, std::chrono::system_clock::time_point when);
 
 /// Input that could not be read as a call (it was denied without being judged).
 struct MalformedCall {

@@ -37,4 +37,11 @@ std::optional<std::string> findAgentInstructions(std::string_view text);
 /// result (any JSON: an MCP content array, an agent's tool_response).
 ResultFindings scanToolResult(const nlohmann::json& result);
 
+/// What the model is told beside a result with findings: not to repeat or
+/// send a credential (`redacted`: it was replaced by [REDACTED]), and that
+/// text addressing an agent is data from the tool, not orders from the
+/// user. "" when nothing was found. Every route that judges results (the
+/// hooks, the MCP proxy, the registry's filters) says the same.
+std::string resultWarningForModel(const ResultFindings& findings, bool redacted);
+
 }  // namespace toolguard

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "toolguard/tool_call.hpp"
+
 namespace toolguard {
 
 /// One call (or result) of a session, as remembered.
@@ -102,6 +104,17 @@ class SessionStore final : public SessionRepository {
   std::string fileOf(const std::string& key) const;
   SessionStoreOptions options_;
 };
+
+/// The key of a call's session in a SessionRepository: its context's
+/// session_key when set (the hook formats set it), else
+/// SessionStore::keyOf(agent, session); "" when the call names no session.
+std::string sessionKeyOf(const ToolCall& call);
+
+/// Remembers what a call's result gave its session (`labels`, from
+/// ResultFindings::labels): nothing when there are none or the call names no
+/// session. Throws when the memory cannot be written.
+void rememberToolResult(SessionRepository& sessions, const ToolCall& call,
+                        const std::vector<std::string>& labels);
 
 /// Sessions kept in this process's memory (a C++ Guard or Agent, a
 /// binding's guard): at most `max_sessions` of them (the least recently

@@ -10,9 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "toolguard/audit_log.hpp"
 #include "toolguard/cancellation.hpp"
 #include "toolguard/decision.hpp"
 #include "toolguard/policy.hpp"
+#include "toolguard/session_state.hpp"
 #include "toolguard/tool_call.hpp"
 #include "toolguard/tool_info.hpp"
 #include "toolguard/tool_outcome.hpp"
@@ -93,6 +95,21 @@ std::shared_ptr<InvocationFilter> resultCacheFilter(ResultCacheOptions options =
 /// sees them: values of keys that name a credential and every match of the
 /// built-in secret formats (see redactSecrets), in results and error texts.
 std::shared_ptr<ResultFilter> secretRedactionFilter();
+
+/// Judges each result as the hooks and the MCP proxy do (scanToolResult):
+/// credentials in it become "[REDACTED]", text in it that addresses an AI
+/// agent is flagged, and the model is told both beside the result
+/// (resultWarningForModel): a string result gets the warning after it, an
+/// MCP-shaped one ({"content": [...]}) a text block, any other result
+/// becomes its JSON text followed by the warning. Results with nothing to
+/// report pass unchanged. When `sessions` is given, the call's session
+/// remembers the findings (labels sensitive, untrusted: the rule of two
+/// reads them); when `audit` is given, it records them (resultAuditRecord).
+/// A memory or an audit that cannot be written makes the outcome an error
+/// (the model gets no result the guard could not account for).
+std::shared_ptr<ResultFilter> resultJudgementFilter(
+    std::shared_ptr<SessionRepository> sessions = nullptr,
+    std::shared_ptr<AuditSink> audit = nullptr);
 
 /// Caps a result at `max_bytes` (as text: a string result as is, anything
 /// else as compact JSON). A longer result becomes its first bytes (cut on a

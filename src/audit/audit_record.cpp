@@ -129,4 +129,24 @@ nlohmann::json auditRecord(const ToolCall& call, const Decision& decision,
   return record;
 }
 
+nlohmann::json resultAuditRecord(const ToolCall& call, const ResultFindings& findings,
+                                 bool redacted, std::chrono::system_clock::time_point when) {
+  json record = json::object();
+  record["time"] = detail::formatAuditTime(when);
+  record["id"] = detail::randomAuditId();
+  record["tool"] = call.tool;
+  record["event"] = "tool-result";
+  record["args"] = recordedArguments(call.args);
+  record["context"] = contextRecord(call.context);
+  json found = json::object();
+  if (findings.secret) found["secret"] = *findings.secret;
+  if (findings.instructions) {
+    found["instructions"] = detail::redactSecretsInText(*findings.instructions);
+  }
+  record["findings"] = std::move(found);
+  record["redacted"] = redacted;
+  record["labels"] = findings.labels();
+  return record;
+}
+
 }  // namespace toolguard

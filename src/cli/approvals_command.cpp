@@ -159,16 +159,6 @@ int runApprovalsImport(const ApprovalsOptions& o) {
   return kExitOk;
 }
 
-// Runs a sub-command; store errors exit 2 with the message.
-void runGuarded(int& exit_code, const std::function<int()>& run) {
-  try {
-    exit_code = run();
-  } catch (const ApprovalStoreError& e) {
-    std::cerr << "toolguard: " << terminalSafe(e.what()) << "\n";
-    exit_code = kExitError;
-  }
-}
-
 void addScopeOptions(CLI::App& cmd, ApprovalsOptions& o) {
   cmd.add_option("--scope", o.scope, "session, project (default), agent or global")
       ->check(CLI::IsMember({"session", "project", "agent", "global", "everywhere"}))
@@ -205,7 +195,7 @@ void addApprovalsCommand(CLI::App& app, int& exit_code) {
   addHomeOption(*list, list_options->home);
   list->add_flag("--json", list_options->json, "A JSON array, one object per entry");
   list->callback([list_options, &exit_code] {
-    runGuarded(exit_code, [&] { return runList(*list_options); });
+    runSubcommand(exit_code, "toolguard", [&] { return runList(*list_options); });
   });
 
   auto add_options = std::make_shared<ApprovalsOptions>();
@@ -218,8 +208,9 @@ void addApprovalsCommand(CLI::App& app, int& exit_code) {
                   "Answer asks of this rule (the \"rule\" in check's output), or '*' for "
                   "every rule; default: only asks that no rule made (the tool's policy)");
   addScopeOptions(*add, *add_options);
-  add->callback(
-      [add_options, &exit_code] { runGuarded(exit_code, [&] { return runAdd(*add_options); }); });
+  add->callback([add_options, &exit_code] {
+    runSubcommand(exit_code, "toolguard", [&] { return runAdd(*add_options); });
+  });
 
   auto remove_options = std::make_shared<ApprovalsOptions>();
   CLI::App* remove = approvals->add_subcommand(
@@ -228,14 +219,14 @@ void addApprovalsCommand(CLI::App& app, int& exit_code) {
   remove->add_option("--pattern", remove_options->pattern, "Only the entry with this pattern");
   addScopeOptions(*remove, *remove_options);
   remove->callback([remove_options, &exit_code] {
-    runGuarded(exit_code, [&] { return runRemove(*remove_options, false); });
+    runSubcommand(exit_code, "toolguard", [&] { return runRemove(*remove_options, false); });
   });
 
   auto clear_options = std::make_shared<ApprovalsOptions>();
   CLI::App* clear = approvals->add_subcommand("clear", "Forget every approval of a scope");
   addScopeOptions(*clear, *clear_options);
   clear->callback([clear_options, &exit_code] {
-    runGuarded(exit_code, [&] { return runRemove(*clear_options, true); });
+    runSubcommand(exit_code, "toolguard", [&] { return runRemove(*clear_options, true); });
   });
 
   auto import_options = std::make_shared<ApprovalsOptions>();
@@ -244,7 +235,7 @@ void addApprovalsCommand(CLI::App& app, int& exit_code) {
   import->add_option("file", import_options->file, "The file to import")->required();
   addScopeOptions(*import, *import_options);
   import->callback([import_options, &exit_code] {
-    runGuarded(exit_code, [&] { return runApprovalsImport(*import_options);
+    runSubcommand(exit_code, "toolguard", [&] { return runApprovalsImport(*import_options);
 });
 }  // namespace toolguard::cli
 );

@@ -20,7 +20,6 @@
 #include "front/guard_options.hpp"
 #include "front/policy_options.hpp"
 #include "front/result_hook.hpp"
-#include "guard/session_step.hpp"
 #include "toolguard/approval_store.hpp"
 #include "toolguard/audit_log.hpp"
 #include "toolguard/expected.hpp"
@@ -69,21 +68,22 @@ struct CheckAnswerer {
   // What a tool returned: told to the user and the model, redacted where the
   // agent takes a replacement, and remembered by the call's session.
   Expected<nlohmann::json> answerResult(const front::ResultHook& hook) {
-    const ResultFindings findings = scanToolResult(hook.response);
-    const std::string key = detail::sessionKeyOf(hook.call);
-    if (!findings.empty() && !key.empty() && guards.unavailable.empty()) {
+    std::shared_ptr<SessionRepository> sessions;
+    std::string problem;
+    if (guards.unavailable.empty()) {
       try {
         const std::shared_ptr<Guard> guard = guards.guard_for(hook.call);
-        if (guard && guard->options().sessions) {
-          detail::rememberResult(*guard->options().sessions, key, hook.call, findings.labels());
-        }
+        if (guard) sessions = guard->options().sessions;
       } catch (const std::exception& e) {
-        // The result has run; the answer still warns. Later calls of the
-        // session cannot know it: say so where the user reads it.
-        std::cerr << "toolguard: the session's memory could not be written: " << e.what() << "\n";
+        problem = std::string("the session's memory could not be reached: ") + e.what();
       }
     }
-    return front::renderResultAnswer(hook, findings, input.format);
+    front::ResultSinks sinks;
+    sinks.sessions = sessions.get();
+    sinks.audit = guards.audit_log.get();
+    nlohmann::json answer = front::answerResultHook(hook, input.format, sinks, problem);
+    if (!problem.empty()) std::cerr << "toolguard: " << problem << "\n";  // where the user reads it
+    return answer;
   }
 
   // Input that was not read (too large).

@@ -9,7 +9,7 @@
 namespace toolguard::cli {
 
 nlohmann::json attachSession(ToolCall& call, const Policy& policy, const std::string& home) {
-  const std::string key = detail::sessionKeyOf(call);
+  const std::string key = sessionKeyOf(call);
   if (key.empty()) return nullptr;
   const SessionStore store(SessionStoreOptions{home + "/sessions", policy.sessions.max_events,
                                                policy.sessions.expire_after});

@@ -1,7 +1,11 @@
 // The shared command-line options (CLI11), see option_flags.hpp.
 #include "cli/option_flags.hpp"
 
+#include <iostream>
+
+#include "cli/commands.hpp"
 #include "policy/embedded_profiles.hpp"
+#include "toolguard/terminal_prompt.hpp"
 
 namespace toolguard::cli {
 
@@ -60,6 +64,15 @@ void addColourOption(CLI::App& command, std::string& mode) {
                   "never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->type_name("WHEN");
+}
+
+void runSubcommand(int& exit_code, std::string_view prefix, const std::function<int()>& run) {
+  try {
+    exit_code = run();
+  } catch (const std::exception& e) {
+    std::cerr << prefix << ": " << terminalSafe(e.what()) << "\n";
+    exit_code = kExitError;
+  }
 }
 
 }  // namespace toolguard::cli

@@ -5,7 +5,9 @@
 // the C API and the service use without CLI11.
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "front/guard_options.hpp"
 #include "front/policy_options.hpp"
@@ -24,5 +26,10 @@ void addGuardOptions(CLI::App& command, front::GuardCliOptions& options, bool wi
 
 /// Adds `--color auto|always|never` (default auto) to a command.
 void addColourOption(CLI::App& command, std::string& mode);
+
+/// Runs a sub-command into `exit_code`: an exception (a store or file that
+/// cannot be read or written) exits 2, its message on stderr after
+/// `prefix` ("toolguard pins"), made safe for a terminal.
+void runSubcommand(int& exit_code, std::string_view prefix, const std::function<int()>& run);
 
 }  // namespace toolguard::cli

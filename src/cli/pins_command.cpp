@@ -59,16 +59,6 @@ int runPinsApprove(const PinsOptions& o) {
   return kExitOk;
 }
 
-// Runs a sub-command; a pins file that cannot be read or written exits 2.
-void runPinsCommand(int& exit_code, const std::function<int()>& run) {
-  try {
-    exit_code = run();
-  } catch (const std::exception& e) {
-    std::cerr << "toolguard pins: " << e.what() << "\n";
-    exit_code = kExitError;
-  }
-}
-
 }  // namespace
 
 void addPinsCommand(CLI::App& app, int& exit_code) {
@@ -82,7 +72,7 @@ void addPinsCommand(CLI::App& app, int& exit_code) {
   list->add_option("server", list_options->server, "Only this server (its --name)");
   addHomeOption(*list, list_options->home);
   list->callback([list_options, &exit_code] {
-    runPinsCommand(exit_code, [&] { return runPinsList(*list_options); });
+    runSubcommand(exit_code, "toolguard pins", [&] { return runPinsList(*list_options); });
   });
   auto approve_options = std::make_shared<PinsOptions>();
   CLI::App* approve =
@@ -93,7 +83,7 @@ void addPinsCommand(CLI::App& app, int& exit_code) {
                       "Only if the held listing has this hash (as `pins list` printed it)");
   addHomeOption(*approve, approve_options->home);
   approve->callback([approve_options, &exit_code] {
-    runPinsCommand(exit_code, [&] { return runPinsApprove(*approve_options); });
+    runSubcommand(exit_code, "toolguard pins", [&] { return runPinsApprove(*approve_options); });
   });
 }
 

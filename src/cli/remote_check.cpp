@@ -14,6 +14,7 @@
 #include "core/model_text.hpp"
 #include "front/call_json.hpp"
 #include "front/policy_options.hpp"
+#include "front/result_hook.hpp"
 #include "http/plain_http.hpp"
 #include "toolguard/audit_log.hpp"
 #include "toolguard/strict_json.hpp"
@@ -138,9 +139,14 @@ int runRemoteCheck(const CheckOptions& o) {
   if (!reply.value) {
     return failClosed(where + " answered with no decision (" + reply.error + ")", format);
   }
-  if (!isDecision(answer, format)) return failClosed(where + " answered with no decision", format);
+  // A result hook's answer is a message or nothing ({}): the call has run.
+  const bool result_hook =
+      front::readResultHook(text, format, front::currentDirectory()).has_value();
+  if (result_hook ? !answer.is_object() : !isDecision(answer, format)) {
+    return failClosed(where + " answered with no decision", format);
+  }
   // --mode tighten: the service's allow is no opinion here too.
-  if (hookStyleOf(o).allow_is_no_opinion &&
+  if (!result_hook && hookStyleOf(o).allow_is_no_opinion &&
       answer["hookSpecificOutput"].value("permissionDecision", "") == "allow") {
     answer = nlohmann::json::object();
   }

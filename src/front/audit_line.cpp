@@ -53,6 +53,23 @@ std::string readableAuditLine(const json& record, bool colour) {
     return line;
   }
   auto orDash = [](std::string text) { return text.empty() ? std::string("-") : text; };
+  // What a tool returned (no verdict: the call was decided before it ran).
+  if (field(record, "event") == "tool-result") {
+    std::string line = terminalSafe(orDash(field(record, "time")));
+    line += " result " + terminalSafe(orDash(field(record, "tool")));
+    if (const std::string subject = auditSubject(record); !subject.empty()) {
+      line += ' ' + terminalSafe(subject);
+    }
+    const json findings = record.value("findings", json::object());
+    if (const std::string secret = field(findings, "secret"); !secret.empty()) {
+      line += " secret=" + dumpLine(terminalSafe(secret));
+    }
+    if (const std::string text = field(findings, "instructions"); !text.empty()) {
+      line += " instructions=" + dumpLine(terminalSafe(text));
+    }
+    if (record.value("redacted", false)) line += " redacted";
+    return line;
+  }
   const std::string verdict = field(record, "verdict");
   std::string line = terminalSafe(orDash(field(record, "time")));
   line += ' ';

@@ -9,8 +9,10 @@
 #include <string>
 
 #include "front/call_json.hpp"
+#include "toolguard/audit_log.hpp"
 #include "toolguard/expected.hpp"
 #include "toolguard/result_scan.hpp"
+#include "toolguard/session_state.hpp"
 
 namespace toolguard::front {
 
@@ -33,5 +35,18 @@ std::optional<Expected<ResultHook>> readResultHook(const std::string& text, Call
 /// every tool's).
 nlohmann::json renderResultAnswer(const ResultHook& hook, const ResultFindings& findings,
                                   CallFormat format);
+
+/// Where a judged result is remembered and recorded.
+struct ResultSinks {
+  SessionRepository* sessions = nullptr;  ///< the call's session remembers the findings
+  AuditSink* audit = nullptr;             ///< gets resultAuditRecord of the findings
+};
+
+/// Judges what the tool returned and answers the hook (renderResultAnswer).
+/// When something was found, the call's session remembers it (labels
+/// sensitive, untrusted) and the audit records it. When either cannot be
+/// written the answer stands and `problems` says why (one line each).
+nlohmann::json answerResultHook(const ResultHook& hook, CallFormat format, const ResultSinks& sinks,
+                                std::string& problems);
 
 }  // namespace toolguard::front

@@ -66,7 +66,7 @@ Decision Guard::decide(const ToolCall& call, RateLimitTicket& running,
 }
 
 Assessment Guard::assess(const ToolCall& call) const {
-  const std::string key = options_.sessions ? detail::sessionKeyOf(call) : "";
+  const std::string key = options_.sessions ? sessionKeyOf(call) : "";
   if (key.empty()) return engine_.assess(call);
   // Judged with what its session saw before it.
   ToolCall in_session = call;
@@ -149,7 +149,7 @@ Decision Guard::settle(const ToolCall& call, Assessment assessment, RateLimitTic
         assessment.subject ? assessment.subject->call().context.session_state.get() : nullptr;
     if (may_run && options_.sessions && before != nullptr) {
       try {
-        detail::rememberCall(*options_.sessions, detail::sessionKeyOf(call), call, d, *before);
+        detail::rememberCall(*options_.sessions, sessionKeyOf(call), call, d, *before);
       } catch (const std::exception& e) {
         // Later calls would not know this one ran: it does not run.
         failClosed(d, std::string("the session's memory could not be written: ") + e.what());

@@ -9,10 +9,6 @@
 
 namespace toolguard::detail {
 
-/// The key of the call's session in the repository ("" when the call names
-/// no session).
-std::string sessionKeyOf(const ToolCall& call);
-
 /// What the call's session saw before it; a session whose memory cannot be
 /// read is unknown (it holds every label: fail closed).
 std::shared_ptr<const SessionState> loadSession(const SessionRepository& sessions,
@@ -24,10 +20,5 @@ std::shared_ptr<const SessionState> loadSession(const SessionRepository& session
 /// memory cannot be written.
 void rememberCall(SessionRepository& sessions, const std::string& key, const ToolCall& call,
                   const Decision& decision, const SessionState& before);
-
-/// Remembers what a call's result gave its session (`labels`, from
-/// scanToolResult), when it gave any. Throws when the memory cannot be written.
-void rememberResult(SessionRepository& sessions, const std::string& key, const ToolCall& call,
-                    const std::vector<std::string>& labels);
 
 }  // namespace toolguard::detail

@@ -1,9 +1,12 @@
-// The built-in result filters: secret redaction and the output size cap.
+// The built-in result filters: secret redaction, the judgement of results
+// (secrets and instructions aimed at the agent), and the output size cap.
 #include <optional>
 #include <stdexcept>
 #include <string_view>
 
 #include "toolguard/audit_log.hpp"
+#include "toolguard/result_scan.hpp"
+#include "toolguard/session_state.hpp"
 #include "toolguard/tool_filters.hpp"
 
 namespace toolguard {
@@ -21,6 +24,43 @@ class SecretRedactionFilter final : public ResultFilter {
       outcome.reason = redactSecrets(nlohmann::json(outcome.reason)).get<std::string>();
     }
   }
+};
+
+class ResultJudgementFilter final : public ResultFilter {
+ public:
+  ResultJudgementFilter(std::shared_ptr<SessionRepository> sessions,
+                        std::shared_ptr<AuditSink> audit)
+      : sessions_(std::move(sessions)), audit_(std::move(audit)) {}
+
+  std::string name() const override { return "result-judgement"; }
+
+  void filter(const ToolInvocation& invocation, ToolOutcome& outcome) override {
+    if (outcome.kind != OutcomeKind::Result) return;
+    const ResultFindings findings = scanToolResult(outcome.result);
+    if (findings.empty()) return;
+    nlohmann::json result =
+        findings.secret ? redactSecrets(outcome.result) : std::move(outcome.result);
+    const std::string warning = resultWarningForModel(findings, findings.secret.has_value());
+    if (result.is_string()) {
+      result = result.get<std::string>() + "\n\n" + warning;
+    } else if (result.is_object() && result.contains("content") && result["content"].is_array()) {
+      result["content"].push_back({{"type", "text"}, {"text", warning}});
+    } else {
+      result =
+          result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n\n" + warning;
+    }
+    outcome.result = std::move(result);
+    // Thrown on: the registry turns it into an error outcome.
+    if (audit_) {
+      audit_->writeRecord(resultAuditRecord(invocation.call, findings, findings.secret.has_value(),
+                                            std::chrono::system_clock::now()));
+    }
+    if (sessions_) rememberToolResult(*sessions_, invocation.call, findings.labels());
+  }
+
+ private:
+  std::shared_ptr<SessionRepository> sessions_;
+  std::shared_ptr<AuditSink> audit_;
 };
 
 bool isContinuation(char c) {
@@ -85,6 +125,11 @@ class OutputCapFilter final : public ResultFilter {
 
 std::shared_ptr<ResultFilter> secretRedactionFilter() {
   return std::make_shared<SecretRedactionFilter>();
+}
+
+std::shared_ptr<ResultFilter> resultJudgementFilter(std::shared_ptr<SessionRepository> sessions,
+                                                    std::shared_ptr<AuditSink> audit) {
+  return std::make_shared<ResultJudgementFilter>(std::move(sessions), std::move(audit));
 }
 
 std::shared_ptr<ResultFilter> outputCapFilter(size_t max_bytes) {

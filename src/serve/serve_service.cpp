@@ -9,6 +9,7 @@
 
 #include "audit/audit_detail.hpp"
 #include "front/call_front.hpp"
+#include "front/result_hook.hpp"
 #include "serve/json_response.hpp"
 #include "serve/serve_approvals.hpp"
 #include "serve/serve_asks.hpp"
@@ -43,6 +44,16 @@ std::optional<long> seconds(const std::string& text) {
     return std::nullopt;
   }
   return std::stol(text);
+}
+
+// A session belongs to the token that calls: the key a hook format gives
+// it (Claude Code's session_id) is taken into the token's own, so that two
+// tokens naming one session id never share what it saw.
+void tokensSession(ToolCall& call, const Caller& caller) {
+  if (!call.context.session_key.empty()) {
+    call.context.session_key =
+        SessionStore::keyOf("serve-token:" + caller.name, call.context.session_key);
+  }
 }
 
 }  // namespace
@@ -90,8 +101,16 @@ struct Service::Impl {
     sources.builtin = options.builtin;
     sources.profiles = options.profiles;
     sources.explicit_files = options.policy_files;
-    Engine engine(loadPolicy(sources));
+    Policy policy = loadPolicy(sources);
+    // What a session saw is the store's: a session whose calls reach
+    // several instances is one session.
+    SessionStoreOptions session_settings;
+    session_settings.max_events = policy.sessions.max_events;
+    session_settings.expire_after = policy.sessions.expire_after;
+    std::shared_ptr<SessionRepository> sessions = store->agentSessions(session_settings);
+    Engine engine(std::move(policy));
     GuardOptions waiting;
+    waiting.sessions = std::move(sessions);
     waiting.store = store->approvals();
     waiting.audit_log = store->audit();
     waiting.store_session_approvals = true;  // every instance sees them
@@ -141,9 +160,28 @@ struct Service::Impl {
       call.context.agent = caller.name;
       if (!call.context.session.empty())
         call.context.session = store::sessionKey(caller.name, call.context.session);
+      tokensSession(call, caller);
       if (waited > 0)
         call.context.mode = InteractionMode::Interactive;  // the queue reaches a person
     };
+    // Claude Code's PostToolUse and Gemini CLI's AfterTool: a result, told
+    // to the user and the model and remembered by the token's session.
+    if (std::optional<Expected<front::ResultHook>> result =
+            front::readResultHook(request.body, *format, input.default_cwd)) {
+      if (!*result) return errorResponse(400, "invalid hook input: " + result->error());
+      front::ResultHook& hook = **result;
+      input.adjust(hook.call);
+      std::string problem;
+      front::ResultSinks sinks;
+      sinks.sessions = g->reporting->options().sessions.get();
+      sinks.audit = guards.audit_log.get();
+      nlohmann::json answer = front::answerResultHook(hook, *format, sinks, problem);
+      if (!problem.empty()) {
+        metrics.storeError();
+        std::fprintf(stderr, "toolguard serve: %s\n", problem.c_str());
+      }
+      return jsonResponse(200, answer);
+    }
     const AskOrigin origin{request.header("x-toolguard-machine"), request.peer};
     front::FrontDecision r;
     {

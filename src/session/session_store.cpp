@@ -20,6 +20,7 @@
 #include "approval/store_file_io.hpp"
 #include "approval/store_layout.hpp"
 #include "core/file_descriptor.hpp"
+#include "session/session_json.hpp"
 #include "toolguard/session_state.hpp"
 
 namespace toolguard {
@@ -28,10 +29,6 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::system_clock;
 
-constexpr size_t kMaxSummaryBytes = 200;
-constexpr size_t kMaxToolBytes = 200;
-constexpr size_t kMaxLabels = 16;
-constexpr size_t kMaxLabelBytes = 64;
 // Files of expired sessions removed when a new session's file is made.
 constexpr size_t kMaxSweptFiles = 64;
 // Sessions share this many lock files (a lock file is never removed, so
@@ -41,58 +38,6 @@ constexpr uint64_t kLockStripes = 64;
 // The lock of the session file `path`: one of the stripes, by its name.
 std::string lockOf(const fs::path& dir, const std::string& path) {
   return (dir / "locks" / std::to_string(detail::fnv1a64(path) % kLockStripes)).string();
-}
-
-std::string clipped(const std::string& text, size_t limit) {
-  if (text.size() <= limit) return text;
-  size_t end = limit;
-  // Not in the middle of a UTF-8 sequence.
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return text.substr(0, end) + "…";
-}
-
-long long millisOf(Clock::time_point at) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
-}
-
-nlohmann::json eventJson(const SessionEvent& event) {
-  std::vector<std::string> labels;
-  for (const std::string& label : event.labels) {
-    if (labels.size() == kMaxLabels) break;
-    labels.push_back(label.substr(0, kMaxLabelBytes));
-  }
-  nlohmann::json line = {{"at", millisOf(event.at)},
-                         {"tool", clipped(event.tool, kMaxToolBytes)},
-                         {"summary", clipped(event.summary, kMaxSummaryBytes)},
-                         {"labels", labels}};
-  if (!event.decision_id.empty()) line["decision"] = event.decision_id.substr(0, 64);
-  return line;
-}
-
-std::optional<SessionEvent> eventOf(const nlohmann::json& line) {
-  if (!line.is_object()) return std::nullopt;
-  const auto at = line.find("at");
-  const auto tool = line.find("tool");
-  const auto summary = line.find("summary");
-  const auto labels = line.find("labels");
-  if (at == line.end() || !at->is_number_integer() || tool == line.end() || !tool->is_string() ||
-      summary == line.end() || !summary->is_string() || labels == line.end() ||
-      !labels->is_array()) {
-    return std::nullopt;
-  }
-  SessionEvent event;
-  event.at = Clock::time_point(std::chrono::milliseconds(at->get<long long>()));
-  event.tool = tool->get<std::string>();
-  event.summary = summary->get<std::string>();
-  for (const nlohmann::json& label : *labels) {
-    if (!label.is_string()) return std::nullopt;
-    event.labels.push_back(label.get<std::string>());
-  }
-  if (const auto decision = line.find("decision"); decision != line.end()) {
-    if (!decision->is_string()) return std::nullopt;
-    event.decision_id = decision->get<std::string>();
-  }
-  return event;
 }
 
 // A session file as read: its events (all of them), and whether it is ours
@@ -126,7 +71,7 @@ ReadFile parseSessionFile(const std::string& bytes, const std::string& key) {
       if (line.value("unknown", false)) read.state.unknown = true;
       continue;
     }
-    std::optional<SessionEvent> event = eventOf(line);
+    std::optional<SessionEvent> event = detail::sessionEventFrom(line);
     if (!event) {
       read.state.unknown = true;
       break;
@@ -159,7 +104,7 @@ bool appendable(const std::string& bytes, const std::string& key, size_t max_lin
   }
   if (header_end + 1 == bytes.size()) return false;  // no event to date it: rewrite
   const size_t last_start = bytes.rfind('\n', bytes.size() - 2) + 1;
-  const std::optional<SessionEvent> last = eventOf(nlohmann::json::parse(
+  const std::optional<SessionEvent> last = detail::sessionEventFrom(nlohmann::json::parse(
       std::string_view(bytes).substr(last_start, bytes.size() - 1 - last_start), nullptr, false));
   return last && Clock::now() - last->at <= expire_after;
 }
@@ -249,7 +194,7 @@ void SessionStore::append(const std::string& key, const SessionEvent& event) {
   std::error_code error;
   if (!fs::exists(path, error)) sweepExpired(options_.dir, options_.expire_after);
   detail::ScopeFileLock lock(lockOf(options_.dir, path));
-  const std::string line = eventJson(event).dump() + "\n";
+  const std::string line = detail::sessionEventJson(event).dump() + "\n";
   const std::optional<detail::FileContents> contents = detail::readStoreFile(path);
   // The header and at most a quarter more events than are kept.
   const size_t max_lines = 1 + options_.max_events + (options_.max_events + 3) / 4;
@@ -266,7 +211,8 @@ void SessionStore::append(const std::string& key, const SessionEvent& event) {
   std::string bytes = header.dump() + "\n";
   if (read.exists && !stale) {
     read.state.forgetOldest(options_.max_events - 1);  // what it saw stays
-    for (const SessionEvent& kept : read.state.events) bytes += eventJson(kept).dump() + "\n";
+    for (const SessionEvent& kept : read.state.events)
+      bytes += detail::sessionEventJson(kept).dump() + "\n";
   }
   bytes += line;
   detail::replaceFileAtomically(path, bytes);

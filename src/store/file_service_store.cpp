@@ -191,6 +191,14 @@ size_t FileServiceStore::removeApproval(const ApprovalEntry& grant) {
   }
 }
 
+// Agents' sessions: the files of toolguard/session_state.hpp in serve/agent-sessions.
+std::shared_ptr<SessionRepository> FileServiceStore::agentSessions(
+    const SessionStoreOptions& settings) {
+  SessionStoreOptions kept = settings;
+  kept.dir = dir_ + "/agent-sessions";
+  return std::make_shared<SessionStore>(std::move(kept));
+}
+
 // Sessions: serve/sessions/HASH.json, made 0600 like every store file.
 void FileServiceStore::createSession(const std::string& hash, const SessionRecord& session) {
   if (!validAskId(hash)) throw StoreError("a session hash must be hex");

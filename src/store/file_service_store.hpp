@@ -31,6 +31,7 @@ class FileServiceStore : public ServiceStore {
   std::optional<SessionRecord> sessionByHash(const std::string& hash) override;
   void deleteSession(const std::string& hash) override;
   size_t pruneSessions(std::chrono::system_clock::time_point before) override;
+  std::shared_ptr<SessionRepository> agentSessions(const SessionStoreOptions& settings) override;
   std::shared_ptr<AuditSink> audit() override { return audit_; }
   std::vector<nlohmann::json> queryAudit(const AuditQuery& query) override;
   AuditChainReport verifyAudit(const std::string& expected_head) override;

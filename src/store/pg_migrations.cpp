@@ -90,6 +90,17 @@ DELETE FROM toolguard_approvals WHERE scope = 'session' AND scope_id NOT LIKE '[
 CREATE INDEX toolguard_audit_verdict ON toolguard_audit (verdict, id);
 REVOKE ALL ON toolguard_audit FROM PUBLIC;
 )sql"},
+    // What agents' sessions saw (labels of their calls), by the SHA-256 of
+    // the session's key: one row per session, its events a JSON array.
+    {5, R"sql(
+CREATE TABLE toolguard_agent_sessions (
+  id text PRIMARY KEY,
+  events jsonb NOT NULL,
+  unknown boolean NOT NULL DEFAULT false,
+  updated timestamptz NOT NULL
+);
+CREATE INDEX toolguard_agent_sessions_updated ON toolguard_agent_sessions (updated);
+)sql"},
 };
 
 constexpr const char* kLock = "SELECT pg_advisory_lock(74069110)";
@@ -150,7 +161,7 @@ void grantServiceRole(const std::string& owner_url, const std::string& role) {
       c.runScript("GRANT SELECT ON toolguard_migrations TO " + name +
                   ";"
                   "GRANT SELECT, INSERT, UPDATE, DELETE ON toolguard_tokens, toolguard_approvals, "
-                  "toolguard_asks, toolguard_sessions TO " +
+                  "toolguard_asks, toolguard_sessions, toolguard_agent_sessions TO " +
                   name +
                   ";"
                   "GRANT USAGE ON SEQUENCE toolguard_approvals_id_seq, toolguard_audit_id_seq TO " +

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "audit/audit_detail.hpp"
+#include "pg_agent_sessions.hpp"
 #include "pg_audit.hpp"
 #include "pg_connection.hpp"
 #include "token_names.hpp"
@@ -240,6 +241,10 @@ class PostgresServiceStore : public ServiceStore {
   }
 
   std::shared_ptr<ApprovalRepository> approvals() override { return approvals_; }
+
+  std::shared_ptr<SessionRepository> agentSessions(const SessionStoreOptions& settings) override {
+    return postgresAgentSessions(pool_, settings);
+  }
 
   ApprovalListing listApprovals() override {
     ApprovalListing listing;

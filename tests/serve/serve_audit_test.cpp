@@ -19,13 +19,8 @@ namespace fs = std::filesystem;
 
 constexpr int kLargeAudit = 300000;
 
-// psql of the installed PostgreSQL, run on `url` (the cluster trusts loopback).
 RunResult psql(const std::string& url, const std::string& sql) {
-  std::string bin;
-  for (const auto& e : fs::directory_iterator("/usr/lib/postgresql")) {
-    if (fs::exists(e.path() / "bin/psql")) bin = (e.path() / "bin/psql").string();
-  }
-  return runBinary(bin, {url, "-v", "ON_ERROR_STOP=1", "-qAt", "-c", sql});
+  return PgCluster::psql(url, sql);
 }
 
 // The URL of `role` on the cluster at `url` (same host, port and database).

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -128,6 +129,17 @@ class PgCluster {
   PgCluster& operator=(const PgCluster&) = delete;
 
   const std::string& url() const { return url_; }
+
+  /// psql of the installed PostgreSQL, run on `url` (the cluster trusts loopback).
+  static RunResult psql(const std::string& url, const std::string& sql) {
+    std::string bin;
+    for (const auto& e : std::filesystem::directory_iterator("/usr/lib/postgresql")) {
+      if (std::filesystem::exists(e.path() / "bin/psql")) bin = (e.path() / "bin/psql").string();
+    }
+    return runBinary(bin, {url, "-v", "ON_ERROR_STOP=1", "-qAt", "-c", sql});
+  }
+  /// psql on this cluster's database.
+  RunResult psql(const std::string& sql) const { return psql(url_, sql); }
 
   void stop() const {
     runBinary("/bin/bash",

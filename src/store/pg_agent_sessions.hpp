@@ -1,0 +1,21 @@
+#pragma once
+// Internal: the agents' sessions (what each session's calls were labelled,
+// toolguard/session_state.hpp) in PostgreSQL, so that a session spread over
+// several instances of `toolguard serve` is one session.
+
+#include <memory>
+
+#include "pg_connection.hpp"
+#include "toolguard/session_state.hpp"
+
+namespace toolguard::store {
+
+/// Sessions in the table toolguard_agent_sessions: one row per session (by
+/// the SHA-256 of its key), its events a JSON array appended in one
+/// statement, trimmed as SessionState::forgetOldest does when it holds a
+/// quarter more than `settings.max_events`, and forgotten `expire_after`
+/// after its latest event.
+std::shared_ptr<SessionRepository> postgresAgentSessions(PgPool& pool,
+                                                         SessionStoreOptions settings);
+
+}  // namespace toolguard::store
