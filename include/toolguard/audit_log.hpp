@@ -53,12 +53,15 @@ nlohmann::json auditRecord(const ToolCall& call, const Decision& decision,
 
 /// The audit record of what a tool returned, when it held something its
 /// user should know (scanToolResult): time, id, tool, "event":
-/// "tool-result", arguments (redacted), context, "findings" ({"secret":
+/// "tool-result", "via" (the route that judged it: "hook", "serve",
+/// "mcp-proxy", "registry"; a hook's and the service's come from what the
+/// agent reported), arguments (redacted), context, "findings" ({"secret":
 /// what kind, "instructions": the passage}), whether the model got it
 /// "redacted", and the "labels" the session got. It has no verdict: the
 /// call was decided (and recorded) before it ran.
 nlohmann::json resultAuditRecord(const ToolCall& call, const ResultFindings& findings,
-                                 bool redacted, std::chrono::system_clock::time_point when);
+                                 bool redacted, std::string_view via,
+                                 std::chrono::system_clock::time_point when);
 
 /// Input that could not be read as a call (it was denied without being judged).
 struct MalformedCall {

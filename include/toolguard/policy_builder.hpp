@@ -60,6 +60,18 @@ class PolicyBuilder {
   /// Its layer is Code and its source "<code>" unless set.
   PolicyBuilder& rule(RuleSpec spec);
 
+  /// Gives `label` to the calls `matchers` matches, as a policy file's
+  /// `labels:` entry does: a session remembers it, `after:` conditions and
+  /// the rule of two (untrusted, sensitive, outward) read it. The spec's
+  /// verdict and reason are not used. Throws PolicyError for a name that is
+  /// not a label name (a lowercase letter, then lowercase letters, digits,
+  /// `-` or `_`) or a matcher that does not compile.
+  PolicyBuilder& label(std::string label, RuleSpec matchers);
+
+  /// How sessions are remembered and judged (a policy file's `sessions:`):
+  /// how long, how many calls, and the rule of two's verdict.
+  PolicyBuilder& sessions(SessionSettings settings);
+
   /// Adds a rule implemented in C++.
   PolicyBuilder& rule(std::shared_ptr<const Rule> custom_rule);
 

@@ -100,9 +100,12 @@ std::shared_ptr<ResultFilter> secretRedactionFilter();
 /// credentials in it become "[REDACTED]", text in it that addresses an AI
 /// agent is flagged, and the model is told both beside the result
 /// (resultWarningForModel): a string result gets the warning after it, an
-/// MCP-shaped one ({"content": [...]}) a text block, any other result
-/// becomes its JSON text followed by the warning. Results with nothing to
-/// report pass unchanged. When `sessions` is given, the call's session
+/// MCP-shaped one ({"content": [...]}) a text block, another object the key
+/// "toolguard_warning", and an array becomes its JSON text followed by the
+/// warning; an error's reason is judged as text the same way. Results with
+/// nothing to report pass unchanged. Add it before secretRedactionFilter
+/// (which would hide what it reports) and before outputCapFilter (which
+/// could cut its warning off). When `sessions` is given, the call's session
 /// remembers the findings (labels sensitive, untrusted: the rule of two
 /// reads them); when `audit` is given, it records them (resultAuditRecord).
 /// A memory or an audit that cannot be written makes the outcome an error

@@ -130,12 +130,14 @@ nlohmann::json auditRecord(const ToolCall& call, const Decision& decision,
 }
 
 nlohmann::json resultAuditRecord(const ToolCall& call, const ResultFindings& findings,
-                                 bool redacted, std::chrono::system_clock::time_point when) {
+                                 bool redacted, std::string_view via,
+                                 std::chrono::system_clock::time_point when) {
   json record = json::object();
   record["time"] = detail::formatAuditTime(when);
   record["id"] = detail::randomAuditId();
   record["tool"] = call.tool;
   record["event"] = "tool-result";
+  record["via"] = via;
   record["args"] = recordedArguments(call.args);
   record["context"] = contextRecord(call.context);
   json found = json::object();

@@ -18,12 +18,15 @@ namespace toolguard::detail {
 /// version queries, and wrappers whose command is judged on its own. A
 /// build, a test run, a linter or a package manager runs code that may
 /// send anything, a fetch or an install talks to the network: not local.
+/// Nor is a command of an MCP server's command tool, one run from an
+/// unusual place (the workspace's `.venv/bin/ls`), one that redirects to a
+/// device or a run-time target, or one touching a network mount (/net, /afs).
 bool commandStaysLocal(const CommandScene& scene);
 
 /// True when a tool's metadata says it stays on this machine (no side
 /// effect, or a local read or write). Unknown tools are taken to be
-/// irreversible, MCP tools to reach the open world unless their listing
-/// says read-only and closed-world: neither is local.
+/// irreversible, and an MCP tool is never local: its arguments go to its
+/// server, whatever the server's annotations claim.
 bool toolStaysLocal(const ToolInfo& tool);
 
 /// The tables whose ordinary work stays local, by their `command` text

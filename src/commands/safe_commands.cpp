@@ -181,19 +181,102 @@ bool sedScriptIsSafe(std::string_view script) {
   return true;
 }
 
+namespace {
+
+// Names an awk program may not use: they run commands (system), read
+// files or commands (getline), or hand out the environment, which holds
+// credentials (ENVIRON; PROCINFO has gawk's too).
+bool awkForbiddenName(std::string_view name) {
+  return oneOf(name, {"system", "getline", "ENVIRON", "PROCINFO"});
+}
+
+bool awkNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+}  // namespace
+
+// The program is read as awk reads it: strings and regular expressions are
+// skipped whole (a `;` or `>` in them is text), and outside them
+//  - a `|` that is not `||` (a pipe to or from a command, gawk's `|&`),
+//  - `@` (gawk's @include, @load and indirect calls: a name built at run
+//    time calls any function, system included),
+//  - a backslash (a line continued: what follows is not what it seems),
+//  - the forbidden names above,
+//  - a `>` at the top level of a print or printf statement (output to a
+//    file, or to gawk's /inet/ network files; `print (a > b)` compares)
+// are not known harmless. So is a program that does not end where it
+// should (an unclosed string or expression).
 bool awkProgramIsSafe(std::string_view program) {
-  if (program.find("system") != std::string_view::npos ||
-      program.find('|') != std::string_view::npos ||
-      program.find("getline") != std::string_view::npos) {
-    return false;
-  }
-  // `print ... > "file"`: output redirection (a `>` in a print statement).
-  for (size_t at = program.find("print"); at != std::string_view::npos;
-       at = program.find("print", at + 5)) {
-    const size_t end = program.find_first_of(";}\n", at);
-    const std::string_view statement =
-        program.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
-    if (statement.find('>') != std::string_view::npos) return false;
+  bool in_print = false;  // inside a print or printf statement
+  int depth = 0;          // parentheses within it
+  // Whether a `/` here starts a regular expression (after an operator, at
+  // the start, after `(`, `,`, `{`, `;`, `!`, `~`, `&&`, `||`) or divides.
+  bool operand_expected = true;
+  size_t i = 0;
+  while (i < program.size()) {
+    const char c = program[i];
+    if (c == '"' || (c == '/' && operand_expected)) {
+      const char close = c;
+      ++i;
+      while (i < program.size() && program[i] != close) {
+        if (program[i] == '\\') {
+          i += 2;  // an escaped character, the closing one included
+          continue;
+        }
+        if (program[i] == '\n') return false;  // neither spans lines
+        if (close == '/' && program[i] == '[') {
+          // A bracket expression: a `/` or `"` in it is one of its characters.
+          ++i;
+          if (i < program.size() && program[i] == '^') ++i;
+          if (i < program.size() && program[i] == ']') ++i;
+          while (i < program.size() && program[i] != ']') {
+            if (program[i] == '\n') return false;
+            ++i;
+          }
+        }
+        ++i;
+      }
+      if (i >= program.size()) return false;  // unclosed
+      ++i;
+      operand_expected = false;
+      continue;
+    }
+    if (c == '\\' || c == '@') return false;
+    if (c == '|') {
+      if (i + 1 >= program.size() || program[i + 1] != '|') return false;
+      i += 2;
+      operand_expected = true;
+      continue;
+    }
+    if (c == '#') {  // a comment, to the end of the line
+      while (i < program.size() && program[i] != '\n') ++i;
+      continue;
+    }
+    if (awkNameChar(c)) {
+      size_t end = i;
+      while (end < program.size() && awkNameChar(program[end])) ++end;
+      const std::string_view name = program.substr(i, end - i);
+      if (awkForbiddenName(name)) return false;
+      if (name == "print" || name == "printf") {
+        in_print = true;
+        depth = 0;
+        operand_expected = true;
+      } else {
+        // A keyword that takes an expression after it (`return /x/`).
+        operand_expected = oneOf(name, {"return", "in", "case", "do", "else"});
+      }
+      i = end;
+      continue;
+    }
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (c == ';' || c == '}' || c == '{' || c == '\n') {
+      if (depth == 0) in_print = false;
+    }
+    if (c == '>' && in_print && depth <= 0) return false;
+    if (!std::isspace(static_cast<unsigned char>(c))) operand_expected = c != ')' && c != ']';
+    ++i;
   }
   return true;
 }

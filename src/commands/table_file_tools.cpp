@@ -181,9 +181,20 @@ bool checkWget(const TableParse& parse, const CommandScene&) {
 
 // tar -c or -t, written with a dash; the archive and the files are judged by
 // the path rules (an archive created is a write, the files archived reads).
+// An archive named `HOST:FILE` (a colon before any `/`) is on another
+// machine: GNU tar runs rsh or ssh to reach it. Not known harmless, nor is
+// a name known only at run time.
 bool checkTar(const TableParse& parse, const CommandScene& scene) {
   const auto args = scene.command.arguments();
-  return !args.empty() && args[0].text.starts_with('-') && (parse.has("-c") != parse.has("-t"));
+  if (args.empty() || !args[0].text.starts_with('-') || parse.has("-c") == parse.has("-t")) {
+    return false;
+  }
+  for (const ShellWord& archive : parse.valuesOf("-f")) {
+    if (archive.dynamic) return false;
+    const size_t colon = archive.text.find(':');
+    if (colon != std::string::npos && archive.text.find('/') > colon) return false;
+  }
+  return true;
 }
 
 bool checkSource(const TableParse&, const CommandScene& scene) {

@@ -20,10 +20,13 @@ class FirstMatchRule final : public Rule {
 
   bool judgesShellCommands() const override { return judges_commands_; }
 
-  // The whole call: cases about single shell commands abstain here.
+  // The whole call: cases about single shell commands abstain here when
+  // the call has a program (its commands are judged one by one); without
+  // one, such a case judges the call (a `local:` case, say).
   std::optional<Finding> evaluate(const CallView& view) const override {
+    const bool has_program = view.shellProgram() != nullptr;
     for (const auto& c : cases_) {
-      if (c->judgesShellCommands() || !selects(*c, view)) continue;
+      if ((c->judgesShellCommands() && has_program) || !selects(*c, view)) continue;
       if (auto finding = c->evaluate(view)) return decided(std::move(*finding), *c);
     }
     return std::nullopt;

@@ -110,7 +110,7 @@ json answerResultHook(const ResultHook& hook, CallFormat format, const ResultSin
     try {
       sinks.audit->writeRecord(resultAuditRecord(hook.call, findings,
                                                  findings.secret && redactsResult(hook, format),
-                                                 std::chrono::system_clock::now()));
+                                                 sinks.via, std::chrono::system_clock::now()));
     } catch (const std::exception& e) {
       note(std::string("the audit log could not be written: ") + e.what());
     }

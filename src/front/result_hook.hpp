@@ -40,6 +40,7 @@ nlohmann::json renderResultAnswer(const ResultHook& hook, const ResultFindings& 
 struct ResultSinks {
   SessionRepository* sessions = nullptr;  ///< the call's session remembers the findings
   AuditSink* audit = nullptr;             ///< gets resultAuditRecord of the findings
+  std::string via = "hook";               ///< the route, for the audit record
 };
 
 /// Judges what the tool returned and answers the hook (renderResultAnswer).

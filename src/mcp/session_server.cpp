@@ -237,7 +237,7 @@ bool Session::judgeCallResult(const json& id, json& result) {
                   : ""));
   if (std::shared_ptr<AuditSink> log = guard()->options().audit_log) {
     try {
-      log->writeRecord(resultAuditRecord(call, findings, findings.secret.has_value(),
+      log->writeRecord(resultAuditRecord(call, findings, findings.secret.has_value(), "mcp-proxy",
                                          std::chrono::system_clock::now()));
     } catch (const std::exception& e) {  // the client is warned anyway
       sinks_.log(std::string("toolguard mcp: the audit log could not be written: ") + e.what());

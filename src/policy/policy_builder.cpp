@@ -3,7 +3,9 @@
 
 #include <algorithm>
 
+#include "core/rule_conditions.hpp"
 #include "policy/embedded_profiles.hpp"
+#include "policy/policy_document.hpp"
 #include "sandbox/proxy_hosts.hpp"
 #include "toolguard/policy_loader.hpp"
 
@@ -91,6 +93,33 @@ PolicyBuilder& PolicyBuilder::registerTool(ToolInfo tool) {
   policy_.tool_origins[tool.name] =
       ToolOrigin{PolicyLayer::Code, SourceLocation{"<code>", 0, 0}, tool.policy.has_value()};
   policy_.tools.add(std::move(tool));
+  return *this;
+}
+
+PolicyBuilder& PolicyBuilder::label(std::string label, RuleSpec matchers) {
+  if (matchers.header.source.file.empty()) matchers.header.source = SourceLocation{"<code>", 0, 0};
+  if (matchers.header.id.empty()) matchers.header.id = nextId("label");
+  if (!detail::isLabelName(label)) {
+    throw PolicyError(matchers.header.source, "label: '" + label + "' " + detail::kLabelNameRule);
+  }
+  // Compiled as an ask, so that its paths are judged one by one.
+  matchers.verdict = Verdict::Ask;
+  const RuleTarget& t = matchers.header.target;
+  const bool targeted = !t.tools.empty() || !t.categories.empty() || !t.kinds.empty();
+  const SourceLocation where = matchers.header.source;
+  std::shared_ptr<const Rule> rule = compileRule(std::move(matchers));
+  if (!targeted && !ruleHasConditions(*rule)) {
+    throw PolicyError(where, "label " + rule->id() +
+                                 ": it would match every call; name its tools, kinds or "
+                                 "conditions");
+  }
+  policy_.label_rules.push_back(LabelRule{std::move(label), std::move(rule)});
+  return *this;
+}
+
+PolicyBuilder& PolicyBuilder::sessions(SessionSettings settings) {
+  settings.layer = PolicyLayer::Code;
+  policy_.sessions = std::move(settings);
   return *this;
 }
 

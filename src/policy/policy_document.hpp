@@ -83,6 +83,14 @@ struct PolicyDocument {
   std::optional<std::optional<Verdict>> rule_of_two;  ///< nullopt inside: off
 };
 
+/// True for a label name: a lowercase letter, then lowercase letters,
+/// digits, `-` or `_`; at most 64 (policy_session_merge.cpp).
+bool isLabelName(std::string_view label);
+
+/// The message for a name that is not one (after "WHAT: 'NAME' ").
+inline constexpr const char* kLabelNameRule =
+    "is not a label name (a lowercase letter, then lowercase letters, digits, - or _; at most 64)";
+
 /// Merges a document's `labels:` and `sessions:` (policy_session_merge.cpp).
 void mergeSessions(Policy& policy, PolicyDocument& doc, PolicyLayer layer, bool trusted,
                    std::vector<PolicyDiagnostic>& errors);

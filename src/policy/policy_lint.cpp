@@ -42,6 +42,16 @@ std::vector<std::string> shellToolsMissed(const Rule& rule, const ToolCatalog& t
   if (target.tools.empty() || (!rule.judgesShellCommands() && !ruleMatchesCommandText(rule))) {
     return {};
   }
+  // A rule that names no shell tool is not about the shell (`local:` on
+  // WebFetch judges commands only because it could).
+  const bool names_a_shell =
+      std::any_of(target.tools.begin(), target.tools.end(), [&](const std::string& w) {
+        const std::vector<const ToolInfo*> all = tools.all();
+        return std::any_of(all.begin(), all.end(), [&](const ToolInfo* info) {
+          return info->kind == ToolKind::Shell && toolNameMatches(w, info->name);
+        });
+      });
+  if (!names_a_shell) return {};
   std::vector<std::string> missed;
   for (const ToolInfo* info : tools.all()) {
     if (info->kind != ToolKind::Shell) continue;

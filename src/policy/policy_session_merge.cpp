@@ -53,6 +53,13 @@ void mergeLabel(Policy& policy, LabelSpec spec, PolicyLayer layer, bool trusted,
 
 }  // namespace
 
+bool isLabelName(std::string_view label) {
+  return !label.empty() && label.size() <= 64 && label[0] >= 'a' && label[0] <= 'z' &&
+         std::all_of(label.begin(), label.end(), [](char c) {
+           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+         });
+}
+
 void mergeSessions(Policy& policy, PolicyDocument& doc, PolicyLayer layer, bool trusted,
                    std::vector<PolicyDiagnostic>& errors) {
   for (LabelSpec& spec : doc.labels) mergeLabel(policy, std::move(spec), layer, trusted, errors);

@@ -9,16 +9,7 @@ namespace toolguard::detail {
 // Labels are short names of lowercase letters, digits, `-` and `_`.
 void PolicyFileParser::checkLabelName(const DocNode& node, const std::string& label,
                                       const std::string& what) {
-  const bool fits =
-      !label.empty() && label.size() <= 64 && label[0] >= 'a' && label[0] <= 'z' &&
-      std::all_of(label.begin(), label.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-      });
-  if (!fits) {
-    error(node, what + ": '" + label +
-                    "' is not a label name (a lowercase letter, then lowercase letters, digits, "
-                    "- or _; at most 64)");
-  }
+  if (!isLabelName(label)) error(node, what + ": '" + label + "' " + kLabelNameRule);
 }
 
 void PolicyFileParser::parseLabels(const DocNode& node, PolicyDocument& doc) {

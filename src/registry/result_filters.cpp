@@ -35,27 +35,43 @@ class ResultJudgementFilter final : public ResultFilter {
   std::string name() const override { return "result-judgement"; }
 
   void filter(const ToolInvocation& invocation, ToolOutcome& outcome) override {
-    if (outcome.kind != OutcomeKind::Result) return;
-    const ResultFindings findings = scanToolResult(outcome.result);
+    const bool result = outcome.kind == OutcomeKind::Result;
+    // An error's text is what the tool returned too (a failing fetch's page).
+    const ResultFindings findings =
+        scanToolResult(result ? outcome.result : nlohmann::json(outcome.reason));
     if (findings.empty()) return;
-    nlohmann::json result =
-        findings.secret ? redactSecrets(outcome.result) : std::move(outcome.result);
     const std::string warning = resultWarningForModel(findings, findings.secret.has_value());
-    if (result.is_string()) {
-      result = result.get<std::string>() + "\n\n" + warning;
-    } else if (result.is_object() && result.contains("content") && result["content"].is_array()) {
-      result["content"].push_back({{"type", "text"}, {"text", warning}});
+    if (!result) {
+      outcome.reason =
+          (findings.secret ? redactSecrets(nlohmann::json(outcome.reason)).get<std::string>()
+                           : outcome.reason) +
+          "\n\n" + warning;
     } else {
-      result =
-          result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n\n" + warning;
+      outcome.result = withWarning(
+          findings.secret ? redactSecrets(outcome.result) : std::move(outcome.result), warning);
     }
-    outcome.result = std::move(result);
     // Thrown on: the registry turns it into an error outcome.
     if (audit_) {
       audit_->writeRecord(resultAuditRecord(invocation.call, findings, findings.secret.has_value(),
-                                            std::chrono::system_clock::now()));
+                                            "registry", std::chrono::system_clock::now()));
     }
     if (sessions_) rememberToolResult(*sessions_, invocation.call, findings.labels());
+  }
+
+ private:
+  // The result with the model's warning beside it, in its own shape where
+  // it has room for one.
+  static nlohmann::json withWarning(nlohmann::json result, const std::string& warning) {
+    if (result.is_string()) return result.get<std::string>() + "\n\n" + warning;
+    if (result.is_object()) {
+      if (auto content = result.find("content"); content != result.end() && content->is_array()) {
+        content->push_back({{"type", "text"}, {"text", warning}});
+      } else {
+        result["toolguard_warning"] = warning;
+      }
+      return result;
+    }
+    return result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n\n" + warning;
   }
 
  private:

@@ -175,10 +175,14 @@ struct Service::Impl {
       front::ResultSinks sinks;
       sinks.sessions = g->reporting->options().sessions.get();
       sinks.audit = guards.audit_log.get();
+      sinks.via = "serve";
       nlohmann::json answer = front::answerResultHook(hook, *format, sinks, problem);
       if (!problem.empty()) {
+        // What the session learned is lost: the hook fails (Claude Code
+        // shows why) rather than later calls being judged without it.
         metrics.storeError();
         std::fprintf(stderr, "toolguard serve: %s\n", problem.c_str());
+        return errorResponse(503, "the result's findings could not be kept");
       }
       return jsonResponse(200, answer);
     }

@@ -31,7 +31,7 @@ nlohmann::json sessionEventJson(const SessionEvent& event) {
   std::vector<std::string> labels;
   for (const std::string& label : event.labels) {
     if (labels.size() == kMaxLabels) break;
-    labels.push_back(label.substr(0, kMaxLabelBytes));
+    labels.push_back(clipped(label, kMaxLabelBytes));
   }
   nlohmann::json line = {{"at", millisOf(event.at)},
                          {"tool", clipped(event.tool, kMaxToolBytes)},

@@ -102,12 +102,7 @@ class PgAgentSessions final : public SessionRepository {
       const size_t max_length = settings_.max_events + (settings_.max_events + 3) / 4;
       if (static_cast<size_t>(length) > max_length) trim(id);
       // Now and then, the sessions that expired go (by the index on updated).
-      if (appends_.fetch_add(1) % kSweepEvery == 0) {
-        pool_.with([&](PgConnection& c) {
-          return c.run("DELETE FROM toolguard_agent_sessions WHERE updated <= now() - $1::interval",
-                       {expire_});
-        });
-      }
+      if (appends_.fetch_add(1) % kSweepEvery == 0) sweepExpired();
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string("the sessions table: ") + e.what());
     }
@@ -116,6 +111,17 @@ class PgAgentSessions final : public SessionRepository {
  private:
   // The row of a session: its key may hold anything (a NUL libpq would cut).
   static std::string rowId(const std::string& key) { return tokenHash("session:" + key); }
+
+  // The event is kept whatever happens here: a failed sweep waits for the next.
+  void sweepExpired() noexcept {
+    try {
+      pool_.with([&](PgConnection& c) {
+        return c.run("DELETE FROM toolguard_agent_sessions WHERE updated <= now() - $1::interval",
+                     {expire_});
+      });
+    } catch (...) {
+    }
+  }
 
   // Forgets what is no longer kept, under the row's lock.
   void trim(const std::string& id) {

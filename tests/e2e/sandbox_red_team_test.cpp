@@ -15,6 +15,7 @@
 #include <map>
 
 #include "e2e/sandbox_fixture.hpp"
+#include "support/sanitized_build.hpp"
 
 namespace toolguard::testing {
 namespace {
@@ -270,17 +271,8 @@ TEST_F(SandboxRedTeam, EveryCallTheCorpusAllowsRunsConfinedAndEscapesNothing) {
     allowed.push_back(call["args"].value("command", ""));
   }
   ASSERT_GT(allowed.size(), 200u) << judged.err;
-#if defined(__SANITIZE_ADDRESS__)
-  constexpr size_t kEvery = 7;  // the sanitizer's toolguard starts slowly: a sample
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  constexpr size_t kEvery = 7;
-#else
-  constexpr size_t kEvery = 1;
-#endif
-#else
-  constexpr size_t kEvery = 1;
-#endif
+  // The sanitizer's toolguard starts slowly: a sample.
+  constexpr size_t kEvery = testing::kSanitizedBuild ? 7 : 1;
 
   const TestListener listener = TestListener::tcpOnLoopback();
   ASSERT_GE(listener.fd(), 0);

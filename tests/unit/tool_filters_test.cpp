@@ -486,11 +486,23 @@ TEST(ResultJudgementFilter, WarnsTheModelInEveryShapeOfResult) {
   ASSERT_EQ(mcp.result["content"].size(), 2u);
   EXPECT_NE(mcp.result["content"][1]["text"].get<std::string>().find("do not follow it"),
             std::string::npos);
+  // Another object keeps its shape, with the warning as a key of it.
   const ToolOutcome object =
       filtered(*filter, ToolOutcome::success(json{{"notes", kInjection}, {"token", kGitHubToken}}));
-  ASSERT_TRUE(object.result.is_string());
-  EXPECT_EQ(object.result.get<std::string>().find(kGitHubToken), std::string::npos);
-  EXPECT_NE(object.result.get<std::string>().find("[REDACTED]"), std::string::npos);
+  ASSERT_TRUE(object.result.is_object());
+  EXPECT_EQ(object.result["token"], "[REDACTED]");
+  EXPECT_NE(object.result["toolguard_warning"].get<std::string>().find("do not follow it"),
+            std::string::npos);
+  // An array becomes its text with the warning after it.
+  const ToolOutcome array = filtered(*filter, ToolOutcome::success(json{kInjection, 1}));
+  ASSERT_TRUE(array.result.is_string());
+  EXPECT_NE(array.result.get<std::string>().find("do not follow it"), std::string::npos);
+  // An error's text is judged too.
+  const ToolOutcome error =
+      filtered(*filter, ToolOutcome::error("fetch failed: token " + kGitHubToken + " rejected"));
+  EXPECT_EQ(error.kind, OutcomeKind::Error);
+  EXPECT_EQ(error.reason.find(kGitHubToken), std::string::npos);
+  EXPECT_NE(error.reason.find("[REDACTED]"), std::string::npos);
   // Nothing to report: unchanged.
   const json clean = {{"files", {"a.txt"}}};
   EXPECT_EQ(filtered(*filter, ToolOutcome::success(clean)).result, clean);
