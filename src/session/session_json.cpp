@@ -1,6 +1,7 @@
 // A remembered session event as JSON (session/session_json.hpp).
 #include "session/session_json.hpp"
 
+#include "core/unicode_text.hpp"
 #include "toolguard/audit_log.hpp"
 
 namespace toolguard::detail {
@@ -25,7 +26,141 @@ long long millisOf(Clock::time_point at) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
 }
 
+// A reader of the one shape sessionEventJson writes (nlohmann's dump: keys
+// in order, no spaces, strings with JSON escapes and raw UTF-8). Anything
+// else, or anything it is unsure of, is left to the JSON parser.
+class EventLineReader {
+ public:
+  explicit EventLineReader(std::string_view line) : line_(line) {}
+
+  std::optional<SessionEvent> read() {
+    SessionEvent event;
+    if (!literal("{\"at\":") || !integer(event.at)) return std::nullopt;
+    if (literal(",\"decision\":") && !string(event.decision_id)) return std::nullopt;
+    if (!literal(",\"labels\":[")) return std::nullopt;
+    if (!literal("]")) {
+      do {
+        if (!string(event.labels.emplace_back())) return std::nullopt;
+      } while (literal(","));
+      if (!literal("]")) return std::nullopt;
+    }
+    if (!literal(",\"summary\":") || !string(event.summary)) return std::nullopt;
+    if (!literal(",\"tool\":") || !string(event.tool)) return std::nullopt;
+    if (!literal("}") || at_ != line_.size()) return std::nullopt;
+    return event;
+  }
+
+ private:
+  bool literal(std::string_view text) {
+    if (line_.substr(at_, text.size()) != text) return false;
+    at_ += text.size();
+    return true;
+  }
+
+  bool integer(Clock::time_point& out) {
+    long long value = 0;
+    const size_t start = at_;
+    while (at_ < line_.size() && line_[at_] >= '0' && line_[at_] <= '9') {
+      if (at_ - start >= 15) return false;  // milliseconds until the year 33658
+      value = value * 10 + (line_[at_++] - '0');
+    }
+    if (at_ == start || (line_[start] == '0' && at_ - start > 1)) return false;
+    out = Clock::time_point(std::chrono::milliseconds(value));
+    return true;
+  }
+
+  // A string whose escapes are the simple ones and \u00XX (what dump
+  // writes for control characters); others go to the JSON parser.
+  bool string(std::string& out) {
+    if (!literal("\"")) return false;
+    while (at_ < line_.size()) {
+      // The run of plain characters up to a quote, an escape or a control character.
+      size_t end = at_;
+      while (end < line_.size() && line_[end] != '"' && line_[end] != '\\' &&
+             static_cast<unsigned char>(line_[end]) >= 0x20) {
+        ++end;
+      }
+      out.append(line_.substr(at_, end - at_));
+      at_ = end;
+      if (at_ >= line_.size()) return false;
+      const char c = line_[at_++];
+      if (c == '"') return true;
+      if (c != '\\') return false;  // a control character
+      if (at_ >= line_.size()) return false;
+      switch (line_[at_++]) {
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u': {
+          if (line_.substr(at_, 2) != "00" || at_ + 4 > line_.size()) return false;
+          int value = 0;
+          for (size_t k = at_ + 2; k < at_ + 4; ++k) {
+            const char h = line_[k];
+            const int digit = h >= '0' && h <= '9'   ? h - '0'
+                              : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                              : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                                     : -1;
+            if (digit < 0) return false;
+            value = value * 16 + digit;
+          }
+          if (value >= 0x80) return false;  // a two-byte UTF-8 character: left to the parser
+          out += static_cast<char>(value);
+          at_ += 4;
+          break;
+        }
+        default:
+          return false;
+      }
+    }
+    return false;
+  }
+
+  std::string_view line_;
+  size_t at_ = 0;
+};
+
 }  // namespace
+
+std::optional<SessionEvent> sessionEventFromLine(std::string_view line) {
+  // What the JSON reader would refuse the fast one must not accept: text
+  // that is not UTF-8.
+  bool utf8 = true;
+  for (size_t i = 0; i < line.size() && utf8;) {
+    if (static_cast<unsigned char>(line[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    unsigned code_point = 0;
+    const size_t length = decodeUtf8(line, i, code_point);
+    utf8 = length != 0;
+    i += length;
+  }
+  if (utf8) {
+    if (std::optional<SessionEvent> event = EventLineReader(line).read()) return event;
+  }
+  return sessionEventFrom(nlohmann::json::parse(line, nullptr, false));
+}
 
 nlohmann::json sessionEventJson(const SessionEvent& event) {
   std::vector<std::string> labels;

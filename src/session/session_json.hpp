@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string_view>
 
 #include "toolguard/session_state.hpp"
 
@@ -13,6 +14,12 @@ namespace toolguard::detail {
 /// {"at": ms since the epoch, "tool", "summary", "labels": [...], "decision"?},
 /// with tool and summary clipped, at most 16 labels of at most 64 bytes.
 nlohmann::json sessionEventJson(const SessionEvent& event);
+
+/// The event one line of JSON holds (as sessionEventFrom reads it), or
+/// nullopt. Lines as sessionEventJson writes them are read by a parser of
+/// exactly that shape, some twenty times cheaper than a JSON document; any
+/// other line is read as JSON, with the same result.
+std::optional<SessionEvent> sessionEventFromLine(std::string_view line);
 
 /// What a call did, for the reasons of later decisions ("Bash curl ...",
 /// "WebFetch {...}"), with its secrets left out.

@@ -58,10 +58,10 @@ ReadFile parseSessionFile(const std::string& bytes, const std::string& key) {
       read.state.unknown = true;
       break;
     }
-    const nlohmann::json line =
-        nlohmann::json::parse(std::string_view(bytes).substr(start, end - start), nullptr, false);
+    const std::string_view text = std::string_view(bytes).substr(start, end - start);
     start = end + 1;
     if (header) {
+      const nlohmann::json line = nlohmann::json::parse(text, nullptr, false);
       header = false;
       const auto session = line.is_object() ? line.find("session") : line.end();
       if (session == line.end() || *session != key) {
@@ -71,7 +71,7 @@ ReadFile parseSessionFile(const std::string& bytes, const std::string& key) {
       if (line.value("unknown", false)) read.state.unknown = true;
       continue;
     }
-    std::optional<SessionEvent> event = detail::sessionEventFrom(line);
+    std::optional<SessionEvent> event = detail::sessionEventFromLine(text);
     if (!event) {
       read.state.unknown = true;
       break;

@@ -11,7 +11,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 
+#include "session/session_json.hpp"
 #include "support/temp_dir.hpp"
 #include "toolguard/session_state.hpp"
 
@@ -198,6 +200,61 @@ TEST(SessionStore, ProcessesAppendingAtOnceLoseNothing) {
       }
       it->second = i;
     }
+  }
+}
+
+// The fast reader of event lines reads every line the store writes exactly
+// as the JSON parser does, and leaves every other line to it: events with
+// random text (quotes, backslashes, control characters, UTF-8 of every
+// length), and the same lines damaged byte by byte.
+TEST(SessionStore, EventLinesReadTheSameByEitherReader) {
+  std::mt19937 random(20261130);
+  const std::vector<std::string> pieces = {
+      "a",    "\"",   "\\", "/", "\n",      "\t", std::string(1, '\0'),
+      "\x1f", "\x7f", "é",  "→", "😀",       "{",  "}",
+      "[",    "]",    ",",  ":", "\\u0041", " "};
+  auto text = [&](size_t most) {
+    std::string out;
+    for (size_t n = random() % (most + 1); n > 0; --n) out += pieces[random() % pieces.size()];
+    return out;
+  };
+  auto slow = [](std::string_view line) {
+    return detail::sessionEventFrom(nlohmann::json::parse(line, nullptr, false));
+  };
+  auto same = [](const std::optional<SessionEvent>& a, const std::optional<SessionEvent>& b) {
+    if (a.has_value() != b.has_value()) return false;
+    return !a || (a->at == b->at && a->tool == b->tool && a->summary == b->summary &&
+                  a->labels == b->labels && a->decision_id == b->decision_id);
+  };
+  for (int i = 0; i < 3000; ++i) {
+    SessionEvent event;
+    event.at = std::chrono::system_clock::time_point(
+        std::chrono::milliseconds(random() % 4000000000000LL));
+    event.tool = text(6);
+    event.summary = text(20);
+    for (size_t n = random() % 3; n > 0; --n) event.labels.push_back(text(3));
+    if (random() % 2) event.decision_id = text(4);
+    const std::string line = detail::sessionEventJson(event).dump(
+        -1, ' ', false, nlohmann::json::error_handler_t::replace);
+    SCOPED_TRACE(line);
+    const std::optional<SessionEvent> fast = detail::sessionEventFromLine(line);
+    ASSERT_TRUE(fast.has_value());
+    EXPECT_TRUE(same(fast, slow(line)));
+    // Damaged: a byte changed, dropped or added.
+    std::string damaged = line;
+    const size_t at = random() % damaged.size();
+    switch (random() % 3) {
+      case 0:
+        damaged[at] = static_cast<char>(random() % 256);
+        break;
+      case 1:
+        damaged.erase(at, 1);
+        break;
+      default:
+        damaged.insert(at, 1, static_cast<char>(random() % 256));
+        break;
+    }
+    EXPECT_TRUE(same(detail::sessionEventFromLine(damaged), slow(damaged))) << damaged;
   }
 }
 
