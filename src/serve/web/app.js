@@ -783,6 +783,17 @@
         + (a.note ? ` — “${a.note}”` : '') + (why ? '; ' + why : '');
     }
     if (!a && o.by) why = 'by ' + String(o.by) + (why ? ': ' + why : '');
+    // What a tool returned that its user should know (an audit "tool-result").
+    if (o.findings && typeof o.findings === 'object') {
+      const found = [];
+      if (o.findings.secret) {
+        found.push('a credential (' + String(o.findings.secret) + ')' + (o.redacted ? ', redacted' : ''));
+      }
+      if (o.findings.instructions) {
+        found.push('text aimed at the agent: “' + String(o.findings.instructions) + '”');
+      }
+      why = found.join('; ') + (why ? '; ' + why : '');
+    }
     if (o.event) why = '[' + o.event + '] ' + why;
     const cell = (label, ...kids) => el('td', {'data-label': label}, ...kids);
     return el('tr', {testid: 'history-row'},
