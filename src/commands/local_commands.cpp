@@ -100,21 +100,17 @@ bool commandStaysLocal(const CommandScene& scene) {
   if (!std::all_of(command.redirects.begin(), command.redirects.end(), redirectStaysLocal)) {
     return false;
   }
+  // Ordinary work, read by the innermost (sub)command's table
+  // (`git stash list`), which says what runs.
   std::string unknown;
-  if (!ordinaryWork(scene, unknown)) return false;
+  const ProgramSpec* table = nullptr;
+  if (!ordinaryWork(scene, unknown, &table) || table == nullptr) return false;
   for (const PathAccess& access : commandAccesses(scene)) {
     if (reachesAnotherMachine(access.path.lexical) || reachesAnotherMachine(access.path.resolved)) {
       return false;
     }
   }
-  // ordinaryWork found the program's table; read it again for the
-  // innermost subcommand's (`git stash list`), which says what runs.
-  std::string_view name = command.commandName();
-  if (name.starts_with("python3.") || name.starts_with("pip3.")) return false;
-  const ProgramSpec* spec = programSpec(name);
-  if (spec == nullptr) return false;
-  const TableParse parse = parseWithTable(*spec, command.arguments(), &scene);
-  return parse.known() && parse.spec != nullptr && isLocalTable(parse.spec->command);
+  return isLocalTable(table->command);
 }
 
 bool toolStaysLocal(const ToolInfo& tool) {

@@ -318,7 +318,7 @@ std::optional<std::string> safeCommand(const CommandScene& s) {
   return ordinaryWork(s, unknown) ? std::optional<std::string>("") : std::nullopt;
 }
 
-bool ordinaryWork(const CommandScene& s, std::string& unknown) {
+bool ordinaryWork(const CommandScene& s, std::string& unknown, const ProgramSpec** table) {
   const SimpleCommand& c = s.command;
   if (c.words.empty() || c.nameIsDynamic()) {
     unknown = "the program is known only at run time";
@@ -365,6 +365,7 @@ bool ordinaryWork(const CommandScene& s, std::string& unknown) {
     unknown = *inherited;
     return false;
   }
+  if (table != nullptr) *table = parse.spec;
   return true;
 }
 

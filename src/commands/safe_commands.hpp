@@ -16,9 +16,14 @@ namespace toolguard::detail {
 /// on its own, and any stricter rule wins.
 std::optional<std::string> safeCommand(const CommandScene& scene);
 
+struct ProgramSpec;
+
 /// The same judgement, saying in `unknown` which word or variable was not
-/// known to be harmless when it is false.
-bool ordinaryWork(const CommandScene& scene, std::string& unknown);
+/// known to be harmless when it is false. When it is true and `table` is
+/// given, *table is the innermost (sub)command's table that read it (`git
+/// stash list`'s, not git's).
+bool ordinaryWork(const CommandScene& scene, std::string& unknown,
+                  const ProgramSpec** table = nullptr);
 
 /// "prints $NAME, which may hold a credential" for echo or printf of a
 /// variable not known to hold none (variable_lists.hpp); nullopt otherwise.
