@@ -22,6 +22,8 @@ build_packages=(
   nlohmann-json3-dev libre2-dev libyaml-cpp-dev libcli11-dev libtree-sitter-dev
   libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
   libtomlplusplus-dev libfyaml-dev nettle-dev
+  # lld links the command with what a check runs placed together (CMakeLists.txt).
+  lld
   # toolguard sandbox: the system-call filter (seccomp).
   libseccomp-dev
   # toolguard serve: the HTTP/1.1 server, its TLS library (client

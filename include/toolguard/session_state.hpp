@@ -101,8 +101,13 @@ class SessionStore final : public SessionRepository {
   const SessionStoreOptions& options() const { return options_; }
 
  private:
+  struct LoadedFile;  // what load() last read (session_store.cpp)
   std::string fileOf(const std::string& key) const;
+  bool appendableAsLoaded(const std::string& path, size_t max_lines) const;
   SessionStoreOptions options_;
+  // So that append() after load() in one process (a hook's check) need not
+  // read the file again when nobody changed it in between.
+  std::shared_ptr<LoadedFile> loaded_;
 };
 
 /// The key of a call's session in a SessionRepository: its context's

@@ -28,9 +28,14 @@ void rememberCall(SessionRepository& sessions, const std::string& key, const Too
   SessionEvent event;
   event.at = std::chrono::system_clock::now();
   event.tool = call.tool;
-  event.summary = sessionSummaryOf(call);
   event.labels = decision.labels;
-  event.decision_id = decision.id;
+  // A call that brought no label is only counted (windows, "N calls back"),
+  // never named in a reason: what it did and its decision are not kept (a
+  // smaller file that every later call of the session reads).
+  if (!event.labels.empty()) {
+    event.summary = sessionSummaryOf(call);
+    event.decision_id = decision.id;
+  }
   sessions.append(key, event);
 }
 

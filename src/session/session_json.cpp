@@ -1,6 +1,10 @@
 // A remembered session event as JSON (session/session_json.hpp).
 #include "session/session_json.hpp"
 
+#include <array>
+#include <cstdint>
+#include <cstring>
+
 #include "core/unicode_text.hpp"
 #include "toolguard/audit_log.hpp"
 
@@ -26,6 +30,39 @@ long long millisOf(Clock::time_point at) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
 }
 
+// The bytes a JSON string holds as they are: all but the quote, the
+// backslash and the control characters.
+constexpr std::array<bool, 256> kPlainInString = [] {
+  std::array<bool, 256> plain{};
+  for (size_t c = 0x20; c < 256; ++c) plain[c] = c != '"' && c != '\\';
+  return plain;
+}();
+
+// Whether `text` is UTF-8 (what the JSON reader would refuse, the fast one
+// must not accept), eight ASCII bytes at a time.
+bool isUtf8(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    if (i + 8 <= text.size()) {
+      uint64_t word;
+      std::memcpy(&word, text.data() + i, 8);
+      if ((word & 0x8080808080808080ULL) == 0) {
+        i += 8;
+        continue;
+      }
+    }
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    unsigned code_point = 0;
+    const size_t length = decodeUtf8(text, i, code_point);
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
+}
+
 // A reader of the one shape sessionEventJson writes (nlohmann's dump: keys
 // in order, no spaces, strings with JSON escapes and raw UTF-8). Anything
 // else, or anything it is unsure of, is left to the JSON parser.
@@ -33,21 +70,21 @@ class EventLineReader {
  public:
   explicit EventLineReader(std::string_view line) : line_(line) {}
 
-  std::optional<SessionEvent> read() {
-    SessionEvent event;
-    if (!literal("{\"at\":") || !integer(event.at)) return std::nullopt;
-    if (literal(",\"decision\":") && !string(event.decision_id)) return std::nullopt;
-    if (!literal(",\"labels\":[")) return std::nullopt;
+  // Reads the line into `event` (whose fields are empty); false when the
+  // line is not of the shape written.
+  bool read(SessionEvent& event) {
+    if (!literal("{\"at\":") || !integer(event.at)) return false;
+    if (literal(",\"decision\":") && !string(event.decision_id)) return false;
+    if (!literal(",\"labels\":[")) return false;
     if (!literal("]")) {
       do {
-        if (!string(event.labels.emplace_back())) return std::nullopt;
+        if (!string(event.labels.emplace_back())) return false;
       } while (literal(","));
-      if (!literal("]")) return std::nullopt;
+      if (!literal("]")) return false;
     }
-    if (!literal(",\"summary\":") || !string(event.summary)) return std::nullopt;
-    if (!literal(",\"tool\":") || !string(event.tool)) return std::nullopt;
-    if (!literal("}") || at_ != line_.size()) return std::nullopt;
-    return event;
+    if (!literal(",\"summary\":") || !string(event.summary)) return false;
+    if (!literal(",\"tool\":") || !string(event.tool)) return false;
+    return literal("}") && at_ == line_.size();
   }
 
  private:
@@ -76,11 +113,8 @@ class EventLineReader {
     while (at_ < line_.size()) {
       // The run of plain characters up to a quote, an escape or a control character.
       size_t end = at_;
-      while (end < line_.size() && line_[end] != '"' && line_[end] != '\\' &&
-             static_cast<unsigned char>(line_[end]) >= 0x20) {
-        ++end;
-      }
-      out.append(line_.substr(at_, end - at_));
+      while (end < line_.size() && kPlainInString[static_cast<unsigned char>(line_[end])]) ++end;
+      out.append(line_.data() + at_, end - at_);
       at_ = end;
       if (at_ >= line_.size()) return false;
       const char c = line_[at_++];
@@ -142,24 +176,19 @@ class EventLineReader {
 
 }  // namespace
 
+bool readSessionEventLine(std::string_view line, SessionEvent& event) {
+  if (isUtf8(line) && EventLineReader(line).read(event)) return true;
+  std::optional<SessionEvent> parsed =
+      sessionEventFrom(nlohmann::json::parse(line, nullptr, false));
+  if (!parsed) return false;
+  event = std::move(*parsed);
+  return true;
+}
+
 std::optional<SessionEvent> sessionEventFromLine(std::string_view line) {
-  // What the JSON reader would refuse the fast one must not accept: text
-  // that is not UTF-8.
-  bool utf8 = true;
-  for (size_t i = 0; i < line.size() && utf8;) {
-    if (static_cast<unsigned char>(line[i]) < 0x80) {
-      ++i;
-      continue;
-    }
-    unsigned code_point = 0;
-    const size_t length = decodeUtf8(line, i, code_point);
-    utf8 = length != 0;
-    i += length;
-  }
-  if (utf8) {
-    if (std::optional<SessionEvent> event = EventLineReader(line).read()) return event;
-  }
-  return sessionEventFrom(nlohmann::json::parse(line, nullptr, false));
+  SessionEvent event;
+  if (!readSessionEventLine(line, event)) return std::nullopt;
+  return event;
 }
 
 nlohmann::json sessionEventJson(const SessionEvent& event) {

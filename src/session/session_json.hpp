@@ -20,6 +20,9 @@ nlohmann::json sessionEventJson(const SessionEvent& event);
 /// exactly that shape, some twenty times cheaper than a JSON document; any
 /// other line is read as JSON, with the same result.
 std::optional<SessionEvent> sessionEventFromLine(std::string_view line);
+/// The same into `event` (whose fields are empty): false when the line
+/// holds no event; `event` is then left in an unspecified state.
+bool readSessionEventLine(std::string_view line, SessionEvent& event);
 
 /// What a call did, for the reasons of later decisions ("Bash curl ...",
 /// "WebFetch {...}"), with its secrets left out.

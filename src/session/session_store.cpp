@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -50,6 +51,7 @@ struct ReadFile {
 ReadFile parseSessionFile(const std::string& bytes, const std::string& key) {
   ReadFile read;
   read.exists = true;
+  read.state.events.reserve(static_cast<size_t>(std::count(bytes.begin(), bytes.end(), '\n')));
   size_t start = 0;
   bool header = true;
   while (start < bytes.size()) {
@@ -71,21 +73,14 @@ ReadFile parseSessionFile(const std::string& bytes, const std::string& key) {
       if (line.value("unknown", false)) read.state.unknown = true;
       continue;
     }
-    std::optional<SessionEvent> event = detail::sessionEventFromLine(text);
-    if (!event) {
+    if (!detail::readSessionEventLine(text, read.state.events.emplace_back())) {
+      read.state.events.pop_back();
       read.state.unknown = true;
       break;
     }
-    read.state.events.push_back(std::move(*event));
   }
   if (header && read.exists) read.state.unknown = true;  // not even a header
   return read;
-}
-
-ReadFile readSessionFile(const std::string& path, const std::string& key) {
-  const std::optional<detail::FileContents> contents = detail::readStoreFile(path);
-  if (!contents) return {};
-  return parseSessionFile(contents->bytes, key);
 }
 
 // Whether a new event can simply be appended to a file: its header names
@@ -164,7 +159,19 @@ void appendLine(const std::string& path, const std::string& line) {
 
 }  // namespace
 
-SessionStore::SessionStore(SessionStoreOptions options) : options_(std::move(options)) {
+// The file load() read last, as append() needs it: its stamp, and whether a
+// line could be appended to it as it was.
+struct SessionStore::LoadedFile {
+  std::mutex mutex;
+  std::string path;
+  detail::FileStamp stamp;
+  bool whole = false;  // its header names the session, nothing unknown, every line whole
+  size_t lines = 0;
+  std::optional<Clock::time_point> last_at;
+};
+
+SessionStore::SessionStore(SessionStoreOptions options)
+    : options_(std::move(options)), loaded_(std::make_shared<LoadedFile>()) {
   if (options_.max_events == 0) options_.max_events = 1;
 }
 
@@ -179,13 +186,37 @@ std::string SessionStore::fileOf(const std::string& key) const {
 
 SessionState SessionStore::load(const std::string& key) const {
   const std::string path = fileOf(key);
-  ReadFile read = readSessionFile(path, key);
+  const std::optional<detail::FileContents> contents = detail::readStoreFile(path);
+  ReadFile read = contents ? parseSessionFile(contents->bytes, key) : ReadFile{};
+  if (contents) {
+    const std::lock_guard<std::mutex> hold(loaded_->mutex);
+    loaded_->path = path;
+    loaded_->stamp = contents->stamp;
+    loaded_->whole = !read.state.unknown;
+    loaded_->lines = 1 + read.state.events.size();
+    loaded_->last_at =
+        read.state.events.empty() ? std::nullopt : std::optional(read.state.events.back().at);
+  }
   if (!read.exists || expired(read.state, modifiedTime(path), options_.expire_after)) {
     return {};
   }
   SessionState& state = read.state;
   state.forgetOldest(options_.max_events);
   return std::move(state);
+}
+
+bool SessionStore::appendableAsLoaded(const std::string& path, size_t max_lines) const {
+  const std::lock_guard<std::mutex> hold(loaded_->mutex);
+  if (loaded_->path != path || !loaded_->whole || loaded_->lines >= max_lines ||
+      !loaded_->last_at || Clock::now() - *loaded_->last_at > options_.expire_after) {
+    return false;
+  }
+  // Unchanged since it was read: appends only grow a file, a rewrite
+  // replaces it (another inode).
+  const std::optional<detail::FileStamp> now = detail::statStoreFile(path);
+  const bool unchanged = now && *now == loaded_->stamp;
+  loaded_->path.clear();  // once: the append changes the file
+  return unchanged;
 }
 
 void SessionStore::append(const std::string& key, const SessionEvent& event) {
@@ -195,9 +226,13 @@ void SessionStore::append(const std::string& key, const SessionEvent& event) {
   if (!fs::exists(path, error)) sweepExpired(options_.dir, options_.expire_after);
   detail::ScopeFileLock lock(lockOf(options_.dir, path));
   const std::string line = detail::sessionEventJson(event).dump() + "\n";
-  const std::optional<detail::FileContents> contents = detail::readStoreFile(path);
   // The header and at most a quarter more events than are kept.
   const size_t max_lines = 1 + options_.max_events + (options_.max_events + 3) / 4;
+  if (appendableAsLoaded(path, max_lines)) {
+    appendLine(path, line);
+    return;
+  }
+  const std::optional<detail::FileContents> contents = detail::readStoreFile(path);
   if (contents && appendable(contents->bytes, key, max_lines, options_.expire_after)) {
     appendLine(path, line);
     return;

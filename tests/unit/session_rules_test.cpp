@@ -255,6 +255,22 @@ TEST(RuleOfTwo, ManyHarmlessCallsDoNotFlushWhatTheSessionSaw) {
   EXPECT_NE(d.reason.find("issues.example/42"), std::string::npos) << d.reason;
 }
 
+// A call that brought no label is only counted: what it did is not kept
+// (every later call of the session reads the memory), what brought a label is.
+TEST(SessionLabels, ACallWithoutLabelsIsRememberedOnlyByItsTool) {
+  SessionGuard g;
+  g.call("WebFetch", fetch("https://issues.example/42"));
+  g.bash("ls src");
+  const SessionState state = g.sessions->load(SessionStore::keyOf("agent", "s1"));
+  ASSERT_EQ(state.events.size(), 2u);
+  EXPECT_NE(state.events[0].summary.find("issues.example/42"), std::string::npos);
+  EXPECT_FALSE(state.events[0].decision_id.empty());
+  EXPECT_EQ(state.events[1].tool, "Bash");
+  EXPECT_TRUE(state.events[1].labels.empty());
+  EXPECT_EQ(state.events[1].summary, "");
+  EXPECT_EQ(state.events[1].decision_id, "");
+}
+
 // Neither an "always allow" nor a pattern answers an ask that rests on the
 // session: only this call can be approved.
 TEST(RuleOfTwo, OnlyTheExactCallCanBeApproved) {

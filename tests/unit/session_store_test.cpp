@@ -8,8 +8,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <random>
 
@@ -158,6 +160,42 @@ TEST(SessionStore, AFileThatIsNotTheStoresMakesTheSessionUnknown) {
   // Another session's file under this one's name.
   std::ofstream(file, std::ios::trunc) << "{\"session\":\"someone else\"}\n";
   EXPECT_TRUE(store.load(key).unknown);
+}
+
+// A store appends after its own load without reading the file again only
+// when nobody changed the file in between: another process's append (or
+// rewrite) between the two is seen, and the file is still trimmed in time.
+TEST(SessionStore, AnAppendAfterALoadSeesWhatOthersWroteInBetween) {
+  TempDir dir;
+  const SessionStoreOptions options{.dir = dir.path(), .max_events = 4};
+  SessionStore mine(options);
+  SessionStore other(options);
+  const std::string key = SessionStore::keyOf("claude", "shared");
+  fs::path file;
+  auto lines = [&] {
+    std::ifstream in(file);
+    return static_cast<size_t>(
+        std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n'));
+  };
+  for (int i = 0; i < 4; ++i) other.append(key, event("Read" + std::to_string(i), {"sensitive"}));
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    if (entry.path().extension() == ".json") file = entry.path();
+  }
+  ASSERT_EQ(lines(), 5u);  // the header and four events: room for one more (six lines at most)
+  ASSERT_EQ(mine.load(key).events.size(), 4u);
+  other.append(key, event("WebFetch", {"untrusted"}));  // the sixth line, after my load
+  mine.append(key, event("Bash", {}));
+  // Had it appended as it loaded, the file would hold seven lines: it was
+  // rewritten with the four newest events instead.
+  EXPECT_EQ(lines(), 5u);
+  const SessionState state = mine.load(key);
+  ASSERT_EQ(state.events.size(), 4u);
+  EXPECT_EQ(state.events.back().tool, "Bash");
+  EXPECT_TRUE(state.holdsLabel("untrusted"));
+  // Unchanged since the load: appended as it was (no rewrite, one line more).
+  mine.append(key, event("Grep", {}));
+  EXPECT_EQ(lines(), 6u);
+  EXPECT_EQ(mine.load(key).events.back().tool, "Grep");
 }
 
 // Hook processes of one session run at once: nothing is lost or torn,

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Writes cmake/toolguard-command.order: the functions and data a hook's
+`toolguard check` touches, in the order it first touches them.
+
+The release command is linked with lld and this list (CMakeLists.txt), so
+that what every hook process runs sits together at the start of the
+binary's text and data instead of spread over its 7 MiB: on a virtual
+machine each page first touched at a distance from the last costs a
+fault of its own (10-20 us here), and a check touched some 400 pages of
+code scattered over the whole text.
+
+The list is made by running the built command under valgrind's lackey
+(every instruction and data address, in order) on the calls a hook sees
+most, and naming the symbol of each address the first time it is met.
+It only orders: a name that no longer exists is skipped by the linker, a
+new function not in it is placed after the listed ones. Run it again after
+large changes to the check path:
+
+    scripts/hot-order.py [build/release/toolguard]
+"""
+import bisect
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OUTPUT = ROOT / "cmake" / "toolguard-command.order"
+FLAGS = ["--no-user", "--no-project", "--no-managed"]
+
+# (arguments, stdin): the calls a hook process judges most, in the agents'
+# formats, with and without a session.
+SCENARIOS = [
+    (["check", *FLAGS],
+     '{"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},"context":{"cwd":"/w"}}'),
+    (["check", "--format", "claude", *FLAGS],
+     '{"session_id":"s1","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"WebFetch",'
+     '"tool_input":{"url":"https://example.com/","prompt":"x"}}'),
+    (["check", "--format", "claude", *FLAGS],
+     '{"session_id":"s1","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Bash",'
+     '"tool_input":{"command":"git status && make -j4 test | tail -20"}}'),
+    (["check", "--format", "claude", *FLAGS],
+     '{"session_id":"s1","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Read",'
+     '"tool_input":{"file_path":"/root/.ssh/id_rsa"}}'),
+    (["check", "--format", "claude", *FLAGS],
+     '{"session_id":"s1","hook_event_name":"PostToolUse","cwd":"/w","tool_name":"Read",'
+     '"tool_input":{"file_path":"src/a.cpp"},"tool_response":{"content":"int main() {}"}}'),
+    (["check", *FLAGS],
+     '{"tool":"Bash","args":{"command":"echo ok; rm -rf ~"},"context":{"cwd":"/w"}}'),
+    (["check", "--format", "gemini-hook", *FLAGS],
+     '{"session_id":"g1","hook_event_name":"BeforeTool","cwd":"/w","tool_name":"run_shell_command",'
+     '"tool_input":{"command":"ls -la src | grep cpp"}}'),
+    (["check", "--format", "claude", *FLAGS],
+     '{"session_id":"s1","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"mcp__fs__write_file",'
+     '"tool_input":{"path":"/w/notes.txt","content":"x"}}'),
+    (["--version"], ""),
+]
+
+
+def symbols(binary):
+    """(start addresses, [(start, end, name)]) of the binary's defined symbols."""
+    out = subprocess.run(["nm", "-n", "-S", "--defined-only", binary], check=True,
+                         capture_output=True, text=True).stdout
+    table = []
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 4:
+            start, size, kind, name = int(parts[0], 16), int(parts[1], 16), parts[2], parts[3]
+        elif len(parts) == 3:
+            start, size, kind, name = int(parts[0], 16), 0, parts[1], parts[2]
+        else:
+            continue
+        if kind.lower() not in "tdbrvw" or name.startswith("."):
+            continue
+        table.append((start, start + max(size, 1), name))
+    table.sort()
+    return [s for s, _, _ in table], table
+
+
+def touched(binary, arguments, stdin, home):
+    """Addresses in the order the process first touches them."""
+    with tempfile.NamedTemporaryFile("r", suffix=".lackey") as trace:
+        env = dict(os.environ, HOME=home, TOOLGUARD_HOME=home + "/toolguard")
+        subprocess.run(["valgrind", "--tool=lackey", "--trace-mem=yes",
+                        "--log-file=" + trace.name, binary, *arguments],
+                       input=stdin.encode(), env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=False)
+        seen = set()
+        for line in trace:
+            if line.startswith("=="):
+                continue
+            parts = line.split()
+            if len(parts) != 2:
+                continue
+            address = int(parts[1].split(",")[0], 16)
+            page_line = address >> 6
+            if page_line in seen:
+                continue
+            seen.add(page_line)
+            yield address
+
+
+def main():
+    binary = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "build/release/toolguard")
+    starts, table = symbols(binary)
+    order, named = [], set()
+    with tempfile.TemporaryDirectory() as home:
+        for arguments, stdin in SCENARIOS:
+            for address in touched(binary, arguments, stdin, home):
+                i = bisect.bisect_right(starts, address) - 1
+                if i < 0 or address >= table[i][1]:
+                    continue
+                name = table[i][2]
+                if name not in named:
+                    named.add(name)
+                    order.append(name)
+    OUTPUT.write_text("".join(name + "\n" for name in order))
+    print(f"hot-order: {len(order)} symbols written to {OUTPUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
