@@ -104,8 +104,10 @@ toolguard_layer(regex SOURCES
 toolguard_layer(http SOURCES
   src/http/host_addresses.cpp
   src/http/http_helper.cpp
+  src/http/http_stream.cpp
   src/http/plain_http.cpp
   src/http/service_post.cpp
+  src/http/sse_parser.cpp
 )
 # core: calls, decisions, tool catalog, rule index, matchers, globs
 toolguard_layer(core SOURCES
@@ -178,7 +180,6 @@ toolguard_layer(chat USES core http SOURCES
   src/chat/chat_messages.cpp
   src/chat/endpoint_url.cpp
   src/chat/response_reader.cpp
-  src/chat/sse_parser.cpp
   src/chat/stream_assembler.cpp
 )
 # audit: the decision log and its chain
@@ -412,9 +413,11 @@ toolguard_layer(guard USES approval session SOURCES
   src/guard/validator_step.cpp
 )
 # mcp: the MCP proxy
-toolguard_layer(mcp USES audit guard json registry SOURCES
+toolguard_layer(mcp USES audit guard http json registry SOURCES
   src/mcp/child_process.cpp
+  src/mcp/child_upstream.cpp
   src/mcp/elicitation.cpp
+  src/mcp/http_upstream.cpp
   src/mcp/jsonrpc.cpp
   src/mcp/mcp_pins.cpp
   src/mcp/line_io.cpp

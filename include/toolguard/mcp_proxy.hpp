@@ -1,10 +1,12 @@
 #pragma once
-// The MCP proxy: runs an MCP server as a child process and relays its stdio
-// JSON-RPC messages, judging every tools/call before the server sees it.
+// The MCP proxy: runs an MCP server as a child process (or reaches one by
+// URL) and relays its JSON-RPC messages, judging every tools/call before
+// the server sees it.
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "toolguard/guard.hpp"
@@ -26,8 +28,16 @@ struct McpProxyOptions {
   /// The server's name in tool names (mcp__NAME__TOOL), the audit log and
   /// messages. Must pass mcpServerNameError().
   std::string server_name;
-  /// The server's command line (argv[0] is looked up in PATH).
+  /// The server's command line (argv[0] is looked up in PATH), spoken to
+  /// over stdio. Either this or `url`.
   std::vector<std::string> command;
+  /// Instead of a command: the URL of a running server that speaks MCP's
+  /// Streamable HTTP transport (http:// to this machine).
+  std::string url;
+  /// Headers sent to the `url` server with every request: its credentials,
+  /// from the proxy's own configuration, never from the client. They are
+  /// never written to the audit log, a message or an error.
+  std::vector<std::pair<std::string, std::string>> url_headers;
   /// The context of every call: cwd and workspace roots (the paths rules
   /// judge against), agent, session (a random id when empty), model, role.
   /// mcp_server is set to server_name; agent defaults to the client's name

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sse_parser.hpp"
+#include "http/sse_parser.hpp"
 #include "stream_assembler.hpp"
 #include "toolguard/chat_client.hpp"
 

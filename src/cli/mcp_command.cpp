@@ -9,6 +9,7 @@
 #include "cli/option_flags.hpp"
 #include "cli/running_binary.hpp"
 #include "cli/sandboxed_command.hpp"
+#include "cli/upstream_headers.hpp"
 #include "front/guard_options.hpp"
 #include "front/policy_options.hpp"
 #include "toolguard/mcp_proxy.hpp"
@@ -28,7 +29,18 @@ struct McpOptions {
   int shutdown_grace_ms = 2000;
   bool sandbox = false;  // --sandbox: the server runs under `toolguard sandbox`
   std::vector<std::string> command;
+  std::string url;                   // --url: a Streamable HTTP server instead of a command
+  std::vector<std::string> headers;  // --header "Name: value" for the --url server
 };
+
+// A server name from its URL: the host's first label (`localhost`).
+std::string serverNameFromUrl(const std::string& url) {
+  std::string host = url.substr(url.find("//") == std::string::npos ? 0 : url.find("//") + 2);
+  host = host.substr(0, host.find_first_of(":/?[]"));
+  if (host.empty() || std::isdigit(static_cast<unsigned char>(host[0])) != 0) return "server";
+  host = host.substr(0, host.find('.'));
+  return mcpServerNameError(host).empty() ? host : "server";
+}
 
 // Programs that start the real server named by a later argument.
 bool isLauncher(const std::string& program) {
@@ -87,8 +99,31 @@ McpAskChannel askChannelNamed(const std::string& name) {
 
 int runMcp(const McpOptions& o) {
   McpProxyOptions proxy;
+  if (o.command.empty() == o.url.empty()) {
+    std::cerr << "toolguard mcp: give the server's command after --, or its --url (one of the "
+                 "two)\n";
+    return kExitError;
+  }
+  if (!o.url.empty() && o.sandbox) {
+    std::cerr << "toolguard mcp: --sandbox confines a command the proxy starts; a server reached "
+                 "by --url runs elsewhere\n";
+    return kExitError;
+  }
+  if (o.url.empty() && !o.headers.empty()) {
+    std::cerr << "toolguard mcp: --header goes with --url\n";
+    return kExitError;
+  }
   proxy.command = o.command;
-  proxy.server_name = o.name.empty() ? serverNameFromCommand(o.command) : o.name;
+  proxy.url = o.url;
+  Expected<std::vector<std::pair<std::string, std::string>>> headers = upstreamHeaders(o.headers);
+  if (!headers) {
+    std::cerr << "toolguard mcp: " << headers.error() << "\n";
+    return kExitError;
+  }
+  proxy.url_headers = std::move(*headers);
+  proxy.server_name = !o.name.empty()  ? o.name
+                      : !o.url.empty() ? serverNameFromUrl(o.url)
+                                       : serverNameFromCommand(o.command);
   if (std::string error = mcpServerNameError(proxy.server_name); !error.empty()) {
     std::cerr << "toolguard mcp: --name " << proxy.server_name << ": " << error << "\n";
     return kExitError;
@@ -155,7 +190,9 @@ void addMcpCommand(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "mcp",
       "Run an MCP server behind toolguard: toolguard mcp [OPTIONS] -- COMMAND [ARGS...]\n"
-      "Start COMMAND as the server over stdio and relay its JSON-RPC messages. Every tool it "
+      "or toolguard mcp [OPTIONS] --url http://127.0.0.1:PORT/mcp\n"
+      "Start COMMAND as the server over stdio (or reach the server at URL over MCP's Streamable "
+      "HTTP transport) and relay its JSON-RPC messages. Every tool it "
       "lists is judged as mcp__NAME__TOOL (tools the policy denies outright are hidden); every "
       "tools/call is decided before the server sees it: allow forwards it, deny answers with "
       "an error result the model reads, ask asks the person (through the client's elicitation, "
@@ -188,8 +225,17 @@ void addMcpCommand(CLI::App& app, int& exit_code) {
                 "the network only as the policy's sandbox: section says (docs/sandbox.md)");
   addPolicyOptions(*cmd, options->policy);
   addGuardOptions(*cmd, options->guard, /*with_prompt=*/false);
-  cmd->add_option("command", options->command, "The MCP server's command line, after --")
-      ->required();
+  cmd->add_option("--url", options->url,
+                  "Reach a running server over MCP's Streamable HTTP transport at URL "
+                  "(http:// to this machine) instead of starting a command");
+  cmd->add_option("--header", options->headers,
+                  "A header sent to the --url server with every request, as \"Name: value\" "
+                  "(repeatable); ${VAR} in the value is the environment variable VAR, so a "
+                  "token need not be on the command line: --header 'Authorization: Bearer "
+                  "${SERVER_TOKEN}'. Never logged or audited")
+      ->allow_extra_args(false);
+  cmd->add_option("command", options->command,
+                  "The MCP server's command line, after -- (or give --url)");
   cmd->callback([options, &exit_code] { exit_code = runMcp(*options); });
 }
 

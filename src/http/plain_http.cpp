@@ -27,6 +27,34 @@ long remainingMs(Clock::time_point deadline) {
       0, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
 }
 
+std::string lowercased(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// Decodes a chunked body; false when it is not well formed.
+bool unchunk(const std::string& in, std::string& out) {
+  size_t at = 0;
+  for (;;) {
+    const size_t line_end = in.find("\r\n", at);
+    if (line_end == std::string::npos) return false;
+    size_t size = 0;
+    size_t i = at;
+    for (; i < line_end && std::isxdigit(static_cast<unsigned char>(in[i])); ++i) {
+      size = size * 16 + static_cast<size_t>(std::stoi(std::string(1, in[i]), nullptr, 16));
+      if (size > kMaxResponse) return false;
+    }
+    if (i == at) return false;
+    at = line_end + 2;
+    if (size == 0) return true;
+    if (in.size() < at + size + 2) return false;
+    out.append(in, at, size);
+    at += size + 2;
+  }
+}
+
+}  // namespace
+
 bool waitFor(int fd, short events, Clock::time_point deadline) {
   for (;;) {
     pollfd p{fd, events, 0};
@@ -37,7 +65,6 @@ bool waitFor(int fd, short events, Clock::time_point deadline) {
   }
 }
 
-// A connected socket (non-blocking) by `deadline`; fails, saying why.
 Expected<int> connectWithin(const ServiceAddress& a, Clock::time_point deadline) {
   auto finish = [&](int fd, const sockaddr* address, socklen_t size) -> Expected<int> {
     if (connect(fd, address, size) != 0 && errno != EINPROGRESS) {
@@ -79,34 +106,6 @@ Expected<int> connectWithin(const ServiceAddress& a, Clock::time_point deadline)
   }
   return connected;
 }
-
-std::string lowercased(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
-// Decodes a chunked body; false when it is not well formed.
-bool unchunk(const std::string& in, std::string& out) {
-  size_t at = 0;
-  for (;;) {
-    const size_t line_end = in.find("\r\n", at);
-    if (line_end == std::string::npos) return false;
-    size_t size = 0;
-    size_t i = at;
-    for (; i < line_end && std::isxdigit(static_cast<unsigned char>(in[i])); ++i) {
-      size = size * 16 + static_cast<size_t>(std::stoi(std::string(1, in[i]), nullptr, 16));
-      if (size > kMaxResponse) return false;
-    }
-    if (i == at) return false;
-    at = line_end + 2;
-    if (size == 0) return true;
-    if (in.size() < at + size + 2) return false;
-    out.append(in, at, size);
-    at += size + 2;
-  }
-}
-
-}  // namespace
 
 Expected<ServiceAddress> parseServiceAddress(const std::string& url) {
   ServiceAddress a;

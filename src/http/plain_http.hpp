@@ -4,6 +4,7 @@
 // a local or loopback `toolguard serve` on every tool call. https:// goes
 // through the toolguard-http helper instead.
 
+#include <chrono>
 #include <map>
 #include <string>
 
@@ -22,6 +23,15 @@ struct ServiceAddress {
 /// Reads "http://HOST[:PORT][/PREFIX]" or "unix:/PATH"; fails, saying why,
 /// for anything else (https:// is not read here).
 Expected<ServiceAddress> parseServiceAddress(const std::string& url);
+
+/// Waits until `fd` is ready for `events` (poll) or `deadline` passes:
+/// false for the deadline or a poll error.
+bool waitFor(int fd, short events, std::chrono::steady_clock::time_point deadline);
+
+/// A socket connected to `address` (non-blocking, close-on-exec) by
+/// `deadline`, trying each of the host's addresses; fails, saying why.
+Expected<int> connectWithin(const ServiceAddress& address,
+                            std::chrono::steady_clock::time_point deadline);
 
 /// What came back.
 struct PlainHttpResponse {

@@ -11,9 +11,10 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "mcp/child_process.hpp"
+#include "mcp/http_upstream.hpp"
 #include "mcp/line_io.hpp"
 #include "mcp/session.hpp"
+#include "mcp/upstream.hpp"
 #include "toolguard/mcp_proxy.hpp"
 #include "toolguard/mcp_tools.hpp"
 
@@ -132,10 +133,16 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
   if (std::string error = mcpServerNameError(options.server_name); !error.empty()) {
     throw std::invalid_argument(error);
   }
-  if (options.command.empty()) throw std::invalid_argument("no server command to run");
+  if (options.command.empty() == options.url.empty()) {
+    throw std::invalid_argument("give the server as a command or as a URL (one of the two)");
+  }
   const std::string& name = options.server_name;
   StopSignals signals;
-  mcp::ChildProcess child(options.command);
+  std::unique_ptr<mcp::Upstream> server =
+      options.url.empty()
+          ? mcp::childUpstream(options.command)
+          : mcp::httpUpstream(mcp::HttpUpstreamOptions{options.url, options.url_headers, name,
+                                                       options.max_message_bytes, logLine});
 
   // Back pressure: a writer that drained below its bound wakes the poll
   // loop through this pipe, which then reads its sources again. The writers
@@ -148,7 +155,7 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
       [](const std::string& e) { logLine("toolguard mcp: cannot write to the client: " + e); },
       options.max_queued_bytes, on_room);
   auto to_server = std::make_shared<mcp::LineWriter>(
-      child.releaseStdin(), true,
+      server->releaseInput(), true,
       [name](const std::string& e) {
         logLine("toolguard mcp: cannot write to the server \"" + name + "\": " + e);
       },
@@ -191,7 +198,7 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
     const bool read_client = client_open && !client_full && !to_server->full();
     std::array<pollfd, 4> fds{};
     fds[0] = {read_client ? client_in : -1, POLLIN, 0};
-    fds[1] = {client_full ? -1 : child.stdoutFd(), POLLIN, 0};
+    fds[1] = {client_full ? -1 : server->outputFd(), POLLIN, 0};
     fds[2] = {signals.fd(), POLLIN, 0};
     fds[3] = {room_pipe->readFd(), POLLIN, 0};
     int timeout = -1;
@@ -213,7 +220,7 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
       if (client_open) stop_relaying_client();
     }
     if (fds[1].revents != 0) {
-      if (readSome(child.stdoutFd(), buffer)) {
+      if (readSome(server->outputFd(), buffer)) {
         server_lines.feed(buffer, from_server, server_too_long);
       } else {
         server_lines.finish(from_server);
@@ -230,16 +237,16 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
     }
     if (next_escalation != Clock::time_point::max() && Clock::now() >= next_escalation) {
       ++escalation;
-      ::kill(child.pid(), escalation == 1 ? SIGTERM : SIGKILL);
+      server->escalate(escalation);
       next_escalation =
           escalation == 1 ? Clock::now() + options.shutdown_grace : Clock::time_point::max();
     }
   }
 
   // The server closed its output: it has exited or is about to.
-  int status = child.stop(options.shutdown_grace);
-  std::string why = mcp::describeWaitStatus(status);
-  if (client_open) logLine("toolguard mcp: the server \"" + name + "\" exited (" + why + ")");
+  const mcp::UpstreamEnd end = server->stop(options.shutdown_grace);
+  const std::string& why = end.why;
+  if (client_open) logLine("toolguard mcp: the server \"" + name + "\" ended (" + why + ")");
   // A client that closed its input may still read: it gets its answers.
   session->serverGone(why);
   session->clientGone();
@@ -247,8 +254,8 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
   to_server->finish();
   to_client->finish();
   // A server the proxy had to stop after the client left ended normally.
-  bool stopped_by_us = !client_open && (escalation > 0 || child.wasSignalled());
-  return stopped_by_us ? 0 : mcp::exitCodeOf(status);
+  bool stopped_by_us = !client_open && (escalation > 0 || end.stopped_by_us);
+  return stopped_by_us ? 0 : end.exit_code;
 }
 
 }  // namespace toolguard

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "chat/sse_parser.hpp"
 #include "fuzz_input.hpp"
+#include "http/sse_parser.hpp"
 
 namespace {
 

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "chat/endpoint_url.hpp"
-#include "chat/sse_parser.hpp"
 #include "chat/stream_assembler.hpp"
+#include "http/sse_parser.hpp"
 
 namespace toolguard::detail {
 namespace chat_internals_test {
@@ -72,6 +72,27 @@ TEST(SseParser, EveryByteBoundaryGivesTheSameEvents) {
   for (char c : kStream) ASSERT_TRUE(parser.feed(std::string_view(&c, 1), out));
   ASSERT_TRUE(parser.finish(out));
   EXPECT_EQ(dataOf(out), whole);
+}
+
+// Event ids carry over to later events until another id; a priming event
+// (an id with empty data) sets the id; an id holding a NUL is ignored; the
+// retry time is read when it is a number.
+TEST(SseParser, IdsAndRetryAreKept) {
+  const std::string stream = std::string(
+                                 "id: e1\ndata: {\"a\":1}\n\ndata: {\"b\":2}\n\n"
+                                 "id: p\ndata: \n\nretry: 1500\nid: bad") +
+                             std::string(1, '\0') + "x\ndata: c\n\nretry: soon\n\n";
+  SseParser parser;
+  std::vector<SseEvent> out;
+  ASSERT_TRUE(parser.feed(stream, out));
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].id, "e1");
+  EXPECT_EQ(out[1].id, "e1");
+  EXPECT_EQ(out[2].id, "p");
+  EXPECT_EQ(out[2].data, "");
+  EXPECT_EQ(out[3].id, "p");
+  EXPECT_EQ(parser.lastEventId(), "p");
+  EXPECT_EQ(parser.retryMs(), 1500);
 }
 
 TEST(SseParser, CrLfSplitAcrossChunksIsOneLineEnd) {

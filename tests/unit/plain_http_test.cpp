@@ -11,6 +11,8 @@
 
 #include <thread>
 
+#include "support/piece_server.hpp"
+
 namespace toolguard::detail {
 namespace plain_http_test {
 
@@ -37,53 +39,16 @@ TEST(PlainHttp, ServiceAddressesAreRead) {
   }
 }
 
-// Accepts one connection, reads the request, sends `answer`, closes.
-class OneShotServer {
+// A one-shot server on loopback answering `answer` ("<wait>": nothing).
+class OneShotServer : public testing::PieceServer {
  public:
-  explicit OneShotServer(std::string answer, bool answer_at_all = true) {
-    fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t size = sizeof a;
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &size);
-    port_ = ntohs(a.sin_port);
-    listen(fd_, 1);
-    thread_ = std::thread([this, answer = std::move(answer), answer_at_all] {
-      const int c = accept(fd_, nullptr, nullptr);
-      std::string in;
-      char buffer[4096];
-      while (in.find("\r\n\r\n") == std::string::npos) {
-        const ssize_t n = recv(c, buffer, sizeof buffer, 0);
-        if (n <= 0) break;
-        in.append(buffer, static_cast<size_t>(n));
-      }
-      received = in;
-      if (answer_at_all) {
-        send(c, answer.data(), answer.size(), MSG_NOSIGNAL);
-      } else {
-        std::this_thread::sleep_for(std::chrono::milliseconds(600));
-      }
-      close(c);
-    });
-  }
-  ~OneShotServer() {
-    thread_.join();
-    close(fd_);
-  }
+  explicit OneShotServer(const std::string& answer) : PieceServer({answer}) {}
   ServiceAddress address() const {
     ServiceAddress a;
     a.host = "127.0.0.1";
-    a.port = std::to_string(port_);
+    a.port = std::to_string(port());
     return a;
   }
-  std::string received;
-
- private:
-  int fd_;
-  int port_;
-  std::thread thread_;
 };
 
 TEST(PlainHttp, ReadsWholeAndChunkedAnswers) {
@@ -124,7 +89,7 @@ TEST(PlainHttp, BrokenOrMissingAnswersAreFailuresNeverResponses) {
     EXPECT_FALSE(plainHttpExchange(server.address(), "POST", "/", {}, "", 2000));
   }
   {
-    OneShotServer server("", false);  // says nothing
+    OneShotServer server("<wait>");  // says nothing
     auto r = plainHttpExchange(server.address(), "POST", "/", {}, "", 200);
     EXPECT_FALSE(r);
     EXPECT_NE(r.error().find("no answer within 200 ms"), std::string::npos) << r.error();

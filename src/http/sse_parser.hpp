@@ -16,11 +16,16 @@ struct SseEvent {
   /// An "error:" line's value: not in the SSE standard, but llama.cpp's
   /// server reports errors in a stream that way.
   std::string error;
+  /// The stream's last event id when it was dispatched (the latest "id:"
+  /// field so far, this event's included): what a client resuming after it
+  /// sends as Last-Event-ID.
+  std::string id;
 };
 
 /// Splits a byte stream into events. Lines end with "\n", "\r\n" or "\r";
-/// ":" lines are comments; "id:" and "retry:" are ignored. An event is
-/// dispatched at its blank line when it has data or an error.
+/// ":" lines are comments; "id:" sets the last event id (one holding a NUL
+/// is ignored, as the standard says) and "retry:" the reconnection time. An
+/// event is dispatched at its blank line when it has data or an error.
 class SseParser {
  public:
   /// `max_event_bytes` bounds one event (its pending line included).
@@ -36,6 +41,11 @@ class SseParser {
 
   /// Why feed or finish failed ("" when they did not).
   const std::string& error() const { return error_; }
+  /// The last event id seen so far ("" for none), whether or not an event
+  /// was dispatched with it (a stream may send an id with empty data).
+  const std::string& lastEventId() const { return last_id_; }
+  /// The latest "retry:" in milliseconds, or -1 when none was sent.
+  long retryMs() const { return retry_ms_; }
 
  private:
   // Handles one complete line (without its terminator).
@@ -51,6 +61,8 @@ class SseParser {
   bool has_data_ = false;
   bool skip_lf_ = false;  // the last byte was a "\r": a "\n" right after it ends nothing
   std::string error_;
+  std::string last_id_;
+  long retry_ms_ = -1;
 };
 
 }  // namespace toolguard::detail

@@ -1,6 +1,8 @@
 // Server-sent events, incrementally.
 #include "sse_parser.hpp"
 
+#include <string>
+
 namespace toolguard::detail {
 
 size_t SseParser::pendingBytes() const {
@@ -71,6 +73,13 @@ void SseParser::processLine(std::string_view line, std::vector<SseEvent>& out) {
     has_data_ = true;
   } else if (field == "event") {
     event_.event.assign(value);
+  } else if (field == "id") {
+    if (value.find('\0') == std::string_view::npos) last_id_.assign(value);
+  } else if (field == "retry") {
+    if (!value.empty() && value.size() <= 9 &&
+        value.find_first_not_of("0123456789") == std::string_view::npos) {
+      retry_ms_ = std::stol(std::string(value));
+    }
   } else if (field == "error") {
     if (!event_.error.empty()) event_.error += '\n';
     event_.error.append(value);
@@ -78,7 +87,10 @@ void SseParser::processLine(std::string_view line, std::vector<SseEvent>& out) {
 }
 
 void SseParser::dispatch(std::vector<SseEvent>& out) {
-  if (has_data_ || !event_.error.empty()) out.push_back(std::move(event_));
+  if (has_data_ || !event_.error.empty()) {
+    event_.id = last_id_;
+    out.push_back(std::move(event_));
+  }
   event_ = SseEvent{};
   has_data_ = false;
 }

@@ -1,0 +1,359 @@
+// An HTTP/1.1 response read as it arrives (http/http_stream.hpp).
+#include "http_stream.hpp"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "plain_http.hpp"
+
+namespace toolguard::detail {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr size_t kMaxHeaderBytes = 64u << 10;
+
+std::string lowercase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string_view trimmedHeaderText(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+bool hasLineBreak(std::string_view text) {
+  return text.find_first_of("\r\n") != std::string_view::npos ||
+         text.find('\0') != std::string_view::npos;
+}
+
+// Writes all of `bytes` to the non-blocking socket by `deadline`.
+Expected<bool> sendWhole(int fd, std::string_view bytes, Clock::time_point deadline) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (n > 0) {
+      bytes.remove_prefix(static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (!waitFor(fd, POLLOUT, deadline)) return fail("timed out sending the request");
+      continue;
+    }
+    return fail(std::string("cannot send the request: ") + std::strerror(errno));
+  }
+  return true;
+}
+
+}  // namespace
+
+Expected<HttpUrl> parseHttpUrl(std::string_view url) {
+  if (url.starts_with("https://")) {
+    return fail("https:// is not read by this client (no TLS here)");
+  }
+  if (!url.starts_with("http://")) return fail("the URL must start with http://");
+  std::string_view rest = url.substr(7);
+  HttpUrl parsed;
+  const size_t path_start = rest.find_first_of("/?#");
+  std::string_view authority = rest.substr(0, path_start);
+  std::string_view path = path_start == std::string_view::npos ? "" : rest.substr(path_start);
+  if (path.find('#') != std::string_view::npos) return fail("a URL fragment (#) is not sent");
+  if (authority.find('@') != std::string_view::npos) {
+    return fail("credentials in the URL are not taken: give them as a header");
+  }
+  if (authority.empty()) return fail("the URL names no host");
+  for (char c : url) {
+    if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f) {
+      return fail("the URL holds a space or a control character");
+    }
+  }
+  parsed.authority = std::string(authority);
+  if (authority.starts_with('[')) {
+    const size_t close = authority.find(']');
+    if (close == std::string_view::npos) return fail("an unclosed [ in the URL");
+    parsed.host = std::string(authority.substr(1, close - 1));
+    authority.remove_prefix(close + 1);
+    if (!authority.empty() && !authority.starts_with(':')) return fail("junk after ] in the URL");
+    if (authority.starts_with(':')) parsed.port = std::string(authority.substr(1));
+  } else if (const size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
+    parsed.host = std::string(authority.substr(0, colon));
+    parsed.port = std::string(authority.substr(colon + 1));
+  } else {
+    parsed.host = std::string(authority);
+  }
+  if (parsed.port.empty()) parsed.port = "80";
+  if (parsed.host.empty() || parsed.port.size() > 5 ||
+      parsed.port.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoul(parsed.port) == 0 || std::stoul(parsed.port) > 65535) {
+    return fail("expected http://HOST[:PORT][/PATH]");
+  }
+  parsed.path = path.empty() ? "/" : std::string(path);
+  if (parsed.path.front() == '?') parsed.path.insert(0, "/");
+  return parsed;
+}
+
+Expected<std::unique_ptr<HttpResponseStream>> HttpResponseStream::connect(const HttpUrl& url,
+                                                                          long timeout_ms) {
+  ServiceAddress address;
+  address.host = url.host;
+  address.port = url.port;
+  Expected<int> connected =
+      connectWithin(address, Clock::now() + std::chrono::milliseconds(timeout_ms));
+  if (!connected) return fail("cannot connect to " + url.authority + ": " + connected.error());
+  std::unique_ptr<HttpResponseStream> stream(new HttpResponseStream());
+  stream->fd_ = *connected;
+  return stream;
+}
+
+Expected<bool> HttpResponseStream::send(const HttpUrl& url, const HttpRequest& request,
+                                        long timeout_ms) {
+  if (request.method.empty() || hasLineBreak(request.method) ||
+      request.method.find(' ') != std::string::npos) {
+    return fail("the method holds a space or a line break");
+  }
+  std::string head = request.method + " " + url.path + " HTTP/1.1\r\nHost: " + url.authority +
+                     "\r\nConnection: close\r\n";
+  for (const auto& [name, value] : request.headers) {
+    if (name.empty() || hasLineBreak(name) || name.find_first_of(": ") != std::string::npos ||
+        hasLineBreak(value)) {
+      return fail("the header \"" + (hasLineBreak(name) ? std::string("?") : name) +
+                  "\" holds a line break or is not a header name");
+    }
+    head += name + ": " + value + "\r\n";
+  }
+  if (!request.body.empty() || request.method == "POST" || request.method == "PUT") {
+    head += "Content-Length: " + std::to_string(request.body.size()) + "\r\n";
+  }
+  head += "\r\n";
+  head_request_ = request.method == "HEAD";
+  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  if (Expected<bool> sent = sendWhole(fd_, head, deadline); !sent) return sent;
+  return sendWhole(fd_, request.body, deadline);
+}
+
+Expected<bool> HttpResponseStream::readHead(long timeout_ms) {
+  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  size_t end = std::string::npos;
+  while ((end = buffer_.find("\r\n\r\n")) == std::string::npos) {
+    if (buffer_.size() > kMaxHeaderBytes) return fail("the response headers are too long");
+    long left = -1;
+    if (timeout_ms >= 0) {
+      left = std::max<long>(
+          0,
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
+    }
+    Read why = Read::Data;
+    if (!fill(left, why)) {
+      if (why == Read::TimedOut) return fail("timed out waiting for the response");
+      return fail(error_.empty() ? "the server closed the connection before answering" : error_);
+    }
+  }
+  if (end > kMaxHeaderBytes) return fail("the response headers are too long");
+  const std::string head_in = buffer_.substr(0, end);
+  buffer_.erase(0, end + 4);
+  const size_t line_end = head_in.find("\r\n");
+  const std::string status_line = head_in.substr(0, line_end);
+  if (!status_line.starts_with("HTTP/1.") || status_line.size() < 12 || status_line[8] != ' ' ||
+      !std::isdigit(static_cast<unsigned char>(status_line[9])) ||
+      !std::isdigit(static_cast<unsigned char>(status_line[10])) ||
+      !std::isdigit(static_cast<unsigned char>(status_line[11]))) {
+    return fail("the answer is not HTTP/1.x");
+  }
+  status_ = std::stoi(status_line.substr(9, 3));
+  size_t at = line_end == std::string::npos ? head_in.size() : line_end + 2;
+  while (at < head_in.size()) {
+    size_t next = head_in.find("\r\n", at);
+    if (next == std::string::npos) next = head_in.size();
+    const std::string_view line = std::string_view(head_in).substr(at, next - at);
+    at = next + 2;
+    const size_t colon = line.find(':');
+    if (colon == std::string_view::npos || colon == 0)
+      return fail("a response header is malformed");
+    headers_.emplace_back(lowercase(line.substr(0, colon)),
+                          std::string(trimmedHeaderText(line.substr(colon + 1))));
+  }
+  // How the body is framed (RFC 9112 section 6.3).
+  const std::string encoding = lowercase(header("transfer-encoding"));
+  size_t lengths = 0;
+  std::string length;
+  for (const auto& [name, value] : headers_) {
+    if (name != "content-length") continue;
+    if (lengths++ > 0 && value != length) return fail("two different Content-Length headers");
+    length = value;
+  }
+  if (status_ / 100 == 1 || status_ == 204 || status_ == 304 || head_request_) {
+    finished_ = true;
+  } else if (!encoding.empty()) {
+    if (encoding != "chunked") return fail("a transfer encoding other than chunked: " + encoding);
+    framing_ = Framing::Chunked;
+  } else if (!length.empty()) {
+    if (length.size() > 15 || length.find_first_not_of("0123456789") != std::string::npos) {
+      return fail("Content-Length is not a number");
+    }
+    framing_ = Framing::Length;
+    remaining_ = std::stoull(length);
+    finished_ = remaining_ == 0;
+  }
+  return true;
+}
+
+Expected<std::unique_ptr<HttpResponseStream>> HttpResponseStream::open(const HttpUrl& url,
+                                                                       const HttpRequest& request,
+                                                                       long timeout_ms) {
+  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  auto left = [&] {
+    return std::max<long>(
+        0, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
+  };
+  Expected<std::unique_ptr<HttpResponseStream>> stream = connect(url, timeout_ms);
+  if (!stream) return stream;
+  if (Expected<bool> sent = (*stream)->send(url, request, left()); !sent) return fail(sent.error());
+  if (Expected<bool> head = (*stream)->readHead(left()); !head) return fail(head.error());
+  return stream;
+}
+
+HttpResponseStream::~HttpResponseStream() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::string HttpResponseStream::header(std::string_view lowercase_name) const {
+  for (const auto& [name, value] : headers_) {
+    if (name == lowercase_name) return value;
+  }
+  return "";
+}
+
+std::string HttpResponseStream::mediaType() const {
+  std::string type = header("content-type");
+  if (const size_t semicolon = type.find(';'); semicolon != std::string::npos) {
+    type.resize(semicolon);
+  }
+  return lowercase(trimmedHeaderText(type));
+}
+
+void HttpResponseStream::abort() {
+  aborted_ = true;
+  if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);
+}
+
+bool HttpResponseStream::fill(long timeout_ms, Read& why) {
+  char chunk[16384];
+  for (;;) {
+    if (aborted_) {
+      error_ = "the exchange was cut off";
+      why = Read::Failed;
+      return false;
+    }
+    pollfd p{fd_, POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(timeout_ms));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) {
+      why = Read::TimedOut;
+      return false;
+    }
+    const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+    if (n > 0) {
+      buffer_.append(chunk, static_cast<size_t>(n));
+      return true;
+    }
+    if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
+    why = Read::End;  // closed by the server (or reset)
+    if (n < 0) error_ = std::string("the connection broke: ") + std::strerror(errno);
+    if (aborted_) error_ = "the exchange was cut off";
+    return false;
+  }
+}
+
+HttpResponseStream::Read HttpResponseStream::read(std::string& out, long timeout_ms) {
+  if (!error_.empty()) return Read::Failed;
+  if (finished_) return Read::End;
+  if (framing_ == Framing::Chunked) return readChunked(out, timeout_ms);
+  if (buffer_.empty()) {
+    Read why = Read::Data;
+    if (!fill(timeout_ms, why)) {
+      if (why == Read::TimedOut) return why;
+      if (!error_.empty()) return Read::Failed;
+      if (framing_ == Framing::Length) {
+        error_ = "the server closed the connection before the whole body";
+        return Read::Failed;
+      }
+      finished_ = true;
+      return Read::End;
+    }
+  }
+  size_t take = buffer_.size();
+  if (framing_ == Framing::Length) take = std::min(take, remaining_);
+  out.append(buffer_, 0, take);
+  buffer_.erase(0, take);
+  if (framing_ == Framing::Length) {
+    remaining_ -= take;
+    finished_ = remaining_ == 0;
+  }
+  return Read::Data;
+}
+
+HttpResponseStream::Read HttpResponseStream::readChunked(std::string& out, long timeout_ms) {
+  const size_t before = out.size();
+  for (;;) {
+    if (chunk_open_ && remaining_ > 0 && !buffer_.empty()) {
+      const size_t take = std::min(remaining_, buffer_.size());
+      out.append(buffer_, 0, take);
+      buffer_.erase(0, take);
+      remaining_ -= take;
+      continue;
+    }
+    if (chunk_open_ && remaining_ == 0 && buffer_.size() >= 2) {
+      if (buffer_.compare(0, 2, "\r\n") != 0) {
+        error_ = "a chunk does not end with CRLF";
+        return Read::Failed;
+      }
+      buffer_.erase(0, 2);
+      chunk_open_ = false;
+      continue;
+    }
+    if (!chunk_open_) {
+      const size_t line_end = buffer_.find("\r\n");
+      if (line_end != std::string::npos) {
+        std::string_view size_text = std::string_view(buffer_).substr(0, line_end);
+        if (const size_t ext = size_text.find(';'); ext != std::string_view::npos) {
+          size_text = size_text.substr(0, ext);
+        }
+        size_text = trimmedHeaderText(size_text);
+        if (size_text.empty() || size_text.size() > 15 ||
+            size_text.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos) {
+          error_ = "a chunk size is malformed";
+          return Read::Failed;
+        }
+        remaining_ = std::stoull(std::string(size_text), nullptr, 16);
+        if (remaining_ == 0) {
+          // The last chunk: trailers are not read (the connection closes).
+          finished_ = true;
+          return out.size() > before ? Read::Data : Read::End;
+        }
+        buffer_.erase(0, line_end + 2);
+        chunk_open_ = true;
+        continue;
+      }
+      if (buffer_.size() > kMaxHeaderBytes) {
+        error_ = "a chunk size line is too long";
+        return Read::Failed;
+      }
+    }
+    if (out.size() > before) return Read::Data;
+    Read why = Read::Data;
+    if (!fill(timeout_ms, why)) {
+      if (why == Read::TimedOut) return why;
+      if (error_.empty()) error_ = "the server closed the connection inside a chunked body";
+      return Read::Failed;
+    }
+  }
+}
+
+}  // namespace toolguard::detail

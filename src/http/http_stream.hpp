@@ -1,0 +1,99 @@
+#pragma once
+// Internal: one HTTP/1.1 request over plain TCP whose response is read as it
+// arrives: the status and headers first, then the body piece by piece
+// (Content-Length, chunked, or until the server closes). What the MCP proxy
+// uses for a Streamable HTTP server, whose answers may be event streams
+// that stay open for minutes.
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "toolguard/expected.hpp"
+
+namespace toolguard::detail {
+
+/// An http:// URL taken apart.
+struct HttpUrl {
+  std::string host;       ///< a name or a numeric address (IPv6 without brackets)
+  std::string port;       ///< "80" when the URL names none
+  std::string path;       ///< the path and query, "/" when the URL names none
+  std::string authority;  ///< what the Host header says (host[:port] as written)
+};
+
+/// Reads "http://HOST[:PORT][/PATH]"; fails, saying why, for anything else
+/// (https:// included: this client has no TLS). No user or fragment part.
+Expected<HttpUrl> parseHttpUrl(std::string_view url);
+
+/// One request: its method, its headers (besides Host, Content-Length and
+/// Connection, which the client writes) and its body.
+struct HttpRequest {
+  std::string method = "GET";
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+};
+
+/// A response being read. Thread-safe only for abort(): one thread reads.
+class HttpResponseStream {
+ public:
+  /// Connects to `url`'s host within `timeout_ms`; fails, saying why.
+  static Expected<std::unique_ptr<HttpResponseStream>> connect(const HttpUrl& url, long timeout_ms);
+  /// Sends `request` to `url`'s path within `timeout_ms`. Fails, saying
+  /// why, for a header name or value with a line break, or a write error.
+  Expected<bool> send(const HttpUrl& url, const HttpRequest& request, long timeout_ms);
+  /// Reads the status line and headers, waiting at most `timeout_ms` (-1:
+  /// as long as it takes; abort() ends the wait). Fails, saying why, for an
+  /// answer that is not HTTP/1.x, headers over 64 KiB, two different
+  /// Content-Length headers, a transfer encoding other than chunked.
+  Expected<bool> readHead(long timeout_ms);
+  /// connect, send and readHead, all within `timeout_ms`.
+  static Expected<std::unique_ptr<HttpResponseStream>> open(const HttpUrl& url,
+                                                            const HttpRequest& request,
+                                                            long timeout_ms);
+  ~HttpResponseStream();
+  HttpResponseStream(const HttpResponseStream&) = delete;
+  HttpResponseStream& operator=(const HttpResponseStream&) = delete;
+
+  int status() const { return status_; }
+  /// The value of the header `lowercase_name` ("" when absent; the first
+  /// when repeated).
+  std::string header(std::string_view lowercase_name) const;
+  /// The media type of Content-Type, lowercase, without parameters.
+  std::string mediaType() const;
+
+  enum class Read {
+    Data,      ///< bytes were appended to `out`
+    End,       ///< the body is complete
+    TimedOut,  ///< nothing arrived within the time given
+    Failed     ///< the connection broke or the body is not well formed (error() says)
+  };
+  /// Appends what arrives of the body to `out`, waiting at most
+  /// `timeout_ms` (-1: as long as it takes).
+  Read read(std::string& out, long timeout_ms);
+  const std::string& error() const { return error_; }
+
+  /// From any thread: makes a pending and every later read() fail at once.
+  void abort();
+
+ private:
+  HttpResponseStream() = default;
+  bool fill(long timeout_ms, Read& why);  // reads more bytes into buffer_
+  Read readChunked(std::string& out, long timeout_ms);
+
+  int fd_ = -1;
+  std::atomic<bool> aborted_{false};
+  bool head_request_ = false;
+  int status_ = 0;
+  std::vector<std::pair<std::string, std::string>> headers_;
+  std::string buffer_;  // received, not yet handed out
+  enum class Framing { Length, Chunked, UntilClose } framing_ = Framing::UntilClose;
+  size_t remaining_ = 0;     // Length: body bytes still to come; Chunked: of the current chunk
+  bool chunk_open_ = false;  // Chunked: inside a chunk's data
+  bool finished_ = false;
+  std::string error_;
+};
+
+}  // namespace toolguard::detail

@@ -1,0 +1,729 @@
+// A server over MCP's Streamable HTTP transport, as the proxy's Upstream
+// (mcp/http_upstream.hpp).
+//
+// Threads: one sender reads the proxy's lines and POSTs each message on an
+// exchange thread of its own (a tools/call may stream for minutes while
+// other calls go on); it waits until the message is sent before the next
+// one goes, and for an initialize until its answer's headers (the session
+// id) arrived. Every message from the server, whichever exchange brought
+// it, is written to the proxy's pipe as one line under one lock.
+#include "http_upstream.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <future>
+#include <list>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+#include <system_error>
+#include <thread>
+
+#include "http/http_stream.hpp"
+#include "http/sse_parser.hpp"
+#include "line_io.hpp"
+
+namespace toolguard::mcp {
+namespace {
+
+using detail::HttpRequest;
+using detail::HttpResponseStream;
+using detail::HttpUrl;
+using Read = HttpResponseStream::Read;
+using Json = nlohmann::json;
+
+constexpr long kConnectMs = 10000;
+constexpr long kSendMs = 30000;
+constexpr long kDeleteMs = 2000;
+constexpr long kErrorBodyMs = 2000;
+constexpr size_t kErrorBodyBytes = 64u << 10;
+constexpr int kResumeAttempts = 3;
+constexpr int kServerStreamFailures = 5;
+constexpr long kDefaultRetryMs = 1000;
+constexpr long kLongestRetryMs = 30000;
+constexpr size_t kLongestSessionId = 1024;
+
+bool isLoopbackHost(const std::string& host) {
+  if (host == "localhost" || host == "::1") return true;
+  unsigned parts[4];
+  char tail = 0;
+  if (std::sscanf(host.c_str(), "%u.%u.%u.%u%c", &parts[0], &parts[1], &parts[2], &parts[3],
+                  &tail) != 4) {
+    return false;
+  }
+  return parts[0] == 127 && parts[1] < 256 && parts[2] < 256 && parts[3] < 256;
+}
+
+// Visible ASCII only (what the transport allows in a session id), bounded.
+bool isVisibleAscii(const std::string& text, size_t longest) {
+  if (text.empty() || text.size() > longest) return false;
+  for (char c : text) {
+    if (c < 0x21 || c > 0x7e) return false;
+  }
+  return true;
+}
+
+// One message the proxy sends, as the transport needs to know it.
+struct Outgoing {
+  std::string text;
+  std::vector<Json> request_ids;  // the requests in it, each of which must be answered
+  bool initialize = false;
+  bool initialized = false;  // notifications/initialized: the server's stream may open
+};
+
+void noteMessage(const Json& message, Outgoing& out) {
+  if (!message.is_object()) return;
+  const auto method = message.find("method");
+  if (method == message.end() || !method->is_string()) return;
+  if (const auto id = message.find("id"); id != message.end() && !id->is_null()) {
+    out.request_ids.push_back(*id);
+    if (*method == "initialize") out.initialize = true;
+  } else if (*method == "notifications/initialized") {
+    out.initialized = true;
+  }
+}
+
+// An exchange that stop() or a lost session can cut off, in any phase.
+struct Exchange {
+  std::mutex mutex;
+  HttpResponseStream* stream = nullptr;
+  bool cut = false;
+  std::thread thread;
+  std::atomic<bool> done{false};
+
+  void attach(HttpResponseStream* s) {
+    const std::lock_guard<std::mutex> hold(mutex);
+    stream = s;
+    if (cut) s->abort();
+  }
+  void detach() {
+    const std::lock_guard<std::mutex> hold(mutex);
+    stream = nullptr;
+  }
+  void cutOff() {
+    const std::lock_guard<std::mutex> hold(mutex);
+    cut = true;
+    if (stream != nullptr) stream->abort();
+  }
+  bool isCut() {
+    const std::lock_guard<std::mutex> hold(mutex);
+    return cut;
+  }
+};
+
+class HttpUpstream final : public Upstream {
+ public:
+  HttpUpstream(HttpUpstreamOptions options, HttpUrl url)
+      : options_(std::move(options)), url_(std::move(url)) {
+    int in[2], out[2], wake[2];
+    if (::pipe2(in, O_CLOEXEC) != 0)
+      throw std::system_error(errno, std::generic_category(), "pipe");
+    if (::pipe2(out, O_CLOEXEC) != 0) {
+      closeAll({in[0], in[1]});
+      throw std::system_error(errno, std::generic_category(), "pipe");
+    }
+    if (::pipe2(wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+      closeAll({in[0], in[1], out[0], out[1]});
+      throw std::system_error(errno, std::generic_category(), "pipe");
+    }
+    in_read_ = in[0];
+    in_write_ = in[1];
+    out_read_ = out[0];
+    out_write_ = out[1];
+    // Writes wait for room by poll, so that stop() can end a wait on a
+    // proxy that no longer reads.
+    ::fcntl(out_write_, F_SETFL, ::fcntl(out_write_, F_GETFL) | O_NONBLOCK);
+    wake_read_ = wake[0];
+    wake_write_ = wake[1];
+    sender_ = std::thread([this] { sendLoop(); });
+  }
+
+  ~HttpUpstream() override {
+    wakeSender();
+    cutAll();
+    if (sender_.joinable()) sender_.join();
+    joinExchanges(true);
+    closeOutput();
+    closeAll({in_read_, in_write_, out_read_, wake_read_, wake_write_});
+  }
+
+  int releaseInput() override { return std::exchange(in_write_, -1); }
+  int outputFd() const override { return out_read_; }
+  void escalate(int) override {
+    cut_by_us_ = true;
+    cutAll();
+  }
+
+  UpstreamEnd stop(std::chrono::milliseconds) override {
+    wakeSender();
+    cutAll();
+    if (sender_.joinable()) sender_.join();
+    joinExchanges(true);
+    closeOutput();
+    const std::lock_guard<std::mutex> hold(mutex_);
+    if (lost_) return UpstreamEnd{1, lost_why_, false};
+    return UpstreamEnd{0, "the session ended", cut_by_us_};
+  }
+
+ private:
+  static void closeAll(std::initializer_list<int> fds) {
+    for (int fd : fds) {
+      if (fd >= 0) ::close(fd);
+    }
+  }
+
+  void log(const std::string& line) const {
+    if (options_.log)
+      options_.log("toolguard mcp: the server \"" + options_.server_name + "\": " + line);
+  }
+
+  void wakeSender() {
+    const char byte = 1;
+    (void)!::write(wake_write_, &byte, 1);
+  }
+
+  // --- the sender: the proxy's lines, one POST each ---
+
+  void sendLoop() {
+    LineSplitter lines(options_.max_message_bytes);
+    auto on_line = [this](std::string_view line) { send(line); };
+    auto on_too_long = [this] { log("a message to it was longer than the limit and was dropped"); };
+    char buffer[65536];
+    for (;;) {
+      pollfd fds[2] = {{in_read_, POLLIN, 0}, {wake_read_, POLLIN, 0}};
+      if (::poll(fds, 2, -1) < 0) {
+        if (errno == EINTR) continue;
+        break;
+      }
+      if (fds[1].revents != 0) return;  // stop(): the proxy is done with the server
+      const ssize_t n = ::read(in_read_, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      lines.feed(std::string_view(buffer, static_cast<size_t>(n)), on_line, on_too_long);
+    }
+    lines.finish(on_line);
+    finishInput();
+  }
+
+  void send(std::string_view line) {
+    Outgoing out;
+    out.text = std::string(line);
+    const Json message = Json::parse(line, nullptr, false);
+    if (message.is_discarded()) {
+      log("a message to it is not JSON and was dropped");
+      return;
+    }
+    if (message.is_array()) {
+      for (const Json& element : message) noteMessage(element, out);
+    } else {
+      noteMessage(message, out);
+    }
+    if (isLost()) {
+      failRequests(out.request_ids, lostWhy());
+      return;
+    }
+    if (out.initialize) {
+      const std::lock_guard<std::mutex> hold(mutex_);
+      initialize_id_ = out.request_ids.front().dump();
+    }
+    joinExchanges(false);
+    auto exchange = std::make_shared<Exchange>();
+    std::promise<void> ready;
+    std::future<void> sent = ready.get_future();
+    {
+      const std::lock_guard<std::mutex> hold(mutex_);
+      exchanges_.push_back(exchange);
+    }
+    exchange->thread =
+        std::thread([this, exchange, out = std::move(out), ready = std::move(ready)]() mutable {
+          bool signalled = false;
+          auto signal = [&] {
+            if (!std::exchange(signalled, true)) ready.set_value();
+          };
+          try {
+            post(*exchange, out, signal);
+          } catch (const std::exception& e) {
+            log(std::string("an exchange failed: ") + e.what());
+            failRequests(out.request_ids, "the exchange failed");
+          }
+          signal();
+          exchange->done = true;
+        });
+    sent.wait();
+  }
+
+  // The client left: the server's stream closes, the exchanges in flight
+  // finish (or escalate() cuts them), the session is ended with DELETE.
+  void finishInput() {
+    {
+      const std::lock_guard<std::mutex> hold(mutex_);
+      input_ended_ = true;
+      if (server_stream_) server_stream_->cutOff();
+    }
+    retry_wait_.notify_all();
+    joinExchanges(true);
+    const std::string session = sessionId();
+    if (!session.empty() && !isLost()) {
+      HttpRequest request{"DELETE", commonHeaders(), ""};
+      if (auto stream = HttpResponseStream::open(url_, request, kDeleteMs); !stream) {
+        log("the session could not be ended: " + stream.error());
+      }
+    }
+    closeOutput();
+  }
+
+  // --- one exchange ---
+
+  std::vector<std::pair<std::string, std::string>> commonHeaders() const {
+    std::vector<std::pair<std::string, std::string>> headers = options_.headers;
+    const std::lock_guard<std::mutex> hold(mutex_);
+    if (!session_id_.empty()) headers.emplace_back("Mcp-Session-Id", session_id_);
+    if (!protocol_version_.empty()) headers.emplace_back("MCP-Protocol-Version", protocol_version_);
+    return headers;
+  }
+
+  // Connects and sends `request` on `exchange`; nullptr (and `error` set)
+  // when it cannot.
+  std::unique_ptr<HttpResponseStream> start(Exchange& exchange, const HttpRequest& request,
+                                            std::string& error) {
+    auto stream = HttpResponseStream::connect(url_, kConnectMs);
+    if (!stream) {
+      error = stream.error();
+      return nullptr;
+    }
+    exchange.attach(stream->get());
+    if (auto sent = (*stream)->send(url_, request, kSendMs); !sent) {
+      exchange.detach();
+      error = sent.error();
+      return nullptr;
+    }
+    return std::move(*stream);
+  }
+
+  template <typename Signal>
+  void post(Exchange& exchange, const Outgoing& out, Signal& signal) {
+    HttpRequest request{"POST", commonHeaders(), out.text};
+    request.headers.emplace_back("Content-Type", "application/json");
+    request.headers.emplace_back("Accept", "application/json, text/event-stream");
+    std::string error;
+    std::unique_ptr<HttpResponseStream> stream = start(exchange, request, error);
+    if (!stream) {
+      signal();
+      failRequests(out.request_ids, error);
+      return;
+    }
+    if (!out.initialize) signal();
+    if (auto head = stream->readHead(-1); !head) {
+      exchange.detach();
+      signal();
+      failRequests(out.request_ids, head.error());
+      return;
+    }
+    const int status = stream->status();
+    if (out.initialize && status / 100 == 2) {
+      const std::string session = stream->header("mcp-session-id");
+      if (!session.empty() && !isVisibleAscii(session, kLongestSessionId)) {
+        exchange.detach();
+        signal();
+        failRequests(out.request_ids, "its session id is not visible ASCII of at most 1024 bytes");
+        return;
+      }
+      const std::lock_guard<std::mutex> hold(mutex_);
+      session_id_ = session;
+    }
+    signal();
+    answer(exchange, *stream, out);
+    exchange.detach();
+    if (out.initialized && status / 100 == 2) openServerStream();
+  }
+
+  // Reads what the server answered to `out` on `stream`.
+  void answer(Exchange& exchange, HttpResponseStream& stream, const Outgoing& out) {
+    const int status = stream.status();
+    if (status == 404 && !sessionId().empty()) {
+      lose("it ended the session (HTTP 404 to a request in it)");
+      return;
+    }
+    if (status / 100 != 2) {
+      std::string why = "it answered HTTP " + std::to_string(status) + errorDetail(stream);
+      if (out.initialize && (status == 404 || status == 405)) {
+        why +=
+            "; it does not seem to take MCP's Streamable HTTP transport (a server that offers "
+            "only the older HTTP+SSE transport is not supported)";
+      }
+      failRequests(out.request_ids, why);
+      return;
+    }
+    if (out.request_ids.empty()) return;  // 202 for notifications and responses
+    std::set<std::string> pending;
+    for (const Json& id : out.request_ids) pending.insert(id.dump());
+    const std::string type = stream.mediaType();
+    if (type == "application/json") {
+      std::string body;
+      if (readWhole(stream, body, options_.max_message_bytes, -1)) {
+        for (const std::string& id : emit(body)) pending.erase(id);
+      } else {
+        log("its answer could not be read: " + stream.error());
+      }
+    } else if (type == "text/event-stream") {
+      std::string last_id;
+      long retry_ms = kDefaultRetryMs;
+      readEvents(stream, pending, true, last_id, retry_ms);
+      // Broken before it answered: the stream is resumed where it broke.
+      for (int attempt = 0; !pending.empty() && !last_id.empty() && attempt < kResumeAttempts &&
+                            !exchange.isCut() && waitBeforeRetry(retry_ms);
+           ++attempt) {
+        resume(exchange, pending, last_id, retry_ms);
+      }
+    } else {
+      failRequests(out.request_ids, "it answered with " +
+                                        (type.empty() ? std::string("no content type") : type) +
+                                        ", neither JSON nor an event stream");
+      return;
+    }
+    std::vector<Json> unanswered;
+    for (const Json& id : out.request_ids) {
+      if (pending.count(id.dump()) != 0) unanswered.push_back(id);
+    }
+    failRequests(unanswered, "it closed the answer's stream before it answered");
+  }
+
+  // GET with Last-Event-ID: the rest of a POST's event stream.
+  void resume(Exchange& exchange, std::set<std::string>& pending, std::string& last_id,
+              long& retry_ms) {
+    HttpRequest request{"GET", commonHeaders(), ""};
+    request.headers.emplace_back("Accept", "text/event-stream");
+    request.headers.emplace_back("Last-Event-ID", last_id);
+    std::string error;
+    std::unique_ptr<HttpResponseStream> stream = start(exchange, request, error);
+    if (!stream) return;
+    if (stream->readHead(-1) && stream->status() / 100 == 2 &&
+        stream->mediaType() == "text/event-stream") {
+      readEvents(*stream, pending, true, last_id, retry_ms);
+    }
+    exchange.detach();
+  }
+
+  // Reads events from `stream` until it ends, or (`until_answered`) until
+  // every pending request is answered. False when the stream broke.
+  bool readEvents(HttpResponseStream& stream, std::set<std::string>& pending, bool until_answered,
+                  std::string& last_id, long& retry_ms) {
+    detail::SseParser parser(options_.max_message_bytes);
+    std::vector<detail::SseEvent> events;
+    std::string chunk;
+    auto take = [&] {
+      for (const detail::SseEvent& event : events) {
+        if ((event.event.empty() || event.event == "message") && !event.data.empty()) {
+          for (const std::string& id : emit(event.data)) pending.erase(id);
+        }
+      }
+      events.clear();
+      if (!parser.lastEventId().empty()) last_id = parser.lastEventId();
+      if (parser.retryMs() >= 0) retry_ms = std::min(parser.retryMs(), kLongestRetryMs);
+    };
+    for (;;) {
+      chunk.clear();
+      const Read read = stream.read(chunk, -1);
+      if (read == Read::Data) {
+        if (!parser.feed(chunk, events)) {
+          log("its event stream was cut: " + parser.error());
+          return false;
+        }
+        take();
+        if (until_answered && pending.empty()) return true;
+        continue;
+      }
+      if (read == Read::End) {
+        parser.finish(events);
+        take();
+        return true;
+      }
+      return false;
+    }
+  }
+
+  // Reads the whole body (at most `limit` bytes) within `timeout_ms`.
+  static bool readWhole(HttpResponseStream& stream, std::string& body, size_t limit,
+                        long timeout_ms) {
+    for (;;) {
+      const Read read = stream.read(body, timeout_ms);
+      if (read == Read::End) return true;
+      if (read != Read::Data || body.size() > limit) return false;
+    }
+  }
+
+  // ": MESSAGE" from an error answer's JSON-RPC error, when it has one.
+  static std::string errorDetail(HttpResponseStream& stream) {
+    std::string body;
+    if (!readWhole(stream, body, kErrorBodyBytes, kErrorBodyMs)) return "";
+    const Json parsed = Json::parse(body, nullptr, false);
+    if (!parsed.is_object()) return "";
+    const auto error = parsed.find("error");
+    if (error == parsed.end() || !error->is_object()) return "";
+    const auto message = error->find("message");
+    if (message == error->end() || !message->is_string()) return "";
+    std::string text = message->get<std::string>();
+    if (text.size() > 300) text.resize(300);
+    return " (" + text + ")";
+  }
+
+  // --- the server's own stream ---
+
+  void openServerStream() {
+    auto exchange = std::make_shared<Exchange>();
+    {
+      const std::lock_guard<std::mutex> hold(mutex_);
+      if (server_stream_ || input_ended_ || lost_) return;
+      server_stream_ = exchange;
+      exchanges_.push_back(exchange);
+    }
+    exchange->thread = std::thread([this, exchange] {
+      try {
+        serverStreamLoop(*exchange);
+      } catch (const std::exception& e) {
+        log(std::string("its stream failed: ") + e.what());
+      }
+      exchange->done = true;
+    });
+  }
+
+  void serverStreamLoop(Exchange& exchange) {
+    std::string last_id;
+    long retry_ms = kDefaultRetryMs;
+    int failures = 0;
+    std::set<std::string> none;
+    while (!exchange.isCut() && !isLost()) {
+      HttpRequest request{"GET", commonHeaders(), ""};
+      request.headers.emplace_back("Accept", "text/event-stream");
+      if (!last_id.empty()) request.headers.emplace_back("Last-Event-ID", last_id);
+      std::string error;
+      std::unique_ptr<HttpResponseStream> stream = start(exchange, request, error);
+      if (stream && stream->readHead(-1)) {
+        const int status = stream->status();
+        if (status == 405) return;  // the server offers no stream of its own
+        if (status == 404 && !sessionId().empty()) {
+          exchange.detach();
+          lose("it ended the session (HTTP 404 to its stream)");
+          return;
+        }
+        if (status / 100 == 2 && stream->mediaType() == "text/event-stream") {
+          failures = 0;
+          readEvents(*stream, none, false, last_id, retry_ms);
+        } else {
+          ++failures;
+        }
+      } else {
+        ++failures;
+      }
+      exchange.detach();
+      if (failures >= kServerStreamFailures) {
+        if (!exchange.isCut()) {
+          log("its own stream could not be opened again: its notifications will not arrive");
+        }
+        return;
+      }
+      if (!waitBeforeRetry(retry_ms)) return;
+    }
+  }
+
+  // Waits `ms`, or less when the proxy stops; false when it stopped.
+  bool waitBeforeRetry(long ms) {
+    std::unique_lock<std::mutex> hold(mutex_);
+    return !retry_wait_.wait_for(hold, std::chrono::milliseconds(ms),
+                                 [this] { return input_ended_ || lost_ || cut_all_; });
+  }
+
+  // --- what reaches the proxy ---
+
+  // Writes the message `data` holds to the proxy as one line; returns the
+  // ids (as JSON text) of the requests it answers.
+  std::vector<std::string> emit(std::string_view data) {
+    std::vector<std::string> answered;
+    const Json message = Json::parse(data, nullptr, false);
+    if (message.is_discarded()) {
+      log("it sent a message that is not JSON (dropped)");
+      return answered;
+    }
+    auto note = [&](const Json& m) {
+      if (!m.is_object() || m.contains("method")) return;
+      const auto id = m.find("id");
+      if (id == m.end() || (!m.contains("result") && !m.contains("error"))) return;
+      answered.push_back(id->dump());
+      const std::lock_guard<std::mutex> hold(mutex_);
+      if (!initialize_id_.empty() && id->dump() == initialize_id_) {
+        const auto result = m.find("result");
+        if (result != m.end() && result->is_object() && result->contains("protocolVersion") &&
+            (*result)["protocolVersion"].is_string()) {
+          const std::string version = (*result)["protocolVersion"].get<std::string>();
+          if (isVisibleAscii(version, 64)) protocol_version_ = version;
+        }
+      }
+    };
+    if (message.is_array()) {
+      for (const Json& m : message) note(m);
+    } else {
+      note(message);
+    }
+    // The proxy reads one message per line.
+    const bool one_line = data.find_first_of("\r\n") == std::string_view::npos;
+    writeLine(one_line ? std::string(data)
+                       : message.dump(-1, ' ', false, Json::error_handler_t::replace));
+    return answered;
+  }
+
+  void writeLine(std::string line) {
+    line.push_back('\n');
+    const std::lock_guard<std::mutex> hold(out_mutex_);
+    std::string_view rest = line;
+    while (out_write_ >= 0 && !rest.empty()) {
+      const ssize_t n = ::write(out_write_, rest.data(), rest.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && errno == EAGAIN) {
+        // The proxy reads slower than the server writes (back pressure),
+        // unless it is stopping.
+        if (cutting_) return;
+        pollfd room{out_write_, POLLOUT, 0};
+        (void)::poll(&room, 1, 100);
+        continue;
+      }
+      if (n <= 0) return;  // the proxy is gone
+      rest.remove_prefix(static_cast<size_t>(n));
+    }
+  }
+
+  // Answers each request with a JSON-RPC error the client reads (not when
+  // the client has left).
+  void failRequests(const std::vector<Json>& ids, const std::string& why) {
+    if (ids.empty()) return;
+    {
+      const std::lock_guard<std::mutex> hold(mutex_);
+      if (input_ended_) return;
+    }
+    const std::string message =
+        "toolguard mcp: the server \"" + options_.server_name + "\" did not answer: " + why;
+    for (const Json& id : ids) {
+      writeLine(
+          Json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32603}, {"message", message}}}}
+              .dump(-1, ' ', false, Json::error_handler_t::replace));
+    }
+  }
+
+  // --- the end ---
+
+  void lose(const std::string& why) {
+    {
+      const std::lock_guard<std::mutex> hold(mutex_);
+      if (lost_) return;
+      lost_ = true;
+      lost_why_ = why;
+    }
+    retry_wait_.notify_all();
+    log(why);
+    // The proxy sees the server's side end: the Session answers what is
+    // pending with errors and the proxy exits.
+    closeOutput();
+  }
+
+  bool isLost() const {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    return lost_;
+  }
+  std::string lostWhy() const {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    return lost_why_;
+  }
+  std::string sessionId() const {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    return session_id_;
+  }
+
+  void cutAll() {
+    std::vector<std::shared_ptr<Exchange>> exchanges;
+    {
+      const std::lock_guard<std::mutex> hold(mutex_);
+      cut_all_ = true;
+      cutting_ = true;
+      exchanges.assign(exchanges_.begin(), exchanges_.end());
+    }
+    retry_wait_.notify_all();
+    for (const auto& exchange : exchanges) exchange->cutOff();
+  }
+
+  // Joins the exchanges that finished (all of them when `all`).
+  void joinExchanges(bool all) {
+    for (;;) {
+      std::shared_ptr<Exchange> next;
+      {
+        const std::lock_guard<std::mutex> hold(mutex_);
+        for (auto it = exchanges_.begin(); it != exchanges_.end(); ++it) {
+          if (all || (*it)->done) {
+            next = *it;
+            exchanges_.erase(it);
+            break;
+          }
+        }
+      }
+      if (!next) return;
+      if (next->thread.joinable()) next->thread.join();
+    }
+  }
+
+  void closeOutput() {
+    const std::lock_guard<std::mutex> hold(out_mutex_);
+    if (out_write_ >= 0) ::close(out_write_);
+    out_write_ = -1;
+  }
+
+  HttpUpstreamOptions options_;
+  HttpUrl url_;
+  int in_read_ = -1, in_write_ = -1, out_read_ = -1, out_write_ = -1;
+  int wake_read_ = -1, wake_write_ = -1;
+  std::thread sender_;
+  std::atomic<bool> cut_by_us_{false};
+  std::atomic<bool> cutting_{false};  // cutAll() ran: no more waiting to write
+
+  mutable std::mutex mutex_;  // guards what follows
+  std::condition_variable retry_wait_;
+  std::string session_id_;
+  std::string protocol_version_;
+  std::string initialize_id_;
+  std::list<std::shared_ptr<Exchange>> exchanges_;
+  std::shared_ptr<Exchange> server_stream_;
+  bool input_ended_ = false;
+  bool cut_all_ = false;
+  bool lost_ = false;
+  std::string lost_why_;
+
+  std::mutex out_mutex_;  // one line at a time to the proxy
+};
+
+}  // namespace
+
+std::unique_ptr<Upstream> httpUpstream(HttpUpstreamOptions options) {
+  Expected<HttpUrl> url = detail::parseHttpUrl(options.url);
+  if (!url) {
+    if (options.url.starts_with("https://")) {
+      throw std::invalid_argument(
+          "--url https:// is not supported yet: reach the server through a local TLS "
+          "terminator, or run it over stdio");
+    }
+    throw std::invalid_argument("--url " + options.url + ": " + url.error());
+  }
+  if (!isLoopbackHost(url->host)) {
+    throw std::invalid_argument(
+        "--url " + options.url +
+        ": plain http:// only to this machine (localhost, 127.0.0.1, [::1]): what goes to the "
+        "server, its credentials included, would cross the network unencrypted");
+  }
+  return std::make_unique<HttpUpstream>(std::move(options), std::move(*url));
+}
+
+}  // namespace toolguard::mcp

@@ -1,0 +1,71 @@
+#pragma once
+// A one-connection HTTP server on loopback for client tests: accepts one
+// connection, reads the request head, sends its answer in the pieces given
+// (a short pause after each, so each arrives on its own; "<wait>" pauses
+// 800 ms instead), then closes.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace toolguard::testing {
+
+class PieceServer {
+ public:
+  explicit PieceServer(std::vector<std::string> pieces) {
+    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t size = sizeof a;
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &size);
+    port_ = ntohs(a.sin_port);
+    listen(fd_, 1);
+    thread_ = std::thread([this, pieces = std::move(pieces)] {
+      const int c = accept(fd_, nullptr, nullptr);
+      const int one = 1;
+      setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      std::string in;
+      char buffer[4096];
+      while (in.find("\r\n\r\n") == std::string::npos) {
+        const ssize_t n = recv(c, buffer, sizeof buffer, 0);
+        if (n <= 0) break;
+        in.append(buffer, static_cast<size_t>(n));
+      }
+      received = in;
+      for (const std::string& piece : pieces) {
+        if (piece == "<wait>") {
+          std::this_thread::sleep_for(std::chrono::milliseconds(800));
+          continue;
+        }
+        send(c, piece.data(), piece.size(), MSG_NOSIGNAL);
+        std::this_thread::sleep_for(std::chrono::milliseconds(3));
+      }
+      close(c);
+    });
+  }
+  ~PieceServer() {
+    thread_.join();
+    close(fd_);
+  }
+  PieceServer(const PieceServer&) = delete;
+  PieceServer& operator=(const PieceServer&) = delete;
+
+  int port() const { return port_; }
+  /// The request head as it arrived.
+  std::string received;
+
+ private:
+  int fd_;
+  int port_;
+  std::thread thread_;
+};
+
+}  // namespace toolguard::testing

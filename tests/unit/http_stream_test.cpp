@@ -1,0 +1,142 @@
+// The streaming HTTP client of `toolguard mcp --url`: URLs, and the body of
+// answers read as they arrive (by length, chunked, until the server closes),
+// whatever the pieces the bytes come in; broken answers fail; abort() ends
+// a read another thread is waiting in.
+#include "http/http_stream.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "support/piece_server.hpp"
+
+namespace toolguard::detail {
+namespace http_stream_test {
+
+TEST(HttpStream, UrlsAreRead) {
+  auto url = parseHttpUrl("http://127.0.0.1:8080/mcp?x=1");
+  ASSERT_TRUE(url) << url.error();
+  EXPECT_EQ(url->host, "127.0.0.1");
+  EXPECT_EQ(url->port, "8080");
+  EXPECT_EQ(url->path, "/mcp?x=1");
+  EXPECT_EQ(url->authority, "127.0.0.1:8080");
+  url = parseHttpUrl("http://[::1]/");
+  ASSERT_TRUE(url) << url.error();
+  EXPECT_EQ(url->host, "::1");
+  EXPECT_EQ(url->port, "80");
+  url = parseHttpUrl("http://localhost");
+  ASSERT_TRUE(url) << url.error();
+  EXPECT_EQ(url->path, "/");
+  for (const char* bad :
+       {"", "https://h/mcp", "ftp://h/", "http://", "http://h:0/", "http://h:70000/", "http://h:x/",
+        "http://u:p@h/", "http://h/a b", "http://h/#frag", "http://[::1/"}) {
+    EXPECT_FALSE(parseHttpUrl(bad)) << bad;
+  }
+}
+
+HttpUrl urlOf(const testing::PieceServer& server) {
+  return *parseHttpUrl("http://127.0.0.1:" + std::to_string(server.port()) + "/mcp");
+}
+
+// The whole body, or the failure.
+std::string bodyOf(HttpResponseStream& stream) {
+  std::string body;
+  for (;;) {
+    const HttpResponseStream::Read read = stream.read(body, 5000);
+    if (read == HttpResponseStream::Read::End) return body;
+    if (read != HttpResponseStream::Read::Data) return "<failed: " + stream.error() + ">";
+  }
+}
+
+// `answer` cut at every pair of places gives the same body.
+void expectBodyWhateverThePieces(const std::string& answer, const std::string& body) {
+  for (size_t cut = 1; cut < answer.size(); cut += 7) {
+    for (size_t second = cut + 1; second < answer.size(); second += 11) {
+      testing::PieceServer server(
+          {answer.substr(0, cut), answer.substr(cut, second - cut), answer.substr(second)});
+      HttpRequest request{"POST", {{"Accept", "text/event-stream"}}, "{}"};
+      auto stream = HttpResponseStream::open(urlOf(server), request, 5000);
+      ASSERT_TRUE(stream) << stream.error() << " cut at " << cut << "," << second;
+      EXPECT_EQ((*stream)->status(), 200);
+      EXPECT_EQ(bodyOf(**stream), body) << "cut at " << cut << "," << second;
+    }
+  }
+}
+
+TEST(HttpStream, BodiesByLengthChunkedAndUntilCloseWhateverThePieces) {
+  expectBodyWhateverThePieces(
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"a\":1}",
+      "{\"a\":1}");
+  expectBodyWhateverThePieces(
+      "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+      "6;ext=1\r\ndata: \r\n0b\r\n{\"a\":1}\n\n..\r\n0\r\n\r\n",
+      "data: {\"a\":1}\n\n..");
+  expectBodyWhateverThePieces(
+      "HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: x\n\n", "data: x\n\n");
+}
+
+TEST(HttpStream, TheHeadAndTheRequestAreAsSent) {
+  testing::PieceServer server(
+      {"HTTP/1.1 202 Accepted\r\nMcp-Session-Id: abc\r\nContent-Length: 0\r\n\r\n"});
+  HttpRequest request{"POST", {{"Mcp-Session-Id", "s-1"}}, "{\"x\":1}"};
+  auto stream = HttpResponseStream::open(urlOf(server), request, 5000);
+  ASSERT_TRUE(stream) << stream.error();
+  EXPECT_EQ((*stream)->status(), 202);
+  EXPECT_EQ((*stream)->header("mcp-session-id"), "abc");
+  EXPECT_EQ(bodyOf(**stream), "");
+  stream->reset();
+  EXPECT_NE(server.received.find("POST /mcp HTTP/1.1\r\n"), std::string::npos);
+  EXPECT_NE(server.received.find("Mcp-Session-Id: s-1\r\n"), std::string::npos);
+  EXPECT_NE(server.received.find("Content-Length: 7\r\n"), std::string::npos);
+}
+
+TEST(HttpStream, BrokenAnswersFail) {
+  const std::vector<std::string> broken = {
+      "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcXY",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab",
+  };
+  for (const std::string& answer : broken) {
+    testing::PieceServer server({answer});
+    auto stream = HttpResponseStream::open(urlOf(server), HttpRequest{}, 5000);
+    ASSERT_TRUE(stream) << stream.error();
+    EXPECT_TRUE(bodyOf(**stream).starts_with("<failed")) << answer;
+  }
+  const std::vector<std::string> bad_heads = {
+      "SMTP ready\r\n\r\n", "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nx",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n", "HTTP/1.1 200 OK\r\nno colon\r\n\r\n",
+      "HTTP/1.1 200 OK\r\nX: " + std::string(70000, 'x') + "\r\n\r\n"};
+  for (const std::string& answer : bad_heads) {
+    testing::PieceServer server({answer});
+    EXPECT_FALSE(HttpResponseStream::open(urlOf(server), HttpRequest{}, 5000))
+        << answer.substr(0, 60);
+  }
+  // A header the caller gives with a line break is refused, never sent.
+  testing::PieceServer server({""});
+  auto stream = HttpResponseStream::connect(urlOf(server), 5000);
+  ASSERT_TRUE(stream);
+  HttpRequest smuggled{"GET", {{"X-Key", "v\r\nX-Evil: 1"}}, ""};
+  EXPECT_FALSE((*stream)->send(urlOf(server), smuggled, 5000));
+}
+
+TEST(HttpStream, AbortEndsAReadAnotherThreadWaitsIn) {
+  testing::PieceServer server(
+      {"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n", "<wait>"});
+  auto stream = HttpResponseStream::open(urlOf(server), HttpRequest{}, 5000);
+  ASSERT_TRUE(stream) << stream.error();
+  HttpResponseStream& open = **stream;
+  std::thread cutter([&open] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    open.abort();
+  });
+  // Without the abort the read would end when the server closes (End).
+  std::string body;
+  EXPECT_EQ(open.read(body, -1), HttpResponseStream::Read::Failed);
+  EXPECT_EQ(open.error(), "the exchange was cut off");
+  cutter.join();
+}
+
+}  // namespace http_stream_test
+}  // namespace toolguard::detail
