@@ -86,6 +86,7 @@ endfunction()
 # Compiled into other targets: the document tree (toolguard_doc_tree, shared
 # with the build-time tool) and the HTTP helper program.
 set(TOOLGUARD_SOURCES_ELSEWHERE ${TOOLGUARD_DOC_TREE_SOURCES} src/http/http_helper_main.cpp
+  src/http/tls_tunnel_main.cpp
   src/cli/main.cpp src/cli/startup_arena.cpp src/cli/static_lookups.cpp src/serve/serve_main.cpp
   src/serve/worker_pool.cpp)
 
@@ -108,6 +109,7 @@ toolguard_layer(http SOURCES
   src/http/plain_http.cpp
   src/http/service_post.cpp
   src/http/sse_parser.cpp
+  src/http/tls_tunnel.cpp
 )
 # core: calls, decisions, tool catalog, rule index, matchers, globs
 toolguard_layer(core SOURCES

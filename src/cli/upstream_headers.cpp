@@ -56,12 +56,23 @@ Expected<std::vector<std::pair<std::string, std::string>>> upstreamHeaders(
         !std::all_of(name.begin(), name.end(), isTokenChar)) {
       return fail("--header takes \"Name: value\" (a header name, a colon, its value)");
     }
+    std::string lowercase = name;
+    for (char& c : lowercase) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const char* reserved : {"host", "content-length", "transfer-encoding", "connection",
+                                 "content-type", "accept", "mcp-session-id", "mcp-protocol-version",
+                                 "last-event-id", "upgrade", "te", "trailer", "expect"}) {
+      if (lowercase == reserved) {
+        return fail("--header " + name + ": the proxy writes this header itself");
+      }
+    }
     std::string value = option.substr(colon + 1);
     while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.erase(0, 1);
     Expected<std::string> full = expanded(value, name);
     if (!full) return fail(full.error());
-    if (full->find_first_of("\r\n") != std::string::npos || full->find('\0') != std::string::npos) {
-      return fail("--header " + name + ": its value holds a line break");
+    if (std::any_of(full->begin(), full->end(), [](char c) {
+          return (static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f;
+        })) {
+      return fail("--header " + name + ": its value holds a line break or a control character");
     }
     headers.emplace_back(name, std::move(*full));
   }

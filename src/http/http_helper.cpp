@@ -318,4 +318,33 @@ void HttpHelper::post(const toolguard_http_post& request, toolguard_http_outcome
   }
 }
 
+Expected<std::pair<int, pid_t>> HttpHelper::startTunnel() const {
+  int ends[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+    return fail("the HTTP client " + program_ + " could not be started: " + std::strerror(errno));
+  }
+  const int ours = aboveStandard(ends[0]);
+  const int theirs = aboveStandard(ends[1]);
+  char name[] = "toolguard-http";
+  char mode[] = "--tunnel";
+  char* argv[] = {name, mode, nullptr};
+  const pid_t pid = ours < 0 || theirs < 0 ? -1 : ::fork();
+  if (pid == 0) {
+    ::dup2(theirs, 0);
+    ::dup2(theirs, 1);
+    if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
+      for (int fd = 3; fd < 4096; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+    }
+    ::fexecve(fd_, argv, environ);
+    ::_exit(127);
+  }
+  const int error = errno;
+  if (theirs >= 0) ::close(theirs);
+  if (pid < 0) {
+    if (ours >= 0) ::close(ours);
+    return fail("the HTTP client " + program_ + " could not be started: " + std::strerror(error));
+  }
+  return std::make_pair(ours, pid);
+}
+
 }  // namespace toolguard::detail

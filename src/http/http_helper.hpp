@@ -73,6 +73,10 @@ class HttpHelper {
   /// The same for a request as its senders hold it.
   toolguard_http_outcome post(const HelperPost& request) const;
 
+  /// Starts a helper in its tunnel mode (`toolguard-http --tunnel`) on a
+  /// socket pair: our end (close-on-exec) and its process id.
+  Expected<std::pair<int, pid_t>> startTunnel() const;
+
  private:
   HttpHelper(int fd, std::string program) : fd_(fd), program_(std::move(program)) {}
   int fd_;               // the checked program, open for fexecve

@@ -13,6 +13,7 @@
 
 #include "http/http_helper_protocol.hpp"
 #include "http/http_transfer.h"
+#include "http/tls_tunnel.hpp"
 
 namespace {
 
@@ -132,7 +133,10 @@ void post(const Request& request) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc == 2 && std::string_view(argv[1]) == "--tunnel") {
+    return toolguard::detail::runTlsTunnel();
+  }
   std::string text;
   Request request;
   if (!readAll(0, text) || !decode(text, request)) {

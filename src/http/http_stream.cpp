@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "plain_http.hpp"
+#include "tls_tunnel.hpp"
 
 namespace toolguard::detail {
 namespace {
@@ -55,12 +56,12 @@ Expected<bool> sendWhole(int fd, std::string_view bytes, Clock::time_point deadl
 }  // namespace
 
 Expected<HttpUrl> parseHttpUrl(std::string_view url) {
-  if (url.starts_with("https://")) {
-    return fail("https:// is not read by this client (no TLS here)");
-  }
-  if (!url.starts_with("http://")) return fail("the URL must start with http://");
-  std::string_view rest = url.substr(7);
   HttpUrl parsed;
+  parsed.tls = url.starts_with("https://");
+  if (!parsed.tls && !url.starts_with("http://")) {
+    return fail("the URL must start with http:// or https://");
+  }
+  std::string_view rest = url.substr(parsed.tls ? 8 : 7);
   const size_t path_start = rest.find_first_of("/?#");
   std::string_view authority = rest.substr(0, path_start);
   std::string_view path = path_start == std::string_view::npos ? "" : rest.substr(path_start);
@@ -88,7 +89,7 @@ Expected<HttpUrl> parseHttpUrl(std::string_view url) {
   } else {
     parsed.host = std::string(authority);
   }
-  if (parsed.port.empty()) parsed.port = "80";
+  if (parsed.port.empty()) parsed.port = parsed.tls ? "443" : "80";
   if (parsed.host.empty() || parsed.port.size() > 5 ||
       parsed.port.find_first_not_of("0123456789") != std::string::npos ||
       std::stoul(parsed.port) == 0 || std::stoul(parsed.port) > 65535) {
@@ -101,13 +102,20 @@ Expected<HttpUrl> parseHttpUrl(std::string_view url) {
 
 Expected<std::unique_ptr<HttpResponseStream>> HttpResponseStream::connect(const HttpUrl& url,
                                                                           long timeout_ms) {
+  std::unique_ptr<HttpResponseStream> stream(new HttpResponseStream());
+  if (url.tls) {
+    Expected<TlsTunnel> tunnel = openTlsTunnel(url.host, url.port, timeout_ms);
+    if (!tunnel) return fail("cannot connect to " + url.authority + ": " + tunnel.error());
+    stream->fd_ = tunnel->fd;
+    stream->tunnel_pid_ = tunnel->pid;
+    return stream;
+  }
   ServiceAddress address;
   address.host = url.host;
   address.port = url.port;
   Expected<int> connected =
       connectWithin(address, Clock::now() + std::chrono::milliseconds(timeout_ms));
   if (!connected) return fail("cannot connect to " + url.authority + ": " + connected.error());
-  std::unique_ptr<HttpResponseStream> stream(new HttpResponseStream());
   stream->fd_ = *connected;
   return stream;
 }
@@ -139,6 +147,15 @@ Expected<bool> HttpResponseStream::send(const HttpUrl& url, const HttpRequest& r
 }
 
 Expected<bool> HttpResponseStream::readHead(long timeout_ms) {
+  // Interim answers (100 Continue, 103 Early Hints) come before the real one.
+  for (;;) {
+    Expected<bool> head = readOneHead(timeout_ms);
+    if (!head || status_ / 100 != 1 || status_ == 101) return head;
+    headers_.clear();
+  }
+}
+
+Expected<bool> HttpResponseStream::readOneHead(long timeout_ms) {
   const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
   size_t end = std::string::npos;
   while ((end = buffer_.find("\r\n\r\n")) == std::string::npos) {
@@ -161,6 +178,7 @@ Expected<bool> HttpResponseStream::readHead(long timeout_ms) {
   const size_t line_end = head_in.find("\r\n");
   const std::string status_line = head_in.substr(0, line_end);
   if (!status_line.starts_with("HTTP/1.") || status_line.size() < 12 || status_line[8] != ' ' ||
+      (status_line.size() > 12 && status_line[12] != ' ') ||
       !std::isdigit(static_cast<unsigned char>(status_line[9])) ||
       !std::isdigit(static_cast<unsigned char>(status_line[10])) ||
       !std::isdigit(static_cast<unsigned char>(status_line[11]))) {
@@ -188,6 +206,7 @@ Expected<bool> HttpResponseStream::readHead(long timeout_ms) {
     if (lengths++ > 0 && value != length) return fail("two different Content-Length headers");
     length = value;
   }
+  if (lengths > 0 && length.empty()) return fail("an empty Content-Length header");
   if (status_ / 100 == 1 || status_ == 204 || status_ == 304 || head_request_) {
     finished_ = true;
   } else if (!encoding.empty()) {
@@ -220,7 +239,12 @@ Expected<std::unique_ptr<HttpResponseStream>> HttpResponseStream::open(const Htt
 }
 
 HttpResponseStream::~HttpResponseStream() {
-  if (fd_ >= 0) ::close(fd_);
+  TlsTunnel tunnel{fd_, tunnel_pid_};
+  if (tunnel_pid_ > 0) {
+    closeTlsTunnel(tunnel);
+  } else if (fd_ >= 0) {
+    ::close(fd_);
+  }
 }
 
 std::string HttpResponseStream::header(std::string_view lowercase_name) const {

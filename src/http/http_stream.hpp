@@ -5,6 +5,8 @@
 // uses for a Streamable HTTP server, whose answers may be event streams
 // that stay open for minutes.
 
+#include <sys/types.h>
+
 #include <atomic>
 #include <memory>
 #include <string>
@@ -16,16 +18,17 @@
 
 namespace toolguard::detail {
 
-/// An http:// URL taken apart.
+/// An http:// or https:// URL taken apart.
 struct HttpUrl {
+  bool tls = false;       ///< https://: through the TLS helper (tls_tunnel.hpp)
   std::string host;       ///< a name or a numeric address (IPv6 without brackets)
   std::string port;       ///< "80" when the URL names none
   std::string path;       ///< the path and query, "/" when the URL names none
   std::string authority;  ///< what the Host header says (host[:port] as written)
 };
 
-/// Reads "http://HOST[:PORT][/PATH]"; fails, saying why, for anything else
-/// (https:// included: this client has no TLS). No user or fragment part.
+/// Reads "http[s]://HOST[:PORT][/PATH]"; fails, saying why, for anything
+/// else. No user or fragment part.
 Expected<HttpUrl> parseHttpUrl(std::string_view url);
 
 /// One request: its method, its headers (besides Host, Content-Length and
@@ -39,7 +42,8 @@ struct HttpRequest {
 /// A response being read. Thread-safe only for abort(): one thread reads.
 class HttpResponseStream {
  public:
-  /// Connects to `url`'s host within `timeout_ms`; fails, saying why.
+  /// Connects to `url`'s host within `timeout_ms` (https: through the TLS
+  /// helper, its certificate verified); fails, saying why.
   static Expected<std::unique_ptr<HttpResponseStream>> connect(const HttpUrl& url, long timeout_ms);
   /// Sends `request` to `url`'s path within `timeout_ms`. Fails, saying
   /// why, for a header name or value with a line break, or a write error.
@@ -80,10 +84,12 @@ class HttpResponseStream {
 
  private:
   HttpResponseStream() = default;
-  bool fill(long timeout_ms, Read& why);  // reads more bytes into buffer_
+  Expected<bool> readOneHead(long timeout_ms);  // one status line and its headers
+  bool fill(long timeout_ms, Read& why);        // reads more bytes into buffer_
   Read readChunked(std::string& out, long timeout_ms);
 
   int fd_ = -1;
+  pid_t tunnel_pid_ = -1;  // https: the TLS helper at fd_'s other end
   std::atomic<bool> aborted_{false};
   bool head_request_ = false;
   int status_ = 0;

@@ -74,7 +74,10 @@ void SseParser::processLine(std::string_view line, std::vector<SseEvent>& out) {
   } else if (field == "event") {
     event_.event.assign(value);
   } else if (field == "id") {
-    if (value.find('\0') == std::string_view::npos) last_id_.assign(value);
+    // Into the buffer: the stream's last event id moves only when the event
+    // is complete (its blank line), so an event a broken connection cut is
+    // asked for again on resumption.
+    if (value.find('\0') == std::string_view::npos) id_buffer_.assign(value);
   } else if (field == "retry") {
     if (!value.empty() && value.size() <= 9 &&
         value.find_first_not_of("0123456789") == std::string_view::npos) {
@@ -87,6 +90,7 @@ void SseParser::processLine(std::string_view line, std::vector<SseEvent>& out) {
 }
 
 void SseParser::dispatch(std::vector<SseEvent>& out) {
+  last_id_ = id_buffer_;
   if (has_data_ || !event_.error.empty()) {
     event_.id = last_id_;
     out.push_back(std::move(event_));

@@ -23,9 +23,10 @@ struct SseEvent {
 };
 
 /// Splits a byte stream into events. Lines end with "\n", "\r\n" or "\r";
-/// ":" lines are comments; "id:" sets the last event id (one holding a NUL
-/// is ignored, as the standard says) and "retry:" the reconnection time. An
-/// event is dispatched at its blank line when it has data or an error.
+/// ":" lines are comments; "id:" sets the last event id once its event is
+/// complete (at the blank line; one holding a NUL is ignored, as the
+/// standard says) and "retry:" the reconnection time. An event is
+/// dispatched at its blank line when it has data or an error.
 class SseParser {
  public:
   /// `max_event_bytes` bounds one event (its pending line included).
@@ -41,8 +42,8 @@ class SseParser {
 
   /// Why feed or finish failed ("" when they did not).
   const std::string& error() const { return error_; }
-  /// The last event id seen so far ("" for none), whether or not an event
-  /// was dispatched with it (a stream may send an id with empty data).
+  /// The id of the last complete event ("" for none), whether or not it
+  /// was dispatched (a stream may send an id with empty data).
   const std::string& lastEventId() const { return last_id_; }
   /// The latest "retry:" in milliseconds, or -1 when none was sent.
   long retryMs() const { return retry_ms_; }
@@ -61,6 +62,7 @@ class SseParser {
   bool has_data_ = false;
   bool skip_lf_ = false;  // the last byte was a "\r": a "\n" right after it ends nothing
   std::string error_;
+  std::string id_buffer_;  // the latest "id:" of the event being read
   std::string last_id_;
   long retry_ms_ = -1;
 };

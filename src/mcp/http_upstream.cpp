@@ -9,10 +9,13 @@
 // it, is written to the proxy's pipe as one line under one lock.
 #include "http_upstream.hpp"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
@@ -45,21 +48,24 @@ constexpr long kSendMs = 30000;
 constexpr long kDeleteMs = 2000;
 constexpr long kErrorBodyMs = 2000;
 constexpr size_t kErrorBodyBytes = 64u << 10;
-constexpr int kResumeAttempts = 3;
+constexpr long kInitializeHeadMs = 60000;  // an initialize unanswered this long fails
+constexpr int kResumeAttempts = 3;         // reconnects in a row that brought nothing
 constexpr int kServerStreamFailures = 5;
 constexpr long kDefaultRetryMs = 1000;
+constexpr long kShortestRetryMs = 250;
 constexpr long kLongestRetryMs = 30000;
 constexpr size_t kLongestSessionId = 1024;
+constexpr size_t kLongestEventId = 1024;
+constexpr size_t kMostExchanges = 256;  // messages in flight at once
 
-bool isLoopbackHost(const std::string& host) {
-  if (host == "localhost" || host == "::1") return true;
-  unsigned parts[4];
-  char tail = 0;
-  if (std::sscanf(host.c_str(), "%u.%u.%u.%u%c", &parts[0], &parts[1], &parts[2], &parts[3],
-                  &tail) != 4) {
-    return false;
-  }
-  return parts[0] == 127 && parts[1] < 256 && parts[2] < 256 && parts[3] < 256;
+// A numeric loopback address (strictly: what inet_pton reads), so that no
+// name lookup can send the plain-text request elsewhere; "localhost" is
+// taken as 127.0.0.1 without a lookup.
+bool isLoopbackAddress(const std::string& host) {
+  in_addr v4{};
+  if (::inet_pton(AF_INET, host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  return ::inet_pton(AF_INET6, host.c_str(), &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
 }
 
 // Visible ASCII only (what the transport allows in a session id), bounded.
@@ -91,22 +97,23 @@ void noteMessage(const Json& message, Outgoing& out) {
   }
 }
 
-// An exchange that stop() or a lost session can cut off, in any phase.
+// An exchange that stop() or a lost session can cut off, in any phase. It
+// shares the stream it reads, so a cut never meets a stream already gone.
 struct Exchange {
   std::mutex mutex;
-  HttpResponseStream* stream = nullptr;
+  std::shared_ptr<HttpResponseStream> stream;
   bool cut = false;
   std::thread thread;
   std::atomic<bool> done{false};
 
-  void attach(HttpResponseStream* s) {
+  void attach(const std::shared_ptr<HttpResponseStream>& s) {
     const std::lock_guard<std::mutex> hold(mutex);
     stream = s;
     if (cut) s->abort();
   }
   void detach() {
     const std::lock_guard<std::mutex> hold(mutex);
-    stream = nullptr;
+    stream.reset();
   }
   void cutOff() {
     const std::lock_guard<std::mutex> hold(mutex);
@@ -117,6 +124,12 @@ struct Exchange {
     const std::lock_guard<std::mutex> hold(mutex);
     return cut;
   }
+};
+
+// Lets go of its exchange's stream on every way out of a scope.
+struct DetachOnExit {
+  Exchange& exchange;
+  ~DetachOnExit() { exchange.detach(); }
 };
 
 class HttpUpstream final : public Upstream {
@@ -166,6 +179,10 @@ class HttpUpstream final : public Upstream {
     wakeSender();
     cutAll();
     if (sender_.joinable()) sender_.join();
+    // Nobody reads the proxy's messages any more: a writer blocked on a
+    // full pipe gets EPIPE instead of waiting forever.
+    if (in_read_ >= 0) ::close(in_read_);
+    in_read_ = -1;
     joinExchanges(true);
     closeOutput();
     const std::lock_guard<std::mutex> hold(mutex_);
@@ -238,26 +255,49 @@ class HttpUpstream final : public Upstream {
     auto exchange = std::make_shared<Exchange>();
     std::promise<void> ready;
     std::future<void> sent = ready.get_future();
+    std::string refused;
     {
       const std::lock_guard<std::mutex> hold(mutex_);
-      exchanges_.push_back(exchange);
+      if (cut_all_) {
+        refused = "the proxy is stopping";
+      } else if (exchanges_.size() >= kMostExchanges) {
+        refused = "too many messages to it are in flight";
+      } else {
+        exchanges_.push_back(exchange);
+      }
     }
-    exchange->thread =
-        std::thread([this, exchange, out = std::move(out), ready = std::move(ready)]() mutable {
-          bool signalled = false;
-          auto signal = [&] {
-            if (!std::exchange(signalled, true)) ready.set_value();
-          };
-          try {
-            post(*exchange, out, signal);
-          } catch (const std::exception& e) {
-            log(std::string("an exchange failed: ") + e.what());
-            failRequests(out.request_ids, "the exchange failed");
-          }
-          signal();
-          exchange->done = true;
-        });
+    if (!refused.empty()) {
+      failRequests(out.request_ids, refused);
+      return;
+    }
+    const std::vector<Json> ids = out.request_ids;
+    try {
+      exchange->thread = startExchange(exchange, std::move(out), std::move(ready));
+    } catch (const std::system_error& e) {
+      exchange->done = true;
+      log(std::string("no thread for a message: ") + e.what());
+      failRequests(ids, "the proxy could not start the exchange");
+      return;
+    }
     sent.wait();
+  }
+
+  std::thread startExchange(const std::shared_ptr<Exchange>& exchange, Outgoing out,
+                            std::promise<void> ready) {
+    return std::thread([this, exchange, out = std::move(out), ready = std::move(ready)]() mutable {
+      bool signalled = false;
+      auto signal = [&] {
+        if (!std::exchange(signalled, true)) ready.set_value();
+      };
+      try {
+        post(*exchange, out, signal);
+      } catch (const std::exception& e) {
+        log(std::string("an exchange failed: ") + e.what());
+        failRequests(out.request_ids, "the exchange failed");
+      }
+      signal();
+      exchange->done = true;
+    });
   }
 
   // The client left: the server's stream closes, the exchanges in flight
@@ -290,22 +330,23 @@ class HttpUpstream final : public Upstream {
     return headers;
   }
 
-  // Connects and sends `request` on `exchange`; nullptr (and `error` set)
-  // when it cannot.
-  std::unique_ptr<HttpResponseStream> start(Exchange& exchange, const HttpRequest& request,
+  // Connects and sends `request` on `exchange` (which holds the stream, so
+  // that it can be cut, until a DetachOnExit lets go); nullptr (and `error`
+  // set) when it cannot.
+  std::shared_ptr<HttpResponseStream> start(Exchange& exchange, const HttpRequest& request,
                                             std::string& error) {
-    auto stream = HttpResponseStream::connect(url_, kConnectMs);
-    if (!stream) {
-      error = stream.error();
+    auto connected = HttpResponseStream::connect(url_, kConnectMs);
+    if (!connected) {
+      error = connected.error();
       return nullptr;
     }
-    exchange.attach(stream->get());
-    if (auto sent = (*stream)->send(url_, request, kSendMs); !sent) {
-      exchange.detach();
+    std::shared_ptr<HttpResponseStream> stream = std::move(*connected);
+    exchange.attach(stream);
+    if (auto sent = stream->send(url_, request, kSendMs); !sent) {
       error = sent.error();
       return nullptr;
     }
-    return std::move(*stream);
+    return stream;
   }
 
   template <typename Signal>
@@ -314,15 +355,16 @@ class HttpUpstream final : public Upstream {
     request.headers.emplace_back("Content-Type", "application/json");
     request.headers.emplace_back("Accept", "application/json, text/event-stream");
     std::string error;
-    std::unique_ptr<HttpResponseStream> stream = start(exchange, request, error);
+    const DetachOnExit detach{exchange};
+    std::shared_ptr<HttpResponseStream> stream = start(exchange, request, error);
     if (!stream) {
       signal();
       failRequests(out.request_ids, error);
       return;
     }
     if (!out.initialize) signal();
-    if (auto head = stream->readHead(-1); !head) {
-      exchange.detach();
+    // Nothing else is sent until initialize is answered: it may not wait forever.
+    if (auto head = stream->readHead(out.initialize ? kInitializeHeadMs : -1); !head) {
       signal();
       failRequests(out.request_ids, head.error());
       return;
@@ -331,7 +373,6 @@ class HttpUpstream final : public Upstream {
     if (out.initialize && status / 100 == 2) {
       const std::string session = stream->header("mcp-session-id");
       if (!session.empty() && !isVisibleAscii(session, kLongestSessionId)) {
-        exchange.detach();
         signal();
         failRequests(out.request_ids, "its session id is not visible ASCII of at most 1024 bytes");
         return;
@@ -341,7 +382,6 @@ class HttpUpstream final : public Upstream {
     }
     signal();
     answer(exchange, *stream, out);
-    exchange.detach();
     if (out.initialized && status / 100 == 2) openServerStream();
   }
 
@@ -359,6 +399,8 @@ class HttpUpstream final : public Upstream {
             "; it does not seem to take MCP's Streamable HTTP transport (a server that offers "
             "only the older HTTP+SSE transport is not supported)";
       }
+      if (out.request_ids.empty())
+        log("a notification or response to it got HTTP " + std::to_string(status));
       failRequests(out.request_ids, why);
       return;
     }
@@ -377,16 +419,18 @@ class HttpUpstream final : public Upstream {
       std::string last_id;
       long retry_ms = kDefaultRetryMs;
       readEvents(stream, pending, true, last_id, retry_ms);
-      // Broken before it answered: the stream is resumed where it broke.
-      for (int attempt = 0; !pending.empty() && !last_id.empty() && attempt < kResumeAttempts &&
-                            !exchange.isCut() && waitBeforeRetry(retry_ms);
-           ++attempt) {
-        resume(exchange, pending, last_id, retry_ms);
+      // Broken before it answered: the stream is resumed where it broke, as
+      // long as each reconnect brings something (a server may close the
+      // stream on purpose during a long call).
+      for (int fruitless = 0; !pending.empty() && !last_id.empty() && fruitless < kResumeAttempts &&
+                              !exchange.isCut() && waitBeforeRetry(retry_ms);) {
+        fruitless = resume(exchange, pending, last_id, retry_ms) ? 0 : fruitless + 1;
       }
     } else {
-      failRequests(out.request_ids, "it answered with " +
-                                        (type.empty() ? std::string("no content type") : type) +
-                                        ", neither JSON nor an event stream");
+      failRequests(out.request_ids,
+                   "it answered with " +
+                       (type.empty() ? std::string("no content type") : visiblePart(type, 100)) +
+                       ", neither JSON nor an event stream");
       return;
     }
     std::vector<Json> unanswered;
@@ -396,72 +440,92 @@ class HttpUpstream final : public Upstream {
     failRequests(unanswered, "it closed the answer's stream before it answered");
   }
 
-  // GET with Last-Event-ID: the rest of a POST's event stream.
-  void resume(Exchange& exchange, std::set<std::string>& pending, std::string& last_id,
+  // GET with Last-Event-ID: the rest of a POST's event stream. True when it
+  // brought an event.
+  bool resume(Exchange& exchange, std::set<std::string>& pending, std::string& last_id,
               long& retry_ms) {
     HttpRequest request{"GET", commonHeaders(), ""};
     request.headers.emplace_back("Accept", "text/event-stream");
     request.headers.emplace_back("Last-Event-ID", last_id);
     std::string error;
-    std::unique_ptr<HttpResponseStream> stream = start(exchange, request, error);
-    if (!stream) return;
-    if (stream->readHead(-1) && stream->status() / 100 == 2 &&
-        stream->mediaType() == "text/event-stream") {
-      readEvents(*stream, pending, true, last_id, retry_ms);
+    const DetachOnExit detach{exchange};
+    std::shared_ptr<HttpResponseStream> stream = start(exchange, request, error);
+    if (!stream || !stream->readHead(-1) || stream->status() / 100 != 2 ||
+        stream->mediaType() != "text/event-stream") {
+      return false;
     }
-    exchange.detach();
+    return readEvents(*stream, pending, true, last_id, retry_ms) > 0;
   }
 
   // Reads events from `stream` until it ends, or (`until_answered`) until
-  // every pending request is answered. False when the stream broke.
-  bool readEvents(HttpResponseStream& stream, std::set<std::string>& pending, bool until_answered,
-                  std::string& last_id, long& retry_ms) {
+  // every pending request is answered; returns how many it passed on. An
+  // event the stream broke in is not taken (nor its id: a resumption asks
+  // for it again).
+  size_t readEvents(HttpResponseStream& stream, std::set<std::string>& pending, bool until_answered,
+                    std::string& last_id, long& retry_ms) {
     detail::SseParser parser(options_.max_message_bytes);
     std::vector<detail::SseEvent> events;
     std::string chunk;
+    size_t taken = 0;
     auto take = [&] {
       for (const detail::SseEvent& event : events) {
+        ++taken;
         if ((event.event.empty() || event.event == "message") && !event.data.empty()) {
           for (const std::string& id : emit(event.data)) pending.erase(id);
         }
       }
       events.clear();
-      if (!parser.lastEventId().empty()) last_id = parser.lastEventId();
-      if (parser.retryMs() >= 0) retry_ms = std::min(parser.retryMs(), kLongestRetryMs);
+      const std::string& id = parser.lastEventId();
+      if (!id.empty() && isVisibleAscii(id, kLongestEventId)) last_id = id;
+      if (parser.retryMs() >= 0) {
+        retry_ms = std::clamp(parser.retryMs(), kShortestRetryMs, kLongestRetryMs);
+      }
     };
     for (;;) {
       chunk.clear();
-      const Read read = stream.read(chunk, -1);
-      if (read == Read::Data) {
-        if (!parser.feed(chunk, events)) {
-          log("its event stream was cut: " + parser.error());
-          return false;
-        }
-        take();
-        if (until_answered && pending.empty()) return true;
-        continue;
+      if (stream.read(chunk, -1) != Read::Data) return taken;
+      if (!parser.feed(chunk, events)) {
+        log("its event stream was cut: " + parser.error());
+        return taken;
       }
-      if (read == Read::End) {
-        parser.finish(events);
-        take();
-        return true;
-      }
-      return false;
+      take();
+      if (until_answered && pending.empty()) return taken;
     }
   }
 
-  // Reads the whole body (at most `limit` bytes) within `timeout_ms`.
+  // Reads the whole body (at most `limit` bytes), all of it within
+  // `timeout_ms` (-1: no limit).
   static bool readWhole(HttpResponseStream& stream, std::string& body, size_t limit,
                         long timeout_ms) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     for (;;) {
-      const Read read = stream.read(body, timeout_ms);
+      long left = -1;
+      if (timeout_ms >= 0) {
+        left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                   deadline - std::chrono::steady_clock::now())
+                   .count();
+        if (left <= 0) return false;
+      }
+      const Read read = stream.read(body, left);
       if (read == Read::End) return true;
       if (read != Read::Data || body.size() > limit) return false;
     }
   }
 
-  // ": MESSAGE" from an error answer's JSON-RPC error, when it has one.
-  static std::string errorDetail(HttpResponseStream& stream) {
+  // The first `longest` bytes of `text`, only visible ASCII and spaces kept.
+  static std::string visiblePart(const std::string& text, size_t longest) {
+    std::string out;
+    for (char c : text) {
+      if (out.size() == longest) break;
+      if (c >= 0x20 && c < 0x7f) out += c;
+    }
+    return out;
+  }
+
+  // ": MESSAGE" from an error answer's JSON-RPC error, when it has one, with
+  // the proxy's own header values (the server's credentials) taken out: a
+  // server that echoes a rejected key must not hand it to the model.
+  std::string errorDetail(HttpResponseStream& stream) const {
     std::string body;
     if (!readWhole(stream, body, kErrorBodyBytes, kErrorBodyMs)) return "";
     const Json parsed = Json::parse(body, nullptr, false);
@@ -470,9 +534,28 @@ class HttpUpstream final : public Upstream {
     if (error == parsed.end() || !error->is_object()) return "";
     const auto message = error->find("message");
     if (message == error->end() || !message->is_string()) return "";
-    std::string text = message->get<std::string>();
-    if (text.size() > 300) text.resize(300);
-    return " (" + text + ")";
+    return " (" + visiblePart(withoutCredentials(message->get<std::string>()), 300) + ")";
+  }
+
+  // `text` with every configured header value (and every word of one, so
+  // that the token of "Bearer TOKEN" goes too) replaced by [REDACTED].
+  std::string withoutCredentials(std::string text) const {
+    for (const auto& [name, value] : options_.headers) {
+      std::vector<std::string> secrets = {value};
+      for (size_t start = 0; start < value.size();) {
+        const size_t end = std::min(value.find(' ', start), value.size());
+        if (end - start >= 6) secrets.push_back(value.substr(start, end - start));
+        start = end + 1;
+      }
+      for (const std::string& secret : secrets) {
+        if (secret.empty()) continue;
+        for (size_t at = text.find(secret); at != std::string::npos;
+             at = text.find(secret, at + 10)) {
+          text.replace(at, secret.size(), "[REDACTED]");
+        }
+      }
+    }
+    return text;
   }
 
   // --- the server's own stream ---
@@ -481,18 +564,23 @@ class HttpUpstream final : public Upstream {
     auto exchange = std::make_shared<Exchange>();
     {
       const std::lock_guard<std::mutex> hold(mutex_);
-      if (server_stream_ || input_ended_ || lost_) return;
+      if (server_stream_ || input_ended_ || lost_ || cut_all_) return;
       server_stream_ = exchange;
       exchanges_.push_back(exchange);
     }
-    exchange->thread = std::thread([this, exchange] {
-      try {
-        serverStreamLoop(*exchange);
-      } catch (const std::exception& e) {
-        log(std::string("its stream failed: ") + e.what());
-      }
+    try {
+      exchange->thread = std::thread([this, exchange] {
+        try {
+          serverStreamLoop(*exchange);
+        } catch (const std::exception& e) {
+          log(std::string("its stream failed: ") + e.what());
+        }
+        exchange->done = true;
+      });
+    } catch (const std::system_error& e) {
       exchange->done = true;
-    });
+      log(std::string("its stream could not be opened: ") + e.what());
+    }
   }
 
   void serverStreamLoop(Exchange& exchange) {
@@ -505,32 +593,31 @@ class HttpUpstream final : public Upstream {
       request.headers.emplace_back("Accept", "text/event-stream");
       if (!last_id.empty()) request.headers.emplace_back("Last-Event-ID", last_id);
       std::string error;
-      std::unique_ptr<HttpResponseStream> stream = start(exchange, request, error);
-      if (stream && stream->readHead(-1)) {
-        const int status = stream->status();
-        if (status == 405) return;  // the server offers no stream of its own
-        if (status == 404 && !sessionId().empty()) {
-          exchange.detach();
-          lose("it ended the session (HTTP 404 to its stream)");
-          return;
+      bool brought = false;
+      {
+        const DetachOnExit detach{exchange};
+        std::shared_ptr<HttpResponseStream> stream = start(exchange, request, error);
+        if (stream && stream->readHead(-1)) {
+          const int status = stream->status();
+          if (status == 405) return;  // the server offers no stream of its own
+          if (status == 404 && !sessionId().empty()) {
+            lose("it ended the session (HTTP 404 to its stream)");
+            return;
+          }
+          if (status / 100 == 2 && stream->mediaType() == "text/event-stream") {
+            brought = readEvents(*stream, none, false, last_id, retry_ms) > 0;
+          }
         }
-        if (status / 100 == 2 && stream->mediaType() == "text/event-stream") {
-          failures = 0;
-          readEvents(*stream, none, false, last_id, retry_ms);
-        } else {
-          ++failures;
-        }
-      } else {
-        ++failures;
       }
-      exchange.detach();
+      // A stream that brought nothing counts as a failure; waits grow.
+      failures = brought ? 0 : failures + 1;
       if (failures >= kServerStreamFailures) {
         if (!exchange.isCut()) {
           log("its own stream could not be opened again: its notifications will not arrive");
         }
         return;
       }
-      if (!waitBeforeRetry(retry_ms)) return;
+      if (!waitBeforeRetry(std::min(retry_ms << failures, kLongestRetryMs))) return;
     }
   }
 
@@ -588,8 +675,15 @@ class HttpUpstream final : public Upstream {
       if (n < 0 && errno == EINTR) continue;
       if (n < 0 && errno == EAGAIN) {
         // The proxy reads slower than the server writes (back pressure),
-        // unless it is stopping.
-        if (cutting_) return;
+        // unless it is stopping: then the line is dropped, or, when part of
+        // it is out already, the output ends rather than leave half a line.
+        if (cutting_) {
+          if (rest.size() != line.size()) {
+            ::close(out_write_);
+            out_write_ = -1;
+          }
+          return;
+        }
         pollfd room{out_write_, POLLOUT, 0};
         (void)::poll(&room, 1, 100);
         continue;
@@ -709,19 +803,16 @@ class HttpUpstream final : public Upstream {
 
 std::unique_ptr<Upstream> httpUpstream(HttpUpstreamOptions options) {
   Expected<HttpUrl> url = detail::parseHttpUrl(options.url);
-  if (!url) {
-    if (options.url.starts_with("https://")) {
-      throw std::invalid_argument(
-          "--url https:// is not supported yet: reach the server through a local TLS "
-          "terminator, or run it over stdio");
-    }
-    throw std::invalid_argument("--url " + options.url + ": " + url.error());
-  }
-  if (!isLoopbackHost(url->host)) {
+  // The URL in messages without its query (which may hold a key).
+  const std::string shown = options.url.substr(0, options.url.find('?'));
+  if (!url) throw std::invalid_argument("--url " + shown + ": " + url.error());
+  if (!url->tls && url->host == "localhost") url->host = "127.0.0.1";  // no lookup
+  if (!url->tls && !isLoopbackAddress(url->host)) {
     throw std::invalid_argument(
-        "--url " + options.url +
-        ": plain http:// only to this machine (localhost, 127.0.0.1, [::1]): what goes to the "
-        "server, its credentials included, would cross the network unencrypted");
+        "--url " + shown +
+        ": plain http:// only to this machine (localhost, 127.0.0.1, [::1]); use https:// for "
+        "another: what goes to the server, its credentials included, would cross the network "
+        "unencrypted");
   }
   return std::make_unique<HttpUpstream>(std::move(options), std::move(*url));
 }

@@ -18,7 +18,8 @@ namespace toolguard::mcp {
 
 /// Where the server is and how to reach it.
 struct HttpUpstreamOptions {
-  /// http://HOST[:PORT]/PATH on this machine (localhost, 127.0.0.0/8, [::1]).
+  /// https://HOST[:PORT]/PATH (TLS through the toolguard-http helper), or
+  /// http:// on this machine (localhost, 127.0.0.0/8, [::1]).
   std::string url;
   /// Sent with every request: the server's credentials, from the proxy's
   /// own configuration. Never written to a log or an error.

@@ -53,6 +53,7 @@ class BackgroundServer {
   BackgroundServer& operator=(const BackgroundServer&) = delete;
 
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/mcp"; }
+  int port() const { return port_; }
 
   void kill() {
     if (pid_ <= 0) return;
@@ -109,14 +110,30 @@ class McpHttpUpstream : public McpProxy {
         NODE_BINARY, std::vector<std::string>{kEverything, "streamableHttp"}, env(), freePort(),
         (dir.path() / "everything.log").string());
   }
-  std::unique_ptr<BackgroundServer> recording() const {
+  // `tls`: over HTTPS with the certificate certificate() made.
+  std::unique_ptr<BackgroundServer> recording(bool tls = false) const {
     std::map<std::string, std::string> environment = env();
     environment["RECORD"] = record().string();
+    if (tls) {
+      environment["TLS_CERT"] = (dir.path() / "server.pem").string();
+      environment["TLS_KEY"] = (dir.path() / "server.key").string();
+    }
     return std::make_unique<BackgroundServer>("/usr/bin/python3",
                                               std::vector<std::string>{kRecording}, environment,
                                               freePort(), (dir.path() / "recording.log").string());
   }
   fs::path record() const { return dir.path() / "recorded.jsonl"; }
+
+  // A self-signed certificate for localhost and 127.0.0.1 (server.pem, server.key).
+  void certificate() const {
+    const RunResult r =
+        runBinary("/usr/bin/openssl",
+                  {"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                   "-keyout", "server.key", "-out", "server.pem", "-days", "2", "-subj",
+                   "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"},
+                  "", {}, dir.path().string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
   std::vector<json> recorded() const { return jsonLines(slurp(record().string()), "the record"); }
 
   // Runs `steps` through `toolguard mcp --name NAME --url URL EXTRA...`.
@@ -139,7 +156,19 @@ class McpHttpUpstream : public McpProxy {
     script["command"] = TOOLGUARD_BINARY;
     script["args"] = args;
     script["steps"] = json(steps);
+    script["reportExit"] = true;
     return runClient(std::move(script));
+  }
+
+  // The proxy ended as it should when the client left: exit code 0, no
+  // sanitizer report (a use after free at shutdown changes no step).
+  static void expectCleanExit(const ClientRun& run) {
+    ASSERT_FALSE(run.lines.empty()) << run;
+    const json& last = run.lines.back();
+    EXPECT_EQ(last.value("op", ""), "exit") << run;
+    EXPECT_EQ(last.value("code", json()), json(0)) << run;
+    EXPECT_EQ(run.run.err.find("AddressSanitizer"), std::string::npos) << run;
+    EXPECT_EQ(run.run.err.find("runtime error:"), std::string::npos) << run;
   }
 };
 
@@ -152,6 +181,7 @@ TEST_F(McpHttpUpstream, TheEverythingServersToolsAreListedJudgedAndCalled) {
                   callStep("trigger-long-running-operation", {{"duration", 1}, {"steps", 2}}),
                   callStep("get-env", json::object())});
   ASSERT_EQ(run.run.exit_code, 0) << run;
+  expectCleanExit(run);
   // Its listing came as an event stream: the denied tool was taken out of it.
   const std::vector<std::string> tools = run.step(0).value("tools", std::vector<std::string>{});
   EXPECT_TRUE(contains(tools, "echo")) << run;
@@ -181,6 +211,7 @@ TEST_F(McpHttpUpstream, OnlyWhatIsAllowedReachesTheServerWithTheProxysOwnHeaders
        callStep("echo", {{"text", "a blocked word"}}), callStep("slow", {{"text", "s"}})},
       {"--header", "X-Server-Key: ${SERVER_KEY}"}, script);
   ASSERT_EQ(run.run.exit_code, 0) << run;
+  expectCleanExit(run);
   EXPECT_EQ(toolResultText(run.step(1)["result"]), "echo: hi") << run;
   expectBlocked(run.step(2), "echo", "blocked words stay out");
   EXPECT_EQ(toolResultText(run.step(3)["result"]), "slow: s") << run;
@@ -218,6 +249,7 @@ TEST_F(McpHttpUpstream, AStreamThatBreaksIsResumedAndResultsAreJudged) {
       "rec", server->url(),
       {listStep(), callStep("flaky", {{"text", "f"}}), callStep("leak", json::object())});
   ASSERT_EQ(run.run.exit_code, 0) << run;
+  expectCleanExit(run);
   // The stream broke after its first event; the rest came on a GET that
   // named that event.
   EXPECT_EQ(toolResultText(run.step(1)["result"]), "flaky: f") << run;
@@ -233,6 +265,28 @@ TEST_F(McpHttpUpstream, AStreamThatBreaksIsResumedAndResultsAreJudged) {
   EXPECT_NE(leaked.find("[REDACTED]"), std::string::npos) << leaked;
 }
 
+// https:// goes through the TLS helper: a server whose certificate the
+// system (here SSL_CERT_FILE) trusts and that names the host is reached; one
+// that is not trusted is refused before anything is sent.
+TEST_F(McpHttpUpstream, AServerOverHttpsIsReachedOnlyWhenItsCertificateIsTrusted) {
+  certificate();
+  auto server = recording(true);
+  const std::string url = "https://localhost:" + std::to_string(server->port()) + "/mcp";
+  json trusting = {{"extra_env", {{"SSL_CERT_FILE", (dir.path() / "server.pem").string()}}}};
+  ClientRun run =
+      throughUrl("rec", url, {listStep(), callStep("echo", {{"text", "over tls"}})}, {}, trusting);
+  ASSERT_EQ(run.run.exit_code, 0) << run;
+  expectCleanExit(run);
+  EXPECT_EQ(toolResultText(run.step(1)["result"]), "echo: over tls") << run;
+  EXPECT_FALSE(recorded().empty());
+
+  fs::remove(record());
+  ClientRun untrusted = throughUrl("rec", url, {listStep()});
+  EXPECT_NE(untrusted.run.out.find("fatal"), std::string::npos) << untrusted;
+  EXPECT_NE(untrusted.run.out.find("certificate is not trusted"), std::string::npos) << untrusted;
+  EXPECT_FALSE(fs::exists(record())) << "nothing reached the server";
+}
+
 TEST_F(McpHttpUpstream, AServerKilledMidCallGivesTheClientAnError) {
   auto server = everything();
   std::thread killer([&server] {
@@ -245,6 +299,7 @@ TEST_F(McpHttpUpstream, AServerKilledMidCallGivesTheClientAnError) {
                   callStep("echo", {{"message", "still there?"}})});
   killer.join();
   ASSERT_EQ(run.run.exit_code, 0) << run;
+  expectCleanExit(run);
   for (size_t i = 0; i < 2; ++i) {
     const json step = run.step(i);
     ASSERT_TRUE(step.contains("error")) << run;
@@ -260,13 +315,16 @@ TEST_F(McpHttpUpstream, UrlsAndHeadersItCannotUseAreRefusedAndSecretsNotShown) {
     std::string message;
   };
   const std::vector<Case> cases = {
-      {{"--url", "https://mcp.example.com/mcp"}, "https:// is not supported yet"},
       {{"--url", "http://10.1.2.3:8080/mcp"}, "plain http:// only to this machine"},
       {{"--url", "http://user:pw@127.0.0.1:9/mcp"}, "credentials in the URL are not taken"},
-      {{"--url", "ftp://127.0.0.1/mcp"}, "must start with http://"},
+      {{"--url", "ftp://127.0.0.1/mcp"}, "must start with http:// or https://"},
       {{"--url", "http://127.0.0.1:9/mcp", "--header", "X-Key: ${TG_TEST_UNSET_VARIABLE}"},
        "TG_TEST_UNSET_VARIABLE is not set"},
       {{"--url", "http://127.0.0.1:9/mcp", "--header", "not a header"}, "--header takes"},
+      {{"--url", "http://127.0.0.1:9/mcp", "--header", "Transfer-Encoding: chunked"},
+       "writes this header itself"},
+      {{"--url", "http://127.0.0.08:9/mcp"}, "plain http:// only to this machine"},
+      {{"--url", "http://127.1/mcp"}, "plain http:// only to this machine"},
       {{"--url", "http://127.0.0.1:9/mcp", "--sandbox"}, "--sandbox confines a command"},
       {{"--url", "http://127.0.0.1:9/mcp", "--", "node", "server.js"}, "one of the two"},
       {{"--header", "X-Key: v", "--", "node", "server.js"}, "--header goes with --url"},

@@ -4,9 +4,10 @@ request it receives (method, headers, body) as one JSON line in the file
 RECORD, so that a test can show what reached it: the headers the proxy
 sends, the session id, and that a blocked call never arrived.
 
-    PORT=N RECORD=path python3 http_recording_server.py
+    PORT=N RECORD=path [TLS_CERT=pem TLS_KEY=pem] python3 http_recording_server.py
 
-Prints "listening on http://127.0.0.1:PORT" when ready. Tools:
+With TLS_CERT and TLS_KEY it speaks HTTPS. Prints "listening on
+http[s]://127.0.0.1:PORT" when ready. Tools:
   echo {text}      answered as one JSON body
   slow {text}      answered on an event stream: a progress notification,
                    then the result
@@ -19,6 +20,7 @@ session; a request in an ended or unknown session gets 404.
 """
 import json
 import os
+import ssl
 import sys
 import threading
 import uuid
@@ -177,10 +179,31 @@ class Handler(BaseHTTPRequestHandler):
         self.send_empty(200)
 
 
+class TlsServer(ThreadingHTTPServer):
+    """The handshake in the connection's own thread: a client that connects
+    and says nothing holds up no other."""
+
+    def __init__(self, address, handler, context):
+        super().__init__(address, handler)
+        self.context = context
+
+    def finish_request(self, request, client_address):
+        request = self.context.wrap_socket(request, server_side=True)
+        super().finish_request(request, client_address)
+
+
 def main():
-    server = ThreadingHTTPServer(("127.0.0.1", int(os.environ.get("PORT", "0"))), Handler)
+    address = ("127.0.0.1", int(os.environ.get("PORT", "0")))
+    if os.environ.get("TLS_CERT"):
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(os.environ["TLS_CERT"], os.environ["TLS_KEY"])
+        server = TlsServer(address, Handler, context)
+        scheme = "https"
+    else:
+        server = ThreadingHTTPServer(address, Handler)
+        scheme = "http"
     server.daemon_threads = True
-    print("listening on http://127.0.0.1:%d" % server.server_address[1], flush=True)
+    print("listening on %s://127.0.0.1:%d" % (scheme, server.server_address[1]), flush=True)
     server.serve_forever()
 
 

@@ -93,6 +93,11 @@ TEST(SseParser, IdsAndRetryAreKept) {
   EXPECT_EQ(out[3].id, "p");
   EXPECT_EQ(parser.lastEventId(), "p");
   EXPECT_EQ(parser.retryMs(), 1500);
+  // An event the stream broke in does not move the id: resuming asks for it.
+  ASSERT_TRUE(parser.feed("id: q\ndata: {\"half\":", out));
+  EXPECT_EQ(parser.lastEventId(), "p");
+  ASSERT_TRUE(parser.feed("1}\n\n", out));
+  EXPECT_EQ(parser.lastEventId(), "q");
 }
 
 TEST(SseParser, CrLfSplitAcrossChunksIsOneLineEnd) {

@@ -28,8 +28,14 @@ TEST(HttpStream, UrlsAreRead) {
   url = parseHttpUrl("http://localhost");
   ASSERT_TRUE(url) << url.error();
   EXPECT_EQ(url->path, "/");
+  EXPECT_FALSE(url->tls);
+  url = parseHttpUrl("https://mcp.example.com/v1/mcp");
+  ASSERT_TRUE(url) << url.error();
+  EXPECT_TRUE(url->tls);
+  EXPECT_EQ(url->port, "443");
+  EXPECT_EQ(url->authority, "mcp.example.com");
   for (const char* bad :
-       {"", "https://h/mcp", "ftp://h/", "http://", "http://h:0/", "http://h:70000/", "http://h:x/",
+       {"", "https://", "ftp://h/", "http://", "http://h:0/", "http://h:70000/", "http://h:x/",
         "http://u:p@h/", "http://h/a b", "http://h/#frag", "http://[::1/"}) {
     EXPECT_FALSE(parseHttpUrl(bad)) << bad;
   }
