@@ -261,36 +261,13 @@ void HttpHelper::post(const toolguard_http_post& request, toolguard_http_outcome
   outcome.failure = TOOLGUARD_HTTP_OTHER;
   outcome.failure_text[0] = '\0';
   outcome.client_made = 0;
-  int ends[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
-    setText(outcome,
-            "the HTTP client " + program_ + " could not be started: " + std::strerror(errno));
-    return;
-  }
-  const int ours = aboveStandard(ends[0]);
-  const int theirs = aboveStandard(ends[1]);
   const std::string message = encodeRequest(request);
-  char name[] = "toolguard-http";
-  char* argv[] = {name, nullptr};
-  const pid_t pid = ours < 0 || theirs < 0 ? -1 : ::fork();
-  if (pid == 0) {
-    // Only async-signal-safe calls here: the parent may have other threads.
-    ::dup2(theirs, 0);
-    ::dup2(theirs, 1);
-    // Nothing of ours leaks into it (kernels before 5.11: one by one).
-    if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
-      for (int fd = 3; fd < 4096; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);
-    }
-    ::fexecve(fd_, argv, environ);
-    ::_exit(127);
-  }
-  if (theirs >= 0) ::close(theirs);
-  if (pid < 0) {
-    if (ours >= 0) ::close(ours);
-    setText(outcome,
-            "the HTTP client " + program_ + " could not be started: " + std::strerror(errno));
+  const Expected<std::pair<int, pid_t>> started = start(false);
+  if (!started) {
+    setText(outcome, started.error());
     return;
   }
+  const auto [ours, pid] = *started;
   AnswerReader::Stop stop = AnswerReader::Stop::Broken;
   if (sendAll(ours, message)) {
     ::shutdown(ours, SHUT_WR);
@@ -319,6 +296,10 @@ void HttpHelper::post(const toolguard_http_post& request, toolguard_http_outcome
 }
 
 Expected<std::pair<int, pid_t>> HttpHelper::startTunnel() const {
+  return start(true);
+}
+
+Expected<std::pair<int, pid_t>> HttpHelper::start(bool tunnel) const {
   int ends[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
     return fail("the HTTP client " + program_ + " could not be started: " + std::strerror(errno));
@@ -327,11 +308,13 @@ Expected<std::pair<int, pid_t>> HttpHelper::startTunnel() const {
   const int theirs = aboveStandard(ends[1]);
   char name[] = "toolguard-http";
   char mode[] = "--tunnel";
-  char* argv[] = {name, mode, nullptr};
+  char* argv[] = {name, tunnel ? mode : nullptr, nullptr};
   const pid_t pid = ours < 0 || theirs < 0 ? -1 : ::fork();
   if (pid == 0) {
+    // Only async-signal-safe calls here: the parent may have other threads.
     ::dup2(theirs, 0);
     ::dup2(theirs, 1);
+    // Nothing of ours leaks into it (kernels before 5.11: one by one).
     if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
       for (int fd = 3; fd < 4096; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);
     }

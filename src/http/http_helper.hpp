@@ -79,6 +79,8 @@ class HttpHelper {
 
  private:
   HttpHelper(int fd, std::string program) : fd_(fd), program_(std::move(program)) {}
+  // A helper process on a socket pair (`tunnel`: in its tunnel mode).
+  Expected<std::pair<int, pid_t>> start(bool tunnel) const;
   int fd_;               // the checked program, open for fexecve
   std::string program_;  // where it was found, for messages
 };

@@ -158,6 +158,11 @@ int runTlsTunnel() {
   }
   SSL* ssl = SSL_new(context);
   SSL_set_fd(ssl, server);
+  // A read that meets only a record that is no data (a TLS 1.3 session
+  // ticket after the handshake) returns to the poll instead of blocking
+  // for data the server sends only once asked: the request waiting on
+  // stdin would never be read.
+  SSL_clear_mode(ssl, SSL_MODE_AUTO_RETRY);
   if (isIpLiteral(host)) {
     X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host.c_str());
   } else {
