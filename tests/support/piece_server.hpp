@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -39,6 +40,18 @@ class PieceServer {
         if (n <= 0) break;
         in.append(buffer, static_cast<size_t>(n));
       }
+      // The body too (by its Content-Length): closing with unread bytes
+      // would reset the connection and could lose the answer.
+      const size_t head_end = in.find("\r\n\r\n");
+      const size_t length_at = in.find("Content-Length: ");
+      if (head_end != std::string::npos && length_at != std::string::npos && length_at < head_end) {
+        const size_t body = std::stoul(in.substr(length_at + 16));
+        while (in.size() < head_end + 4 + body) {
+          const ssize_t n = recv(c, buffer, sizeof buffer, 0);
+          if (n <= 0) break;
+          in.append(buffer, static_cast<size_t>(n));
+        }
+      }
       received = in;
       for (const std::string& piece : pieces) {
         if (piece == "<wait>") {
@@ -47,6 +60,11 @@ class PieceServer {
         }
         send(c, piece.data(), piece.size(), MSG_NOSIGNAL);
         std::this_thread::sleep_for(std::chrono::milliseconds(3));
+      }
+      // An orderly end: our side first, then whatever the client still says.
+      shutdown(c, SHUT_WR);
+      pollfd rest{c, POLLIN, 0};
+      while (poll(&rest, 1, 200) > 0 && recv(c, buffer, sizeof buffer, 0) > 0) {
       }
       close(c);
     });
