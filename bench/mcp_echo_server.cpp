@@ -1,16 +1,20 @@
-// A minimal MCP server over stdio for the `toolguard mcp` benchmarks: one
+// A minimal MCP server over stdio (or, with --http, Streamable HTTP) for the
+// `toolguard mcp` benchmarks: one
 // read-only tool, `echo`, that answers with its `text` argument. It reads
 // newline-delimited JSON-RPC 2.0 from stdin with read(2) and writes each
 // message with one write(2), so the server itself costs next to nothing.
 // It exits on stdin EOF (or when stdout is gone).
+#include <httplib.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace {
 
@@ -115,9 +119,52 @@ bool handleLine(std::string_view line) {
   return reply.is_null() || send(reply);
 }
 
+// `--http`: the same server over MCP's Streamable HTTP transport on a free
+// loopback port (printed as "listening on http://127.0.0.1:PORT"), every
+// answer a JSON body; it stops when its stdin ends.
+int serveHttp() {
+  httplib::Server server;
+  server.set_tcp_nodelay(true);
+  server.Post("/mcp", [](const httplib::Request& request, httplib::Response& response) {
+    const json message = json::parse(request.body, nullptr, false);
+    if (message.is_discarded()) {
+      response.status = 400;
+      response.set_content(error(nullptr, -32700, "Parse error").dump(), "application/json");
+      return;
+    }
+    const json reply = answer(message);
+    if (reply.is_null()) {
+      response.status = 202;
+      return;
+    }
+    if (message.value("method", "") == "initialize") {
+      response.set_header("Mcp-Session-Id", "echo-session");
+    }
+    response.set_content(reply.dump(-1, ' ', false, json::error_handler_t::replace),
+                         "application/json");
+  });
+  server.Get("/mcp",
+             [](const httplib::Request&, httplib::Response& response) { response.status = 405; });
+  server.Delete("/mcp", [](const httplib::Request&, httplib::Response&) {});
+  const int port = server.bind_to_any_port("127.0.0.1");
+  if (port <= 0) return 1;
+  std::printf("listening on http://127.0.0.1:%d\n", port);
+  std::fflush(stdout);
+  std::thread stdin_watch([&server] {
+    char buffer[256];
+    while (read(STDIN_FILENO, buffer, sizeof buffer) > 0) {
+    }
+    server.stop();
+  });
+  server.listen_after_bind();
+  stdin_watch.join();
+  return 0;
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc == 2 && std::string_view(argv[1]) == "--http") return serveHttp();
   std::signal(SIGPIPE, SIG_IGN);  // a closed stdout ends the loop through write's EPIPE
   std::string pending;
   char buffer[65536];

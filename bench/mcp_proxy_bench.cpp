@@ -12,6 +12,7 @@
 // clock (manual timing); p50_us and p99_us come from the recorded samples.
 #include <benchmark/benchmark.h>
 #include <fcntl.h>
+#include <httplib.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -347,6 +348,7 @@ struct Server {
   std::string tool;               // the tool to call
   std::vector<std::string> argv;  // the server's command
   fs::path cwd;                   // the server's (and proxy's) working directory
+  std::string url;                // instead of argv: a Streamable HTTP server (`--url`)
 };
 
 // A started peer after initialize, notifications/initialized and tools/list.
@@ -386,7 +388,13 @@ std::vector<std::string> commandFor(Route route, const Server& server, const fs:
                         << "__" << server.tool << "\n    verdict: allow\n";
   argv.push_back("--policy");
   argv.push_back(policy.string());
-  for (const char* flag : {"--no-user", "--no-project", "--no-managed", "--"}) argv.push_back(flag);
+  for (const char* flag : {"--no-user", "--no-project", "--no-managed"}) argv.push_back(flag);
+  if (!server.url.empty()) {
+    argv.push_back("--url");
+    argv.push_back(server.url);
+    return argv;
+  }
+  argv.push_back("--");
   argv.insert(argv.end(), server.argv.begin(), server.argv.end());
   return argv;
 }
@@ -624,7 +632,7 @@ void callThroughput(benchmark::State& state, Route route, const Server& server,
 // ---------------------------------------------------------------- echo server
 
 const Server& echoServer() {
-  static const Server server{"echo", "echo", {MCP_ECHO_SERVER}, {}};
+  static const Server server{"echo", "echo", {MCP_ECHO_SERVER}, {}, ""};
   return server;
 }
 
@@ -679,6 +687,95 @@ void BM_McpThroughputThroughProxy(benchmark::State& state) {
 }
 BENCHMARK(BM_McpThroughputThroughProxy)->Arg(32)->UseManualTime()->Unit(benchmark::kMillisecond);
 
+// ------------------------------------------- over Streamable HTTP (--url)
+
+// The echo server in its HTTP mode, for one benchmark run: its URL once it
+// said where it listens; stopped (its stdin closed) at the end.
+struct HttpEchoServer {
+  std::optional<McpPeer> process;
+  std::string url;
+  std::string error;
+
+  HttpEchoServer() {
+    McpPeer::Options options;
+    options.argv = {MCP_ECHO_SERVER, "--http"};
+    McpPeer& peer = process.emplace(options);
+    while (peer.ok() && url.empty()) {
+      if (auto line = peer.bufferedLine()) {
+        const std::string prefix = "listening on ";
+        if (line->starts_with(prefix)) url = std::string(line->substr(prefix.size())) + "/mcp";
+        break;
+      }
+      if (!peer.fill()) break;
+    }
+    if (url.empty()) error = "the echo server did not say where it listens: " + peer.error();
+  }
+};
+
+// A tools/call of the echo server through `toolguard mcp --url`: the
+// proxy's HTTP client (a connection per message) added to the round trip.
+void BM_McpCallThroughProxyOverHttp(benchmark::State& state) {
+  HttpEchoServer echo;
+  if (!echo.error.empty()) {
+    state.SkipWithError(echo.error.c_str());
+    return;
+  }
+  const std::string text = echoText(state);
+  Server server{"echo", "echo", {}, {}, echo.url};
+  callLatency(state, Route::kProxy, server, echoArguments(text), text);
+}
+BENCHMARK(BM_McpCallThroughProxyOverHttp)->Arg(32)->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+// The same calls POSTed straight to the server by a client that keeps its
+// connection (cpp-httplib): the floor of the route above.
+void BM_McpCallDirectOverHttp(benchmark::State& state) {
+  HttpEchoServer echo;
+  if (!echo.error.empty()) {
+    state.SkipWithError(echo.error.c_str());
+    return;
+  }
+  const std::string origin = echo.url.substr(0, echo.url.size() - 4);  // without "/mcp"
+  httplib::Client client(origin);
+  client.set_keep_alive(true);
+  client.set_tcp_nodelay(true);
+  httplib::Headers headers = {{"Accept", "application/json, text/event-stream"}};
+  const std::string init =
+      request(0, "initialize",
+              {{"protocolVersion", "2025-06-18"},
+               {"capabilities", json::object()},
+               {"clientInfo", {{"name", "toolguard-bench"}, {"version", "1"}}}})
+          .dump();
+  auto started = client.Post("/mcp", headers, init, "application/json");
+  if (!started || started->status != 200) {
+    state.SkipWithError("initialize failed");
+    return;
+  }
+  headers.emplace("Mcp-Session-Id", started->get_header_value("Mcp-Session-Id"));
+  client.Post("/mcp", headers, R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+              "application/json");
+  const std::string text = echoText(state);
+  const std::string arguments = echoArguments(text);
+  std::vector<double> samples_us;
+  int id = 1;
+  for (auto _ : state) {
+    const std::string line = callLine(id++, "echo", arguments);
+    const auto t0 = Clock::now();
+    auto answered = client.Post("/mcp", headers, line, "application/json");
+    const auto t1 = Clock::now();
+    std::string got;
+    if (!answered || !callText(json::parse(answered->body, nullptr, false), got) || got != text) {
+      state.SkipWithError("tools/call failed");
+      return;
+    }
+    const double seconds = std::chrono::duration<double>(t1 - t0).count();
+    state.SetIterationTime(seconds);
+    samples_us.push_back(seconds * 1e6);
+  }
+  setLatencyCounters(state, samples_us);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_McpCallDirectOverHttp)->Arg(32)->UseManualTime()->Unit(benchmark::kMicrosecond);
+
 // ------------------------------------------ the reference filesystem server
 
 // `node .../server-filesystem/dist/index.js DIR` with a small file in DIR,
@@ -710,7 +807,8 @@ std::optional<Server> filesystemServer(const BenchDir& dir, std::string& why) {
     return std::nullopt;
   }
   std::ofstream(dir.path() / "small.txt") << "hello from toolguard\n";
-  return Server{"fs", "read_text_file", {node, script.string(), dir.path().string()}, dir.path()};
+  return Server{
+      "fs", "read_text_file", {node, script.string(), dir.path().string()}, dir.path(), ""};
 }
 
 void filesystemLatency(benchmark::State& state, Route route) {
