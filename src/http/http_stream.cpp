@@ -133,7 +133,7 @@ Expected<bool> HttpResponseStream::send(const HttpUrl& url, const HttpRequest& r
     return fail("the method holds a space or a line break");
   }
   std::string head = request.method + " " + url.path + " HTTP/1.1\r\nHost: " + url.authority +
-                     "\r\nConnection: close\r\n";
+                     (request.keep_alive ? "\r\n" : "\r\nConnection: close\r\n");
   for (const auto& [name, value] : request.headers) {
     if (name.empty() || hasLineBreak(name) || name.find_first_of(": ") != std::string::npos ||
         hasLineBreak(value)) {
@@ -273,6 +273,46 @@ std::string HttpResponseStream::mediaType() const {
   return lowercase(trimmedHeaderText(type));
 }
 
+void HttpResponseStream::readTrailer(long timeout_ms) {
+  for (;;) {
+    const size_t line_end = buffer_.find("\r\n");
+    if (line_end == 0) {
+      buffer_.erase(0, 2);
+      return;
+    }
+    if (line_end != std::string::npos) {
+      buffer_.erase(0, line_end + 2);
+      continue;
+    }
+    Read why = Read::Data;
+    if (buffer_.size() > kMaxHeaderBytes || !fill(timeout_ms, why)) {
+      buffer_ += '!';  // cut short: the connection is not reused
+      return;
+    }
+  }
+}
+
+bool HttpResponseStream::reusable() const {
+  if (!finished_ || !error_.empty() || aborted_ || framing_ == Framing::UntilClose ||
+      !buffer_.empty() || fd_ < 0) {
+    return false;
+  }
+  std::string connection = header("connection");
+  for (char& c : connection) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (connection.find("close") != std::string::npos) return false;
+  pollfd p{fd_, POLLIN, 0};
+  return ::poll(&p, 1, 0) == 0;  // readable while idle: closed (or junk)
+}
+
+void HttpResponseStream::forgetAnswer() {
+  status_ = 0;
+  headers_.clear();
+  framing_ = Framing::UntilClose;
+  remaining_ = 0;
+  chunk_open_ = false;
+  finished_ = false;
+}
+
 void HttpResponseStream::abort() {
   aborted_ = true;
   if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);
@@ -368,7 +408,10 @@ HttpResponseStream::Read HttpResponseStream::readChunked(std::string& out, long 
         }
         remaining_ = std::stoull(std::string(size_text), nullptr, 16);
         if (remaining_ == 0) {
-          // The last chunk: trailers are not read (the connection closes).
+          // The last chunk, then trailer fields (skipped) up to an empty
+          // line, so that the connection can carry another request.
+          buffer_.erase(0, line_end + 2);
+          readTrailer(timeout_ms);
           finished_ = true;
           return out.size() > before ? Read::Data : Read::End;
         }

@@ -37,6 +37,8 @@ struct HttpRequest {
   std::string method = "GET";
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  /// Ask to keep the connection for another request (else Connection: close).
+  bool keep_alive = false;
 };
 
 /// A response being read. Thread-safe only for abort(): one thread reads.
@@ -82,11 +84,20 @@ class HttpResponseStream {
   /// From any thread: makes a pending and every later read() fail at once.
   void abort();
 
+  /// Whether another request may go on this connection: the answer was read
+  /// to its framed end (not to the close), nothing is left over, the server
+  /// did not say Connection: close, and it has not closed since (nothing to
+  /// read on an idle connection).
+  bool reusable() const;
+  /// Forgets the answer read, for the next send() on this connection.
+  void forgetAnswer();
+
  private:
   HttpResponseStream() = default;
   Expected<bool> readOneHead(long timeout_ms);  // one status line and its headers
   bool fill(long timeout_ms, Read& why);        // reads more bytes into buffer_
   Read readChunked(std::string& out, long timeout_ms);
+  void readTrailer(long timeout_ms);  // after the last chunk
 
   int fd_ = -1;
   pid_t tunnel_pid_ = -1;  // https: the TLS helper at fd_'s other end

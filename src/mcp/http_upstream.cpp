@@ -57,6 +57,7 @@ constexpr long kLongestRetryMs = 30000;
 constexpr size_t kLongestSessionId = 1024;
 constexpr size_t kLongestEventId = 1024;
 constexpr size_t kMostExchanges = 256;  // messages in flight at once
+constexpr size_t kKeptConnections = 8;  // idle connections kept for the next messages
 
 // A numeric loopback address (strictly: what inet_pton reads), so that no
 // name lookup can send the plain-text request elsewhere; "localhost" is
@@ -312,7 +313,7 @@ class HttpUpstream final : public Upstream {
     joinExchanges(true);
     const std::string session = sessionId();
     if (!session.empty() && !isLost()) {
-      HttpRequest request{"DELETE", commonHeaders(), ""};
+      HttpRequest request{"DELETE", commonHeaders(), "", false};
       if (auto stream = HttpResponseStream::open(url_, request, kDeleteMs); !stream) {
         log("the session could not be ended: " + stream.error());
       }
@@ -335,6 +336,16 @@ class HttpUpstream final : public Upstream {
   // set) when it cannot.
   std::shared_ptr<HttpResponseStream> start(Exchange& exchange, const HttpRequest& request,
                                             std::string& error) {
+    // A kept connection first. One that fails to take the request (the
+    // server closed it as it was sent) has received no whole request, so
+    // the request goes again on a new one.
+    if (request.keep_alive) {
+      while (std::shared_ptr<HttpResponseStream> kept = keptConnection()) {
+        exchange.attach(kept);
+        if (kept->send(url_, request, kSendMs)) return kept;
+        exchange.detach();
+      }
+    }
     auto connected = HttpResponseStream::connect(url_, kConnectMs);
     if (!connected) {
       error = connected.error();
@@ -349,9 +360,30 @@ class HttpUpstream final : public Upstream {
     return stream;
   }
 
+  // An idle connection that may carry another request, or nullptr.
+  std::shared_ptr<HttpResponseStream> keptConnection() {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    while (!idle_.empty()) {
+      std::shared_ptr<HttpResponseStream> stream = std::move(idle_.back());
+      idle_.pop_back();
+      if (stream->reusable()) {
+        stream->forgetAnswer();
+        return stream;
+      }
+    }
+    return nullptr;
+  }
+
+  // Keeps `stream` for a later request when its answer was read whole.
+  void keepConnection(const std::shared_ptr<HttpResponseStream>& stream) {
+    if (!stream->reusable()) return;
+    const std::lock_guard<std::mutex> hold(mutex_);
+    if (idle_.size() < kKeptConnections && !cut_all_ && !input_ended_) idle_.push_back(stream);
+  }
+
   template <typename Signal>
   void post(Exchange& exchange, const Outgoing& out, Signal& signal) {
-    HttpRequest request{"POST", commonHeaders(), out.text};
+    HttpRequest request{"POST", commonHeaders(), out.text, true};
     request.headers.emplace_back("Content-Type", "application/json");
     request.headers.emplace_back("Accept", "application/json, text/event-stream");
     std::string error;
@@ -382,6 +414,7 @@ class HttpUpstream final : public Upstream {
     }
     signal();
     answer(exchange, *stream, out);
+    keepConnection(stream);
     if (out.initialized && status / 100 == 2) openServerStream();
   }
 
@@ -444,7 +477,7 @@ class HttpUpstream final : public Upstream {
   // brought an event.
   bool resume(Exchange& exchange, std::set<std::string>& pending, std::string& last_id,
               long& retry_ms) {
-    HttpRequest request{"GET", commonHeaders(), ""};
+    HttpRequest request{"GET", commonHeaders(), "", false};
     request.headers.emplace_back("Accept", "text/event-stream");
     request.headers.emplace_back("Last-Event-ID", last_id);
     std::string error;
@@ -589,7 +622,7 @@ class HttpUpstream final : public Upstream {
     int failures = 0;
     std::set<std::string> none;
     while (!exchange.isCut() && !isLost()) {
-      HttpRequest request{"GET", commonHeaders(), ""};
+      HttpRequest request{"GET", commonHeaders(), "", false};
       request.headers.emplace_back("Accept", "text/event-stream");
       if (!last_id.empty()) request.headers.emplace_back("Last-Event-ID", last_id);
       std::string error;
@@ -790,6 +823,7 @@ class HttpUpstream final : public Upstream {
   std::string protocol_version_;
   std::string initialize_id_;
   std::list<std::shared_ptr<Exchange>> exchanges_;
+  std::vector<std::shared_ptr<HttpResponseStream>> idle_;  // kept connections
   std::shared_ptr<Exchange> server_stream_;
   bool input_ended_ = false;
   bool cut_all_ = false;

@@ -4,7 +4,11 @@
 // a read another thread is waiting in.
 #include "http/http_stream.hpp"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <thread>
@@ -61,7 +65,7 @@ void expectBodyWhateverThePieces(const std::string& answer, const std::string& b
     for (size_t second = cut + 1; second < answer.size(); second += 11) {
       testing::PieceServer server(
           {answer.substr(0, cut), answer.substr(cut, second - cut), answer.substr(second)});
-      HttpRequest request{"POST", {{"Accept", "text/event-stream"}}, "{}"};
+      HttpRequest request{"POST", {{"Accept", "text/event-stream"}}, "{}", false};
       auto stream = HttpResponseStream::open(urlOf(server), request, 5000);
       ASSERT_TRUE(stream) << stream.error() << " cut at " << cut << "," << second;
       EXPECT_EQ((*stream)->status(), 200);
@@ -85,7 +89,7 @@ TEST(HttpStream, BodiesByLengthChunkedAndUntilCloseWhateverThePieces) {
 TEST(HttpStream, TheHeadAndTheRequestAreAsSent) {
   testing::PieceServer server(
       {"HTTP/1.1 202 Accepted\r\nMcp-Session-Id: abc\r\nContent-Length: 0\r\n\r\n"});
-  HttpRequest request{"POST", {{"Mcp-Session-Id", "s-1"}}, "{\"x\":1}"};
+  HttpRequest request{"POST", {{"Mcp-Session-Id", "s-1"}}, "{\"x\":1}", false};
   auto stream = HttpResponseStream::open(urlOf(server), request, 5000);
   ASSERT_TRUE(stream) << stream.error();
   EXPECT_EQ((*stream)->status(), 202);
@@ -123,8 +127,101 @@ TEST(HttpStream, BrokenAnswersFail) {
   testing::PieceServer server({""});
   auto stream = HttpResponseStream::connect(urlOf(server), 5000);
   ASSERT_TRUE(stream);
-  HttpRequest smuggled{"GET", {{"X-Key", "v\r\nX-Evil: 1"}}, ""};
+  HttpRequest smuggled{"GET", {{"X-Key", "v\r\nX-Evil: 1"}}, "", false};
   EXPECT_FALSE((*stream)->send(urlOf(server), smuggled, 5000));
+}
+
+// Answers the requests of one connection in turn, each with the next of
+// `answers`, reading each request whole (head and Content-Length body).
+class KeptConnectionServer {
+ public:
+  explicit KeptConnectionServer(std::vector<std::string> answers) {
+    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t size = sizeof a;
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &size);
+    port_ = ntohs(a.sin_port);
+    listen(fd_, 4);
+    thread_ = std::thread([this, answers = std::move(answers)] {
+      const int c = accept(fd_, nullptr, nullptr);
+      std::string in;
+      char buffer[4096];
+      for (const std::string& answer : answers) {
+        size_t end;
+        while ((end = in.find("\r\n\r\n")) == std::string::npos) {
+          const ssize_t n = recv(c, buffer, sizeof buffer, 0);
+          if (n <= 0) break;
+          in.append(buffer, static_cast<size_t>(n));
+        }
+        if (end == std::string::npos) break;
+        const size_t at = in.find("Content-Length: ");
+        const size_t body =
+            at != std::string::npos && at < end ? std::stoul(in.substr(at + 16)) : 0;
+        while (in.size() < end + 4 + body) {
+          const ssize_t n = recv(c, buffer, sizeof buffer, 0);
+          if (n <= 0) break;
+          in.append(buffer, static_cast<size_t>(n));
+        }
+        requests.push_back(in.substr(0, end + 4 + body));
+        in.erase(0, end + 4 + body);
+        send(c, answer.data(), answer.size(), MSG_NOSIGNAL);
+      }
+      shutdown(c, SHUT_WR);
+      while (recv(c, buffer, sizeof buffer, 0) > 0) {
+      }
+      close(c);
+    });
+  }
+  ~KeptConnectionServer() {
+    thread_.join();
+    close(fd_);
+  }
+  HttpUrl url() const {
+    return *parseHttpUrl("http://127.0.0.1:" + std::to_string(port_) + "/mcp");
+  }
+  std::vector<std::string> requests;
+
+ private:
+  int fd_;
+  int port_;
+  std::thread thread_;
+};
+
+// A connection whose answer was read to its framed end (a chunked one with
+// trailer fields included) carries the next request; one the server ends,
+// or whose answer runs to the close, does not.
+TEST(HttpStream, AConnectionIsKeptOnlyWhenItsAnswerEndedByItsFraming) {
+  KeptConnectionServer server(
+      {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\nX-T: 1\r\n\r\n",
+       "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n",
+       "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"});
+  HttpRequest request{"POST", {}, "{\"n\":1}", true};
+  auto stream = HttpResponseStream::open(server.url(), request, 5000);
+  ASSERT_TRUE(stream) << stream.error();
+  EXPECT_EQ(bodyOf(**stream), "ab");
+  ASSERT_TRUE((*stream)->reusable());
+  for (const char* body : {"{\"n\":2}", "{\"n\":3}"}) {
+    (*stream)->forgetAnswer();
+    request.body = body;
+    ASSERT_TRUE((*stream)->send(server.url(), request, 5000));
+    ASSERT_TRUE((*stream)->readHead(5000));
+    bodyOf(**stream);
+  }
+  EXPECT_EQ((*stream)->status(), 200);
+  EXPECT_FALSE((*stream)->reusable()) << "the server said Connection: close";
+  stream->reset();
+  ASSERT_EQ(server.requests.size(), 3u);
+  EXPECT_EQ(server.requests[0].find("Connection: close"), std::string::npos);
+  EXPECT_NE(server.requests[2].find("{\"n\":3}"), std::string::npos);
+
+  testing::PieceServer until_close({"HTTP/1.1 200 OK\r\n\r\nbody"});
+  auto read_to_close = HttpResponseStream::open(urlOf(until_close), request, 5000);
+  ASSERT_TRUE(read_to_close) << read_to_close.error();
+  EXPECT_EQ(bodyOf(**read_to_close), "body");
+  EXPECT_FALSE((*read_to_close)->reusable());
 }
 
 TEST(HttpStream, AbortEndsAReadAnotherThreadWaitsIn) {
