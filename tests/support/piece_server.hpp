@@ -15,20 +15,14 @@
 #include <thread>
 #include <vector>
 
+#include "support/loopback_listener.hpp"
+
 namespace toolguard::testing {
 
 class PieceServer {
  public:
   explicit PieceServer(std::vector<std::string> pieces) {
-    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t size = sizeof a;
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &size);
-    port_ = ntohs(a.sin_port);
-    listen(fd_, 1);
+    fd_ = loopbackListener(port_);
     thread_ = std::thread([this, pieces = std::move(pieces)] {
       const int c = accept(fd_, nullptr, nullptr);
       const int one = 1;

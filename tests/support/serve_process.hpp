@@ -18,21 +18,16 @@
 #include <string>
 #include <vector>
 
+#include "support/loopback_listener.hpp"
 #include "support/run_binary.hpp"
 
 namespace toolguard::testing {
 
 /// A free TCP port on 127.0.0.1 (bound and released).
 inline int freePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t size = sizeof a;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &size);
-  close(fd);
-  return ntohs(a.sin_port);
+  int port = 0;
+  close(loopbackListener(port));
+  return port;
 }
 
 class ServeProcess {

@@ -4,9 +4,7 @@
 // a read another thread is waiting in.
 #include "http/http_stream.hpp"
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -136,15 +134,7 @@ TEST(HttpStream, BrokenAnswersFail) {
 class KeptConnectionServer {
  public:
   explicit KeptConnectionServer(std::vector<std::string> answers) {
-    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t size = sizeof a;
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &size);
-    port_ = ntohs(a.sin_port);
-    listen(fd_, 4);
+    fd_ = testing::loopbackListener(port_);
     thread_ = std::thread([this, answers = std::move(answers)] {
       const int c = accept(fd_, nullptr, nullptr);
       std::string in;
