@@ -414,6 +414,7 @@ class HttpUpstream final : public Upstream {
     }
     signal();
     answer(exchange, *stream, out);
+    exchange.detach();  // before another exchange may take the connection
     keepConnection(stream);
     if (out.initialized && status / 100 == 2) openServerStream();
   }
