@@ -419,9 +419,11 @@ toolguard_layer(mcp USES audit guard http json registry SOURCES
   src/mcp/child_process.cpp
   src/mcp/child_upstream.cpp
   src/mcp/elicitation.cpp
+  src/mcp/http_exchange.cpp
   src/mcp/http_upstream.cpp
   src/mcp/jsonrpc.cpp
   src/mcp/mcp_pins.cpp
+  src/mcp/message_pipe.cpp
   src/mcp/line_io.cpp
   src/mcp/proxy.cpp
   src/mcp/session.cpp

@@ -9,9 +9,7 @@
 // it, is written to the proxy's pipe as one line under one lock.
 #include "http_upstream.hpp"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -19,7 +17,6 @@
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
-#include <cstdio>
 #include <cstring>
 #include <future>
 #include <list>
@@ -31,8 +28,9 @@
 #include <thread>
 
 #include "http/http_stream.hpp"
-#include "http/sse_parser.hpp"
+#include "http_exchange.hpp"
 #include "line_io.hpp"
+#include "message_pipe.hpp"
 
 namespace toolguard::mcp {
 namespace {
@@ -46,115 +44,26 @@ using Json = nlohmann::json;
 constexpr long kConnectMs = 10000;
 constexpr long kSendMs = 30000;
 constexpr long kDeleteMs = 2000;
-constexpr long kErrorBodyMs = 2000;
-constexpr size_t kErrorBodyBytes = 64u << 10;
 constexpr long kInitializeHeadMs = 60000;  // an initialize unanswered this long fails
 constexpr int kResumeAttempts = 3;         // reconnects in a row that brought nothing
 constexpr int kServerStreamFailures = 5;
 constexpr long kDefaultRetryMs = 1000;
-constexpr long kShortestRetryMs = 250;
-constexpr long kLongestRetryMs = 30000;
 constexpr size_t kLongestSessionId = 1024;
-constexpr size_t kLongestEventId = 1024;
 constexpr size_t kMostExchanges = 256;  // messages in flight at once
-constexpr size_t kKeptConnections = 8;  // idle connections kept for the next messages
-
-// A numeric loopback address (strictly: what inet_pton reads), so that no
-// name lookup can send the plain-text request elsewhere; "localhost" is
-// taken as 127.0.0.1 without a lookup.
-bool isLoopbackAddress(const std::string& host) {
-  in_addr v4{};
-  if (::inet_pton(AF_INET, host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
-  in6_addr v6{};
-  return ::inet_pton(AF_INET6, host.c_str(), &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
-}
-
-// Visible ASCII only (what the transport allows in a session id), bounded.
-bool isVisibleAscii(const std::string& text, size_t longest) {
-  if (text.empty() || text.size() > longest) return false;
-  for (char c : text) {
-    if (c < 0x21 || c > 0x7e) return false;
-  }
-  return true;
-}
-
-// One message the proxy sends, as the transport needs to know it.
-struct Outgoing {
-  std::string text;
-  std::vector<Json> request_ids;  // the requests in it, each of which must be answered
-  bool initialize = false;
-  bool initialized = false;  // notifications/initialized: the server's stream may open
-};
-
-void noteMessage(const Json& message, Outgoing& out) {
-  if (!message.is_object()) return;
-  const auto method = message.find("method");
-  if (method == message.end() || !method->is_string()) return;
-  if (const auto id = message.find("id"); id != message.end() && !id->is_null()) {
-    out.request_ids.push_back(*id);
-    if (*method == "initialize") out.initialize = true;
-  } else if (*method == "notifications/initialized") {
-    out.initialized = true;
-  }
-}
-
-// An exchange that stop() or a lost session can cut off, in any phase. It
-// shares the stream it reads, so a cut never meets a stream already gone.
-struct Exchange {
-  std::mutex mutex;
-  std::shared_ptr<HttpResponseStream> stream;
-  bool cut = false;
-  std::thread thread;
-  std::atomic<bool> done{false};
-
-  void attach(const std::shared_ptr<HttpResponseStream>& s) {
-    const std::lock_guard<std::mutex> hold(mutex);
-    stream = s;
-    if (cut) s->abort();
-  }
-  void detach() {
-    const std::lock_guard<std::mutex> hold(mutex);
-    stream.reset();
-  }
-  void cutOff() {
-    const std::lock_guard<std::mutex> hold(mutex);
-    cut = true;
-    if (stream != nullptr) stream->abort();
-  }
-  bool isCut() {
-    const std::lock_guard<std::mutex> hold(mutex);
-    return cut;
-  }
-};
-
-// Lets go of its exchange's stream on every way out of a scope.
-struct DetachOnExit {
-  Exchange& exchange;
-  ~DetachOnExit() { exchange.detach(); }
-};
 
 class HttpUpstream final : public Upstream {
  public:
   HttpUpstream(HttpUpstreamOptions options, HttpUrl url)
       : options_(std::move(options)), url_(std::move(url)) {
-    int in[2], out[2], wake[2];
+    int in[2], wake[2];
     if (::pipe2(in, O_CLOEXEC) != 0)
       throw std::system_error(errno, std::generic_category(), "pipe");
-    if (::pipe2(out, O_CLOEXEC) != 0) {
-      closeAll({in[0], in[1]});
-      throw std::system_error(errno, std::generic_category(), "pipe");
-    }
     if (::pipe2(wake, O_CLOEXEC | O_NONBLOCK) != 0) {
-      closeAll({in[0], in[1], out[0], out[1]});
+      closeAll({in[0], in[1]});
       throw std::system_error(errno, std::generic_category(), "pipe");
     }
     in_read_ = in[0];
     in_write_ = in[1];
-    out_read_ = out[0];
-    out_write_ = out[1];
-    // Writes wait for room by poll, so that stop() can end a wait on a
-    // proxy that no longer reads.
-    ::fcntl(out_write_, F_SETFL, ::fcntl(out_write_, F_GETFL) | O_NONBLOCK);
     wake_read_ = wake[0];
     wake_write_ = wake[1];
     sender_ = std::thread([this] { sendLoop(); });
@@ -165,12 +74,12 @@ class HttpUpstream final : public Upstream {
     cutAll();
     if (sender_.joinable()) sender_.join();
     joinExchanges(true);
-    closeOutput();
-    closeAll({in_read_, in_write_, out_read_, wake_read_, wake_write_});
+    output_.closeWriteEnd();
+    closeAll({in_read_, in_write_, wake_read_, wake_write_});
   }
 
   int releaseInput() override { return std::exchange(in_write_, -1); }
-  int outputFd() const override { return out_read_; }
+  int outputFd() const override { return output_.readFd(); }
   void escalate(int) override {
     cut_by_us_ = true;
     cutAll();
@@ -185,7 +94,7 @@ class HttpUpstream final : public Upstream {
     if (in_read_ >= 0) ::close(in_read_);
     in_read_ = -1;
     joinExchanges(true);
-    closeOutput();
+    output_.closeWriteEnd();
     const std::lock_guard<std::mutex> hold(mutex_);
     if (lost_) return UpstreamEnd{1, lost_why_, false};
     return UpstreamEnd{0, "the session ended", cut_by_us_};
@@ -233,16 +142,9 @@ class HttpUpstream final : public Upstream {
 
   void send(std::string_view line) {
     Outgoing out;
-    out.text = std::string(line);
-    const Json message = Json::parse(line, nullptr, false);
-    if (message.is_discarded()) {
+    if (!readOutgoing(line, out)) {
       log("a message to it is not JSON and was dropped");
       return;
-    }
-    if (message.is_array()) {
-      for (const Json& element : message) noteMessage(element, out);
-    } else {
-      noteMessage(message, out);
     }
     if (isLost()) {
       failRequests(out.request_ids, lostWhy());
@@ -318,7 +220,7 @@ class HttpUpstream final : public Upstream {
         log("the session could not be ended: " + stream.error());
       }
     }
-    closeOutput();
+    output_.closeWriteEnd();
   }
 
   // --- one exchange ---
@@ -340,7 +242,7 @@ class HttpUpstream final : public Upstream {
     // server closed it as it was sent) has received no whole request, so
     // the request goes again on a new one.
     if (request.keep_alive) {
-      while (std::shared_ptr<HttpResponseStream> kept = keptConnection()) {
+      while (std::shared_ptr<HttpResponseStream> kept = kept_.take()) {
         exchange.attach(kept);
         if (kept->send(url_, request, kSendMs)) return kept;
         exchange.detach();
@@ -358,27 +260,6 @@ class HttpUpstream final : public Upstream {
       return nullptr;
     }
     return stream;
-  }
-
-  // An idle connection that may carry another request, or nullptr.
-  std::shared_ptr<HttpResponseStream> keptConnection() {
-    const std::lock_guard<std::mutex> hold(mutex_);
-    while (!idle_.empty()) {
-      std::shared_ptr<HttpResponseStream> stream = std::move(idle_.back());
-      idle_.pop_back();
-      if (stream->reusable()) {
-        stream->forgetAnswer();
-        return stream;
-      }
-    }
-    return nullptr;
-  }
-
-  // Keeps `stream` for a later request when its answer was read whole.
-  void keepConnection(const std::shared_ptr<HttpResponseStream>& stream) {
-    if (!stream->reusable()) return;
-    const std::lock_guard<std::mutex> hold(mutex_);
-    if (idle_.size() < kKeptConnections && !cut_all_ && !input_ended_) idle_.push_back(stream);
   }
 
   template <typename Signal>
@@ -415,7 +296,7 @@ class HttpUpstream final : public Upstream {
     signal();
     answer(exchange, *stream, out);
     exchange.detach();  // before another exchange may take the connection
-    keepConnection(stream);
+    if (!isStopping()) kept_.keep(stream);
     if (out.initialized && status / 100 == 2) openServerStream();
   }
 
@@ -427,7 +308,8 @@ class HttpUpstream final : public Upstream {
       return;
     }
     if (status / 100 != 2) {
-      std::string why = "it answered HTTP " + std::to_string(status) + errorDetail(stream);
+      std::string why =
+          "it answered HTTP " + std::to_string(status) + errorDetail(stream, options_.headers);
       if (out.initialize && (status == 404 || status == 405)) {
         why +=
             "; it does not seem to take MCP's Streamable HTTP transport (a server that offers "
@@ -497,99 +379,14 @@ class HttpUpstream final : public Upstream {
   // for it again).
   size_t readEvents(HttpResponseStream& stream, std::set<std::string>& pending, bool until_answered,
                     std::string& last_id, long& retry_ms) {
-    detail::SseParser parser(options_.max_message_bytes);
-    std::vector<detail::SseEvent> events;
-    std::string chunk;
-    size_t taken = 0;
-    auto take = [&] {
-      for (const detail::SseEvent& event : events) {
-        ++taken;
-        if ((event.event.empty() || event.event == "message") && !event.data.empty()) {
-          for (const std::string& id : emit(event.data)) pending.erase(id);
-        }
-      }
-      events.clear();
-      const std::string& id = parser.lastEventId();
-      if (!id.empty() && isVisibleAscii(id, kLongestEventId)) last_id = id;
-      if (parser.retryMs() >= 0) {
-        retry_ms = std::clamp(parser.retryMs(), kShortestRetryMs, kLongestRetryMs);
-      }
-    };
-    for (;;) {
-      chunk.clear();
-      if (stream.read(chunk, -1) != Read::Data) return taken;
-      if (!parser.feed(chunk, events)) {
-        log("its event stream was cut: " + parser.error());
-        return taken;
-      }
-      take();
-      if (until_answered && pending.empty()) return taken;
-    }
-  }
-
-  // Reads the whole body (at most `limit` bytes), all of it within
-  // `timeout_ms` (-1: no limit).
-  static bool readWhole(HttpResponseStream& stream, std::string& body, size_t limit,
-                        long timeout_ms) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-    for (;;) {
-      long left = -1;
-      if (timeout_ms >= 0) {
-        left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                   deadline - std::chrono::steady_clock::now())
-                   .count();
-        if (left <= 0) return false;
-      }
-      const Read read = stream.read(body, left);
-      if (read == Read::End) return true;
-      if (read != Read::Data || body.size() > limit) return false;
-    }
-  }
-
-  // The first `longest` bytes of `text`, only visible ASCII and spaces kept.
-  static std::string visiblePart(const std::string& text, size_t longest) {
-    std::string out;
-    for (char c : text) {
-      if (out.size() == longest) break;
-      if (c >= 0x20 && c < 0x7f) out += c;
-    }
-    return out;
-  }
-
-  // ": MESSAGE" from an error answer's JSON-RPC error, when it has one, with
-  // the proxy's own header values (the server's credentials) taken out: a
-  // server that echoes a rejected key must not hand it to the model.
-  std::string errorDetail(HttpResponseStream& stream) const {
-    std::string body;
-    if (!readWhole(stream, body, kErrorBodyBytes, kErrorBodyMs)) return "";
-    const Json parsed = Json::parse(body, nullptr, false);
-    if (!parsed.is_object()) return "";
-    const auto error = parsed.find("error");
-    if (error == parsed.end() || !error->is_object()) return "";
-    const auto message = error->find("message");
-    if (message == error->end() || !message->is_string()) return "";
-    return " (" + visiblePart(withoutCredentials(message->get<std::string>()), 300) + ")";
-  }
-
-  // `text` with every configured header value (and every word of one, so
-  // that the token of "Bearer TOKEN" goes too) replaced by [REDACTED].
-  std::string withoutCredentials(std::string text) const {
-    for (const auto& [name, value] : options_.headers) {
-      std::vector<std::string> secrets = {value};
-      for (size_t start = 0; start < value.size();) {
-        const size_t end = std::min(value.find(' ', start), value.size());
-        if (end - start >= 6) secrets.push_back(value.substr(start, end - start));
-        start = end + 1;
-      }
-      for (const std::string& secret : secrets) {
-        if (secret.empty()) continue;
-        for (size_t at = text.find(secret); at != std::string::npos;
-             at = text.find(secret, at + 10)) {
-          text.replace(at, secret.size(), "[REDACTED]");
-        }
-      }
-    }
-    return text;
+    EventStreamCursor cursor{last_id, retry_ms, ""};
+    const size_t taken =
+        readEventStream(stream, options_.max_message_bytes, cursor, [&](std::string_view data) {
+          for (const std::string& id : emit(data)) pending.erase(id);
+          return !(until_answered && pending.empty());
+        });
+    if (!cursor.error.empty()) log("its event stream was cut: " + cursor.error);
+    return taken;
   }
 
   // --- the server's own stream ---
@@ -673,58 +470,17 @@ class HttpUpstream final : public Upstream {
       log("it sent a message that is not JSON (dropped)");
       return answered;
     }
-    auto note = [&](const Json& m) {
-      if (!m.is_object() || m.contains("method")) return;
-      const auto id = m.find("id");
-      if (id == m.end() || (!m.contains("result") && !m.contains("error"))) return;
-      answered.push_back(id->dump());
+    std::string version;
+    {
       const std::lock_guard<std::mutex> hold(mutex_);
-      if (!initialize_id_.empty() && id->dump() == initialize_id_) {
-        const auto result = m.find("result");
-        if (result != m.end() && result->is_object() && result->contains("protocolVersion") &&
-            (*result)["protocolVersion"].is_string()) {
-          const std::string version = (*result)["protocolVersion"].get<std::string>();
-          if (isVisibleAscii(version, 64)) protocol_version_ = version;
-        }
-      }
-    };
-    if (message.is_array()) {
-      for (const Json& m : message) note(m);
-    } else {
-      note(message);
+      answered = answeredIds(message, initialize_id_, version);
+      if (!version.empty()) protocol_version_ = version;
     }
     // The proxy reads one message per line.
     const bool one_line = data.find_first_of("\r\n") == std::string_view::npos;
-    writeLine(one_line ? std::string(data)
-                       : message.dump(-1, ' ', false, Json::error_handler_t::replace));
+    output_.writeLine(one_line ? std::string(data)
+                               : message.dump(-1, ' ', false, Json::error_handler_t::replace));
     return answered;
-  }
-
-  void writeLine(std::string line) {
-    line.push_back('\n');
-    const std::lock_guard<std::mutex> hold(out_mutex_);
-    std::string_view rest = line;
-    while (out_write_ >= 0 && !rest.empty()) {
-      const ssize_t n = ::write(out_write_, rest.data(), rest.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && errno == EAGAIN) {
-        // The proxy reads slower than the server writes (back pressure),
-        // unless it is stopping: then the line is dropped, or, when part of
-        // it is out already, the output ends rather than leave half a line.
-        if (cutting_) {
-          if (rest.size() != line.size()) {
-            ::close(out_write_);
-            out_write_ = -1;
-          }
-          return;
-        }
-        pollfd room{out_write_, POLLOUT, 0};
-        (void)::poll(&room, 1, 100);
-        continue;
-      }
-      if (n <= 0) return;  // the proxy is gone
-      rest.remove_prefix(static_cast<size_t>(n));
-    }
   }
 
   // Answers each request with a JSON-RPC error the client reads (not when
@@ -738,7 +494,7 @@ class HttpUpstream final : public Upstream {
     const std::string message =
         "toolguard mcp: the server \"" + options_.server_name + "\" did not answer: " + why;
     for (const Json& id : ids) {
-      writeLine(
+      output_.writeLine(
           Json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32603}, {"message", message}}}}
               .dump(-1, ' ', false, Json::error_handler_t::replace));
     }
@@ -757,9 +513,13 @@ class HttpUpstream final : public Upstream {
     log(why);
     // The proxy sees the server's side end: the Session answers what is
     // pending with errors and the proxy exits.
-    closeOutput();
+    output_.closeWriteEnd();
   }
 
+  bool isStopping() const {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    return cut_all_ || input_ended_;
+  }
   bool isLost() const {
     const std::lock_guard<std::mutex> hold(mutex_);
     return lost_;
@@ -778,7 +538,7 @@ class HttpUpstream final : public Upstream {
     {
       const std::lock_guard<std::mutex> hold(mutex_);
       cut_all_ = true;
-      cutting_ = true;
+      output_.stopWaiting();
       exchanges.assign(exchanges_.begin(), exchanges_.end());
     }
     retry_wait_.notify_all();
@@ -804,19 +564,14 @@ class HttpUpstream final : public Upstream {
     }
   }
 
-  void closeOutput() {
-    const std::lock_guard<std::mutex> hold(out_mutex_);
-    if (out_write_ >= 0) ::close(out_write_);
-    out_write_ = -1;
-  }
-
   HttpUpstreamOptions options_;
   HttpUrl url_;
-  int in_read_ = -1, in_write_ = -1, out_read_ = -1, out_write_ = -1;
+  int in_read_ = -1, in_write_ = -1;
+  MessagePipe output_;  // the server's messages, to the proxy
+  KeptConnections kept_;
   int wake_read_ = -1, wake_write_ = -1;
   std::thread sender_;
   std::atomic<bool> cut_by_us_{false};
-  std::atomic<bool> cutting_{false};  // cutAll() ran: no more waiting to write
 
   mutable std::mutex mutex_;  // guards what follows
   std::condition_variable retry_wait_;
@@ -824,32 +579,18 @@ class HttpUpstream final : public Upstream {
   std::string protocol_version_;
   std::string initialize_id_;
   std::list<std::shared_ptr<Exchange>> exchanges_;
-  std::vector<std::shared_ptr<HttpResponseStream>> idle_;  // kept connections
   std::shared_ptr<Exchange> server_stream_;
   bool input_ended_ = false;
   bool cut_all_ = false;
   bool lost_ = false;
   std::string lost_why_;
-
-  std::mutex out_mutex_;  // one line at a time to the proxy
 };
 
 }  // namespace
 
 std::unique_ptr<Upstream> httpUpstream(HttpUpstreamOptions options) {
-  Expected<HttpUrl> url = detail::parseHttpUrl(options.url);
-  // The URL in messages without its query (which may hold a key).
-  const std::string shown = options.url.substr(0, options.url.find('?'));
-  if (!url) throw std::invalid_argument("--url " + shown + ": " + url.error());
-  if (!url->tls && url->host == "localhost") url->host = "127.0.0.1";  // no lookup
-  if (!url->tls && !isLoopbackAddress(url->host)) {
-    throw std::invalid_argument(
-        "--url " + shown +
-        ": plain http:// only to this machine (localhost, 127.0.0.1, [::1]); use https:// for "
-        "another: what goes to the server, its credentials included, would cross the network "
-        "unencrypted");
-  }
-  return std::make_unique<HttpUpstream>(std::move(options), std::move(*url));
+  HttpUrl url = upstreamUrl(options.url);
+  return std::make_unique<HttpUpstream>(std::move(options), std::move(url));
 }
 
 }  // namespace toolguard::mcp
