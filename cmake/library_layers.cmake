@@ -419,6 +419,9 @@ toolguard_layer(mcp USES audit guard http json registry SOURCES
   src/mcp/child_process.cpp
   src/mcp/child_upstream.cpp
   src/mcp/elicitation.cpp
+  src/mcp/gateway.cpp
+  src/mcp/gateway_member.cpp
+  src/mcp/gateway_router.cpp
   src/mcp/http_exchange.cpp
   src/mcp/http_upstream.cpp
   src/mcp/jsonrpc.cpp
@@ -426,6 +429,7 @@ toolguard_layer(mcp USES audit guard http json registry SOURCES
   src/mcp/message_pipe.cpp
   src/mcp/line_io.cpp
   src/mcp/proxy.cpp
+  src/mcp/relay_io.cpp
   src/mcp/session.cpp
   src/mcp/session_client.cpp
   src/mcp/session_server.cpp

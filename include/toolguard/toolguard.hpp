@@ -21,6 +21,7 @@
 #include "toolguard/llm_review.hpp"
 #include "toolguard/llm_settings.hpp"
 #include "toolguard/llm_validator.hpp"
+#include "toolguard/mcp_gateway.hpp"
 #include "toolguard/mcp_pins.hpp"
 #include "toolguard/mcp_proxy.hpp"
 #include "toolguard/mcp_tools.hpp"

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/mcp_options.hpp"
 #include "cli/option_flags.hpp"
 #include "cli/running_binary.hpp"
 #include "cli/sandboxed_command.hpp"
@@ -17,21 +18,6 @@
 
 namespace toolguard::cli {
 namespace {
-
-struct McpOptions {
-  front::PolicyOptions policy;
-  front::GuardCliOptions guard;
-  std::string name;
-  std::vector<std::string> workspaces;
-  std::string ask = "auto";
-  std::string ask_server;  // --ask-server URL: asks go to toolguard serve's queue
-  size_t max_message_bytes = size_t{64} << 20;
-  int shutdown_grace_ms = 2000;
-  bool sandbox = false;  // --sandbox: the server runs under `toolguard sandbox`
-  std::vector<std::string> command;
-  std::string url;                   // --url: a Streamable HTTP server instead of a command
-  std::vector<std::string> headers;  // --header "Name: value" for the --url server
-};
 
 // A server name from its URL: the host's first label (`localhost`).
 std::string serverNameFromUrl(const std::string& url) {
@@ -90,14 +76,8 @@ std::string serverNameFromCommand(const std::vector<std::string>& command) {
   return name.empty() || !mcpServerNameError(name).empty() ? "server" : name;
 }
 
-McpAskChannel askChannelNamed(const std::string& name) {
-  if (name == "elicitation") return McpAskChannel::Elicitation;
-  if (name == "terminal") return McpAskChannel::Terminal;
-  if (name == "none") return McpAskChannel::None;
-  return McpAskChannel::Auto;
-}
-
 int runMcp(const McpOptions& o) {
+  if (!o.gateway.empty()) return runMcpGatewayCommand(o);
   McpProxyOptions proxy;
   if (o.command.empty() == o.url.empty()) {
     std::cerr << "toolguard mcp: give the server's command after --, or its --url (one of the "
@@ -132,17 +112,7 @@ int runMcp(const McpOptions& o) {
   proxy.pins_dir = toolguardHome(o.guard.home) + "/mcp-pins";
   proxy.max_message_bytes = o.max_message_bytes;
   proxy.shutdown_grace = std::chrono::milliseconds(o.shutdown_grace_ms);
-  std::error_code ec;
-  for (const std::string& dir : o.workspaces) {
-    std::string absolute = std::filesystem::absolute(dir, ec).lexically_normal().string();
-    if (absolute.size() > 1 && absolute.back() == '/') absolute.pop_back();
-    if (proxy.context.cwd.empty()) {
-      proxy.context.cwd = absolute;
-    } else {
-      proxy.context.workspace_roots.push_back(absolute);
-    }
-  }
-  if (proxy.context.cwd.empty()) proxy.context.cwd = front::currentDirectory();
+  setWorkspaces(proxy.context, o.workspaces);
   if (o.sandbox) {
     // The server may write only in the directories it serves; the policy's
     // sandbox: section says the rest (docs/sandbox.md).
@@ -159,21 +129,8 @@ int runMcp(const McpOptions& o) {
   try {
     front::EngineProvider engines(o.policy);
     const front::ProjectEngine& project = engines.forCwd(proxy.context.cwd);
-    GuardOptions guard = front::baseGuardOptions(o.guard);
-    if (!o.ask_server.empty()) {
-      const char* token = std::getenv("TOOLGUARD_TOKEN");
-      if (token == nullptr || *token == '\0') {
-        std::cerr << "toolguard mcp: --ask-server needs an agent token in TOOLGUARD_TOKEN\n";
-        return kExitError;
-      }
-      // The service's queue takes the place of the terminal.
-      guard.approval_handler = remoteApprovalHandler(o.ask_server, token);
-      if (o.ask == "auto") proxy.ask = McpAskChannel::Terminal;
-    }
-    // One long-lived process: the session's LLM answers are kept in memory.
-    guard.llm_validator =
-        front::llmValidatorFor(project.engine.policy(), project.project_roots,
-                               toolguardHome(o.guard.home), memoryLlmVerdictCache());
+    GuardOptions guard =
+        mcpGuardOptions(o, project.engine.policy(), project.project_roots, proxy.ask);
     return runMcpProxy(STDIN_FILENO, STDOUT_FILENO, project.engine.policy(), std::move(guard),
                        proxy);
   } catch (const std::exception& e) {
@@ -184,6 +141,46 @@ int runMcp(const McpOptions& o) {
 }
 
 }  // namespace
+
+McpAskChannel askChannelNamed(const std::string& name) {
+  if (name == "elicitation") return McpAskChannel::Elicitation;
+  if (name == "terminal") return McpAskChannel::Terminal;
+  if (name == "none") return McpAskChannel::None;
+  return McpAskChannel::Auto;
+}
+
+void setWorkspaces(CallContext& context, const std::vector<std::string>& workspaces) {
+  std::error_code ec;
+  for (const std::string& dir : workspaces) {
+    std::string absolute = std::filesystem::absolute(dir, ec).lexically_normal().string();
+    if (absolute.size() > 1 && absolute.back() == '/') absolute.pop_back();
+    if (context.cwd.empty()) {
+      context.cwd = absolute;
+    } else {
+      context.workspace_roots.push_back(absolute);
+    }
+  }
+  if (context.cwd.empty()) context.cwd = front::currentDirectory();
+}
+
+GuardOptions mcpGuardOptions(const McpOptions& o, const Policy& policy,
+                             const std::vector<std::filesystem::path>& project_roots,
+                             McpAskChannel& ask) {
+  GuardOptions guard = front::baseGuardOptions(o.guard);
+  if (!o.ask_server.empty()) {
+    const char* token = std::getenv("TOOLGUARD_TOKEN");
+    if (token == nullptr || *token == '\0') {
+      throw std::runtime_error("--ask-server needs an agent token in TOOLGUARD_TOKEN");
+    }
+    // The service's queue takes the place of the terminal.
+    guard.approval_handler = remoteApprovalHandler(o.ask_server, token);
+    if (o.ask == "auto") ask = McpAskChannel::Terminal;
+  }
+  // One long-lived process: the session's LLM answers are kept in memory.
+  guard.llm_validator = front::llmValidatorFor(policy, project_roots, toolguardHome(o.guard.home),
+                                               memoryLlmVerdictCache());
+  return guard;
+}
 
 void addMcpCommand(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<McpOptions>();
@@ -234,6 +231,10 @@ void addMcpCommand(CLI::App& app, int& exit_code) {
                   "token need not be on the command line: --header 'Authorization: Bearer "
                   "${SERVER_TOKEN}'. Never logged or audited")
       ->allow_extra_args(false);
+  cmd->add_option("--gateway", options->gateway,
+                  "Serve several MCP servers behind one: FILE names each (a command or a URL, "
+                  "its credentials, workspaces, idle time and policy section; "
+                  "docs/mcp-gateway.md). The client sees their tools as SERVER__TOOL");
   cmd->add_option("command", options->command,
                   "The MCP server's command line, after -- (or give --url)");
   cmd->callback([options, &exit_code] { exit_code = runMcp(*options); });

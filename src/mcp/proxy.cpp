@@ -13,120 +13,13 @@
 
 #include "mcp/http_upstream.hpp"
 #include "mcp/line_io.hpp"
+#include "mcp/relay_io.hpp"
 #include "mcp/session.hpp"
 #include "mcp/upstream.hpp"
 #include "toolguard/mcp_proxy.hpp"
 #include "toolguard/mcp_tools.hpp"
 
 namespace toolguard {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// The stop signals (SIGTERM, SIGINT, SIGHUP) end the proxy like a client
-// that closed its input; their handler only writes to this pipe.
-int g_signal_pipe[2] = {-1, -1};
-
-void onStopSignal(int) {
-  int saved = errno;
-  char byte = 1;
-  [[maybe_unused]] ssize_t n = ::write(g_signal_pipe[1], &byte, 1);
-  errno = saved;
-}
-
-/// Installs the stop-signal handlers (and ignores SIGPIPE: a peer that went
-/// away is an error to report, not a reason to die) for its lifetime.
-class StopSignals {
- public:
-  StopSignals() {
-    if (::pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
-      throw std::system_error(errno, std::generic_category(), "cannot create a pipe");
-    }
-    struct sigaction action {};
-    action.sa_handler = onStopSignal;
-    sigemptyset(&action.sa_mask);
-    for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &action, &previous_[i]);
-    struct sigaction ignore {};
-    ignore.sa_handler = SIG_IGN;
-    sigemptyset(&ignore.sa_mask);
-    sigaction(SIGPIPE, &ignore, &previous_pipe_);
-  }
-  ~StopSignals() {
-    for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
-    sigaction(SIGPIPE, &previous_pipe_, nullptr);
-    ::close(g_signal_pipe[0]);
-    ::close(g_signal_pipe[1]);
-    g_signal_pipe[0] = g_signal_pipe[1] = -1;
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-  int fd() const { return g_signal_pipe[0]; }
-
- private:
-  static constexpr std::array<int, 3> kSignals = {SIGTERM, SIGINT, SIGHUP};
-  std::array<struct sigaction, 3> previous_{};
-  struct sigaction previous_pipe_ {};
-};
-
-/// A non-blocking pipe that wakes the poll loop: wake() from any thread.
-class WakePipe {
- public:
-  WakePipe() {
-    if (::pipe2(fds_, O_CLOEXEC | O_NONBLOCK) != 0) {
-      throw std::system_error(errno, std::generic_category(), "cannot create a pipe");
-    }
-  }
-  ~WakePipe() {
-    ::close(fds_[0]);
-    ::close(fds_[1]);
-  }
-  WakePipe(const WakePipe&) = delete;
-  WakePipe& operator=(const WakePipe&) = delete;
-  int readFd() const { return fds_[0]; }
-  void wake() {
-    char byte = 1;
-    [[maybe_unused]] ssize_t n = ::write(fds_[1], &byte, 1);  // full: a wake-up is pending
-  }
-  void drain() {
-    char drained[64];
-    while (::read(fds_[0], drained, sizeof drained) > 0) {
-    }
-  }
-
- private:
-  int fds_[2] = {-1, -1};
-};
-
-/// Writes whole lines to stderr, one at a time.
-void logLine(const std::string& message) {
-  static std::mutex mutex;
-  std::string line = message + "\n";
-  std::lock_guard lock(mutex);
-  std::string_view rest = line;
-  while (!rest.empty()) {
-    ssize_t n = ::write(STDERR_FILENO, rest.data(), rest.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    rest.remove_prefix(static_cast<size_t>(n));
-  }
-}
-
-/// Reads what is there; false at the end of the stream or on an error.
-bool readSome(int fd, std::string& buffer) {
-  buffer.resize(size_t{64} << 10);
-  for (;;) {
-    ssize_t n = ::read(fd, buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      buffer.clear();
-      return false;
-    }
-    buffer.resize(static_cast<size_t>(n));
-    return true;
-  }
-}
-
-}  // namespace
 
 int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard_options,
                 const McpProxyOptions& options) {
@@ -136,33 +29,34 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
   if (options.command.empty() == options.url.empty()) {
     throw std::invalid_argument("give the server as a command or as a URL (one of the two)");
   }
+  using Clock = std::chrono::steady_clock;
   const std::string& name = options.server_name;
-  StopSignals signals;
+  mcp::StopSignals signals;
   std::unique_ptr<mcp::Upstream> server =
       options.url.empty()
           ? mcp::childUpstream(options.command)
           : mcp::httpUpstream(mcp::HttpUpstreamOptions{options.url, options.url_headers, name,
-                                                       options.max_message_bytes, logLine});
+                                                       options.max_message_bytes, mcp::logLine});
 
   // Back pressure: a writer that drained below its bound wakes the poll
   // loop through this pipe, which then reads its sources again. The writers
   // share it (a writer kept alive by a decision thread never writes to a
   // closed descriptor).
-  auto room_pipe = std::make_shared<WakePipe>();
+  auto room_pipe = std::make_shared<mcp::WakePipe>();
   auto on_room = [room_pipe] { room_pipe->wake(); };
   auto to_client = std::make_shared<mcp::LineWriter>(
       client_out, false,
-      [](const std::string& e) { logLine("toolguard mcp: cannot write to the client: " + e); },
+      [](const std::string& e) { mcp::logLine("toolguard mcp: cannot write to the client: " + e); },
       options.max_queued_bytes, on_room);
   auto to_server = std::make_shared<mcp::LineWriter>(
       server->releaseInput(), true,
       [name](const std::string& e) {
-        logLine("toolguard mcp: cannot write to the server \"" + name + "\": " + e);
+        mcp::logLine("toolguard mcp: cannot write to the server \"" + name + "\": " + e);
       },
       options.max_queued_bytes, on_room);
   mcp::SessionSinks sinks{[to_client](std::string line) { to_client->push(std::move(line)); },
                           [to_server](std::string line) { to_server->push(std::move(line)); },
-                          logLine};
+                          mcp::logLine};
   auto session =
       mcp::Session::create(std::move(policy), std::move(guard_options), options, std::move(sinks));
 
@@ -209,18 +103,16 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
     }
     int ready = ::poll(fds.data(), fds.size(), timeout);
     if (ready < 0 && errno != EINTR) {
-      logLine(std::string("toolguard mcp: poll failed: ") + std::strerror(errno));
+      mcp::logLine(std::string("toolguard mcp: poll failed: ") + std::strerror(errno));
       break;
     }
     if (fds[3].revents != 0) room_pipe->drain();
     if (fds[2].revents != 0) {
-      char drained[16];
-      while (::read(signals.fd(), drained, sizeof drained) > 0) {
-      }
+      signals.drain();
       if (client_open) stop_relaying_client();
     }
     if (fds[1].revents != 0) {
-      if (readSome(server->outputFd(), buffer)) {
+      if (mcp::readSome(server->outputFd(), buffer)) {
         server_lines.feed(buffer, from_server, server_too_long);
       } else {
         server_lines.finish(from_server);
@@ -228,7 +120,7 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
       }
     }
     if (read_client && fds[0].revents != 0) {
-      if (readSome(client_in, buffer)) {
+      if (mcp::readSome(client_in, buffer)) {
         client_lines.feed(buffer, from_client, client_too_long);
       } else {
         client_lines.finish(from_client);
@@ -246,7 +138,7 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
   // The server closed its output: it has exited or is about to.
   const mcp::UpstreamEnd end = server->stop(options.shutdown_grace);
   const std::string& why = end.why;
-  if (client_open) logLine("toolguard mcp: the server \"" + name + "\" ended (" + why + ")");
+  if (client_open) mcp::logLine("toolguard mcp: the server \"" + name + "\" ended (" + why + ")");
   // A client that closed its input may still read: it gets its answers.
   session->serverGone(why);
   session->clientGone();

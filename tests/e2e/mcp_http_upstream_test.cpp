@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "e2e/mcp_proxy_fixture.hpp"
-#include "support/prepared_exec.hpp"
+#include "support/background_server.hpp"
 #include "support/serve_process.hpp"
 
 namespace toolguard::testing {
@@ -25,60 +25,6 @@ const std::string kRecording = std::string(MCP_PEERS_DIR) + "/http_recording_ser
 // A server started in the background on `port`, ready once the port takes
 // connections, stopped with SIGKILL (the reference server has no SIGTERM
 // handler) when the test is done or when kill() is called.
-class BackgroundServer {
- public:
-  BackgroundServer(const std::string& program, const std::vector<std::string>& args,
-                   std::map<std::string, std::string> env, int port, const std::string& log)
-      : port_(port) {
-    env["PORT"] = std::to_string(port);
-    const PreparedExec exec(program, args, env);
-    pid_ = fork();
-    if (pid_ == 0) {
-      const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
-      dup2(out, 1);
-      dup2(out, 2);
-      exec.exec();
-    }
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (!accepts() && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    if (!accepts()) {
-      kill();
-      throw std::runtime_error("the server did not start; its log: " + slurp(log));
-    }
-  }
-  ~BackgroundServer() { kill(); }
-  BackgroundServer(const BackgroundServer&) = delete;
-  BackgroundServer& operator=(const BackgroundServer&) = delete;
-
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/mcp"; }
-  int port() const { return port_; }
-
-  void kill() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGKILL);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-  }
-
- private:
-  bool accepts() const {
-    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons(static_cast<uint16_t>(port_));
-    const bool connected = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-    close(fd);
-    return connected;
-  }
-
-  int port_;
-  pid_t pid_ = -1;
-};
-
 class McpHttpUpstream : public McpProxy {
  protected:
   std::string policy(const std::string& server) const {
@@ -158,17 +104,6 @@ class McpHttpUpstream : public McpProxy {
     script["steps"] = json(steps);
     script["reportExit"] = true;
     return runClient(std::move(script));
-  }
-
-  // The proxy ended as it should when the client left: exit code 0, no
-  // sanitizer report (a use after free at shutdown changes no step).
-  static void expectCleanExit(const ClientRun& run) {
-    ASSERT_FALSE(run.lines.empty()) << run;
-    const json& last = run.lines.back();
-    EXPECT_EQ(last.value("op", ""), "exit") << run;
-    EXPECT_EQ(last.value("code", json()), json(0)) << run;
-    EXPECT_EQ(run.run.err.find("AddressSanitizer"), std::string::npos) << run;
-    EXPECT_EQ(run.run.err.find("runtime error:"), std::string::npos) << run;
   }
 };
 

@@ -192,6 +192,18 @@ class McpProxy : public Cli {
     return runClient(std::move(script));
   }
 
+  /// The proxy ended as it should when the client left (the script's
+  /// "reportExit"): exit code 0, no sanitizer report (a use after free at
+  /// shutdown changes no step).
+  static void expectCleanExit(const ClientRun& run) {
+    ASSERT_FALSE(run.lines.empty()) << run;
+    const json& last = run.lines.back();
+    EXPECT_EQ(last.value("op", ""), "exit") << run;
+    EXPECT_EQ(last.value("code", json()), json(0)) << run;
+    EXPECT_EQ(run.run.err.find("AddressSanitizer"), std::string::npos) << run;
+    EXPECT_EQ(run.run.err.find("runtime error:"), std::string::npos) << run;
+  }
+
   /// Runs `steps` against the server directly, without the proxy.
   ClientRun direct(const std::vector<json>& steps) const {
     return runClient(

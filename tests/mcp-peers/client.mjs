@@ -13,8 +13,11 @@
 //                                                      // given (even []): the client declares
 //                                                      // form elicitation and answers requests
 //                                                      // with these, in order (then: decline)
+//   "url": "http://127.0.0.1:PORT/mcp",               // instead of "command": connect over
+//   "headers": {"Authorization": "Bearer ..."},        // Streamable HTTP, with these headers
 //   "steps": [{"op": "list"},
-//             {"op": "call", "name": "read_text_file", "arguments": {...}}]
+//             {"op": "call", "name": "read_text_file", "arguments": {...}},
+//             {"op": "sleep", "ms": 1500}]
 // }
 //
 // Prints one JSON line per step on stdout:
@@ -34,6 +37,7 @@ import process from "node:process";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 
 function emit(object) {
@@ -96,6 +100,10 @@ async function runStep(client, step, options) {
       return { op: "call", name: step.name, error: rpc };
     }
   }
+  if (step.op === "sleep") {
+    await new Promise((resolve) => setTimeout(resolve, step.ms ?? 0));
+    return { op: "sleep" };
+  }
   throw new Error(`unknown op ${JSON.stringify(step.op)}`);
 }
 
@@ -107,7 +115,9 @@ async function main() {
   } catch (error) {
     fatal(`cannot read the script: ${error.message}`);
   }
-  if (typeof script.command !== "string") fatal("the script has no command");
+  if (typeof script.command !== "string" && typeof script.url !== "string") {
+    fatal("the script has no command and no url");
+  }
 
   // The SDK passes only HOME, LOGNAME, PATH, SHELL, TERM and USER unless given an
   // environment: give it ours plus the script's.
@@ -119,13 +129,18 @@ async function main() {
       env[name] = String(value);
     }
   }
-  const transport = new StdioClientTransport({
-    command: script.command,
-    args: script.args ?? [],
-    cwd: script.cwd,
-    env,
-    stderr: "inherit",
-  });
+  const transport =
+    typeof script.url === "string"
+      ? new StreamableHTTPClientTransport(new URL(script.url), {
+          requestInit: { headers: script.headers ?? {} },
+        })
+      : new StdioClientTransport({
+          command: script.command,
+          args: script.args ?? [],
+          cwd: script.cwd,
+          env,
+          stderr: "inherit",
+        });
   const answers = script.elicitation;
   const capabilities = Array.isArray(answers) ? { elicitation: { form: {} } } : {};
   const client = new Client({ name: "toolguard-e2e-client", version: "1.0.0" }, { capabilities });
