@@ -22,7 +22,8 @@ declare -A layer=(
   [policy_loader]=9 [guard]=9 [store]=9
   [mcp]=10
   [front]=11 [command_line]=11
-  [cli]=12 [serve]=12 [capi]=12
+  [cli]=12 [capi]=12
+  [serve]=13
 )
 
 status=0

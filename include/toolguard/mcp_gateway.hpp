@@ -52,12 +52,18 @@ struct McpGatewayOptions {
   /// How long a listing waits for a server's tools before it is sent
   /// without them.
   std::chrono::milliseconds list_timeout{30000};
+  /// One server, as it is: its own initialize answer, its tools under
+  /// their own names, every method relayed (resources, prompts, ...). Only
+  /// with exactly one server (how `toolguard mcp --listen` serves a single
+  /// server over HTTP).
+  bool flat = false;
   /// The version the gateway gives in its serverInfo.
   std::string version = "0.1.0";
 };
 
 /// Why a gateway's options cannot run ("" when they can): no servers, a
-/// bad or repeated name, a server with neither or both a command and a URL.
+/// bad or repeated name, a server with neither or both a command and a URL,
+/// `flat` with more than one server.
 std::string mcpGatewayOptionsError(const McpGatewayOptions& options);
 
 /// Relays between a client on (client_in, client_out), speaking MCP's stdio

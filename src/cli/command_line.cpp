@@ -11,6 +11,7 @@
 
 #include "cli/check_arguments.hpp"
 #include "cli/commands.hpp"
+#include "cli/running_binary.hpp"
 #include "command_line/unknown_command.hpp"
 
 namespace toolguard::cli {
@@ -39,6 +40,21 @@ int runToolguard(int argc, char** argv) {
   }
   // The decision service is a program of its own (the HTTP server, libpq).
   if (argc >= 2 && std::string_view(argv[1]) == "serve") return runServeProgram(argc - 2, argv + 2);
+  // `mcp --listen`: the MCP gateway over HTTP is served by that program too.
+  if (argc >= 2 && std::string_view(argv[1]) == "mcp") {
+    for (int i = 2; i < argc && std::string_view(argv[i]) != "--"; ++i) {
+      const std::string_view arg = argv[i];
+      if (arg == "--listen" || arg.starts_with("--listen=")) {
+        // Servers run with --sandbox under this command's `sandbox`.
+        try {
+          setenv("TOOLGUARD_COMMAND_PATH", runningBinary().c_str(), 1);
+        } catch (const std::exception&) {
+          unsetenv("TOOLGUARD_COMMAND_PATH");
+        }
+        return runServeProgram(argc - 1, argv + 1);
+      }
+    }
+  }
   // The approvals and the audit of a service's store (--store URL) too.
   if (argc >= 3 &&
       (std::string_view(argv[1]) == "approvals" || std::string_view(argv[1]) == "audit")) {

@@ -120,7 +120,7 @@ int runMcp(const McpOptions& o) {
     served.insert(served.end(), proxy.context.workspace_roots.begin(),
                   proxy.context.workspace_roots.end());
     try {
-      proxy.command = sandboxedArguments(runningBinary(), served, o.policy, o.command);
+      proxy.command = sandboxedArguments(sandboxBinary(), served, o.policy, o.command);
     } catch (const std::exception& e) {
       std::cerr << "toolguard mcp: --sandbox: " << e.what() << "\n";
       return kExitError;
@@ -131,6 +131,16 @@ int runMcp(const McpOptions& o) {
     const front::ProjectEngine& project = engines.forCwd(proxy.context.cwd);
     GuardOptions guard =
         mcpGuardOptions(o, project.engine.policy(), project.project_roots, proxy.ask);
+    if (!o.listen.empty()) {
+      // Over HTTP: the one server, as it is, for each client's session.
+      McpGatewayOptions gateway;
+      gateway.flat = true;
+      gateway.max_message_bytes = proxy.max_message_bytes;
+      gateway.shutdown_grace = proxy.shutdown_grace;
+      gateway.servers.push_back(
+          McpGatewayServer{proxy, project.engine.policy(), std::move(guard), {}});
+      return runGatewayFront(o, std::move(gateway));
+    }
     return runMcpProxy(STDIN_FILENO, STDOUT_FILENO, project.engine.policy(), std::move(guard),
                        proxy);
   } catch (const std::exception& e) {
@@ -235,6 +245,30 @@ void addMcpCommand(CLI::App& app, int& exit_code) {
                   "Serve several MCP servers behind one: FILE names each (a command or a URL, "
                   "its credentials, workspaces, idle time and policy section; "
                   "docs/mcp-gateway.md). The client sees their tools as SERVER__TOOL");
+  cmd->add_option("--listen", options->listen,
+                  "Serve the guarded tools over MCP's Streamable HTTP transport at "
+                  "http://HOST:PORT/mcp instead of stdio; callers show an agent token of "
+                  "`toolguard serve token add` (Authorization: Bearer). Each client gets a "
+                  "session of its own (its servers started for it)");
+  cmd->add_option("--store", options->store,
+                  "With --listen: where the tokens are, as for `toolguard serve` (file, or a "
+                  "postgresql:// URL)");
+  cmd->add_option("--allow-origin", options->allowed_origins,
+                  "With --listen: a browser page's origin (https://app.example.com) that may "
+                  "call, besides the endpoint's own; repeatable")
+      ->allow_extra_args(false);
+  cmd->add_option("--max-sessions", options->max_sessions,
+                  "With --listen: sessions open at once (default 64)")
+      ->check(CLI::Range(size_t{1}, size_t{100000}));
+  cmd->add_option("--max-streams", options->max_streams,
+                  "With --listen: event streams open at once (default 512)")
+      ->check(CLI::Range(size_t{1}, size_t{1000000}));
+  cmd->add_option("--max-body", options->max_body,
+                  "With --listen: the largest message a client may POST, bytes (default 4 MiB)")
+      ->check(CLI::Range(size_t{1024}, size_t{1} << 30));
+  cmd->add_option("--tls-cert", options->tls_certificate,
+                  "With --listen: serve HTTPS with this PEM certificate (chain)");
+  cmd->add_option("--tls-key", options->tls_key, "With --listen: the PEM key of --tls-cert");
   cmd->add_option("command", options->command,
                   "The MCP server's command line, after -- (or give --url)");
   cmd->callback([options, &exit_code] { exit_code = runMcp(*options); });

@@ -3,6 +3,7 @@
 // first workspace plus its own section of the file.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -26,7 +27,27 @@ std::string gatewayConflict(const McpOptions& o) {
   return "";
 }
 
+McpHttpFace& httpFace() {
+  static McpHttpFace face;
+  return face;
+}
+
 }  // namespace
+
+void setMcpHttpFace(McpHttpFace face) {
+  httpFace() = std::move(face);
+}
+
+std::string sandboxBinary() {
+  const char* command = std::getenv("TOOLGUARD_COMMAND_PATH");
+  return command != nullptr && command[0] == '/' ? command : runningBinary();
+}
+
+int runGatewayFront(const McpOptions& o, McpGatewayOptions gateway) {
+  if (o.listen.empty()) return runMcpGateway(STDIN_FILENO, STDOUT_FILENO, std::move(gateway));
+  if (!httpFace()) throw std::runtime_error("--listen is served by the toolguard-serve program");
+  return httpFace()(o, gateway);
+}
 
 int runMcpGatewayCommand(const McpOptions& o) {
   if (std::string conflict = gatewayConflict(o); !conflict.empty()) {
@@ -55,7 +76,7 @@ int runMcpGatewayCommand(const McpOptions& o) {
         std::vector<std::string> served = {proxy.context.cwd};
         served.insert(served.end(), proxy.context.workspace_roots.begin(),
                       proxy.context.workspace_roots.end());
-        proxy.command = sandboxedArguments(runningBinary(), served, o.policy, entry.command);
+        proxy.command = sandboxedArguments(sandboxBinary(), served, o.policy, entry.command);
       }
       const front::ProjectEngine& project = engines.forCwd(proxy.context.cwd);
       server.policy = project.engine.policy();
@@ -64,7 +85,7 @@ int runMcpGatewayCommand(const McpOptions& o) {
       server.idle_stop = entry.idle_stop;
       gateway.servers.push_back(std::move(server));
     }
-    return runMcpGateway(STDIN_FILENO, STDOUT_FILENO, std::move(gateway));
+    return runGatewayFront(o, std::move(gateway));
   } catch (const PolicyError& e) {
     std::cerr << e.what() << "\n";
     return kExitError;

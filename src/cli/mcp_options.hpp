@@ -2,11 +2,13 @@
 // Internal: the options of `toolguard mcp`, shared by its single-server
 // proxy (mcp_command.cpp) and its gateway (mcp_gateway_command.cpp).
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "front/guard_options.hpp"
 #include "front/policy_options.hpp"
+#include "toolguard/mcp_gateway.hpp"
 #include "toolguard/mcp_proxy.hpp"
 
 namespace toolguard::cli {
@@ -26,7 +28,28 @@ struct McpOptions {
   std::string url;                   // --url: a Streamable HTTP server instead of a command
   std::vector<std::string> headers;  // --header "Name: value" for the --url server
   std::string gateway;               // --gateway FILE: several servers behind one endpoint
+  // --listen HOST:PORT: serve over Streamable HTTP (in the toolguard-serve program)
+  std::string listen;
+  std::string store = "file";                // where --listen finds its tokens
+  std::vector<std::string> allowed_origins;  // --allow-origin: browsers' pages besides our own
+  size_t max_sessions = 64;
+  size_t max_streams = 512;
+  size_t max_body = size_t{4} << 20;
+  std::string tls_certificate, tls_key;
 };
+
+/// What serves `toolguard mcp --listen`: set by the toolguard-serve program
+/// (the toolguard command hands such command lines to it, so a hook never
+/// loads the HTTP server). Serves `gateway` until stopped; returns the exit code.
+using McpHttpFace = std::function<int(const McpOptions&, const McpGatewayOptions& gateway)>;
+void setMcpHttpFace(McpHttpFace face);
+
+/// Runs `gateway` on stdio, or with --listen on the HTTP face.
+int runGatewayFront(const McpOptions& o, McpGatewayOptions gateway);
+
+/// The toolguard command that confines a server (`toolguard sandbox`): this
+/// program, or the command that handed the command line over.
+std::string sandboxBinary();
 
 /// The ask channel named by --ask.
 McpAskChannel askChannelNamed(const std::string& name);

@@ -18,6 +18,7 @@ namespace toolguard {
 
 std::string mcpGatewayOptionsError(const McpGatewayOptions& options) {
   if (options.servers.empty()) return "the gateway has no servers";
+  if (options.flat && options.servers.size() != 1) return "only one server can be served flat";
   std::set<std::string> names;
   for (const McpGatewayServer& server : options.servers) {
     const std::string& name = server.proxy.server_name;

@@ -75,13 +75,21 @@ void GatewayMember::send(std::string line, const json& id) {
     return;
   }
   queued_.emplace_back(std::move(line), id);
-  if (state_ == State::Stopped && !life_running_) {
-    if (life_.joinable()) life_.join();  // its thread has ended (life_running_ is false)
-    state_ = State::Starting;
-    stop_asked_ = false;
-    life_running_ = true;
-    life_ = std::thread([this] { lifeOfOneServer(); });
-  }
+  startLocked();
+}
+
+void GatewayMember::start() {
+  std::lock_guard lock(mutex_);
+  if (!closing_) startLocked();
+}
+
+void GatewayMember::startLocked() {
+  if (state_ != State::Stopped || life_running_) return;
+  if (life_.joinable()) life_.join();  // its thread has ended (life_running_ is false)
+  state_ = State::Starting;
+  stop_asked_ = false;
+  life_running_ = true;
+  life_ = std::thread([this] { lifeOfOneServer(); });
 }
 
 void GatewayMember::stopIfIdle(MemberClock::time_point now) {
@@ -133,6 +141,11 @@ void GatewayMember::lifeOfOneServer() {
     } else {
       hooks_.log("toolguard mcp: the server \"" + name() + "\" could not be started: " + why);
       failQueued("could not be started: " + why);
+      if (hooks_.initialized) {
+        hooks_.initialized(errorResponse(
+            init_id_, kServerUnavailable,
+            "toolguard mcp: the server \"" + name() + "\" could not be started: " + why));
+      }
     }
     std::lock_guard lock(mutex_);
     in_flight_.clear();
@@ -273,7 +286,14 @@ void GatewayMember::endServer() {
   session_->clientGone();
   session_->waitForDecisions(limits_.shutdown_grace);
   to_server_->finish();
-  if (!was_ready) failQueued("ended before it was ready (" + end.why + ")");
+  if (!was_ready) {
+    const std::string why = "ended before it was ready (" + end.why + ")";
+    failQueued(why);
+    if (hooks_.initialized) {
+      hooks_.initialized(errorResponse(init_id_, kServerUnavailable,
+                                       "toolguard mcp: the server \"" + name() + "\" " + why));
+    }
+  }
   std::lock_guard lock(mutex_);
   session_.reset();
   upstream_.reset();
@@ -302,6 +322,7 @@ void GatewayMember::onInitialized(const std::string& line) {
     session = session_;
   }
   if (!session) return;
+  if (hooks_.initialized) hooks_.initialized(response);
   if (!response.is_object() || !response.contains("result")) {
     std::string why = "refused initialize";
     if (response.is_object() && response.contains("error") && response["error"].is_object()) {

@@ -33,6 +33,10 @@ struct GatewayMemberHooks {
   std::function<void(const std::string&)> log;
   /// True while the client's queue is full: the server is not read then.
   std::function<bool()> client_full;
+  /// The server's answer to the initialize the member sent it (a result or
+  /// an error; `id` is the member's own), or an error response when it
+  /// could not be started. May be empty.
+  std::function<void(const nlohmann::json& response)> initialized;
 };
 
 /// One server behind the gateway.
@@ -55,6 +59,10 @@ class GatewayMember {
   /// cannot be started, the request gets an error.
   void send(std::string line, const nlohmann::json& id);
 
+  /// Starts the server now when it is not running (its answer to
+  /// initialize goes to the `initialized` hook).
+  void start();
+
   /// True while the server runs (or starts).
   bool running() const;
 
@@ -76,6 +84,8 @@ class GatewayMember {
   void onSessionOutput(std::string line);
   void onInitialized(const std::string& line);
   void failQueued(const std::string& why);
+  /// Starts the life thread when none runs; `lock` holds mutex_.
+  void startLocked();
   void requestStop();
 
   McpGatewayServer server_;

@@ -66,8 +66,9 @@ GatewayRouter::GatewayRouter(McpGatewayOptions options, GatewayClientHooks hooks
   }
   listed_.resize(options_.servers.size());
   for (size_t i = 0; i < options_.servers.size(); ++i) {
-    GatewayMemberHooks member_hooks{[this, i](std::string line) { fromMember(i, std::move(line)); },
-                                    hooks_.log, hooks_.client_full};
+    GatewayMemberHooks member_hooks{
+        [this, i](std::string line) { fromMember(i, std::move(line)); }, hooks_.log,
+        hooks_.client_full, [this](const json& response) { onServerInitialized(response); }};
     member_named_.emplace(options_.servers[i].proxy.server_name, i);
     members_.push_back(
         std::make_unique<GatewayMember>(options_.servers[i], options_, std::move(member_hooks)));
@@ -162,7 +163,17 @@ void GatewayRouter::fromClient(std::string_view line) {
 
 void GatewayRouter::handleClientRequest(json message) {
   const std::string method = message["method"].get<std::string>();
-  if (method == "initialize") {
+  if (options_.flat && method == "initialize") {
+    // The server answers for itself; it starts now, with the client's parameters.
+    {
+      std::lock_guard lock(mutex_);
+      initialize_id_ = message["id"];
+    }
+    members_[0]->setClientInitialize(message.value("params", json::object()));
+    members_[0]->start();
+  } else if (options_.flat && method != "ping") {
+    forwardRequest(0, std::move(message));
+  } else if (method == "initialize") {
     answerInitialize(message);
   } else if (method == "ping") {
     reply({{"jsonrpc", "2.0"}, {"id", message["id"]}, {"result", json::object()}});
@@ -175,6 +186,19 @@ void GatewayRouter::handleClientRequest(json message) {
                         "toolguard mcp: the gateway serves tools only; \"" + method +
                             "\" is not one of its methods"));
   }
+}
+
+void GatewayRouter::onServerInitialized(const json& response) {
+  json id;
+  {
+    std::lock_guard lock(mutex_);
+    if (!options_.flat || initialize_id_.is_null()) return;
+    id = std::move(initialize_id_);
+    initialize_id_ = nullptr;
+  }
+  json answer = response;
+  answer["id"] = std::move(id);
+  reply(answer);
 }
 
 void GatewayRouter::answerInitialize(const json& message) {
@@ -251,6 +275,8 @@ void GatewayRouter::handleClientNotification(json message) {
     for (auto& member : members_) {
       if (member->running()) member->send(toLine(message), nullptr);
     }
+  } else if (options_.flat && method != "notifications/initialized") {
+    members_[0]->send(toLine(message), nullptr);
   }
   // notifications/initialized: each server gets its own when it starts.
 }
@@ -415,8 +441,8 @@ void GatewayRouter::fromMember(size_t member, std::string line) {
         return;
       }
     }
-  } else if (method.starts_with("notifications/resources/") ||
-             method.starts_with("notifications/prompts/")) {
+  } else if (!options_.flat && (method.starts_with("notifications/resources/") ||
+                                method.starts_with("notifications/prompts/"))) {
     return;  // the gateway serves tools only
   } else {
     reply(message);  // progress, log messages

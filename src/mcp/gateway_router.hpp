@@ -77,6 +77,8 @@ class GatewayRouter {
   void handleClientNotification(nlohmann::json message);
   void handleClientResponse(nlohmann::json message);
   void answerInitialize(const nlohmann::json& message);
+  /// Flat: the server's own answer to initialize goes to the client.
+  void onServerInitialized(const nlohmann::json& response);
   void startListing(const nlohmann::json& client_id);
   void requestPage(uint64_t listing, size_t member, const nlohmann::json& cursor);
   void finishListing(uint64_t listing, bool timed_out);
@@ -101,6 +103,7 @@ class GatewayRouter {
   std::map<uint64_t, Listing> listings_;
   std::vector<std::optional<nlohmann::json>> listed_;  ///< per member: its last whole listing
   std::string server_request_prefix_;
+  nlohmann::json initialize_id_;  ///< flat: the client's initialize, until the server answers
 
   std::thread ticker_;
   std::condition_variable tick_wake_;

@@ -25,11 +25,13 @@
 #include <cstring>
 #include <iostream>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <thread>
 #include <unordered_set>
 
 #include "serve/json_response.hpp"
+#include "serve/response_stream_mhd.hpp"
 #include "serve/tls_identity.hpp"
 #include "serve/worker_pool.hpp"
 
@@ -157,9 +159,17 @@ bool peerClosed(int fd) {
   return (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
-MHD_Result send(MHD_Connection* connection, const HttpResponse& response) {
-  MHD_Response* r = MHD_create_response_from_buffer(
-      response.body.size(), const_cast<char*>(response.body.data()), MHD_RESPMEM_MUST_COPY);
+// A response whose body is `stream` (defined below, with the stream's side).
+MHD_Response* createStreamResponse(HttpServer::State& state, MHD_Connection* connection,
+                                   const std::shared_ptr<ResponseStream>& stream);
+
+MHD_Result send(MHD_Connection* connection, const HttpResponse& response,
+                HttpServer::State* state = nullptr) {
+  MHD_Response* r = response.stream && state != nullptr
+                        ? createStreamResponse(*state, connection, response.stream)
+                        : MHD_create_response_from_buffer(response.body.size(),
+                                                          const_cast<char*>(response.body.data()),
+                                                          MHD_RESPMEM_MUST_COPY);
   if (!r) return MHD_NO;
   if (!response.content_type.empty()) {
     MHD_add_response_header(r, "Content-Type", response.content_type.c_str());
@@ -219,6 +229,11 @@ struct HttpServer::State {
   std::mutex deadline_mutex;
   std::condition_variable deadline_wake;
   bool stopping = false;
+  // The streams being sent, closed at stop (a suspended connection must be
+  // resumed before its daemon stops).
+  std::mutex streams_mutex;
+  std::set<std::shared_ptr<ResponseStream>> streams;
+  bool streams_closed = false;  // stopping: a new stream is closed at once
 
   // Shuts down the connections that have waited past the deadline for a
   // whole request; libmicrohttpd then sees them end and closes them.
@@ -246,6 +261,32 @@ struct HttpServer::State {
     }
   }
 };
+
+namespace {
+
+MHD_Response* createStreamResponse(HttpServer::State& state, MHD_Connection* connection,
+                                   const std::shared_ptr<ResponseStream>& stream) {
+  auto released = [&state](const std::shared_ptr<ResponseStream>& gone, bool ended_early) {
+    {
+      std::lock_guard lock(state.streams_mutex);
+      state.streams.erase(gone);
+    }
+    if (ended_early && gone->on_gone) {
+      // Not on this thread: libmicrohttpd may hold its own locks here, and
+      // whoever listens may push to another stream (which resumes it).
+      std::function<void()> on_gone = gone->on_gone;
+      if (!state.workers || !state.workers->trySubmit(on_gone)) std::thread(on_gone).detach();
+    }
+  };
+  MHD_Response* r = streamResponse(stream, connection, std::move(released));
+  if (!r) return nullptr;
+  std::lock_guard lock(state.streams_mutex);
+  state.streams.insert(stream);
+  if (state.streams_closed) stream->close();
+  return r;
+}
+
+}  // namespace
 
 namespace {
 
@@ -340,7 +381,7 @@ MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* url, con
     }
     return MHD_YES;
   }
-  if (pending->handed_over) return send(connection, pending->response);
+  if (pending->handed_over) return send(connection, pending->response, &state);
   if (*upload_data_size != 0) {
     if (pending->body.size() + *upload_data_size > state.options.max_body_bytes) {
       pending->too_large = true;
@@ -365,7 +406,9 @@ MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* url, con
     const int fd = open->fd;
     request.client_gone = [fd] { return peerClosed(fd); };
   }
-  if (state.at_once && state.at_once(request)) return send(connection, answer(state, request));
+  if (state.at_once && state.at_once(request)) {
+    return send(connection, answer(state, request), &state);
+  }
   handOver(state, connection, *pending, std::move(request));
   return MHD_YES;
 }
@@ -524,6 +567,11 @@ void HttpServer::stop() {
     if (l.daemon) l.fd = MHD_quiesce_daemon(l.daemon);
   }
   if (state_->workers) state_->workers->drain();
+  {
+    std::lock_guard<std::mutex> lock(state_->streams_mutex);
+    state_->streams_closed = true;
+    for (const std::shared_ptr<ResponseStream>& stream : state_->streams) stream->close();
+  }
   {
     std::lock_guard<std::mutex> lock(state_->deadline_mutex);
     state_->stopping = true;

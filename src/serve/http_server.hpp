@@ -10,7 +10,9 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace toolguard::serve {
@@ -37,12 +39,51 @@ struct HttpRequest {
   std::string arg(const std::string& name) const;
 };
 
+/// The body of an answer that is written while it is sent (an event
+/// stream): the handler returns at once, and whoever holds the stream
+/// pushes bytes into it, from any thread, until it closes it. While nothing
+/// is queued the connection waits without a thread.
+class ResponseStream {
+ public:
+  /// `max_queued_bytes`: a client that does not read while this much waits
+  /// is cut off.
+  explicit ResponseStream(size_t max_queued_bytes = size_t{8} << 20)
+      : max_queued_(max_queued_bytes) {}
+  ResponseStream(const ResponseStream&) = delete;
+  ResponseStream& operator=(const ResponseStream&) = delete;
+
+  /// Queues bytes to send; false when the stream is closed or its client
+  /// gone (or cut off for not reading).
+  bool push(std::string_view bytes);
+  /// Ends the answer once what is queued has been sent.
+  void close();
+  /// True until close() or the client is gone.
+  bool open() const;
+  /// Called once, from the server's thread, when the connection ended
+  /// before close(): the client went away. Set before the stream is returned.
+  std::function<void()> on_gone;
+
+  struct Internal;  ///< the server's side (http_server.cpp)
+
+ private:
+  friend struct Internal;
+  mutable std::mutex mutex_;
+  std::string queued_;
+  size_t max_queued_;
+  void* connection_ = nullptr;  // the server's connection while it sends the stream
+  bool suspended_ = false;      // its connection waits for bytes
+  bool closed_ = false;
+  bool gone_ = false;
+};
+
 /// What the handler answers.
 struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
+  /// When set, the body is this stream (chunked), not `body`.
+  std::shared_ptr<ResponseStream> stream;
 };
 
 /// Answers one request; may block (a long poll). Exceptions become 500.
@@ -96,7 +137,8 @@ class HttpServer {
   /// Starts serving every socket. Throws std::runtime_error.
   void start();
 
-  /// Stops accepting and closes the sockets (waits for running requests).
+  /// Stops accepting and closes the sockets (waits for running requests;
+  /// streams still open are closed).
   void stop();
 
   struct State;  ///< internal

@@ -12,8 +12,11 @@
 
 #include "approval/store_file_io.hpp"
 #include "audit/audit_detail.hpp"
+#include "cli/commands.hpp"
+#include "cli/mcp_options.hpp"
 #include "command_line/unknown_command.hpp"
 #include "serve/http_server.hpp"
+#include "serve/mcp_http_face.hpp"
 #include "serve/serve_service.hpp"
 #include "serve/store_commands.hpp"
 #include "store/postgres_service_store.hpp"
@@ -229,7 +232,36 @@ void addStoreOptions(CLI::App& cmd, std::string& store, std::string& home) {
 
 }  // namespace
 
+// `toolguard mcp --listen ...` (handed over by the toolguard command): the
+// same command line, read by the same options, served over HTTP here.
+int runMcpOverHttp(int argc, char** argv) {
+  CLI::App app{"toolguard mcp over HTTP", "toolguard"};
+  int exit_code = 0;
+  cli::addMcpCommand(app, exit_code);
+  app.require_subcommand(1);
+  cli::setMcpHttpFace([](const cli::McpOptions& o, const McpGatewayOptions& gateway) {
+    serve::McpHttpFaceOptions face;
+    face.listen = o.listen;
+    face.store = o.store;
+    face.home = o.guard.home;
+    face.allowed_origins = o.allowed_origins;
+    face.max_sessions = o.max_sessions;
+    face.max_streams = o.max_streams;
+    face.max_body_bytes = o.max_body;
+    face.tls_certificate = o.tls_certificate;
+    face.tls_key = o.tls_key;
+    return serve::serveMcpOverHttp(face, gateway);
+  });
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return exit_code;
+}
+
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string_view(argv[1]) == "mcp") return runMcpOverHttp(argc, argv);
   CLI::App app{
       "toolguard serve: one decision service for many agents.\n"
       "Serves POST /v1/check, the asks (GET /v1/asks, POST /v1/asks/ID/answer), GET /v1/audit, "

@@ -13,18 +13,8 @@
 namespace toolguard::testing {
 namespace mcp_proxy_test {
 
-const std::string kEverythingServer =
-    std::string(MCP_PEERS_DIR) +
-    "/node_modules/@modelcontextprotocol/server-everything/dist/index.js";
-
 class McpGateway : public McpProxy {
  protected:
-  std::unique_ptr<BackgroundServer> everything() const {
-    return std::make_unique<BackgroundServer>(
-        NODE_BINARY, std::vector<std::string>{kEverythingServer, "streamableHttp"}, env(),
-        freePort(), (dir.path() / "everything.log").string());
-  }
-
   // A gateway file: the filesystem server (its reads allowed, its writes
   // asked) and, when `url` is given, the everything server (echo and sums
   // allowed, its environment denied).

@@ -17,9 +17,6 @@
 namespace toolguard::testing {
 namespace mcp_proxy_test {
 
-const std::string kEverything =
-    std::string(MCP_PEERS_DIR) +
-    "/node_modules/@modelcontextprotocol/server-everything/dist/index.js";
 const std::string kRecording = std::string(MCP_PEERS_DIR) + "/http_recording_server.py";
 
 // A server started in the background on `port`, ready once the port takes
@@ -51,11 +48,6 @@ class McpHttpUpstream : public McpProxy {
         .string();
   }
 
-  std::unique_ptr<BackgroundServer> everything() const {
-    return std::make_unique<BackgroundServer>(
-        NODE_BINARY, std::vector<std::string>{kEverything, "streamableHttp"}, env(), freePort(),
-        (dir.path() / "everything.log").string());
-  }
   // `tls`: over HTTPS with the certificate certificate() made.
   std::unique_ptr<BackgroundServer> recording(bool tls = false) const {
     std::map<std::string, std::string> environment = env();

@@ -13,6 +13,8 @@
 #include <sstream>
 
 #include "e2e/cli_fixture.hpp"
+#include "support/background_server.hpp"
+#include "support/serve_process.hpp"
 
 namespace toolguard::testing {
 namespace mcp_proxy_test {
@@ -190,6 +192,18 @@ class McpProxy : public Cli {
     script["args"] = proxyArgs(extra);
     script["steps"] = json(steps);
     return runClient(std::move(script));
+  }
+
+  /// The reference "everything" server in its Streamable HTTP mode, on a
+  /// free loopback port (its log in everything.log).
+  std::unique_ptr<BackgroundServer> everything() const {
+    return std::make_unique<BackgroundServer>(
+        NODE_BINARY,
+        std::vector<std::string>{std::string(MCP_PEERS_DIR) +
+                                     "/node_modules/@modelcontextprotocol/server-everything/dist/"
+                                     "index.js",
+                                 "streamableHttp"},
+        env(), freePort(), (dir.path() / "everything.log").string());
   }
 
   /// The proxy ended as it should when the client left (the script's

@@ -32,12 +32,14 @@ inline int freePort() {
 
 class ServeProcess {
  public:
-  /// Starts `binary serve --listen 127.0.0.1:0 args...` with `env` added.
+  /// Starts `binary serve --listen 127.0.0.1:0 args...` with `env` added
+  /// (`command`: another sub-command that listens, such as "mcp").
   ServeProcess(const std::string& binary, const std::vector<std::string>& args,
-               const std::map<std::string, std::string>& env, const std::string& log_path) {
+               const std::map<std::string, std::string>& env, const std::string& log_path,
+               const std::string& command = "serve") {
     int out[2];
     if (pipe(out) != 0) throw std::runtime_error("pipe failed");
-    std::vector<std::string> all = {"serve", "--listen", "127.0.0.1:0"};
+    std::vector<std::string> all = {command, "--listen", "127.0.0.1:0"};
     all.insert(all.end(), args.begin(), args.end());
     const PreparedExec program(binary, all, env);
     pid_ = fork();
@@ -68,7 +70,7 @@ class ServeProcess {
     const std::string tls_prefix = "listening on https://" + host;
     if (!line.starts_with(prefix) && !line.starts_with(tls_prefix)) {
       stop(SIGKILL);
-      throw std::runtime_error("toolguard serve did not start: '" + line +
+      throw std::runtime_error("toolguard " + command + " did not start: '" + line +
                                "'; its log: " + slurp(log_path));
     }
     tls_ = line.starts_with(tls_prefix);
