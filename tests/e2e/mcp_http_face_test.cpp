@@ -63,6 +63,16 @@ class McpHttpFace : public McpProxy {
                                           (dir.path() / "face.log").string(), "mcp");
   }
 
+  // Stops the face as an operator does (SIGTERM): its log holds no
+  // sanitizer report, from serving or from stopping.
+  void expectCleanStop(std::unique_ptr<ServeProcess>& served) const {
+    served->stop(SIGTERM);
+    const std::string log = slurp((dir.path() / "face.log").string());
+    EXPECT_EQ(log.find("AddressSanitizer"), std::string::npos) << log;
+    EXPECT_EQ(log.find("runtime error:"), std::string::npos) << log;
+    EXPECT_EQ(log.find("LeakSanitizer"), std::string::npos) << log;
+  }
+
   // The SDK's Streamable HTTP client against the face.
   ClientRun overHttp(const ServeProcess& face, const std::string& bearer,
                      const std::vector<json>& steps, json script = json::object()) const {
@@ -134,6 +144,7 @@ TEST_F(McpHttpFace, TheSdksHttpClientReachesTwoServersThroughOneGuardedEndpoint)
     }
   }
   EXPECT_TRUE(echo_audited);
+  expectCleanStop(served);
 }
 
 TEST_F(McpHttpFace, OneServerIsServedAsItIsUnderItsOwnToolNames) {
@@ -152,6 +163,7 @@ TEST_F(McpHttpFace, OneServerIsServedAsItIsUnderItsOwnToolNames) {
       << run;
   EXPECT_EQ(toolResultText(run.step(1)["result"]), "the notes of the workspace\n") << run;
   expectBlocked(run.step(2), "read_text_file", "");
+  expectCleanStop(served);
 }
 
 TEST_F(McpHttpFace, RequestsItMustNotServeAreRefusedAndItKeepsServing) {
@@ -237,6 +249,7 @@ TEST_F(McpHttpFace, RequestsItMustNotServeAreRefusedAndItKeepsServing) {
       {callStep("files__read_text_file", {{"path", (workspace() / "notes.txt").string()}})});
   ASSERT_EQ(run.run.exit_code, 0) << run;
   EXPECT_EQ(toolResultText(run.step(0)["result"]), "the notes of the workspace\n") << run;
+  expectCleanStop(served);
 }
 
 // A thousand connections from another address, each opening a session or
@@ -294,6 +307,7 @@ TEST_F(McpHttpFace, AThousandOpenStreamsAreRefusedPastTheLimitsWhileOthersAreSer
   for (int fd : held) ::close(fd);
   ASSERT_EQ(run.run.exit_code, 0) << run;
   EXPECT_EQ(toolResultText(run.step(0)["result"]), "the notes of the workspace\n") << run;
+  expectCleanStop(served);
 }
 
 }  // namespace mcp_proxy_test
