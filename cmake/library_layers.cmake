@@ -419,6 +419,7 @@ toolguard_layer(mcp USES audit guard http json registry SOURCES
   src/mcp/child_process.cpp
   src/mcp/child_upstream.cpp
   src/mcp/elicitation.cpp
+  src/mcp/exchange_workers.cpp
   src/mcp/gateway.cpp
   src/mcp/gateway_member.cpp
   src/mcp/gateway_router.cpp

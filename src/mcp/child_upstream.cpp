@@ -2,6 +2,7 @@
 #include <signal.h>
 
 #include "child_process.hpp"
+#include "line_io.hpp"
 #include "upstream.hpp"
 
 namespace toolguard::mcp {
@@ -26,6 +27,14 @@ class ChildUpstream final : public Upstream {
 
 std::unique_ptr<Upstream> childUpstream(const std::vector<std::string>& command) {
   return std::make_unique<ChildUpstream>(command);
+}
+
+std::function<void(std::string)> sendToUpstream(std::shared_ptr<Upstream> upstream,
+                                                std::shared_ptr<LineWriter> writer) {
+  return [upstream = std::move(upstream), writer = std::move(writer)](std::string line) {
+    if (writer->heldBytes() == 0 && upstream->trySendNow(line)) return;
+    writer->push(std::move(line));
+  };
 }
 
 }  // namespace toolguard::mcp

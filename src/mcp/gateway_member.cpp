@@ -161,7 +161,7 @@ void GatewayMember::lifeOfOneServer() {
 }
 
 bool GatewayMember::startServer(std::string& why) {
-  std::unique_ptr<Upstream> upstream;
+  std::shared_ptr<Upstream> upstream;
   try {
     upstream =
         server_.proxy.url.empty()
@@ -185,9 +185,13 @@ bool GatewayMember::startServer(std::string& why) {
                        std::lock_guard lock(outlet->mutex);
                        if (outlet->member) outlet->member->onSessionOutput(std::move(line));
                      },
-                     [to_server](std::string line) { to_server->push(std::move(line)); }, log};
+                     sendToUpstream(upstream, to_server), log};
   std::shared_ptr<Session> session =
       Session::create(server_.policy, server_.guard_options, server_.proxy, std::move(sinks));
+  // An upstream with threads of its own hands the server's messages over itself.
+  auto client_full = hooks_.client_full;
+  upstream->deliverTo([session](std::string_view line) { session->fromServer(line); },
+                      [client_full] { return client_full && client_full(); });
   json params;
   {
     std::lock_guard lock(mutex_);

@@ -109,7 +109,7 @@ class GatewayMember {
 
   // The running server's parts (set and cleared by the life thread).
   std::shared_ptr<Session> session_;
-  std::unique_ptr<Upstream> upstream_;
+  std::shared_ptr<Upstream> upstream_;
   std::shared_ptr<LineWriter> to_server_;
   WakePipe wake_;
   std::shared_ptr<struct GatewayMemberOutlet> outlet_;

@@ -72,6 +72,11 @@ class KeptConnections {
   std::shared_ptr<detail::HttpResponseStream> take();
   /// Keeps `stream` when its answer was read whole and it may be reused.
   void keep(const std::shared_ptr<detail::HttpResponseStream>& stream);
+  /// True when no connection is kept.
+  bool empty() {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    return idle_.empty();
+  }
 
  private:
   std::mutex mutex_;

@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,7 +19,6 @@
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
-#include <future>
 #include <list>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -27,6 +27,7 @@
 #include <system_error>
 #include <thread>
 
+#include "exchange_workers.hpp"
 #include "http/http_stream.hpp"
 #include "http_exchange.hpp"
 #include "line_io.hpp"
@@ -50,6 +51,9 @@ constexpr int kServerStreamFailures = 5;
 constexpr long kDefaultRetryMs = 1000;
 constexpr size_t kLongestSessionId = 1024;
 constexpr size_t kMostExchanges = 256;  // messages in flight at once
+// The largest message the proxy's own thread sends (larger ones could wait
+// for room in the socket: the sender sends them).
+constexpr size_t kMostSentAtOnce = 16 * 1024;
 
 class HttpUpstream final : public Upstream {
  public:
@@ -79,6 +83,11 @@ class HttpUpstream final : public Upstream {
   }
 
   int releaseInput() override { return std::exchange(in_write_, -1); }
+  bool deliverTo(std::function<void(std::string_view)> on_line,
+                 std::function<bool()> full) override {
+    output_.deliverTo(std::move(on_line), std::move(full));
+    return true;
+  }
   int outputFd() const override { return output_.readFd(); }
   void escalate(int) override {
     cut_by_us_ = true;
@@ -91,8 +100,11 @@ class HttpUpstream final : public Upstream {
     if (sender_.joinable()) sender_.join();
     // Nobody reads the proxy's messages any more: a writer blocked on a
     // full pipe gets EPIPE instead of waiting forever.
-    if (in_read_ >= 0) ::close(in_read_);
-    in_read_ = -1;
+    {
+      const std::lock_guard<std::mutex> sending(send_mutex_);
+      if (in_read_ >= 0) ::close(in_read_);
+      in_read_ = -1;
+    }
     joinExchanges(true);
     output_.closeWriteEnd();
     const std::lock_guard<std::mutex> hold(mutex_);
@@ -131,6 +143,7 @@ class HttpUpstream final : public Upstream {
         break;
       }
       if (fds[1].revents != 0) return;  // stop(): the proxy is done with the server
+      const std::lock_guard<std::mutex> sending(send_mutex_);
       const ssize_t n = ::read(in_read_, buffer, sizeof buffer);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
@@ -140,15 +153,32 @@ class HttpUpstream final : public Upstream {
     finishInput();
   }
 
-  void send(std::string_view line) {
+  // The proxy's own thread: the line goes out now on a kept connection
+  // when nothing is before it (the sender idle, its pipe empty); false
+  // leaves it to the pipe and the sender.
+  bool trySendNow(std::string_view line) override {
+    if (line.size() > kMostSentAtOnce) return false;
+    const std::unique_lock<std::mutex> sending(send_mutex_, std::try_to_lock);
+    if (!sending.owns_lock() || in_read_ < 0) return false;
+    int queued = 0;
+    if (::ioctl(in_read_, FIONREAD, &queued) != 0 || queued != 0) return false;
+    return send(line, false);
+  }
+
+  // Sends one line of the proxy's (`may_connect`: false on the proxy's
+  // thread, which takes only a kept connection and never waits for one);
+  // false when it left the line for the sender.
+  bool send(std::string_view line, bool may_connect = true) {
     Outgoing out;
     if (!readOutgoing(line, out)) {
+      if (!may_connect) return false;
       log("a message to it is not JSON and was dropped");
-      return;
+      return true;
     }
+    if (!may_connect && (out.initialize || isLost() || kept_.empty())) return false;
     if (isLost()) {
       failRequests(out.request_ids, lostWhy());
-      return;
+      return true;
     }
     if (out.initialize) {
       const std::lock_guard<std::mutex> hold(mutex_);
@@ -156,8 +186,6 @@ class HttpUpstream final : public Upstream {
     }
     joinExchanges(false);
     auto exchange = std::make_shared<Exchange>();
-    std::promise<void> ready;
-    std::future<void> sent = ready.get_future();
     std::string refused;
     {
       const std::lock_guard<std::mutex> hold(mutex_);
@@ -171,36 +199,59 @@ class HttpUpstream final : public Upstream {
     }
     if (!refused.empty()) {
       failRequests(out.request_ids, refused);
-      return;
+      return true;
+    }
+    // Sent from this thread, in order; the answer is read on a worker.
+    HttpRequest request{"POST", commonHeaders(), out.text, true};
+    request.headers.emplace_back("Content-Type", "application/json");
+    request.headers.emplace_back("Accept", "application/json, text/event-stream");
+    std::string error;
+    std::shared_ptr<HttpResponseStream> stream = start(*exchange, request, error, may_connect);
+    if (!stream && !may_connect) {
+      exchange->done = true;
+      return false;  // no kept connection took it: the sender connects
+    }
+    if (!stream || (out.initialize && !readInitializeHead(*stream, error))) {
+      exchange->detach();
+      exchange->done = true;
+      failRequests(out.request_ids, error);
+      return true;
     }
     const std::vector<Json> ids = out.request_ids;
-    try {
-      exchange->thread = startExchange(exchange, std::move(out), std::move(ready));
-    } catch (const std::system_error& e) {
-      exchange->done = true;
-      log(std::string("no thread for a message: ") + e.what());
-      failRequests(ids, "the proxy could not start the exchange");
-      return;
-    }
-    sent.wait();
-  }
-
-  std::thread startExchange(const std::shared_ptr<Exchange>& exchange, Outgoing out,
-                            std::promise<void> ready) {
-    return std::thread([this, exchange, out = std::move(out), ready = std::move(ready)]() mutable {
-      bool signalled = false;
-      auto signal = [&] {
-        if (!std::exchange(signalled, true)) ready.set_value();
-      };
+    auto job = [this, exchange, stream, out = std::move(out)] {
       try {
-        post(*exchange, out, signal);
+        finishPost(*exchange, stream, out);
       } catch (const std::exception& e) {
         log(std::string("an exchange failed: ") + e.what());
         failRequests(out.request_ids, "the exchange failed");
       }
-      signal();
       exchange->done = true;
-    });
+    };
+    if (!workers_.run(std::move(job))) {
+      exchange->detach();
+      exchange->done = true;
+      log("no thread for a message");
+      failRequests(ids, "the proxy could not start the exchange");
+    }
+    return true;
+  }
+
+  // Nothing else is sent until initialize is answered: its head is read
+  // here, with a deadline, and its session id taken.
+  bool readInitializeHead(HttpResponseStream& stream, std::string& error) {
+    if (auto head = stream.readHead(kInitializeHeadMs); !head) {
+      error = head.error();
+      return false;
+    }
+    if (stream.status() / 100 != 2) return true;
+    const std::string session = stream.header("mcp-session-id");
+    if (!session.empty() && !isVisibleAscii(session, kLongestSessionId)) {
+      error = "its session id is not visible ASCII of at most 1024 bytes";
+      return false;
+    }
+    const std::lock_guard<std::mutex> hold(mutex_);
+    session_id_ = session;
+    return true;
   }
 
   // The client left: the server's stream closes, the exchanges in flight
@@ -237,7 +288,7 @@ class HttpUpstream final : public Upstream {
   // that it can be cut, until a DetachOnExit lets go); nullptr (and `error`
   // set) when it cannot.
   std::shared_ptr<HttpResponseStream> start(Exchange& exchange, const HttpRequest& request,
-                                            std::string& error) {
+                                            std::string& error, bool may_connect = true) {
     // A kept connection first. One that fails to take the request (the
     // server closed it as it was sent) has received no whole request, so
     // the request goes again on a new one.
@@ -248,6 +299,7 @@ class HttpUpstream final : public Upstream {
         exchange.detach();
       }
     }
+    if (!may_connect) return nullptr;
     auto connected = HttpResponseStream::connect(url_, kConnectMs);
     if (!connected) {
       error = connected.error();
@@ -262,46 +314,34 @@ class HttpUpstream final : public Upstream {
     return stream;
   }
 
-  template <typename Signal>
-  void post(Exchange& exchange, const Outgoing& out, Signal& signal) {
-    HttpRequest request{"POST", commonHeaders(), out.text, true};
-    request.headers.emplace_back("Content-Type", "application/json");
-    request.headers.emplace_back("Accept", "application/json, text/event-stream");
-    std::string error;
+  // The rest of a POST, on a worker: its head (initialize's was read by
+  // the sender), its answer, and its connection kept for the next.
+  void finishPost(Exchange& exchange, const std::shared_ptr<HttpResponseStream>& stream,
+                  const Outgoing& out) {
     const DetachOnExit detach{exchange};
-    std::shared_ptr<HttpResponseStream> stream = start(exchange, request, error);
-    if (!stream) {
-      signal();
-      failRequests(out.request_ids, error);
-      return;
-    }
-    if (!out.initialize) signal();
-    // Nothing else is sent until initialize is answered: it may not wait forever.
-    if (auto head = stream->readHead(out.initialize ? kInitializeHeadMs : -1); !head) {
-      signal();
-      failRequests(out.request_ids, head.error());
-      return;
-    }
-    const int status = stream->status();
-    if (out.initialize && status / 100 == 2) {
-      const std::string session = stream->header("mcp-session-id");
-      if (!session.empty() && !isVisibleAscii(session, kLongestSessionId)) {
-        signal();
-        failRequests(out.request_ids, "its session id is not visible ASCII of at most 1024 bytes");
+    if (!out.initialize) {
+      if (auto head = stream->readHead(-1); !head) {
+        failRequests(out.request_ids, head.error());
         return;
       }
-      const std::lock_guard<std::mutex> hold(mutex_);
-      session_id_ = session;
     }
-    signal();
-    answer(exchange, *stream, out);
-    exchange.detach();  // before another exchange may take the connection
-    if (!isStopping()) kept_.keep(stream);
+    const int status = stream->status();
+    bool kept = false;
+    // A connection whose answer is read whole is kept before that answer
+    // is passed on, so that the client's next request finds it.
+    auto keep = [&] {
+      if (std::exchange(kept, true)) return;
+      exchange.detach();  // before another exchange may take the connection
+      if (!isStopping()) kept_.keep(stream);
+    };
+    answer(exchange, *stream, out, keep);
+    keep();
     if (out.initialized && status / 100 == 2) openServerStream();
   }
 
   // Reads what the server answered to `out` on `stream`.
-  void answer(Exchange& exchange, HttpResponseStream& stream, const Outgoing& out) {
+  void answer(Exchange& exchange, HttpResponseStream& stream, const Outgoing& out,
+              const std::function<void()>& read_whole) {
     const int status = stream.status();
     if (status == 404 && !sessionId().empty()) {
       lose("it ended the session (HTTP 404 to a request in it)");
@@ -327,6 +367,7 @@ class HttpUpstream final : public Upstream {
     if (type == "application/json") {
       std::string body;
       if (readWhole(stream, body, options_.max_message_bytes, -1)) {
+        read_whole();
         for (const std::string& id : emit(body)) pending.erase(id);
       } else {
         log("its answer could not be read: " + stream.error());
@@ -559,9 +600,10 @@ class HttpUpstream final : public Upstream {
           }
         }
       }
-      if (!next) return;
+      if (!next) break;
       if (next->thread.joinable()) next->thread.join();
     }
+    if (all) workers_.waitForJobs();
   }
 
   HttpUpstreamOptions options_;
@@ -571,6 +613,7 @@ class HttpUpstream final : public Upstream {
   KeptConnections kept_;
   int wake_read_ = -1, wake_write_ = -1;
   std::thread sender_;
+  std::mutex send_mutex_;  // held by whoever sends: the sender, or trySendNow
   std::atomic<bool> cut_by_us_{false};
 
   mutable std::mutex mutex_;  // guards what follows
@@ -584,6 +627,8 @@ class HttpUpstream final : public Upstream {
   bool cut_all_ = false;
   bool lost_ = false;
   std::string lost_why_;
+  // Last: its threads are joined before anything they use goes.
+  ExchangeWorkers workers_;
 };
 
 }  // namespace

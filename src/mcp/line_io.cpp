@@ -1,6 +1,7 @@
 // Newline-delimited messages: splitting what is read, writing from a thread.
 #include "mcp/line_io.hpp"
 
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -66,6 +67,18 @@ void LineWriter::push(std::string line) {
   {
     std::lock_guard lock(mutex_);
     if (closing_ || broken_) return;
+    // Nothing waits before it: written now, when the descriptor takes it
+    // without blocking, so a message costs no hand-over to the thread.
+    if (queue_.empty() && !writing_ && writes_without_waiting_) {
+      iovec part{line.data(), line.size()};
+      const ssize_t n = ::pwritev2(fd_, &part, 1, -1, RWF_NOWAIT);
+      if (n == static_cast<ssize_t>(line.size())) return;
+      if (n > 0) {
+        line.erase(0, static_cast<size_t>(n));
+      } else if (errno == EOPNOTSUPP || errno == EINVAL || errno == ENOSYS) {
+        writes_without_waiting_ = false;  // the thread writes everything
+      }
+    }
     held_ += line.size();
     queue_.push_back(std::move(line));
   }
@@ -102,6 +115,7 @@ void LineWriter::run() {
     if (queue_.empty()) break;  // closing, and everything is written
     std::string line = std::move(queue_.front());
     queue_.pop_front();
+    writing_ = true;
     lock.unlock();
     std::string_view rest = line;
     int error = 0;
@@ -115,6 +129,7 @@ void LineWriter::run() {
       rest.remove_prefix(static_cast<size_t>(n));
     }
     lock.lock();
+    writing_ = false;
     const bool was_full = held_ >= max_held_;
     held_ -= line.size();
     if (error != 0) {

@@ -78,6 +78,8 @@ class LineWriter {
   size_t held_ = 0;  // bytes queued plus the line being written
   bool closing_ = false;
   bool broken_ = false;
+  bool writing_ = false;                // the thread writes a line outside the lock
+  bool writes_without_waiting_ = true;  // RWF_NOWAIT works on fd_
   std::thread thread_;
 };
 

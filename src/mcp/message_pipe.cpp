@@ -27,7 +27,27 @@ MessagePipe::~MessagePipe() {
   if (read_fd_ >= 0) ::close(read_fd_);
 }
 
+void MessagePipe::deliverTo(std::function<void(std::string_view)> on_line,
+                            std::function<bool()> full) {
+  on_line_ = std::move(on_line);
+  full_ = std::move(full);
+}
+
 void MessagePipe::writeLine(std::string line) {
+  if (on_line_) {
+    // Straight to the receiver, on this thread (no hand-over to the relay
+    // loop); a receiver whose client does not read holds the writer back.
+    while (full_ && full_() && !stop_waiting_) {
+      pollfd none{-1, 0, 0};
+      (void)::poll(&none, 1, 10);
+    }
+    {
+      const std::lock_guard<std::mutex> hold(mutex_);
+      if (write_fd_ < 0) return;  // ended
+    }
+    on_line_(line);
+    return;
+  }
   line.push_back('\n');
   const std::lock_guard<std::mutex> hold(mutex_);
   std::string_view rest = line;

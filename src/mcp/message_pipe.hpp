@@ -2,6 +2,7 @@
 // Internal: the pipe that carries a server's messages, one per line, to the
 // proxy's relay loop, written from several threads (http_upstream.cpp).
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <string>
 
@@ -25,12 +26,18 @@ class MessagePipe {
   void stopWaiting() { stop_waiting_ = true; }
   /// Ends the pipe: the reader sees its end once it read what is there.
   void closeWriteEnd();
+  /// From now on lines go to `on_line` on the writer's thread instead of
+  /// the pipe (which then only ends), waiting while `full()` says the
+  /// receiver's queue is full (unless stopWaiting()). Set before any line.
+  void deliverTo(std::function<void(std::string_view)> on_line, std::function<bool()> full);
 
  private:
   int read_fd_ = -1;
   std::mutex mutex_;  // one line at a time; guards write_fd_
   int write_fd_ = -1;
   std::atomic<bool> stop_waiting_{false};
+  std::function<void(std::string_view)> on_line_;
+  std::function<bool()> full_;
 };
 
 }  // namespace toolguard::mcp

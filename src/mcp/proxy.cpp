@@ -32,7 +32,7 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
   using Clock = std::chrono::steady_clock;
   const std::string& name = options.server_name;
   mcp::StopSignals signals;
-  std::unique_ptr<mcp::Upstream> server =
+  std::shared_ptr<mcp::Upstream> server =
       options.url.empty()
           ? mcp::childUpstream(options.command)
           : mcp::httpUpstream(mcp::HttpUpstreamOptions{options.url, options.url_headers, name,
@@ -55,10 +55,13 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
       },
       options.max_queued_bytes, on_room);
   mcp::SessionSinks sinks{[to_client](std::string line) { to_client->push(std::move(line)); },
-                          [to_server](std::string line) { to_server->push(std::move(line)); },
-                          mcp::logLine};
+                          mcp::sendToUpstream(server, to_server), mcp::logLine};
   auto session =
       mcp::Session::create(std::move(policy), std::move(guard_options), options, std::move(sinks));
+  // An upstream with threads of its own hands the server's messages to the
+  // session itself (no hand-over to this loop, which then only sees the end).
+  server->deliverTo([session](std::string_view line) { session->fromServer(line); },
+                    [to_client] { return to_client->full(); });
 
   mcp::LineSplitter client_lines(options.max_message_bytes);
   mcp::LineSplitter server_lines(options.max_message_bytes);

@@ -6,12 +6,16 @@
 // messages as lines from another, so the relay loop and the Session do not
 // know which it is.
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace toolguard::mcp {
+
+class LineWriter;
 
 /// How the server's side ended.
 struct UpstreamEnd {
@@ -37,7 +41,30 @@ class Upstream {
   virtual void escalate(int level) = 0;
   /// Waits (up to `grace` before forcing) for the server's side to end.
   virtual UpstreamEnd stop(std::chrono::milliseconds grace) = 0;
+  /// Sends `line` at once, on the caller's thread, when the upstream can do
+  /// so without waiting and nothing written to its input is still before
+  /// it; false: write it to the input descriptor as usual.
+  virtual bool trySendNow(std::string_view line) {
+    (void)line;
+    return false;
+  }
+  /// Hands the server's messages to `on_line` on the upstream's own threads
+  /// (waiting while `full()`), instead of writing them to outputFd(), which
+  /// then only ends. False when the upstream has no threads of its own (a
+  /// child's output is read from outputFd()). Called before any message.
+  virtual bool deliverTo(std::function<void(std::string_view)> on_line,
+                         std::function<bool()> full) {
+    (void)on_line;
+    (void)full;
+    return false;
+  }
 };
+
+/// The Session's sink toward `upstream`: a line goes out at once when the
+/// upstream can send it now and nothing waits in `writer` before it, else
+/// through `writer` (to the upstream's input descriptor).
+std::function<void(std::string)> sendToUpstream(std::shared_ptr<Upstream> upstream,
+                                                std::shared_ptr<LineWriter> writer);
 
 /// A server started as `command` (argv[0] looked up in PATH) on pipes.
 /// Throws std::system_error naming the command when it cannot be started.

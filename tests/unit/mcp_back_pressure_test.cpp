@@ -123,6 +123,37 @@ TEST(McpLineWriter, ABrokenWriterIsNeverFull) {
   EXPECT_EQ(writer.heldBytes(), 0u);
 }
 
+// Lines go out at once while the pipe takes them, through the thread once
+// it does not; whichever way, in the order they were pushed, each whole.
+TEST(McpLineWriter, LinesWrittenAtOnceOrByItsThreadKeepTheirOrder) {
+  IgnoreSigpipe no_sigpipe;
+  Pipe pipe;
+  mcp::LineWriter writer(pipe.write, false, nullptr, 64 << 20);
+  std::string received;
+  std::thread reader([&] {
+    char buffer[4096];
+    for (;;) {
+      // A slow reader: the pipe fills, and the writer's thread takes over.
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+      const ssize_t n = ::read(pipe.read, buffer, sizeof buffer);
+      if (n <= 0) break;
+      received.append(buffer, static_cast<size_t>(n));
+    }
+  });
+  std::string expected;
+  for (int i = 0; i < 20000; ++i) {
+    std::string line = std::to_string(i) + std::string(static_cast<size_t>(i % 97), 'y');
+    expected += line + "\n";
+    writer.push(std::move(line));
+    if (i % 5000 == 0) std::this_thread::sleep_for(20ms);  // drains: direct writes again
+  }
+  writer.finish();
+  pipe.closeWrite();
+  reader.join();
+  EXPECT_EQ(received.size(), expected.size());
+  EXPECT_TRUE(received == expected) << "lines out of order or torn";
+}
+
 // A server that writes 1 KiB notifications as fast as it may, and counts
 // them in a file (a server the proxy could otherwise read without end).
 const char* const kChattyServer = R"(import os, sys
