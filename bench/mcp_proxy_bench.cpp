@@ -341,7 +341,12 @@ class McpPeer {
 };
 
 // The command under test: the server alone, or the server behind the proxy.
-enum class Route { kDirect, kProxy, kProxyAudited };
+enum class Route { kDirect, kProxy, kProxyAudited, kGateway };
+
+// The tool's name as the route's client calls it: SERVER__TOOL behind a gateway.
+std::string calledTool(Route route, const std::string& server, const std::string& tool) {
+  return route == Route::kGateway ? server + "__" + tool : tool;
+}
 
 struct Server {
   std::string name;               // the proxy's --name
@@ -375,7 +380,7 @@ struct ProxySession {
 std::vector<std::string> commandFor(Route route, const Server& server, const fs::path& audit_log) {
   if (route == Route::kDirect) return server.argv;
   std::vector<std::string> argv = {TOOLGUARD_BINARY, "mcp", "--name", server.name};
-  if (route == Route::kProxy) {
+  if (route == Route::kProxy || route == Route::kGateway) {
     argv.push_back("--no-audit");
   } else {
     argv.push_back("--audit-log");
@@ -389,6 +394,25 @@ std::vector<std::string> commandFor(Route route, const Server& server, const fs:
   argv.push_back("--policy");
   argv.push_back(policy.string());
   for (const char* flag : {"--no-user", "--no-project", "--no-managed"}) argv.push_back(flag);
+  if (route == Route::kGateway) {
+    // A gateway file with this one server: the router's work is added.
+    const fs::path file = audit_log.parent_path() / "bench-gateway.yaml";
+    std::ofstream out(file);
+    out << "servers:\n  " << server.name << ":\n";
+    if (!server.url.empty()) {
+      out << "    url: " << server.url << "\n";
+    } else {
+      out << "    command: [";
+      for (size_t i = 0; i < server.argv.size(); ++i) {
+        out << (i == 0 ? "" : ", ") << json(server.argv[i]).dump();
+      }
+      out << "]\n";
+    }
+    argv.erase(argv.begin() + 2, argv.begin() + 4);  // --name NAME: the file's key
+    argv.push_back("--gateway");
+    argv.push_back(file.string());
+    return argv;
+  }
   if (!server.url.empty()) {
     argv.push_back("--url");
     argv.push_back(server.url);
@@ -442,9 +466,9 @@ void start(ProxySession& session, Route route, const Server& server) {
   bool found = false;
   const json tools =
       list->contains("result") ? list->at("result").value("tools", json::array()) : json::array();
-  for (const json& tool : tools) found = found || tool.value("name", "") == server.tool;
-  if (!found)
-    return failed("tools/list has no " + server.tool + ": " + list->dump().substr(0, 800));
+  const std::string listed = calledTool(route, server.name, server.tool);
+  for (const json& tool : tools) found = found || tool.value("name", "") == listed;
+  if (!found) return failed("tools/list has no " + listed + ": " + list->dump().substr(0, 800));
 }
 
 // The text of a tools/call response, or why it is not a successful one.
@@ -491,7 +515,8 @@ void callLatency(benchmark::State& state, Route route, const Server& server,
   McpPeer& peer = *session.peer;
   // A warm-up call, untimed; it also checks the answer once.
   {
-    auto response = peer.call(json::parse(callLine(session.next_id++, server.tool, arguments)));
+    auto response = peer.call(json::parse(
+        callLine(session.next_id++, calledTool(route, server.name, server.tool), arguments)));
     std::string text;
     if (!response || !callText(*response, text) || (!expected.empty() && text != expected)) {
       session.error = "tools/call: " + (response ? text : peer.error());
@@ -503,7 +528,7 @@ void callLatency(benchmark::State& state, Route route, const Server& server,
   samples_us.reserve(1 << 16);
   for (auto _ : state) {
     const int id = session.next_id++;
-    const std::string line = callLine(id, server.tool, arguments);
+    const std::string line = callLine(id, calledTool(route, server.name, server.tool), arguments);
     const auto t0 = Clock::now();
     if (!peer.writeLine(line)) break;
     // Until the response, skipping the peer's notifications; the clock
@@ -725,6 +750,31 @@ void BM_McpCallThroughProxyOverHttp(benchmark::State& state) {
   callLatency(state, Route::kProxy, server, echoArguments(text), text);
 }
 BENCHMARK(BM_McpCallThroughProxyOverHttp)->Arg(32)->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+// The same calls through `toolguard mcp --gateway` with the echo server as
+// its one server (tools named echo__echo): the router's ids and names added
+// to the proxy's work; over stdio (floor: BM_McpCallDirect) and over HTTP
+// (floor: BM_McpCallDirectOverHttp).
+void BM_McpCallThroughGateway(benchmark::State& state) {
+  const std::string text = echoText(state);
+  callLatency(state, Route::kGateway, echoServer(), echoArguments(text), text);
+}
+BENCHMARK(BM_McpCallThroughGateway)->Arg(32)->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+void BM_McpCallThroughGatewayOverHttp(benchmark::State& state) {
+  HttpEchoServer echo;
+  if (!echo.error.empty()) {
+    state.SkipWithError(echo.error.c_str());
+    return;
+  }
+  const std::string text = echoText(state);
+  Server server{"echo", "echo", {}, {}, echo.url};
+  callLatency(state, Route::kGateway, server, echoArguments(text), text);
+}
+BENCHMARK(BM_McpCallThroughGatewayOverHttp)
+    ->Arg(32)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 // The same calls POSTed straight to the server by a client that keeps its
 // connection (cpp-httplib): the floor of the route above.

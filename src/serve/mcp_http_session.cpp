@@ -42,6 +42,13 @@ bool McpHttpSession::request(const json& message, std::shared_ptr<ResponseStream
   const std::string key = mcp::idKey(message["id"]);
   {
     std::lock_guard lock(mutex_);
+    if (closed_) {
+      // Ended (DELETE, idle) while this request came: answered, not kept.
+      deliver(stream, mcp::toLine(mcp::errorResponse(message["id"], mcp::kServerUnavailable,
+                                                     "toolguard mcp: the session has ended")));
+      stream->close();
+      return true;
+    }
     last_used_ = std::chrono::steady_clock::now();
     auto [at, added] = answer_streams_.emplace(key, stream);
     if (!added) {
@@ -79,6 +86,10 @@ void McpHttpSession::notify(const json& message) {
 
 bool McpHttpSession::openGetStream(std::shared_ptr<ResponseStream> stream) {
   std::lock_guard lock(mutex_);
+  if (closed_) {
+    stream->close();  // ended meanwhile: the stream ends at once
+    return true;
+  }
   last_used_ = std::chrono::steady_clock::now();
   if (get_stream_ && get_stream_->open()) return false;
   get_stream_ = std::move(stream);
