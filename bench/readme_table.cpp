@@ -65,6 +65,19 @@ const Row kRows[] = {
     {"BM_CheckBatchThroughput", "",
      "`toolguard check --batch`, 2,000 mixed file and shell calls in one process (calls/s)",
      "≥ 50,000 calls/s"},
+    // MCP routes: the median of one client's sequential calls (p50).
+    {"BM_McpCallDirect/32", "", "an MCP `tools/call` straight to a stdio server (p50)", ""},
+    {"BM_McpCallThroughProxy/32", "BM_McpCallDirect/32",
+     "the same call through `toolguard mcp -- SERVER` (p50)", ""},
+    {"BM_McpCallThroughGateway/32", "BM_McpCallDirect/32",
+     "the same call through `toolguard mcp --gateway`, as SERVER__TOOL (p50)", ""},
+    {"BM_McpCallDirectOverHttp/32", "",
+     "an MCP `tools/call` straight to a Streamable HTTP server, connection kept (p50)", ""},
+    {"BM_McpCallThroughProxyOverHttp/32", "BM_McpCallDirectOverHttp/32",
+     "the same call through `toolguard mcp --url` (p50)", "< 100 µs added"},
+    {"BM_McpCallThroughGatewayOverHttp/32", "BM_McpCallDirectOverHttp/32",
+     "the same call through `toolguard mcp --gateway` with the server's url (p50)",
+     "< 100 µs added"},
 };
 
 std::string formatTime(double ns) {
@@ -80,6 +93,8 @@ std::string formatTime(double ns) {
 }
 
 double nanoseconds(const nlohmann::json& run) {
+  // A latency benchmark's median call, when it reports one.
+  if (auto p50 = run.find("p50_us"); p50 != run.end()) return p50->get<double>() * 1e3;
   const double time = run.at("real_time").get<double>();
   const std::string unit = run.value("time_unit", "ns");
   if (unit == "ms") return time * 1e6;
@@ -99,6 +114,7 @@ std::string table(const nlohmann::json& results) {
     std::string name = run.value("run_name", run.value("name", ""));
     runs[name] = &run;
     if (name.ends_with("/real_time")) runs[name.substr(0, name.size() - 10)] = &run;
+    if (name.ends_with("/manual_time")) runs[name.substr(0, name.size() - 12)] = &run;
   }
   std::ostringstream out;
   out << "| what | time | floor | ratio | asked for |\n| --- | --- | --- | --- | --- |\n";
@@ -112,7 +128,8 @@ std::string table(const nlohmann::json& results) {
       what.replace(at, 1, "\\|");
     }
     out << "| " << what << " (`" << row.benchmark << "`) | ";
-    if (auto rate = found->second->find("items_per_second"); rate != found->second->end()) {
+    if (auto rate = found->second->find("items_per_second");
+        rate != found->second->end() && !found->second->contains("p50_us")) {
       char text[32];
       std::snprintf(text, sizeof text, "%.0f/s", rate->get<double>());
       out << text << " | ";
@@ -126,8 +143,14 @@ std::string table(const nlohmann::json& results) {
     auto floor = runs.find(row.baseline);
     if (floor == runs.end()) throw std::runtime_error(std::string("no result for ") + row.baseline);
     const double floor_ns = nanoseconds(*floor->second);
-    char ratio[32];
-    std::snprintf(ratio, sizeof ratio, "%.1f×", ns / floor_ns);
+    char ratio[64];
+    if (found->second->contains("p50_us")) {
+      // A latency: what the route adds to its floor, too.
+      std::snprintf(ratio, sizeof ratio, "%.1f× (+%s)", ns / floor_ns,
+                    formatTime(ns - floor_ns).c_str());
+    } else {
+      std::snprintf(ratio, sizeof ratio, "%.1f×", ns / floor_ns);
+    }
     out << "`" << row.baseline << "` | " << ratio << " | " << row.target << " |\n";
   }
   const nlohmann::json& context = results.at("context");
@@ -145,7 +168,7 @@ int main(int argc, char** argv) {
       for (const Row& row : kRows) {
         filter += (filter.empty() ? "^(" : "|") + std::string(row.benchmark);
       }
-      std::cout << filter << ")(/real_time)?$\n";
+      std::cout << filter << ")(/real_time|/manual_time)?$\n";
       return 0;
     }
     if (argc != 3) {
