@@ -5,6 +5,7 @@
 #include <set>
 
 #include "cli/upstream_headers.hpp"
+#include "mcp/http_exchange.hpp"
 #include "policy/bounded_file.hpp"
 #include "policy/doc_node_yaml.hpp"
 #include "policy/policy_document.hpp"
@@ -18,6 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using detail::DocNode;
+
+constexpr long long kLongestDurationMs = 30LL * 24 * 3600 * 1000;
 
 /// Collects the problems of one file, each at its node.
 class GatewayFileReader {
@@ -74,7 +77,12 @@ class GatewayFileReader {
       error(node, what + " must be a duration such as 90s, 10m or 2h, not \"" + text + "\"");
       return std::chrono::milliseconds(0);
     }
-    return std::chrono::milliseconds(std::stoll(text.substr(0, digits)) * factor);
+    const long long ms = std::stoll(text.substr(0, digits)) * factor;
+    if (ms > kLongestDurationMs) {
+      error(node, what + " is at most 30 days, not \"" + text + "\"");
+      return std::chrono::milliseconds(0);
+    }
+    return std::chrono::milliseconds(ms);
   }
 
   GatewayFileServer server(const DocNode& key, const DocNode& body) {
@@ -101,6 +109,12 @@ class GatewayFileReader {
         if (s.command.empty() || s.command[0].empty()) error(v, "command is empty");
       } else if (field == "url") {
         s.url = scalar(v, "url");
+        try {
+          (void)mcp::upstreamUrl(s.url);  // a scheme and host it may use, now
+        } catch (const std::exception& e) {
+          const std::string why = e.what();  // "--url URL: ...", said of the key here
+          error(v, why.starts_with("--url ") ? why.substr(2) : why);
+        }
       } else if (field == "headers") {
         headers = &k;
         if (!v.IsMap()) {

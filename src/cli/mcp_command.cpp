@@ -108,7 +108,7 @@ int runMcp(const McpOptions& o) {
     std::cerr << "toolguard mcp: --name " << proxy.server_name << ": " << error << "\n";
     return kExitError;
   }
-  proxy.ask = askChannelNamed(o.ask);
+  proxy.ask = askChannelFor(o);
   proxy.pins_dir = toolguardHome(o.guard.home) + "/mcp-pins";
   proxy.max_message_bytes = o.max_message_bytes;
   proxy.shutdown_grace = std::chrono::milliseconds(o.shutdown_grace_ms);
@@ -157,6 +157,12 @@ McpAskChannel askChannelNamed(const std::string& name) {
   if (name == "terminal") return McpAskChannel::Terminal;
   if (name == "none") return McpAskChannel::None;
   return McpAskChannel::Auto;
+}
+
+McpAskChannel askChannelFor(const McpOptions& o) {
+  // Served over HTTP there is no terminal: the client, or nobody.
+  if (!o.listen.empty() && o.ask == "auto") return McpAskChannel::Elicitation;
+  return askChannelNamed(o.ask);
 }
 
 void setWorkspaces(CallContext& context, const std::vector<std::string>& workspaces) {

@@ -66,7 +66,7 @@ int runMcpGatewayCommand(const McpOptions& o) {
       proxy.server_name = entry.name;
       proxy.url = entry.url;
       proxy.url_headers = entry.headers;
-      proxy.ask = askChannelNamed(o.ask);
+      proxy.ask = askChannelFor(o);
       proxy.pins_dir = toolguardHome(o.guard.home) + "/mcp-pins";
       proxy.max_message_bytes = o.max_message_bytes;
       proxy.shutdown_grace = gateway.shutdown_grace;

@@ -53,6 +53,9 @@ std::string sandboxBinary();
 
 /// The ask channel named by --ask.
 McpAskChannel askChannelNamed(const std::string& name);
+/// The ask channel of `o`: --ask, where `auto` under --listen is the
+/// client's elicitation alone (a service has no terminal).
+McpAskChannel askChannelFor(const McpOptions& o);
 
 /// Sets `context`'s cwd and workspace roots from `workspaces` (absolute,
 /// normalized; the first is the cwd), or the current directory.

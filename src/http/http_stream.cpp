@@ -1,9 +1,11 @@
 // An HTTP/1.1 response read as it arrives (http/http_stream.hpp).
 #include "http_stream.hpp"
 
+#include <linux/sockios.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -302,6 +304,11 @@ bool HttpResponseStream::reusable() const {
   if (connection.find("close") != std::string::npos) return false;
   pollfd p{fd_, POLLIN, 0};
   return ::poll(&p, 1, 0) == 0;  // readable while idle: closed (or junk)
+}
+
+bool HttpResponseStream::sendsAtOnce() const {
+  int unsent = -1;
+  return fd_ >= 0 && ::ioctl(fd_, SIOCOUTQ, &unsent) == 0 && unsent == 0;
 }
 
 void HttpResponseStream::forgetAnswer() {

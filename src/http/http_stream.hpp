@@ -91,6 +91,10 @@ class HttpResponseStream {
   bool reusable() const;
   /// Forgets the answer read, for the next send() on this connection.
   void forgetAnswer();
+  /// Whether a send() of at most 4 KiB would not wait: nothing sent before
+  /// is still queued in the connection (its socket's send buffer, at least
+  /// 4 KiB, is empty).
+  bool sendsAtOnce() const;
 
  private:
   HttpResponseStream() = default;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "mcp/jsonrpc.hpp"
 #include "toolguard/terminal_prompt.hpp"
 
 namespace toolguard::mcp {
@@ -72,7 +73,7 @@ json elicitationParams(const ApprovalRequest& request, const std::string& server
 
 ApprovalAnswer readElicitationAnswer(const json& response, const ApprovalRequest& request) {
   if (auto error = response.find("error"); error != response.end()) {
-    std::string what = error->is_object() ? error->value("message", std::string()) : "";
+    std::string what = errorMessageOf(*error, "");
     return denied("the MCP client could not ask: " + terminalSafe(what.substr(0, kMaxReason)),
                   false);
   }

@@ -12,7 +12,14 @@ ExchangeWorkers::~ExchangeWorkers() {
   }
   wake_.notify_all();
   for (std::thread& thread : threads_) {
-    if (thread.joinable()) thread.join();
+    if (!thread.joinable()) continue;
+    // Destroyed by one of its own jobs (the last owner let go there): that
+    // thread finishes on its own.
+    if (thread.get_id() == std::this_thread::get_id()) {
+      thread.detach();
+    } else {
+      thread.join();
+    }
   }
 }
 

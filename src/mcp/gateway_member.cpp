@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <system_error>
 
 #include "mcp/http_upstream.hpp"
 #include "mcp/jsonrpc.hpp"
@@ -18,6 +19,9 @@ namespace toolguard::mcp {
 
 using json = nlohmann::json;
 using MemberClock = std::chrono::steady_clock;
+
+// Messages that wait for a server to start, at most.
+constexpr size_t kMostQueued = 1024;
 
 /// Where a Session's output goes while its member lives: the Session's
 /// decision threads may outlast the member by a moment.
@@ -67,6 +71,21 @@ void GatewayMember::send(std::string line, const json& id) {
     }
     return;
   }
+  // A server that does not read its input is not sent more (its queue is
+  // bounded); the other servers go on.
+  const bool full =
+      (state_ == State::Ready && to_server_ && to_server_->full()) || queued_.size() >= kMostQueued;
+  if (full) {
+    lock.unlock();
+    hooks_.log("toolguard mcp: the server \"" + name() + "\" is not reading; a message to it was " +
+               (id.is_null() ? "dropped" : "refused"));
+    if (!id.is_null()) {
+      hooks_.to_client(toLine(errorResponse(
+          id, kServerUnavailable,
+          "toolguard mcp: the server \"" + name() + "\" is not reading its messages")));
+    }
+    return;
+  }
   if (state_ == State::Ready) {
     if (!id.is_null()) in_flight_.insert(idKey(id));
     std::shared_ptr<Session> session = session_;
@@ -75,21 +94,44 @@ void GatewayMember::send(std::string line, const json& id) {
     return;
   }
   queued_.emplace_back(std::move(line), id);
-  startLocked();
+  if (!startLocked()) {
+    lock.unlock();
+    failQueued("could not be started: no thread for it");
+  }
+}
+
+void GatewayMember::forget(const json& id) {
+  std::lock_guard lock(mutex_);
+  in_flight_.erase(idKey(id));
 }
 
 void GatewayMember::start() {
-  std::lock_guard lock(mutex_);
-  if (!closing_) startLocked();
+  bool started = true;
+  {
+    std::lock_guard lock(mutex_);
+    if (!closing_) started = startLocked();
+  }
+  if (!started && hooks_.initialized) {
+    hooks_.initialized(errorResponse(
+        init_id_, kServerUnavailable,
+        "toolguard mcp: the server \"" + name() + "\" could not be started: no thread for it"));
+  }
 }
 
-void GatewayMember::startLocked() {
-  if (state_ != State::Stopped || life_running_) return;
+bool GatewayMember::startLocked() {
+  if (state_ != State::Stopped || life_running_) return true;
   if (life_.joinable()) life_.join();  // its thread has ended (life_running_ is false)
   state_ = State::Starting;
   stop_asked_ = false;
   life_running_ = true;
-  life_ = std::thread([this] { lifeOfOneServer(); });
+  try {
+    life_ = std::thread([this] { lifeOfOneServer(); });
+  } catch (const std::system_error&) {
+    state_ = State::Stopped;
+    life_running_ = false;
+    return false;
+  }
+  return true;
 }
 
 void GatewayMember::stopIfIdle(MemberClock::time_point now) {
@@ -181,17 +223,28 @@ bool GatewayMember::startServer(std::string& why) {
       },
       limits_.max_queued_bytes);
   std::shared_ptr<GatewayMemberOutlet> outlet = outlet_;
-  SessionSinks sinks{[outlet](std::string line) {
-                       std::lock_guard lock(outlet->mutex);
-                       if (outlet->member) outlet->member->onSessionOutput(std::move(line));
-                     },
-                     sendToUpstream(upstream, to_server), log};
+  SessionSinks sinks{
+      [outlet, log](std::string line) {
+        std::lock_guard lock(outlet->mutex);
+        if (!outlet->member) return;
+        try {
+          outlet->member->onSessionOutput(std::move(line));
+        } catch (const std::exception& e) {
+          // A message nobody could route: dropped, the gateway goes on.
+          log(std::string("toolguard mcp: a server's message was dropped: ") + e.what());
+        }
+      },
+      sendToUpstream(upstream, to_server), log};
   std::shared_ptr<Session> session =
       Session::create(server_.policy, server_.guard_options, server_.proxy, std::move(sinks));
   // An upstream with threads of its own hands the server's messages over itself.
   auto client_full = hooks_.client_full;
-  upstream->deliverTo([session](std::string_view line) { session->fromServer(line); },
-                      [client_full] { return client_full && client_full(); });
+  // (A weak pointer: the session's sink holds the upstream.)
+  upstream->deliverTo(
+      [weak = std::weak_ptr<Session>(session)](std::string_view line) {
+        if (auto live = weak.lock()) live->fromServer(line);
+      },
+      [client_full] { return client_full && client_full(); });
   json params;
   {
     std::lock_guard lock(mutex_);
@@ -210,7 +263,14 @@ bool GatewayMember::startServer(std::string& why) {
 void GatewayMember::relayUntilTheServerEnds() {
   LineSplitter lines(limits_.max_message_bytes);
   std::string buffer;
-  auto from_server = [this](std::string_view line) { session_->fromServer(line); };
+  auto from_server = [this](std::string_view line) {
+    try {
+      session_->fromServer(line);
+    } catch (const std::exception& e) {
+      hooks_.log("toolguard mcp: a message of the server \"" + name() +
+                 "\" was dropped: " + e.what());
+    }
+  };
   auto too_long = [this] { session_->serverLineTooLong(limits_.max_message_bytes); };
   const int output = upstream_->outputFd();
   bool input_closed = false;
@@ -329,8 +389,8 @@ void GatewayMember::onInitialized(const std::string& line) {
   if (hooks_.initialized) hooks_.initialized(response);
   if (!response.is_object() || !response.contains("result")) {
     std::string why = "refused initialize";
-    if (response.is_object() && response.contains("error") && response["error"].is_object()) {
-      why += ": " + response["error"].value("message", std::string());
+    if (response.is_object() && response.contains("error")) {
+      why += ": " + errorMessageOf(response["error"], "an error");
     }
     hooks_.log("toolguard mcp: the server \"" + name() + "\" " + why);
     failQueued(why);

@@ -63,6 +63,9 @@ class GatewayMember {
   /// initialize goes to the `initialized` hook).
   void start();
 
+  /// The client cancelled the request `id` (no answer will be waited for).
+  void forget(const nlohmann::json& id);
+
   /// True while the server runs (or starts).
   bool running() const;
 
@@ -84,8 +87,9 @@ class GatewayMember {
   void onSessionOutput(std::string line);
   void onInitialized(const std::string& line);
   void failQueued(const std::string& why);
-  /// Starts the life thread when none runs; `lock` holds mutex_.
-  void startLocked();
+  /// Starts the life thread when none runs (mutex_ held); false when no
+  /// thread could be started.
+  bool startLocked();
   void requestStop();
 
   McpGatewayServer server_;

@@ -225,11 +225,19 @@ void GatewayRouter::routeCall(json message) {
       (*params)["name"].is_string()) {
     name = (*params)["name"].get<std::string>();
   }
-  const size_t cut = name.find(kGatewayToolSeparator);
-  auto member = cut == std::string::npos
-                    ? member_named_.end()
-                    : member_named_.find(std::string_view(name).substr(0, cut));
-  if (member == member_named_.end() || cut + kGatewayToolSeparator.size() >= name.size()) {
+  // The server whose name and the separator begin the tool's name; the
+  // longest such name (a server "a_" lists "a___tool", not "a" "_tool").
+  auto member = member_named_.end();
+  size_t cut = 0;
+  for (auto it = member_named_.begin(); it != member_named_.end(); ++it) {
+    const std::string prefix = it->first + std::string(kGatewayToolSeparator);
+    if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+        (member == member_named_.end() || it->first.size() > member->first.size())) {
+      member = it;
+      cut = it->first.size();
+    }
+  }
+  if (member == member_named_.end()) {
     std::string servers;
     for (const auto& [server, index] : member_named_)
       servers += (servers.empty() ? "" : ", ") + server;
@@ -261,16 +269,22 @@ void GatewayRouter::handleClientNotification(json message) {
     auto params = message.find("params");
     if (params == message.end() || !params->is_object() || !params->contains("requestId")) return;
     size_t member = 0;
+    int64_t id = 0;
     {
+      // A cancelled request gets no answer: the router forgets it now.
       std::lock_guard lock(mutex_);
       auto found = client_requests_.find(idKey((*params)["requestId"]));
       if (found == client_requests_.end()) return;
-      auto forwarded = forwarded_.find(found->second);
+      id = found->second;
+      client_requests_.erase(found);
+      auto forwarded = forwarded_.find(id);
       if (forwarded == forwarded_.end()) return;
       member = forwarded->second.member;
-      (*params)["requestId"] = found->second;
+      forwarded_.erase(forwarded);
+      (*params)["requestId"] = id;
     }
     members_[member]->send(toLine(message), nullptr);
+    members_[member]->forget(id);
   } else if (method == "notifications/roots/list_changed") {
     for (auto& member : members_) {
       if (member->running()) member->send(toLine(message), nullptr);
@@ -346,9 +360,8 @@ void GatewayRouter::onListingPage(uint64_t listing, size_t member, const json& m
     const json* result = message.contains("result") ? &message["result"] : nullptr;
     if (result == nullptr || !result->is_object() || !result->contains("tools") ||
         !(*result)["tools"].is_array()) {
-      std::string why = message.contains("error") && message["error"].is_object()
-                            ? message["error"].value("message", std::string("an error"))
-                            : std::string("no tools in its answer");
+      std::string why = message.contains("error") ? errorMessageOf(message["error"], "an error")
+                                                  : std::string("no tools in its answer");
       hooks_.log("toolguard mcp: the server \"" + members_[member]->name() +
                  "\" is left out of the listing: " + why);
       l.done[member] = true;
@@ -432,15 +445,19 @@ void GatewayRouter::fromMember(size_t member, std::string line) {
   } else if (method == "notifications/cancelled") {
     auto params = message.find("params");
     if (params == message.end() || !params->is_object() || !params->contains("requestId")) return;
-    std::lock_guard lock(mutex_);
     const json wanted = (*params)["requestId"];
-    for (const auto& [key, request] : server_requests_) {
-      if (request.member == member && request.id == wanted) {
-        (*params)["requestId"] = json::parse(key);
-        hooks_.to_client(toLine(message));
-        return;
+    {
+      std::lock_guard lock(mutex_);
+      auto request = server_requests_.begin();
+      while (request != server_requests_.end() &&
+             !(request->second.member == member && request->second.id == wanted)) {
+        ++request;
       }
+      if (request == server_requests_.end()) return;
+      (*params)["requestId"] = json::parse(request->first);
+      server_requests_.erase(request);  // it will not be answered
     }
+    reply(message);
   } else if (!options_.flat && (method.starts_with("notifications/resources/") ||
                                 method.starts_with("notifications/prompts/"))) {
     return;  // the gateway serves tools only
@@ -452,7 +469,10 @@ void GatewayRouter::fromMember(size_t member, std::string line) {
 void GatewayRouter::onMemberResponse(size_t member, json message) {
   const json& id = message["id"];
   if (!id.is_number_integer()) {
-    reply(message);  // an error about a line that had no id
+    // Every request the router forwards has an integer id: an error about a
+    // line the server could not read (null id) is passed on; any other
+    // answer could be read by the client as another call's answer.
+    if (id.is_null() && message.contains("error")) reply(message);
     return;
   }
   Forwarded forwarded;
@@ -462,7 +482,12 @@ void GatewayRouter::onMemberResponse(size_t member, json message) {
     if (found == forwarded_.end() || found->second.member != member) return;
     forwarded = std::move(found->second);
     forwarded_.erase(found);
-    if (forwarded.listing == 0) client_requests_.erase(idKey(forwarded.client_id));
+    if (forwarded.listing == 0) {
+      auto request = client_requests_.find(idKey(forwarded.client_id));
+      if (request != client_requests_.end() && request->second == id.get<int64_t>()) {
+        client_requests_.erase(request);
+      }
+    }
   }
   if (forwarded.listing != 0) {
     onListingPage(forwarded.listing, member, message);

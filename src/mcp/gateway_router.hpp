@@ -90,7 +90,6 @@ class GatewayRouter {
 
   McpGatewayOptions options_;
   GatewayClientHooks hooks_;
-  std::vector<std::unique_ptr<GatewayMember>> members_;
   std::map<std::string, size_t, std::less<>> member_named_;
 
   std::mutex mutex_;
@@ -108,6 +107,9 @@ class GatewayRouter {
   std::thread ticker_;
   std::condition_variable tick_wake_;
   bool closed_ = false;
+  // Last: the members (and their threads, which route into the fields
+  // above) go first.
+  std::vector<std::unique_ptr<GatewayMember>> members_;
 };
 
 }  // namespace toolguard::mcp

@@ -51,9 +51,17 @@ constexpr int kServerStreamFailures = 5;
 constexpr long kDefaultRetryMs = 1000;
 constexpr size_t kLongestSessionId = 1024;
 constexpr size_t kMostExchanges = 256;  // messages in flight at once
-// The largest message the proxy's own thread sends (larger ones could wait
-// for room in the socket: the sender sends them).
-constexpr size_t kMostSentAtOnce = 16 * 1024;
+// The largest request the proxy's own thread sends: one that fits an empty
+// socket send buffer (never under 4 KiB), so the send cannot wait; larger
+// ones go through the sender.
+constexpr size_t kMostSentAtOnce = 4096;
+
+// About how many bytes `request` takes on the wire.
+size_t requestBytes(const detail::HttpRequest& request) {
+  size_t bytes = request.body.size() + 256;  // the request line, Host, Content-Length
+  for (const auto& [name, value] : request.headers) bytes += name.size() + value.size() + 4;
+  return bytes;
+}
 
 class HttpUpstream final : public Upstream {
  public:
@@ -157,7 +165,6 @@ class HttpUpstream final : public Upstream {
   // when nothing is before it (the sender idle, its pipe empty); false
   // leaves it to the pipe and the sender.
   bool trySendNow(std::string_view line) override {
-    if (line.size() > kMostSentAtOnce) return false;
     const std::unique_lock<std::mutex> sending(send_mutex_, std::try_to_lock);
     if (!sending.owns_lock() || in_read_ < 0) return false;
     int queued = 0;
@@ -206,6 +213,10 @@ class HttpUpstream final : public Upstream {
     request.headers.emplace_back("Content-Type", "application/json");
     request.headers.emplace_back("Accept", "application/json, text/event-stream");
     std::string error;
+    if (!may_connect && requestBytes(request) > kMostSentAtOnce) {
+      exchange->done = true;
+      return false;  // what may not fit the socket's buffer at once: the sender sends it
+    }
     std::shared_ptr<HttpResponseStream> stream = start(*exchange, request, error, may_connect);
     if (!stream && !may_connect) {
       exchange->done = true;
@@ -294,6 +305,10 @@ class HttpUpstream final : public Upstream {
     // the request goes again on a new one.
     if (request.keep_alive) {
       while (std::shared_ptr<HttpResponseStream> kept = kept_.take()) {
+        if (!may_connect && !kept->sendsAtOnce()) {
+          kept_.keep(kept);  // the proxy's thread never waits on a socket
+          return nullptr;
+        }
         exchange.attach(kept);
         if (kept->send(url_, request, kSendMs)) return kept;
         exchange.detach();

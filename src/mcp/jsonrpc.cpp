@@ -172,4 +172,10 @@ std::string toLine(const json& message) {
   return message.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+std::string errorMessageOf(const nlohmann::json& error, const std::string& otherwise) {
+  if (!error.is_object()) return otherwise;
+  auto message = error.find("message");
+  return message != error.end() && message->is_string() ? message->get<std::string>() : otherwise;
+}
+
 }  // namespace toolguard::mcp

@@ -47,6 +47,10 @@ nlohmann::json errorResponse(const nlohmann::json& id, int code, const std::stri
 /// "text": text}], "isError": true}`, as the response to `id`.
 nlohmann::json toolErrorResponse(const nlohmann::json& id, const std::string& text);
 
+/// The `message` of a JSON-RPC error object when it is a string, else
+/// `otherwise` (a peer's error object is never trusted to be well formed).
+std::string errorMessageOf(const nlohmann::json& error, const std::string& otherwise);
+
 /// A message as one line (no raw line breaks, invalid UTF-8 replaced).
 std::string toLine(const nlohmann::json& message);
 

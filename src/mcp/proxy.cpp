@@ -60,8 +60,12 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
       mcp::Session::create(std::move(policy), std::move(guard_options), options, std::move(sinks));
   // An upstream with threads of its own hands the server's messages to the
   // session itself (no hand-over to this loop, which then only sees the end).
-  server->deliverTo([session](std::string_view line) { session->fromServer(line); },
-                    [to_client] { return to_client->full(); });
+  // (A weak pointer: the session's sink holds the upstream.)
+  server->deliverTo(
+      [weak = std::weak_ptr<mcp::Session>(session)](std::string_view line) {
+        if (auto live = weak.lock()) live->fromServer(line);
+      },
+      [to_client] { return to_client->full(); });
 
   mcp::LineSplitter client_lines(options.max_message_bytes);
   mcp::LineSplitter server_lines(options.max_message_bytes);

@@ -111,6 +111,9 @@ class Session : public std::enable_shared_from_this<Session> {
   /// changed `result`.
   bool judgeCallResult(const nlohmann::json& id, nlohmann::json& result);
   bool handleServerResponse(nlohmann::json& response);
+  /// Whether a response of the server's with `id` answers a request it was
+  /// sent (or is an error about no request: a null id).
+  bool answersARequest(const nlohmann::json& id);
   void answerQuestion(const nlohmann::json& response, PendingQuestion question);
   /// Sends a request of the proxy's own to the server and waits for its
   /// response; nullopt when none came in time or the server is gone.

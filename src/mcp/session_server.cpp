@@ -76,11 +76,20 @@ void Session::fromServer(std::string_view line) {
   }
   if (shape.kind == MessageKind::Batch) {
     json batch = json::parse(line, nullptr, false);
+    json relayed = json::array();
     bool changed = false;
     for (json& element : batch) {
-      if (shapeOf(element).kind == MessageKind::Response) changed |= handleServerResponse(element);
+      if (shapeOf(element).kind == MessageKind::Response) {
+        if (!answersARequest(element["id"])) {
+          changed = true;  // an answer nobody asked for: dropped
+          continue;
+        }
+        changed |= handleServerResponse(element);
+      }
+      relayed.push_back(std::move(element));
     }
-    sinks_.to_client(changed ? toLine(batch) : std::string(line));
+    if (relayed.empty()) return;
+    sinks_.to_client(changed ? toLine(relayed) : std::string(line));
     return;
   }
   if (shape.kind == MessageKind::Response) {
@@ -98,6 +107,16 @@ void Session::fromServer(std::string_view line) {
       auto it = awaiting_server_.find(idKey(shape.id));
       if (it != awaiting_server_.end()) method = it->second;
     }
+    // Every request the server was sent is awaited under its exact id. An
+    // answer to none (an id spelled another way, 3.0 for 3, "3" for 3, or
+    // made up) would reach the client unjudged, as the answer to a call it
+    // may read it as: it is dropped. An error with a null id (about a line
+    // the server could not read) answers nothing and is relayed.
+    if (method.empty() && !shape.id.is_null()) {
+      sinks_.log("toolguard mcp: the server \"" + options_.server_name +
+                 "\" answered a request it was not sent (id " + shape.id.dump() + "; dropped)");
+      return;
+    }
     // Only these responses are read; every other one is relayed as it came.
     if (method == "tools/list" || method == "initialize" || method == "tools/call") {
       json response = json::parse(line, nullptr, false);
@@ -111,6 +130,12 @@ void Session::fromServer(std::string_view line) {
     }
   }
   sinks_.to_client(std::string(line));
+}
+
+bool Session::answersARequest(const json& id) {
+  if (id.is_null()) return true;
+  std::lock_guard lock(mutex_);
+  return awaiting_server_.count(idKey(id)) != 0;
 }
 
 bool Session::handleServerResponse(json& response) {

@@ -186,6 +186,10 @@ class McpHttpFace {
     return r;
   }
 
+  // What a stream may hold for a client that does not read: one whole
+  // message of the largest size, and some.
+  size_t streamBytes() const { return gateway_.max_message_bytes + (size_t{1} << 20); }
+
   static HttpResponse eventStream(std::shared_ptr<ResponseStream> stream) {
     HttpResponse r;
     r.content_type = "text/event-stream";
@@ -217,6 +221,10 @@ class McpHttpFace {
     std::shared_ptr<McpHttpSession> session;
     HttpResponse refused;
     const bool opens = shape.kind == mcp::MessageKind::Request && shape.method == "initialize";
+    // A request needs a stream: refused before a session is opened for it.
+    if (shape.kind == mcp::MessageKind::Request && openStreams() >= options_.max_streams) {
+      return streamsFull();
+    }
     if (opens) {
       if (!request.header("mcp-session-id").empty()) {
         return rpcRefusal(400, mcp::kInvalidRequest, "initialize opens a session; send it alone");
@@ -233,8 +241,7 @@ class McpHttpFace {
       accepted.content_type.clear();
       return accepted;
     }
-    if (openStreams() >= options_.max_streams) return streamsFull();
-    auto stream = std::make_shared<ResponseStream>();
+    auto stream = std::make_shared<ResponseStream>(streamBytes());
     if (!session->request(message, stream)) {
       return rpcRefusal(409, mcp::kInvalidRequest, "a request with this id is still unanswered");
     }
@@ -278,7 +285,7 @@ class McpHttpFace {
     std::shared_ptr<McpHttpSession> session = sessionOf(request, caller, refused);
     if (!session) return refused;
     if (openStreams() >= options_.max_streams) return streamsFull();
-    auto stream = std::make_shared<ResponseStream>();
+    auto stream = std::make_shared<ResponseStream>(streamBytes());
     if (!session->openGetStream(stream)) {
       return rpcRefusal(409, mcp::kInvalidRequest, "the session has a GET stream open already");
     }

@@ -53,7 +53,7 @@ json request(const json& id, const std::string& method, json params = json::obje
   return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
 }
 
-json toolCall(int id, const std::string& tool, json args) {
+json toolCall(const json& id, const std::string& tool, json args) {
   return request(id, "tools/call", {{"name", tool}, {"arguments", std::move(args)}});
 }
 
@@ -192,6 +192,48 @@ TEST(McpSession, ACredentialInAResultIsRedacted) {
   EXPECT_EQ(answer["result"]["content"][0]["text"], "key [REDACTED]");
   EXPECT_NE(answer["result"]["content"][1]["text"].get<std::string>().find("credential"),
             std::string::npos);
+}
+
+// An answer under an id the server was never sent (another spelling of a
+// call's id: 3.0 or "3" for 3, which a JavaScript client may read as 3)
+// would reach the client unjudged: no redaction, no labels. Every such
+// neighbour of a real id is dropped; the exact id passes and is judged.
+TEST(McpSession, AnswersUnderIdsTheServerWasNeverSentAreDropped) {
+  const std::vector<json> call_ids = {3, 17, "3", "call-1", 0, -5};
+  for (const json& call_id : call_ids) {
+    SCOPED_TRACE(call_id.dump());
+    Harness h;
+    h.listTools();
+    h.client(toolCall(call_id, "lookup", {{"word", "x"}}));
+    std::vector<std::string> forged;
+    if (call_id.is_number_integer()) {
+      const long long n = call_id.get<long long>();
+      forged = {std::to_string(n) + ".0", std::to_string(n) + "e0", "\"" + std::to_string(n) + "\"",
+                std::to_string(n + 1),    std::to_string(n) + ".5", "[" + std::to_string(n) + "]"};
+    } else {
+      const std::string text = call_id.get<std::string>();
+      forged = {
+          json(text + " ").dump(), json(" " + text).dump(), json(text + "\n").dump(), "3", "3.0",
+          json("X" + text).dump()};
+    }
+    const size_t before = h.to_client.size();
+    for (const std::string& id : forged) {
+      h.session->fromServer(
+          R"({"jsonrpc":"2.0","id":)" + id +
+          R"(,"result":{"content":[{"type":"text","text":"key AKIAIOSFODNN7EXAMPLE"}]}})");
+    }
+    EXPECT_EQ(h.to_client.size(), before)
+        << "a forged answer reached the client: " << h.lastToClient();
+    // The real answer still comes through, judged.
+    h.server(
+        {{"jsonrpc", "2.0"},
+         {"id", call_id},
+         {"result",
+          {{"content", json::array({{{"type", "text"}, {"text", "key AKIAIOSFODNN7EXAMPLE"}}})}}}});
+    const json answer = json::parse(h.lastToClient());
+    EXPECT_EQ(answer["id"], call_id);
+    EXPECT_EQ(answer["result"]["content"][0]["text"], "key [REDACTED]");
+  }
 }
 
 TEST(McpSession, AllowedCallIsForwardedUnchanged) {
