@@ -21,7 +21,8 @@ struct Row {
   const char* benchmark;  ///< the run's name ("BM_DecideExactName/10000")
   const char* baseline;   ///< its floor, or "" for a floor itself
   const char* what;
-  const char* target;  ///< what the issues ask for, or ""
+  const char* target;   ///< what the issues ask for, or ""
+  bool median = false;  ///< a latency: its median call (p50_us) and what it adds to its floor
 };
 
 // The floors: a bare process start, a direct call, a plain lookup, the typical case.
@@ -66,18 +67,18 @@ const Row kRows[] = {
      "`toolguard check --batch`, 2,000 mixed file and shell calls in one process (calls/s)",
      "≥ 50,000 calls/s"},
     // MCP routes: the median of one client's sequential calls (p50).
-    {"BM_McpCallDirect/32", "", "an MCP `tools/call` straight to a stdio server (p50)", ""},
+    {"BM_McpCallDirect/32", "", "an MCP `tools/call` straight to a stdio server (p50)", "", true},
     {"BM_McpCallThroughProxy/32", "BM_McpCallDirect/32",
-     "the same call through `toolguard mcp -- SERVER` (p50)", ""},
+     "the same call through `toolguard mcp -- SERVER` (p50)", "", true},
     {"BM_McpCallThroughGateway/32", "BM_McpCallDirect/32",
-     "the same call through `toolguard mcp --gateway`, as SERVER__TOOL (p50)", ""},
+     "the same call through `toolguard mcp --gateway`, as SERVER__TOOL (p50)", "", true},
     {"BM_McpCallDirectOverHttp/32", "",
-     "an MCP `tools/call` straight to a Streamable HTTP server, connection kept (p50)", ""},
+     "an MCP `tools/call` straight to a Streamable HTTP server, connection kept (p50)", "", true},
     {"BM_McpCallThroughProxyOverHttp/32", "BM_McpCallDirectOverHttp/32",
-     "the same call through `toolguard mcp --url` (p50)", "< 100 µs added"},
+     "the same call through `toolguard mcp --url` (p50)", "< 100 µs added", true},
     {"BM_McpCallThroughGatewayOverHttp/32", "BM_McpCallDirectOverHttp/32",
      "the same call through `toolguard mcp --gateway` with the server's url (p50)",
-     "< 100 µs added"},
+     "< 100 µs added", true},
 };
 
 std::string formatTime(double ns) {
@@ -92,9 +93,11 @@ std::string formatTime(double ns) {
   return text;
 }
 
-double nanoseconds(const nlohmann::json& run) {
-  // A latency benchmark's median call, when it reports one.
-  if (auto p50 = run.find("p50_us"); p50 != run.end()) return p50->get<double>() * 1e3;
+double nanoseconds(const nlohmann::json& run, bool median) {
+  // A latency row's median call.
+  if (auto p50 = run.find("p50_us"); median && p50 != run.end()) {
+    return p50->get<double>() * 1e3;
+  }
   const double time = run.at("real_time").get<double>();
   const std::string unit = run.value("time_unit", "ns");
   if (unit == "ms") return time * 1e6;
@@ -122,14 +125,14 @@ std::string table(const nlohmann::json& results) {
     auto found = runs.find(row.benchmark);
     if (found == runs.end())
       throw std::runtime_error(std::string("no result for ") + row.benchmark);
-    const double ns = nanoseconds(*found->second);
+    const double ns = nanoseconds(*found->second, row.median);
     std::string what = row.what;  // a `|` in a cell must not end it
     for (size_t at = what.find('|'); at != std::string::npos; at = what.find('|', at + 2)) {
       what.replace(at, 1, "\\|");
     }
     out << "| " << what << " (`" << row.benchmark << "`) | ";
     if (auto rate = found->second->find("items_per_second");
-        rate != found->second->end() && !found->second->contains("p50_us")) {
+        rate != found->second->end() && !row.median) {
       char text[32];
       std::snprintf(text, sizeof text, "%.0f/s", rate->get<double>());
       out << text << " | ";
@@ -142,9 +145,9 @@ std::string table(const nlohmann::json& results) {
     }
     auto floor = runs.find(row.baseline);
     if (floor == runs.end()) throw std::runtime_error(std::string("no result for ") + row.baseline);
-    const double floor_ns = nanoseconds(*floor->second);
+    const double floor_ns = nanoseconds(*floor->second, row.median);
     char ratio[64];
-    if (found->second->contains("p50_us")) {
+    if (row.median) {
       // A latency: what the route adds to its floor, too.
       std::snprintf(ratio, sizeof ratio, "%.1f× (+%s)", ns / floor_ns,
                     formatTime(ns - floor_ns).c_str());
