@@ -425,6 +425,7 @@ toolguard_layer(mcp USES audit guard http json registry SOURCES
   src/mcp/gateway_router.cpp
   src/mcp/http_exchange.cpp
   src/mcp/http_upstream.cpp
+  src/mcp/http_upstream_answers.cpp
   src/mcp/jsonrpc.cpp
   src/mcp/mcp_pins.cpp
   src/mcp/message_pipe.cpp
