@@ -737,9 +737,8 @@ struct HttpEchoServer {
   }
 };
 
-// A tools/call of the echo server through `toolguard mcp --url`: the
-// proxy's HTTP client (a connection per message) added to the round trip.
-void BM_McpCallThroughProxyOverHttp(benchmark::State& state) {
+// A tools/call of the echo server in its HTTP mode through `route`.
+void callOverHttp(benchmark::State& state, Route route) {
   HttpEchoServer echo;
   if (!echo.error.empty()) {
     state.SkipWithError(echo.error.c_str());
@@ -747,7 +746,13 @@ void BM_McpCallThroughProxyOverHttp(benchmark::State& state) {
   }
   const std::string text = echoText(state);
   Server server{"echo", "echo", {}, {}, echo.url};
-  callLatency(state, Route::kProxy, server, echoArguments(text), text);
+  callLatency(state, route, server, echoArguments(text), text);
+}
+
+// A tools/call of the echo server through `toolguard mcp --url`: the
+// proxy's HTTP client (kept connections) added to the round trip.
+void BM_McpCallThroughProxyOverHttp(benchmark::State& state) {
+  callOverHttp(state, Route::kProxy);
 }
 BENCHMARK(BM_McpCallThroughProxyOverHttp)->Arg(32)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
@@ -762,14 +767,7 @@ void BM_McpCallThroughGateway(benchmark::State& state) {
 BENCHMARK(BM_McpCallThroughGateway)->Arg(32)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 void BM_McpCallThroughGatewayOverHttp(benchmark::State& state) {
-  HttpEchoServer echo;
-  if (!echo.error.empty()) {
-    state.SkipWithError(echo.error.c_str());
-    return;
-  }
-  const std::string text = echoText(state);
-  Server server{"echo", "echo", {}, {}, echo.url};
-  callLatency(state, Route::kGateway, server, echoArguments(text), text);
+  callOverHttp(state, Route::kGateway);
 }
 BENCHMARK(BM_McpCallThroughGatewayOverHttp)
     ->Arg(32)

@@ -13,9 +13,11 @@
 #include <set>
 
 #include "audit/audit_detail.hpp"
+#include "core/unicode_text.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "serve/http_server.hpp"
 #include "serve/json_response.hpp"
+#include "serve/listen_address.hpp"
 #include "serve/mcp_http_session.hpp"
 #include "serve/serve_auth.hpp"
 #include "serve/serve_metrics.hpp"
@@ -45,9 +47,8 @@ bool accepts(const HttpRequest& request, std::string_view type) {
 std::string hostOfOrigin(const std::string& origin) {
   const size_t scheme = origin.find("://");
   if (scheme == std::string::npos) return "";
-  std::string host = origin.substr(scheme + 3);
+  const std::string host = detail::asciiLowercase(origin.substr(scheme + 3));
   if (host.empty() || host.find('/') != std::string::npos) return "";
-  for (char& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return host;
 }
 
@@ -64,9 +65,8 @@ class McpHttpFace {
   // The names this service is reached by (Host headers), once the port is known.
   void allowHosts(const std::string& host, int port) {
     const std::string p = ":" + std::to_string(port);
-    const std::string shown = host.find(':') != std::string::npos ? "[" + host + "]" : host;
-    for (const std::string& name :
-         {shown, std::string("localhost"), std::string("127.0.0.1"), std::string("[::1]")}) {
+    for (const std::string& name : {hostInUrl(host), std::string("localhost"),
+                                    std::string("127.0.0.1"), std::string("[::1]")}) {
       hosts_.insert(name + p);
     }
     for (const std::string& origin : options_.allowed_origins) {
@@ -134,9 +134,7 @@ class McpHttpFace {
   // DNS rebinding: a page of another site that got this address for its
   // own name names that name in Host; a browser names its page's origin.
   bool sameService(const HttpRequest& request, HttpResponse& refused) const {
-    std::string host = request.header("host");
-    for (char& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (hosts_.count(host) == 0) {
+    if (hosts_.count(detail::asciiLowercase(request.header("host"))) == 0) {
       refused = errorResponse(403, "the Host header does not name this service");
       return false;
     }
@@ -329,17 +327,7 @@ int serveMcpOverHttp(const McpHttpFaceOptions& options, const McpGatewayOptions&
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
-  const size_t colon = options.listen.rfind(':');
-  if (colon == std::string::npos) throw std::runtime_error("--listen: HOST:PORT");
-  std::string host = options.listen.substr(0, colon);
-  if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
-  const std::string port_text = options.listen.substr(colon + 1);
-  if (port_text.empty() || port_text.size() > 5 ||
-      port_text.find_first_not_of("0123456789") != std::string::npos ||
-      std::stoi(port_text) > 65535) {
-    throw std::runtime_error("--listen: the port must be a number up to 65535");
-  }
-
+  const auto [host, port_asked] = listenAddress(options.listen);
   McpHttpFace face(options, gateway);
   HttpServerOptions http;
   http.max_body_bytes = options.max_body_bytes;
@@ -348,12 +336,11 @@ int serveMcpOverHttp(const McpHttpFaceOptions& options, const McpGatewayOptions&
   http.max_queued = 256;
   http.tls = TlsFiles{options.tls_certificate, options.tls_key, ""};
   HttpServer server([&face](const HttpRequest& r) { return face.handle(r); }, http);
-  const int port = server.listenTcp(host, std::stoi(port_text));
+  const int port = server.listenTcp(host, port_asked);
   face.allowHosts(host, port);
   server.start();
-  const std::string shown = host.find(':') != std::string::npos ? "[" + host + "]" : host;
   std::cout << "listening on " << (options.tls_certificate.empty() ? "http" : "https") << "://"
-            << shown << ":" << port << "/mcp" << std::endl;
+            << hostInUrl(host) << ":" << port << "/mcp" << std::endl;
   const timespec second{1, 0};
   for (;;) {
     const int got = sigtimedwait(&signals, nullptr, &second);

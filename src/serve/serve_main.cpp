@@ -16,6 +16,7 @@
 #include "cli/mcp_options.hpp"
 #include "command_line/unknown_command.hpp"
 #include "serve/http_server.hpp"
+#include "serve/listen_address.hpp"
 #include "serve/mcp_http_face.hpp"
 #include "serve/serve_service.hpp"
 #include "serve/store_commands.hpp"
@@ -83,23 +84,6 @@ serve::HttpServerOptions httpServerOptions(const ServeOptions& o) {
   return h;
 }
 
-std::pair<std::string, int> hostAndPort(const std::string& listen) {
-  const size_t colon = listen.rfind(':');
-  if (colon == std::string::npos || colon + 1 == listen.size()) {
-    throw std::runtime_error("--listen: HOST:PORT, such as 127.0.0.1:8787");
-  }
-  std::string host = listen.substr(0, colon);
-  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-  }
-  const std::string port = listen.substr(colon + 1);
-  if (port.find_first_not_of("0123456789") != std::string::npos || port.size() > 5 ||
-      std::stoi(port) > 65535) {
-    throw std::runtime_error("--listen: the port must be a number up to 65535");
-  }
-  return {host, std::stoi(port)};
-}
-
 // The policy files' stamps, to notice a change (nullopt: missing or unreadable).
 std::map<std::string, std::optional<detail::FileStamp>> stamps(
     const std::vector<std::string>& files) {
@@ -165,13 +149,13 @@ int runService(const ServeOptions& o) {
   serve::HttpServer server([&](const serve::HttpRequest& r) { return service.handle(r); },
                            httpServerOptions(o),
                            [&](const serve::HttpRequest& r) { return service.answersAtOnce(r); });
-  auto [host, port] = hostAndPort(o.listen);
+  auto [host, port] = serve::listenAddress(o.listen);
   const int bound = server.listenTcp(host, port);
   if (!o.socket.empty()) server.listenUnix(o.socket);
   server.start();
   std::cerr << "toolguard serve: store " << store->describe() << "\n";
   if (!o.socket.empty()) std::cerr << "toolguard serve: listening on unix:" << o.socket << "\n";
-  const std::string shown_host = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  const std::string shown_host = serve::hostInUrl(host);
   const std::string scheme = o.tls_certificate.empty() ? "http" : "https";
   std::cout << "listening on " << scheme << "://" << shown_host << ":" << bound << std::endl;
 
