@@ -29,6 +29,8 @@ build_packages=(
   # toolguard serve: the HTTP/1.1 server, its TLS library (client
   # certificates are verified with GnuTLS) and the PostgreSQL client library.
   libmicrohttpd-dev libgnutls28-dev libpq-dev
+  # toolguard serve: a malloc that caches per thread (gperftools' tcmalloc).
+  libgoogle-perftools-dev
 )
 # Only the tests (and benchmarks, fuzzers, bindings) need these.
 test_packages=(
