@@ -115,6 +115,10 @@ def main():
                 if name not in named:
                     named.add(name)
                     order.append(name)
+    # The markers that bound the ordered code, which the command maps at once
+    # when it starts (src/cli/startup_arena.cpp, prefaultImage).
+    order = ["toolguard_hot_text_begin"] + [n for n in order if not n.startswith("toolguard_hot_text_")]
+    order.append("toolguard_hot_text_end")
     OUTPUT.write_text("".join(name + "\n" for name in order))
     print(f"hot-order: {len(order)} symbols written to {OUTPUT.relative_to(ROOT)}")
 

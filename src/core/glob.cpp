@@ -164,6 +164,11 @@ std::string longestLiteralRun(std::string_view glob, std::string first) {
     run.clear();
   };
   for (size_t i = 0; i < glob.size();) {
+    // The plain characters up to the next that means more, in one append.
+    const size_t special = std::min(glob.find_first_of("*?[\\", i), glob.size());
+    run.append(glob.substr(i, special - i));
+    i = special;
+    if (i == glob.size()) break;
     const char c = glob[i];
     // "**/" after a `/` (or at the start) is zero or more whole components:
     // its slash is optional, so it starts no run.

@@ -59,24 +59,31 @@ std::string broughtBy(const SessionState& session, const std::vector<std::string
 
 CompiledLabels::CompiledLabels(const std::vector<LabelRule>& labels)
     : rules_(rulesOf(labels)), index_(rules_) {
-  const std::string home = homeDirectory();
   for (const LabelRule& label : labels) {
     labels_.push_back(label.label);
-    const bool path = restrictsPathByPath(*label.rule);
-    by_path_.push_back(path);
-    if (!path) continue;
-    for (const std::string& glob : label.rule->pathGlobs()) {
-      for (PathExample& example : examplesOfGlob(glob, home)) {
-        examples_.push_back(std::move(example));
+    by_path_.push_back(restrictsPathByPath(*label.rule));
+  }
+}
+
+const std::vector<PathExample>& CompiledLabels::examples() const {
+  std::call_once(examples_once_, [this] {
+    const std::string home = homeDirectory();
+    for (size_t i = 0; i < rules_.size(); ++i) {
+      if (!by_path_[i]) continue;
+      for (const std::string& glob : rules_[i]->pathGlobs()) {
+        for (PathExample& example : examplesOfGlob(glob, home)) {
+          examples_.push_back(std::move(example));
+        }
       }
     }
-  }
+  });
+  return examples_;
 }
 
 bool CompiledLabels::matchesSomePath(const Rule& rule, const std::vector<PathAccess>& accesses,
                                      const CallView& view) const {
   const PathExamplesSource examples = [this]() -> const std::vector<PathExample>& {
-    return examples_;
+    return this->examples();
   };
   for (const PathAccess& access : accesses) {
     for (const PathAccess& probe : pathProbes(access, examples, view)) {

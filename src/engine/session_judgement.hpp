@@ -3,6 +3,7 @@
 // two, for a call whose session is known.
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -27,12 +28,16 @@ class CompiledLabels {
   bool matches(uint32_t index, const CallView& view) const;
   bool matchesSomePath(const Rule& rule, const std::vector<PathAccess>& accesses,
                        const CallView& view) const;
+  /// Examples of the places the path rules' globs name, for pathProbes:
+  /// worked out the first time a probe needs them (most calls never do).
+  const std::vector<PathExample>& examples() const;
 
   std::vector<std::string> labels_;
   std::vector<std::shared_ptr<const Rule>> rules_;
   RuleIndex index_;
-  std::vector<bool> by_path_;          ///< judged path by path (Rule::judgesPathAccesses)
-  std::vector<PathExample> examples_;  ///< of the path rules' globs, for pathProbes
+  std::vector<bool> by_path_;  ///< judged path by path (Rule::judgesPathAccesses)
+  mutable std::once_flag examples_once_;
+  mutable std::vector<PathExample> examples_;
 };
 
 /// For a call whose session is known (CallContext::session_state): sets

@@ -100,10 +100,20 @@ void mergeSessions(Policy& policy, PolicyDocument& doc, PolicyLayer layer, bool 
 PolicyDocument parsePolicyDocument(std::string_view text, const std::string& name,
                                    PolicyLayer layer, const ToolCatalog& catalog);
 
+/// What parsePolicyTree checks beyond the document's shape.
+enum class TreeChecks {
+  All,
+  /// A tree stored at build time from a text the tests load with every
+  /// check (a built-in profile): its path globs are not checked again by
+  /// every process that loads it.
+  CheckedAtBuild,
+};
+
 /// parsePolicyDocument for a document already read (a built-in profile's tree).
 /// Without `read_examples`, the rules' examples are left out, unread.
 PolicyDocument parsePolicyTree(const DocNode& root, const std::string& name, PolicyLayer layer,
-                               const ToolCatalog& catalog, bool read_examples = true);
+                               const ToolCatalog& catalog, bool read_examples = true,
+                               TreeChecks checks = TreeChecks::All);
 
 /// Whether a layer may loosen a setting `existing` last set: never a managed
 /// one from another layer, nothing from an untrusted project.

@@ -33,8 +33,12 @@ inline constexpr const char* kExampleCwd = "/workspace";
 class PolicyFileParser {
  public:
   PolicyFileParser(std::string name, PolicyLayer layer, const ToolCatalog& catalog,
-                   bool read_examples = true)
-      : name_(std::move(name)), layer_(layer), catalog_(catalog), read_examples_(read_examples) {}
+                   bool read_examples = true, TreeChecks checks = TreeChecks::All)
+      : name_(std::move(name)),
+        layer_(layer),
+        catalog_(catalog),
+        read_examples_(read_examples),
+        checks_(checks) {}
 
   PolicyDocument parse(const DocNode& root);
 
@@ -141,6 +145,7 @@ class PolicyFileParser {
   PolicyLayer layer_;
   const ToolCatalog& catalog_;
   bool read_examples_ = true;
+  TreeChecks checks_ = TreeChecks::All;
   ToolCatalog local_catalog_;                        // the catalog and this file's tools
   const ToolCatalog* examples_catalog_ = &catalog_;  // what string examples call
   std::vector<PolicyDiagnostic> errors_;

@@ -197,8 +197,8 @@ PolicyDocument parsePolicyDocument(std::string_view text, const std::string& nam
 }
 
 PolicyDocument parsePolicyTree(const DocNode& root, const std::string& name, PolicyLayer layer,
-                               const ToolCatalog& catalog, bool read_examples) {
-  return PolicyFileParser(name, layer, catalog, read_examples).parse(root);
+                               const ToolCatalog& catalog, bool read_examples, TreeChecks checks) {
+  return PolicyFileParser(name, layer, catalog, read_examples, checks).parse(root);
 }
 
 }  // namespace toolguard::detail

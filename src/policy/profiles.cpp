@@ -40,10 +40,12 @@ bool mergeProfile(Policy& policy, std::string_view name, PolicyLayer layer,
     const DocNode tree = decodeDocNode(
         std::string_view(reinterpret_cast<const char*>(profile.tree), profile.tree_size));
     const std::string source = "<profile:" + std::string(name) + ">";
-    mergeDocument(
-        policy,
-        parsePolicyTree(tree, source, layer, policy.tools, examples == ProfileExamples::Read),
-        layer, /*trusted=*/true);
+    mergeDocument(policy,
+                  // The profile's text is loaded with every check by the tests
+                  // (ProfileTrees.AProfileFromItsTreeIsTheProfileFromItsText).
+                  parsePolicyTree(tree, source, layer, policy.tools,
+                                  examples == ProfileExamples::Read, TreeChecks::CheckedAtBuild),
+                  layer, /*trusted=*/true);
     return true;
   }
   return false;

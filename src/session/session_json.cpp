@@ -88,9 +88,16 @@ class EventLineReader {
   }
 
  private:
-  bool literal(std::string_view text) {
-    if (line_.substr(at_, text.size()) != text) return false;
-    at_ += text.size();
+  // The literal `text` next; its length is known when compiled, so the
+  // comparison is a few loads (a line of a long session is read in some
+  // hundred instructions, and a check reads hundreds of lines).
+  template <size_t N>
+  bool literal(const char (&text)[N]) {
+    constexpr size_t length = N - 1;
+    if (line_.size() - at_ < length || std::memcmp(line_.data() + at_, text, length) != 0) {
+      return false;
+    }
+    at_ += length;
     return true;
   }
 

@@ -48,10 +48,21 @@ struct ReadFile {
   SessionState state;
 };
 
+// How many lines end in `bytes` (memchr reads many bytes at a time).
+size_t lineCount(std::string_view bytes) {
+  size_t lines = 0;
+  for (const char* at = bytes.data();
+       const void* found = std::memchr(at, '\n', bytes.data() + bytes.size() - at);
+       at = static_cast<const char*>(found) + 1) {
+    ++lines;
+  }
+  return lines;
+}
+
 ReadFile parseSessionFile(const std::string& bytes, const std::string& key) {
   ReadFile read;
   read.exists = true;
-  read.state.events.reserve(static_cast<size_t>(std::count(bytes.begin(), bytes.end(), '\n')));
+  read.state.events.reserve(lineCount(bytes));
   size_t start = 0;
   bool header = true;
   while (start < bytes.size()) {
@@ -90,7 +101,7 @@ ReadFile parseSessionFile(const std::string& bytes, const std::string& key) {
 bool appendable(const std::string& bytes, const std::string& key, size_t max_lines,
                 std::chrono::seconds expire_after) {
   if (bytes.empty() || bytes.back() != '\n') return false;
-  if (static_cast<size_t>(std::count(bytes.begin(), bytes.end(), '\n')) >= max_lines) return false;
+  if (lineCount(bytes) >= max_lines) return false;
   const size_t header_end = bytes.find('\n');
   const nlohmann::json header =
       nlohmann::json::parse(std::string_view(bytes).substr(0, header_end), nullptr, false);
