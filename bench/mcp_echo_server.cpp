@@ -11,6 +11,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -125,6 +126,11 @@ bool handleLine(std::string_view line) {
 int serveHttp() {
   httplib::Server server;
   server.set_tcp_nodelay(true);
+  // A connection serves as many requests as its client sends, as Node's
+  // HTTP server (the SDK's servers) does by default; cpp-httplib's default
+  // closes it after five, and every sixth call of the HTTP routes then
+  // timed a new connection.
+  server.set_keep_alive_max_count(std::numeric_limits<size_t>::max());
   server.Post("/mcp", [](const httplib::Request& request, httplib::Response& response) {
     const json message = json::parse(request.body, nullptr, false);
     if (message.is_discarded()) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstring>
 
@@ -55,6 +56,25 @@ Expected<bool> sendWhole(int fd, std::string_view bytes, Clock::time_point deadl
     return fail(std::string("cannot send the request: ") + std::strerror(errno));
   }
   return true;
+}
+
+// Whether a whole answer's bytes may be waiting (HttpResponseStream::arrivedAnswerType).
+constexpr size_t kMostPeeked = 64 * 1024;
+
+// Whether `body` holds a whole chunked body: every chunk, the last (size
+// 0) and an empty trailer. Anything unusual (extensions, trailers) is "no".
+bool wholeChunkedBody(std::string_view body) {
+  for (;;) {
+    const size_t line_end = body.find("\r\n");
+    if (line_end == std::string_view::npos || line_end == 0) return false;
+    size_t size = 0;
+    const auto [end, error] = std::from_chars(body.data(), body.data() + line_end, size, 16);
+    if (error != std::errc() || end != body.data() + line_end) return false;
+    body.remove_prefix(line_end + 2);
+    if (size == 0) return body.substr(0, 2) == "\r\n";
+    if (body.size() < size + 2 || body.substr(size, 2) != "\r\n") return false;
+    body.remove_prefix(size + 2);
+  }
 }
 
 }  // namespace
@@ -439,6 +459,66 @@ HttpResponseStream::Read HttpResponseStream::readChunked(std::string& out, long 
       return Read::Failed;
     }
   }
+}
+
+// --- an answer that has arrived whole (the proxy reads it on its own thread) ---
+
+std::optional<std::string> wholeHttpAnswer(std::string_view bytes) {
+  const size_t head_end = bytes.find("\r\n\r\n");
+  if (head_end == std::string_view::npos) return std::nullopt;
+  std::string_view head = bytes.substr(0, head_end + 2);
+  const std::string_view body = bytes.substr(head_end + 4);
+  const size_t status_end = head.find("\r\n");
+  const std::string_view status_line = head.substr(0, status_end);
+  // An interim answer (100 Continue) is followed by another: not this one.
+  if (!status_line.starts_with("HTTP/1.") || status_line.size() < 12 || status_line[9] == '1') {
+    return std::nullopt;
+  }
+  head.remove_prefix(status_end + 2);
+  bool chunked = false;
+  std::optional<size_t> length;
+  std::string type;
+  while (!head.empty()) {
+    const size_t line_end = head.find("\r\n");
+    const std::string_view line = head.substr(0, line_end);
+    head.remove_prefix(line_end + 2);
+    const size_t colon = line.find(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    const std::string_view name = line.substr(0, colon);
+    const std::string_view value = trimmedHeaderText(line.substr(colon + 1));
+    if (lowercase(name) == "transfer-encoding") {
+      if (lowercase(value) != "chunked" || chunked) return std::nullopt;
+      chunked = true;
+    } else if (lowercase(name) == "content-length") {
+      size_t parsed = 0;
+      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+      if (error != std::errc() || end != value.data() + value.size() || length) {
+        return std::nullopt;
+      }
+      length = parsed;
+    } else if (lowercase(name) == "content-type") {
+      type = lowercase(trimmedHeaderText(value.substr(0, value.find(';'))));
+    }
+  }
+  const bool whole = chunked ? !length && wholeChunkedBody(body) : length && body.size() >= *length;
+  if (!whole) return std::nullopt;
+  return type;
+}
+
+std::optional<std::string> HttpResponseStream::arrivedAnswerType() const {
+  if (fd_ < 0 || aborted_ || !buffer_.empty() || head_request_) return std::nullopt;
+  // Most answers fit the first look; a larger one is looked at again whole.
+  char first[8192];
+  ssize_t n = ::recv(fd_, first, sizeof first, MSG_PEEK | MSG_DONTWAIT);
+  if (n <= 0) return std::nullopt;
+  if (static_cast<size_t>(n) < sizeof first) {
+    return wholeHttpAnswer(std::string_view(first, static_cast<size_t>(n)));
+  }
+  std::string peeked(kMostPeeked, '\0');
+  n = ::recv(fd_, peeked.data(), peeked.size(), MSG_PEEK | MSG_DONTWAIT);
+  if (n <= 0) return std::nullopt;
+  peeked.resize(static_cast<size_t>(n));
+  return wholeHttpAnswer(peeked);
 }
 
 }  // namespace toolguard::detail

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -40,6 +41,12 @@ struct HttpRequest {
   /// Ask to keep the connection for another request (else Connection: close).
   bool keep_alive = false;
 };
+
+/// When `bytes` begin with a whole HTTP/1.x answer (not an interim 1xx):
+/// its head and a body framed by Content-Length or chunked to its last
+/// chunk with no trailer, the media type its Content-Type names
+/// (lowercase, no parameters; "" when it names none); else nullopt.
+std::optional<std::string> wholeHttpAnswer(std::string_view bytes);
 
 /// A response being read. Thread-safe only for abort(): one thread reads.
 class HttpResponseStream {
@@ -95,6 +102,15 @@ class HttpResponseStream {
   /// is still queued in the connection (its socket's send buffer, at least
   /// 4 KiB, is empty).
   bool sendsAtOnce() const;
+  /// The connection's descriptor, for a caller's poll(); the reading stays
+  /// this stream's.
+  int fd() const { return fd_; }
+  /// When a whole answer (its head and its framed body: by length or
+  /// chunked to the last chunk) has already arrived, so that reading it
+  /// waits for nothing: its media type (wholeHttpAnswer). Looks without
+  /// taking (MSG_PEEK), at most 64 KiB; an answer framed by the
+  /// connection's close is never whole here.
+  std::optional<std::string> arrivedAnswerType() const;
 
  private:
   HttpResponseStream() = default;

@@ -140,13 +140,63 @@ bool HttpUpstream::send(std::string_view line, bool may_connect) {
     }
     exchange->done = true;
   };
+  if (!may_connect && owner_.load() == std::this_thread::get_id()) {
+    // Sent on the owner's thread: its loop waits for the answer.
+    const std::lock_guard<std::mutex> hold(parked_mutex_);
+    if (!parking_closed_) {
+      const int fd = stream->fd();
+      parked_.insert_or_assign(fd, ParkedAnswer{exchange, stream, std::move(job), ids});
+      return true;
+    }
+  }
+  readOnWorker(std::move(job), exchange, ids);
+  return true;
+}
+
+void HttpUpstream::readOnWorker(std::function<void()> job,
+                                const std::shared_ptr<Exchange>& exchange,
+                                const std::vector<Json>& ids) {
   if (!workers_.run(std::move(job))) {
     exchange->detach();
     exchange->done = true;
     log("no thread for a message");
     failRequests(ids, "the proxy could not start the exchange");
   }
-  return true;
+}
+
+void HttpUpstream::answerFds(std::vector<int>& fds) const {
+  const std::lock_guard<std::mutex> hold(parked_mutex_);
+  for (const auto& [fd, parked] : parked_) fds.push_back(fd);
+}
+
+void HttpUpstream::answerReady(int fd) {
+  std::optional<ParkedAnswer> ready;
+  {
+    const std::lock_guard<std::mutex> hold(parked_mutex_);
+    auto it = parked_.find(fd);
+    if (it == parked_.end()) return;
+    ready = std::move(it->second);
+    parked_.erase(it);
+  }
+  // A whole JSON answer is read here: nothing in reading it can wait. An
+  // event stream (which may need resuming after a pause) or an answer
+  // still arriving is read on a worker, as any other.
+  if (ready->stream->arrivedAnswerType() == std::optional<std::string>("application/json")) {
+    ready->job();
+    return;
+  }
+  readOnWorker(std::move(ready->job), ready->exchange, ready->ids);
+}
+
+void HttpUpstream::releaseParked() {
+  std::map<int, ParkedAnswer> parked;
+  {
+    const std::lock_guard<std::mutex> hold(parked_mutex_);
+    parking_closed_ = true;
+    parked.swap(parked_);
+  }
+  for (auto& [fd, answer] : parked)
+    readOnWorker(std::move(answer.job), answer.exchange, answer.ids);
 }
 
 // Nothing else is sent until initialize is answered: its head is read
@@ -170,6 +220,7 @@ bool HttpUpstream::readInitializeHead(HttpResponseStream& stream, std::string& e
 // The client left: the server's stream closes, the exchanges in flight
 // finish (or escalate() cuts them), the session is ended with DELETE.
 void HttpUpstream::finishInput() {
+  releaseParked();
   {
     const std::lock_guard<std::mutex> hold(mutex_);
     input_ended_ = true;

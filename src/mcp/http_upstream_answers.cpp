@@ -222,6 +222,7 @@ void HttpUpstream::lose(const std::string& why) {
 }
 
 void HttpUpstream::cutAll() {
+  releaseParked();
   std::vector<std::shared_ptr<Exchange>> exchanges;
   {
     const std::lock_guard<std::mutex> hold(mutex_);

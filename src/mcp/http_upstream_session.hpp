@@ -21,6 +21,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <list>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -95,7 +96,27 @@ class HttpUpstream final : public Upstream {
 
   UpstreamEnd stop(std::chrono::milliseconds) override;
 
+  void pollAnswersInOwnerLoop() override { owner_ = std::this_thread::get_id(); }
+  void answerFds(std::vector<int>& fds) const override;
+  void answerReady(int fd) override;
+
  private:
+  // An answer the owner's loop waits for (pollAnswersInOwnerLoop).
+  struct ParkedAnswer {
+    std::shared_ptr<Exchange> exchange;
+    std::shared_ptr<HttpResponseStream> stream;
+    std::function<void()> job;  // reads it (finishPost)
+    std::vector<Json> ids;      // what it answers, failed if no thread can read it
+  };
+
+  // Reads an answer on a worker; fails its requests when no thread can.
+  void readOnWorker(std::function<void()> job, const std::shared_ptr<Exchange>& exchange,
+                    const std::vector<Json>& ids);
+
+  // Hands every parked answer to the workers, and parks no more: the
+  // owner's loop may not turn again (the client left, the proxy stops).
+  void releaseParked();
+
   static void closeAll(std::initializer_list<int> fds) {
     for (int fd : fds) {
       if (fd >= 0) ::close(fd);
@@ -219,6 +240,14 @@ class HttpUpstream final : public Upstream {
   std::thread sender_;
   std::mutex send_mutex_;  // held by whoever sends: the sender, or trySendNow
   std::atomic<bool> cut_by_us_{false};
+  // The thread whose loop waits for the answers it sent (a message sent
+  // from any other thread, such as an approval's, is read on a worker:
+  // that loop would not know to wait for it).
+  std::atomic<std::thread::id> owner_{};
+
+  mutable std::mutex parked_mutex_;     // guards what follows
+  std::map<int, ParkedAnswer> parked_;  // by its connection's descriptor
+  bool parking_closed_ = false;
 
   mutable std::mutex mutex_;  // guards what follows
   std::condition_variable retry_wait_;

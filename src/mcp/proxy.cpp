@@ -66,6 +66,8 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
         if (auto live = weak.lock()) live->fromServer(line);
       },
       [to_client] { return to_client->full(); });
+  // Answers to what this thread sent (trySendNow) are waited for below.
+  server->pollAnswersInOwnerLoop();
 
   mcp::LineSplitter client_lines(options.max_message_bytes);
   mcp::LineSplitter server_lines(options.max_message_bytes);
@@ -89,6 +91,7 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
   };
 
   std::string buffer;
+  std::vector<int> answer_fds;
   while (server_open) {
     // What the server says goes to the client; what the client says goes to
     // the server, and its refusals and errors to the client. A side is read
@@ -97,11 +100,15 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
     // it writes would then never get its output read.)
     const bool client_full = to_client->full();
     const bool read_client = client_open && !client_full && !to_server->full();
-    std::array<pollfd, 4> fds{};
+    std::vector<pollfd> fds(4);
     fds[0] = {read_client ? client_in : -1, POLLIN, 0};
     fds[1] = {client_full ? -1 : server->outputFd(), POLLIN, 0};
     fds[2] = {signals.fd(), POLLIN, 0};
     fds[3] = {room_pipe->readFd(), POLLIN, 0};
+    // Answers waited for here (only while the client's queue has room).
+    answer_fds.clear();
+    if (!client_full) server->answerFds(answer_fds);
+    for (int fd : answer_fds) fds.push_back({fd, POLLIN, 0});
     int timeout = -1;
     if (next_escalation != Clock::time_point::max()) {
       auto left =
@@ -117,6 +124,9 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
     if (fds[2].revents != 0) {
       signals.drain();
       if (client_open) stop_relaying_client();
+    }
+    for (size_t i = 4; i < fds.size(); ++i) {
+      if (fds[i].revents != 0) server->answerReady(fds[i].fd);
     }
     if (fds[1].revents != 0) {
       if (mcp::readSome(server->outputFd(), buffer)) {

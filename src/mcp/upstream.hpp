@@ -58,6 +58,18 @@ class Upstream {
     (void)full;
     return false;
   }
+  /// Called on the thread of an owner whose loop polls anyway: from now on
+  /// the answer to a message that thread sends by trySendNow is waited for
+  /// by its loop (answerFds, answerReady) rather than by a thread woken for
+  /// it, a wake-up fewer per call. The loop must then call both on every
+  /// turn.
+  virtual void pollAnswersInOwnerLoop() {}
+  /// Appends the descriptors whose readiness means such an answer came.
+  virtual void answerFds(std::vector<int>& fds) const { (void)fds; }
+  /// On the owner's thread, for a descriptor of answerFds() that polled
+  /// readable (or broke): reads the answer there when all of it arrived,
+  /// else hands its reading to a thread of the upstream's.
+  virtual void answerReady(int fd) { (void)fd; }
 };
 
 /// The Session's sink toward `upstream`: a line goes out at once when the

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "support/piece_server.hpp"
@@ -229,6 +230,87 @@ TEST(HttpStream, AbortEndsAReadAnotherThreadWaitsIn) {
   EXPECT_EQ(open.read(body, -1), HttpResponseStream::Read::Failed);
   EXPECT_EQ(open.error(), "the exchange was cut off");
   cutter.join();
+}
+
+}  // namespace http_stream_test
+}  // namespace toolguard::detail
+
+namespace toolguard::detail {
+namespace http_stream_test {
+
+// The proxy reads an answer on its own thread only when all of it has
+// arrived (wholeHttpAnswer): a whole answer says its media type; no
+// proper prefix of it, and nothing the stream could only read by waiting
+// (framed by the close, an interim 1xx, a chunk extension or trailer), is
+// taken for whole.
+TEST(HttpStream, AWholeAnswerIsKnownByItsFramingAndNoPrefixIs) {
+  const std::vector<std::pair<std::string, std::string>> whole = {
+      {"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"a\":1}",
+       "application/json"},
+      {"HTTP/1.1 200 OK\r\ncontent-type: Application/JSON; charset=utf-8\r\ncontent-length:  "
+       "2\r\n\r\n{}",
+       "application/json"},
+      {"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+       "6\r\ndata: \r\n0b\r\n{\"a\":1}\n\n..\r\n0\r\n\r\n",
+       "text/event-stream"},
+      {"HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n", ""},
+  };
+  for (const auto& [answer, type] : whole) {
+    EXPECT_EQ(wholeHttpAnswer(answer), std::optional<std::string>(type)) << answer;
+    for (size_t cut = 0; cut < answer.size(); ++cut) {
+      EXPECT_EQ(wholeHttpAnswer(answer.substr(0, cut)), std::nullopt)
+          << answer << " cut at " << cut;
+    }
+  }
+  for (const std::string& waits : {
+           std::string("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: x\n\n"),
+           std::string("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"),
+           std::string(
+               "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;x=y\r\na\r\n0\r\n\r\n"),
+           std::string("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: 1\r\n\r\n"),
+           std::string("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n0\r\n\r\n"),
+           std::string("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\nx"),
+           std::string("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\nx"),
+           std::string("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                       "0\r\n\r\n"),
+           std::string("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n"),
+           std::string("SMTP ready\r\n\r\n"),
+           std::string("HTTP/1.1 200 OK\r\nno colon\r\nContent-Length: 0\r\n\r\n"),
+       }) {
+    EXPECT_EQ(wholeHttpAnswer(waits), std::nullopt) << waits;
+  }
+}
+
+void expectArrivedAnswerSeen(const std::string& body);
+
+// On a connection: once the whole answer is there the stream says so
+// without taking any of it, and then reads it as it would have.
+TEST(HttpStream, AnArrivedAnswerIsSeenWithoutBeingTaken) {
+  // Small, and larger than the first look (8 KiB).
+  for (const std::string& body :
+       {std::string("{\"a\":1}"), "{\"a\":\"" + std::string(20000, 'x') + "\"}"}) {
+    expectArrivedAnswerSeen(body);
+  }
+}
+
+void expectArrivedAnswerSeen(const std::string& body) {
+  const std::string answer =
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+      std::to_string(body.size()) + "\r\n\r\n" + body;
+  testing::PieceServer server({answer});
+  const HttpUrl url = urlOf(server);
+  auto stream = HttpResponseStream::connect(url, 5000);
+  ASSERT_TRUE(stream) << stream.error();
+  ASSERT_TRUE((*stream)->send(url, HttpRequest{"POST", {}, "{}", true}, 5000));
+  std::optional<std::string> type;
+  for (int tries = 0; tries < 500 && !type; ++tries) {
+    type = (*stream)->arrivedAnswerType();
+    if (!type) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(type, std::optional<std::string>("application/json"));
+  EXPECT_EQ((*stream)->arrivedAnswerType(), type);  // looked at, not taken
+  ASSERT_TRUE((*stream)->readHead(5000));
+  EXPECT_EQ(bodyOf(**stream), body);
 }
 
 }  // namespace http_stream_test
