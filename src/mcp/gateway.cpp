@@ -6,7 +6,11 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <set>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "mcp/gateway_router.hpp"
 #include "mcp/line_io.hpp"
@@ -44,20 +48,30 @@ int runMcpGateway(int client_in, int client_out, McpGatewayOptions options) {
   mcp::GatewayRouter router(
       std::move(options),
       mcp::GatewayClientHooks{[to_client](std::string line) { to_client->push(std::move(line)); },
-                              mcp::logLine, [to_client] { return to_client->full(); }});
+                              mcp::logLine, [to_client] { return to_client->full(); },
+                              std::this_thread::get_id()});
   mcp::LineSplitter lines(max_message_bytes);
   auto from_client = [&](std::string_view line) { router.fromClient(line); };
   auto too_long = [&] { router.clientLineTooLong(max_message_bytes); };
   std::string buffer;
+  std::vector<std::pair<int, std::shared_ptr<mcp::Upstream>>> answers;
   for (;;) {
     // The client is not read while its own queue is full (its answers
     // would queue there too).
     const bool full = to_client->full();
-    pollfd fds[3] = {
+    std::vector<pollfd> fds = {
         {full ? -1 : client_in, POLLIN, 0}, {signals.fd(), POLLIN, 0}, {room->readFd(), POLLIN, 0}};
-    if (::poll(fds, 3, -1) < 0 && errno != EINTR) {
+    // The servers' answers to what this thread sent them (not while the
+    // client's queue is full).
+    answers.clear();
+    if (!full) router.answerFds(answers);
+    for (const auto& answer : answers) fds.push_back({answer.first, POLLIN, 0});
+    if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) {
       mcp::logLine(std::string("toolguard mcp: poll failed: ") + std::strerror(errno));
       break;
+    }
+    for (size_t i = 3; i < fds.size(); ++i) {
+      if (fds[i].revents != 0) answers[i - 3].second->answerReady(fds[i].fd);
     }
     if (fds[2].revents != 0) room->drain();
     if (fds[1].revents != 0) break;

@@ -55,6 +55,18 @@ void GatewayMember::setClientInitialize(json params) {
   client_init_ = std::move(params);
 }
 
+void GatewayMember::answerFds(std::vector<std::pair<int, std::shared_ptr<Upstream>>>& out) const {
+  std::shared_ptr<Upstream> upstream;
+  {
+    std::lock_guard lock(mutex_);
+    upstream = upstream_;
+  }
+  if (!upstream) return;
+  std::vector<int> fds;
+  upstream->answerFds(fds);
+  for (int fd : fds) out.emplace_back(fd, upstream);
+}
+
 bool GatewayMember::running() const {
   std::lock_guard lock(mutex_);
   return state_ != State::Stopped;
@@ -245,6 +257,9 @@ bool GatewayMember::startServer(std::string& why) {
         if (auto live = weak.lock()) live->fromServer(line);
       },
       [client_full] { return client_full && client_full(); });
+  // The router's loop waits for the answers to what it sends (HTTP).
+  if (hooks_.answers_owner != std::thread::id())
+    upstream->pollAnswersInOwnerLoop(hooks_.answers_owner);
   json params;
   {
     std::lock_guard lock(mutex_);

@@ -37,6 +37,9 @@ struct GatewayMemberHooks {
   /// an error; `id` is the member's own), or an error response when it
   /// could not be started. May be empty.
   std::function<void(const nlohmann::json& response)> initialized;
+  /// The thread whose loop waits for the answers to what it sends over
+  /// HTTP (Upstream::pollAnswersInOwnerLoop); none: workers read them.
+  std::thread::id answers_owner;
 };
 
 /// One server behind the gateway.
@@ -65,6 +68,10 @@ class GatewayMember {
 
   /// The client cancelled the request `id` (no answer will be waited for).
   void forget(const nlohmann::json& id);
+
+  /// Appends the descriptors of the answers its running server's upstream
+  /// waits for in the owner's loop, each with that upstream.
+  void answerFds(std::vector<std::pair<int, std::shared_ptr<Upstream>>>& out) const;
 
   /// True while the server runs (or starts).
   bool running() const;

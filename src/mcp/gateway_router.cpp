@@ -66,9 +66,10 @@ GatewayRouter::GatewayRouter(McpGatewayOptions options, GatewayClientHooks hooks
   }
   listed_.resize(options_.servers.size());
   for (size_t i = 0; i < options_.servers.size(); ++i) {
-    GatewayMemberHooks member_hooks{
-        [this, i](std::string line) { fromMember(i, std::move(line)); }, hooks_.log,
-        hooks_.client_full, [this](const json& response) { onServerInitialized(response); }};
+    GatewayMemberHooks member_hooks{[this, i](std::string line) { fromMember(i, std::move(line)); },
+                                    hooks_.log, hooks_.client_full,
+                                    [this](const json& response) { onServerInitialized(response); },
+                                    hooks_.answers_owner};
     member_named_.emplace(options_.servers[i].proxy.server_name, i);
     members_.push_back(
         std::make_unique<GatewayMember>(options_.servers[i], options_, std::move(member_hooks)));
@@ -83,6 +84,10 @@ GatewayRouter::GatewayRouter(McpGatewayOptions options, GatewayClientHooks hooks
       lock.lock();
     }
   });
+}
+
+void GatewayRouter::answerFds(std::vector<std::pair<int, std::shared_ptr<Upstream>>>& out) const {
+  for (const auto& member : members_) member->answerFds(out);
 }
 
 GatewayRouter::~GatewayRouter() {

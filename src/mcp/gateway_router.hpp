@@ -32,6 +32,9 @@ struct GatewayClientHooks {
   std::function<void(std::string line)> to_client;  ///< one message, no newline; any thread
   std::function<void(const std::string&)> log;      ///< a line for stderr
   std::function<bool()> client_full;                ///< true while the client's queue is full
+  /// The thread whose loop waits for the answers to what it sends to
+  /// servers over HTTP (answerFds, answerReady); none: workers read them.
+  std::thread::id answers_owner;
 };
 
 /// One client's gateway: its servers and the ids in flight between them.
@@ -42,6 +45,10 @@ class GatewayRouter {
   ~GatewayRouter();
   GatewayRouter(const GatewayRouter&) = delete;
   GatewayRouter& operator=(const GatewayRouter&) = delete;
+
+  /// The descriptors of answers the loop of hooks.answers_owner waits for,
+  /// each with the upstream whose answerReady() takes it.
+  void answerFds(std::vector<std::pair<int, std::shared_ptr<Upstream>>>& out) const;
 
   /// Handles one line the client sent.
   void fromClient(std::string_view line);

@@ -96,7 +96,7 @@ class HttpUpstream final : public Upstream {
 
   UpstreamEnd stop(std::chrono::milliseconds) override;
 
-  void pollAnswersInOwnerLoop() override { owner_ = std::this_thread::get_id(); }
+  void pollAnswersInOwnerLoop(std::thread::id owner) override { owner_ = owner; }
   void answerFds(std::vector<int>& fds) const override;
   void answerReady(int fd) override;
 

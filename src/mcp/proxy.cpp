@@ -10,6 +10,7 @@
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "mcp/http_upstream.hpp"
 #include "mcp/line_io.hpp"
@@ -67,7 +68,7 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
       },
       [to_client] { return to_client->full(); });
   // Answers to what this thread sent (trySendNow) are waited for below.
-  server->pollAnswersInOwnerLoop();
+  server->pollAnswersInOwnerLoop(std::this_thread::get_id());
 
   mcp::LineSplitter client_lines(options.max_message_bytes);
   mcp::LineSplitter server_lines(options.max_message_bytes);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -58,12 +59,12 @@ class Upstream {
     (void)full;
     return false;
   }
-  /// Called on the thread of an owner whose loop polls anyway: from now on
-  /// the answer to a message that thread sends by trySendNow is waited for
-  /// by its loop (answerFds, answerReady) rather than by a thread woken for
+  /// For the thread `owner`, whose loop polls anyway: from now on the
+  /// answer to a message that thread sends by trySendNow is waited for by
+  /// its loop (answerFds, answerReady) rather than by a thread woken for
   /// it, a wake-up fewer per call. The loop must then call both on every
   /// turn.
-  virtual void pollAnswersInOwnerLoop() {}
+  virtual void pollAnswersInOwnerLoop(std::thread::id owner) { (void)owner; }
   /// Appends the descriptors whose readiness means such an answer came.
   virtual void answerFds(std::vector<int>& fds) const { (void)fds; }
   /// On the owner's thread, for a descriptor of answerFds() that polled

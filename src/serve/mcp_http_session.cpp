@@ -30,8 +30,9 @@ McpHttpSession::McpHttpSession(std::string id, std::string token, McpGatewayOpti
   options.session = "mcp-http-" + id_;
   router_ = std::make_unique<mcp::GatewayRouter>(
       std::move(options),
+      // No loop of its own waits for answers: the handler threads send.
       mcp::GatewayClientHooks{[this](std::string line) { toClient(std::move(line)); }, log_,
-                              [] { return false; }});
+                              [] { return false; }, std::thread::id()});
 }
 
 McpHttpSession::~McpHttpSession() {

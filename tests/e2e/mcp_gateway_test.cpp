@@ -248,6 +248,45 @@ for line in sys.stdin:
   EXPECT_NE(run.run.err.find("the server \"broken\" refused initialize"), std::string::npos) << run;
 }
 
+// A server that answers each call with one JSON body (a small recording
+// server), called again and again on a kept connection: the gateway's own
+// loop reads those answers (no thread is woken for them), and each is
+// still the right one, judged as any other: a denied call never reaches
+// the server, a secret in a result is redacted.
+TEST_F(McpGateway, JsonAnswersReadOnTheGatewaysOwnThreadAreRightAndJudged) {
+  std::map<std::string, std::string> environment = env();
+  environment["RECORD"] = (dir.path() / "recorded.jsonl").string();
+  BackgroundServer server("/usr/bin/python3",
+                          {std::string(MCP_PEERS_DIR) + "/http_recording_server.py"}, environment,
+                          freePort(), (dir.path() / "recording.log").string());
+  const std::string file =
+      dir.write("gateway.yaml",
+                "servers:\n  rec:\n    url: " + server.url() +
+                    "\n    policy:\n      rules:\n"
+                    "        - {id: rec-all, tool: \"mcp__rec__*\", verdict: allow}\n"
+                    "        - id: rec-blocked\n          tool: mcp__rec__echo\n"
+                    "          args: {text: {glob: \"*blocked*\"}}\n          verdict: deny\n"
+                    "          reason: blocked words stay out\n")
+          .string();
+  std::vector<json> steps = {listStep()};
+  for (int i = 0; i < 12; ++i)
+    steps.push_back(callStep("rec__echo", {{"text", std::to_string(i)}}));
+  steps.push_back(callStep("rec__echo", {{"text", "a blocked word"}}));
+  steps.push_back(callStep("rec__leak", json::object()));
+  ClientRun run = throughGateway(file, steps);
+  ASSERT_EQ(run.run.exit_code, 0) << run;
+  expectCleanExit(run);
+  for (int i = 0; i < 12; ++i) {
+    EXPECT_EQ(toolResultText(run.step(1 + i)["result"]), "echo: " + std::to_string(i)) << run;
+  }
+  expectBlocked(run.step(13), "rec__echo", "blocked words stay out");
+  const std::string leaked = toolResultText(run.step(14)["result"]);
+  EXPECT_EQ(leaked.find("wJalrXUtnFEMI"), std::string::npos) << leaked;
+  EXPECT_NE(leaked.find("[REDACTED]"), std::string::npos) << leaked;
+  const std::string recorded = slurp((dir.path() / "recorded.jsonl").string());
+  EXPECT_EQ(recorded.find("blocked word"), std::string::npos) << "a denied call reached the server";
+}
+
 TEST_F(McpGateway, AGatewayFileItCannotUseIsRefusedWithWhereTheProblemIs) {
   struct Case {
     std::string text;
