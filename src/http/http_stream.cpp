@@ -347,20 +347,25 @@ void HttpResponseStream::abort() {
 
 bool HttpResponseStream::fill(long timeout_ms, Read& why) {
   char chunk[16384];
+  // What has arrived is taken at once; poll() only when nothing has.
+  bool waited = false;
   for (;;) {
     if (aborted_) {
       error_ = "the exchange was cut off";
       why = Read::Failed;
       return false;
     }
-    pollfd p{fd_, POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(timeout_ms));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) {
-      why = Read::TimedOut;
-      return false;
+    if (waited) {
+      pollfd p{fd_, POLLIN, 0};
+      const int ready = ::poll(&p, 1, static_cast<int>(timeout_ms));
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready == 0) {
+        why = Read::TimedOut;
+        return false;
+      }
     }
-    const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+    waited = true;
+    const ssize_t n = ::recv(fd_, chunk, sizeof chunk, MSG_DONTWAIT);
     if (n > 0) {
       buffer_.append(chunk, static_cast<size_t>(n));
       return true;
