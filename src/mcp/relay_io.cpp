@@ -95,15 +95,17 @@ void logLine(const std::string& message) {
 }
 
 bool readSome(int fd, std::string& buffer) {
-  buffer.resize(size_t{64} << 10);
+  // Read onto the stack and copy what came: growing the string to 64 KiB
+  // before each read zero-filled it, some microseconds a message.
+  char chunk[size_t{64} << 10];
   for (;;) {
-    ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       buffer.clear();
       return false;
     }
-    buffer.resize(static_cast<size_t>(n));
+    buffer.assign(chunk, static_cast<size_t>(n));
     return true;
   }
 }
