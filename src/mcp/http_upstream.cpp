@@ -178,10 +178,13 @@ void HttpUpstream::answerReady(int fd) {
     ready = std::move(it->second);
     parked_.erase(it);
   }
-  // A whole JSON answer is read here: nothing in reading it can wait. An
-  // event stream (which may need resuming after a pause) or an answer
+  // A whole JSON answer is read here: nothing in reading it can wait (nor
+  // in passing it on, while the client's queue has room; the owner's loop
+  // must not wait for a client that does not read, or it could not stop).
+  // An event stream (which may need resuming after a pause) or an answer
   // still arriving is read on a worker, as any other.
-  if (ready->stream->arrivedAnswerType() == std::optional<std::string>("application/json")) {
+  if (!output_.receiverFull() &&
+      ready->stream->arrivedAnswerType() == std::optional<std::string>("application/json")) {
     ready->job();
     return;
   }

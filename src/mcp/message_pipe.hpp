@@ -30,6 +30,9 @@ class MessagePipe {
   /// the pipe (which then only ends), waiting while `full()` says the
   /// receiver's queue is full (unless stopWaiting()). Set before any line.
   void deliverTo(std::function<void(std::string_view)> on_line, std::function<bool()> full);
+  /// True while the receiver deliverTo() named says it is full (a line
+  /// written now would wait for it).
+  bool receiverFull() const { return full_ && full_(); }
 
  private:
   int read_fd_ = -1;
