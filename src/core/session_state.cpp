@@ -33,6 +33,14 @@ void SessionState::forgetOldest(size_t keep) {
   std::set<std::string> held;  // what the kept events carry
   for (auto it = first_kept; it != events.end(); ++it)
     held.insert(it->labels.begin(), it->labels.end());
+  const bool any_needed = std::any_of(events.begin(), first_kept, [&](const SessionEvent& event) {
+    return std::any_of(event.labels.begin(), event.labels.end(),
+                       [&](const std::string& label) { return !held.count(label); });
+  });
+  if (!any_needed) {  // the usual case: the oldest only go
+    events.erase(events.begin(), first_kept);
+    return;
+  }
   std::vector<SessionEvent> carried;  // newest first
   for (auto it = std::make_reverse_iterator(first_kept); it != events.rend(); ++it) {
     const bool needed = std::any_of(it->labels.begin(), it->labels.end(),
