@@ -95,6 +95,7 @@ set(TOOLGUARD_SOURCES_ELSEWHERE ${TOOLGUARD_DOC_TREE_SOURCES} src/http/http_help
 toolguard_layer(json SOURCES
   src/json/compact_dump.cpp
   src/json/json_error.cpp
+  src/json/json_tokens.cpp
   src/json/strict_json.cpp
 )
 # regex: RE2 helpers: JavaScript patterns translated
@@ -427,6 +428,7 @@ toolguard_layer(mcp USES audit guard http json registry SOURCES
   src/mcp/http_upstream.cpp
   src/mcp/http_upstream_answers.cpp
   src/mcp/jsonrpc.cpp
+  src/mcp/message_id_splice.cpp
   src/mcp/mcp_pins.cpp
   src/mcp/message_pipe.cpp
   src/mcp/line_io.cpp

@@ -64,6 +64,12 @@ class SessionRepository {
   /// What the session `key` has seen (empty when nothing, or expired).
   /// Throws std::runtime_error when it cannot be read.
   virtual SessionState load(const std::string& key) const = 0;
+  /// The same as load(), shared: what a Guard judges a call with. A
+  /// repository that keeps sessions in memory hands out what it holds
+  /// instead of a copy (it never changes a state it handed out).
+  virtual std::shared_ptr<const SessionState> snapshot(const std::string& key) const {
+    return std::make_shared<const SessionState>(load(key));
+  }
   /// Remembers `event` for the session `key`. Throws std::runtime_error
   /// when it cannot be written.
   virtual void append(const std::string& key, const SessionEvent& event) = 0;

@@ -112,7 +112,9 @@ std::optional<FileContents> readStoreFile(const std::string& path) {
   }
   FileContents contents;
   contents.stamp = stampOf(st);
-  contents.bytes.resize(static_cast<size_t>(st.st_size));
+  // One byte more than the file holds: the read that finds its end needs
+  // room, and growing then would copy the whole file.
+  contents.bytes.resize(static_cast<size_t>(st.st_size) + 1);
   size_t filled = 0;
   for (;;) {
     if (filled == contents.bytes.size()) {

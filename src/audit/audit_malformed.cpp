@@ -4,54 +4,13 @@
 #include <string_view>
 
 #include "audit/audit_detail.hpp"
+#include "json/json_tokens.hpp"
 #include "toolguard/audit_log.hpp"
 
 namespace toolguard {
 namespace {
 
 using nlohmann::json;
-
-bool isSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-// The end of the string token starting at text[begin] == '"' (one past its
-// closing quote, or the end of the text when it is not closed).
-size_t stringEnd(std::string_view text, size_t begin) {
-  for (size_t i = begin + 1; i < text.size(); ++i) {
-    if (text[i] == '\\') {
-      ++i;
-    } else if (text[i] == '"') {
-      return i + 1;
-    }
-  }
-  return text.size();
-}
-
-// The end of the value starting at text[begin]: a string, a balanced object
-// or array (strings inside skipped), or a bare word up to a delimiter. Text
-// that ends early ends the value.
-size_t valueEnd(std::string_view text, size_t begin) {
-  if (begin >= text.size()) return begin;
-  if (text[begin] == '"') return stringEnd(text, begin);
-  if (text[begin] == '{' || text[begin] == '[') {
-    size_t depth = 0;
-    for (size_t i = begin; i < text.size(); ++i) {
-      if (text[i] == '"') {
-        i = stringEnd(text, i) - 1;
-      } else if (text[i] == '{' || text[i] == '[') {
-        ++depth;
-      } else if ((text[i] == '}' || text[i] == ']') && --depth == 0) {
-        return i + 1;
-      }
-    }
-    return text.size();
-  }
-  size_t i = begin;
-  while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']' && !isSpace(text[i]))
-    ++i;
-  return i;
-}
 
 // A key token's text without quotes, escapes decoded when they can be.
 std::string keyText(std::string_view token) {
@@ -72,17 +31,17 @@ std::string redactJsonText(std::string_view text) {
       ++i;
       continue;
     }
-    const size_t end = stringEnd(text, i);
+    const size_t end = detail::jsonStringEnd(text, i);
     size_t colon = end;
-    while (colon < text.size() && isSpace(text[colon])) ++colon;
+    while (colon < text.size() && detail::isJsonSpace(text[colon])) ++colon;
     if (colon >= text.size() || text[colon] != ':' ||
         !detail::isCredentialKey(keyText(text.substr(i, end - i)))) {
       i = end;
       continue;
     }
     size_t value = colon + 1;
-    while (value < text.size() && isSpace(text[value])) ++value;
-    const size_t value_end = valueEnd(text, value);
+    while (value < text.size() && detail::isJsonSpace(text[value])) ++value;
+    const size_t value_end = detail::jsonValueEnd(text, value);
     out.append(text, copied, value - copied);
     out.append("\"").append(detail::kRedacted).append("\"");
     copied = value_end;

@@ -113,23 +113,37 @@ namespace {
 // pattern not starting at `/` or `~` matches at any depth.
 struct PathGlobReading {
   std::string home_literal;  ///< the home directory a `~` glob starts with, or ""
-  std::string pattern;       ///< the rest (for an unanchored glob without its `**/`)
+  std::string_view pattern;  ///< the rest (for an unanchored glob without its `**/`)
   bool anchored = false;
   bool home_only = false;  ///< the glob is just `~`
 };
 
+// The home directory as a `~` glob starts with it: normalized, "" for `/`.
+// A policy's globs share one home, so the last one is remembered.
+std::string homeLiteral(std::string_view home) {
+  thread_local std::string last_home;
+  thread_local std::string last_literal;
+  thread_local bool known = false;
+  if (!known || home != last_home) {
+    const std::string normalized = normalizePath(home, "/", "/");
+    last_literal = normalized == "/" ? "" : normalized;
+    last_home = home;
+    known = true;
+  }
+  return last_literal;
+}
+
 PathGlobReading readPathGlob(std::string_view glob, std::string_view home) {
   PathGlobReading out;
-  out.pattern = std::string(glob);
+  out.pattern = glob;
   if (glob == "~" || glob.starts_with("~/")) {
-    const std::string normalized_home = normalizePath(home, "/", "/");
-    if (normalized_home != "/") out.home_literal = normalized_home;
-    out.pattern = std::string(glob.substr(1));
+    out.home_literal = homeLiteral(home);
+    out.pattern = glob.substr(1);
     out.home_only = out.pattern.empty();
   }
-  while (out.pattern.size() > 1 && out.pattern.back() == '/') out.pattern.pop_back();
+  while (out.pattern.size() > 1 && out.pattern.back() == '/') out.pattern.remove_suffix(1);
   out.anchored = !out.home_literal.empty() || out.pattern.starts_with('/');
-  if (!out.anchored && out.pattern.starts_with("**/")) out.pattern.erase(0, 3);
+  if (!out.anchored && out.pattern.starts_with("**/")) out.pattern.remove_prefix(3);
   return out;
 }
 
@@ -139,19 +153,24 @@ std::string pathGlobToRegex(std::string_view glob, std::string_view home) {
   const PathGlobReading reading = readPathGlob(glob, home);
   const std::string& literal = reading.home_literal;
   if (reading.home_only) return literal.empty() ? "/" : RE2::QuoteMeta(literal);
-  const std::string& pattern = reading.pattern;
+  const std::string_view pattern = reading.pattern;
   const std::string prefix = reading.anchored ? "" : "/?(?:.*/)?";  // relative: at any depth
   const std::string quoted_literal = RE2::QuoteMeta(literal);
   const std::string body = quoted_literal + translate(pattern, true);
   // "dir/**" also matches "dir" itself.
   if (pattern.size() >= 3 && pattern.ends_with("/**")) {
-    std::string_view dir = std::string_view(pattern).substr(0, pattern.size() - 3);
+    std::string_view dir = pattern.substr(0, pattern.size() - 3);
     return prefix + "(?:" + body + "|" + quoted_literal + translate(dir, true) + ")";
   }
   return prefix + body;
 }
 
 namespace {
+
+// `*`, `?`, `[` and a backslash: the characters that can end a literal run.
+constexpr bool isGlobSpecial(char c) {
+  return c == '*' || c == '?' || c == '[' || c == '\\';
+}
 
 // The longest run of literal characters of a glob, as translate() reads it
 // (the first run starting with `first`): `*`, `?` and a closed `[...]` end
@@ -164,9 +183,11 @@ std::string longestLiteralRun(std::string_view glob, std::string first) {
     run.clear();
   };
   for (size_t i = 0; i < glob.size();) {
-    // The plain characters up to the next that means more, in one append.
-    const size_t special = std::min(glob.find_first_of("*?[\\", i), glob.size());
-    run.append(glob.substr(i, special - i));
+    // The plain characters up to the next that means more, in one append
+    // (find_first_of would call memchr once per character).
+    size_t special = i;
+    while (special < glob.size() && !isGlobSpecial(glob[special])) ++special;
+    run.append(glob.data() + i, special - i);
     i = special;
     if (i == glob.size()) break;
     const char c = glob[i];
@@ -208,9 +229,9 @@ std::string requiredPathGlobLiteral(std::string_view glob, std::string_view home
   // Read as pathGlobToRegex reads it; "dir/**" also matches "dir", so only
   // dir's runs count.
   PathGlobReading reading = readPathGlob(glob, home);
-  std::string& pattern = reading.pattern;
+  std::string_view& pattern = reading.pattern;
   if (pattern.size() >= 3 && pattern.ends_with("/**")) {
-    pattern.resize(pattern.size() - 3);
+    pattern.remove_suffix(3);
     // `a\/**`: the body reads an escaped slash, the "dir" alternative a
     // backslash; no run is sure to be in both.
     size_t backslashes = 0;
@@ -223,13 +244,29 @@ std::string requiredPathGlobLiteral(std::string_view glob, std::string_view home
   return longestLiteralRun(pattern, std::move(reading.home_literal));
 }
 
-GlobLiteralFilter::GlobLiteralFilter(const std::vector<std::string>& literals)
-    : enabled_(!literals.empty()), literals_(literals) {
+GlobLiteralFilter::GlobLiteralFilter(std::vector<std::string> literals)
+    : enabled_(!literals.empty()), literals_(std::move(literals)) {
   for (const std::string& literal : literals_) {
     if (literal.empty()) enabled_ = false;
-    folded_.push_back(asciiLowercase(literal));
   }
 }
+
+namespace {
+
+// Whether `folded_name` (ASCII-lowercase) holds `literal` with its ASCII
+// letters in either case. Folded when a case-insensitive name asks, not
+// when the filter is made: most names are compared exactly.
+bool holdsFolded(std::string_view folded_name, std::string_view literal) {
+  if (literal.size() > folded_name.size()) return false;
+  for (size_t at = 0; at + literal.size() <= folded_name.size(); ++at) {
+    size_t k = 0;
+    while (k < literal.size() && asciiLower(literal[k]) == folded_name[at + k]) ++k;
+    if (k == literal.size()) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 bool GlobLiteralFilter::mayMatch(std::string_view name, bool fold) const {
   if (!enabled_) return true;
@@ -242,9 +279,9 @@ bool GlobLiteralFilter::mayMatch(std::string_view name, bool fold) const {
   // (k to the Kelvin sign, s to the long s): only an all-ASCII name is sure.
   if (hasNonAscii(name)) return true;
   const std::string folded_name = asciiLowercase(name);
-  return std::any_of(folded_.begin(), folded_.end(), [&folded_name](const std::string& literal) {
-    return folded_name.find(literal) != std::string::npos;
-  });
+  return std::any_of(
+      literals_.begin(), literals_.end(),
+      [&folded_name](const std::string& literal) { return holdsFolded(folded_name, literal); });
 }
 
 std::optional<std::string> suffixOfNameGlob(std::string_view glob) {

@@ -32,7 +32,7 @@ class GlobLiteralFilter {
  public:
   GlobLiteralFilter() = default;
   /// One literal for each glob (an empty one disables the filter).
-  explicit GlobLiteralFilter(const std::vector<std::string>& literals);
+  explicit GlobLiteralFilter(std::vector<std::string> literals);
 
   /// False when `name` holds none of the literals, so no glob can match it.
   /// `fold`: compare ignoring case (as the case-insensitive expressions do);
@@ -42,7 +42,6 @@ class GlobLiteralFilter {
  private:
   bool enabled_ = false;
   std::vector<std::string> literals_;
-  std::vector<std::string> folded_;  // ASCII-lowercase literals
 };
 
 /// For a glob that only says "the name ends with LITERAL" (`*.md`,

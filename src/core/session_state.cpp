@@ -30,17 +30,26 @@ size_t SessionState::eventsAfter(const SessionEvent& event) const {
 void SessionState::forgetOldest(size_t keep) {
   if (events.size() <= keep) return;
   const auto first_kept = events.end() - static_cast<ptrdiff_t>(keep);
-  std::set<std::string> held;  // what the kept events carry
-  for (auto it = first_kept; it != events.end(); ++it)
-    held.insert(it->labels.begin(), it->labels.end());
+  // Whether a kept event carries `label`, newest first (the label of a call
+  // forgotten now is usually carried by a recent one).
+  auto kept_carries = [&](const std::string& label) {
+    return std::any_of(std::make_reverse_iterator(events.end()),
+                       std::make_reverse_iterator(first_kept), [&](const SessionEvent& event) {
+                         return std::find(event.labels.begin(), event.labels.end(), label) !=
+                                event.labels.end();
+                       });
+  };
   const bool any_needed = std::any_of(events.begin(), first_kept, [&](const SessionEvent& event) {
     return std::any_of(event.labels.begin(), event.labels.end(),
-                       [&](const std::string& label) { return !held.count(label); });
+                       [&](const std::string& label) { return !kept_carries(label); });
   });
   if (!any_needed) {  // the usual case: the oldest only go
     events.erase(events.begin(), first_kept);
     return;
   }
+  std::set<std::string> held;  // what the kept events carry, and the carried ones
+  for (auto it = first_kept; it != events.end(); ++it)
+    held.insert(it->labels.begin(), it->labels.end());
   std::vector<SessionEvent> carried;  // newest first
   for (auto it = std::make_reverse_iterator(first_kept); it != events.rend(); ++it) {
     const bool needed = std::any_of(it->labels.begin(), it->labels.end(),

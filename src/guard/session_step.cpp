@@ -10,7 +10,7 @@ namespace toolguard::detail {
 std::shared_ptr<const SessionState> loadSession(const SessionRepository& sessions,
                                                 const std::string& key) noexcept {
   try {
-    return std::make_shared<const SessionState>(sessions.load(key));
+    return sessions.snapshot(key);
   } catch (...) {
     try {
       auto unknown = std::make_shared<SessionState>();

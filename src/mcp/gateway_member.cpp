@@ -78,8 +78,8 @@ void GatewayMember::send(std::string line, const json& id) {
   if (closing_) {
     lock.unlock();
     if (!id.is_null()) {
-      hooks_.to_client(toLine(
-          errorResponse(id, kServerUnavailable, "toolguard mcp: the gateway is shutting down")));
+      errorToClient(
+          errorResponse(id, kServerUnavailable, "toolguard mcp: the gateway is shutting down"));
     }
     return;
   }
@@ -92,9 +92,9 @@ void GatewayMember::send(std::string line, const json& id) {
     hooks_.log("toolguard mcp: the server \"" + name() + "\" is not reading; a message to it was " +
                (id.is_null() ? "dropped" : "refused"));
     if (!id.is_null()) {
-      hooks_.to_client(toLine(errorResponse(
+      errorToClient(errorResponse(
           id, kServerUnavailable,
-          "toolguard mcp: the server \"" + name() + "\" is not reading its messages")));
+          "toolguard mcp: the server \"" + name() + "\" is not reading its messages"));
     }
     return;
   }
@@ -181,8 +181,8 @@ void GatewayMember::failQueued(const std::string& why) {
   }
   for (const auto& [line, id] : failed) {
     if (id.is_null()) continue;
-    hooks_.to_client(toLine(errorResponse(id, kServerUnavailable,
-                                          "toolguard mcp: the server \"" + name() + "\" " + why)));
+    errorToClient(errorResponse(id, kServerUnavailable,
+                                "toolguard mcp: the server \"" + name() + "\" " + why));
   }
 }
 
@@ -390,7 +390,11 @@ void GatewayMember::onSessionOutput(std::string line) {
     last_activity_ = MemberClock::now();
     if (shape.kind == MessageKind::Response) in_flight_.erase(idKey(shape.id));
   }
-  hooks_.to_client(std::move(line));
+  hooks_.to_client(std::move(line), shape);
+}
+
+void GatewayMember::errorToClient(const json& response) {
+  hooks_.to_client(toLine(response), shapeOf(response));
 }
 
 void GatewayMember::onInitialized(const std::string& line) {

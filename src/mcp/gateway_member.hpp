@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "mcp/jsonrpc.hpp"
 #include "mcp/relay_io.hpp"
 #include "toolguard/mcp_gateway.hpp"
 
@@ -27,8 +28,9 @@ class LineWriter;
 /// What a member sends toward the client, and the limits it keeps.
 struct GatewayMemberHooks {
   /// A message from the member's Session toward the client (its ids are
-  /// the gateway's; the router maps them back). Called from any thread.
-  std::function<void(std::string line)> to_client;
+  /// the gateway's; the router maps them back), with its shape as the
+  /// member read it. Called from any thread.
+  std::function<void(std::string line, const MessageShape& shape)> to_client;
   /// A line for stderr.
   std::function<void(const std::string&)> log;
   /// True while the client's queue is full: the server is not read then.
@@ -92,6 +94,8 @@ class GatewayMember {
   void relayUntilTheServerEnds();
   void endServer();
   void onSessionOutput(std::string line);
+  // An error response of the member's own (an id of the router's) toward the client.
+  void errorToClient(const nlohmann::json& response);
   void onInitialized(const std::string& line);
   void failQueued(const std::string& why);
   /// Starts the life thread when none runs (mutex_ held); false when no

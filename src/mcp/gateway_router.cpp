@@ -6,6 +6,7 @@
 
 #include "audit/audit_detail.hpp"
 #include "mcp/jsonrpc.hpp"
+#include "mcp/message_id_splice.hpp"
 #include "toolguard/session_state.hpp"
 #include "toolguard/strict_json.hpp"
 
@@ -66,7 +67,9 @@ GatewayRouter::GatewayRouter(McpGatewayOptions options, GatewayClientHooks hooks
   }
   listed_.resize(options_.servers.size());
   for (size_t i = 0; i < options_.servers.size(); ++i) {
-    GatewayMemberHooks member_hooks{[this, i](std::string line) { fromMember(i, std::move(line)); },
+    GatewayMemberHooks member_hooks{[this, i](std::string line, const MessageShape& shape) {
+                                      fromMember(i, std::move(line), shape);
+                                    },
                                     hooks_.log, hooks_.client_full,
                                     [this](const json& response) { onServerInitialized(response); },
                                     hooks_.answers_owner};
@@ -419,7 +422,23 @@ void GatewayRouter::finishListing(uint64_t listing, bool timed_out) {
 
 // ---- from the servers ----
 
-void GatewayRouter::fromMember(size_t member, std::string line) {
+void GatewayRouter::fromMember(size_t member, std::string line, const MessageShape& shape) {
+  // An answer to a call (most of what comes back): its id is put back in
+  // its text; the result, however long, is relayed as it came.
+  if (shape.kind == MessageKind::Response && shape.id.is_number_integer()) {
+    std::optional<Forwarded> forwarded = takeForwarded(member, shape.id.get<int64_t>());
+    if (!forwarded) return;
+    if (forwarded->listing == 0) {
+      if (std::optional<std::string> renamed = withTopLevelId(line, idKey(forwarded->client_id))) {
+        hooks_.to_client(std::move(*renamed));
+        return;
+      }
+    }
+    json message = json::parse(line, nullptr, false);
+    if (!message.is_object()) return;
+    answerForwarded(member, std::move(*forwarded), std::move(message));
+    return;
+  }
   json message = json::parse(line, nullptr, false);
   if (!message.is_object()) return;  // a Session's output is one message
   if (isResponse(message)) {
@@ -480,25 +499,29 @@ void GatewayRouter::onMemberResponse(size_t member, json message) {
     if (id.is_null() && message.contains("error")) reply(message);
     return;
   }
-  Forwarded forwarded;
-  {
-    std::lock_guard lock(mutex_);
-    auto found = forwarded_.find(id.get<int64_t>());
-    if (found == forwarded_.end() || found->second.member != member) return;
-    forwarded = std::move(found->second);
-    forwarded_.erase(found);
-    if (forwarded.listing == 0) {
-      auto request = client_requests_.find(idKey(forwarded.client_id));
-      if (request != client_requests_.end() && request->second == id.get<int64_t>()) {
-        client_requests_.erase(request);
-      }
-    }
+  std::optional<Forwarded> forwarded = takeForwarded(member, id.get<int64_t>());
+  if (forwarded) answerForwarded(member, std::move(*forwarded), std::move(message));
+}
+
+std::optional<GatewayRouter::Forwarded> GatewayRouter::takeForwarded(size_t member, int64_t id) {
+  std::lock_guard lock(mutex_);
+  auto found = forwarded_.find(id);
+  if (found == forwarded_.end() || found->second.member != member) return std::nullopt;
+  Forwarded forwarded = std::move(found->second);
+  forwarded_.erase(found);
+  if (forwarded.listing == 0) {
+    auto request = client_requests_.find(idKey(forwarded.client_id));
+    if (request != client_requests_.end() && request->second == id) client_requests_.erase(request);
   }
+  return forwarded;
+}
+
+void GatewayRouter::answerForwarded(size_t member, Forwarded forwarded, json message) {
   if (forwarded.listing != 0) {
     onListingPage(forwarded.listing, member, message);
     return;
   }
-  message["id"] = forwarded.client_id;
+  message["id"] = std::move(forwarded.client_id);
   reply(message);
 }
 

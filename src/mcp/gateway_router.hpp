@@ -77,8 +77,13 @@ class GatewayRouter {
     std::chrono::steady_clock::time_point deadline;
   };
 
-  void fromMember(size_t member, std::string line);
+  void fromMember(size_t member, std::string line, const MessageShape& shape);
   void onMemberResponse(size_t member, nlohmann::json message);
+  /// The call the router forwarded to `member` as `id`, forgotten now;
+  /// nullopt when it sent no such call there (or it was answered).
+  std::optional<Forwarded> takeForwarded(size_t member, int64_t id);
+  /// Gives `message`, the answer to `forwarded`, to its listing or to the client.
+  void answerForwarded(size_t member, Forwarded forwarded, nlohmann::json message);
   void onListingPage(uint64_t listing, size_t member, const nlohmann::json& message);
   void handleClientRequest(nlohmann::json message);
   void handleClientNotification(nlohmann::json message);

@@ -53,7 +53,7 @@ PathGlobSet::PathGlobSet(std::vector<std::string> globs, std::string home, std::
       literals.push_back(requiredPathGlobLiteral(g, home));
     }
   }
-  if (!expressions->others.empty()) others_filter_ = GlobLiteralFilter(literals);
+  if (!expressions->others.empty()) others_filter_ = GlobLiteralFilter(std::move(literals));
   expressions->all = std::move(globs);
   expressions->home = std::move(home);
   globs_ = std::move(expressions);

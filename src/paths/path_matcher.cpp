@@ -49,14 +49,20 @@ void CompiledPathMatcher::prepare() const {
     std::vector<std::string> anywhere;
     std::vector<std::string> below_cwd;
     // Braces are alternatives: `*.{pem,key}` is `*.pem` and `*.key`.
-    std::vector<std::string> globs;
-    for (const std::string& g : spec_globs_) {
-      for (std::string& alternative : expandBraces(g)) globs.push_back(std::move(alternative));
-    }
-    std::vector<std::string> exceptions;
-    for (const std::string& g : spec_except_) {
-      for (std::string& alternative : expandBraces(g)) exceptions.push_back(std::move(alternative));
-    }
+    auto expandAll = [](const std::vector<std::string>& written) {
+      std::vector<std::string> out;
+      out.reserve(written.size());
+      for (const std::string& g : written) {
+        if (g.find('{') == std::string::npos) {  // most globs: no list to build
+          out.push_back(g);
+          continue;
+        }
+        for (std::string& alternative : expandBraces(g)) out.push_back(std::move(alternative));
+      }
+      return out;
+    };
+    std::vector<std::string> globs = expandAll(spec_globs_);
+    std::vector<std::string> exceptions = expandAll(spec_except_);
     for (const std::string& g : globs) {
       if (g == "." || g == "./") {
         below_cwd.emplace_back("/");

@@ -87,6 +87,26 @@ class EventLineReader {
     return literal("}") && at_ == line_.size();
   }
 
+  // Reads the line of a call that brought no label (most of a long
+  // session's lines): {"at":MS,"labels":[],"summary":"","tool":"NAME"} with
+  // a NAME of printable ASCII and no escape; false for anything else, which
+  // read() or the JSON parser then reads.
+  bool readUnlabelled(SessionEvent& event) {
+    constexpr std::string_view kEnd = "\"}";
+    if (!line_.ends_with(kEnd) || !literal("{\"at\":") || !integer(event.at) ||
+        !literal(",\"labels\":[],\"summary\":\"\",\"tool\":\"")) {
+      return false;
+    }
+    const size_t tool_end = line_.size() - kEnd.size();
+    if (at_ > tool_end) return false;
+    const std::string_view tool = line_.substr(at_, tool_end - at_);
+    for (const char c : tool) {
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
+    }
+    event.tool.assign(tool);
+    return true;
+  }
+
  private:
   // The literal `text` next; its length is known when compiled, so the
   // comparison is a few loads (a line of a long session is read in some
@@ -181,39 +201,10 @@ class EventLineReader {
   size_t at_ = 0;
 };
 
-// The line of a call that brought no label, as sessionEventJson writes it
-// (most of a long session's lines): {"at":MS,"labels":[],"summary":"",
-// "tool":"NAME"} with a NAME of printable ASCII and no escape. Read without
-// the general reader; false for anything else.
-bool readUnlabelledLine(std::string_view line, SessionEvent& event) {
-  constexpr std::string_view kStart = "{\"at\":";
-  constexpr std::string_view kMiddle = ",\"labels\":[],\"summary\":\"\",\"tool\":\"";
-  constexpr std::string_view kEnd = "\"}";
-  if (!line.starts_with(kStart) || !line.ends_with(kEnd)) return false;
-  size_t at = kStart.size();
-  const size_t digits_start = at;
-  long long millis = 0;
-  while (at < line.size() && line[at] >= '0' && line[at] <= '9') {
-    if (at - digits_start >= 15) return false;  // as EventLineReader::integer
-    millis = millis * 10 + (line[at++] - '0');
-  }
-  if (at == digits_start || (line[digits_start] == '0' && at - digits_start > 1)) return false;
-  if (line.substr(at, kMiddle.size()) != kMiddle) return false;
-  at += kMiddle.size();
-  if (at > line.size() - kEnd.size()) return false;
-  const std::string_view tool = line.substr(at, line.size() - kEnd.size() - at);
-  for (const char c : tool) {
-    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
-  }
-  event.at = Clock::time_point(std::chrono::milliseconds(millis));
-  event.tool.assign(tool);
-  return true;
-}
-
 }  // namespace
 
 bool readSessionEventLine(std::string_view line, SessionEvent& event) {
-  if (readUnlabelledLine(line, event)) return true;
+  if (EventLineReader(line).readUnlabelled(event)) return true;
   if (isUtf8(line) && EventLineReader(line).read(event)) return true;
   std::optional<SessionEvent> parsed =
       sessionEventFrom(nlohmann::json::parse(line, nullptr, false));

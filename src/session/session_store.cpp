@@ -41,11 +41,14 @@ std::string lockOf(const fs::path& dir, const std::string& path) {
   return (dir / "locks" / std::to_string(detail::fnv1a64(path) % kLockStripes)).string();
 }
 
-// A session file as read: its events (all of them), and whether it is ours
-// and whole.
+// A session file as read: its events (the calls older than the kept ones
+// only when they brought a label; see parseSessionFile), and whether it is
+// ours and whole.
 struct ReadFile {
   bool exists = false;
   SessionState state;
+  size_t event_lines = 0;                   // every event line read, kept or not
+  std::optional<Clock::time_point> latest;  // the latest moment of all of them
 };
 
 // How many lines end in `bytes` (memchr reads many bytes at a time).
@@ -59,12 +62,20 @@ size_t lineCount(std::string_view bytes) {
   return lines;
 }
 
-ReadFile parseSessionFile(const std::string& bytes, const std::string& key) {
+// Reads a session file. Of the events before the last `keep`, those that
+// brought no label are checked and counted but not kept: forgetOldest(keep)
+// forgets them anyway, and keeps only older events that carry a label (most
+// of a long session's lines are calls that brought none).
+ReadFile parseSessionFile(const std::string& bytes, const std::string& key, size_t keep) {
   ReadFile read;
   read.exists = true;
-  read.state.events.reserve(lineCount(bytes));
+  const size_t lines = lineCount(bytes);
+  const size_t event_lines = lines > 0 ? lines - 1 : 0;
+  const size_t older = event_lines > keep ? event_lines - keep : 0;
+  read.state.events.reserve(event_lines - older);
   size_t start = 0;
   bool header = true;
+  SessionEvent scratch;  // an older line, read to be checked
   while (start < bytes.size()) {
     const size_t end = bytes.find('\n', start);
     if (end == std::string::npos) {  // torn by a crash, or not ours
@@ -84,11 +95,17 @@ ReadFile parseSessionFile(const std::string& bytes, const std::string& key) {
       if (line.value("unknown", false)) read.state.unknown = true;
       continue;
     }
-    if (!detail::readSessionEventLine(text, read.state.events.emplace_back())) {
-      read.state.events.pop_back();
+    const bool is_older = read.event_lines < older;
+    SessionEvent& event = is_older ? scratch : read.state.events.emplace_back();
+    if (is_older) scratch = SessionEvent{};
+    if (!detail::readSessionEventLine(text, event)) {
+      if (!is_older) read.state.events.pop_back();
       read.state.unknown = true;
       break;
     }
+    ++read.event_lines;
+    read.latest = read.latest ? std::max(*read.latest, event.at) : event.at;
+    if (is_older && !scratch.labels.empty()) read.state.events.push_back(std::move(scratch));
   }
   if (header && read.exists) read.state.unknown = true;  // not even a header
   return read;
@@ -115,18 +132,10 @@ bool appendable(const std::string& bytes, const std::string& key, size_t max_lin
   return last && Clock::now() - last->at <= expire_after;
 }
 
-// The latest moment anything happened in the session.
-std::optional<Clock::time_point> latestOf(const SessionState& state) {
-  if (state.events.empty()) return std::nullopt;
-  Clock::time_point latest = state.events.front().at;
-  for (const SessionEvent& event : state.events) latest = std::max(latest, event.at);
-  return latest;
-}
-
-bool expired(const SessionState& state, Clock::time_point file_time,
-             std::chrono::seconds expire_after) {
-  const Clock::time_point latest = latestOf(state).value_or(file_time);
-  return Clock::now() - latest > expire_after;
+// Whether the session's latest event (or, with none, its file's last
+// change) is longer ago than `expire_after`.
+bool expired(const ReadFile& read, Clock::time_point file_time, std::chrono::seconds expire_after) {
+  return Clock::now() - read.latest.value_or(file_time) > expire_after;
 }
 
 Clock::time_point modifiedTime(const std::string& path) {
@@ -198,17 +207,18 @@ std::string SessionStore::fileOf(const std::string& key) const {
 SessionState SessionStore::load(const std::string& key) const {
   const std::string path = fileOf(key);
   const std::optional<detail::FileContents> contents = detail::readStoreFile(path);
-  ReadFile read = contents ? parseSessionFile(contents->bytes, key) : ReadFile{};
+  ReadFile read =
+      contents ? parseSessionFile(contents->bytes, key, options_.max_events) : ReadFile{};
   if (contents) {
     const std::lock_guard<std::mutex> hold(loaded_->mutex);
     loaded_->path = path;
     loaded_->stamp = contents->stamp;
     loaded_->whole = !read.state.unknown;
-    loaded_->lines = 1 + read.state.events.size();
+    loaded_->lines = 1 + read.event_lines;
     loaded_->last_at =
         read.state.events.empty() ? std::nullopt : std::optional(read.state.events.back().at);
   }
-  if (!read.exists || expired(read.state, modifiedTime(path), options_.expire_after)) {
+  if (!read.exists || expired(read, modifiedTime(path), options_.expire_after)) {
     return {};
   }
   SessionState& state = read.state;
@@ -248,15 +258,16 @@ void SessionStore::append(const std::string& key, const SessionEvent& event) {
     appendLine(path, line);
     return;
   }
-  ReadFile read = contents ? parseSessionFile(contents->bytes, key) : ReadFile{};
-  const bool stale = read.exists && expired(read.state, modifiedTime(path), options_.expire_after);
+  const size_t keep = options_.max_events - 1;  // and this one
+  ReadFile read = contents ? parseSessionFile(contents->bytes, key, keep) : ReadFile{};
+  const bool stale = read.exists && expired(read, modifiedTime(path), options_.expire_after);
   // A new file, or one rewritten: the header, the events kept, this one.
   nlohmann::json header = {{"session", key}};
   // An unreadable file stays unknown until the session expires.
   if (read.state.unknown && read.exists && !stale) header["unknown"] = true;
   std::string bytes = header.dump() + "\n";
   if (read.exists && !stale) {
-    read.state.forgetOldest(options_.max_events - 1);  // what it saw stays
+    read.state.forgetOldest(keep);  // what it saw stays
     for (const SessionEvent& kept : read.state.events)
       bytes += detail::sessionEventJson(kept).dump() + "\n";
   }

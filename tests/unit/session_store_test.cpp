@@ -104,6 +104,49 @@ TEST(SessionStore, ALongSessionStaysBounded) {
   EXPECT_LE(locks, 64u);
 }
 
+// A load reads the calls older than the kept ones only for their labels
+// (it does not keep those that brought none): what it returns is what
+// reading every line and forgetting the oldest gives, after every append of
+// a session whose labels come and go at random.
+TEST(SessionStore, ALoadKeepsWhatForgettingTheOldestOfEveryLineKeeps) {
+  TempDir dir;
+  constexpr size_t kKept = 16;
+  SessionStore store({.dir = dir.path(), .max_events = kKept});
+  const std::string key = SessionStore::keyOf("claude", "mixed");
+  std::mt19937 random(20261201);
+  const std::vector<std::string> labels = {"untrusted", "sensitive", "outward", "rare"};
+  for (int i = 0; i < 600; ++i) {
+    std::vector<std::string> brought;
+    if (random() % 3 == 0) brought.push_back(labels[random() % (i % 50 == 0 ? 4 : 3)]);
+    SessionEvent next = event("Tool" + std::to_string(i), brought,
+                              Clock::now() - std::chrono::seconds(random() % 30));
+    if (brought.empty()) next.summary.clear();  // as a call that brought none is kept
+    store.append(key, next);
+    std::string path;
+    for (const auto& entry : fs::directory_iterator(dir.path())) {
+      if (entry.path().extension() == ".json") path = entry.path().string();
+    }
+    SessionState every;  // every line of the file, read one by one
+    std::ifstream file(path);
+    std::string line;
+    std::getline(file, line);  // the header
+    while (std::getline(file, line)) {
+      std::optional<SessionEvent> read = detail::sessionEventFromLine(line);
+      ASSERT_TRUE(read.has_value()) << line;
+      every.events.push_back(std::move(*read));
+    }
+    every.forgetOldest(kKept);
+    const SessionState loaded = store.load(key);
+    ASSERT_FALSE(loaded.unknown);
+    ASSERT_EQ(loaded.events.size(), every.events.size()) << "after call " << i;
+    for (size_t k = 0; k < every.events.size(); ++k) {
+      EXPECT_EQ(loaded.events[k].tool, every.events[k].tool) << "after call " << i;
+      EXPECT_EQ(loaded.events[k].labels, every.events[k].labels) << "after call " << i;
+      EXPECT_EQ(loaded.events[k].at, every.events[k].at) << "after call " << i;
+    }
+  }
+}
+
 TEST(SessionStore, ASessionIsForgottenAfterItsTime) {
   TempDir dir;
   SessionStore store({.dir = dir.path(), .expire_after = std::chrono::seconds(60)});
