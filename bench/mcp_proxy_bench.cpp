@@ -28,12 +28,16 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "support/run_binary.hpp"
+#include "support/serve_process.hpp"
 
 #ifndef MCP_ECHO_SERVER
 #error "MCP_ECHO_SERVER must name the toolguard_mcp_echo_server executable"
@@ -774,6 +778,68 @@ BENCHMARK(BM_McpCallThroughGatewayOverHttp)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
+// The initialize a client POSTs to open a session.
+std::string initializeBody() {
+  return request(0, "initialize",
+                 {{"protocolVersion", "2025-06-18"},
+                  {"capabilities", json::object()},
+                  {"clientInfo", {{"name", "toolguard-bench"}, {"version", "1"}}}})
+      .dump();
+}
+
+// The response in an HTTP answer's body: the body itself (JSON), or the
+// message of an event stream that carries an id (its last).
+json answerIn(const std::string& body) {
+  if (!body.starts_with("event:") && !body.starts_with("data:") && !body.starts_with("id:")) {
+    return json::parse(body, nullptr, false);
+  }
+  json answer;
+  std::istringstream lines(body);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("data:")) continue;
+    json message = json::parse(line.substr(5), nullptr, false);
+    if (message.is_object() && message.contains("id")) answer = std::move(message);
+  }
+  return answer;
+}
+
+// Echo calls of `tool` POSTed over `client`'s kept connection in the session
+// `headers` name (after notifications/initialized), each timed.
+void postCalls(benchmark::State& state, httplib::Client& client, const httplib::Headers& headers,
+               const std::string& tool) {
+  client.Post("/mcp", headers, R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+              "application/json");
+  const std::string text = echoText(state);
+  const std::string arguments = echoArguments(text);
+  std::vector<double> samples_us;
+  int id = 1;
+  auto call = [&](double* seconds) {
+    const std::string line = callLine(id++, tool, arguments);
+    const auto t0 = Clock::now();
+    auto answered = client.Post("/mcp", headers, line, "application/json");
+    const auto t1 = Clock::now();
+    std::string got;
+    if (!answered || !callText(answerIn(answered->body), got) || got != text) return false;
+    if (seconds != nullptr) *seconds = std::chrono::duration<double>(t1 - t0).count();
+    return true;
+  };
+  if (!call(nullptr)) {  // the first call: a server started on demand is started now
+    state.SkipWithError("tools/call failed");
+    return;
+  }
+  for (auto _ : state) {
+    double seconds = 0;
+    if (!call(&seconds)) {
+      state.SkipWithError("tools/call failed");
+      return;
+    }
+    state.SetIterationTime(seconds);
+    samples_us.push_back(seconds * 1e6);
+  }
+  setLatencyCounters(state, samples_us);
+  state.SetItemsProcessed(state.iterations());
+}
+
 // The same calls POSTed straight to the server by a client that keeps its
 // connection (cpp-httplib): the floor of the route above.
 void BM_McpCallDirectOverHttp(benchmark::State& state) {
@@ -787,42 +853,59 @@ void BM_McpCallDirectOverHttp(benchmark::State& state) {
   client.set_keep_alive(true);
   client.set_tcp_nodelay(true);
   httplib::Headers headers = {{"Accept", "application/json, text/event-stream"}};
-  const std::string init =
-      request(0, "initialize",
-              {{"protocolVersion", "2025-06-18"},
-               {"capabilities", json::object()},
-               {"clientInfo", {{"name", "toolguard-bench"}, {"version", "1"}}}})
-          .dump();
-  auto started = client.Post("/mcp", headers, init, "application/json");
+  auto started = client.Post("/mcp", headers, initializeBody(), "application/json");
   if (!started || started->status != 200) {
     state.SkipWithError("initialize failed");
     return;
   }
   headers.emplace("Mcp-Session-Id", started->get_header_value("Mcp-Session-Id"));
-  client.Post("/mcp", headers, R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
-              "application/json");
-  const std::string text = echoText(state);
-  const std::string arguments = echoArguments(text);
-  std::vector<double> samples_us;
-  int id = 1;
-  for (auto _ : state) {
-    const std::string line = callLine(id++, "echo", arguments);
-    const auto t0 = Clock::now();
-    auto answered = client.Post("/mcp", headers, line, "application/json");
-    const auto t1 = Clock::now();
-    std::string got;
-    if (!answered || !callText(json::parse(answered->body, nullptr, false), got) || got != text) {
-      state.SkipWithError("tools/call failed");
-      return;
-    }
-    const double seconds = std::chrono::duration<double>(t1 - t0).count();
-    state.SetIterationTime(seconds);
-    samples_us.push_back(seconds * 1e6);
-  }
-  setLatencyCounters(state, samples_us);
-  state.SetItemsProcessed(state.iterations());
+  postCalls(state, client, headers, "echo");
 }
 BENCHMARK(BM_McpCallDirectOverHttp)->Arg(32)->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+// The same calls POSTed to `toolguard mcp --gateway FILE --listen` (the
+// guarded tools served over Streamable HTTP, with an agent's token) in
+// front of the echo server over stdio: the face's HTTP server, its token
+// check and session, and the gateway added. Floor: BM_McpCallDirectOverHttp.
+void BM_McpCallThroughHttpFace(benchmark::State& state) {
+  BenchDir home;
+  const std::map<std::string, std::string> env = {
+      {"HOME", home.path().string()}, {"TOOLGUARD_HOME", (home.path() / "home").string()}};
+  const toolguard::testing::RunResult token = toolguard::testing::runBinary(
+      TOOLGUARD_BINARY,
+      {"serve", "token", "add", "--role", "agent", "--name", "bench", "--owner", "bench"}, "", env);
+  if (token.exit_code != 0) {
+    state.SkipWithError(("serve token add failed: " + token.err).c_str());
+    return;
+  }
+  std::vector<std::string> args =
+      commandFor(Route::kGateway, echoServer(), home.path() / "audit.jsonl");
+  args.erase(args.begin(), args.begin() + 2);  // the binary and "mcp": ServeProcess adds them
+  // One token's requests are limited (2,000 a second by default): calls
+  // back to back make more.
+  args.insert(args.end(), {"--rate", "1000000"});
+  std::optional<toolguard::testing::ServeProcess> face;
+  try {
+    face.emplace(TOOLGUARD_BINARY, args, env, (home.path() / "face.log").string(), "mcp");
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  httplib::Client client("127.0.0.1", face->port());
+  client.set_keep_alive(true);
+  client.set_tcp_nodelay(true);
+  httplib::Headers headers = {
+      {"Accept", "application/json, text/event-stream"},
+      {"Authorization", "Bearer " + token.out.substr(0, token.out.find('\n'))}};
+  auto started = client.Post("/mcp", headers, initializeBody(), "application/json");
+  if (!started || started->status != 200) {
+    state.SkipWithError("initialize through the face failed");
+    return;
+  }
+  headers.emplace("Mcp-Session-Id", started->get_header_value("Mcp-Session-Id"));
+  postCalls(state, client, headers, calledTool(Route::kGateway, "echo", "echo"));
+}
+BENCHMARK(BM_McpCallThroughHttpFace)->Arg(32)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 // ------------------------------------------ the reference filesystem server
 

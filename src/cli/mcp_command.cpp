@@ -272,6 +272,10 @@ void addMcpCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--max-body", options->max_body,
                   "With --listen: the largest message a client may POST, bytes (default 4 MiB)")
       ->check(CLI::Range(size_t{1024}, size_t{1} << 30));
+  cmd->add_option("--rate", options->rate,
+                  "With --listen: requests a second one token may make; past it 429 (default "
+                  "2000)")
+      ->check(CLI::Range(1.0, 1e9));
   cmd->add_option("--tls-cert", options->tls_certificate,
                   "With --listen: serve HTTPS with this PEM certificate (chain)");
   cmd->add_option("--tls-key", options->tls_key, "With --listen: the PEM key of --tls-cert");

@@ -35,6 +35,7 @@ struct McpOptions {
   size_t max_sessions = 64;
   size_t max_streams = 512;
   size_t max_body = size_t{4} << 20;
+  double rate = 2000;  // --rate: requests a second one token may make
   std::string tls_certificate, tls_key;
 };
 

@@ -145,7 +145,10 @@ void GatewayRouter::fromClient(std::string_view line) {
         twice ? "toolguard mcp: " + parsed.error : "toolguard mcp: the message is not JSON"));
     return;
   }
-  json message = std::move(*parsed.value);
+  fromClientMessage(std::move(*parsed.value));
+}
+
+void GatewayRouter::fromClientMessage(json message) {
   if (message.is_array()) {
     hooks_.log("toolguard mcp: the client sent a JSON-RPC batch (answered with an error)");
     reply(errorResponse(nullptr, kInvalidRequest,

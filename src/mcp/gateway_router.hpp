@@ -52,6 +52,9 @@ class GatewayRouter {
 
   /// Handles one line the client sent.
   void fromClient(std::string_view line);
+  /// Handles one message the client sent, already read as strictly as
+  /// fromClient reads a line (no key twice; parseStrictJson).
+  void fromClientMessage(nlohmann::json message);
   /// A client line longer than the limit was dropped.
   void clientLineTooLong(size_t limit);
   /// The client left: every server is stopped (waits for each to end).

@@ -6,6 +6,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -52,15 +53,39 @@ std::string hostOfOrigin(const std::string& origin) {
   return host;
 }
 
+// Whether handling a POST can wait for nothing: the handler only starts a
+// request (its answer comes later, on its stream), and here nothing it does
+// on the way blocks: tokens are in a local file, every server is a local
+// process written to without blocking (starting one starts a thread), and
+// no call is judged by asking the terminal, the service's queue or an LLM
+// (an ask goes to the client by elicitation, answered later).
+bool postsWaitForNothing(const store::ServiceStore& store, const McpGatewayOptions& gateway) {
+  if (!store.local()) return false;
+  return std::all_of(gateway.servers.begin(), gateway.servers.end(),
+                     [](const McpGatewayServer& server) {
+                       const McpAskChannel ask = server.proxy.ask;
+                       return server.proxy.url.empty() && !server.guard_options.approval_handler &&
+                              !server.guard_options.llm_validator &&
+                              (ask == McpAskChannel::Elicitation || ask == McpAskChannel::None);
+                     });
+}
+
 class McpHttpFace {
  public:
   McpHttpFace(const McpHttpFaceOptions& options, const McpGatewayOptions& gateway)
       : options_(options),
         gateway_(gateway),
         store_(store::openStore(options.store, toolguardHome(options.home))),
-        authenticator_(*store_, metrics_, 2000, "") {}
+        authenticator_(*store_, metrics_, options.requests_per_second_per_token, ""),
+        posts_at_once_(postsWaitForNothing(*store_, gateway)) {}
 
   ~McpHttpFace() { closeAll(); }
+
+  // Whether `request` is handled on the event thread that read it, without
+  // the hand-over to a handler thread (two thread switches a call).
+  bool answersAtOnce(const HttpRequest& request) const {
+    return posts_at_once_ && request.method == "POST";
+  }
 
   // The names this service is reached by (Host headers), once the port is known.
   void allowHosts(const std::string& host, int port) {
@@ -309,6 +334,7 @@ class McpHttpFace {
   std::unique_ptr<store::ServiceStore> store_;
   Metrics metrics_;
   Authenticator authenticator_;
+  const bool posts_at_once_;
   std::set<std::string> hosts_;
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<McpHttpSession>> sessions_;
@@ -335,7 +361,8 @@ int serveMcpOverHttp(const McpHttpFaceOptions& options, const McpGatewayOptions&
   http.max_handlers = 64;
   http.max_queued = 256;
   http.tls = TlsFiles{options.tls_certificate, options.tls_key, ""};
-  HttpServer server([&face](const HttpRequest& r) { return face.handle(r); }, http);
+  HttpServer server([&face](const HttpRequest& r) { return face.handle(r); }, http,
+                    [&face](const HttpRequest& r) { return face.answersAtOnce(r); });
   const int port = server.listenTcp(host, port_asked);
   face.allowHosts(host, port);
   server.start();

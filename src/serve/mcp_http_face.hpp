@@ -22,12 +22,13 @@ struct McpHttpFaceOptions {
   /// besides this service's own; and the host names it may be reached by
   /// besides its address and localhost.
   std::vector<std::string> allowed_origins;
-  size_t max_sessions = 64;                 ///< sessions open at once; past it 503
-  size_t max_streams = 512;                 ///< event streams open at once; past it 503
-  size_t max_body_bytes = size_t{4} << 20;  ///< larger POST bodies get 413
-  std::chrono::seconds session_idle{1800};  ///< a session unused this long (no stream) ends
-  std::chrono::seconds keep_alive{15};      ///< a comment on every open stream this often
-  std::string tls_certificate, tls_key;     ///< HTTPS when both are set
+  size_t max_sessions = 64;                     ///< sessions open at once; past it 503
+  size_t max_streams = 512;                     ///< event streams open at once; past it 503
+  size_t max_body_bytes = size_t{4} << 20;      ///< larger POST bodies get 413
+  double requests_per_second_per_token = 2000;  ///< past it, 429
+  std::chrono::seconds session_idle{1800};      ///< a session unused this long (no stream) ends
+  std::chrono::seconds keep_alive{15};          ///< a comment on every open stream this often
+  std::string tls_certificate, tls_key;         ///< HTTPS when both are set
 };
 
 /// Serves `gateway` (one session of it per client) until SIGTERM, SIGINT

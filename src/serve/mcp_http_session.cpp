@@ -73,7 +73,7 @@ bool McpHttpSession::request(const json& message, std::shared_ptr<ResponseStream
                      {"method", "notifications/cancelled"},
                      {"params", {{"requestId", id}, {"reason", "the client left"}}}}));
   };
-  router_->fromClient(mcp::toLine(message));
+  router_->fromClientMessage(message);
   return true;
 }
 
@@ -82,7 +82,7 @@ void McpHttpSession::notify(const json& message) {
     std::lock_guard lock(mutex_);
     last_used_ = std::chrono::steady_clock::now();
   }
-  router_->fromClient(mcp::toLine(message));
+  router_->fromClientMessage(message);
 }
 
 bool McpHttpSession::openGetStream(std::shared_ptr<ResponseStream> stream) {

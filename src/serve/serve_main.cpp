@@ -231,6 +231,7 @@ int runMcpOverHttp(int argc, char** argv) {
     face.allowed_origins = o.allowed_origins;
     face.max_sessions = o.max_sessions;
     face.max_streams = o.max_streams;
+    face.requests_per_second_per_token = o.rate;
     face.max_body_bytes = o.max_body;
     face.tls_certificate = o.tls_certificate;
     face.tls_key = o.tls_key;

@@ -255,6 +255,33 @@ TEST_F(McpHttpFace, RequestsItMustNotServeAreRefusedAndItKeepsServing) {
 // A thousand connections from another address, each opening a session or
 // a stream and holding it: past the limits each is refused at once, no
 // connection costs a thread, and a client from elsewhere is served as usual.
+// One token's requests past the rate the operator set get 429 and say so;
+// another token, with its own allowance, is served meanwhile.
+TEST_F(McpHttpFace, ATokenPastItsRateIsRefusedWhileAnotherIsServed) {
+  const std::string agent = token("agent", "coder");
+  const std::string other = token("agent", "other");
+  auto served = face({"--gateway", gatewayFile(""), "--rate", "3"});
+  httplib::Client c("127.0.0.1", served->port());
+  int refused = 0;
+  std::string said;
+  for (int i = 0; i < 12; ++i) {
+    auto r = c.Post("/mcp", mcpHeaders(agent), initializeBody(), "application/json");
+    ASSERT_TRUE(r);
+    if (r->status == 429) {
+      ++refused;
+      said = r->body;
+    } else {
+      EXPECT_EQ(r->status, 200) << r->body;
+    }
+  }
+  EXPECT_GE(refused, 6) << "12 requests at once with 3 a second allowed";
+  EXPECT_NE(said.find("at most 3 a second"), std::string::npos) << said;
+  auto r = c.Post("/mcp", mcpHeaders(other), initializeBody(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200) << r->body;
+  expectCleanStop(served);
+}
+
 TEST_F(McpHttpFace, AThousandOpenStreamsAreRefusedPastTheLimitsWhileOthersAreServed) {
   const std::string agent = token("agent", "coder");
   const std::string flooder = token("agent", "flooder");
