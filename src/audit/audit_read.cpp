@@ -65,9 +65,17 @@ std::vector<unsigned long> rotatedNumbers(const std::string& path) {
 
 // Opens PATH.N ... PATH.1, PATH (oldest first) while holding PATH.lock
 // shared, so that no rotation happens between listing and opening; reading
-// the open files afterwards is unaffected by later rotations.
+// the open files afterwards is unaffected by later rotations. The lock file
+// is made when it is not there yet (a log no writer of this toolguard has
+// locked): else the first writer could rotate PATH between the listing and
+// the opening, and a page read then would hold only the new file's records.
+// A reader that may not make it reads without the lock.
 std::vector<LogFile> openLogFiles(const std::string& path) {
-  detail::FileDescriptor lock(::open((path + ".lock").c_str(), O_RDONLY | O_CLOEXEC));
+  const std::string lock_path = path + ".lock";
+  detail::FileDescriptor lock(::open(lock_path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (lock.get() < 0 && errno == ENOENT && ::access(path.c_str(), F_OK) == 0) {
+    lock = detail::FileDescriptor(::open(lock_path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0600));
+  }
   if (lock.get() >= 0) {
     while (::flock(lock.get(), LOCK_SH) != 0 && errno == EINTR) {
     }
