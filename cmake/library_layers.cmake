@@ -107,6 +107,7 @@ toolguard_layer(http SOURCES
   src/http/host_addresses.cpp
   src/http/http_helper.cpp
   src/http/http_stream.cpp
+  src/http/response_head.cpp
   src/http/plain_http.cpp
   src/http/service_post.cpp
   src/http/sse_parser.cpp

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "plain_http.hpp"
+#include "response_head.hpp"
 #include "tls_tunnel.hpp"
 
 namespace toolguard::detail {
@@ -22,18 +23,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr size_t kMaxHeaderBytes = 64u << 10;
-
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view trimmedHeaderText(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
 
 bool hasLineBreak(std::string_view text) {
   return text.find_first_of("\r\n") != std::string_view::npos ||
@@ -206,52 +195,27 @@ Expected<bool> HttpResponseStream::readOneHead(long timeout_ms) {
     }
   }
   if (end > kMaxHeaderBytes) return fail("the response headers are too long");
-  const std::string head_in = buffer_.substr(0, end);
+  Expected<ResponseHead> head = parseResponseHead(std::string_view(buffer_).substr(0, end));
   buffer_.erase(0, end + 4);
-  const size_t line_end = head_in.find("\r\n");
-  const std::string status_line = head_in.substr(0, line_end);
-  if (!status_line.starts_with("HTTP/1.") || status_line.size() < 12 || status_line[8] != ' ' ||
-      (status_line.size() > 12 && status_line[12] != ' ') ||
-      !std::isdigit(static_cast<unsigned char>(status_line[9])) ||
-      !std::isdigit(static_cast<unsigned char>(status_line[10])) ||
-      !std::isdigit(static_cast<unsigned char>(status_line[11]))) {
-    return fail("the answer is not HTTP/1.x");
-  }
-  status_ = std::stoi(status_line.substr(9, 3));
-  size_t at = line_end == std::string::npos ? head_in.size() : line_end + 2;
-  while (at < head_in.size()) {
-    size_t next = head_in.find("\r\n", at);
-    if (next == std::string::npos) next = head_in.size();
-    const std::string_view line = std::string_view(head_in).substr(at, next - at);
-    at = next + 2;
-    const size_t colon = line.find(':');
-    if (colon == std::string_view::npos || colon == 0)
-      return fail("a response header is malformed");
-    headers_.emplace_back(lowercase(line.substr(0, colon)),
-                          std::string(trimmedHeaderText(line.substr(colon + 1))));
-  }
-  // How the body is framed (RFC 9112 section 6.3).
-  const std::string encoding = lowercase(header("transfer-encoding"));
-  size_t lengths = 0;
-  std::string length;
-  for (const auto& [name, value] : headers_) {
-    if (name != "content-length") continue;
-    if (lengths++ > 0 && value != length) return fail("two different Content-Length headers");
-    length = value;
-  }
-  if (lengths > 0 && length.empty()) return fail("an empty Content-Length header");
-  if (status_ / 100 == 1 || status_ == 204 || status_ == 304 || head_request_) {
-    finished_ = true;
-  } else if (!encoding.empty()) {
-    if (encoding != "chunked") return fail("a transfer encoding other than chunked: " + encoding);
-    framing_ = Framing::Chunked;
-  } else if (!length.empty()) {
-    if (length.size() > 15 || length.find_first_not_of("0123456789") != std::string::npos) {
-      return fail("Content-Length is not a number");
-    }
-    framing_ = Framing::Length;
-    remaining_ = std::stoull(length);
-    finished_ = remaining_ == 0;
+  if (!head) return fail(head.error());
+  status_ = head->status;
+  headers_ = std::move(head->headers);
+  Expected<BodyFraming> framing = bodyFramingOf(ResponseHead{status_, headers_}, head_request_);
+  if (!framing) return fail(framing.error());
+  switch (framing->kind) {
+    case BodyFraming::Kind::None:
+      finished_ = true;
+      break;
+    case BodyFraming::Kind::Chunked:
+      framing_ = Framing::Chunked;
+      break;
+    case BodyFraming::Kind::Length:
+      framing_ = Framing::Length;
+      remaining_ = static_cast<size_t>(framing->length);
+      finished_ = remaining_ == 0;
+      break;
+    case BodyFraming::Kind::UntilClose:
+      break;
   }
   return true;
 }
@@ -292,7 +256,7 @@ std::string HttpResponseStream::mediaType() const {
   if (const size_t semicolon = type.find(';'); semicolon != std::string::npos) {
     type.resize(semicolon);
   }
-  return lowercase(trimmedHeaderText(type));
+  return asciiLowercaseHeader(trimmedHeaderText(type));
 }
 
 void HttpResponseStream::readTrailer(long timeout_ms) {
@@ -470,44 +434,31 @@ HttpResponseStream::Read HttpResponseStream::readChunked(std::string& out, long 
 
 std::optional<std::string> wholeHttpAnswer(std::string_view bytes) {
   const size_t head_end = bytes.find("\r\n\r\n");
-  if (head_end == std::string_view::npos) return std::nullopt;
-  std::string_view head = bytes.substr(0, head_end + 2);
-  const std::string_view body = bytes.substr(head_end + 4);
-  const size_t status_end = head.find("\r\n");
-  const std::string_view status_line = head.substr(0, status_end);
+  if (head_end == std::string_view::npos || head_end > kMaxHeaderBytes) return std::nullopt;
+  // Read as readOneHead reads it: what it would refuse is not whole here.
+  const Expected<ResponseHead> head = parseResponseHead(bytes.substr(0, head_end));
   // An interim answer (100 Continue) is followed by another: not this one.
-  if (!status_line.starts_with("HTTP/1.") || status_line.size() < 12 || status_line[9] == '1') {
-    return std::nullopt;
+  if (!head || head->status / 100 == 1) return std::nullopt;
+  const Expected<BodyFraming> framing = bodyFramingOf(*head, false);
+  if (!framing) return std::nullopt;
+  const std::string_view body = bytes.substr(head_end + 4);
+  bool whole = false;
+  switch (framing->kind) {
+    case BodyFraming::Kind::None:
+      whole = true;
+      break;
+    case BodyFraming::Kind::Length:
+      whole = body.size() >= framing->length;
+      break;
+    case BodyFraming::Kind::Chunked:
+      whole = wholeChunkedBody(body);
+      break;
+    case BodyFraming::Kind::UntilClose:
+      break;  // its end is the connection's: never known while it is open
   }
-  head.remove_prefix(status_end + 2);
-  bool chunked = false;
-  std::optional<size_t> length;
-  std::string type;
-  while (!head.empty()) {
-    const size_t line_end = head.find("\r\n");
-    const std::string_view line = head.substr(0, line_end);
-    head.remove_prefix(line_end + 2);
-    const size_t colon = line.find(':');
-    if (colon == std::string_view::npos) return std::nullopt;
-    const std::string_view name = line.substr(0, colon);
-    const std::string_view value = trimmedHeaderText(line.substr(colon + 1));
-    if (lowercase(name) == "transfer-encoding") {
-      if (lowercase(value) != "chunked" || chunked) return std::nullopt;
-      chunked = true;
-    } else if (lowercase(name) == "content-length") {
-      size_t parsed = 0;
-      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
-      if (error != std::errc() || end != value.data() + value.size() || length) {
-        return std::nullopt;
-      }
-      length = parsed;
-    } else if (lowercase(name) == "content-type") {
-      type = lowercase(trimmedHeaderText(value.substr(0, value.find(';'))));
-    }
-  }
-  const bool whole = chunked ? !length && wholeChunkedBody(body) : length && body.size() >= *length;
   if (!whole) return std::nullopt;
-  return type;
+  const std::string type = head->header("content-type");
+  return asciiLowercaseHeader(trimmedHeaderText(std::string_view(type).substr(0, type.find(';'))));
 }
 
 std::optional<std::string> HttpResponseStream::arrivedAnswerType() const {

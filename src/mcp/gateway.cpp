@@ -54,7 +54,7 @@ int runMcpGateway(int client_in, int client_out, McpGatewayOptions options) {
   auto from_client = [&](std::string_view line) { router.fromClient(line); };
   auto too_long = [&] { router.clientLineTooLong(max_message_bytes); };
   std::string buffer;
-  std::vector<std::pair<int, std::shared_ptr<mcp::Upstream>>> answers;
+  mcp::AnswerPoll answers;
   for (;;) {
     // The client is not read while its own queue is full (its answers
     // would queue there too).
@@ -65,14 +65,12 @@ int runMcpGateway(int client_in, int client_out, McpGatewayOptions options) {
     // client's queue is full).
     answers.clear();
     if (!full) router.answerFds(answers);
-    for (const auto& answer : answers) fds.push_back({answer.first, POLLIN, 0});
+    answers.addTo(fds);
     if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) {
       mcp::logLine(std::string("toolguard mcp: poll failed: ") + std::strerror(errno));
       break;
     }
-    for (size_t i = 3; i < fds.size(); ++i) {
-      if (fds[i].revents != 0) answers[i - 3].second->answerReady(fds[i].fd);
-    }
+    answers.dispatch(fds);
     if (fds[2].revents != 0) room->drain();
     if (fds[1].revents != 0) break;
     if (fds[0].revents != 0) {

@@ -55,16 +55,13 @@ void GatewayMember::setClientInitialize(json params) {
   client_init_ = std::move(params);
 }
 
-void GatewayMember::answerFds(std::vector<std::pair<int, std::shared_ptr<Upstream>>>& out) const {
+void GatewayMember::answerFds(AnswerPoll& answers) const {
   std::shared_ptr<Upstream> upstream;
   {
     std::lock_guard lock(mutex_);
     upstream = upstream_;
   }
-  if (!upstream) return;
-  std::vector<int> fds;
-  upstream->answerFds(fds);
-  for (int fd : fds) out.emplace_back(fd, upstream);
+  if (upstream) answers.collect(upstream);
 }
 
 bool GatewayMember::running() const {

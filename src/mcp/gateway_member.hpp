@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "mcp/answer_poll.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/relay_io.hpp"
 #include "toolguard/mcp_gateway.hpp"
@@ -73,7 +74,7 @@ class GatewayMember {
 
   /// Appends the descriptors of the answers its running server's upstream
   /// waits for in the owner's loop, each with that upstream.
-  void answerFds(std::vector<std::pair<int, std::shared_ptr<Upstream>>>& out) const;
+  void answerFds(AnswerPoll& answers) const;
 
   /// True while the server runs (or starts).
   bool running() const;

@@ -89,8 +89,8 @@ GatewayRouter::GatewayRouter(McpGatewayOptions options, GatewayClientHooks hooks
   });
 }
 
-void GatewayRouter::answerFds(std::vector<std::pair<int, std::shared_ptr<Upstream>>>& out) const {
-  for (const auto& member : members_) member->answerFds(out);
+void GatewayRouter::answerFds(AnswerPoll& answers) const {
+  for (const auto& member : members_) member->answerFds(answers);
 }
 
 GatewayRouter::~GatewayRouter() {

@@ -48,7 +48,7 @@ class GatewayRouter {
 
   /// The descriptors of answers the loop of hooks.answers_owner waits for,
   /// each with the upstream whose answerReady() takes it.
-  void answerFds(std::vector<std::pair<int, std::shared_ptr<Upstream>>>& out) const;
+  void answerFds(AnswerPoll& answers) const;
 
   /// Handles one line the client sent.
   void fromClient(std::string_view line);

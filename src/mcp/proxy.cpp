@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "mcp/answer_poll.hpp"
 #include "mcp/http_upstream.hpp"
 #include "mcp/line_io.hpp"
 #include "mcp/relay_io.hpp"
@@ -92,7 +93,7 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
   };
 
   std::string buffer;
-  std::vector<int> answer_fds;
+  mcp::AnswerPoll answers;
   while (server_open) {
     // What the server says goes to the client; what the client says goes to
     // the server, and its refusals and errors to the client. A side is read
@@ -107,9 +108,9 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
     fds[2] = {signals.fd(), POLLIN, 0};
     fds[3] = {room_pipe->readFd(), POLLIN, 0};
     // Answers waited for here (only while the client's queue has room).
-    answer_fds.clear();
-    if (!client_full) server->answerFds(answer_fds);
-    for (int fd : answer_fds) fds.push_back({fd, POLLIN, 0});
+    answers.clear();
+    if (!client_full) answers.collect(server);
+    answers.addTo(fds);
     int timeout = -1;
     if (next_escalation != Clock::time_point::max()) {
       auto left =
@@ -126,9 +127,7 @@ int runMcpProxy(int client_in, int client_out, Policy policy, GuardOptions guard
       signals.drain();
       if (client_open) stop_relaying_client();
     }
-    for (size_t i = 4; i < fds.size(); ++i) {
-      if (fds[i].revents != 0) server->answerReady(fds[i].fd);
-    }
+    answers.dispatch(fds);
     if (fds[1].revents != 0) {
       if (mcp::readSome(server->outputFd(), buffer)) {
         server_lines.feed(buffer, from_server, server_too_long);
