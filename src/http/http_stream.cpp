@@ -172,8 +172,8 @@ Expected<bool> HttpResponseStream::readHead(long timeout_ms) {
   // Interim answers (100 Continue, 103 Early Hints) come before the real one.
   for (;;) {
     Expected<bool> head = readOneHead(timeout_ms);
-    if (!head || status_ / 100 != 1 || status_ == 101) return head;
-    headers_.clear();
+    if (!head || head_.status / 100 != 1 || head_.status == 101) return head;
+    head_.headers.clear();
   }
 }
 
@@ -198,9 +198,8 @@ Expected<bool> HttpResponseStream::readOneHead(long timeout_ms) {
   Expected<ResponseHead> head = parseResponseHead(std::string_view(buffer_).substr(0, end));
   buffer_.erase(0, end + 4);
   if (!head) return fail(head.error());
-  status_ = head->status;
-  headers_ = std::move(head->headers);
-  Expected<BodyFraming> framing = bodyFramingOf(ResponseHead{status_, headers_}, head_request_);
+  head_ = std::move(*head);
+  Expected<BodyFraming> framing = bodyFramingOf(head_, head_request_);
   if (!framing) return fail(framing.error());
   switch (framing->kind) {
     case BodyFraming::Kind::None:
@@ -245,18 +244,11 @@ HttpResponseStream::~HttpResponseStream() {
 }
 
 std::string HttpResponseStream::header(std::string_view lowercase_name) const {
-  for (const auto& [name, value] : headers_) {
-    if (name == lowercase_name) return value;
-  }
-  return "";
+  return head_.header(lowercase_name);
 }
 
 std::string HttpResponseStream::mediaType() const {
-  std::string type = header("content-type");
-  if (const size_t semicolon = type.find(';'); semicolon != std::string::npos) {
-    type.resize(semicolon);
-  }
-  return asciiLowercaseHeader(trimmedHeaderText(type));
+  return head_.mediaType();
 }
 
 void HttpResponseStream::readTrailer(long timeout_ms) {
@@ -296,8 +288,7 @@ bool HttpResponseStream::sendsAtOnce() const {
 }
 
 void HttpResponseStream::forgetAnswer() {
-  status_ = 0;
-  headers_.clear();
+  head_ = ResponseHead{};
   framing_ = Framing::UntilClose;
   remaining_ = 0;
   chunk_open_ = false;
@@ -457,8 +448,7 @@ std::optional<std::string> wholeHttpAnswer(std::string_view bytes) {
       break;  // its end is the connection's: never known while it is open
   }
   if (!whole) return std::nullopt;
-  const std::string type = head->header("content-type");
-  return asciiLowercaseHeader(trimmedHeaderText(std::string_view(type).substr(0, type.find(';'))));
+  return head->mediaType();
 }
 
 std::optional<std::string> HttpResponseStream::arrivedAnswerType() const {

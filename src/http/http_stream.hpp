@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "response_head.hpp"
 #include "toolguard/expected.hpp"
 
 namespace toolguard::detail {
@@ -70,7 +71,7 @@ class HttpResponseStream {
   HttpResponseStream(const HttpResponseStream&) = delete;
   HttpResponseStream& operator=(const HttpResponseStream&) = delete;
 
-  int status() const { return status_; }
+  int status() const { return head_.status; }
   /// The value of the header `lowercase_name` ("" when absent; the first
   /// when repeated).
   std::string header(std::string_view lowercase_name) const;
@@ -123,8 +124,7 @@ class HttpResponseStream {
   pid_t tunnel_pid_ = -1;  // https: the TLS helper at fd_'s other end
   std::atomic<bool> aborted_{false};
   bool head_request_ = false;
-  int status_ = 0;
-  std::vector<std::pair<std::string, std::string>> headers_;
+  ResponseHead head_;   // the status and headers of the answer being read
   std::string buffer_;  // received, not yet handed out
   enum class Framing { Length, Chunked, UntilClose } framing_ = Framing::UntilClose;
   size_t remaining_ = 0;     // Length: body bytes still to come; Chunked: of the current chunk

@@ -4,12 +4,15 @@
 #include <cctype>
 
 namespace toolguard::detail {
+namespace {
 
 std::string asciiLowercaseHeader(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
+
+}  // namespace
 
 std::string_view trimmedHeaderText(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -22,6 +25,11 @@ std::string ResponseHead::header(std::string_view lowercase_name) const {
     if (name == lowercase_name) return value;
   }
   return "";
+}
+
+std::string ResponseHead::mediaType() const {
+  const std::string type = header("content-type");
+  return asciiLowercaseHeader(trimmedHeaderText(std::string_view(type).substr(0, type.find(';'))));
 }
 
 Expected<ResponseHead> parseResponseHead(std::string_view text) {

@@ -20,6 +20,9 @@ struct ResponseHead {
   std::vector<std::pair<std::string, std::string>> headers;  ///< lowercase names, trimmed values
   /// The first field named `lowercase_name`, or "".
   std::string header(std::string_view lowercase_name) const;
+  /// The media type its Content-Type names: lowercase, without parameters;
+  /// "" when it names none.
+  std::string mediaType() const;
 };
 
 /// Reads `text`: the status line and the header lines, each ended by CRLF
@@ -44,8 +47,6 @@ struct BodyFraming {
 /// Content-Length.
 Expected<BodyFraming> bodyFramingOf(const ResponseHead& head, bool head_request);
 
-/// Lowercase ASCII.
-std::string asciiLowercaseHeader(std::string_view text);
 /// `text` without the spaces and tabs around it.
 std::string_view trimmedHeaderText(std::string_view text);
 

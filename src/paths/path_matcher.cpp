@@ -53,10 +53,6 @@ void CompiledPathMatcher::prepare() const {
       std::vector<std::string> out;
       out.reserve(written.size());
       for (const std::string& g : written) {
-        if (g.find('{') == std::string::npos) {  // most globs: no list to build
-          out.push_back(g);
-          continue;
-        }
         for (std::string& alternative : expandBraces(g)) out.push_back(std::move(alternative));
       }
       return out;
