@@ -85,13 +85,13 @@ cpu_before=$(cpu_of "$serve_pid")
 # record); SERVE_LOAD_STRACE=FILE: its system calls counted (strace -c).
 perf_pid=""
 if [ -n "${SERVE_LOAD_PERF:-}" ]; then
-  perf record -q -o "$SERVE_LOAD_PERF" -p "$serve_pid" -- sleep "$seconds" 2>/dev/null &
+  perf record ${SERVE_LOAD_PERF_ARGS:-} -q -o "$SERVE_LOAD_PERF" -p "$serve_pid" -- sleep "$seconds" 2>/dev/null &
   perf_pid=$!
 elif [ -n "${SERVE_LOAD_STRACE:-}" ]; then
   timeout -s INT "$seconds" strace -c -f -o "$SERVE_LOAD_STRACE" -p "$serve_pid" 2>/dev/null &
   perf_pid=$!
 fi
-wrk -t "$threads" -c "$connections" -d "${seconds}s" --latency -s "$work/calls.lua" \
+/usr/bin/time -f "wrk cpu %U user %S sys" -o "$work/wrk.time" wrk -t "$threads" -c "$connections" -d "${seconds}s" --latency -s "$work/calls.lua" \
   "http://127.0.0.1:$port" >"$work/wrk.out"
 cpu_after=$(cpu_of "$serve_pid")
 [ -z "$perf_pid" ] || wait "$perf_pid" || true
@@ -107,4 +107,5 @@ printf '%-44s %12.0f %9s %9s %11.1f us\n' "check --batch (one process)" "$batch_
 printf '%-44s %12.0f %9s %9s %11.1f us\n' "serve, $store_kind store, $connections connections (wrk)" \
   "$serve_rate" "$p50" "$p99" "$serve_cpu_us"
 printf 'service CPU per decision against the batch: %.2fx\n' "$(calc "$serve_cpu_us / $batch_cpu_us")"
+cat "$work/wrk.time"
 [ -z "$errors" ] || { echo "wrk saw errors: $errors" >&2; exit 1; }

@@ -110,6 +110,8 @@ class SessionStore final : public SessionRepository {
   struct LoadedFile;  // what load() last read (session_store.cpp)
   std::string fileOf(const std::string& key) const;
   bool appendableAsLoaded(const std::string& path, size_t max_lines) const;
+  // Whether load() in this process last read `path` (so it existed).
+  bool loadedHere(const std::string& path) const;
   SessionStoreOptions options_;
   // So that append() after load() in one process (a hook's check) need not
   // read the file again when nobody changed it in between.

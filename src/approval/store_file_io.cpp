@@ -129,6 +129,10 @@ std::optional<FileContents> readStoreFile(const std::string& path) {
     if (got < 0) throw ApprovalStoreError(path, errnoText("cannot read", errno));
     if (got == 0) break;
     filled += static_cast<size_t>(got);
+    // A read of a regular file that stops short of what was asked stopped
+    // at its end: with exactly the size fstat saw, the file is read whole
+    // and a read that only finds the end is not needed.
+    if (filled < contents.bytes.size() && filled == static_cast<size_t>(st.st_size)) break;
   }
   contents.bytes.resize(filled);
   return contents;
@@ -157,9 +161,14 @@ void makeDirectories(const std::string& dir) {
   }
 }
 
-ScopeFileLock::ScopeFileLock(const std::string& file) {
+ScopeFileLock::ScopeFileLock(const std::string& file, MissingDirectory missing) {
   const std::string lock_path = file + ".lock";
-  fd_ = openRetrying(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  constexpr int kFlags = O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW;
+  fd_ = openRetrying(lock_path.c_str(), kFlags, 0600);
+  if (fd_ < 0 && errno == ENOENT && missing == MissingDirectory::Make) {
+    makeDirectories(parentDirectory(lock_path));
+    fd_ = openRetrying(lock_path.c_str(), kFlags, 0600);
+  }
   if (fd_ < 0) throw ApprovalStoreError(lock_path, errnoText("cannot open lock file", errno));
   int result;
   do {

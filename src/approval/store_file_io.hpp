@@ -44,7 +44,11 @@ void makeDirectories(const std::string& dir);
 /// exclude each other, so it serializes threads as well as processes.
 class ScopeFileLock {
  public:
-  explicit ScopeFileLock(const std::string& file);
+  /// What to do when the lock file's directory does not exist: fail, or
+  /// make it (and its parents) and open the lock file again.
+  enum class MissingDirectory { Fail, Make };
+  explicit ScopeFileLock(const std::string& file,
+                         MissingDirectory missing = MissingDirectory::Fail);
   ~ScopeFileLock();
   ScopeFileLock(const ScopeFileLock&) = delete;
   ScopeFileLock& operator=(const ScopeFileLock&) = delete;

@@ -138,6 +138,11 @@ bool expired(const ReadFile& read, Clock::time_point file_time, std::chrono::sec
   return Clock::now() - read.latest.value_or(file_time) > expire_after;
 }
 
+// When a file was last changed, to the second (as modifiedTime).
+Clock::time_point timeOf(const detail::FileStamp& stamp) {
+  return Clock::time_point(std::chrono::seconds(stamp.modified.tv_sec));
+}
+
 Clock::time_point modifiedTime(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return Clock::now();
@@ -156,7 +161,7 @@ void sweepExpired(const fs::path& dir, std::chrono::seconds expire_after) {
     if (!path.ends_with(".json")) continue;
     if (Clock::now() - modifiedTime(path) > expire_after + std::chrono::minutes(1)) {
       // Under the session's lock, so that no append is lost to the removal.
-      detail::ScopeFileLock lock(lockOf(dir, path));
+      detail::ScopeFileLock lock(lockOf(dir, path), detail::ScopeFileLock::MissingDirectory::Make);
       if (Clock::now() - modifiedTime(path) > expire_after + std::chrono::minutes(1)) {
         fs::remove(path, error);
         ++removed;
@@ -218,7 +223,7 @@ SessionState SessionStore::load(const std::string& key) const {
     loaded_->last_at =
         read.state.events.empty() ? std::nullopt : std::optional(read.state.events.back().at);
   }
-  if (!read.exists || expired(read, modifiedTime(path), options_.expire_after)) {
+  if (!read.exists || expired(read, timeOf(contents->stamp), options_.expire_after)) {
     return {};
   }
   SessionState& state = read.state;
@@ -240,12 +245,22 @@ bool SessionStore::appendableAsLoaded(const std::string& path, size_t max_lines)
   return unchanged;
 }
 
+bool SessionStore::loadedHere(const std::string& path) const {
+  const std::lock_guard<std::mutex> hold(loaded_->mutex);
+  return loaded_->path == path;
+}
+
 void SessionStore::append(const std::string& key, const SessionEvent& event) {
-  detail::makeDirectories((options_.dir / "locks").string());
   const std::string path = fileOf(key);
+  // A session's first event sweeps the expired files of others. A file
+  // load() read in this process was there (a sweep it misses is tidying,
+  // never a decision), and the lock's directory is made only when missing.
   std::error_code error;
-  if (!fs::exists(path, error)) sweepExpired(options_.dir, options_.expire_after);
-  detail::ScopeFileLock lock(lockOf(options_.dir, path));
+  if (!loadedHere(path) && !fs::exists(path, error)) {
+    sweepExpired(options_.dir, options_.expire_after);
+  }
+  detail::ScopeFileLock lock(lockOf(options_.dir, path),
+                             detail::ScopeFileLock::MissingDirectory::Make);
   const std::string line = detail::sessionEventJson(event).dump() + "\n";
   // The header and at most a quarter more events than are kept.
   const size_t max_lines = 1 + options_.max_events + (options_.max_events + 3) / 4;

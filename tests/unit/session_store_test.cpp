@@ -241,6 +241,28 @@ TEST(SessionStore, AnAppendAfterALoadSeesWhatOthersWroteInBetween) {
   EXPECT_EQ(mine.load(key).events.back().tool, "Grep");
 }
 
+// The lock files' directory is made when a lock needs it, not looked for
+// before every append: removed between a load and an append (by hand, or a
+// clean-up), it is made again and nothing is lost.
+TEST(SessionStore, AnAppendMakesTheLockDirectoryAgainWhenItWasRemoved) {
+  TempDir dir;
+  SessionStore store({.dir = dir.path() / "sessions"});
+  const std::string key = SessionStore::keyOf("claude", "locks");
+  store.append(key, event("WebFetch", {"untrusted"}));
+  ASSERT_TRUE(fs::is_directory(dir.path() / "sessions" / "locks"));
+  ASSERT_EQ(store.load(key).events.size(), 1u);
+  fs::remove_all(dir.path() / "sessions" / "locks");
+  store.append(key, event("Read", {"sensitive"}));
+  EXPECT_TRUE(fs::is_directory(dir.path() / "sessions" / "locks"));
+  // Without a load before it, and for a session not yet on disk.
+  fs::remove_all(dir.path() / "sessions" / "locks");
+  store.append(SessionStore::keyOf("claude", "other"), event("Bash", {}));
+  const SessionState state = store.load(key);
+  ASSERT_EQ(state.events.size(), 2u);
+  EXPECT_EQ(state.events[1].tool, "Read");
+  EXPECT_EQ(store.load(SessionStore::keyOf("claude", "other")).events.size(), 1u);
+}
+
 // Hook processes of one session run at once: nothing is lost or torn,
 // with and without the file being rewritten under them.
 TEST(SessionStore, ProcessesAppendingAtOnceLoseNothing) {
