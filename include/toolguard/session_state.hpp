@@ -109,7 +109,7 @@ class SessionStore final : public SessionRepository {
  private:
   struct LoadedFile;  // what load() last read (session_store.cpp)
   std::string fileOf(const std::string& key) const;
-  bool appendableAsLoaded(const std::string& path, size_t max_lines) const;
+  bool appendableAsLoaded(const std::string& path) const;
   // Whether load() in this process last read `path` (so it existed).
   bool loadedHere(const std::string& path) const;
   SessionStoreOptions options_;

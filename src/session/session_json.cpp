@@ -87,6 +87,18 @@ class EventLineReader {
     return literal("}") && at_ == line_.size();
   }
 
+  // Reads a run line: {"at":MS,"calls":N,"labels":[],"summary":"","tool":"NAME"}
+  // with the NAME readUnlabelled reads; false for anything else.
+  bool readRun(SessionEvent& event, size_t& calls) {
+    constexpr std::string_view kEnd = "\"}";
+    if (!line_.ends_with(kEnd) || !literal("{\"at\":") || !integer(event.at) ||
+        !literal(",\"calls\":") || !count(calls) ||
+        !literal(",\"labels\":[],\"summary\":\"\",\"tool\":\"")) {
+      return false;
+    }
+    return plainTool(event);
+  }
+
   // Reads the line of a call that brought no label (most of a long
   // session's lines): {"at":MS,"labels":[],"summary":"","tool":"NAME"} with
   // a NAME of printable ASCII and no escape; false for anything else, which
@@ -97,14 +109,7 @@ class EventLineReader {
         !literal(",\"labels\":[],\"summary\":\"\",\"tool\":\"")) {
       return false;
     }
-    const size_t tool_end = line_.size() - kEnd.size();
-    if (at_ > tool_end) return false;
-    const std::string_view tool = line_.substr(at_, tool_end - at_);
-    for (const char c : tool) {
-      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
-    }
-    event.tool.assign(tool);
-    return true;
+    return plainTool(event);
   }
 
  private:
@@ -118,6 +123,32 @@ class EventLineReader {
       return false;
     }
     at_ += length;
+    return true;
+  }
+
+  // The tool's NAME up to the line's closing `"}`: printable ASCII with no
+  // quote or backslash (anything else is left to the other readers).
+  bool plainTool(SessionEvent& event) {
+    const size_t tool_end = line_.size() - 2;
+    if (at_ > tool_end) return false;
+    const std::string_view tool = line_.substr(at_, tool_end - at_);
+    for (const char c : tool) {
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
+    }
+    event.tool.assign(tool);
+    return true;
+  }
+
+  // A run's count: 2 to kMaxRunCalls, in digits as dump writes them.
+  bool count(size_t& out) {
+    size_t value = 0;
+    const size_t start = at_;
+    while (at_ < line_.size() && line_[at_] >= '0' && line_[at_] <= '9') {
+      if (at_ - start >= 7) return false;
+      value = value * 10 + static_cast<size_t>(line_[at_++] - '0');
+    }
+    if (at_ == start || line_[start] == '0' || value < 2 || value > kMaxRunCalls) return false;
+    out = value;
     return true;
   }
 
@@ -204,13 +235,59 @@ class EventLineReader {
 }  // namespace
 
 bool readSessionEventLine(std::string_view line, SessionEvent& event) {
+  size_t calls = 1;
+  return readSessionLine(line, event, calls) && calls == 1;
+}
+
+bool readSessionLine(std::string_view line, SessionEvent& event, size_t& calls) {
+  calls = 1;
   if (EventLineReader(line).readUnlabelled(event)) return true;
+  if (EventLineReader(line).readRun(event, calls)) return true;
+  calls = 1;
+  event = SessionEvent{};
   if (isUtf8(line) && EventLineReader(line).read(event)) return true;
-  std::optional<SessionEvent> parsed =
-      sessionEventFrom(nlohmann::json::parse(line, nullptr, false));
+  const nlohmann::json json = nlohmann::json::parse(line, nullptr, false);
+  std::optional<SessionEvent> parsed = sessionEventFrom(json);
   if (!parsed) return false;
+  if (const auto run = json.find("calls"); run != json.end()) {
+    if (!run->is_number_unsigned() || run->get<uint64_t>() < 2 ||
+        run->get<uint64_t>() > kMaxRunCalls || !parsed->labels.empty() ||
+        !parsed->summary.empty() || json.contains("decision")) {
+      return false;
+    }
+    calls = run->get<size_t>();
+  }
   event = std::move(*parsed);
   return true;
+}
+
+nlohmann::json sessionRunJson(const SessionEvent& event, size_t calls) {
+  nlohmann::json line = {{"at", millisOf(event.at)},
+                         {"calls", calls},
+                         {"tool", clipped(event.tool, kMaxToolBytes)},
+                         {"summary", ""},
+                         {"labels", nlohmann::json::array()}};
+  return line;
+}
+
+std::string sessionLinesOf(const std::vector<SessionEvent>& events) {
+  auto plain = [](const SessionEvent& e) {
+    return e.labels.empty() && e.summary.empty() && e.decision_id.empty();
+  };
+  std::string out;
+  for (size_t i = 0; i < events.size();) {
+    size_t end = i + 1;
+    if (plain(events[i])) {
+      while (end < events.size() && end - i < kMaxRunCalls && plain(events[end])) {
+        ++end;
+      }
+    }
+    out += (end - i == 1 ? sessionEventJson(events[i]) : sessionRunJson(events[end - 1], end - i))
+               .dump();
+    out += '\n';
+    i = end;
+  }
+  return out;
 }
 
 std::optional<SessionEvent> sessionEventFromLine(std::string_view line) {

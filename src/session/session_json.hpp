@@ -5,7 +5,9 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "toolguard/session_state.hpp"
 
@@ -21,8 +23,28 @@ nlohmann::json sessionEventJson(const SessionEvent& event);
 /// other line is read as JSON, with the same result.
 std::optional<SessionEvent> sessionEventFromLine(std::string_view line);
 /// The same into `event` (whose fields are empty): false when the line
-/// holds no event; `event` is then left in an unspecified state.
+/// holds no event, or a run of several (readSessionLine reads those);
+/// `event` is then left in an unspecified state.
 bool readSessionEventLine(std::string_view line, SessionEvent& event);
+
+/// A file store's line of `calls` calls in a row that brought no label
+/// (written when a session's file is rewritten, so that a long session's
+/// file holds a line for each labelled call and one for each run of the
+/// others): {"at", "calls": N, "labels": [], "summary": "", "tool"}, the
+/// time and tool of the run's last call. A call without a label is only
+/// counted (windows, "N calls back"; rememberCall keeps no summary or
+/// decision for it): once in a run, its tool and time are the run's last.
+nlohmann::json sessionRunJson(const SessionEvent& event, size_t calls);
+/// Reads an event line or a run line: `calls` is 1 for an event line, N for
+/// a run. False for anything else (a run of fewer than 2 or more than
+/// kMaxRunCalls calls, or one with a label, summary or decision, too).
+bool readSessionLine(std::string_view line, SessionEvent& event, size_t& calls);
+/// The most calls one run line may stand for.
+inline constexpr size_t kMaxRunCalls = 1000000;
+/// The lines of `events` as a file holds them, each ending in a newline:
+/// a line per event, except that consecutive events without a label,
+/// summary or decision share a run line.
+std::string sessionLinesOf(const std::vector<SessionEvent>& events);
 
 /// What a call did, for the reasons of later decisions ("Bash curl ...",
 /// "WebFetch {...}"), with its secrets left out.

@@ -48,8 +48,24 @@ struct ReadFile {
   bool exists = false;
   SessionState state;
   size_t event_lines = 0;                   // every event line read, kept or not
+  std::optional<size_t> written;            // the event lines its last rewrite wrote
   std::optional<Clock::time_point> latest;  // the latest moment of all of them
 };
+
+// How many lines a session's file may hold before an append rewrites it:
+// its header, the event lines its last rewrite wrote (the file of an older
+// toolguard says nothing: `max_events`), and a quarter of `max_events` more.
+// Run lines keep a rewritten file short, so most loads read few lines.
+size_t maxLines(std::optional<size_t> written, size_t max_events) {
+  return 1 + std::min(written.value_or(max_events), max_events) + (max_events + 3) / 4;
+}
+
+// The event lines a header says the last rewrite wrote, when it says so.
+std::optional<size_t> writtenLines(const nlohmann::json& header) {
+  const auto lines = header.find("lines");
+  if (lines == header.end() || !lines->is_number_unsigned()) return std::nullopt;
+  return lines->get<size_t>();
+}
 
 // How many lines end in `bytes` (memchr reads many bytes at a time).
 size_t lineCount(std::string_view bytes) {
@@ -60,6 +76,31 @@ size_t lineCount(std::string_view bytes) {
     ++lines;
   }
   return lines;
+}
+
+// Puts each run's calls in `events` (calls[i]: how many events[i] stands
+// for), newest first, up to `keep` of them: a run older than the newest
+// `keep` calls holds no label, so forgetOldest(keep) would forget what it
+// adds past them (its calls no window reaches). So a file that claims
+// millions of calls costs a load no more than `keep` events.
+void expandRuns(std::vector<SessionEvent>& events, const std::vector<size_t>& calls, size_t keep) {
+  if (std::all_of(calls.begin(), calls.end(), [](size_t n) { return n == 1; })) return;
+  std::vector<size_t> taken(events.size());
+  size_t room = std::max<size_t>(keep, 1);
+  size_t total = 0;
+  for (size_t i = events.size(); i-- > 0;) {
+    taken[i] = calls[i] == 1 ? 1 : std::min(calls[i], room);
+    room -= std::min(room, taken[i]);
+    total += taken[i];
+  }
+  std::vector<SessionEvent> expanded;
+  expanded.reserve(total);
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (taken[i] == 0) continue;
+    expanded.insert(expanded.end(), taken[i] - 1, events[i]);
+    expanded.push_back(std::move(events[i]));
+  }
+  events = std::move(expanded);
 }
 
 // Reads a session file. Of the events before the last `keep`, those that
@@ -75,7 +116,8 @@ ReadFile parseSessionFile(const std::string& bytes, const std::string& key, size
   read.state.events.reserve(event_lines - older);
   size_t start = 0;
   bool header = true;
-  SessionEvent scratch;  // an older line, read to be checked
+  SessionEvent scratch;       // an older line, read to be checked
+  std::vector<size_t> calls;  // how many calls each kept event stands for (a run: more than one)
   while (start < bytes.size()) {
     const size_t end = bytes.find('\n', start);
     if (end == std::string::npos) {  // torn by a crash, or not ours
@@ -93,20 +135,28 @@ ReadFile parseSessionFile(const std::string& bytes, const std::string& key, size
         break;
       }
       if (line.value("unknown", false)) read.state.unknown = true;
+      read.written = writtenLines(line);
       continue;
     }
     const bool is_older = read.event_lines < older;
     SessionEvent& event = is_older ? scratch : read.state.events.emplace_back();
     if (is_older) scratch = SessionEvent{};
-    if (!detail::readSessionEventLine(text, event)) {
+    size_t line_calls = 1;
+    if (!detail::readSessionLine(text, event, line_calls)) {
       if (!is_older) read.state.events.pop_back();
       read.state.unknown = true;
       break;
     }
     ++read.event_lines;
     read.latest = read.latest ? std::max(*read.latest, event.at) : event.at;
-    if (is_older && !scratch.labels.empty()) read.state.events.push_back(std::move(scratch));
+    if (!is_older) {
+      calls.push_back(line_calls);
+    } else if (!scratch.labels.empty()) {  // a run carries no label: this is one call
+      read.state.events.push_back(std::move(scratch));
+      calls.push_back(1);
+    }
   }
+  expandRuns(read.state.events, calls, keep);
   if (header && read.exists) read.state.unknown = true;  // not even a header
   return read;
 }
@@ -115,16 +165,16 @@ ReadFile parseSessionFile(const std::string& bytes, const std::string& key, size
 // this session and says nothing unknown, its last line is whole, it has room
 // for one more line, and its latest event has not expired. Reads only the
 // first and last lines.
-bool appendable(const std::string& bytes, const std::string& key, size_t max_lines,
+bool appendable(const std::string& bytes, const std::string& key, size_t max_events,
                 std::chrono::seconds expire_after) {
   if (bytes.empty() || bytes.back() != '\n') return false;
-  if (lineCount(bytes) >= max_lines) return false;
   const size_t header_end = bytes.find('\n');
   const nlohmann::json header =
       nlohmann::json::parse(std::string_view(bytes).substr(0, header_end), nullptr, false);
   if (!header.is_object() || header.value("session", "") != key || header.contains("unknown")) {
     return false;
   }
+  if (lineCount(bytes) >= maxLines(writtenLines(header), max_events)) return false;
   if (header_end + 1 == bytes.size()) return false;  // no event to date it: rewrite
   const size_t last_start = bytes.rfind('\n', bytes.size() - 2) + 1;
   const std::optional<SessionEvent> last = detail::sessionEventFrom(nlohmann::json::parse(
@@ -192,6 +242,7 @@ struct SessionStore::LoadedFile {
   detail::FileStamp stamp;
   bool whole = false;  // its header names the session, nothing unknown, every line whole
   size_t lines = 0;
+  size_t max_lines = 0;  // what it may hold before an append rewrites it (maxLines)
   std::optional<Clock::time_point> last_at;
 };
 
@@ -220,6 +271,7 @@ SessionState SessionStore::load(const std::string& key) const {
     loaded_->stamp = contents->stamp;
     loaded_->whole = !read.state.unknown;
     loaded_->lines = 1 + read.event_lines;
+    loaded_->max_lines = maxLines(read.written, options_.max_events);
     loaded_->last_at =
         read.state.events.empty() ? std::nullopt : std::optional(read.state.events.back().at);
   }
@@ -231,9 +283,9 @@ SessionState SessionStore::load(const std::string& key) const {
   return std::move(state);
 }
 
-bool SessionStore::appendableAsLoaded(const std::string& path, size_t max_lines) const {
+bool SessionStore::appendableAsLoaded(const std::string& path) const {
   const std::lock_guard<std::mutex> hold(loaded_->mutex);
-  if (loaded_->path != path || !loaded_->whole || loaded_->lines >= max_lines ||
+  if (loaded_->path != path || !loaded_->whole || loaded_->lines >= loaded_->max_lines ||
       !loaded_->last_at || Clock::now() - *loaded_->last_at > options_.expire_after) {
     return false;
   }
@@ -262,32 +314,34 @@ void SessionStore::append(const std::string& key, const SessionEvent& event) {
   detail::ScopeFileLock lock(lockOf(options_.dir, path),
                              detail::ScopeFileLock::MissingDirectory::Make);
   const std::string line = detail::sessionEventJson(event).dump() + "\n";
-  // The header and at most a quarter more events than are kept.
-  const size_t max_lines = 1 + options_.max_events + (options_.max_events + 3) / 4;
-  if (appendableAsLoaded(path, max_lines)) {
+  if (appendableAsLoaded(path)) {
     appendLine(path, line);
     return;
   }
   const std::optional<detail::FileContents> contents = detail::readStoreFile(path);
-  if (contents && appendable(contents->bytes, key, max_lines, options_.expire_after)) {
+  if (contents && appendable(contents->bytes, key, options_.max_events, options_.expire_after)) {
     appendLine(path, line);
     return;
   }
   const size_t keep = options_.max_events - 1;  // and this one
   ReadFile read = contents ? parseSessionFile(contents->bytes, key, keep) : ReadFile{};
   const bool stale = read.exists && expired(read, modifiedTime(path), options_.expire_after);
-  // A new file, or one rewritten: the header, the events kept, this one.
-  nlohmann::json header = {{"session", key}};
-  // An unreadable file stays unknown until the session expires.
-  if (read.state.unknown && read.exists && !stale) header["unknown"] = true;
-  std::string bytes = header.dump() + "\n";
+  // A new file, or one rewritten: the header (with how many event lines
+  // follow it), the events kept (runs of calls without a label on a line
+  // each), this one.
+  std::vector<SessionEvent> events;
   if (read.exists && !stale) {
     read.state.forgetOldest(keep);  // what it saw stays
-    for (const SessionEvent& kept : read.state.events)
-      bytes += detail::sessionEventJson(kept).dump() + "\n";
+    events = std::move(read.state.events);
   }
-  bytes += line;
-  detail::replaceFileAtomically(path, bytes);
+  events.push_back(event);
+  const std::string lines = detail::sessionLinesOf(events);
+  nlohmann::json header = {
+      {"session", key},
+      {"lines", static_cast<size_t>(std::count(lines.begin(), lines.end(), '\n'))}};
+  // An unreadable file stays unknown until the session expires.
+  if (read.state.unknown && read.exists && !stale) header["unknown"] = true;
+  detail::replaceFileAtomically(path, header.dump() + "\n" + lines);
 }
 
 }  // namespace toolguard

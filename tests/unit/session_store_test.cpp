@@ -31,6 +31,33 @@ SessionEvent event(const std::string& tool, std::vector<std::string> labels,
   return SessionEvent{at, tool, tool + " called", std::move(labels), ""};
 }
 
+// `line` damaged: a byte changed, dropped or added.
+std::string damagedCopy(const std::string& line, std::mt19937& random) {
+  std::string damaged = line;
+  const size_t at = random() % damaged.size();
+  switch (random() % 3) {
+    case 0:
+      damaged[at] = static_cast<char>(random() % 256);
+      break;
+    case 1:
+      damaged.erase(at, 1);
+      break;
+    default:
+      damaged.insert(at, 1, static_cast<char>(random() % 256));
+      break;
+  }
+  return damaged;
+}
+
+// The (last listed) session file of a store's directory.
+fs::path sessionFile(const fs::path& dir) {
+  fs::path file;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".json") file = entry.path();
+  }
+  return file;
+}
+
 // The session files of a store's directory (not its locks).
 size_t sessionFiles(const fs::path& dir) {
   size_t files = 0;
@@ -131,9 +158,10 @@ TEST(SessionStore, ALoadKeepsWhatForgettingTheOldestOfEveryLineKeeps) {
     std::string line;
     std::getline(file, line);  // the header
     while (std::getline(file, line)) {
-      std::optional<SessionEvent> read = detail::sessionEventFromLine(line);
-      ASSERT_TRUE(read.has_value()) << line;
-      every.events.push_back(std::move(*read));
+      SessionEvent read;
+      size_t calls = 0;
+      ASSERT_TRUE(detail::readSessionLine(line, read, calls)) << line;
+      every.events.insert(every.events.end(), calls, read);  // a run line: its calls
     }
     every.forgetOldest(kKept);
     const SessionState loaded = store.load(key);
@@ -144,6 +172,172 @@ TEST(SessionStore, ALoadKeepsWhatForgettingTheOldestOfEveryLineKeeps) {
       EXPECT_EQ(loaded.events[k].labels, every.events[k].labels) << "after call " << i;
       EXPECT_EQ(loaded.events[k].at, every.events[k].at) << "after call " << i;
     }
+  }
+}
+
+// Calls that brought no label, in a row, share a line when the file is
+// rewritten ("calls": N), so that a long session's file stays a few lines
+// and a hook reads little: every load still returns the calls they stand
+// for, as a session that remembered every call one by one and forgot its
+// oldest after each would (its labels, the labelled calls' tools, times,
+// summaries and decisions, how many calls ago each label came), after
+// every append of a session whose labels and tools come and go at random.
+TEST(SessionStore, RunsOfCallsWithoutALabelLoadAsTheCallsTheyStandFor) {
+  TempDir dir;
+  constexpr size_t kKept = 32;
+  SessionStore store({.dir = dir.path(), .max_events = kKept});
+  const std::string key = SessionStore::keyOf("claude", "runs");
+  std::mt19937 random(20261202);
+  const std::vector<std::string> tools = {"Read", "Bash", "Grep"};
+  const std::vector<std::string> labels = {"untrusted", "sensitive", "outward"};
+  SessionState remembered;  // every call, forgetting the oldest after each
+  size_t line_total = 0;
+  constexpr int kCalls = 1500;
+  for (int i = 0; i < kCalls; ++i) {
+    SessionEvent next = event(tools[random() % (i % 100 < 50 ? 1 : 3)], {},
+                              std::chrono::floor<std::chrono::milliseconds>(Clock::now()));
+    if (random() % 10 == 0) {
+      next.labels.push_back(labels[random() % labels.size()]);
+      next.decision_id = "d" + std::to_string(i);
+    } else {
+      next.summary.clear();  // as a call that brought none is kept
+    }
+    store.append(key, next);
+    remembered.events.push_back(next);
+    remembered.forgetOldest(kKept);
+    const SessionState loaded = store.load(key);
+    ASSERT_FALSE(loaded.unknown);
+    ASSERT_EQ(loaded.events.size(), remembered.events.size()) << "after call " << i;
+    for (size_t k = 0; k < loaded.events.size(); ++k) {
+      const SessionEvent& got = loaded.events[k];
+      const SessionEvent& want = remembered.events[k];
+      ASSERT_EQ(got.labels, want.labels) << "after call " << i << ", event " << k;
+      if (!want.labels.empty()) {
+        EXPECT_EQ(got.tool, want.tool);
+        EXPECT_EQ(got.summary, want.summary);
+        EXPECT_EQ(got.decision_id, want.decision_id);
+        EXPECT_EQ(got.at, want.at);
+      }
+    }
+    for (const std::string& label : labels) {
+      const SessionEvent* want = remembered.latestWith(label);
+      const SessionEvent* got = loaded.latestWith(label);
+      ASSERT_EQ(got == nullptr, want == nullptr) << label;
+      if (want) {
+        EXPECT_EQ(loaded.eventsAfter(*got), remembered.eventsAfter(*want)) << label;
+      }
+    }
+    EXPECT_EQ(loaded.events.back().at, next.at) << "the session's latest moment stays exact";
+    const fs::path file = sessionFile(dir.path());
+    std::ifstream in(file);
+    const auto lines = static_cast<size_t>(
+        std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n'));
+    EXPECT_LE(lines, 1 + kKept + kKept / 4);
+    line_total += lines;
+  }
+  // Without runs a file this long holds 33 to 41 lines; with them, a few
+  // lines for the labelled calls and the runs between, and the calls
+  // appended since the last rewrite.
+  EXPECT_LT(line_total / kCalls, 16u) << line_total / kCalls;
+}
+
+// A file that claims millions of calls in its runs (edited, or written by
+// something else) costs a load no more than the calls it keeps: what it
+// returns is what expanding every run would give, without expanding them.
+TEST(SessionStore, RunsClaimingMillionsOfCallsLoadOnlyWhatIsKept) {
+  TempDir dir;
+  SessionStore store({.dir = dir.path()});  // 256 kept
+  const std::string key = SessionStore::keyOf("claude", "huge");
+  store.append(key, event("WebFetch", {"untrusted"}));
+  fs::path file = sessionFile(dir.path());
+  {
+    std::ofstream out(file, std::ios::app);
+    for (int i = 0; i < 300; ++i) {
+      out << R"({"at":1,"calls":1000000,"labels":[],"summary":"","tool":"Read"})"
+          << "\n";
+    }
+    out << detail::sessionEventJson(event("Read", {"sensitive"})).dump() << "\n";
+    out << R"({"at":2,"calls":7,"labels":[],"summary":"","tool":"Grep"})"
+        << "\n";
+  }
+  const SessionState state = store.load(key);
+  ASSERT_FALSE(state.unknown);
+  // The newest 256 calls (the 7 of the last run, the sensitive read, 248
+  // of the runs before it), and before them the web fetch, whose label no
+  // kept call carries.
+  ASSERT_EQ(state.events.size(), 257u);
+  EXPECT_EQ(state.events.front().tool, "WebFetch");
+  EXPECT_EQ(state.events.back().tool, "Grep");
+  EXPECT_EQ(state.eventsAfter(*state.latestWith("untrusted")), 256u);
+  EXPECT_EQ(state.eventsAfter(*state.latestWith("sensitive")), 7u);
+}
+
+// The reader of a run line reads what the JSON parser reads: random tools
+// (quotes, escapes, control characters, UTF-8) and counts, every line as
+// written and damaged byte by byte; a run with a label, a summary or a
+// decision, or of fewer than two calls, is no line of the store's.
+TEST(SessionStore, RunLinesReadTheSameByEitherReader) {
+  std::mt19937 random(20261203);
+  const std::vector<std::string> pieces = {"a", "\"", "\\", "\n", "\x1f", "é", "😀", "{", ",", " "};
+  auto slow = [](std::string_view line, size_t& calls) -> std::optional<SessionEvent> {
+    const nlohmann::json json = nlohmann::json::parse(line, nullptr, false);
+    std::optional<SessionEvent> event = detail::sessionEventFrom(json);
+    calls = 1;
+    if (!event || !json.contains("calls")) return event;
+    const nlohmann::json& n = json["calls"];
+    if (!n.is_number_unsigned() || n.get<uint64_t>() < 2 ||
+        n.get<uint64_t>() > detail::kMaxRunCalls || !event->labels.empty() ||
+        !event->summary.empty() || json.contains("decision")) {
+      return std::nullopt;
+    }
+    calls = n.get<size_t>();
+    return event;
+  };
+  for (int i = 0; i < 3000; ++i) {
+    SessionEvent event;
+    event.at = Clock::time_point(std::chrono::milliseconds(random() % 4000000000000LL));
+    for (size_t n = random() % 5; n > 0; --n) event.tool += pieces[random() % pieces.size()];
+    const size_t calls = 2 + random() % 300;
+    const std::string line = detail::sessionRunJson(event, calls)
+                                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    SCOPED_TRACE(line);
+    SessionEvent fast;
+    size_t fast_calls = 0;
+    ASSERT_TRUE(detail::readSessionLine(line, fast, fast_calls));
+    size_t slow_calls = 0;
+    const std::optional<SessionEvent> reference = slow(line, slow_calls);
+    ASSERT_TRUE(reference.has_value());
+    EXPECT_EQ(fast_calls, calls);
+    EXPECT_EQ(fast_calls, slow_calls);
+    EXPECT_EQ(fast.tool, reference->tool);
+    EXPECT_EQ(fast.at, reference->at);
+    EXPECT_FALSE(detail::sessionEventFromLine(line).has_value()) << "a run is not one event";
+    const std::string damaged = damagedCopy(line, random);
+    SessionEvent got;
+    size_t got_calls = 0;
+    const bool read = detail::readSessionLine(damaged, got, got_calls);
+    const std::optional<SessionEvent> want = slow(damaged, slow_calls);
+    ASSERT_EQ(read, want.has_value()) << damaged;
+    if (read) {
+      EXPECT_EQ(got_calls, slow_calls) << damaged;
+      EXPECT_EQ(got.tool, want->tool) << damaged;
+      EXPECT_EQ(got.labels, want->labels) << damaged;
+      EXPECT_EQ(got.at, want->at) << damaged;
+    }
+  }
+  SessionEvent unused;
+  size_t calls = 0;
+  for (const char* line :
+       {R"({"at":1,"calls":1,"labels":[],"summary":"","tool":"Read"})",
+        R"({"at":1,"calls":0,"labels":[],"summary":"","tool":"Read"})",
+        R"({"at":1,"calls":-3,"labels":[],"summary":"","tool":"Read"})",
+        R"({"at":1,"calls":2.5,"labels":[],"summary":"","tool":"Read"})",
+        R"({"at":1,"calls":2000000,"labels":[],"summary":"","tool":"Read"})",
+        R"({"at":1,"calls":3,"labels":["sensitive"],"summary":"","tool":"Read"})",
+        R"({"at":1,"calls":3,"labels":[],"summary":"x","tool":"Read"})",
+        R"({"at":1,"calls":3,"decision":"d","labels":[],"summary":"","tool":"Read"})",
+        R"({"at":1,"calls":03,"labels":[],"summary":"","tool":"Read"})"}) {
+    EXPECT_FALSE(detail::readSessionLine(line, unused, calls)) << line;
   }
 }
 
@@ -183,10 +377,7 @@ TEST(SessionStore, AFileThatIsNotTheStoresMakesTheSessionUnknown) {
   SessionStore store({.dir = dir.path()});
   const std::string key = SessionStore::keyOf("claude", "edited");
   store.append(key, event("Read", {}));
-  fs::path file;
-  for (const auto& entry : fs::directory_iterator(dir.path())) {
-    if (entry.path().extension() == ".json") file = entry.path();
-  }
+  fs::path file = sessionFile(dir.path());
   for (const std::string& tail :
        {std::string("{\"at\": \"yesterday\"}\n"), std::string("{\"at\":1,\"tool\":\"x\""),
         std::string("not json\n")}) {
@@ -220,11 +411,11 @@ TEST(SessionStore, AnAppendAfterALoadSeesWhatOthersWroteInBetween) {
     return static_cast<size_t>(
         std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n'));
   };
-  for (int i = 0; i < 4; ++i) other.append(key, event("Read" + std::to_string(i), {"sensitive"}));
-  for (const auto& entry : fs::directory_iterator(dir.path())) {
-    if (entry.path().extension() == ".json") file = entry.path();
-  }
-  ASSERT_EQ(lines(), 5u);  // the header and four events: room for one more (six lines at most)
+  // Five appends: the fifth rewrote the file with the four newest events,
+  // which leaves room for one line more (six lines at most).
+  for (int i = 0; i < 5; ++i) other.append(key, event("Read" + std::to_string(i), {"sensitive"}));
+  file = sessionFile(dir.path());
+  ASSERT_EQ(lines(), 5u);
   ASSERT_EQ(mine.load(key).events.size(), 4u);
   other.append(key, event("WebFetch", {"untrusted"}));  // the sixth line, after my load
   mine.append(key, event("Bash", {}));
@@ -349,20 +540,7 @@ TEST(SessionStore, EventLinesReadTheSameByEitherReader) {
     const std::optional<SessionEvent> fast = detail::sessionEventFromLine(line);
     ASSERT_TRUE(fast.has_value());
     EXPECT_TRUE(same(fast, slow(line)));
-    // Damaged: a byte changed, dropped or added.
-    std::string damaged = line;
-    const size_t at = random() % damaged.size();
-    switch (random() % 3) {
-      case 0:
-        damaged[at] = static_cast<char>(random() % 256);
-        break;
-      case 1:
-        damaged.erase(at, 1);
-        break;
-      default:
-        damaged.insert(at, 1, static_cast<char>(random() % 256));
-        break;
-    }
+    const std::string damaged = damagedCopy(line, random);
     EXPECT_TRUE(same(detail::sessionEventFromLine(damaged), slow(damaged))) << damaged;
   }
 }
