@@ -87,13 +87,12 @@ class EventLineReader {
     return literal("}") && at_ == line_.size();
   }
 
-  // Reads a run line: {"at":MS,"calls":N,"labels":[],"summary":"","tool":"NAME"}
-  // with the NAME readUnlabelled reads; false for anything else.
+  // Reads a run line: {"at":MS,"calls":N,"labels":[],"tool":"NAME"} with
+  // the NAME readUnlabelled reads; false for anything else.
   bool readRun(SessionEvent& event, size_t& calls) {
     constexpr std::string_view kEnd = "\"}";
     if (!line_.ends_with(kEnd) || !literal("{\"at\":") || !integer(event.at) ||
-        !literal(",\"calls\":") || !count(calls) ||
-        !literal(",\"labels\":[],\"summary\":\"\",\"tool\":\"")) {
+        !literal(",\"calls\":") || !count(calls) || !literal(",\"labels\":[],\"tool\":\"")) {
       return false;
     }
     return plainTool(event);
@@ -247,27 +246,37 @@ bool readSessionLine(std::string_view line, SessionEvent& event, size_t& calls) 
   event = SessionEvent{};
   if (isUtf8(line) && EventLineReader(line).read(event)) return true;
   const nlohmann::json json = nlohmann::json::parse(line, nullptr, false);
+  if (json.is_object() && json.contains("calls")) return sessionRunFrom(json, event, calls);
   std::optional<SessionEvent> parsed = sessionEventFrom(json);
   if (!parsed) return false;
-  if (const auto run = json.find("calls"); run != json.end()) {
-    if (!run->is_number_unsigned() || run->get<uint64_t>() < 2 ||
-        run->get<uint64_t>() > kMaxRunCalls || !parsed->labels.empty() ||
-        !parsed->summary.empty() || json.contains("decision")) {
-      return false;
-    }
-    calls = run->get<size_t>();
-  }
   event = std::move(*parsed);
   return true;
 }
 
+bool sessionRunFrom(const nlohmann::json& json, SessionEvent& event, size_t& calls) {
+  if (!json.is_object() || json.size() != 4) return false;  // at, calls, labels, tool: no more
+  const auto at = json.find("at");
+  const auto run = json.find("calls");
+  const auto labels = json.find("labels");
+  const auto tool = json.find("tool");
+  if (at == json.end() || !at->is_number_integer() || run == json.end() ||
+      !run->is_number_unsigned() || run->get<uint64_t>() < 2 ||
+      run->get<uint64_t>() > kMaxRunCalls || labels == json.end() || !labels->is_array() ||
+      !labels->empty() || tool == json.end() || !tool->is_string()) {
+    return false;
+  }
+  event = SessionEvent{};
+  event.at = Clock::time_point(std::chrono::milliseconds(at->get<long long>()));
+  event.tool = tool->get<std::string>();
+  calls = run->get<size_t>();
+  return true;
+}
+
 nlohmann::json sessionRunJson(const SessionEvent& event, size_t calls) {
-  nlohmann::json line = {{"at", millisOf(event.at)},
-                         {"calls", calls},
-                         {"tool", clipped(event.tool, kMaxToolBytes)},
-                         {"summary", ""},
-                         {"labels", nlohmann::json::array()}};
-  return line;
+  return {{"at", millisOf(event.at)},
+          {"calls", calls},
+          {"tool", clipped(event.tool, kMaxToolBytes)},
+          {"labels", nlohmann::json::array()}};
 }
 
 std::string sessionLinesOf(const std::vector<SessionEvent>& events) {
@@ -282,8 +291,14 @@ std::string sessionLinesOf(const std::vector<SessionEvent>& events) {
         ++end;
       }
     }
-    out += (end - i == 1 ? sessionEventJson(events[i]) : sessionRunJson(events[end - 1], end - i))
-               .dump();
+    if (end - i == 1) {
+      out += sessionEventJson(events[i]).dump();
+    } else {
+      // The run's latest moment (hooks running at once may append out of order).
+      SessionEvent last = events[end - 1];
+      for (size_t k = i; k < end; ++k) last.at = std::max(last.at, events[k].at);
+      out += sessionRunJson(last, end - i).dump();
+    }
     out += '\n';
     i = end;
   }

@@ -1,10 +1,12 @@
 // Sessions kept in files (toolguard/session_state.hpp). A session's file is
-// a header line naming its key, then one JSON line per event, appended under
-// the file's lock in one write (only the first and last lines are read to
-// append). When it holds a quarter more events than are kept, or its latest
-// event expired, it is rewritten whole (atomically). A file that is
-// not what the store writes makes the session unknown: it is taken to have
-// seen everything until it expires.
+// a header line naming its key (and how many event lines its last rewrite
+// wrote), then one JSON line per event, appended under the file's lock in
+// one write (only the first and last lines are read to append). When a
+// quarter of `max_events` lines were appended since the last rewrite, or its
+// latest event expired, it is rewritten whole (atomically), calls without a
+// label in a row sharing a run line. A file that is not what the store
+// writes makes the session unknown: it is taken to have seen everything
+// until it expires.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -253,11 +253,11 @@ TEST(SessionStore, RunsClaimingMillionsOfCallsLoadOnlyWhatIsKept) {
   {
     std::ofstream out(file, std::ios::app);
     for (int i = 0; i < 300; ++i) {
-      out << R"({"at":1,"calls":1000000,"labels":[],"summary":"","tool":"Read"})"
+      out << R"({"at":1,"calls":1000000,"labels":[],"tool":"Read"})"
           << "\n";
     }
     out << detail::sessionEventJson(event("Read", {"sensitive"})).dump() << "\n";
-    out << R"({"at":2,"calls":7,"labels":[],"summary":"","tool":"Grep"})"
+    out << R"({"at":2,"calls":7,"labels":[],"tool":"Grep"})"
         << "\n";
   }
   const SessionState state = store.load(key);
@@ -272,25 +272,81 @@ TEST(SessionStore, RunsClaimingMillionsOfCallsLoadOnlyWhatIsKept) {
   EXPECT_EQ(state.eventsAfter(*state.latestWith("sensitive")), 7u);
 }
 
+// A file as the previous toolguard wrote it (a line per call, a header
+// without "lines") is read as it is, grows to a quarter past max_events as
+// it did, and its rewrite puts the calls without a label in runs.
+TEST(SessionStore, AFileOfThePreviousShapeIsReadAndRewrittenWithRuns) {
+  TempDir dir;
+  SessionStore store({.dir = dir.path()});  // 256 kept: 321 lines at most
+  const std::string key = SessionStore::keyOf("claude", "previous");
+  store.append(key, event("WebFetch", {"untrusted"}));
+  const fs::path file = sessionFile(dir.path());
+  std::string fetch_line;
+  {
+    std::ifstream in(file);
+    std::getline(in, fetch_line);  // the header, replaced below
+    std::getline(in, fetch_line);
+  }
+  {
+    std::ofstream out(file, std::ios::trunc);
+    out << nlohmann::json{{"session", key}}.dump() << "\n" << fetch_line << "\n";
+    const long long now =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch())
+            .count();
+    for (int i = 0; i < 298; ++i) {
+      out << R"({"at":)" << now << R"(,"labels":[],"summary":"","tool":"Read"})"
+          << "\n";
+    }
+  }
+  auto lines = [&] {
+    std::ifstream in(file);
+    return static_cast<size_t>(
+        std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n'));
+  };
+  ASSERT_EQ(lines(), 300u);
+  SessionEvent read = event("Read", {});
+  read.summary.clear();
+  for (int i = 0; i < 21; ++i) {
+    ASSERT_EQ(store.load(key).events.size(), 257u) << i;  // the 256 newest and the fetch
+    store.append(key, read);
+  }
+  EXPECT_EQ(lines(), 321u) << "appended to the bound the previous toolguard kept";
+  store.append(key, read);
+  EXPECT_EQ(lines(), 3u) << "rewritten: the header, the fetch, one run";
+  std::ifstream in(file);
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(nlohmann::json::parse(header).value("lines", 0u), 2u) << header;
+  const SessionState state = store.load(key);
+  ASSERT_EQ(state.events.size(), 257u);
+  EXPECT_EQ(state.eventsAfter(*state.latestWith("untrusted")), 256u);
+}
+
 // The reader of a run line reads what the JSON parser reads: random tools
 // (quotes, escapes, control characters, UTF-8) and counts, every line as
-// written and damaged byte by byte; a run with a label, a summary or a
-// decision, or of fewer than two calls, is no line of the store's.
+// written and damaged byte by byte; a run with a label, a summary, a
+// decision or any other key, or of fewer than two calls, is no line of the
+// store's; and a toolguard that knows no runs cannot read one as an event
+// (it would count one call), so it takes the session to have seen all.
 TEST(SessionStore, RunLinesReadTheSameByEitherReader) {
   std::mt19937 random(20261203);
   const std::vector<std::string> pieces = {"a", "\"", "\\", "\n", "\x1f", "é", "😀", "{", ",", " "};
+  // A run as the JSON parser gives it: exactly at, calls, labels (empty), tool.
   auto slow = [](std::string_view line, size_t& calls) -> std::optional<SessionEvent> {
     const nlohmann::json json = nlohmann::json::parse(line, nullptr, false);
-    std::optional<SessionEvent> event = detail::sessionEventFrom(json);
     calls = 1;
-    if (!event || !json.contains("calls")) return event;
-    const nlohmann::json& n = json["calls"];
-    if (!n.is_number_unsigned() || n.get<uint64_t>() < 2 ||
-        n.get<uint64_t>() > detail::kMaxRunCalls || !event->labels.empty() ||
-        !event->summary.empty() || json.contains("decision")) {
+    if (!json.is_object() || !json.contains("calls")) return detail::sessionEventFrom(json);
+    if (json.size() != 4 || !json.contains("at") || !json["at"].is_number_integer() ||
+        !json["calls"].is_number_unsigned() || json["calls"].get<uint64_t>() < 2 ||
+        json["calls"].get<uint64_t>() > detail::kMaxRunCalls || !json.contains("labels") ||
+        json["labels"] != nlohmann::json::array() || !json.contains("tool") ||
+        !json["tool"].is_string()) {
       return std::nullopt;
     }
-    calls = n.get<size_t>();
+    SessionEvent event;
+    event.at = Clock::time_point(std::chrono::milliseconds(json["at"].get<long long>()));
+    event.tool = json["tool"].get<std::string>();
+    calls = json["calls"].get<size_t>();
     return event;
   };
   for (int i = 0; i < 3000; ++i) {
@@ -312,6 +368,8 @@ TEST(SessionStore, RunLinesReadTheSameByEitherReader) {
     EXPECT_EQ(fast.tool, reference->tool);
     EXPECT_EQ(fast.at, reference->at);
     EXPECT_FALSE(detail::sessionEventFromLine(line).has_value()) << "a run is not one event";
+    EXPECT_FALSE(detail::sessionEventFrom(nlohmann::json::parse(line)).has_value())
+        << "what an older toolguard reads an event line with";
     const std::string damaged = damagedCopy(line, random);
     SessionEvent got;
     size_t got_calls = 0;
@@ -328,15 +386,18 @@ TEST(SessionStore, RunLinesReadTheSameByEitherReader) {
   SessionEvent unused;
   size_t calls = 0;
   for (const char* line :
-       {R"({"at":1,"calls":1,"labels":[],"summary":"","tool":"Read"})",
-        R"({"at":1,"calls":0,"labels":[],"summary":"","tool":"Read"})",
-        R"({"at":1,"calls":-3,"labels":[],"summary":"","tool":"Read"})",
-        R"({"at":1,"calls":2.5,"labels":[],"summary":"","tool":"Read"})",
-        R"({"at":1,"calls":2000000,"labels":[],"summary":"","tool":"Read"})",
-        R"({"at":1,"calls":3,"labels":["sensitive"],"summary":"","tool":"Read"})",
+       {R"({"at":1,"calls":1,"labels":[],"tool":"Read"})",
+        R"({"at":1,"calls":0,"labels":[],"tool":"Read"})",
+        R"({"at":1,"calls":-3,"labels":[],"tool":"Read"})",
+        R"({"at":1,"calls":2.5,"labels":[],"tool":"Read"})",
+        R"({"at":1,"calls":2000000,"labels":[],"tool":"Read"})",
+        R"({"at":1,"calls":3,"labels":["sensitive"],"tool":"Read"})",
+        R"({"at":1,"calls":3,"labels":[],"summary":"","tool":"Read"})",
+        R"({"at":1,"calls":3,"labels":[],"tool":"Read","extra":1})",
+        R"({"at":1,"calls":3,"labels":[]})",
         R"({"at":1,"calls":3,"labels":[],"summary":"x","tool":"Read"})",
         R"({"at":1,"calls":3,"decision":"d","labels":[],"summary":"","tool":"Read"})",
-        R"({"at":1,"calls":03,"labels":[],"summary":"","tool":"Read"})"}) {
+        R"({"at":1,"calls":03,"labels":[],"tool":"Read"})"}) {
     EXPECT_FALSE(detail::readSessionLine(line, unused, calls)) << line;
   }
 }
@@ -457,7 +518,9 @@ TEST(SessionStore, AnAppendMakesTheLockDirectoryAgainWhenItWasRemoved) {
 // Hook processes of one session run at once: nothing is lost or torn,
 // with and without the file being rewritten under them.
 TEST(SessionStore, ProcessesAppendingAtOnceLoseNothing) {
-  for (const size_t max_events : {1000u, 40u}) {
+  // Labelled calls, and calls without a label (which rewrites put in runs).
+  for (const auto& [max_events, labelled] :
+       {std::pair{1000u, true}, {40u, true}, {1000u, false}, {40u, false}}) {
     TempDir dir;
     const SessionStoreOptions options{.dir = dir.path(), .max_events = max_events};
     const std::string key = SessionStore::keyOf("claude", "busy");
@@ -470,7 +533,9 @@ TEST(SessionStore, ProcessesAppendingAtOnceLoseNothing) {
       if (child == 0) {
         SessionStore store(options);
         for (int i = 0; i < kEach; ++i) {
-          store.append(key, event("P" + std::to_string(p) + "-" + std::to_string(i), {"x"}));
+          SessionEvent next = event("P" + std::to_string(p) + "-" + std::to_string(i), {"x"});
+          if (!labelled) next = SessionEvent{next.at, next.tool, "", {}, ""};
+          store.append(key, next);
         }
         ::_exit(0);
       }
@@ -484,6 +549,7 @@ TEST(SessionStore, ProcessesAppendingAtOnceLoseNothing) {
     const SessionState state = SessionStore(options).load(key);
     EXPECT_FALSE(state.unknown) << max_events;
     EXPECT_EQ(state.events.size(), std::min<size_t>(max_events, kProcesses * kEach)) << max_events;
+    if (!labelled) continue;  // a run keeps only its last call's tool
     // Each process's own events stay in its order.
     std::map<char, int> last;
     for (const SessionEvent& e : state.events) {
