@@ -179,9 +179,12 @@ bool appendable(const std::string& bytes, const std::string& key, size_t max_eve
   if (lineCount(bytes) >= maxLines(writtenLines(header), max_events)) return false;
   if (header_end + 1 == bytes.size()) return false;  // no event to date it: rewrite
   const size_t last_start = bytes.rfind('\n', bytes.size() - 2) + 1;
-  const std::optional<SessionEvent> last = detail::sessionEventFrom(nlohmann::json::parse(
-      std::string_view(bytes).substr(last_start, bytes.size() - 1 - last_start), nullptr, false));
-  return last && Clock::now() - last->at <= expire_after;
+  SessionEvent last;  // an event, or a run (a rewrite's last line usually is one)
+  size_t calls = 1;
+  return detail::readSessionLine(
+             std::string_view(bytes).substr(last_start, bytes.size() - 1 - last_start), last,
+             calls) &&
+         Clock::now() - last.at <= expire_after;
 }
 
 // Whether the session's latest event (or, with none, its file's last

@@ -320,6 +320,10 @@ TEST(SessionStore, AFileOfThePreviousShapeIsReadAndRewrittenWithRuns) {
   const SessionState state = store.load(key);
   ASSERT_EQ(state.events.size(), 257u);
   EXPECT_EQ(state.eventsAfter(*state.latestWith("untrusted")), 256u);
+  // A file ending in a run is appended to, by a process that did not load
+  // it too (a hook of another call at once), not rewritten again.
+  SessionStore(SessionStoreOptions{.dir = dir.path()}).append(key, read);
+  EXPECT_EQ(lines(), 4u);
 }
 
 // The reader of a run line reads what the JSON parser reads: random tools
