@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -19,43 +21,151 @@ namespace {
 const std::string kOneCall =
     R"({"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},"context":{"cwd":"/w"}})";
 
+// Spawns argv once with stdin read from `input_path` and stdout discarded;
+// true when it exited with 0.
+bool spawnOnce(const char* const* argv, const char* input_path, char* const* env) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, input_path, O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const bool started =
+      posix_spawn(&pid, argv[0], &actions, nullptr, const_cast<char**>(argv), env) == 0;
+  posix_spawn_file_actions_destroy(&actions);
+  if (!started) return false;
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// A temporary file holding `input` (removed with it); empty path on failure.
+struct InputFile {
+  std::string path;
+  explicit InputFile(const std::string& input) {
+    char name[] = "/tmp/toolguard-bench-XXXXXX";
+    const int fd = mkstemp(name);
+    if (fd < 0) return;
+    const bool written =
+        write(fd, input.data(), input.size()) == static_cast<ssize_t>(input.size());
+    close(fd);
+    if (written) path = name;
+  }
+  ~InputFile() {
+    if (!path.empty()) unlink(path.c_str());
+  }
+};
+
 // Spawns argv once per iteration with `input` on stdin and stdout discarded
 // (environment: this process's, or `env`).
 void spawnLoop(benchmark::State& state, const char* const* argv,
                const std::string& input = kOneCall, char* const* env = environ) {
-  char input_path[] = "/tmp/toolguard-bench-XXXXXX";
-  int fd = mkstemp(input_path);
-  if (fd < 0 || write(fd, input.data(), input.size()) != static_cast<ssize_t>(input.size())) {
+  const InputFile file(input);
+  if (file.path.empty()) {
     state.SkipWithError("cannot write the input file");
     return;
   }
-  close(fd);
   for (auto _ : state) {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, input_path, O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    pid_t pid = 0;
-    if (posix_spawn(&pid, argv[0], &actions, nullptr, const_cast<char**>(argv), env) != 0) {
-      state.SkipWithError("cannot start the process");
-      break;
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    posix_spawn_file_actions_destroy(&actions);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (!spawnOnce(argv, file.path.c_str(), env)) {
       state.SkipWithError("the process failed");
       break;
     }
   }
-  unlink(input_path);
 }
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+// The check and its floor (`/bin/true`) started in turn, in one loop, so
+// that both see the machine as it is at that moment: on a virtual machine
+// whose host reclaims memory or runs other guests, a bare start drifts by
+// a third within minutes, and two benchmarks run a minute apart compare
+// two different machines. The time is the check's; the counters are the
+// medians of both (ms) and their ratio.
+void checkBesideFloor(benchmark::State& state, const char* const* argv, const std::string& input,
+                      char* const* env) {
+  const InputFile file(input);
+  if (file.path.empty()) {
+    state.SkipWithError("cannot write the input file");
+    return;
+  }
+  const char* floor_argv[] = {"/bin/true", nullptr};
+  using Clock = std::chrono::steady_clock;
+  auto timed = [&](const char* const* args, char* const* environment, double& seconds) {
+    const Clock::time_point start = Clock::now();
+    const bool ok = spawnOnce(args, file.path.c_str(), environment);
+    seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return ok;
+  };
+  std::vector<double> floors, checks;
+  bool check_first = false;
+  for (auto _ : state) {
+    double floor_s = 0, check_s = 0;
+    // Each goes first every other time, so neither always finds the other's
+    // work still settling.
+    check_first = !check_first;
+    const bool ok = check_first ? timed(argv, env, check_s) && timed(floor_argv, env, floor_s)
+                                : timed(floor_argv, env, floor_s) && timed(argv, env, check_s);
+    if (!ok) {
+      state.SkipWithError("the process failed");
+      return;
+    }
+    state.SetIterationTime(check_s);
+    floors.push_back(floor_s);
+    checks.push_back(check_s);
+  }
+  const double floor_ms = median(floors) * 1e3, check_ms = median(checks) * 1e3;
+  state.counters["floor_ms"] = floor_ms;
+  state.counters["check_ms"] = check_ms;
+  state.counters["ratio"] = floor_ms > 0 ? check_ms / floor_ms : 0;
+}
+
+// A home whose session "s1" already remembers a web fetch (asked, so
+// remembered as it may run), and the environment that finds it.
+struct SessionHome {
+  std::string root;
+  std::vector<std::string> variables;
+  std::vector<char*> env;
+  std::string write_call;  ///< the session's next call: a Write
+  bool ready = false;
+
+  SessionHome() {
+    char root_template[] = "/tmp/toolguard-bench-home-XXXXXX";
+    root = mkdtemp(root_template);
+    variables = {"TOOLGUARD_HOME=" + root + "/home", "HOME=" + root, "PATH=/usr/bin:/bin"};
+    for (std::string& v : variables) env.push_back(v.data());
+    env.push_back(nullptr);
+    const std::string context = R"("context":{"cwd":"/w","agent":"bench","session":"s1"})";
+    const std::string fetch =
+        R"({"tool":"WebFetch","args":{"url":"https://example.com/","prompt":"x"},)" + context + "}";
+    write_call =
+        R"({"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},)" + context + "}";
+    const std::string first_path = root + "/first.json";
+    std::ofstream(first_path) << fetch;
+    const std::string command = std::string(TOOLGUARD_BINARY) +
+                                " check --no-user --no-project --no-managed < " + first_path +
+                                " > /dev/null";
+    const std::string prefix = "TOOLGUARD_HOME=" + root + "/home HOME=" + root + " ";
+    ready = std::system((prefix + command).c_str()) == 0;
+  }
+  ~SessionHome() { std::filesystem::remove_all(root); }
+};
+
+const char* const kCheckArgv[] = {TOOLGUARD_BINARY, "check",        "--no-user",
+                                  "--no-project",   "--no-managed", nullptr};
+
 void BM_CheckProcess(benchmark::State& state) {
-  const char* argv[] = {TOOLGUARD_BINARY, "check",        "--no-user",
-                        "--no-project",   "--no-managed", nullptr};
-  spawnLoop(state, argv);
+  spawnLoop(state, kCheckArgv);
 }
 BENCHMARK(BM_CheckProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same, started in turn with `/bin/true` (counters: both medians, ratio).
+void BM_CheckProcessBesideFloor(benchmark::State& state) {
+  checkBesideFloor(state, kCheckArgv, kOneCall, environ);
+}
+BENCHMARK(BM_CheckProcessBesideFloor)->Unit(benchmark::kMillisecond)->UseManualTime();
 
 // The same with a user policy of 50 rules (shell, files and MCP rules) and a
 // trusted project's policy of 10 rules, found from the call's cwd.
@@ -107,34 +217,25 @@ BENCHMARK(BM_CheckProcessUserPolicy)->Unit(benchmark::kMillisecond)->UseRealTime
 // works out the call's labels and appends it (the worst case; a session
 // with nothing labelled writes nothing).
 void BM_CheckProcessWithSession(benchmark::State& state) {
-  char root_template[] = "/tmp/toolguard-bench-home-XXXXXX";
-  const std::string root = mkdtemp(root_template);
-  std::vector<std::string> variables = {"TOOLGUARD_HOME=" + root + "/home", "HOME=" + root,
-                                        "PATH=/usr/bin:/bin"};
-  std::vector<char*> env;
-  for (std::string& v : variables) env.push_back(v.data());
-  env.push_back(nullptr);
-  const char* argv[] = {TOOLGUARD_BINARY, "check",        "--no-user",
-                        "--no-project",   "--no-managed", nullptr};
-  const std::string context = R"("context":{"cwd":"/w","agent":"bench","session":"s1"})";
-  const std::string fetch =
-      R"({"tool":"WebFetch","args":{"url":"https://example.com/","prompt":"x"},)" + context + "}";
-  const std::string write =
-      R"({"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},)" + context + "}";
-  // The session's first call: a web fetch (asked, so remembered as it may run).
-  const std::string first_path = root + "/first.json";
-  std::ofstream(first_path) << fetch;
-  const std::string command = std::string(TOOLGUARD_BINARY) + " check --no-user --no-project " +
-                              "--no-managed < " + first_path + " > /dev/null";
-  const std::string prefix = "TOOLGUARD_HOME=" + root + "/home HOME=" + root + " ";
-  if (std::system((prefix + command).c_str()) != 0) {
+  SessionHome home;
+  if (!home.ready) {
     state.SkipWithError("the first call failed");
     return;
   }
-  spawnLoop(state, argv, write, env.data());
-  std::filesystem::remove_all(root);
+  spawnLoop(state, kCheckArgv, home.write_call, home.env.data());
 }
 BENCHMARK(BM_CheckProcessWithSession)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same, started in turn with `/bin/true` (counters: both medians, ratio).
+void BM_CheckProcessWithSessionBesideFloor(benchmark::State& state) {
+  SessionHome home;
+  if (!home.ready) {
+    state.SkipWithError("the first call failed");
+    return;
+  }
+  checkBesideFloor(state, kCheckArgv, home.write_call, home.env.data());
+}
+BENCHMARK(BM_CheckProcessWithSessionBesideFloor)->Unit(benchmark::kMillisecond)->UseManualTime();
 
 // Throughput of one `toolguard check --batch` process over 2,000 JSON lines
 // (a mix of file and shell calls).

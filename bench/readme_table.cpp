@@ -23,6 +23,9 @@ struct Row {
   const char* what;
   const char* target;   ///< what the issues ask for, or ""
   bool median = false;  ///< a latency: its median call (p50_us) and what it adds to its floor
+  /// Started in turn with its floor in one loop: the medians and ratio are
+  /// the run's counters (check_ms, floor_ms, ratio).
+  bool beside_floor = false;
 };
 
 // The floors: a bare process start, a direct call, a plain lookup, the typical case.
@@ -34,6 +37,10 @@ const Row kRows[] = {
      "the same with a 50-rule user policy and a trusted project's 10 rules", "≤ 2×"},
     {"BM_CheckProcessWithSession", "BM_SpawnTrueProcess",
      "the same call in a session that remembers a web fetch (load, label, append)", "≤ 2.2×"},
+    {"BM_CheckProcessBesideFloor", "",
+     "one `toolguard check` process and `/bin/true` started in turn, medians", "≤ 2×", false, true},
+    {"BM_CheckProcessWithSessionBesideFloor", "",
+     "the session's check and `/bin/true` started in turn, medians", "≤ 2.2×", false, true},
     {"BM_SpawnToolguardVersion", "BM_SpawnTrueProcess", "`toolguard --version`", "≤ 1.3×"},
     {"BM_SpawnTrueThroughEnv", "BM_SpawnTrueProcess",
      "`env /bin/true`: a launcher that only execs the command (the floor of any launcher)", ""},
@@ -136,6 +143,15 @@ std::string table(const nlohmann::json& results) {
       what.replace(at, 1, "\\|");
     }
     out << "| " << what << " (`" << row.benchmark << "`) | ";
+    if (row.beside_floor) {
+      const nlohmann::json& run = *found->second;
+      char ratio[32];
+      std::snprintf(ratio, sizeof ratio, "%.2f×", run.at("ratio").get<double>());
+      out << formatTime(run.at("check_ms").get<double>() * 1e6) << " | `/bin/true` in turn, "
+          << formatTime(run.at("floor_ms").get<double>() * 1e6) << " | " << ratio << " | "
+          << row.target << " |\n";
+      continue;
+    }
     if (auto rate = found->second->find("items_per_second");
         rate != found->second->end() && !row.median) {
       char text[32];
