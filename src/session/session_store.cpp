@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 
 #include "approval/store_file_io.hpp"
 #include "approval/store_layout.hpp"
@@ -80,35 +81,70 @@ size_t lineCount(std::string_view bytes) {
   return lines;
 }
 
-// Puts each run's calls in `events` (calls[i]: how many events[i] stands
-// for), newest first, up to `keep` of them: a run older than the newest
-// `keep` calls holds no label, so forgetOldest(keep) would forget what it
-// adds past them (its calls no window reaches). So a file that claims
-// millions of calls costs a load no more than `keep` events.
-void expandRuns(std::vector<SessionEvent>& events, const std::vector<size_t>& calls, size_t keep) {
-  if (std::all_of(calls.begin(), calls.end(), [](size_t n) { return n == 1; })) return;
-  std::vector<size_t> taken(events.size());
-  size_t room = std::max<size_t>(keep, 1);
-  size_t total = 0;
-  for (size_t i = events.size(); i-- > 0;) {
-    taken[i] = calls[i] == 1 ? 1 : std::min(calls[i], room);
-    room -= std::min(room, taken[i]);
-    total += taken[i];
+// What forgetOldest(keep) leaves of `events` with each run expanded
+// (calls[i]: how many calls events[i] stands for), built without expanding
+// what it forgets: the newest `keep` calls (a run cut to its part among
+// them), after the older events that bring a label neither those nor a
+// newer one of the older carries, oldest first. A file that claims
+// millions of calls costs a load no more than `keep` events, and the
+// events kept are written once, in place (expanding every run and then
+// forgetting was half of a hook's session load).
+void keepNewest(std::vector<SessionEvent>& events, const std::vector<size_t>& calls, size_t keep) {
+  const size_t n = events.size();
+  if (n <= keep && std::all_of(calls.begin(), calls.end(), [](size_t c) { return c == 1; })) {
+    return;  // nothing to forget, nothing to expand
   }
-  std::vector<SessionEvent> expanded;
-  expanded.reserve(total);
-  for (size_t i = 0; i < events.size(); ++i) {
-    if (taken[i] == 0) continue;
-    expanded.insert(expanded.end(), taken[i] - 1, events[i]);
-    expanded.push_back(std::move(events[i]));
+  std::vector<size_t> taken(n, 0);  // of each event's calls, how many are kept
+  size_t room = keep;
+  size_t first_kept = n;
+  for (size_t i = n; i-- > 0 && room > 0;) {
+    taken[i] = std::min(calls[i], room);
+    room -= taken[i];
+    first_kept = i;
   }
-  events = std::move(expanded);
+  std::vector<std::string_view> held;  // the labels of what is kept so far
+  auto holds = [&](const std::string& label) {
+    return std::find(held.begin(), held.end(), label) != held.end();
+  };
+  for (size_t i = first_kept; i < n; ++i) {
+    for (const std::string& label : events[i].labels) {
+      if (!holds(label)) held.push_back(label);
+    }
+  }
+  std::vector<size_t> carried;  // newest first
+  for (size_t i = first_kept; i-- > 0;) {
+    const std::vector<std::string>& labels = events[i].labels;
+    if (std::all_of(labels.begin(), labels.end(), holds)) continue;
+    for (const std::string& label : labels) {
+      if (!holds(label)) held.push_back(label);
+    }
+    carried.push_back(i);
+  }
+  size_t total = carried.size();
+  for (size_t i = first_kept; i < n; ++i) total += taken[i];
+  std::vector<SessionEvent> out;
+  out.reserve(total);
+  for (auto it = carried.rbegin(); it != carried.rend(); ++it) {
+    out.push_back(std::move(events[*it]));
+  }
+  for (size_t i = first_kept; i < n; ++i) {
+    // A run's calls (only a run stands for more than one) have a time and a
+    // tool and nothing else: made so, not copied, as a third of the cost.
+    for (size_t k = 1; k < taken[i]; ++k) {
+      SessionEvent& call = out.emplace_back();
+      call.at = events[i].at;
+      call.tool = events[i].tool;
+    }
+    out.push_back(std::move(events[i]));
+  }
+  events = std::move(out);
 }
 
-// Reads a session file. Of the events before the last `keep`, those that
-// brought no label are checked and counted but not kept: forgetOldest(keep)
-// forgets them anyway, and keeps only older events that carry a label (most
-// of a long session's lines are calls that brought none).
+// Reads a session file into what forgetOldest(keep) leaves of it. Of the
+// events before the last `keep` lines, those that brought no label are
+// checked and counted but not kept (forgetOldest forgets them anyway, and
+// keeps only older events that carry a label; most of a long session's
+// lines are calls that brought none).
 ReadFile parseSessionFile(const std::string& bytes, const std::string& key, size_t keep) {
   ReadFile read;
   read.exists = true;
@@ -158,7 +194,7 @@ ReadFile parseSessionFile(const std::string& bytes, const std::string& key, size
       calls.push_back(1);
     }
   }
-  expandRuns(read.state.events, calls, keep);
+  keepNewest(read.state.events, calls, keep);
   if (header && read.exists) read.state.unknown = true;  // not even a header
   return read;
 }
@@ -283,9 +319,7 @@ SessionState SessionStore::load(const std::string& key) const {
   if (!read.exists || expired(read, timeOf(contents->stamp), options_.expire_after)) {
     return {};
   }
-  SessionState& state = read.state;
-  state.forgetOldest(options_.max_events);
-  return std::move(state);
+  return std::move(read.state);  // forgotten down to max_events as it was read
 }
 
 bool SessionStore::appendableAsLoaded(const std::string& path) const {
@@ -336,8 +370,7 @@ void SessionStore::append(const std::string& key, const SessionEvent& event) {
   // each), this one.
   std::vector<SessionEvent> events;
   if (read.exists && !stale) {
-    read.state.forgetOldest(keep);  // what it saw stays
-    events = std::move(read.state.events);
+    events = std::move(read.state.events);  // read down to `keep`: what it saw stays
   }
   events.push_back(event);
   const std::string lines = detail::sessionLinesOf(events);
