@@ -126,7 +126,7 @@ class MatchRule final : public Rule {
     }
     if (spec.command) command_.emplace(*spec.command);
     if (spec.content) content_.emplace(*spec.content);
-    if (spec.shell) shell_.emplace(*spec.shell, loosens(spec.verdict));
+    if (spec.shell) shell_.emplace(std::move(*spec.shell), loosens(spec.verdict));
     if (spec.path) {
       path_.emplace(*spec.path, loosens(spec.verdict));
       path_globs_ = spec.path->glob;

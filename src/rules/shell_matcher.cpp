@@ -15,15 +15,17 @@
 namespace toolguard::detail {
 namespace {
 
+constexpr const char* kBlanks = " \t\n\r\f\v";
+
 // Words split at blanks (a stream per pattern cost a policy load 270k
 // instructions over the default policy's few hundred patterns).
 std::vector<std::string> splitTokens(std::string_view pattern) {
   std::vector<std::string> out;
   size_t at = 0;
   while (true) {
-    at = pattern.find_first_not_of(" \t\n\r\f\v", at);
+    at = pattern.find_first_not_of(kBlanks, at);
     if (at == std::string_view::npos) return out;
-    const size_t end = std::min(pattern.find_first_of(" \t\n\r\f\v", at), pattern.size());
+    const size_t end = std::min(pattern.find_first_of(kBlanks, at), pattern.size());
     out.emplace_back(pattern.substr(at, end - at));
     at = end;
   }
@@ -48,33 +50,39 @@ bool tokensMatch(const std::vector<std::string>& pattern, const SimpleCommand& c
 
 }  // namespace
 
-CompiledShellMatcher::CompiledShellMatcher(const ShellMatcher& spec, bool every_write) {
-  for (const std::string& p : spec.tokens) {
-    tokens_.push_back(splitTokens(p));
-    if (tokens_.back().empty()) throw PolicyError(spec.where, "shell.command: empty pattern");
-    if (!text_.empty()) text_ += " or ";
-    text_.append("'").append(p).append("'");
+CompiledShellMatcher::CompiledShellMatcher(ShellMatcher spec, bool every_write)
+    : patterns_(std::move(spec.tokens)),
+      regex_text_(std::move(spec.regex)),
+      writes_text_(std::move(spec.writes)) {
+  for (const std::string& p : patterns_) {
+    if (p.find_first_not_of(kBlanks) == std::string::npos) {
+      throw PolicyError(spec.where, "shell.command: empty pattern");
+    }
   }
-  regex_ = compileAlternatives(spec.regex, spec.where, "shell.regex");
-  if (!spec.writes.empty()) {
+  regex_ = compileAlternatives(regex_text_, spec.where, "shell.regex");
+  if (!writes_text_.empty()) {
     PathMatcher writes;
-    writes.glob = spec.writes;
+    writes.glob = writes_text_;
     writes.where = spec.where;
     writes_.emplace(writes, every_write);
   }
-  if (tokens_.empty() && !regex_ && !writes_) {
+  if (patterns_.empty() && !regex_ && !writes_) {
     throw PolicyError(spec.where, "shell: expected command, regex or writes");
   }
-  for (const std::string& r : spec.regex)
-    text_ += (text_.empty() ? "regex '" : " and regex '") + r + "'";
-  for (const std::string& g : spec.writes)
-    text_ += (text_.empty() ? "writes '" : " and writes '") + g + "'";
+}
+
+const std::vector<std::vector<std::string>>& CompiledShellMatcher::tokens() const {
+  std::call_once(split_once_, [this] {
+    tokens_.reserve(patterns_.size());
+    for (const std::string& p : patterns_) tokens_.push_back(splitTokens(p));
+  });
+  return tokens_;
 }
 
 bool CompiledShellMatcher::matches(const SimpleCommand& command, const CallView& view) const {
-  if (!tokens_.empty() && std::none_of(tokens_.begin(), tokens_.end(), [&](const auto& pattern) {
-        return tokensMatch(pattern, command);
-      })) {
+  if (!patterns_.empty() &&
+      std::none_of(tokens().begin(), tokens().end(),
+                   [&](const auto& pattern) { return tokensMatch(pattern, command); })) {
     return false;
   }
   if (regex_) {
@@ -95,7 +103,16 @@ bool CompiledShellMatcher::matches(const SimpleCommand& command, const CallView&
 }
 
 std::string CompiledShellMatcher::describe() const {
-  return "each shell command: " + text_;
+  std::string text;
+  for (const std::string& p : patterns_) {
+    if (!text.empty()) text += " or ";
+    text.append("'").append(p).append("'");
+  }
+  for (const std::string& r : regex_text_)
+    text += (text.empty() ? "regex '" : " and regex '") + r + "'";
+  for (const std::string& g : writes_text_)
+    text += (text.empty() ? "writes '" : " and writes '") + g + "'";
+  return "each shell command: " + text;
 }
 
 }  // namespace toolguard::detail

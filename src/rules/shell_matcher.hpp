@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,17 +21,25 @@ class CompiledShellMatcher {
   /// Throws PolicyError at spec.where for a bad pattern or an empty matcher.
   /// `every_write`: the rule loosens (allow, escalate), so `writes` must hold
   /// for every path the command writes; otherwise one is enough.
-  CompiledShellMatcher(const ShellMatcher& spec, bool every_write);
+  CompiledShellMatcher(ShellMatcher spec, bool every_write);
   CompiledShellMatcher(const CompiledShellMatcher&) = delete;
 
   bool matches(const SimpleCommand& command, const CallView& view) const;
   std::string describe() const;
 
  private:
-  std::vector<std::vector<std::string>> tokens_;
+  // The token patterns split into words, the first time a command is
+  // matched: a check of a call that runs no shell command (a file tool's)
+  // never splits the hundreds of patterns of the built-in rules.
+  const std::vector<std::vector<std::string>>& tokens() const;
+
+  std::vector<std::string> patterns_;  ///< the token patterns as written
+  std::vector<std::string> regex_text_;
+  std::vector<std::string> writes_text_;
+  mutable std::once_flag split_once_;
+  mutable std::vector<std::vector<std::string>> tokens_;
   std::unique_ptr<RE2> regex_;
   std::optional<CompiledPathMatcher> writes_;  ///< the path rules' own glob dialect
-  std::string text_;
 };
 
 }  // namespace toolguard::detail
