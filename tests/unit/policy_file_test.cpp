@@ -316,6 +316,23 @@ rules:
   EXPECT_THROW(load("rules:\n  - {id: a, shell: {colour: red}, verdict: deny}\n"), PolicyError);
 }
 
+// Token patterns are split into words only when a command is first matched;
+// what is wrong with them is still found when the policy loads.
+TEST(PolicyFile, ShellPatternsSplitLateAreCheckedAtLoad) {
+  EXPECT_EQ(firstError("rules:\n  - id: a\n    shell: ['ls *', \"  \\t \"]\n    verdict: deny\n"),
+            "p.yaml:3:12: shell.command: empty pattern");
+  EXPECT_EQ(firstError("rules:\n  - id: a\n    shell: {command: []}\n    verdict: deny\n"),
+            "p.yaml:3:12: shell: expected command, regex or writes");
+  // Blanks of any kind between words, and around them, separate words only.
+  Policy p = load(
+      "builtin_rules: [shell]\nrules:\n  - id: plan\n    shell: \"  terraform\\t plan   *  \"\n"
+      "    verdict: allow\n");
+  Engine engine(p);
+  EXPECT_EQ(engine.decide(call("Bash", {{"command", "terraform plan -out x"}})).verdict,
+            Verdict::Allow);
+  EXPECT_NE(engine.decide(call("Bash", {{"command", "terraform apply"}})).verdict, Verdict::Allow);
+}
+
 TEST(PolicyFile, EmptyFileIsAnEmptyPolicy) {
   Policy p = load("");
   EXPECT_TRUE(p.rules.empty());
