@@ -3,6 +3,7 @@
 #include "support/calls.hpp"
 #include "toolguard/engine.hpp"
 #include "toolguard/policy_loader.hpp"
+#include "toolguard/rule_spec.hpp"
 
 namespace toolguard {
 namespace policy_file_test {
@@ -323,6 +324,15 @@ TEST(PolicyFile, ShellPatternsSplitLateAreCheckedAtLoad) {
             "p.yaml:3:12: shell.command: empty pattern");
   EXPECT_EQ(firstError("rules:\n  - id: a\n    shell: {command: []}\n    verdict: deny\n"),
             "p.yaml:3:12: shell: expected command, regex or writes");
+  // The same from code, where no parser looked first.
+  RuleSpec spec;
+  spec.header.id = "a";
+  spec.shell.emplace().tokens = {"ls *", " \t\n "};
+  EXPECT_THROW(compileRule(spec), PolicyError);
+  spec.shell.emplace();
+  EXPECT_THROW(compileRule(spec), PolicyError);
+  spec.shell.emplace().tokens = {"ls *"};
+  EXPECT_NO_THROW(compileRule(spec));
   // Blanks of any kind between words, and around them, separate words only.
   Policy p = load(
       "builtin_rules: [shell]\nrules:\n  - id: plan\n    shell: \"  terraform\\t plan   *  \"\n"
