@@ -30,33 +30,53 @@ std::string alternation(const std::vector<std::string>& globs, const std::string
 // Held by pointer and never moved, so the patterns' writers can keep `this`.
 struct PathGlobSet::Expressions {
   std::vector<std::string> all;
-  std::vector<std::string> others;  ///< the globs that are not `*SUFFIX`
   std::string home;
+  bool any_others = false;  ///< a glob is not `*SUFFIX`
+  // The globs that are not `*SUFFIX`, picked out again only when their
+  // expression is compiled (a hook never compiles it).
+  std::vector<std::string> others() const {
+    std::vector<std::string> out;
+    for (const std::string& g : all) {
+      if (!suffixOfNameGlob(g)) out.push_back(g);
+    }
+    return out;
+  }
   LazyRegex all_exact{[this] { return alternation(all, home); }, globOptions(true)};
   LazyRegex all_folded{[this] { return alternation(all, home); }, globOptions(false)};
-  LazyRegex others_exact{[this] { return alternation(others, home); }, globOptions(true)};
-  LazyRegex others_folded{[this] { return alternation(others, home); }, globOptions(false)};
+  LazyRegex others_exact{[this] { return alternation(others(), home); }, globOptions(true)};
+  LazyRegex others_folded{[this] { return alternation(others(), home); }, globOptions(false)};
 };
 
-PathGlobSet::PathGlobSet(std::vector<std::string> globs, std::string home, std::string& text) {
+PathGlobSet::PathGlobSet(std::vector<std::string> globs, std::string home) {
   if (globs.empty()) return;
   std::vector<std::string> literals;
-  auto expressions = std::make_unique<Expressions>();
+  bool others = false;
+  bool filtered = true;  // every other glob so far requires a literal
   for (const std::string& g : globs) {
-    if (!text.empty()) text += "\", \"";
-    text += g;
     ascii_globs_ = ascii_globs_ && !hasNonAscii(g);
     if (std::optional<std::string> suffix = suffixOfNameGlob(g)) {
       suffixes_.push_back(std::move(*suffix));
     } else {
-      expressions->others.push_back(g);
-      literals.push_back(requiredPathGlobLiteral(g, home));
+      others = true;
+      // One glob that requires no literal turns the filter off: the others'
+      // literals are then not worked out.
+      if (filtered) {
+        literals.push_back(requiredPathGlobLiteral(g, home));
+        filtered = !literals.back().empty();
+      }
     }
   }
-  if (!expressions->others.empty()) others_filter_ = GlobLiteralFilter(std::move(literals));
+  if (others && filtered) others_filter_ = GlobLiteralFilter(std::move(literals));
+  auto expressions = std::make_unique<Expressions>();
   expressions->all = std::move(globs);
   expressions->home = std::move(home);
+  expressions->any_others = others;
   globs_ = std::move(expressions);
+}
+
+const std::vector<std::string>& PathGlobSet::globs() const {
+  static const std::vector<std::string> none;
+  return globs_ ? globs_->all : none;
 }
 
 PathGlobSet::PathGlobSet() = default;
@@ -99,7 +119,7 @@ bool PathGlobSet::matches(std::string_view name, bool fold) const {
   for (const std::string& suffix : suffixes_) {
     if (lastComponentEndsWith(name, suffix, fold)) return true;
   }
-  return !globs_->others.empty() && others_filter_.mayMatch(name, fold) &&
+  return globs_->any_others && others_filter_.mayMatch(name, fold) &&
          fullMatch(name, fold ? kOthersNoCase : kOthers);
 }
 

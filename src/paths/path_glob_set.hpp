@@ -27,10 +27,12 @@ class PathGlobSet {
   PathGlobSet& operator=(PathGlobSet&& other) noexcept;
   ~PathGlobSet();
   /// The globs must already be checked (CompiledPathMatcher compiles each
-  /// bracket class at load, where a bad one is a PolicyError); they are
-  /// appended, as `"a", "b"`, to `text`. Nothing is translated to RE2 until
-  /// a match needs it.
-  PathGlobSet(std::vector<std::string> globs, std::string home, std::string& text);
+  /// bracket class at load, where a bad one is a PolicyError). Nothing is
+  /// translated to RE2 until a match needs it.
+  PathGlobSet(std::vector<std::string> globs, std::string home);
+
+  /// The globs, as given (for descriptions).
+  const std::vector<std::string>& globs() const;
 
   bool empty() const { return globs_ == nullptr; }
   /// True when one glob matches the whole `name` (ignoring case when `fold`).

@@ -53,6 +53,10 @@ void CompiledPathMatcher::prepare() const {
       std::vector<std::string> out;
       out.reserve(written.size());
       for (const std::string& g : written) {
+        if (g.find('{') == std::string::npos) {
+          out.push_back(g);  // most globs: no vector of one made and copied
+          continue;
+        }
         for (std::string& alternative : expandBraces(g)) out.push_back(std::move(alternative));
       }
       return out;
@@ -68,16 +72,10 @@ void CompiledPathMatcher::prepare() const {
         anywhere.push_back(g);
       }
     }
-    std::string cwd_text;
-    globs_ = PathGlobSet(std::move(anywhere), home_, glob_text_);
-    cwd_globs_ = PathGlobSet(std::move(below_cwd), home_, cwd_text);
-    for (const std::string& g : globs) {
-      if (!g.starts_with("./") && g != ".") continue;
-      if (!glob_text_.empty()) glob_text_ += "\", \"";
-      glob_text_ += g;
-    }
+    globs_ = PathGlobSet(std::move(anywhere), home_);
+    cwd_globs_ = PathGlobSet(std::move(below_cwd), home_);
     example_globs_ = std::move(globs);
-    except_ = PathGlobSet(std::move(exceptions), home_, except_text_);
+    except_ = PathGlobSet(std::move(exceptions), home_);
   });
 }
 
@@ -185,11 +183,29 @@ std::string CompiledPathMatcher::describe() const {
     if (!out.empty()) out += " and ";
     out += part;
   };
-  if (!globs_.empty() || !cwd_globs_.empty()) add("path glob \"" + glob_text_ + "\"");
+  // The globs as `"a", "b"`: those read anywhere, then the `./` ones.
+  auto joined = [](const std::vector<std::string>& globs, auto&& take) {
+    std::string text;
+    for (const std::string& g : globs) {
+      if (!take(g)) continue;
+      if (!text.empty()) text += "\", \"";
+      text += g;
+    }
+    return text;
+  };
+  auto below_cwd = [](const std::string& g) { return g == "." || g.starts_with("./"); };
+  if (!globs_.empty() || !cwd_globs_.empty()) {
+    add("path glob \"" +
+        joined(example_globs_, [&](const std::string& g) { return !below_cwd(g); }) +
+        (globs_.empty() || cwd_globs_.empty() ? "" : "\", \"") + joined(example_globs_, below_cwd) +
+        "\"");
+  }
   if (regex_) add("path regex \"" + regex_text_ + "\"");
   if (outside_workspace_)
     add(*outside_workspace_ ? "outside the workspace" : "inside the workspace");
-  if (!except_.empty()) add("not \"" + except_text_ + "\"");
+  if (!except_.empty()) {
+    add("not \"" + joined(except_.globs(), [](const std::string&) { return true; }) + "\"");
+  }
   return out;
 }
 

@@ -67,8 +67,6 @@ class CompiledPathMatcher {
   // Made by prepare(); the globs' expressions compile later still, when a
   // path needs them (path_glob_set.hpp).
   mutable std::once_flag prepared_;
-  mutable std::string glob_text_;
-  mutable std::string except_text_;
   mutable PathGlobSet globs_;
   mutable PathGlobSet cwd_globs_;  ///< `./` globs: on the path below the call's cwd
   mutable PathGlobSet except_;

@@ -108,8 +108,7 @@ TEST(GlobSet, MatchesAsTheWholeExpressionDoes) {
   int matches = 0;
   for (int g = 0; g < 600; ++g) {
     std::vector<std::string> globs = {pick(random, glob_parts, 4), pick(random, glob_parts, 3)};
-    std::string text;
-    const PathGlobSet set(globs, "/h", text);
+    const PathGlobSet set(globs, "/h");
     RE2::Options options;
     options.set_log_errors(false);
     options.set_dot_nl(true);
