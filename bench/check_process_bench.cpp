@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -34,8 +35,11 @@ bool spawnOnce(const char* const* argv, const char* input_path, char* const* env
   posix_spawn_file_actions_destroy(&actions);
   if (!started) return false;
   int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  pid_t waited = -1;
+  do {
+    waited = waitpid(pid, &status, 0);
+  } while (waited < 0 && errno == EINTR);
+  return waited == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 // A temporary file holding `input` (removed with it); empty path on failure.
@@ -48,7 +52,11 @@ struct InputFile {
     const bool written =
         write(fd, input.data(), input.size()) == static_cast<ssize_t>(input.size());
     close(fd);
-    if (written) path = name;
+    if (written) {
+      path = name;
+    } else {
+      unlink(name);
+    }
   }
   ~InputFile() {
     if (!path.empty()) unlink(path.c_str());

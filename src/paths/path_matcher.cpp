@@ -195,10 +195,10 @@ std::string CompiledPathMatcher::describe() const {
   };
   auto below_cwd = [](const std::string& g) { return g == "." || g.starts_with("./"); };
   if (!globs_.empty() || !cwd_globs_.empty()) {
-    add("path glob \"" +
-        joined(example_globs_, [&](const std::string& g) { return !below_cwd(g); }) +
-        (globs_.empty() || cwd_globs_.empty() ? "" : "\", \"") + joined(example_globs_, below_cwd) +
-        "\"");
+    const std::string anywhere =
+        joined(example_globs_, [&](const std::string& g) { return !below_cwd(g); });
+    const std::string cwd = joined(example_globs_, below_cwd);
+    add("path glob \"" + anywhere + (anywhere.empty() || cwd.empty() ? "" : "\", \"") + cwd + "\"");
   }
   if (regex_) add("path regex \"" + regex_text_ + "\"");
   if (outside_workspace_)

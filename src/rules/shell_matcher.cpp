@@ -73,8 +73,10 @@ CompiledShellMatcher::CompiledShellMatcher(ShellMatcher spec, bool every_write)
 
 const std::vector<std::vector<std::string>>& CompiledShellMatcher::tokens() const {
   std::call_once(split_once_, [this] {
-    tokens_.reserve(patterns_.size());
-    for (const std::string& p : patterns_) tokens_.push_back(splitTokens(p));
+    std::vector<std::vector<std::string>> split;  // kept only when whole
+    split.reserve(patterns_.size());
+    for (const std::string& p : patterns_) split.push_back(splitTokens(p));
+    tokens_ = std::move(split);
   });
   return tokens_;
 }
