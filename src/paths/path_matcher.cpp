@@ -9,6 +9,14 @@
 #include "toolguard/policy_error.hpp"
 
 namespace toolguard::detail {
+namespace {
+
+// A glob of the part of a path below the call's cwd: `.`, `./`, `./x`.
+bool readBelowCwd(const std::string& glob) {
+  return glob == "." || glob.starts_with("./");
+}
+
+}  // namespace
 
 CompiledPathMatcher::CompiledPathMatcher(const PathMatcher& spec, bool every_path)
     : outside_workspace_(spec.outside_workspace),
@@ -64,12 +72,10 @@ void CompiledPathMatcher::prepare() const {
     std::vector<std::string> globs = expandAll(spec_globs_);
     std::vector<std::string> exceptions = expandAll(spec_except_);
     for (const std::string& g : globs) {
-      if (g == "." || g == "./") {
-        below_cwd.emplace_back("/");
-      } else if (g.starts_with("./")) {
-        below_cwd.push_back(g.substr(1));
-      } else {
+      if (!readBelowCwd(g)) {
         anywhere.push_back(g);
+      } else {
+        below_cwd.push_back(g == "." || g == "./" ? "/" : g.substr(1));
       }
     }
     globs_ = PathGlobSet(std::move(anywhere), home_);
@@ -193,11 +199,10 @@ std::string CompiledPathMatcher::describe() const {
     }
     return text;
   };
-  auto below_cwd = [](const std::string& g) { return g == "." || g.starts_with("./"); };
   if (!globs_.empty() || !cwd_globs_.empty()) {
     const std::string anywhere =
-        joined(example_globs_, [&](const std::string& g) { return !below_cwd(g); });
-    const std::string cwd = joined(example_globs_, below_cwd);
+        joined(example_globs_, [](const std::string& g) { return !readBelowCwd(g); });
+    const std::string cwd = joined(example_globs_, readBelowCwd);
     add("path glob \"" + anywhere + (anywhere.empty() || cwd.empty() ? "" : "\", \"") + cwd + "\"");
   }
   if (regex_) add("path regex \"" + regex_text_ + "\"");
