@@ -21,6 +21,7 @@ large changes to the check path:
 import bisect
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -59,10 +60,13 @@ SCENARIOS = [
 
 
 def symbols(binary):
-    """(start addresses, [(start, end, name)]) of the binary's defined symbols."""
+    """The binary's code and data as (starts, ends, names): one entry per
+    start address, with every name defined there. GCC folds identical
+    functions into one body with several names, and the linker orders the
+    body by whichever of them is listed, so all are listed."""
     out = subprocess.run(["nm", "-n", "-S", "--defined-only", binary], check=True,
                          capture_output=True, text=True).stdout
-    table = []
+    by_start = {}
     for line in out.splitlines():
         parts = line.split()
         if len(parts) == 4:
@@ -73,9 +77,40 @@ def symbols(binary):
             continue
         if kind.lower() not in "tdbrvw" or name.startswith("."):
             continue
-        table.append((start, start + max(size, 1), name))
-    table.sort()
-    return [s for s, _, _ in table], table
+        end, names = by_start.get(start, (start + 1, []))
+        by_start[start] = (max(end, start + size), names + [name])
+    starts = sorted(by_start)
+    return starts, [by_start[s][0] for s in starts], [by_start[s][1] for s in starts]
+
+
+def covering(starts, ends, address):
+    """Index of the entry whose range holds `address`, or -1. A label without
+    a size inside a function (glibc's string functions have them) does not
+    hide the function around it."""
+    i = bisect.bisect_right(starts, address) - 1
+    for j in range(i, max(i - 8, -1), -1):
+        if address < ends[j]:
+            return j
+    return -1
+
+
+# glibc's string functions and nettle's hashes come in one body per CPU
+# feature (chosen when the program starts); valgrind emulates fewer features
+# than the machine has, so the trace names the SSE2 or AVX2 body where a
+# hook runs the AVX-512 or SHA-NI one. Every variant of a function met is
+# listed.
+CPU_VARIANT = re.compile(r"^(__\w+?|_nettle_\w+?)_(?:sse2|ssse3|sse4_1|sse4_2|avx|avx2|avx512|evex|"
+                         r"evex512|erms|x86_64|sha_ni|aesni|pclmul|shaext)(?:_\w*)?$")
+
+
+def cpuVariants(all_names):
+    """{base name: every variant's name} for the variant families of all_names."""
+    families = {}
+    for name in all_names:
+        match = CPU_VARIANT.match(name)
+        if match:
+            families.setdefault(match.group(1), []).append(name)
+    return families
 
 
 def touched(binary, arguments, stdin, home):
@@ -93,28 +128,42 @@ def touched(binary, arguments, stdin, home):
             parts = line.split()
             if len(parts) != 2:
                 continue
+            # Each address once (not each cache line: a function that
+            # shares its first line with one met before would be missed).
             address = int(parts[1].split(",")[0], 16)
-            page_line = address >> 6
-            if page_line in seen:
+            if address in seen:
                 continue
-            seen.add(page_line)
+            seen.add(address)
             yield address
 
 
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "build/release/toolguard")
-    starts, table = symbols(binary)
+    starts, ends, names = symbols(binary)
+    families = cpuVariants(n for group in names for n in group)
     order, named = [], set()
+
+    def add(name):
+        if name not in named:
+            named.add(name)
+            order.append(name)
+
     with tempfile.TemporaryDirectory() as home:
-        for arguments, stdin in SCENARIOS:
+        # Each call twice in one home: the first finds no audit log or
+        # session file, the second (what a hook runs on every later call)
+        # reads and extends them.
+        runs = [scenario for scenario in SCENARIOS for _ in range(2)]
+        for arguments, stdin in runs:
             for address in touched(binary, arguments, stdin, home):
-                i = bisect.bisect_right(starts, address) - 1
-                if i < 0 or address >= table[i][1]:
+                i = covering(starts, ends, address)
+                if i < 0 or names[i][0] in named:
                     continue
-                name = table[i][2]
-                if name not in named:
-                    named.add(name)
-                    order.append(name)
+                for name in names[i]:
+                    add(name)
+                    match = CPU_VARIANT.match(name)
+                    if match:
+                        for variant in families.get(match.group(1), []):
+                            add(variant)
     # The markers that bound the ordered code, which the command maps at once
     # when it starts (src/cli/startup_arena.cpp, prefaultImage).
     order = ["toolguard_hot_text_begin"] + [n for n in order if not n.startswith("toolguard_hot_text_")]

@@ -122,13 +122,23 @@ void prefaultImage() {
 #endif
 }
 
+// glibc runs .preinit_array once its own start-up is done and before any
+// static constructor (the C++ library's locale and streams, the program's
+// tables), so what those touch is mapped at once too. The entries are
+// called with main's arguments.
+void prefaultImageAtStart(int, char**, char**) {
+  prefaultImage();
+}
+__attribute__((section(".preinit_array"),
+               used)) void (*const prefault_image_at_start)(int, char**,
+                                                            char**) = prefaultImageAtStart;
+
 struct Arena {
   char* begin = nullptr;
   std::atomic<std::size_t> used{0};
   char* end = nullptr;
 
   Arena() {
-    prefaultImage();
     void* p = ::mmap(nullptr, kArenaBytes, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p != MAP_FAILED) {
