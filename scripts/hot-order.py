@@ -57,6 +57,9 @@ SCENARIOS = [
      '"tool_input":{"path":"/w/notes.txt","content":"x"}}'),
     (["--version"], ""),
 ]
+# More calls than a session file holds lines for with the default 256 events
+# (a rewrite after 256 + 64), so that it is rewritten with a run line.
+LONG_SESSION_CALLS = 330
 
 
 def symbols(binary):
@@ -113,13 +116,33 @@ def cpuVariants(all_names):
     return families
 
 
+def environment(home):
+    """The environment of a traced call: toolguard's files under `home`."""
+    return dict(os.environ, HOME=home, TOOLGUARD_HOME=home + "/toolguard")
+
+
+def seedLongSession(binary, home):
+    """Runs a web fetch, then a Write (a call that brings no label) more times
+    than a session file keeps lines for, in the scenarios' session and
+    untraced, so that its file holds a run line: what a long session's every
+    check loads."""
+    arguments, fetch = SCENARIOS[1]  # a web fetch: the session's first, labelled, event
+    subprocess.run([binary, *arguments], input=fetch.encode(), env=environment(home),
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    stdin = ('{"session_id":"s1","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Write",'
+             '"tool_input":{"file_path":"src/a.cpp","content":"x"}}')
+    for _ in range(LONG_SESSION_CALLS):
+        subprocess.run([binary, "check", "--format", "claude", *FLAGS], input=stdin.encode(),
+                       env=environment(home),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+
 def touched(binary, arguments, stdin, home):
     """Addresses in the order the process first touches them."""
     with tempfile.NamedTemporaryFile("r", suffix=".lackey") as trace:
-        env = dict(os.environ, HOME=home, TOOLGUARD_HOME=home + "/toolguard")
         subprocess.run(["valgrind", "--tool=lackey", "--trace-mem=yes",
                         "--log-file=" + trace.name, binary, *arguments],
-                       input=stdin.encode(), env=env, stdout=subprocess.DEVNULL,
+                       input=stdin.encode(), env=environment(home), stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, check=False)
         seen = set()
         for line in trace:
@@ -149,6 +172,7 @@ def main():
             order.append(name)
 
     with tempfile.TemporaryDirectory() as home:
+        seedLongSession(binary, home)
         # Each call twice in one home: the first finds no audit log or
         # session file, the second (what a hook runs on every later call)
         # reads and extends them.
