@@ -117,8 +117,46 @@ def cpuVariants(all_names):
 
 
 def environment(home):
-    """The environment of a traced call: toolguard's files under `home`."""
-    return dict(os.environ, HOME=home, TOOLGUARD_HOME=home + "/toolguard")
+    """The environment of a traced call: toolguard's files under `home`, and
+    the user's policy in home/config (see withPolicies)."""
+    return dict(os.environ, HOME=home, TOOLGUARD_HOME=home + "/toolguard",
+                TOOLGUARD_CONFIG_DIR=home + "/config")
+
+
+def withPolicies(home):
+    """Writes a user policy (a shell, a files and an MCP rule) that trusts the
+    project home/project, and the project's policy; returns the calls a hook
+    makes there, policies loaded (their trees cached after the first)."""
+    project = home + "/project"
+    os.makedirs(home + "/config")
+    os.makedirs(project + "/.toolguard")
+    with open(home + "/config/policy.yaml", "w") as user:
+        user.write(f"""version: 1
+trusted_projects: [{project}]
+rules:
+  - id: user-shell
+    tool: Bash
+    command: {{glob: 'deploy *'}}
+    verdict: ask
+  - id: user-files
+    files: ['**/secrets/**', '*.key']
+    verdict: deny
+    reason: a secret
+  - id: user-mcp
+    tool: mcp__srv__*
+    verdict: allow
+""")
+    with open(project + "/.toolguard/policy.yaml", "w") as own:
+        own.write("version: 1\nrules:\n  - id: generated\n    files: ['./generated/**']\n"
+                  "    verdict: deny\n")
+    context = f'"session_id":"p1","hook_event_name":"PreToolUse","cwd":"{project}"'
+    arguments = ["check", "--format", "claude", "--no-managed"]
+    return [
+        (arguments, '{' + context + ',"tool_name":"Write",'
+         '"tool_input":{"file_path":"src/a.cpp","content":"x"}}'),
+        (arguments, '{' + context + ',"tool_name":"Bash",'
+         '"tool_input":{"command":"git status && make -j4 test | tail -20"}}'),
+    ]
 
 
 def seedLongSession(binary, home):
@@ -176,7 +214,7 @@ def main():
         # Each call twice in one home: the first finds no audit log or
         # session file, the second (what a hook runs on every later call)
         # reads and extends them.
-        runs = [scenario for scenario in SCENARIOS for _ in range(2)]
+        runs = [scenario for scenario in SCENARIOS + withPolicies(home) for _ in range(2)]
         for arguments, stdin in runs:
             for address in touched(binary, arguments, stdin, home):
                 i = covering(starts, ends, address)
