@@ -19,6 +19,7 @@ large changes to the check path:
     scripts/hot-order.py [build/release/toolguard]
 """
 import bisect
+import json
 import os
 import pathlib
 import re
@@ -30,14 +31,17 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "cmake" / "toolguard-command.order"
 FLAGS = ["--no-user", "--no-project", "--no-managed"]
 
+# A web fetch in session s1: untrusted input, the session's first labelled event.
+WEB_FETCH = (["check", "--format", "claude", *FLAGS],
+             '{"session_id":"s1","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"WebFetch",'
+             '"tool_input":{"url":"https://example.com/","prompt":"x"}}')
+
 # (arguments, stdin): the calls a hook process judges most, in the agents'
 # formats, with and without a session.
 SCENARIOS = [
     (["check", *FLAGS],
      '{"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},"context":{"cwd":"/w"}}'),
-    (["check", "--format", "claude", *FLAGS],
-     '{"session_id":"s1","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"WebFetch",'
-     '"tool_input":{"url":"https://example.com/","prompt":"x"}}'),
+    WEB_FETCH,
     (["check", "--format", "claude", *FLAGS],
      '{"session_id":"s1","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Bash",'
      '"tool_input":{"command":"git status && make -j4 test | tail -20"}}'),
@@ -57,8 +61,10 @@ SCENARIOS = [
      '"tool_input":{"path":"/w/notes.txt","content":"x"}}'),
     (["--version"], ""),
 ]
-# More calls than a session file holds lines for with the default 256 events
-# (a rewrite after 256 + 64), so that it is rewritten with a run line.
+# More calls than a session remembers by default (256 events): its file is
+# rewritten with run lines (every 64 appends or so) and every load forgets
+# its oldest calls while carrying the web fetch's labels, as in a long
+# session.
 LONG_SESSION_CALLS = 330
 
 
@@ -102,25 +108,36 @@ def covering(starts, ends, address):
 # than the machine has, so the trace names the SSE2 or AVX2 body where a
 # hook runs the AVX-512 or SHA-NI one. Every variant of a function met is
 # listed.
-CPU_VARIANT = re.compile(r"^(__\w+?|_nettle_\w+?)_(?:sse2|ssse3|sse4_1|sse4_2|avx|avx2|avx512|evex|"
-                         r"evex512|erms|x86_64|sha_ni|aesni|pclmul|shaext)(?:_\w*)?$")
+CPU_VARIANT = re.compile(
+    r"^(?P<base>__\w+?)_(?:sse2|ssse3|sse4_1|sse42|avx|avx2|avx512|evex|evex512|erms|generic)"
+    r"(?:_\w*)?$"
+    r"|^(?P<nettle>_nettle_\w+?)_(?:c|x86_64|sha_ni|aesni|pclmul)$")
+
+
+def variantBase(name):
+    """The function a CPU variant is a body of ("__memmove" for
+    "__memmove_avx512_unaligned_erms"), or None."""
+    match = CPU_VARIANT.match(name)
+    return (match.group("base") or match.group("nettle")) if match else None
 
 
 def cpuVariants(all_names):
     """{base name: every variant's name} for the variant families of all_names."""
     families = {}
     for name in all_names:
-        match = CPU_VARIANT.match(name)
-        if match:
-            families.setdefault(match.group(1), []).append(name)
+        base = variantBase(name)
+        if base:
+            families.setdefault(base, []).append(name)
     return families
 
 
 def environment(home):
-    """The environment of a traced call: toolguard's files under `home`, and
-    the user's policy in home/config (see withPolicies)."""
-    return dict(os.environ, HOME=home, TOOLGUARD_HOME=home + "/toolguard",
-                TOOLGUARD_CONFIG_DIR=home + "/config")
+    """The environment of a traced call: toolguard's files under `home`, the
+    user's policy where a hook finds it by default (home/.config/toolguard:
+    none of the variables that move it, whose reading is other code)."""
+    moved = {"TOOLGUARD_CONFIG_DIR", "XDG_CONFIG_HOME", "TOOLGUARD_MANAGED_DIR"}
+    env = {name: value for name, value in os.environ.items() if name not in moved}
+    return dict(env, HOME=home, TOOLGUARD_HOME=home + "/toolguard")
 
 
 def withPolicies(home):
@@ -128,11 +145,11 @@ def withPolicies(home):
     project home/project, and the project's policy; returns the calls a hook
     makes there, policies loaded (their trees cached after the first)."""
     project = home + "/project"
-    os.makedirs(home + "/config")
+    os.makedirs(home + "/.config/toolguard")
     os.makedirs(project + "/.toolguard")
-    with open(home + "/config/policy.yaml", "w") as user:
+    with open(home + "/.config/toolguard/policy.yaml", "w") as user:
         user.write(f"""version: 1
-trusted_projects: [{project}]
+trusted_projects: [{json.dumps(project)}]
 rules:
   - id: user-shell
     tool: Bash
@@ -149,7 +166,7 @@ rules:
     with open(project + "/.toolguard/policy.yaml", "w") as own:
         own.write("version: 1\nrules:\n  - id: generated\n    files: ['./generated/**']\n"
                   "    verdict: deny\n")
-    context = f'"session_id":"p1","hook_event_name":"PreToolUse","cwd":"{project}"'
+    context = f'"session_id":"p1","hook_event_name":"PreToolUse","cwd":{json.dumps(project)}'
     arguments = ["check", "--format", "claude", "--no-managed"]
     return [
         (arguments, '{' + context + ',"tool_name":"Write",'
@@ -164,7 +181,7 @@ def seedLongSession(binary, home):
     than a session file keeps lines for, in the scenarios' session and
     untraced, so that its file holds a run line: what a long session's every
     check loads."""
-    arguments, fetch = SCENARIOS[1]  # a web fetch: the session's first, labelled, event
+    arguments, fetch = WEB_FETCH
     subprocess.run([binary, *arguments], input=fetch.encode(), env=environment(home),
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     stdin = ('{"session_id":"s1","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Write",'
@@ -211,9 +228,9 @@ def main():
 
     with tempfile.TemporaryDirectory() as home:
         seedLongSession(binary, home)
-        # Each call twice in one home: the first finds no audit log or
-        # session file, the second (what a hook runs on every later call)
-        # reads and extends them.
+        # Each call twice in one home: the first may find no session file
+        # or cached policy tree, the second (what a hook runs on every later
+        # call) reads and extends them.
         runs = [scenario for scenario in SCENARIOS + withPolicies(home) for _ in range(2)]
         for arguments, stdin in runs:
             for address in touched(binary, arguments, stdin, home):
@@ -222,13 +239,14 @@ def main():
                     continue
                 for name in names[i]:
                     add(name)
-                    match = CPU_VARIANT.match(name)
-                    if match:
-                        for variant in families.get(match.group(1), []):
-                            add(variant)
+                    for variant in families.get(variantBase(name), []):
+                        add(variant)
     # The markers that bound the ordered code, which the command maps at once
     # when it starts (src/cli/startup_arena.cpp, prefaultImage).
-    order = ["toolguard_hot_text_begin"] + [n for n in order if not n.startswith("toolguard_hot_text_")]
+    # __data_start (glibc's start files) first among the data too: the
+    # command faults in .data from it on.
+    order = ["toolguard_hot_text_begin", "__data_start"] + [
+        n for n in order if not n.startswith("toolguard_hot_text_") and n != "__data_start"]
     order.append("toolguard_hot_text_end")
     OUTPUT.write_text("".join(name + "\n" for name in order))
     print(f"hot-order: {len(order)} symbols written to {OUTPUT.relative_to(ROOT)}")

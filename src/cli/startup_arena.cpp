@@ -122,10 +122,10 @@ void prefaultImage() {
 #endif
 }
 
-// glibc runs .preinit_array once its own start-up is done and before any
-// static constructor (the C++ library's locale and streams, the program's
-// tables), so what those touch is mapped at once too. The entries are
-// called with main's arguments.
+// The C library runs .preinit_array before any static constructor (the C++
+// library's locale and streams, the program's tables), so what those touch
+// is mapped at once too; statically linked, after its own set-up (TLS, ifunc
+// relocations). The entries are called with main's arguments.
 void prefaultImageAtStart(int, char**, char**) {
   prefaultImage();
 }
