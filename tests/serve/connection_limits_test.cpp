@@ -12,6 +12,7 @@
 #include <atomic>
 #include <fstream>
 #include <future>
+#include <string_view>
 
 #include "serve/serve_fixture.hpp"
 #include "support/loopback_connect.hpp"
@@ -38,6 +39,17 @@ bool closedWithin(int fd, int wait_ms) {
     char chunk[4096];
     if (recv(fd, chunk, sizeof chunk, 0) <= 0) return true;
   }
+}
+
+// Sends GET /healthz on `fd` and waits for the start of its answer, leaving
+// the connection open (keep-alive): the service has surely accepted it then.
+bool answeredWithin(int fd, int wait_ms) {
+  if (!sendText(fd, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")) return false;
+  pollfd p{fd, POLLIN, 0};
+  if (poll(&p, 1, wait_ms) != 1) return false;
+  char chunk[4096];
+  const ssize_t got = recv(fd, chunk, sizeof chunk, 0);
+  return got > 0 && std::string_view(chunk, static_cast<size_t>(got)).starts_with("HTTP/1.1 200");
 }
 
 // Sends a whole raw request and reads the answer until the server closes.
@@ -131,6 +143,9 @@ TEST_F(Serve, OneAddressHoldsOnlySoManyConnectionsAndOthersAreStillServed) {
   for (int i = 0; i < 4; ++i) {
     held.push_back(connectFrom("127.0.0.2", server->port()));
     ASSERT_GE(held.back(), 0);
+    // Answered, so accepted and counted before the fifth arrives (the
+    // kernel completes a connection before the service accepts it).
+    ASSERT_TRUE(answeredWithin(held.back(), 5000)) << "held connection " << i;
   }
   // The fifth from that address is closed without an answer.
   const int fifth = connectFrom("127.0.0.2", server->port());
