@@ -11,7 +11,8 @@ store_kind="${1:-file}"
 connections="${2:-8}"
 seconds="${3:-10}"
 threads=2
-toolguard="$root/build/release/toolguard"
+# SERVE_LOAD_BINARY: another build's toolguard (with its toolguard-serve beside it), to compare.
+toolguard="${SERVE_LOAD_BINARY:-$root/build/release/toolguard}"
 [ -x "$toolguard" ] || { echo "serve_load: build first: scripts/build.sh release" >&2; exit 1; }
 command -v wrk >/dev/null || { echo "serve_load: wrk is missing (scripts/install-deps.sh)" >&2; exit 1; }
 

@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -98,6 +100,13 @@ class AuditSink {
 
   /// Records a prepared record (one JSON object). Throws when it cannot.
   virtual void writeRecord(const nlohmann::json& record) = 0;
+
+  /// Records a prepared record and then calls `done` once: with nullptr
+  /// when it is kept, else with what failed. A sink that commits in groups
+  /// (the database's) returns at once and calls `done` from its writer
+  /// thread after the commit; the others write it here (writeRecord).
+  virtual void writeRecordThen(const nlohmann::json& record,
+                               std::function<void(std::exception_ptr failed)> done);
 };
 
 /// Appends audit records to a file. Each record is one write(2) of one whole

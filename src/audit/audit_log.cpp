@@ -314,6 +314,17 @@ void AuditSink::write(const ToolCall& call, const Decision& decision) {
   writeRecord(auditRecord(call, decision, std::chrono::system_clock::now()));
 }
 
+void AuditSink::writeRecordThen(const nlohmann::json& record,
+                                std::function<void(std::exception_ptr failed)> done) {
+  std::exception_ptr failed;
+  try {
+    writeRecord(record);
+  } catch (...) {
+    failed = std::current_exception();
+  }
+  done(failed);
+}
+
 void AuditLog::writeRecord(const nlohmann::json& record) {
   State& s = *state_;
   if (!record.is_object()) {

@@ -104,6 +104,8 @@ struct CheckAnswerer {
                       (r.audit_problem.empty() ? "" : "\n" + r.audit_problem));
         }
         return front::renderDecision(r.decision, r.call->tool, format);
+      case front::FrontDecision::Outcome::Deferred:  // only where decides_here is set
+        return fail("internal error: the call was not decided");
       case front::FrontDecision::Outcome::Decided:
         break;
     }

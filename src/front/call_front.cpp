@@ -59,7 +59,20 @@ FrontDecision decideCall(ToolCall call, const GuardSource& guards) {
     if (!guard) throw std::logic_error("no guard");
     FrontDecision out;
     out.outcome = FrontDecision::Outcome::Decided;
-    out.decision = guard->decide(call);
+    if (guards.decides_here) {
+      // Assessing is the engine's alone (no session to read, by the first
+      // question); what settling would wait for is seen in its verdict.
+      std::optional<Assessment> assessed;
+      if (guards.decides_here(*guard, call, nullptr)) assessed = guard->assess(call);
+      if (!assessed || !guards.decides_here(*guard, call, &assessed->decision)) {
+        out.outcome = FrontDecision::Outcome::Deferred;
+        out.call = std::move(call);
+        return out;
+      }
+      out.decision = guard->settle(call, std::move(*assessed));
+    } else {
+      out.decision = guard->decide(call);
+    }
     out.call = std::move(call);
     return out;
   } catch (const PolicyError& e) {

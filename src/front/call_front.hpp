@@ -28,6 +28,13 @@ struct GuardSource {
   /// Not empty: no Guard can be had at all (its approvals or audit log could
   /// not be set up), and every call is denied for this reason.
   std::string unavailable;
+  /// Set by a surface that must not wait (the service's event thread):
+  /// whether `guard` can decide `call` here without waiting for anything
+  /// but the audit, asked before the call is assessed (`assessed` null) and
+  /// after (its verdict). A call it says no to comes back Deferred: not
+  /// decided, nothing written, to be decided again where waiting is allowed.
+  std::function<bool(const Guard& guard, const ToolCall& call, const Decision* assessed)>
+      decides_here;
 };
 
 /// How one surface reads its input.
@@ -48,6 +55,7 @@ struct FrontDecision {
     Decided,    ///< a Guard decided the call
     Malformed,  ///< the input is not a call: denied
     NotJudged,  ///< a call, but no Guard could judge it (policy, setup): denied
+    Deferred,   ///< GuardSource::decides_here said no: not decided, nothing written
   };
   Outcome outcome = Outcome::Malformed;
   /// The Guard's decision, or a deny that says why there is none; audited

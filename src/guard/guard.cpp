@@ -21,15 +21,6 @@ void refuseForRateLimit(Decision& d, const RateLimitAdmission& admission) {
   d.policy_verdict = Verdict::Deny;
 }
 
-void failClosed(Decision& d, const std::string& why) {
-  if (d.verdict == Verdict::Abort) return;
-  d.verdict = Verdict::Deny;
-  d.reason = why;
-  d.model_reason = detail::blockedText(why);
-  if (!d.resolution.empty()) d.resolution += "; ";
-  d.resolution += "denied: " + why;
-}
-
 }  // namespace
 
 Guard::Guard(Engine engine, GuardOptions options)
@@ -152,7 +143,8 @@ Decision Guard::settle(const ToolCall& call, Assessment assessment, RateLimitTic
         detail::rememberCall(*options_.sessions, sessionKeyOf(call), call, d, *before);
       } catch (const std::exception& e) {
         // Later calls would not know this one ran: it does not run.
-        failClosed(d, std::string("the session's memory could not be written: ") + e.what());
+        detail::denyAfterFailure(
+            d, std::string("the session's memory could not be written: ") + e.what());
       }
     }
     if (d.verdict == Verdict::Allow) {
@@ -161,18 +153,18 @@ Decision Guard::settle(const ToolCall& call, Assessment assessment, RateLimitTic
       ticket.cancel();  // the call does not run: it takes no place in the limits
     }
   } catch (const std::exception& e) {
-    failClosed(d, std::string("internal error while settling approval: ") + e.what());
+    detail::denyAfterFailure(d, std::string("internal error while settling approval: ") + e.what());
   } catch (...) {
-    failClosed(d, "internal error while settling approval");
+    detail::denyAfterFailure(d, "internal error while settling approval");
   }
   if (options_.audit_log) {
     try {
       options_.audit_log->write(call, d);
     } catch (const std::exception& e) {
-      failClosed(d, std::string("the audit log could not be written: ") + e.what());
+      detail::denyAfterFailure(d, std::string("the audit log could not be written: ") + e.what());
       running.cancel();
     } catch (...) {
-      failClosed(d, "the audit log could not be written");
+      detail::denyAfterFailure(d, "the audit log could not be written");
       running.cancel();
     }
   }

@@ -14,4 +14,9 @@ namespace toolguard::detail {
 void overrule(Decision& decision, Verdict verdict, DecisionBasis basis, SourceLocation source,
               std::string reason, std::string model_reason);
 
+/// A step after the policy failed (the session's memory, the audit): the
+/// call is denied for `why` (an abort stays an abort), and the resolution
+/// says so.
+void denyAfterFailure(Decision& decision, const std::string& why);
+
 }  // namespace toolguard::detail

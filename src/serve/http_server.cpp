@@ -47,6 +47,36 @@ std::string HttpRequest::arg(const std::string& name) const {
   return it == query.end() ? "" : it->second;
 }
 
+/// The server's side of a LaterAnswer.
+struct LaterAnswer::Internal {
+  // The server waits for the answer: `deliver` gets it, at once if it came.
+  static void take(LaterAnswer& later, std::function<void(HttpResponse)> deliver) {
+    std::unique_lock<std::mutex> lock(later.mutex_);
+    if (later.early_) {
+      std::unique_ptr<HttpResponse> early = std::move(later.early_);
+      lock.unlock();
+      deliver(std::move(*early));
+      return;
+    }
+    later.deliver_ = std::move(deliver);
+  }
+};
+
+void LaterAnswer::complete(HttpResponse response) {
+  std::function<void(HttpResponse)> deliver;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (completed_) return;
+    completed_ = true;
+    if (!deliver_) {
+      early_ = std::make_unique<HttpResponse>(std::move(response));
+      return;
+    }
+    deliver = std::move(deliver_);
+  }
+  deliver(std::move(response));
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -234,6 +264,10 @@ struct HttpServer::State {
   std::mutex streams_mutex;
   std::set<std::shared_ptr<ResponseStream>> streams;
   bool streams_closed = false;  // stopping: a new stream is closed at once
+  // Connections suspended until a later answer completes (stop waits).
+  std::mutex laters_mutex;
+  std::condition_variable laters_done;
+  size_t laters_waiting = 0;
 
   // Shuts down the connections that have waited past the deadline for a
   // whole request; libmicrohttpd then sees them end and closes them.
@@ -340,13 +374,49 @@ HttpResponse answer(const HttpServer::State& state, const HttpRequest& request) 
   }
 }
 
-// Runs the handler on a worker and resumes the connection with its answer.
+// The answer on the event thread, if it gives one; an exception is a 500.
+std::optional<HttpResponse> answerAtOnce(const HttpServer::State& state, HttpRequest& request) {
+  try {
+    return state.at_once(request);
+  } catch (const std::exception& e) {
+    return errorResponse(500, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return errorResponse(500, "internal error");
+  }
+}
+
+// The connection (suspended) waits for a later answer, and is resumed with
+// it from the thread that completes it.
+void awaitLater(HttpServer::State& state, MHD_Connection* connection, PendingRequest& pending,
+                LaterAnswer& later) {
+  {
+    std::lock_guard<std::mutex> lock(state.laters_mutex);
+    ++state.laters_waiting;
+  }
+  LaterAnswer::Internal::take(later, [&state, connection, &pending](HttpResponse response) {
+    if (response.later || response.stream) {
+      response = errorResponse(500, "internal error: an answer given later must be whole");
+    }
+    pending.response = std::move(response);
+    MHD_resume_connection(connection);
+    std::lock_guard<std::mutex> lock(state.laters_mutex);
+    if (--state.laters_waiting == 0) state.laters_done.notify_all();
+  });
+}
+
+// Runs the handler on a worker and resumes the connection with its answer
+// (or leaves it suspended until a later answer completes).
 void handOver(HttpServer::State& state, MHD_Connection* connection, PendingRequest& pending,
               HttpRequest request) {
   pending.handed_over = true;
   MHD_suspend_connection(connection);
   auto work = [&state, connection, &pending, request = std::move(request)]() {
-    pending.response = answer(state, request);
+    HttpResponse response = answer(state, request);
+    if (std::shared_ptr<LaterAnswer> later = std::move(response.later)) {
+      awaitLater(state, connection, pending, *later);
+      return;
+    }
+    pending.response = std::move(response);
     MHD_resume_connection(connection);
   };
   if (!state.workers->trySubmit(std::move(work))) {
@@ -406,8 +476,16 @@ MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* url, con
     const int fd = open->fd;
     request.client_gone = [fd] { return peerClosed(fd); };
   }
-  if (state.at_once && state.at_once(request)) {
-    return send(connection, answer(state, request), &state);
+  if (state.at_once) {
+    if (std::optional<HttpResponse> now = answerAtOnce(state, request)) {
+      if (std::shared_ptr<LaterAnswer> later = std::move(now->later)) {
+        pending->handed_over = true;
+        MHD_suspend_connection(connection);
+        awaitLater(state, connection, *pending, *later);
+        return MHD_YES;
+      }
+      return send(connection, *now, &state);
+    }
   }
   handOver(state, connection, *pending, std::move(request));
   return MHD_YES;
@@ -567,6 +645,10 @@ void HttpServer::stop() {
     if (l.daemon) l.fd = MHD_quiesce_daemon(l.daemon);
   }
   if (state_->workers) state_->workers->drain();
+  {
+    std::unique_lock<std::mutex> lock(state_->laters_mutex);
+    state_->laters_done.wait(lock, [&] { return state_->laters_waiting == 0; });
+  }
   {
     std::lock_guard<std::mutex> lock(state_->streams_mutex);
     state_->streams_closed = true;

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,10 @@ struct HttpRequest {
   /// that waits long (an ask, a long poll) asks it now and then and stops
   /// waiting for nobody. Never empty when the server made the request.
   std::function<bool()> client_gone = [] { return false; };
+  /// What an answer tried on the event thread (HttpAtOnce) learned before it
+  /// handed the request over, for the handler thread (the caller it
+  /// authenticated); empty otherwise.
+  std::shared_ptr<const void> carried;
 
   /// A header's value, or "" when absent (`name` in lower case).
   std::string header(const std::string& name) const;
@@ -76,6 +81,8 @@ class ResponseStream {
   bool gone_ = false;
 };
 
+class LaterAnswer;
+
 /// What the handler answers.
 struct HttpResponse {
   int status = 200;
@@ -84,15 +91,39 @@ struct HttpResponse {
   std::vector<std::pair<std::string, std::string>> headers;
   /// When set, the body is this stream (chunked), not `body`.
   std::shared_ptr<ResponseStream> stream;
+  /// When set, the whole answer is given later through it (the rest of this
+  /// response is ignored): the connection waits without a thread.
+  std::shared_ptr<LaterAnswer> later;
+};
+
+/// An answer that is known later, on another thread (the audit's group
+/// commit): the handler returns it at once and whoever holds it calls
+/// complete() once. The server's stop() waits for every one it was given,
+/// so it must be completed.
+class LaterAnswer {
+ public:
+  /// Sends `response` (its `later` and `stream` are not followed). Any
+  /// thread; only the first call counts.
+  void complete(HttpResponse response);
+
+  struct Internal;  ///< the server's side (http_server.cpp)
+
+ private:
+  friend struct Internal;
+  std::mutex mutex_;
+  std::unique_ptr<HttpResponse> early_;        // completed before the server took it
+  std::function<void(HttpResponse)> deliver_;  // set by the server
+  bool completed_ = false;
 };
 
 /// Answers one request; may block (a long poll). Exceptions become 500.
 using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
 
-/// Whether a request is answered at once (no wait for a person or the
-/// network): it then runs on the event thread that read it, without the
-/// hand-over to a handler thread.
-using HttpAtOnce = std::function<bool(const HttpRequest&)>;
+/// Answers a request on the event thread that read it, when that needs no
+/// wait (for a person, the network, a database's answer): no hand-over to a
+/// handler thread. nullopt hands the request (with what it put in
+/// `carried`) to a handler thread. Must not block.
+using HttpAtOnce = std::function<std::optional<HttpResponse>(HttpRequest&)>;
 
 /// TLS for the TCP listener: PEM files.
 struct TlsFiles {

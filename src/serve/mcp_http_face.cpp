@@ -362,7 +362,10 @@ int serveMcpOverHttp(const McpHttpFaceOptions& options, const McpGatewayOptions&
   http.max_queued = 256;
   http.tls = TlsFiles{options.tls_certificate, options.tls_key, ""};
   HttpServer server([&face](const HttpRequest& r) { return face.handle(r); }, http,
-                    [&face](const HttpRequest& r) { return face.answersAtOnce(r); });
+                    [&face](HttpRequest& r) -> std::optional<HttpResponse> {
+                      if (!face.answersAtOnce(r)) return std::nullopt;
+                      return face.handle(r);
+                    });
   const int port = server.listenTcp(host, port_asked);
   face.allowHosts(host, port);
   server.start();

@@ -211,6 +211,32 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
   return caller;
 }
 
+std::optional<store::TokenRecord> Authenticator::remembered(const std::string& hash) {
+  std::lock_guard<std::mutex> lock(snapshot_mutex_);
+  if (!refreshing_ && Clock::now() - snapshot_->read >= std::chrono::seconds(1)) {
+    return std::nullopt;
+  }
+  auto it = snapshot_->by_hash.find(hash);
+  if (it == snapshot_->by_hash.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<Caller> Authenticator::authenticateNow(const HttpRequest& request,
+                                                     HttpResponse& refused, bool& must_wait) {
+  must_wait = true;
+  const std::string bearer = bearerToken(request.header("authorization"));
+  if (bearer.empty()) return std::nullopt;
+  std::optional<store::TokenRecord> token = remembered(store::tokenHash(bearer));
+  if (!token || token->revoked) return std::nullopt;
+  must_wait = false;
+  if (!withinRate(token->name, refused)) return std::nullopt;
+  Caller caller;
+  caller.name = token->name;
+  caller.role = token->role;
+  caller.owner = token->owner;
+  return caller;
+}
+
 bool Authenticator::withinRate(const std::string& token_name, HttpResponse& refused) {
   const auto now = Clock::now();
   {

@@ -44,6 +44,15 @@ class Authenticator {
   /// has not shown a token yet). The scheme "Bearer" is read in any case.
   std::optional<Caller> authenticate(const HttpRequest& request, HttpResponse& refused);
 
+  /// authenticate() without reading the store, for the event thread: the
+  /// caller of a bearer token that the snapshot of tokens, fresh, holds
+  /// (usable, within its rate). nullopt with `must_wait` set when the store
+  /// would have to be read (no fresh snapshot, a token it lacks or holds as
+  /// revoked, a cookie, a certificate); nullopt with `refused` set when the
+  /// token is over its rate.
+  std::optional<Caller> authenticateNow(const HttpRequest& request, HttpResponse& refused,
+                                        bool& must_wait);
+
   /// The token whose hash is `hash` when it may be used (known, not revoked),
   /// else nullopt with `refused` set (401, or 503 when the store failed).
   std::optional<store::TokenRecord> usableToken(const std::string& hash, HttpResponse& refused);
@@ -71,6 +80,9 @@ class Authenticator {
   // store is read outside the lock: while one request reads it, the others
   // go on with the snapshot they have. Throws what the store throws.
   std::optional<store::TokenRecord> lookUp(const std::string& key, bool by_name);
+  // The token with this hash in a snapshot read under a second ago (or one
+  // being read again now); nullopt otherwise. Never reads the store.
+  std::optional<store::TokenRecord> remembered(const std::string& hash);
   // lookUp, with the store's failure turned into `refused` (503, saying
   // nothing of the store); false then.
   bool lookUpOrRefuse(const std::string& key, bool by_name,

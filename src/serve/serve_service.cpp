@@ -5,11 +5,15 @@
 #include "serve_service.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdio>
+#include <optional>
 
 #include "audit/audit_detail.hpp"
 #include "front/call_front.hpp"
 #include "front/result_hook.hpp"
+#include "guard/overrule.hpp"
+#include "serve/deferred_audit.hpp"
 #include "serve/json_response.hpp"
 #include "serve/serve_approvals.hpp"
 #include "serve/serve_asks.hpp"
@@ -56,6 +60,28 @@ void tokensSession(ToolCall& call, const Caller& caller) {
   }
 }
 
+// Whether a check on the database can be decided on the event thread:
+// only when nothing but its audit would be waited for (no session to read
+// or write, no stored approval to look up for an ask, no validator).
+bool decidesWithoutWaiting(const Guard& guard, const ToolCall& call, const Decision* assessed) {
+  const GuardOptions& o = guard.options();
+  if (o.validator || o.llm_validator || o.rate_limit_store) return false;
+  if (!assessed) return !o.sessions || sessionKeyOf(call).empty();
+  return assessed->verdict == Verdict::Allow || assessed->verdict == Verdict::Deny ||
+         assessed->verdict == Verdict::Abort;
+}
+
+// What failed, for a reason.
+std::string failureText(const std::exception_ptr& failed) {
+  try {
+    std::rethrow_exception(failed);
+  } catch (const std::exception& e) {
+    return std::string("the audit log could not be written: ") + e.what();
+  } catch (...) {
+    return "the audit log could not be written";
+  }
+}
+
 }  // namespace
 
 struct Service::Impl {
@@ -66,6 +92,15 @@ struct Service::Impl {
   std::shared_ptr<StoreAskHandler> asks;
   WebSessions web;
   std::unique_ptr<AskWebhook> webhook;
+  // On the database: the Guards' records, committed after the decision
+  // while no thread waits (nullptr on the file store, written in place).
+  std::shared_ptr<DeferredAudit> deferred_audit;
+
+  // Audit writes whose completion still refers to this service: it is not
+  // destroyed before the store's writer has called back for each.
+  std::mutex in_flight_mutex;
+  std::condition_variable in_flight_done;
+  size_t in_flight = 0;
 
   // The Guards of the policy now serving: one whose asks wait in the queue,
   // one that reports them (wait=0). Swapped whole on reload.
@@ -89,6 +124,29 @@ struct Service::Impl {
                                              options.ask_webhook_secret);
       asks->onNewAsk([w = webhook.get()](const store::AskRecord& ask) { w->notify(ask); });
     }
+    if (!store->local()) deferred_audit = std::make_shared<DeferredAudit>(store->audit());
+  }
+
+  ~Impl() {
+    std::unique_lock<std::mutex> lock(in_flight_mutex);
+    in_flight_done.wait(lock, [&] { return in_flight == 0; });
+  }
+
+  // Where the Guards write: the deferred audit on the database.
+  std::shared_ptr<AuditSink> auditSink() {
+    if (deferred_audit) return deferred_audit;
+    return store->audit();
+  }
+
+  void startedInFlight() {
+    std::lock_guard<std::mutex> lock(in_flight_mutex);
+    ++in_flight;
+  }
+
+  // The last thing a completion does: after it, `this` may be gone.
+  void endedInFlight() {
+    std::lock_guard<std::mutex> lock(in_flight_mutex);
+    if (--in_flight == 0) in_flight_done.notify_all();
   }
 
   std::shared_ptr<const Guards> current() {
@@ -112,7 +170,7 @@ struct Service::Impl {
     GuardOptions waiting;
     waiting.sessions = std::move(sessions);
     waiting.store = store->approvals();
-    waiting.audit_log = store->audit();
+    waiting.audit_log = auditSink();
     waiting.store_session_approvals = true;  // every instance sees them
     waiting.approval_handler = asks;
     // The handler keeps to each request's own deadline; this only backs it.
@@ -127,7 +185,10 @@ struct Service::Impl {
     guards = std::move(next);
   }
 
-  HttpResponse check(const HttpRequest& request, const Caller& caller) {
+  // Answers a check. With `may_wait` false (the event thread), nullopt when
+  // deciding it would wait for the store (beyond its audit).
+  std::optional<HttpResponse> check(const HttpRequest& request, const Caller& caller,
+                                    bool may_wait) {
     const auto started = Clock::now();
     if (request.method != "POST") return errorResponse(405, "POST a call to /v1/check");
     std::optional<front::CallFormat> format = formatNamed(request.arg("format"));
@@ -139,11 +200,13 @@ struct Service::Impl {
     if (!wait) return errorResponse(400, "wait: a whole number of seconds");
     const bool async = request.arg("async") == "1" || request.arg("async") == "true";
     const long waited = std::min<long>(*wait, options.max_wait.count());
+    if (!may_wait && (waited > 0 || async)) return std::nullopt;
     std::shared_ptr<const Guards> g = current();
     const std::shared_ptr<Guard> guard = waited > 0 ? g->waiting : g->reporting;
     front::GuardSource guards;
-    guards.audit_log = store->audit();
+    guards.audit_log = auditSink();
     guards.guard_for = [&guard](const ToolCall&) { return guard; };
+    if (!may_wait) guards.decides_here = decidesWithoutWaiting;
     front::InputOptions input;
     input.format = *format;
     input.format_name = request.arg("format").empty() ? "toolguard" : request.arg("format");
@@ -168,6 +231,7 @@ struct Service::Impl {
     // to the user and the model and remembered by the token's session.
     if (std::optional<Expected<front::ResultHook>> result =
             front::readResultHook(request.body, *format, input.default_cwd)) {
+      if (!may_wait) return std::nullopt;  // the session is written in the store
       if (!*result) return errorResponse(400, "invalid hook input: " + result->error());
       front::ResultHook& hook = **result;
       input.adjust(hook.call);
@@ -187,40 +251,89 @@ struct Service::Impl {
       return jsonResponse(200, answer);
     }
     const AskOrigin origin{request.header("x-toolguard-machine"), request.peer};
-    front::FrontDecision r;
+    // On the database the records are committed after the decision, with
+    // others in one group, while no thread waits (an async ask is queued
+    // after its record is kept).
+    const bool defer = deferred_audit && !async;
+    auto r = std::make_shared<front::FrontDecision>();
+    std::vector<nlohmann::json> records;
     {
       AskScope scope(caller, Clock::now() + std::chrono::seconds(waited), origin,
                      &g->waiting->engine(), request.client_gone);
-      r = front::decideInput(request.body, input, guards);
+      std::optional<DeferredAudit::Capture> capture;
+      if (defer) capture.emplace();
+      *r = front::decideInput(request.body, input, guards);
+      if (capture) records = std::move(capture->records);
     }
-    if (!r.audit_problem.empty()) metrics.storeError();
-    if (r.outcome == front::FrontDecision::Outcome::Malformed) {
-      // Text that is not exactly one JSON value (bytes after it, a NUL, a
-      // second call) is refused whole: never judged by a part of it.
-      if (*format != front::CallFormat::Toolguard) {
-        return errorResponse(400, "invalid hook input: " + r.error);
-      }
-      if (r.not_json) return errorResponse(400, "invalid call: " + r.error);
-      return jsonResponse(200, front::renderDecision(r.decision, "", *format));
+    if (r->outcome == front::FrontDecision::Outcome::Deferred) return std::nullopt;
+    if (!r->audit_problem.empty()) metrics.storeError();
+    if (defer) {
+      // Answered once its records are kept; a record that is not denies.
+      auto later = std::make_shared<LaterAnswer>();
+      const front::CallFormat answered_format = *format;
+      startedInFlight();
+      deferred_audit->writeAllThen(std::move(records), [this, later, r, answered_format,
+                                                        started](std::exception_ptr failed) {
+        try {
+          if (failed) auditFailed(*r, failureText(failed));
+          later->complete(answerOf(*r, answered_format, started, nullptr));
+        } catch (...) {
+          later->complete(errorResponse(500, "internal error"));
+        }
+        endedInFlight();
+      });
+      HttpResponse out;
+      out.later = std::move(later);
+      return out;
     }
-    if (!r.call) {  // not judged, with no call read: the front's internal error
-      return jsonResponse(200, front::renderDecision(r.decision, "", *format));
-    }
-    const ToolCall& call = *r.call;
-    const Decision& d = r.decision;
-    nlohmann::json out = front::renderDecision(d, call.tool, *format);
-    if (async && waited == 0 && d.verdict == Verdict::Ask) {
+    nlohmann::json ask_link;
+    if (async && waited == 0 && r->call && r->outcome == front::FrontDecision::Outcome::Decided &&
+        r->decision.verdict == Verdict::Ask) {
       try {
-        store::AskRecord ask = asks->queue(call, d, g->reporting->engine(), caller,
+        store::AskRecord ask = asks->queue(*r->call, r->decision, g->reporting->engine(), caller,
                                            std::chrono::seconds(options.max_wait), origin);
-        nlohmann::json link{{"id", ask.id}, {"expires", ask.expires}};
-        if (*format == front::CallFormat::Toolguard) out["ask"] = link;
+        ask_link = {{"id", ask.id}, {"expires", ask.expires}};
       } catch (const TooManyAsks& e) {
         return errorResponse(429, e.what());
       } catch (const std::exception& e) {
         return storeFailed(e, caller);
       }
     }
+    return answerOf(*r, *format, started, ask_link.is_null() ? nullptr : &ask_link);
+  }
+
+  // The audit of a decision made on the database failed after it was
+  // decided: the call is denied (fail closed) and the reason says why.
+  void auditFailed(front::FrontDecision& r, const std::string& why) {
+    metrics.storeError();
+    std::fprintf(stderr, "toolguard serve: %s\n", why.c_str());
+    if (r.outcome == front::FrontDecision::Outcome::Decided) {
+      detail::denyAfterFailure(r.decision, why);
+    } else {
+      r.decision.reason += "; " + why;
+    }
+    r.audit_problem = why;
+  }
+
+  // The answer to a call decided (or input refused); `ask_link` names the
+  // ask queued for it (async).
+  HttpResponse answerOf(const front::FrontDecision& r, front::CallFormat format,
+                        Clock::time_point started, const nlohmann::json* ask_link) {
+    if (r.outcome == front::FrontDecision::Outcome::Malformed) {
+      // Text that is not exactly one JSON value (bytes after it, a NUL, a
+      // second call) is refused whole: never judged by a part of it.
+      if (format != front::CallFormat::Toolguard) {
+        return errorResponse(400, "invalid hook input: " + r.error);
+      }
+      if (r.not_json) return errorResponse(400, "invalid call: " + r.error);
+      return jsonResponse(200, front::renderDecision(r.decision, "", format));
+    }
+    if (!r.call) {  // not judged, with no call read: the front's internal error
+      return jsonResponse(200, front::renderDecision(r.decision, "", format));
+    }
+    const Decision& d = r.decision;
+    nlohmann::json out = front::renderDecision(d, r.call->tool, format);
+    if (ask_link && format == front::CallFormat::Toolguard) out["ask"] = *ask_link;
     metrics.decision(std::string(toString(d.verdict)), d.rule_id,
                      std::chrono::duration<double>(Clock::now() - started).count());
     return jsonResponse(200, out);
@@ -245,12 +358,14 @@ struct Service::Impl {
     audit(record);
   }
 
+  // A refusal's record: the refusal does not wait for it (on the database
+  // it is committed with the next group).
   void audit(const nlohmann::json& record) {
-    try {
-      store->audit()->writeRecord(record);
-    } catch (const std::exception&) {
-      metrics.storeError();
-    }
+    startedInFlight();
+    store->audit()->writeRecordThen(record, [this](std::exception_ptr failed) {
+      if (failed) metrics.storeError();
+      endedInFlight();
+    });
   }
 
   HttpResponse auditQuery(const HttpRequest& request) {
@@ -315,7 +430,10 @@ struct Service::Impl {
         request.header("authorization").empty()) {
       return errorResponse(401, "not signed in");  // the page's first look: not worth an audit line
     }
-    if (HttpResponse refused; !(caller = auth.authenticate(request, refused))) {
+    if (request.carried) {
+      // Authenticated on the event thread, which handed the check over.
+      caller = *std::static_pointer_cast<const Caller>(request.carried);
+    } else if (HttpResponse refused; !(caller = auth.authenticate(request, refused))) {
       auditRefusal(auth.refusalRecord(request, refused));
       return refused;
     }
@@ -334,7 +452,7 @@ struct Service::Impl {
     };
     if (path == "/v1/check") {
       if (!allowed({store::TokenRole::Agent})) return forbidden("check calls");
-      return check(request, *caller);
+      return *check(request, *caller, true);
     }
     if (path == "/metrics") {
       if (!allowed({})) return forbidden("read the metrics");
@@ -395,11 +513,39 @@ HttpResponse Service::handle(const HttpRequest& request) {
   }
 }
 
-bool Service::answersAtOnce(const HttpRequest& request) const {
-  if (request.path == "/healthz") return true;
-  if (request.path != "/v1/check" || !impl_->store->local()) return false;
+std::optional<HttpResponse> Service::answerAtOnce(HttpRequest& request) {
+  Impl& impl = *impl_;
+  const bool local = impl.store->local();
+  if (request.path == "/healthz") {
+    if (!local) return std::nullopt;  // a database query: never on the event thread
+    return handle(request);
+  }
+  if (request.path != "/v1/check") return std::nullopt;
   const std::string wait = request.arg("wait");
-  return (wait.empty() || wait == "0") && request.arg("async").empty();
+  if (!(wait.empty() || wait == "0") || !request.arg("async").empty()) return std::nullopt;
+  if (local) return handle(request);
+  // The database: only a check that its remembered tokens authenticate,
+  // decided by the engine alone; its audit record is committed later.
+  std::optional<Caller> caller;
+  try {
+    HttpResponse refused;
+    bool must_wait = false;
+    caller = impl.auth.authenticateNow(request, refused, must_wait);
+    if (!caller) {
+      if (must_wait) return std::nullopt;
+      impl.auditRefusal(impl.auth.refusalRecord(request, refused));
+      return refused;
+    }
+    if (caller->role != store::TokenRole::Agent && caller->role != store::TokenRole::Admin) {
+      request.carried = std::make_shared<const Caller>(*caller);  // refused there, audited
+      return std::nullopt;
+    }
+    std::optional<HttpResponse> answer = impl.check(request, *caller, false);
+    if (!answer) request.carried = std::make_shared<const Caller>(*caller);
+    return answer;
+  } catch (const store::StoreError& e) {
+    return impl.storeFailed(e, caller);
+  }
 }
 
 std::string Service::reloadPolicy() {

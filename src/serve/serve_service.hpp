@@ -48,10 +48,13 @@ class Service {
   /// Answers one request (the HttpServer's handler).
   HttpResponse handle(const HttpRequest& request);
 
-  /// Whether `request` is answered without waiting for a person, a long
-  /// poll or the network (a check that may not wait, on the file store;
-  /// /healthz): the server then answers it on the thread that read it.
-  bool answersAtOnce(const HttpRequest& request) const;
+  /// Answers `request` on the server's event thread when that waits for
+  /// nothing (a person, a long poll, the network, a database query): a
+  /// check that may not wait (on the database: of a remembered token, with
+  /// no session, that no stored approval could change; its audit committed
+  /// after), /healthz on the file store. nullopt hands it to a handler
+  /// thread (handle()), with what was learned in `request.carried`.
+  std::optional<HttpResponse> answerAtOnce(HttpRequest& request);
 
   /// Loads the policy again; a policy that fails keeps the previous one
   /// serving. Returns the problem ("" when it loaded).

@@ -40,6 +40,16 @@ std::string likePattern(const std::string& glob) {
   return out;
 }
 
+// Tells a writer how its record fared; what the callback throws is its own
+// and must not stop the writer thread.
+template <typename PendingRecord>
+void finished(PendingRecord& pending, std::exception_ptr failed) noexcept {
+  try {
+    pending.done(failed);
+  } catch (...) {
+  }
+}
+
 bool isAnchor(const json& record) {
   auto it = record.find("anchor");
   return it != record.end() && it->is_object();
@@ -61,27 +71,49 @@ PgAudit::~PgAudit() {
 }
 
 void PgAudit::writeRecord(const nlohmann::json& record) {
-  if (!record.is_object()) throw StoreError("an audit record must be a JSON object");
-  json copy;
-  const json* written = &record;
-  if (record.contains("prev_hash") || record.contains("anchor")) {
-    copy = record;  // the chain's own fields are the writer's
-    copy.erase("prev_hash");
-    copy.erase("anchor");
-    written = &copy;
+  std::promise<void> committed;
+  std::future<void> result = committed.get_future();
+  writeRecordThen(record, [&committed](std::exception_ptr failed) {
+    if (failed) {
+      committed.set_exception(failed);
+    } else {
+      committed.set_value();
+    }
+  });
+  result.get();  // throws what the commit threw
+}
+
+void PgAudit::writeRecordThen(const nlohmann::json& record,
+                              std::function<void(std::exception_ptr failed)> done) {
+  Pending pending;
+  try {
+    if (!record.is_object()) throw StoreError("an audit record must be a JSON object");
+    json copy;
+    const json* written = &record;
+    if (record.contains("prev_hash") || record.contains("anchor")) {
+      copy = record;  // the chain's own fields are the writer's
+      copy.erase("prev_hash");
+      copy.erase("anchor");
+      written = &copy;
+    }
+    pending.row = Row{detail::compactDump(*written, detail::BadUtf8::Replace),
+                      {columnText(*written, "time"), columnText(*written, "tool"),
+                       columnText(*written, "verdict"), columnText(*written, "rule")}};
+  } catch (...) {
+    done(std::current_exception());
+    return;
   }
-  std::future<void> committed;
+  pending.done = std::move(done);
   {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (stopping_) throw StoreError("the audit writer has stopped");
-    queue_.push_back(Pending{Row{detail::compactDump(*written, detail::BadUtf8::Replace),
-                                 {columnText(*written, "time"), columnText(*written, "tool"),
-                                  columnText(*written, "verdict"), columnText(*written, "rule")}},
-                             {}});
-    committed = queue_.back().done.get_future();
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (stopping_) {
+      lock.unlock();
+      pending.done(std::make_exception_ptr(StoreError("the audit writer has stopped")));
+      return;
+    }
+    queue_.push_back(std::move(pending));
   }
   wake_.notify_one();
-  committed.get();  // throws what the commit threw
 }
 
 void PgAudit::run() {
@@ -101,17 +133,18 @@ void PgAudit::run() {
     for (const Pending& p : group) rows.push_back(&p.row);
     try {
       insert(rows);
-      for (Pending& p : group) p.done.set_value();
+      for (Pending& p : group) finished(p, nullptr);
     } catch (...) {
       // One record the database refuses must not deny the others' decisions:
       // the group is written again, one record at a time.
       for (Pending& p : group) {
+        std::exception_ptr failed;
         try {
           insert({&p.row});
-          p.done.set_value();
         } catch (...) {
-          p.done.set_exception(std::current_exception());
+          failed = std::current_exception();
         }
+        finished(p, failed);
       }
     }
   }

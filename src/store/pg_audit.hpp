@@ -28,6 +28,11 @@ class PgAudit : public AuditSink {
   /// Throws StoreError when the record cannot be committed.
   void writeRecord(const nlohmann::json& record) override;
 
+  /// Queues the record and returns; `done` runs on the writer thread after
+  /// its group's commit (or at once when the record is refused).
+  void writeRecordThen(const nlohmann::json& record,
+                       std::function<void(std::exception_ptr failed)> done) override;
+
  private:
   // A record's text and the columns that find it (time, tool, verdict, rule).
   struct Row {
@@ -36,7 +41,7 @@ class PgAudit : public AuditSink {
   };
   struct Pending {
     Row row;
-    std::promise<void> done;
+    std::function<void(std::exception_ptr failed)> done;
   };
   void run();
   void insert(const std::vector<const Row*>& rows);

@@ -92,6 +92,62 @@ TEST_F(ServePostgres, TheDatabaseGoneMeansDenyAndTheServiceReconnects) {
   EXPECT_TRUE(ids.count(d.value("id", ""))) << audit->body;
 }
 
+// A check the engine alone decides is answered on the event thread once its
+// audit row is committed with others in one group; a row the database
+// refuses denies that call only, and the others of its group stand.
+TEST_F(ServePostgres, ACommitThatFailsDeniesOnlyItsOwnCall) {
+  const std::string agent = token("agent", "bot");
+  RunResult trigger = db->psql(
+      "CREATE FUNCTION refuse_marked() RETURNS trigger AS $$ BEGIN "
+      "IF NEW.record::text LIKE '%refuse-this-record%' THEN RAISE EXCEPTION 'refused by the "
+      "test'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql; "
+      "CREATE TRIGGER refuse_marked BEFORE INSERT ON toolguard_audit FOR EACH ROW "
+      "EXECUTE FUNCTION refuse_marked();");
+  ASSERT_EQ(trigger.exit_code, 0) << trigger.err;
+  auto server = start();
+  std::mutex mutex;
+  std::vector<json> answers;
+  std::vector<std::thread> load;
+  for (int t = 0; t < 4; ++t) {
+    load.emplace_back([&, t] {
+      auto c = client(*server, agent);
+      for (int i = 0; i < 40; ++i) {
+        const std::string command = i % 10 == 3
+                                        ? "ls refuse-this-record-" + std::to_string(t * 100 + i)
+                                        : "ls kept-" + std::to_string(t * 100 + i);
+        auto r = c->Post("/v1/check", call(command).dump(), "application/json");
+        ASSERT_TRUE(r);
+        ASSERT_EQ(r->status, 200) << r->body;
+        json d = json::parse(r->body);
+        d["command"] = command;
+        std::lock_guard<std::mutex> lock(mutex);
+        answers.push_back(std::move(d));
+      }
+    });
+  }
+  for (std::thread& t : load) t.join();
+  RunResult audit = run({"audit", "query", "--tool", "Bash", "--json", "--store", store});
+  ASSERT_EQ(audit.exit_code, 0) << audit.err;
+  std::set<std::string> kept;
+  for (const json& record : json::parse(audit.out)) kept.insert(record.value("id", ""));
+  size_t refused = 0;
+  for (const json& d : answers) {
+    const std::string command = d["command"];
+    if (command.find("refuse-this-record") != std::string::npos) {
+      ++refused;
+      EXPECT_EQ(d["verdict"], "deny") << d;
+      EXPECT_NE(d.value("reason", "").find("the audit log could not be written"), std::string::npos)
+          << d;
+      EXPECT_EQ(kept.count(d.value("id", "")), 0u) << d;
+    } else {
+      EXPECT_EQ(d["verdict"], "allow") << d;
+      EXPECT_EQ(kept.count(d.value("id", "")), 1u) << "answered but not in the audit: " << d;
+    }
+  }
+  EXPECT_EQ(refused, 16u);
+  EXPECT_EQ(answers.size(), 160u);
+}
+
 TEST_F(ServePostgres, KillNineUnderLoadLosesNoAnsweredDecision) {
   const std::string agent = token("agent", "bot");
   auto server = start();

@@ -1,0 +1,60 @@
+// The service's audit, written after the decision (deferred_audit.hpp).
+#include "serve/deferred_audit.hpp"
+
+#include <mutex>
+
+namespace toolguard::serve {
+namespace {
+
+// The capture open on this thread, if any.
+thread_local std::vector<nlohmann::json>* t_captured = nullptr;
+
+}  // namespace
+
+DeferredAudit::DeferredAudit(std::shared_ptr<AuditSink> store_audit)
+    : store_audit_(std::move(store_audit)) {}
+
+void DeferredAudit::writeRecord(const nlohmann::json& record) {
+  if (t_captured) {
+    t_captured->push_back(record);
+    return;
+  }
+  store_audit_->writeRecord(record);
+}
+
+void DeferredAudit::writeAllThen(std::vector<nlohmann::json> records,
+                                 std::function<void(std::exception_ptr failed)> done) {
+  if (records.empty()) {
+    done(nullptr);
+    return;
+  }
+  // The last record to be kept (or the first to fail) answers.
+  struct Count {
+    std::mutex mutex;
+    size_t left;
+    std::exception_ptr failed;
+    std::function<void(std::exception_ptr)> done;
+  };
+  auto count = std::make_shared<Count>();
+  count->left = records.size();
+  count->done = std::move(done);
+  for (const nlohmann::json& record : records) {
+    store_audit_->writeRecordThen(record, [count](std::exception_ptr failed) {
+      std::unique_lock<std::mutex> lock(count->mutex);
+      if (failed && !count->failed) count->failed = failed;
+      if (--count->left != 0) return;
+      lock.unlock();
+      count->done(count->failed);
+    });
+  }
+}
+
+DeferredAudit::Capture::Capture() : outer_(t_captured) {
+  t_captured = &records;
+}
+
+DeferredAudit::Capture::~Capture() {
+  t_captured = outer_;
+}
+
+}  // namespace toolguard::serve

@@ -1,0 +1,52 @@
+#pragma once
+// Internal: the store's audit, written after the decision. A check on the
+// database decides, then its records are committed in the writer's next
+// group while no thread waits; the answer goes out once they are kept.
+
+#include <exception>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "toolguard/audit_log.hpp"
+
+namespace toolguard::serve {
+
+/// The audit sink the service's Guards write to: inside a Capture on the
+/// calling thread a record is kept in it (the decision goes on as if it was
+/// written); elsewhere it is written to the store's sink at once.
+class DeferredAudit : public AuditSink {
+ public:
+  explicit DeferredAudit(std::shared_ptr<AuditSink> store_audit);
+
+  /// Captured when a Capture is open on this thread, else written (throws
+  /// what the store throws).
+  void writeRecord(const nlohmann::json& record) override;
+
+  /// Writes every record; `done` is called once, when all are kept
+  /// (nullptr) or one failed (the first failure), on the store's writer
+  /// thread or this one.
+  void writeAllThen(std::vector<nlohmann::json> records,
+                    std::function<void(std::exception_ptr failed)> done);
+
+  /// Keeps the records written on this thread while it is open.
+  class Capture {
+   public:
+    Capture();
+    ~Capture();
+    Capture(const Capture&) = delete;
+    Capture& operator=(const Capture&) = delete;
+
+    /// What was written meanwhile, oldest first.
+    std::vector<nlohmann::json> records;
+
+   private:
+    std::vector<nlohmann::json>* outer_;
+  };
+
+ private:
+  std::shared_ptr<AuditSink> store_audit_;
+};
+
+}  // namespace toolguard::serve
