@@ -270,13 +270,20 @@ struct Service::Impl {
     if (defer) {
       // Answered once its records are kept; a record that is not denies.
       auto later = std::make_shared<LaterAnswer>();
+      // The answer is made here, not on the writer's thread: it is sent as
+      // it is once the records are kept, made again only if they are not.
+      auto answer = std::make_shared<HttpResponse>(answerOf(*r, *format, nullptr));
       const front::CallFormat answered_format = *format;
       startedInFlight();
-      deferred_audit->writeAllThen(std::move(records), [this, later, r, answered_format,
+      deferred_audit->writeAllThen(std::move(records), [this, later, r, answer, answered_format,
                                                         started](std::exception_ptr failed) {
         try {
-          if (failed) auditFailed(*r, failureText(failed));
-          later->complete(answerOf(*r, answered_format, started, nullptr));
+          if (failed) {
+            auditFailed(*r, failureText(failed));
+            *answer = answerOf(*r, answered_format, nullptr);
+          }
+          counted(*r, started);
+          later->complete(std::move(*answer));
         } catch (...) {
           later->complete(errorResponse(500, "internal error"));
         }
@@ -299,7 +306,8 @@ struct Service::Impl {
         return storeFailed(e, caller);
       }
     }
-    return answerOf(*r, *format, started, ask_link.is_null() ? nullptr : &ask_link);
+    counted(*r, started);
+    return answerOf(*r, *format, ask_link.is_null() ? nullptr : &ask_link);
   }
 
   // The audit of a decision made on the database failed after it was
@@ -318,7 +326,7 @@ struct Service::Impl {
   // The answer to a call decided (or input refused); `ask_link` names the
   // ask queued for it (async).
   HttpResponse answerOf(const front::FrontDecision& r, front::CallFormat format,
-                        Clock::time_point started, const nlohmann::json* ask_link) {
+                        const nlohmann::json* ask_link) {
     if (r.outcome == front::FrontDecision::Outcome::Malformed) {
       // Text that is not exactly one JSON value (bytes after it, a NUL, a
       // second call) is refused whole: never judged by a part of it.
@@ -334,9 +342,14 @@ struct Service::Impl {
     const Decision& d = r.decision;
     nlohmann::json out = front::renderDecision(d, r.call->tool, format);
     if (ask_link && format == front::CallFormat::Toolguard) out["ask"] = *ask_link;
-    metrics.decision(std::string(toString(d.verdict)), d.rule_id,
-                     std::chrono::duration<double>(Clock::now() - started).count());
     return jsonResponse(200, out);
+  }
+
+  // Counts a decision answered (a call judged) in the metrics.
+  void counted(const front::FrontDecision& r, Clock::time_point started) {
+    if (r.outcome == front::FrontDecision::Outcome::Malformed || !r.call) return;
+    metrics.decision(std::string(toString(r.decision.verdict)), r.decision.rule_id,
+                     std::chrono::duration<double>(Clock::now() - started).count());
   }
 
   // A flood of refused requests (random tokens) must not fill the audit:

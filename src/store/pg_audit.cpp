@@ -150,42 +150,82 @@ void PgAudit::run() {
   }
 }
 
+std::string PgAudit::chainedValues(const std::vector<const Row*>& rows, std::string& prev,
+                                   std::string& last, bool anchor) {
+  PgConnection& c = connection_;
+  const std::string now = detail::formatAuditTime(std::chrono::system_clock::now());
+  std::string sql;
+  auto add = [&](const std::string& text, const std::string(&columns)[4]) {
+    std::string chained = detail::chainedRecordText(text, prev);
+    prev = auditHash(chained);
+    if (!sql.empty()) sql += ", ";
+    sql += "(" + c.literal(columns[0].empty() ? now : columns[0]) + "::timestamptz";
+    for (int i = 1; i < 4; ++i) sql += ", " + c.literal(columns[i]);
+    sql += ", " + c.literal(chained) + "::json)";
+    last = std::move(chained);
+  };
+  if (anchor) {
+    const json start = {
+        {"anchor", {{"chain", detail::randomAuditId()}, {"seq", 0}, {"store", "postgresql"}}},
+        {"time", now}};
+    add(detail::compactDump(start), {now, "", "", ""});
+  }
+  for (const Row* row : rows) add(row->text, row->columns);
+  return sql;
+}
+
+bool PgAudit::insertAfterOwnLast(const std::vector<const Row*>& rows) {
+  PgConnection& c = connection_;
+  std::string prev = own_last_hash_;
+  std::string last;
+  const std::string values = chainedValues(rows, prev, last, false);
+  // One implicit transaction (several statements in one query string): the
+  // lock is held until its commit, which PQexec waits for.
+  PgResult inserted = c.runScript(
+      std::string(kAuditLock) +
+      "; WITH written AS (INSERT INTO toolguard_audit (time, tool, verdict, rule, record) "
+      "SELECT * FROM (VALUES " +
+      values +
+      ") AS v WHERE (SELECT record::text FROM toolguard_audit ORDER BY id DESC LIMIT 1) = " +
+      c.literal(own_last_text_) + " RETURNING id) SELECT count(*) FROM written");
+  if (inserted.rows() != 1 || inserted.text(0, 0) == "0") return false;
+  if (inserted.text(0, 0) != std::to_string(rows.size())) {
+    throw StoreError("the audit's group was written in part");  // cannot happen in one statement
+  }
+  own_last_text_ = std::move(last);
+  own_last_hash_ = std::move(prev);
+  return true;
+}
+
 void PgAudit::insert(const std::vector<const Row*>& rows) {
   PgConnection& c = connection_;
-  // Two round trips while the chain's lock is held (it was five: BEGIN, the
-  // lock, the head, the INSERT, COMMIT): the commit's own flush is what a
-  // group waits for, and every round trip inside the lock delays the next.
   try {
-    PgResult last =
+    if (!own_last_text_.empty() && insertAfterOwnLast(rows)) return;
+  } catch (...) {
+    own_last_text_.clear();  // read the table again
+    throw;
+  }
+  // Another writer (an instance on the same database) wrote last, or this
+  // one has not yet: two round trips while the chain's lock is held (it was
+  // five: BEGIN, the lock, the head, the INSERT, COMMIT).
+  own_last_text_.clear();
+  try {
+    PgResult head =
         c.runScript(std::string("BEGIN; ") + kAuditLock +
                     "; SELECT record::text FROM toolguard_audit ORDER BY id DESC LIMIT 1");
     std::string prev(kAuditGenesisHash);
     bool anchor = true;
-    if (last.rows() == 1) {
-      const std::string text = last.text(0, 0);
+    if (head.rows() == 1) {
+      const std::string text = head.text(0, 0);
       prev = auditHash(text);
       anchor = text.find("\"prev_hash\":\"") == std::string::npos;  // an older toolguard's row
     }
-    const std::string now = detail::formatAuditTime(std::chrono::system_clock::now());
-    std::string sql = "INSERT INTO toolguard_audit (time, tool, verdict, rule, record) VALUES ";
-    bool first = true;
-    auto add = [&](const std::string& text, const std::string(&columns)[4]) {
-      std::string chained = detail::chainedRecordText(text, prev);
-      prev = auditHash(chained);
-      if (!first) sql += ", ";
-      first = false;
-      sql += "(" + c.literal(columns[0].empty() ? now : columns[0]) + "::timestamptz";
-      for (int i = 1; i < 4; ++i) sql += ", " + c.literal(columns[i]);
-      sql += ", " + c.literal(chained) + "::json)";
-    };
-    if (anchor) {
-      const json start = {
-          {"anchor", {{"chain", detail::randomAuditId()}, {"seq", 0}, {"store", "postgresql"}}},
-          {"time", now}};
-      add(detail::compactDump(start), {now, "", "", ""});
-    }
-    for (const Row* row : rows) add(row->text, row->columns);
-    c.runScript(sql + "; COMMIT");
+    std::string last;
+    const std::string values = chainedValues(rows, prev, last, anchor);
+    c.runScript("INSERT INTO toolguard_audit (time, tool, verdict, rule, record) VALUES " + values +
+                "; COMMIT");
+    own_last_text_ = std::move(last);
+    own_last_hash_ = std::move(prev);
   } catch (...) {
     try {
       c.runScript("ROLLBACK");

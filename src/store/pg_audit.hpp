@@ -45,8 +45,19 @@ class PgAudit : public AuditSink {
   };
   void run();
   void insert(const std::vector<const Row*>& rows);
+  // The group chained to `prev` (the hash of the row before), as the
+  // INSERT's VALUES; `prev` becomes the last one's hash, `last` its text.
+  std::string chainedValues(const std::vector<const Row*>& rows, std::string& prev,
+                            std::string& last, bool anchor);
+  // One round trip when the table's last row is still the one this writer
+  // committed last: false (nothing written) when another wrote since.
+  bool insertAfterOwnLast(const std::vector<const Row*>& rows);
 
   PgConnection connection_;
+  // The text of the last row this writer committed and its hash ("" until
+  // the first commit, and after a failure: the table is read again).
+  std::string own_last_text_;
+  std::string own_last_hash_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Pending> queue_;

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <thread>
 
 #include "serve/serve_fixture.hpp"
 
@@ -178,6 +179,32 @@ TEST_F(ServePostgres, TheServicesRoleMayOnlyInsertIntoTheAudit) {
   EXPECT_EQ(client(*server, admin)->Get("/v1/audit?last=10")->status, 200);
   RunResult verified = run({"audit", "verify", "--store", store});
   EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+}
+
+// Each instance writes its groups in one round trip while the table's last
+// row is its own; when the other wrote since, it reads the head again. Both
+// under load at once: one unbroken chain, every decision in it.
+TEST_F(ServePostgres, TwoInstancesWritingAtOnceKeepOneChain) {
+  const std::string agent = token("agent", "bot");
+  auto a = start();
+  auto b = start();
+  std::vector<std::thread> load;
+  std::atomic<int> answered{0};
+  for (int t = 0; t < 4; ++t) {
+    load.emplace_back([&, t] {
+      auto c = client(t % 2 == 0 ? *a : *b, agent);
+      for (int i = 0; i < 50; ++i) {
+        auto r = c->Post("/v1/check", call("ls " + std::to_string(t * 1000 + i)).dump(),
+                         "application/json");
+        if (r && r->status == 200 && json::parse(r->body)["verdict"] == "allow") ++answered;
+      }
+    });
+  }
+  for (std::thread& t : load) t.join();
+  EXPECT_EQ(answered.load(), 200);
+  RunResult r = run({"audit", "verify", "--store", store, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(json::parse(r.out)["records"], 201) << r.out;  // the anchor and 200 decisions
 }
 
 TEST_F(ServePostgres, VerifyNamesRowsEditedDeletedAndMoved) {
