@@ -176,20 +176,23 @@ rules:
     ]
 
 
+def runUntraced(binary, arguments, stdin, home):
+    """Runs the binary once outside valgrind, its output dropped."""
+    subprocess.run([binary, *arguments], input=stdin.encode(), env=environment(home),
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+
 def seedLongSession(binary, home):
     """Runs a web fetch, then a Write (a call that brings no label) more times
     than a session file keeps lines for, in the scenarios' session and
     untraced, so that its file holds a run line: what a long session's every
     check loads."""
     arguments, fetch = WEB_FETCH
-    subprocess.run([binary, *arguments], input=fetch.encode(), env=environment(home),
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    runUntraced(binary, arguments, fetch, home)
     stdin = ('{"session_id":"s1","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Write",'
              '"tool_input":{"file_path":"src/a.cpp","content":"x"}}')
     for _ in range(LONG_SESSION_CALLS):
-        subprocess.run([binary, "check", "--format", "claude", *FLAGS], input=stdin.encode(),
-                       env=environment(home),
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        runUntraced(binary, ["check", "--format", "claude", *FLAGS], stdin, home)
 
 
 def touched(binary, arguments, stdin, home):
