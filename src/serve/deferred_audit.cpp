@@ -38,14 +38,19 @@ void DeferredAudit::writeAllThen(std::vector<nlohmann::json> records,
   auto count = std::make_shared<Count>();
   count->left = records.size();
   count->done = std::move(done);
+  auto one = [count](std::exception_ptr failed) {
+    std::unique_lock<std::mutex> lock(count->mutex);
+    if (failed && !count->failed) count->failed = failed;
+    if (--count->left != 0) return;
+    lock.unlock();
+    count->done(count->failed);
+  };
   for (const nlohmann::json& record : records) {
-    store_audit_->writeRecordThen(record, [count](std::exception_ptr failed) {
-      std::unique_lock<std::mutex> lock(count->mutex);
-      if (failed && !count->failed) count->failed = failed;
-      if (--count->left != 0) return;
-      lock.unlock();
-      count->done(count->failed);
-    });
+    try {
+      store_audit_->writeRecordThen(record, one);
+    } catch (...) {
+      one(std::current_exception());  // it did not take the record
+    }
   }
 }
 

@@ -268,6 +268,7 @@ struct HttpServer::State {
   std::mutex laters_mutex;
   std::condition_variable laters_done;
   size_t laters_waiting = 0;
+  bool laters_closed = false;  // stopping: no answer may wait any more
 
   // Shuts down the connections that have waited past the deadline for a
   // whole request; libmicrohttpd then sees them end and closes them.
@@ -385,22 +386,37 @@ std::optional<HttpResponse> answerAtOnce(const HttpServer::State& state, HttpReq
   }
 }
 
+// Counts one answer that may come later (stop() waits for each); false once
+// the server is stopping, when no answer may wait any more.
+bool reserveLater(HttpServer::State& state) {
+  std::lock_guard<std::mutex> lock(state.laters_mutex);
+  if (state.laters_closed) return false;
+  ++state.laters_waiting;
+  return true;
+}
+
+void releaseLater(HttpServer::State& state) {
+  std::lock_guard<std::mutex> lock(state.laters_mutex);
+  if (--state.laters_waiting == 0) state.laters_done.notify_all();
+}
+
+HttpResponse busy() {
+  HttpResponse r = errorResponse(503, "the service is busy; try again in a second");
+  r.headers.emplace_back("Retry-After", "1");
+  return r;
+}
+
 // The connection (suspended) waits for a later answer, and is resumed with
-// it from the thread that completes it.
+// it from the thread that completes it. Takes a reservation (reserveLater).
 void awaitLater(HttpServer::State& state, MHD_Connection* connection, PendingRequest& pending,
                 LaterAnswer& later) {
-  {
-    std::lock_guard<std::mutex> lock(state.laters_mutex);
-    ++state.laters_waiting;
-  }
   LaterAnswer::Internal::take(later, [&state, connection, &pending](HttpResponse response) {
     if (response.later || response.stream) {
       response = errorResponse(500, "internal error: an answer given later must be whole");
     }
     pending.response = std::move(response);
     MHD_resume_connection(connection);
-    std::lock_guard<std::mutex> lock(state.laters_mutex);
-    if (--state.laters_waiting == 0) state.laters_done.notify_all();
+    releaseLater(state);
   });
 }
 
@@ -413,16 +429,18 @@ void handOver(HttpServer::State& state, MHD_Connection* connection, PendingReque
   auto work = [&state, connection, &pending, request = std::move(request)]() {
     HttpResponse response = answer(state, request);
     if (std::shared_ptr<LaterAnswer> later = std::move(response.later)) {
-      awaitLater(state, connection, pending, *later);
-      return;
+      // Workers finish before stop() closes the reservations: never refused.
+      if (reserveLater(state)) {
+        awaitLater(state, connection, pending, *later);
+        return;
+      }
+      response = busy();
     }
     pending.response = std::move(response);
     MHD_resume_connection(connection);
   };
   if (!state.workers->trySubmit(std::move(work))) {
-    HttpResponse busy = errorResponse(503, "the service is busy; try again in a second");
-    busy.headers.emplace_back("Retry-After", "1");
-    pending.response = std::move(busy);
+    pending.response = busy();
     MHD_resume_connection(connection);
   }
 }
@@ -477,15 +495,20 @@ MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* url, con
     request.client_gone = [fd] { return peerClosed(fd); };
   }
   if (state.at_once) {
-    if (std::optional<HttpResponse> now = answerAtOnce(state, request)) {
-      if (std::shared_ptr<LaterAnswer> later = std::move(now->later)) {
-        pending->handed_over = true;
-        MHD_suspend_connection(connection);
-        awaitLater(state, connection, *pending, *later);
-        return MHD_YES;
-      }
-      return send(connection, *now, &state);
+    // Reserved before the answer is tried: once stop() has waited for the
+    // answers still coming, none may start (a keep-alive connection still
+    // sends requests while the daemon is quiesced).
+    if (!reserveLater(state)) return sendAndClose(connection, busy());
+    std::optional<HttpResponse> now = answerAtOnce(state, request);
+    if (now && now->later) {
+      std::shared_ptr<LaterAnswer> later = std::move(now->later);
+      pending->handed_over = true;
+      MHD_suspend_connection(connection);
+      awaitLater(state, connection, *pending, *later);
+      return MHD_YES;
     }
+    releaseLater(state);
+    if (now) return send(connection, *now, &state);
   }
   handOver(state, connection, *pending, std::move(request));
   return MHD_YES;
@@ -647,6 +670,7 @@ void HttpServer::stop() {
   if (state_->workers) state_->workers->drain();
   {
     std::unique_lock<std::mutex> lock(state_->laters_mutex);
+    state_->laters_closed = true;
     state_->laters_done.wait(lock, [&] { return state_->laters_waiting == 0; });
   }
   {

@@ -285,7 +285,11 @@ struct Service::Impl {
           counted(*r, started);
           later->complete(std::move(*answer));
         } catch (...) {
-          later->complete(errorResponse(500, "internal error"));
+          try {
+            later->complete(errorResponse(500, "internal error"));
+          } catch (...) {
+            // Nothing more can be said; the connection is answered at stop.
+          }
         }
         endedInFlight();
       });
@@ -319,6 +323,7 @@ struct Service::Impl {
       detail::denyAfterFailure(r.decision, why);
     } else {
       r.decision.reason += "; " + why;
+      r.error += "; " + why;
     }
     r.audit_problem = why;
   }

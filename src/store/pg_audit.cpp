@@ -104,14 +104,17 @@ void PgAudit::writeRecordThen(const nlohmann::json& record,
     return;
   }
   pending.done = std::move(done);
-  {
+  try {
     std::unique_lock<std::mutex> lock(mutex_);
     if (stopping_) {
       lock.unlock();
-      pending.done(std::make_exception_ptr(StoreError("the audit writer has stopped")));
+      finished(pending, std::make_exception_ptr(StoreError("the audit writer has stopped")));
       return;
     }
     queue_.push_back(std::move(pending));
+  } catch (...) {
+    finished(pending, std::current_exception());  // not queued (out of memory)
+    return;
   }
   wake_.notify_one();
 }

@@ -32,7 +32,11 @@ std::string redactedUrl(const std::string& url) {
 
 PgConnection::PgConnection(std::string url, int statement_timeout_ms)
     : url_(std::move(url)),
-      options_("-c statement_timeout=" + std::to_string(statement_timeout_ms)) {}
+      // Read committed whatever the role's or database's default: the
+      // audit's chain reads the last row after it holds the lock, in a
+      // statement of its own, and must see what the lock's last holder wrote.
+      options_("-c statement_timeout=" + std::to_string(statement_timeout_ms) +
+               " -c default_transaction_isolation=read\\ committed") {}
 
 PgConnection::~PgConnection() {
   drop();

@@ -185,6 +185,14 @@ TEST_F(ServePostgres, TheServicesRoleMayOnlyInsertIntoTheAudit) {
 // row is its own; when the other wrote since, it reads the head again. Both
 // under load at once: one unbroken chain, every decision in it.
 TEST_F(ServePostgres, TwoInstancesWritingAtOnceKeepOneChain) {
+  // Under repeatable read a transaction's snapshot would be taken before it
+  // waited for the chain's lock, and miss the rows its last holder wrote:
+  // the service's connections are read committed whatever the default.
+  RunResult isolation =
+      psql(store,
+           "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_isolation = "
+           "%L', current_database(), 'repeatable read'); END $$;");
+  ASSERT_EQ(isolation.exit_code, 0) << isolation.err;
   const std::string agent = token("agent", "bot");
   auto a = start();
   auto b = start();

@@ -2,6 +2,7 @@
 // cluster (scripts/pg-cluster.sh), several serve instances on one database,
 // the database restarted under them, a server killed with SIGKILL under load.
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <atomic>
 #include <future>
@@ -148,34 +149,60 @@ TEST_F(ServePostgres, ACommitThatFailsDeniesOnlyItsOwnCall) {
   EXPECT_EQ(answers.size(), 160u);
 }
 
+// Four keep-alive clients check `ls N` on `server` for 700 ms; then the
+// server gets `signal`. Each decision answered (status 200) goes to
+// `answered`, from the clients' threads. Returns the server's wait status.
+int checkUnderLoadThenSignal(ServeProcess& server, const std::string& agent, int signal,
+                             const std::function<void(const json& decision)>& answered) {
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> load;
+  for (int t = 0; t < 4; ++t) {
+    load.emplace_back([&, t] {
+      auto c = ServePostgres::client(server, agent);
+      c->set_read_timeout(5, 0);
+      for (int i = 0; !stop; ++i) {
+        auto r =
+            c->Post("/v1/check", ServePostgres::call("ls " + std::to_string(t * 100000 + i)).dump(),
+                    "application/json");
+        if (!r) break;  // the server is gone
+        if (r->status != 200) continue;
+        const json d = json::parse(r->body, nullptr, false);
+        if (d.is_object()) answered(d);
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  const int status = server.stop(signal);
+  stop = true;
+  for (std::thread& t : load) t.join();
+  return status;
+}
+
+// SIGTERM while keep-alive clients go on checking: requests that arrive
+// after the service began to stop get 503 (or a closed connection), the ones
+// waiting for their commit are answered, and the process exits 0 (it must
+// not stop its event loop with a connection still waiting for an answer).
+TEST_F(ServePostgres, SigtermUnderKeepAliveLoadEndsCleanly) {
+  const std::string agent = token("agent", "bot");
+  auto server = start();
+  std::atomic<int> answered{0};
+  const int status =
+      checkUnderLoadThenSignal(*server, agent, SIGTERM, [&](const json&) { ++answered; });
+  EXPECT_GT(answered.load(), 20);
+  ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
 TEST_F(ServePostgres, KillNineUnderLoadLosesNoAnsweredDecision) {
   const std::string agent = token("agent", "bot");
   auto server = start();
   std::mutex mutex;
   std::vector<std::string> answered;
-  std::atomic<bool> stop{false};
-  std::vector<std::thread> load;
-  for (int t = 0; t < 4; ++t) {
-    load.emplace_back([&, t] {
-      auto c = client(*server, agent);
-      c->set_read_timeout(5, 0);
-      for (int i = 0; !stop; ++i) {
-        auto r = c->Post("/v1/check", call("ls " + std::to_string(t * 100000 + i)).dump(),
-                         "application/json");
-        if (!r) break;  // the server is gone
-        if (r->status != 200) continue;
-        const json d = json::parse(r->body, nullptr, false);
-        if (d.is_object() && d.value("verdict", "") == "allow") {
-          std::lock_guard<std::mutex> lock(mutex);
-          answered.push_back(d.value("id", ""));
-        }
-      }
-    });
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(700));
-  server->stop(SIGKILL);
-  stop = true;
-  for (std::thread& t : load) t.join();
+  checkUnderLoadThenSignal(*server, agent, SIGKILL, [&](const json& d) {
+    if (d.value("verdict", "") != "allow") return;
+    std::lock_guard<std::mutex> lock(mutex);
+    answered.push_back(d.value("id", ""));
+  });
   ASSERT_GT(answered.size(), 20u);
   // Every allow, through the command (a page of GET /v1/audit holds at most 1,000).
   RunResult audit = run({"audit", "query", "--verdict", "allow", "--json", "--store", store});

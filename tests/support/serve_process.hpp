@@ -86,14 +86,17 @@ class ServeProcess {
   }
 
   /// Sends `signal` and waits for the process to end.
-  void stop(int signal) {
-    if (pid_ <= 0) return;
+  /// Sends `signal` and waits for the process; its wait status (-1 when it
+  /// was stopped before).
+  int stop(int signal) {
+    if (pid_ <= 0) return -1;
     kill(pid_, signal);
     int status = 0;
     waitpid(pid_, &status, 0);
     pid_ = -1;
     if (out_ >= 0) close(out_);
     out_ = -1;
+    return status;
   }
 
   void signal(int s) const { kill(pid_, s); }
