@@ -11,7 +11,6 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netdb.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -30,52 +29,14 @@
 #include <thread>
 #include <unordered_set>
 
+#include "serve/http_request_reading.hpp"
 #include "serve/json_response.hpp"
+#include "serve/later_answer_internal.hpp"
 #include "serve/response_stream_mhd.hpp"
 #include "serve/tls_identity.hpp"
 #include "serve/worker_pool.hpp"
 
 namespace toolguard::serve {
-
-std::string HttpRequest::header(const std::string& name) const {
-  auto it = headers.find(name);
-  return it == headers.end() ? "" : it->second;
-}
-
-std::string HttpRequest::arg(const std::string& name) const {
-  auto it = query.find(name);
-  return it == query.end() ? "" : it->second;
-}
-
-/// The server's side of a LaterAnswer.
-struct LaterAnswer::Internal {
-  // The server waits for the answer: `deliver` gets it, at once if it came.
-  static void take(LaterAnswer& later, std::function<void(HttpResponse)> deliver) {
-    std::unique_lock<std::mutex> lock(later.mutex_);
-    if (later.early_) {
-      std::unique_ptr<HttpResponse> early = std::move(later.early_);
-      lock.unlock();
-      deliver(std::move(*early));
-      return;
-    }
-    later.deliver_ = std::move(deliver);
-  }
-};
-
-void LaterAnswer::complete(HttpResponse response) {
-  std::function<void(HttpResponse)> deliver;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (completed_) return;
-    completed_ = true;
-    if (!deliver_) {
-      early_ = std::make_unique<HttpResponse>(std::move(response));
-      return;
-    }
-    deliver = std::move(deliver_);
-  }
-  deliver(std::move(response));
-}
 
 namespace {
 
@@ -112,81 +73,6 @@ int64_t nowMs() {
 
 std::string systemError(const std::string& what) {
   return what + ": " + std::strerror(errno);
-}
-
-std::string lowerCase(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
-MHD_Result collect(void* cls, MHD_ValueKind, const char* key, const char* value) {
-  auto* into = static_cast<std::map<std::string, std::string>*>(cls);
-  std::string name = key ? key : "";
-  if (into->size() < 200 && !name.empty()) (*into)[name] = value ? value : "";
-  return MHD_YES;
-}
-
-MHD_Result collectHeader(void* cls, MHD_ValueKind, const char* key, const char* value) {
-  auto* into = static_cast<std::map<std::string, std::string>*>(cls);
-  std::string name = lowerCase(key ? key : "");
-  if (!name.empty()) (*into)[name] = value ? value : "";
-  return MHD_YES;
-}
-
-// Counts the headers that must come at most once, and notes a
-// Transfer-Encoding beside a Content-Length.
-struct HeaderCounts {
-  int authorization = 0;
-  int content_length = 0;
-  int transfer_encoding = 0;
-  int host = 0;
-};
-
-MHD_Result countHeader(void* cls, MHD_ValueKind, const char* key, const char*) {
-  auto* counts = static_cast<HeaderCounts*>(cls);
-  const std::string name = lowerCase(key ? key : "");
-  if (name == "authorization") ++counts->authorization;
-  if (name == "content-length") ++counts->content_length;
-  if (name == "transfer-encoding") ++counts->transfer_encoding;
-  if (name == "host") ++counts->host;
-  return MHD_YES;
-}
-
-// Why the request's headers are refused (400), or "".
-std::string headerProblem(MHD_Connection* connection) {
-  HeaderCounts counts;
-  MHD_get_connection_values(connection, MHD_HEADER_KIND, countHeader, &counts);
-  if (counts.authorization > 1) return "more than one Authorization header";
-  if (counts.content_length > 1) return "more than one Content-Length header";
-  if (counts.host > 1) return "more than one Host header";
-  if (counts.transfer_encoding > 0 && counts.content_length > 0) {
-    return "both Transfer-Encoding and Content-Length";
-  }
-  return "";
-}
-
-std::string peerOf(MHD_Connection* connection, bool unix_socket) {
-  if (unix_socket) return "unix";
-  const MHD_ConnectionInfo* info =
-      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-  if (!info || !info->client_addr) return "";
-  char host[NI_MAXHOST];
-  char port[NI_MAXSERV];
-  const socklen_t size =
-      info->client_addr->sa_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
-  if (getnameinfo(info->client_addr, size, host, sizeof host, port, sizeof port,
-                  NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
-    return "";
-  }
-  return std::string(host) + ":" + port;
-}
-
-// Whether the peer of socket `fd` has closed its side or the connection broke
-// (without reading what it may have sent).
-bool peerClosed(int fd) {
-  pollfd p{fd, POLLRDHUP, 0};
-  if (::poll(&p, 1, 0) <= 0) return false;
-  return (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
 // A response whose body is `stream` (defined below, with the stream's side).
@@ -364,10 +250,11 @@ HttpResponse tooLarge(const HttpServer::State& state) {
       413, "the body is larger than " + std::to_string(state.options.max_body_bytes) + " bytes");
 }
 
-// The handler's answer; an exception is a 500.
-HttpResponse answer(const HttpServer::State& state, const HttpRequest& request) {
+// What `answer` gives; an exception is a 500.
+template <typename Answer>
+auto orInternalError(Answer answer) -> decltype(answer()) {
   try {
-    return state.handler(request);
+    return answer();
   } catch (const std::exception& e) {
     return errorResponse(500, std::string("internal error: ") + e.what());
   } catch (...) {
@@ -375,15 +262,14 @@ HttpResponse answer(const HttpServer::State& state, const HttpRequest& request) 
   }
 }
 
+// The handler's answer; an exception is a 500.
+HttpResponse answer(const HttpServer::State& state, const HttpRequest& request) {
+  return orInternalError([&] { return state.handler(request); });
+}
+
 // The answer on the event thread, if it gives one; an exception is a 500.
 std::optional<HttpResponse> answerAtOnce(const HttpServer::State& state, HttpRequest& request) {
-  try {
-    return state.at_once(request);
-  } catch (const std::exception& e) {
-    return errorResponse(500, std::string("internal error: ") + e.what());
-  } catch (...) {
-    return errorResponse(500, "internal error");
-  }
+  return orInternalError([&] { return state.at_once(request); });
 }
 
 // Counts one answer that may come later (stop() waits for each); false once
@@ -485,7 +371,7 @@ MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* url, con
   request.path = url ? url : "";
   request.body = std::move(pending->body);
   request.peer = peerOf(connection, listener->unix_socket);
-  MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect, &request.query);
+  MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collectArgument, &request.query);
   MHD_get_connection_values(connection, MHD_HEADER_KIND, collectHeader, &request.headers);
   if (!state.tls_client_ca.empty()) request.client_certificate = verifiedClientName(connection);
   OpenConnection* open = openConnectionOf(connection);
