@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # `toolguard serve` under an independent load generator (wrk), side by side
-# with `toolguard check --batch` on the same calls in the same run: decisions
-# a second, wrk's p50 and p99, and the CPU each decision costs the service
-# against what it costs the batch (the floor: the same engine without HTTP).
+# with its two floors in the same run: `toolguard check --batch` on the same
+# calls (the same engine without HTTP), and the same server answering the
+# same requests sent to /healthz (HTTP without a decision). For each:
+# requests a second, wrk's p50 and p99, and the CPU each request cost the
+# service; then what wrk and (on PostgreSQL) the database's processes spent
+# a decision beside it, against what the machine's processors offer at that
+# rate.
 #   bench/serve_load.sh [file|postgres] [CONNECTIONS] [SECONDS]
 # Needs a release build (scripts/build.sh release) and wrk (scripts/install-deps.sh).
 set -euo pipefail
@@ -19,8 +23,12 @@ command -v wrk >/dev/null || { echo "serve_load: wrk is missing (scripts/install
 work="$(mktemp -d)"
 chmod 755 "$work"
 serve_pid=""
+floor_pid=""
 cleanup() {
-  [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null || true
+  local pid
+  for pid in $serve_pid $floor_pid; do
+    kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
+  done
   [ "$store_kind" = postgres ] && "$root/scripts/pg-cluster.sh" stop "$work/pg" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
@@ -43,16 +51,30 @@ calls=(
   '{"tool":"Read","args":{"file_path":"~/.ssh/id_rsa"},"context":{"cwd":"/w"}}'
 )
 
-# CPU seconds (user + system) of a process so far.
+# calc EXPRESSION: its value (awk's arithmetic).
+calc() { awk "BEGIN { print $1 }"; }
+# CPU seconds (user + system) so far of the processes named that still run.
 cpu_of() {
-  awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$1/stat"
+  local pid total=0
+  for pid in "$@"; do
+    [ -r "/proc/$pid/stat" ] || continue
+    total=$(awk -v hz="$(getconf CLK_TCK)" -v t="$total" '{ print t + ($14 + $15) / hz }' \
+      "/proc/$pid/stat" 2>/dev/null || echo "$total")
+  done
+  echo "$total"
+}
+# The database's processes: its postmaster and those it started.
+database_pids() {
+  [ "$store_kind" = postgres ] || return 0
+  local postmaster
+  postmaster="$(head -1 "$work/pg/data/postmaster.pid")"
+  echo "$postmaster"
+  cat /proc/[0-9]*/stat 2>/dev/null | awk -v p="$postmaster" '$4 == p { print $1 }' || true
 }
 
 # The batch: the same calls, 200,000 of them, in one process.
 batch_calls=200000
 for ((i = 0; i < batch_calls / 4; i++)); do printf '%s\n' "${calls[@]}"; done >"$work/calls.jsonl"
-# calc EXPRESSION: its value (awk's arithmetic).
-calc() { awk "BEGIN { print $1 }"; }
 batch_start=$(date +%s.%N)
 /usr/bin/time -f '%U %S' -o "$work/batch.time" "$toolguard" check --batch <"$work/calls.jsonl" >/dev/null
 batch_wall=$(calc "$(date +%s.%N) - $batch_start")
@@ -61,52 +83,103 @@ batch_cpu_us=$(calc "($batch_user + $batch_sys) * 1000000 / $batch_calls")
 batch_rate=$(calc "$batch_calls / $batch_wall")
 
 token="$("$toolguard" serve token add --role agent --name bench --owner bench-owner --store "$store" | tail -1)"
-"$toolguard" serve --store "$store" --listen 127.0.0.1:0 --rate 1000000000 \
-  >"$work/serve.out" 2>"$work/serve.log" &
-serve_pid=$!
-for _ in $(seq 100); do grep -q listening "$work/serve.out" 2>/dev/null && break; sleep 0.1; done
-port="$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$work/serve.out")"
-[ -n "$port" ] || { cat "$work/serve.log" >&2; exit 1; }
-# The service is toolguard-serve, which `toolguard serve` became (exec).
-cat >"$work/calls.lua" <<EOF
+# start_service STORE NAME: the service on STORE (toolguard-serve, which
+# `toolguard serve` becomes by exec); sets NAME_pid and NAME_port.
+start_service() {
+  local out="$work/$2.out"
+  "$toolguard" serve --store "$1" --listen 127.0.0.1:0 --rate 1000000000 >"$out" 2>"$work/$2.log" &
+  local pid=$!
+  for _ in $(seq 100); do grep -q listening "$out" 2>/dev/null && break; sleep 0.1; done
+  local port
+  port="$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$out")"
+  [ -n "$port" ] || { cat "$work/$2.log" >&2; exit 1; }
+  printf -v "$2_pid" '%s' "$pid"
+  printf -v "$2_port" '%s' "$port"
+}
+start_service "$store" serve
+
+# request_script PATH TOKEN: wrk's script, sending the calls in turn to PATH.
+request_script() {
+  cat <<EOF
 local calls = {
 $(for c in "${calls[@]}"; do printf '  [==[%s]==],\n' "$c"; done)
 }
 local n = 0
 request = function()
   n = n + 1
-  return wrk.format("POST", "/v1/check", {["Authorization"] = "Bearer $token",
+  return wrk.format("POST", "$1", {["Authorization"] = "Bearer $2",
     ["Content-Type"] = "application/json"}, calls[(n % #calls) + 1])
 end
 EOF
-# A short warm-up, then the measured run.
-wrk -t "$threads" -c "$connections" -d 2s -s "$work/calls.lua" "http://127.0.0.1:$port" >/dev/null
-cpu_before=$(cpu_of "$serve_pid")
-# SERVE_LOAD_PERF=FILE: the service's profile during the measured run (perf
-# record); SERVE_LOAD_STRACE=FILE: its system calls counted (strace -c).
-perf_pid=""
-if [ -n "${SERVE_LOAD_PERF:-}" ]; then
-  perf record ${SERVE_LOAD_PERF_ARGS:-} -q -o "$SERVE_LOAD_PERF" -p "$serve_pid" -- sleep "$seconds" 2>/dev/null &
-  perf_pid=$!
-elif [ -n "${SERVE_LOAD_STRACE:-}" ]; then
-  timeout -s INT "$seconds" strace -c -f -o "$SERVE_LOAD_STRACE" -p "$serve_pid" 2>/dev/null &
-  perf_pid=$!
-fi
-/usr/bin/time -f "wrk cpu %U user %S sys" -o "$work/wrk.time" wrk -t "$threads" -c "$connections" -d "${seconds}s" --latency -s "$work/calls.lua" \
-  "http://127.0.0.1:$port" >"$work/wrk.out"
-cpu_after=$(cpu_of "$serve_pid")
-[ -z "$perf_pid" ] || wait "$perf_pid" || true
-requests=$(awk '/requests in/ { print $1 }' "$work/wrk.out")
-errors=$(awk '/Non-2xx|Socket errors/' "$work/wrk.out")
-serve_rate=$(awk '/Requests\/sec/ { print $2 }' "$work/wrk.out")
-p50=$(awk '$1 == "50%" { print $2 }' "$work/wrk.out")
-p99=$(awk '$1 == "99%" { print $2 }' "$work/wrk.out")
-serve_cpu_us=$(calc "($cpu_after - $cpu_before) * 1000000 / $requests")
+}
 
-printf '%-44s %12s %9s %9s %14s\n' "" "decisions/s" "p50" "p99" "CPU/decision"
-printf '%-44s %12.0f %9s %9s %11.1f us\n' "check --batch (one process)" "$batch_rate" "" "" "$batch_cpu_us"
-printf '%-44s %12.0f %9s %9s %11.1f us\n' "serve, $store_kind store, $connections connections (wrk)" \
-  "$serve_rate" "$p50" "$p99" "$serve_cpu_us"
-printf 'service CPU per decision against the batch: %.2fx\n' "$(calc "$serve_cpu_us / $batch_cpu_us")"
-cat "$work/wrk.time"
-[ -z "$errors" ] || { echo "wrk saw errors: $errors" >&2; exit 1; }
+# measure NAME PID PORT SCRIPT: a short warm-up, then the measured run. Sets
+# NAME_rate, NAME_p50, NAME_p99, and per request in microseconds NAME_cpu
+# (the service's CPU), NAME_wrk (wrk's) and NAME_db (the database's).
+measure() {
+  local name="$1" pid="$2" port="$3" script="$4"
+  wrk -t "$threads" -c "$connections" -d 2s -s "$script" "http://127.0.0.1:$port" >/dev/null
+  local db_pids cpu_before db_before cpu_after db_after
+  db_pids="$(database_pids)"
+  cpu_before=$(cpu_of "$pid")
+  db_before=$(cpu_of $db_pids)
+  # SERVE_LOAD_PERF=FILE: the service's profile during its measured run (perf
+  # record); SERVE_LOAD_STRACE=FILE: its system calls counted (strace -c).
+  local perf_pid=""
+  if [ "$name" = serve ] && [ -n "${SERVE_LOAD_PERF:-}" ]; then
+    perf record ${SERVE_LOAD_PERF_ARGS:-} -q -o "$SERVE_LOAD_PERF" -p "$pid" -- sleep "$seconds" 2>/dev/null &
+    perf_pid=$!
+  elif [ "$name" = serve ] && [ -n "${SERVE_LOAD_STRACE:-}" ]; then
+    timeout -s INT "$seconds" strace -c -f -o "$SERVE_LOAD_STRACE" -p "$pid" 2>/dev/null &
+    perf_pid=$!
+  fi
+  /usr/bin/time -f '%U %S' -o "$work/$name.wrk.time" wrk -t "$threads" -c "$connections" \
+    -d "${seconds}s" --latency -s "$script" "http://127.0.0.1:$port" >"$work/$name.wrk.out"
+  cpu_after=$(cpu_of "$pid")
+  db_after=$(cpu_of $db_pids)
+  [ -z "$perf_pid" ] || wait "$perf_pid" || true
+  local out="$work/$name.wrk.out" requests errors wrk_user wrk_sys
+  errors=$(awk '/Non-2xx|Socket errors/' "$out")
+  [ -z "$errors" ] || { echo "serve_load: wrk saw errors ($name): $errors" >&2; exit 1; }
+  requests=$(awk '/requests in/ { print $1 }' "$out")
+  read -r wrk_user wrk_sys <"$work/$name.wrk.time"
+  printf -v "${name}_rate" '%s' "$(awk '/Requests\/sec/ { print $2 }' "$out")"
+  printf -v "${name}_p50" '%s' "$(awk '$1 == "50%" { print $2 }' "$out")"
+  printf -v "${name}_p99" '%s' "$(awk '$1 == "99%" { print $2 }' "$out")"
+  printf -v "${name}_cpu" '%s' "$(calc "($cpu_after - $cpu_before) * 1000000 / $requests")"
+  printf -v "${name}_wrk" '%s' "$(calc "($wrk_user + $wrk_sys) * 1000000 / $requests")"
+  printf -v "${name}_db" '%s' "$(calc "($db_after - $db_before) * 1000000 / $requests")"
+}
+request_script /v1/check "$token" >"$work/calls.lua"
+measure serve "$serve_pid" "$serve_port" "$work/calls.lua"
+
+# The HTTP floor: the same requests sent to /healthz, which a file store's
+# service answers on the event thread without a token, a decision or an
+# audit record. On PostgreSQL /healthz is a query, so the floor is taken
+# from a service on a file store beside it.
+if [ "$store_kind" = postgres ]; then
+  HOME="$work/floor" TOOLGUARD_HOME="$work/floor/.toolguard" start_service file floor
+else
+  floor_pid="$serve_pid" floor_port="$serve_port"
+fi
+request_script /healthz "$token" >"$work/floor.lua"
+measure floor "$floor_pid" "$floor_port" "$work/floor.lua"
+
+row() { printf '%-50s %11.0f %9s %9s %11.1f us\n' "$@"; }
+printf '%-50s %11s %9s %9s %14s\n' "" "requests/s" "p50" "p99" "CPU/request"
+row "check --batch (one process, its own CPU)" "$batch_rate" "" "" "$batch_cpu_us"
+row "serve, $store_kind store, $connections connections (wrk)" \
+  "$serve_rate" "$serve_p50" "$serve_p99" "$serve_cpu"
+row "HTTP floor: the same requests to /healthz" "$floor_rate" "$floor_p50" "$floor_p99" "$floor_cpu"
+printf 'service CPU per decision against the batch: %.2fx (the batch plus the HTTP floor: %.2fx)\n' \
+  "$(calc "$serve_cpu / $batch_cpu_us")" "$(calc "($batch_cpu_us + $floor_cpu) / $batch_cpu_us")"
+processors="$(nproc)"
+offered="$(calc "$processors * 1000000 / $serve_rate")"
+if [ "$store_kind" = postgres ]; then
+  printf 'a decision also cost wrk %.1f us and the database %.1f us: %.1f us in all, of the %.1f us %s processors offer at this rate\n' \
+    "$serve_wrk" "$serve_db" "$(calc "$serve_cpu + $serve_wrk + $serve_db")" "$offered" "$processors"
+else
+  printf 'a decision also cost wrk %.1f us: %.1f us in all, of the %.1f us %s processors offer at this rate\n' \
+    "$serve_wrk" "$(calc "$serve_cpu + $serve_wrk")" "$offered" "$processors"
+fi
+printf 'the floor cost wrk %.1f us a request\n' "$floor_wrk"

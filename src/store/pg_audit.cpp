@@ -153,19 +153,17 @@ void PgAudit::run() {
   }
 }
 
-std::string PgAudit::chainedValues(const std::vector<const Row*>& rows, std::string& prev,
-                                   std::string& last, bool anchor) {
-  PgConnection& c = connection_;
+std::vector<PgAudit::Row> PgAudit::chained(const std::vector<const Row*>& rows, std::string& prev,
+                                           bool anchor) {
   const std::string now = detail::formatAuditTime(std::chrono::system_clock::now());
-  std::string sql;
+  std::vector<Row> out;
+  out.reserve(rows.size() + (anchor ? 1 : 0));
   auto add = [&](const std::string& text, const std::string(&columns)[4]) {
-    std::string chained = detail::chainedRecordText(text, prev);
-    prev = auditHash(chained);
-    if (!sql.empty()) sql += ", ";
-    sql += "(" + c.literal(columns[0].empty() ? now : columns[0]) + "::timestamptz";
-    for (int i = 1; i < 4; ++i) sql += ", " + c.literal(columns[i]);
-    sql += ", " + c.literal(chained) + "::json)";
-    last = std::move(chained);
+    Row& row = out.emplace_back();
+    row.text = detail::chainedRecordText(text, prev);
+    prev = auditHash(row.text);
+    row.columns[0] = columns[0].empty() ? now : columns[0];
+    for (int i = 1; i < 4; ++i) row.columns[i] = columns[i];
   };
   if (anchor) {
     const json start = {
@@ -174,28 +172,68 @@ std::string PgAudit::chainedValues(const std::vector<const Row*>& rows, std::str
     add(detail::compactDump(start), {now, "", "", ""});
   }
   for (const Row* row : rows) add(row->text, row->columns);
+  return out;
+}
+
+std::string PgAudit::valuesList(const std::vector<Row>& rows) {
+  PgConnection& c = connection_;
+  std::string sql;
+  for (const Row& row : rows) {
+    if (!sql.empty()) sql += ", ";
+    sql += "(" + c.literal(row.columns[0]) + "::timestamptz";
+    for (int i = 1; i < 4; ++i) sql += ", " + c.literal(row.columns[i]);
+    sql += ", " + c.literal(row.text) + "::json)";
+  }
   return sql;
 }
 
+namespace {
+
+// Values as a PostgreSQL array in text form: {"a","b"}, each element quoted.
+std::string arrayText(const std::vector<PgAudit::Row>& rows, int column) {
+  std::string out = "{";
+  for (const auto& row : rows) {
+    if (out.size() > 1) out += ',';
+    out += '"';
+    for (char ch : column < 0 ? row.text : row.columns[column]) {
+      if (ch == '"' || ch == '\\') out += '\\';
+      out += ch;
+    }
+    out += '"';
+  }
+  out += '}';
+  return out;
+}
+
+// Prepared once on the writer's connection: the group's rows come as
+// arrays, so the server neither parses nor plans a new statement per group.
+// It writes only while the table's last row is $6 (the one this writer
+// committed last).
+constexpr const char* kInsertAfterOwnLast =
+    "WITH written AS (INSERT INTO toolguard_audit (time, tool, verdict, rule, record) "
+    "SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::json[]) "
+    "WHERE (SELECT record::text FROM toolguard_audit ORDER BY id DESC LIMIT 1) = $6 "
+    "RETURNING id) SELECT count(*) FROM written";
+
+}  // namespace
+
 bool PgAudit::insertAfterOwnLast(const std::vector<const Row*>& rows) {
-  PgConnection& c = connection_;
   std::string prev = own_last_hash_;
-  std::string last;
-  const std::string values = chainedValues(rows, prev, last, false);
-  // One implicit transaction (several statements in one query string): the
-  // lock is held until its commit, which PQexec waits for.
-  PgResult inserted = c.runScript(
-      std::string(kAuditLock) +
-      "; WITH written AS (INSERT INTO toolguard_audit (time, tool, verdict, rule, record) "
-      "SELECT * FROM (VALUES " +
-      values +
-      ") AS v WHERE (SELECT record::text FROM toolguard_audit ORDER BY id DESC LIMIT 1) = " +
-      c.literal(own_last_text_) + " RETURNING id) SELECT count(*) FROM written");
+  std::vector<Row> group = chained(rows, prev, false);
+  // One implicit transaction, in one round trip: the lock (held until the
+  // commit), then the conditional INSERT, which reads the last row after
+  // the lock is held (read committed: a snapshot per statement).
+  PgResult inserted =
+      connection_.runTogether({{"", kAuditLock, {}},
+                               {"toolguard_audit_after_own_last",
+                                kInsertAfterOwnLast,
+                                {arrayText(group, 0), arrayText(group, 1), arrayText(group, 2),
+                                 arrayText(group, 3), arrayText(group, -1), own_last_text_}}});
   if (inserted.rows() != 1 || inserted.text(0, 0) == "0") return false;
-  if (inserted.text(0, 0) != std::to_string(rows.size())) {
+  if (inserted.text(0, 0) != std::to_string(group.size())) {
     throw StoreError("the audit's group was written in part");  // cannot happen in one statement
   }
-  own_last_text_ = std::move(last);
+  own_last_text_ = std::move(group.back().text);
   own_last_hash_ = std::move(prev);
   return true;
 }
@@ -223,11 +261,10 @@ void PgAudit::insert(const std::vector<const Row*>& rows) {
       prev = auditHash(text);
       anchor = text.find("\"prev_hash\":\"") == std::string::npos;  // an older toolguard's row
     }
-    std::string last;
-    const std::string values = chainedValues(rows, prev, last, anchor);
-    c.runScript("INSERT INTO toolguard_audit (time, tool, verdict, rule, record) VALUES " + values +
-                "; COMMIT");
-    own_last_text_ = std::move(last);
+    std::vector<Row> group = chained(rows, prev, anchor);
+    c.runScript("INSERT INTO toolguard_audit (time, tool, verdict, rule, record) VALUES " +
+                valuesList(group) + "; COMMIT");
+    own_last_text_ = std::move(group.back().text);
     own_last_hash_ = std::move(prev);
   } catch (...) {
     try {

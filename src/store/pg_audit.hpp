@@ -33,22 +33,25 @@ class PgAudit : public AuditSink {
   void writeRecordThen(const nlohmann::json& record,
                        std::function<void(std::exception_ptr failed)> done) override;
 
- private:
-  // A record's text and the columns that find it (time, tool, verdict, rule).
+  /// A record's text and the columns that find it (time, tool, verdict, rule).
   struct Row {
     std::string text;
     std::string columns[4];
   };
+
+ private:
   struct Pending {
     Row row;
     std::function<void(std::exception_ptr failed)> done;
   };
   void run();
   void insert(const std::vector<const Row*>& rows);
-  // The group chained to `prev` (the hash of the row before), as the
-  // INSERT's VALUES; `prev` becomes the last one's hash, `last` its text.
-  std::string chainedValues(const std::vector<const Row*>& rows, std::string& prev,
-                            std::string& last, bool anchor);
+  // The group chained to `prev` (the hash of the row before), an anchor
+  // first when `anchor`: each row's columns and chained text. `prev`
+  // becomes the last one's hash.
+  std::vector<Row> chained(const std::vector<const Row*>& rows, std::string& prev, bool anchor);
+  // The rows as the VALUES of an INSERT.
+  std::string valuesList(const std::vector<Row>& rows);
   // One round trip when the table's last row is still the one this writer
   // committed last: false (nothing written) when another wrote since.
   bool insertAfterOwnLast(const std::vector<const Row*>& rows);

@@ -22,6 +22,17 @@ std::string libpqMessage(const char* message) {
   return why;
 }
 
+// The parameters as libpq takes them (a NUL refused, see refuseNul).
+std::vector<const char*> parameterValues(const std::vector<std::optional<std::string>>& params) {
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const std::optional<std::string>& p : params) {
+    if (p) refuseNul(*p);
+    values.push_back(p ? p->c_str() : nullptr);
+  }
+  return values;
+}
+
 }  // namespace
 
 std::string redactedUrl(const std::string& url) {
@@ -35,8 +46,12 @@ PgConnection::PgConnection(std::string url, int statement_timeout_ms)
       // Read committed whatever the role's or database's default: the
       // audit's chain reads the last row after it holds the lock, in a
       // statement of its own, and must see what the lock's last holder wrote.
+      // A prepared statement's plan is made once (its parameters never
+      // change which plan is best here), not again for each of its first
+      // five runs.
       options_("-c statement_timeout=" + std::to_string(statement_timeout_ms) +
-               " -c default_transaction_isolation=read\\ committed") {}
+               " -c default_transaction_isolation=read\\ committed" +
+               " -c plan_cache_mode=force_generic_plan") {}
 
 PgConnection::~PgConnection() {
   drop();
@@ -45,6 +60,7 @@ PgConnection::~PgConnection() {
 void PgConnection::drop() {
   if (connection_) PQfinish(connection_);
   connection_ = nullptr;
+  prepared_.clear();
 }
 
 PGconn* PgConnection::open() {
@@ -77,13 +93,8 @@ PGconn* PgConnection::open() {
 
 PgResult PgConnection::run(const std::string& sql,
                            const std::vector<std::optional<std::string>>& params) {
+  const std::vector<const char*> values = parameterValues(params);
   PGconn* c = open();
-  std::vector<const char*> values;
-  values.reserve(params.size());
-  for (const std::optional<std::string>& p : params) {
-    if (p) refuseNul(*p);
-    values.push_back(p ? p->c_str() : nullptr);
-  }
   return check(c, PQexecParams(c, sql.c_str(), static_cast<int>(params.size()), nullptr,
                                values.data(), nullptr, nullptr, 0));
 }
@@ -91,6 +102,64 @@ PgResult PgConnection::run(const std::string& sql,
 PgResult PgConnection::runScript(const std::string& sql) {
   PGconn* c = open();
   return check(c, PQexec(c, sql.c_str()));
+}
+
+PgResult PgConnection::runTogether(const std::vector<PgStatement>& statements) {
+  if (statements.empty()) throw StoreError("the database: no statement to run");
+  std::vector<std::vector<const char*>> values;
+  for (const PgStatement& s : statements) values.push_back(parameterValues(s.params));
+  PGconn* c = open();
+  for (const PgStatement& s : statements) {
+    if (s.name.empty() || prepared_.count(s.name) != 0) continue;
+    check(c, PQprepare(c, s.name.c_str(), s.sql.c_str(), 0, nullptr));
+    prepared_.insert(s.name);
+  }
+  // Anything unexpected on the way closes the connection: the server then
+  // rolls back what it did not commit, and no pipeline state outlives this.
+  auto lost = [&](const std::string& why) {
+    drop();
+    return StoreError("the database connection was lost: " + why);
+  };
+  if (PQenterPipelineMode(c) != 1) throw lost(libpqMessage(PQerrorMessage(c)));
+  for (size_t i = 0; i < statements.size(); ++i) {
+    const PgStatement& s = statements[i];
+    const int n = static_cast<int>(values[i].size());
+    const int sent =
+        s.name.empty()
+            ? PQsendQueryParams(c, s.sql.c_str(), n, nullptr, values[i].data(), nullptr, nullptr, 0)
+            : PQsendQueryPrepared(c, s.name.c_str(), n, values[i].data(), nullptr, nullptr, 0);
+    if (sent != 1) throw lost(libpqMessage(PQerrorMessage(c)));
+  }
+  if (PQpipelineSync(c) != 1) throw lost(libpqMessage(PQerrorMessage(c)));
+  // Each statement's result, then the end of its results (a null), then the sync.
+  std::optional<PgResult> last;
+  std::string failure;
+  for (size_t i = 0; i < statements.size(); ++i) {
+    PGresult* raw = PQgetResult(c);
+    if (raw == nullptr) throw lost(libpqMessage(PQerrorMessage(c)));
+    PgResult result(raw);
+    const ExecStatusType status = PQresultStatus(raw);
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && failure.empty()) {
+      failure = status == PGRES_PIPELINE_ABORTED ? std::string("a statement before failed")
+                                                 : libpqMessage(PQresultErrorMessage(raw));
+    }
+    if (PQstatus(c) != CONNECTION_OK) {
+      throw lost(failure.empty() ? libpqMessage(PQerrorMessage(c)) : failure);
+    }
+    if (PGresult* more = PQgetResult(c); more != nullptr) {
+      PQclear(more);
+      throw lost("more than one result for a statement");
+    }
+    if (i + 1 == statements.size()) last.emplace(std::move(result));
+  }
+  PGresult* sync = PQgetResult(c);
+  const bool synced = sync != nullptr && PQresultStatus(sync) == PGRES_PIPELINE_SYNC;
+  if (sync != nullptr) PQclear(sync);
+  if (!synced || PQexitPipelineMode(c) != 1) {
+    throw lost(failure.empty() ? libpqMessage(PQerrorMessage(c)) : failure);
+  }
+  if (!failure.empty()) throw StoreError("the database: " + failure);
+  return std::move(*last);
 }
 
 std::string PgConnection::literal(const std::string& text) {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,16 @@ class PgResult {
   std::unique_ptr<PGresult, decltype(&PQclear)> result_;
 };
 
+/// A statement sent with others in one round trip (PgConnection::runTogether):
+/// its SQL and text parameters (nullopt: SQL NULL); with a `name`, it is
+/// prepared once on each connection under that name and then only executed,
+/// so the server parses and plans it once, not on every run.
+struct PgStatement {
+  std::string name;
+  std::string sql;
+  std::vector<std::optional<std::string>> params;
+};
+
 /// One connection, opened with `url` (reconnected when it broke); every
 /// statement on it ends after `statement_timeout_ms`.
 class PgConnection {
@@ -50,6 +61,12 @@ class PgConnection {
   /// Throws StoreError at the first that fails.
   PgResult runScript(const std::string& sql);
 
+  /// Sends the statements in one round trip (libpq's pipeline mode); they
+  /// run as one implicit transaction, committed after the last. The last
+  /// one's result. Throws StoreError at the first that fails (then none is
+  /// committed), or when the connection broke (then whether they were
+  /// committed is not known, as with any statement whose answer is lost).
+  PgResult runTogether(const std::vector<PgStatement>& statements);
   /// `text` as an SQL string literal, quoted by libpq for this connection.
   /// Throws StoreError for a NUL (see run) or a failure.
   std::string literal(const std::string& text);
@@ -82,8 +99,9 @@ class PgConnection {
   PgResult check(PGconn* c, PGresult* raw);
 
   std::string url_;
-  std::string options_;  // "-c statement_timeout=N"
+  std::string options_;  // "-c statement_timeout=N ..."
   PGconn* connection_ = nullptr;
+  std::set<std::string> prepared_;  // the names prepared on connection_
 };
 
 /// A few connections shared by the threads of one server.

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <map>
 #include <thread>
 
 #include "serve/serve_fixture.hpp"
@@ -320,6 +321,45 @@ TEST_F(ServePostgres, ValuesPostgresCannotHoldAreAuditedWithTheirDeny) {
                 .out,
             "3\n");
   EXPECT_EQ(run({"audit", "verify", "--store", store}).exit_code, 0);
+}
+
+// A group's records reach the database as arrays in text form: quotes,
+// backslashes, braces, commas, the word NULL and non-ASCII text inside them
+// must come back exactly as they were chained, or verify fails.
+TEST_F(ServePostgres, RecordsAnyTextHoldsArriveExactlyAsChained) {
+  const std::string agent = token("agent", "bot");
+  const std::string admin = token("admin", "root");
+  auto server = start();
+  auto c = client(*server, agent);
+  const std::vector<std::string> commands = {R"(echo "a,b" {c} \d)",
+                                             R"(echo NULL)",
+                                             R"(echo '\\' "")",
+                                             R"(echo }{,"\",)",
+                                             "echo \u00e9t\u00e9 \u65e5\u672c",
+                                             R"(printf '%s\n' "{\"k\":[1,2]}")",
+                                             "echo \t tab"};
+  std::vector<std::string> ids;
+  for (int round = 0; round < 3; ++round) {
+    for (const std::string& command : commands) {
+      auto r = c->Post("/v1/check", call(command).dump(), "application/json");
+      ASSERT_EQ(r->status, 200) << r->body;
+      ids.push_back(json::parse(r->body).value("id", ""));
+    }
+  }
+  RunResult verified = run({"audit", "verify", "--store", store, "--json"});
+  ASSERT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+  EXPECT_EQ(json::parse(verified.out)["records"], 1 + 3 * commands.size()) << verified.out;
+  auto audit = client(*server, admin)->Get("/v1/audit?last=100");
+  ASSERT_EQ(audit->status, 200) << audit->body;
+  std::map<std::string, std::string> command_of;
+  for (const json& record : json::parse(audit->body)) {
+    if (record.contains("args")) {
+      command_of[record.value("id", "")] = record["args"].value("command", "");
+    }
+  }
+  for (size_t i = 0; i < ids.size(); ++i) {
+    EXPECT_EQ(command_of[ids[i]], commands[i % commands.size()]) << "call " << i;
+  }
 }
 
 }  // namespace serve_audit_test
