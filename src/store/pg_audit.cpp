@@ -57,7 +57,12 @@ bool isAnchor(const json& record) {
 
 }  // namespace
 
-PgAudit::PgAudit(std::string url) : connection_(std::move(url)) {
+// The writer's group INSERT is planned once: no parameter of it changes
+// which plan is best, and by default the server would plan its first five
+// runs anew and then keep planning each run when its estimates favour that.
+PgAudit::PgAudit(std::string url)
+    : connection_(std::move(url), kDefaultStatementTimeoutMs,
+                  "-c plan_cache_mode=force_generic_plan") {
   writer_ = std::thread([this] { run(); });
 }
 
@@ -206,14 +211,16 @@ std::string arrayText(const std::vector<PgAudit::Row>& rows, int column) {
 }
 
 // Prepared once on the writer's connection: the group's rows come as
-// arrays, so the server neither parses nor plans a new statement per group.
-// It writes only while the table's last row is $6 (the one this writer
+// arrays, so the server neither parses nor plans a new statement per group
+// (the connection uses generic plans, see PgAudit::PgAudit). The rows are inserted in the arrays'
+// order, which is the chain's. It writes only while the table's last row is $6 (the one this writer
 // committed last).
 constexpr const char* kInsertAfterOwnLast =
     "WITH written AS (INSERT INTO toolguard_audit (time, tool, verdict, rule, record) "
-    "SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::json[]) "
+    "SELECT t, tool, verdict, rule, record FROM unnest($1::timestamptz[], $2::text[], "
+    "$3::text[], $4::text[], $5::json[]) WITH ORDINALITY AS v(t, tool, verdict, rule, record, n) "
     "WHERE (SELECT record::text FROM toolguard_audit ORDER BY id DESC LIMIT 1) = $6 "
-    "RETURNING id) SELECT count(*) FROM written";
+    "ORDER BY n RETURNING id) SELECT count(*) FROM written";
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include "pg_connection.hpp"
 
 #include <regex>
+#include <string_view>
 
 namespace toolguard::store {
 namespace {
@@ -41,17 +42,14 @@ std::string redactedUrl(const std::string& url) {
   return std::regex_replace(std::regex_replace(url, password, "$1:***@"), query_password, "$1***");
 }
 
-PgConnection::PgConnection(std::string url, int statement_timeout_ms)
+PgConnection::PgConnection(std::string url, int statement_timeout_ms, const std::string& settings)
     : url_(std::move(url)),
       // Read committed whatever the role's or database's default: the
       // audit's chain reads the last row after it holds the lock, in a
       // statement of its own, and must see what the lock's last holder wrote.
-      // A prepared statement's plan is made once (its parameters never
-      // change which plan is best here), not again for each of its first
-      // five runs.
       options_("-c statement_timeout=" + std::to_string(statement_timeout_ms) +
                " -c default_transaction_isolation=read\\ committed" +
-               " -c plan_cache_mode=force_generic_plan") {}
+               (settings.empty() ? "" : " " + settings)) {}
 
 PgConnection::~PgConnection() {
   drop();
@@ -142,13 +140,21 @@ PgResult PgConnection::runTogether(const std::vector<PgStatement>& statements) {
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && failure.empty()) {
       failure = status == PGRES_PIPELINE_ABORTED ? std::string("a statement before failed")
                                                  : libpqMessage(PQresultErrorMessage(raw));
+      // Prepared on this connection, yet unknown to the server (a pooler
+      // between, or DISCARD ALL): prepared again on the next run.
+      const char* state = PQresultErrorField(raw, PG_DIAG_SQLSTATE);
+      if (state != nullptr && std::string_view(state) == "26000") {
+        prepared_.erase(statements[i].name);
+      }
     }
     if (PQstatus(c) != CONNECTION_OK) {
       throw lost(failure.empty() ? libpqMessage(PQerrorMessage(c)) : failure);
     }
     if (PGresult* more = PQgetResult(c); more != nullptr) {
+      // The server's own message first (a FATAL before it closed).
+      std::string why = failure.empty() ? libpqMessage(PQresultErrorMessage(more)) : failure;
       PQclear(more);
-      throw lost("more than one result for a statement");
+      throw lost(why.empty() ? "more than one result for a statement" : why);
     }
     if (i + 1 == statements.size()) last.emplace(std::move(result));
   }

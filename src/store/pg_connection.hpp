@@ -33,6 +33,9 @@ class PgResult {
   std::unique_ptr<PGresult, decltype(&PQclear)> result_;
 };
 
+/// How long a statement may run on a connection unless said otherwise.
+inline constexpr int kDefaultStatementTimeoutMs = 10000;
+
 /// A statement sent with others in one round trip (PgConnection::runTogether):
 /// its SQL and text parameters (nullopt: SQL NULL); with a `name`, it is
 /// prepared once on each connection under that name and then only executed,
@@ -47,7 +50,10 @@ struct PgStatement {
 /// statement on it ends after `statement_timeout_ms`.
 class PgConnection {
  public:
-  explicit PgConnection(std::string url, int statement_timeout_ms = 10000);
+  /// `settings`: more of the server's settings for this connection
+  /// ("-c name=value ...", values escaped as libpq's `options` wants).
+  explicit PgConnection(std::string url, int statement_timeout_ms = kDefaultStatementTimeoutMs,
+                        const std::string& settings = "");
   ~PgConnection();
   PgConnection(const PgConnection&) = delete;
   PgConnection& operator=(const PgConnection&) = delete;
@@ -107,7 +113,7 @@ class PgConnection {
 /// A few connections shared by the threads of one server.
 class PgPool {
  public:
-  PgPool(std::string url, size_t size, int statement_timeout_ms = 10000);
+  PgPool(std::string url, size_t size, int statement_timeout_ms = kDefaultStatementTimeoutMs);
 
   /// Runs `work` on a free connection (waiting for one).
   template <typename Work>

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <future>
 #include <map>
+#include <mutex>
 #include <thread>
 
 #include "serve/serve_fixture.hpp"
@@ -325,12 +326,13 @@ TEST_F(ServePostgres, ValuesPostgresCannotHoldAreAuditedWithTheirDeny) {
 
 // A group's records reach the database as arrays in text form: quotes,
 // backslashes, braces, commas, the word NULL and non-ASCII text inside them
-// must come back exactly as they were chained, or verify fails.
+// (in the record and in the tool's column) must come back exactly as they
+// were chained, in the chain's order, or verify fails. Four clients at once,
+// so that groups hold several records.
 TEST_F(ServePostgres, RecordsAnyTextHoldsArriveExactlyAsChained) {
   const std::string agent = token("agent", "bot");
   const std::string admin = token("admin", "root");
   auto server = start();
-  auto c = client(*server, agent);
   const std::vector<std::string> commands = {R"(echo "a,b" {c} \d)",
                                              R"(echo NULL)",
                                              R"(echo '\\' "")",
@@ -338,28 +340,44 @@ TEST_F(ServePostgres, RecordsAnyTextHoldsArriveExactlyAsChained) {
                                              "echo \u00e9t\u00e9 \u65e5\u672c",
                                              R"(printf '%s\n' "{\"k\":[1,2]}")",
                                              "echo \t tab"};
-  std::vector<std::string> ids;
-  for (int round = 0; round < 3; ++round) {
-    for (const std::string& command : commands) {
-      auto r = c->Post("/v1/check", call(command).dump(), "application/json");
-      ASSERT_EQ(r->status, 200) << r->body;
-      ids.push_back(json::parse(r->body).value("id", ""));
-    }
+  const std::string odd_tool = R"(x"y\z{a,b} NULL )"
+                               "\u00e9";
+  std::mutex mutex;
+  std::map<std::string, std::string> sent;  // id -> command
+  std::vector<std::thread> clients;
+  for (int t = 0; t < 4; ++t) {
+    clients.emplace_back([&] {
+      auto c = client(*server, agent);
+      for (int round = 0; round < 5; ++round) {
+        for (const std::string& command : commands) {
+          auto r = c->Post("/v1/check", call(command).dump(), "application/json");
+          if (!r || r->status != 200) continue;  // counted missing below
+          std::lock_guard<std::mutex> lock(mutex);
+          sent[json::parse(r->body).value("id", "")] = command;
+        }
+        json odd = call("ls");
+        odd["tool"] = odd_tool;
+        c->Post("/v1/check", odd.dump(), "application/json");
+      }
+    });
   }
+  for (std::thread& t : clients) t.join();
+  ASSERT_EQ(sent.size(), 4 * 5 * commands.size());
   RunResult verified = run({"audit", "verify", "--store", store, "--json"});
   ASSERT_EQ(verified.exit_code, 0) << verified.out << verified.err;
-  EXPECT_EQ(json::parse(verified.out)["records"], 1 + 3 * commands.size()) << verified.out;
-  auto audit = client(*server, admin)->Get("/v1/audit?last=100");
+  // The anchor, the commands, and the odd tool's calls.
+  EXPECT_EQ(json::parse(verified.out)["records"], 1 + 4 * 5 * (commands.size() + 1))
+      << verified.out;
+  auto audit = client(*server, admin)->Get("/v1/audit?last=1000");
   ASSERT_EQ(audit->status, 200) << audit->body;
-  std::map<std::string, std::string> command_of;
+  std::map<std::string, std::string> kept;
   for (const json& record : json::parse(audit->body)) {
-    if (record.contains("args")) {
-      command_of[record.value("id", "")] = record["args"].value("command", "");
-    }
+    if (record.contains("args")) kept[record.value("id", "")] = record["args"].value("command", "");
   }
-  for (size_t i = 0; i < ids.size(); ++i) {
-    EXPECT_EQ(command_of[ids[i]], commands[i % commands.size()]) << "call " << i;
-  }
+  for (const auto& [id, command] : sent) EXPECT_EQ(kept[id], command) << id;
+  EXPECT_EQ(
+      psql(store, "SELECT count(*) FROM toolguard_audit WHERE tool = $tg$" + odd_tool + "$tg$").out,
+      "20\n");
 }
 
 }  // namespace serve_audit_test
