@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -44,6 +45,10 @@ std::string lastLogLine(int fd, std::uint64_t size, const std::string& path,
 /// The first anchor of the log file at `path` ({"chain", "seq", ...}), or a
 /// null value when it has none or cannot be read.
 nlohmann::json firstAnchorOf(const std::string& path);
+
+/// Why a decision was denied when its record could not be written: "the
+/// audit log could not be written: WHAT" (WHAT from the exception, if any).
+std::string auditFailureText(const std::exception_ptr& failed);
 
 /// `record_text` (a JSON object's text) with ,"prev_hash":"PREV" added at its end.
 std::string chainedRecordText(std::string_view record_text, std::string_view prev_hash);

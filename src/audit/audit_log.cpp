@@ -369,6 +369,16 @@ void AuditLog::writeRecord(const nlohmann::json& record) {
   }
 }
 
+std::string detail::auditFailureText(const std::exception_ptr& failed) {
+  try {
+    if (failed) std::rethrow_exception(failed);
+  } catch (const std::exception& e) {
+    return std::string("the audit log could not be written: ") + e.what();
+  } catch (...) {
+  }
+  return "the audit log could not be written";
+}
+
 AuditLogOptions auditLogOptionsFromEnvironment(AuditLogOptions options) {
   auto number = [](const char* name, const char* text) {
     const std::string_view value = text;

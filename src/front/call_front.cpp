@@ -5,6 +5,7 @@
 #include <exception>
 #include <stdexcept>
 
+#include "audit/audit_detail.hpp"
 #include "core/model_text.hpp"
 #include "toolguard/policy_error.hpp"
 
@@ -23,10 +24,8 @@ std::string writeAudit(const GuardSource& guards, MakeRecord make) noexcept {
   try {
     guards.audit_log->writeRecord(make());
     return "";
-  } catch (const std::exception& e) {
-    return std::string("the audit log could not be written: ") + e.what();
   } catch (...) {
-    return "the audit log could not be written";
+    return detail::auditFailureText(std::current_exception());
   }
 }
 

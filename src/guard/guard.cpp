@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "approval/approval_settling.hpp"
+#include "audit/audit_detail.hpp"
 #include "core/model_text.hpp"
 #include "llm_step.hpp"
 #include "overrule.hpp"
@@ -160,11 +161,8 @@ Decision Guard::settle(const ToolCall& call, Assessment assessment, RateLimitTic
   if (options_.audit_log) {
     try {
       options_.audit_log->write(call, d);
-    } catch (const std::exception& e) {
-      detail::denyAfterFailure(d, std::string("the audit log could not be written: ") + e.what());
-      running.cancel();
     } catch (...) {
-      detail::denyAfterFailure(d, "the audit log could not be written");
+      detail::denyAfterFailure(d, detail::auditFailureText(std::current_exception()));
       running.cancel();
     }
   }

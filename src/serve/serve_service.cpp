@@ -63,23 +63,18 @@ void tokensSession(ToolCall& call, const Caller& caller) {
 // Whether a check on the database can be decided on the event thread:
 // only when nothing but its audit would be waited for (no session to read
 // or write, no stored approval to look up for an ask, no validator).
+// An admin may do everything; another token what its role is listed for.
+bool roleMay(const Caller& caller, std::initializer_list<store::TokenRole> roles) {
+  if (caller.role == store::TokenRole::Admin) return true;
+  return std::find(roles.begin(), roles.end(), caller.role) != roles.end();
+}
+
 bool decidesWithoutWaiting(const Guard& guard, const ToolCall& call, const Decision* assessed) {
   const GuardOptions& o = guard.options();
   if (o.validator || o.llm_validator || o.rate_limit_store) return false;
   if (!assessed) return !o.sessions || sessionKeyOf(call).empty();
   return assessed->verdict == Verdict::Allow || assessed->verdict == Verdict::Deny ||
          assessed->verdict == Verdict::Abort;
-}
-
-// What failed, for a reason.
-std::string failureText(const std::exception_ptr& failed) {
-  try {
-    std::rethrow_exception(failed);
-  } catch (const std::exception& e) {
-    return std::string("the audit log could not be written: ") + e.what();
-  } catch (...) {
-    return "the audit log could not be written";
-  }
 }
 
 }  // namespace
@@ -273,14 +268,13 @@ struct Service::Impl {
       // The answer is made here, not on the writer's thread: it is sent as
       // it is once the records are kept, made again only if they are not.
       auto answer = std::make_shared<HttpResponse>(answerOf(*r, *format, nullptr));
-      const front::CallFormat answered_format = *format;
       startedInFlight();
-      deferred_audit->writeAllThen(std::move(records), [this, later, r, answer, answered_format,
+      deferred_audit->writeAllThen(std::move(records), [this, later, r, answer, format = *format,
                                                         started](std::exception_ptr failed) {
         try {
           if (failed) {
-            auditFailed(*r, failureText(failed));
-            *answer = answerOf(*r, answered_format, nullptr);
+            auditFailed(*r, detail::auditFailureText(failed));
+            *answer = answerOf(*r, format, nullptr);
           }
           counted(*r, started);
           later->complete(std::move(*answer));
@@ -457,8 +451,7 @@ struct Service::Impl {
     }
     // An admin may do everything; the others what their role names.
     auto allowed = [&](std::initializer_list<store::TokenRole> roles) {
-      if (caller->role == store::TokenRole::Admin) return true;
-      return std::find(roles.begin(), roles.end(), caller->role) != roles.end();
+      return roleMay(*caller, roles);
     };
     auto forbidden = [&](const std::string& what) {
       metrics.refused(403);
@@ -554,7 +547,7 @@ std::optional<HttpResponse> Service::answerAtOnce(HttpRequest& request) {
       impl.auditRefusal(impl.auth.refusalRecord(request, refused));
       return refused;
     }
-    if (caller->role != store::TokenRole::Agent && caller->role != store::TokenRole::Admin) {
+    if (!roleMay(*caller, {store::TokenRole::Agent})) {
       request.carried = std::make_shared<const Caller>(*caller);  // refused there, audited
       return std::nullopt;
     }
