@@ -60,15 +60,15 @@ void tokensSession(ToolCall& call, const Caller& caller) {
   }
 }
 
-// Whether a check on the database can be decided on the event thread:
-// only when nothing but its audit would be waited for (no session to read
-// or write, no stored approval to look up for an ask, no validator).
 // An admin may do everything; another token what its role is listed for.
 bool roleMay(const Caller& caller, std::initializer_list<store::TokenRole> roles) {
   if (caller.role == store::TokenRole::Admin) return true;
   return std::find(roles.begin(), roles.end(), caller.role) != roles.end();
 }
 
+// Whether a check on the database can be decided on the event thread:
+// only when nothing but its audit would be waited for (no session to read
+// or write, no stored approval to look up for an ask, no validator).
 bool decidesWithoutWaiting(const Guard& guard, const ToolCall& call, const Decision* assessed) {
   const GuardOptions& o = guard.options();
   if (o.validator || o.llm_validator || o.rate_limit_store) return false;

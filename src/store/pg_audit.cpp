@@ -212,9 +212,9 @@ std::string arrayText(const std::vector<PgAudit::Row>& rows, int column) {
 
 // Prepared once on the writer's connection: the group's rows come as
 // arrays, so the server neither parses nor plans a new statement per group
-// (the connection uses generic plans, see PgAudit::PgAudit). The rows are inserted in the arrays'
-// order, which is the chain's. It writes only while the table's last row is $6 (the one this writer
-// committed last).
+// (the connection uses generic plans, see PgAudit::PgAudit). The rows are
+// inserted in the arrays' order, which is the chain's. It writes only while
+// the table's last row is $6 (the one this writer committed last).
 constexpr const char* kInsertAfterOwnLast =
     "WITH written AS (INSERT INTO toolguard_audit (time, tool, verdict, rule, record) "
     "SELECT t, tool, verdict, rule, record FROM unnest($1::timestamptz[], $2::text[], "

@@ -118,6 +118,8 @@ PgResult PgConnection::runTogether(const std::vector<PgStatement>& statements) {
     drop();
     return StoreError("the database connection was lost: " + why);
   };
+  std::string failure;  // the first statement's failure, in the server's words
+  auto failureOrLibpq = [&] { return failure.empty() ? libpqMessage(PQerrorMessage(c)) : failure; };
   if (PQenterPipelineMode(c) != 1) throw lost(libpqMessage(PQerrorMessage(c)));
   for (size_t i = 0; i < statements.size(); ++i) {
     const PgStatement& s = statements[i];
@@ -131,7 +133,6 @@ PgResult PgConnection::runTogether(const std::vector<PgStatement>& statements) {
   if (PQpipelineSync(c) != 1) throw lost(libpqMessage(PQerrorMessage(c)));
   // Each statement's result, then the end of its results (a null), then the sync.
   std::optional<PgResult> last;
-  std::string failure;
   for (size_t i = 0; i < statements.size(); ++i) {
     PGresult* raw = PQgetResult(c);
     if (raw == nullptr) throw lost(libpqMessage(PQerrorMessage(c)));
@@ -148,7 +149,7 @@ PgResult PgConnection::runTogether(const std::vector<PgStatement>& statements) {
       }
     }
     if (PQstatus(c) != CONNECTION_OK) {
-      throw lost(failure.empty() ? libpqMessage(PQerrorMessage(c)) : failure);
+      throw lost(failureOrLibpq());
     }
     if (PGresult* more = PQgetResult(c); more != nullptr) {
       // The server's own message first (a FATAL before it closed).
@@ -162,7 +163,7 @@ PgResult PgConnection::runTogether(const std::vector<PgStatement>& statements) {
   const bool synced = sync != nullptr && PQresultStatus(sync) == PGRES_PIPELINE_SYNC;
   if (sync != nullptr) PQclear(sync);
   if (!synced || PQexitPipelineMode(c) != 1) {
-    throw lost(failure.empty() ? libpqMessage(PQerrorMessage(c)) : failure);
+    throw lost(failureOrLibpq());
   }
   if (!failure.empty()) throw StoreError("the database: " + failure);
   return std::move(*last);
