@@ -191,11 +191,17 @@ struct AuditLog::State {
     return options.max_bytes > 0 && static_cast<std::uint64_t>(st.st_size) >= options.max_bytes;
   }
 
-  // Our descriptor still names PATH (nobody rotated or removed it).
+  // Our descriptor still names PATH (nobody rotated or removed it); `ours`
+  // is then our file as it is now. While our last write is known, PATH
+  // naming that same file is enough: one stat, no fstat.
   bool inPlace(struct stat& ours) const {
     struct stat current {};
-    return ::fstat(fd, &ours) == 0 && ours.st_nlink > 0 &&
-           ::stat(options.path.c_str(), &current) == 0 && sameFile(ours, current);
+    if (::stat(options.path.c_str(), &current) != 0) return false;
+    if (cached && sameFile(current, written)) {
+      ours = current;
+      return true;
+    }
+    return ::fstat(fd, &ours) == 0 && ours.st_nlink > 0 && sameFile(ours, current);
   }
 
   void reopen() {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <span>
 
 #include "command_args.hpp"
 #include "command_paths.hpp"
@@ -214,17 +215,21 @@ std::vector<SimpleCommand> withFoundNames(const SimpleCommand& c, const SimpleCo
 
 }  // namespace
 
+bool getsRunTimeWords(const SimpleCommand& c) {
+  if (c.wrappers.empty()) return false;
+  const std::string& last = c.wrappers.back().name;
+  return last.starts_with("find -") || (last == "xargs" && c.unknown_extra_arguments);
+}
+
 // The command with the words xargs gives it, once per input under -I.
 std::vector<SimpleCommand> withXargsInputs(const CommandScene& s) {
   const SimpleCommand& c = s.command;
   // A command written out from xargs's known input (xargs_input.cpp) has
   // its arguments already.
-  if (!c.wrappers.empty() && c.wrappers.back().name.starts_with("find -") &&
-      c.wrappers.back().command_index < s.program.commands.size()) {
+  if (!getsRunTimeWords(c)) return {c};
+  if (c.wrappers.back().name.starts_with("find -")) {
+    if (c.wrappers.back().command_index >= s.program.commands.size()) return {c};
     return withFoundNames(c, s.program.commands[c.wrappers.back().command_index]);
-  }
-  if (c.wrappers.empty() || c.wrappers.back().name != "xargs" || !c.unknown_extra_arguments) {
-    return {c};
   }
   const size_t index = c.wrappers.back().command_index;
   if (index >= s.program.commands.size()) return {c};
@@ -426,7 +431,11 @@ std::vector<PathAccess> commandAccesses(const CommandScene& scene) {
       command.wrappers.back().command_index < scene.program.commands.size()) {
     find = &scene.program.commands[command.wrappers.back().command_index];
   }
-  for (const SimpleCommand& run : withXargsInputs(scene)) {
+  // The command as written, or copies with the words xargs or find add.
+  std::vector<SimpleCommand> written_out;
+  std::span<const SimpleCommand> runs(&command, 1);
+  if (getsRunTimeWords(command)) runs = written_out = withXargsInputs(scene);
+  for (const SimpleCommand& run : runs) {
     // Paths resolve where the command itself sits in the program (after its cd's).
     AccessList list(scene, out);
     for (const CommandPath& p : commandPaths(run)) {

@@ -29,4 +29,8 @@ std::vector<PathAccess> commandAccesses(const CommandScene& scene);
 /// per place the names come from; the command itself when it gets none.
 std::vector<SimpleCommand> withXargsInputs(const CommandScene& scene);
 
+/// Whether the command may get words at run time from `xargs` or `find
+/// -exec` (withXargsInputs then writes them out); else it runs as written.
+bool getsRunTimeWords(const SimpleCommand& command);
+
 }  // namespace toolguard::detail

@@ -65,6 +65,9 @@ struct EnvironmentSnapshot {
   // judged once per call, not once per command.
   std::vector<std::string> judged_for;
   std::vector<std::optional<std::optional<std::string>>> judged;
+  // The first PATH entry in the model's reach (path_entries.size() when
+  // none), found once per call as the values are.
+  std::optional<size_t> first_reachable_path_entry;
 };
 
 // The environment a scope set on this thread (InheritedEnvironmentScope), and
@@ -229,15 +232,26 @@ bool pathEntryInModelsReach(const std::string& entry, const CommandScene& scene,
   return temp || !dir.ends_with("venv/bin");
 }
 
+// The index of the first PATH entry in the model's reach; the number of
+// entries when none is.
+size_t firstReachablePathEntry(const EnvironmentSnapshot& env, const CommandScene& scene) {
+  const std::vector<std::string>& entries = env.path_entries;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (pathEntryInModelsReach(entries[i], scene, env.tmpdir)) return i;
+  }
+  return entries.size();
+}
+
 // Why the name finds a program the model may have put on PATH: an entry in
 // its reach comes before the first entry that has the program. Without such
 // an entry (the usual PATH) nothing is looked up.
-std::optional<std::string> pathConcern(std::string_view name, const EnvironmentSnapshot& env,
+std::optional<std::string> pathConcern(std::string_view name, EnvironmentSnapshot& env,
                                        const CommandScene& scene) {
   const auto& entries = env.path_entries;
-  const auto risky = std::find_if(entries.begin(), entries.end(), [&](const std::string& entry) {
-    return pathEntryInModelsReach(entry, scene, env.tmpdir);
-  });
+  if (!env.first_reachable_path_entry) {
+    env.first_reachable_path_entry = firstReachablePathEntry(env, scene);
+  }
+  const auto risky = entries.begin() + static_cast<std::ptrdiff_t>(*env.first_reachable_path_entry);
   if (risky == entries.end()) return std::nullopt;
   for (auto entry = entries.begin(); entry != risky; ++entry) {
     const std::string candidate = *entry + "/" + std::string(name);
@@ -296,6 +310,22 @@ std::optional<std::string> inheritedVariableConcern(const CommandScene& scene) {
   if (command.words.empty() || command.nameIsDynamic()) return std::nullopt;
   const std::string_view name = command.commandName();
   EnvironmentSnapshot& env = environmentSnapshot();
+  // What depends on the call, not the command (the values and PATH's
+  // entries), is judged once per call and directory (a value may name a
+  // place relative to where the command runs).
+  const std::vector<std::string>& roots = scene.view.workspaceRoots();
+  const std::string cwd = effectiveCwd(scene).value_or("");
+  const bool same_call = env.judged.size() == env.variables.size() &&
+                         env.judged_for.size() == roots.size() + 2 &&
+                         std::equal(roots.begin(), roots.end(), env.judged_for.begin()) &&
+                         env.judged_for[roots.size()] == scene.home && env.judged_for.back() == cwd;
+  if (!same_call) {
+    env.judged_for = roots;
+    env.judged_for.push_back(scene.home);
+    env.judged_for.push_back(cwd);
+    env.judged.assign(env.variables.size(), std::nullopt);
+    env.first_reachable_path_entry.reset();
+  }
   // What a name runs: the program and every wrapper around it (`timeout 5
   // ls` runs `timeout` first), each an exported function if one has its
   // name (bash prefers one to a builtin and a program), else a program
@@ -318,20 +348,6 @@ std::optional<std::string> inheritedVariableConcern(const CommandScene& scene) {
     }
   }
   if (isShellBuiltin(name)) return std::nullopt;
-  // The values judged once per call and directory (a value may name a place
-  // relative to where the command runs).
-  const std::vector<std::string>& roots = scene.view.workspaceRoots();
-  const std::string cwd = effectiveCwd(scene).value_or("");
-  const bool same_call = env.judged.size() == env.variables.size() &&
-                         env.judged_for.size() == roots.size() + 2 &&
-                         std::equal(roots.begin(), roots.end(), env.judged_for.begin()) &&
-                         env.judged_for[roots.size()] == scene.home && env.judged_for.back() == cwd;
-  if (!same_call) {
-    env.judged_for = roots;
-    env.judged_for.push_back(scene.home);
-    env.judged_for.push_back(cwd);
-    env.judged.assign(env.variables.size(), std::nullopt);
-  }
   std::vector<std::string> prefixes = variablePrefixesOf(name);
   // `python -m pip` is pip: its variables reach it too.
   const auto args = command.arguments();

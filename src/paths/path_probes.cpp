@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_set>
 
 #include "core/glob.hpp"
 #include "file_glance.hpp"
@@ -40,6 +41,21 @@ std::vector<std::string> splitComponents(std::string_view text) {
   return parts;
 }
 
+// Whether `text` ends with `/` and the first `k` of `parts` joined by `/`
+// (as "/" + joinComponents(parts, 0, k) would spell it, without building it).
+bool endsWithComponents(std::string_view text, const std::vector<std::string>& parts, size_t k) {
+  size_t end = text.size();
+  for (size_t i = k; i-- > 0;) {
+    const std::string& part = parts[i];
+    if (end < part.size() + 1 || text.compare(end - part.size(), part.size(), part) != 0) {
+      return false;
+    }
+    end -= part.size() + 1;
+    if (text[end] != '/') return false;
+  }
+  return true;
+}
+
 bool hasWildcard(std::string_view text) {
   return text.find_first_of("*?[") != std::string_view::npos;
 }
@@ -53,33 +69,32 @@ std::string under(const std::string& base, std::string_view rest) {
 // Collects probes once each.
 class Probes {
  public:
-  Probes(const PathAccess& access, std::vector<PathAccess>& out) : access_(access), out_(out) {}
+  Probes(const PathAccess& access, std::vector<PathAccess>& out) : base_(access), out_(out) {
+    // Each probe is the access at one file: copied without the access's own path.
+    base_.shape = PathShape::File;
+    base_.path = ResolvedPath{};
+    base_.path.case_insensitive = access.path.case_insensitive;
+  }
 
   void add(const std::string& lexical, const std::string& resolved) {
     if (!seen_.insert(lexical + '\n' + resolved).second) return;
-    PathAccess probe = access_;
-    probe.shape = PathShape::File;
-    probe.path = ResolvedPath{};
+    PathAccess& probe = out_.emplace_back(base_);
     probe.path.lexical = lexical;
     probe.path.resolved = resolved;
-    probe.path.case_insensitive = access_.path.case_insensitive;
-    out_.push_back(std::move(probe));
   }
   void add(const ResolvedPath& path) {
     if (!seen_.insert(path.lexical + '\n' + path.resolved + '\n' + path.resolved_after_normalizing)
              .second) {
       return;
     }
-    PathAccess probe = access_;
-    probe.shape = PathShape::File;
+    PathAccess& probe = out_.emplace_back(base_);
     probe.path = path;
-    out_.push_back(std::move(probe));
   }
 
  private:
-  const PathAccess& access_;
+  PathAccess base_;
   std::vector<PathAccess>& out_;
-  std::set<std::string> seen_;
+  std::unordered_set<std::string> seen_;
 };
 
 // The forms of a path, each once.
@@ -94,20 +109,27 @@ std::vector<std::string> formsOf(const ResolvedPath& path) {
 }
 
 // Whether names exist directly inside a directory: the directory is read
-// once (one readdir instead of an lstat per named place: the default
-// policy names about a hundred); a directory too large to hold in memory
-// here, or one whose file system ignores case, is asked name by name.
+// once, when first asked (one readdir instead of an lstat per named place:
+// the default policy names about a hundred); a directory too large to hold
+// in memory here, or one whose file system ignores case, is asked name by
+// name, each name once.
 class DirectoryListing {
  public:
-  bool has(const std::string& dir, const std::string& name, const std::string& path,
-           bool case_insensitive) {
-    if (!case_insensitive) {
-      auto [it, inserted] = listings_.try_emplace(dir);
-      if (inserted) it->second = read(dir);
-      if (it->second) return it->second->contains(name);
+  DirectoryListing(const std::string& dir, bool case_insensitive)
+      : dir_(dir), case_insensitive_(case_insensitive) {}
+
+  bool has(std::string_view name) {
+    if (!read_) {
+      read_ = true;
+      if (!case_insensitive_) names_ = read(dir_);
     }
-    struct stat st {};
-    return glanceLstat(path, st);
+    if (names_) return names_->contains(name);
+    auto [known, inserted] = looked_up_.try_emplace(std::string(name), false);
+    if (inserted) {
+      struct stat st {};
+      known->second = glanceLstat(under(dir_, "/" + std::string(name)), st);
+    }
+    return known->second;
   }
 
  private:
@@ -126,7 +148,11 @@ class DirectoryListing {
     ::closedir(handle);
     return names;
   }
-  std::map<std::string, std::optional<std::set<std::string, std::less<>>>> listings_;
+  const std::string& dir_;
+  bool case_insensitive_;
+  bool read_ = false;
+  std::optional<std::set<std::string, std::less<>>> names_;
+  std::map<std::string, bool, std::less<>> looked_up_;
 };
 
 // Where each name occurs in a tree, for a recursive read: the directories
@@ -193,11 +219,26 @@ class TreeNames {
 void treeProbes(const PathAccess& access, const ResolvedPath& dir,
                 const std::vector<PathExample>& examples, bool whole_tree, Probes& probes,
                 bool hidden_names = true) {
-  std::map<std::string, bool> exists;  // each place looked up once
-  DirectoryListing listing;
   std::map<std::string, std::optional<TreeNames>> trees;  // each form read once
   std::set<std::string> links_judged;
+  // A recursive read prints what it finds at any depth, hidden files
+  // too (`grep -r TOKEN .` with a `backend/.env`): every directory of
+  // the tree that holds a named place; when the tree is too large to
+  // read, the place may be anywhere below (`DIR/**/.env`), never nowhere.
+  const bool visible_only = access.route.ends_with(" (not hidden files)") || !hidden_names;
+  const std::string_view route =
+      std::string_view(access.route)
+          .substr(0,
+                  access.route.size() - (access.route.ends_with(" (not hidden files)") ? 19 : 0));
+  const bool follows = route.ends_with(" -R") || access.shape == PathShape::Pattern;
+  const bool reads_inside =
+      access.kind == PathAccessKind::Read &&
+      (route.ends_with(" -r") || route.ends_with(" -R") || access.shape == PathShape::Pattern);
+  // A recursive delete or change reaches what is inside: a named place
+  // that exists directly inside it right now.
+  const bool reaches_inside = access.kind == PathAccessKind::Write;
   for (const std::string& form : formsOf(dir)) {
+    DirectoryListing listing(form, dir.case_insensitive);
     for (const PathExample& ex : examples) {
       if (ex.anchored) {
         if (ex.text != form && isWithin(ex.text, form)) probes.add(ex.text, ex.text);
@@ -205,25 +246,11 @@ void treeProbes(const PathAccess& access, const ResolvedPath& dir,
       }
       const std::vector<std::string>& parts = ex.components;
       for (size_t k = 1; k < parts.size(); ++k) {
-        const std::string suffix = "/" + joinComponents(parts, 0, k);
-        if (form.ends_with(suffix)) {
+        if (endsWithComponents(form, parts, k)) {
           const std::string candidate = under(form, "/" + joinComponents(parts, k, parts.size()));
           probes.add(candidate, candidate);
         }
       }
-      // A recursive read prints what it finds at any depth, hidden files
-      // too (`grep -r TOKEN .` with a `backend/.env`): every directory of
-      // the tree that holds a named place; when the tree is too large to
-      // read, the place may be anywhere below (`DIR/**/.env`), never nowhere.
-      const bool visible_only = access.route.ends_with(" (not hidden files)") || !hidden_names;
-      const std::string_view route =
-          std::string_view(access.route)
-              .substr(0, access.route.size() -
-                             (access.route.ends_with(" (not hidden files)") ? 19 : 0));
-      const bool follows = route.ends_with(" -R") || access.shape == PathShape::Pattern;
-      const bool reads_inside =
-          access.kind == PathAccessKind::Read &&
-          (route.ends_with(" -r") || route.ends_with(" -R") || access.shape == PathShape::Pattern);
       // A file-name glob (`id_rsa*`, `*.pem`) meets every name it matches.
       const bool name_glob = !ex.literal_first && parts.size() == 1 && !ex.first_glob.empty();
       if (whole_tree && reads_inside && access.known_location && (ex.literal_first || name_glob) &&
@@ -273,15 +300,9 @@ void treeProbes(const PathAccess& access, const ResolvedPath& dir,
         }
         continue;
       }
-      // A recursive delete or change reaches what is inside: a named place
-      // that exists directly inside it right now.
-      const bool reaches_inside = access.kind == PathAccessKind::Write;
       if (whole_tree && reaches_inside && access.known_location && ex.literal_first &&
           !parts.empty()) {
-        const std::string first = under(form, "/" + parts.front());
-        auto [known, inserted] = exists.try_emplace(first, false);
-        if (inserted) known->second = listing.has(form, parts.front(), first, dir.case_insensitive);
-        if (known->second) {
+        if (listing.has(parts.front())) {
           const std::string candidate = under(form, "/" + ex.text);
           probes.add(candidate, candidate);
         }

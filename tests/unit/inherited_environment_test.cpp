@@ -269,6 +269,26 @@ TEST(InheritedEnvironment, PathAndExportedFunctionsDecideWhatANameRuns) {
   EXPECT_EQ(verdictWith({"BASH_FUNC_ls%%=() {  id\n}"}, "cat README.md"), Verdict::Allow);
 }
 
+// PATH is judged once per call, not once per command: an entry in one
+// call's workspace is still seen by the next call there after a call from
+// elsewhere, and every command of a program is judged by it.
+TEST(InheritedEnvironment, PathIsJudgedForEachCallsOwnWorkspace) {
+  std::vector<std::string> environment = {"PATH=/workspace/bin:/usr/local/bin:/usr/bin:/bin"};
+  const InheritedEnvironmentScope scope(std::move(environment));
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_NE(test_support::defaultVerdictOf("ls -la", "/workspace"), Verdict::Allow) << round;
+    EXPECT_EQ(test_support::defaultVerdictOf("ls -la", "/elsewhere"), Verdict::Allow) << round;
+    EXPECT_NE(test_support::defaultVerdictOf("cat a.txt && ls -la && git status", "/workspace"),
+              Verdict::Allow)
+        << round;
+    EXPECT_NE(test_support::defaultVerdictOf("echo hi; git status", "/workspace"), Verdict::Allow)
+        << round;
+    EXPECT_EQ(test_support::defaultVerdictOf("cat a.txt && ls -la", "/elsewhere/sub"),
+              Verdict::Allow)
+        << round;
+  }
+}
+
 // What an attacker's review found, and what everyday environments set.
 TEST(InheritedEnvironment, ReviewedSpellingsAndEverydaySettings) {
   struct Case {
