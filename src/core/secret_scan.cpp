@@ -3,6 +3,9 @@
 #include <re2/set.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
 #include <cstdlib>
 #include <utility>
 
@@ -70,6 +73,32 @@ std::string escapePointerToken(const std::string& token) {
 
 namespace detail {
 
+namespace {
+
+// For each byte, the triggers (bits, by index in kSecretTriggers) whose first
+// letter it is, A-Z counted as a-z.
+struct TriggerStarts {
+  std::array<std::uint32_t, 256> by_byte{};
+  TriggerStarts() {
+    static_assert(std::size(kSecretTriggers) <= 32, "one bit per trigger");
+    for (size_t i = 0; i < std::size(kSecretTriggers); ++i) {
+      const auto first = static_cast<unsigned char>(kSecretTriggers[i][0]);
+      by_byte[first] |= 1u << i;
+      if (first >= 'a' && first <= 'z') by_byte[first - 'a' + 'A'] |= 1u << i;
+    }
+  }
+};
+
+// Whether `trigger` (lowercase) starts at `at`, the text's A-Z read as a-z.
+bool triggerAt(std::string_view text, size_t at, const char* trigger) {
+  for (size_t k = 0; trigger[k] != '\0'; ++k) {
+    if (at + k >= text.size() || asciiLower(text[at + k]) != trigger[k]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool mayHoldSecret(std::string_view text) {
   if (text.size() < 8) return false;  // the shortest format, `a://b:c@`, has 8 bytes
   // RE2 ignoring case also takes the long s (U+017F) for s and the Kelvin
@@ -78,10 +107,15 @@ bool mayHoldSecret(std::string_view text) {
       text.find("\xE2\x84\xAA") != std::string_view::npos) {
     return true;
   }
-  const std::string lower = asciiLowercase(text);
-  return std::any_of(
-      std::begin(kSecretTriggers), std::end(kSecretTriggers),
-      [&lower](const char* trigger) { return lower.find(trigger) != std::string::npos; });
+  // One pass: at each byte, only the triggers starting with its letter.
+  static const TriggerStarts starts;
+  for (size_t at = 0; at < text.size(); ++at) {
+    for (std::uint32_t bits = starts.by_byte[static_cast<unsigned char>(text[at])]; bits != 0;
+         bits &= bits - 1) {
+      if (triggerAt(text, at, kSecretTriggers[std::countr_zero(bits)])) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace detail
