@@ -59,6 +59,8 @@ struct EnvironmentSnapshot {
   std::vector<InheritedVariable> variables;
   std::vector<std::string> names;  ///< every name, sorted
   std::vector<std::string> path_entries;
+  /// The names of the bash functions the variables export (`BASH_FUNC_NAME%%`).
+  std::vector<std::string> exported_functions;
   std::string tmpdir;
   // The judgement of each variable's value (index as `variables`), kept
   // while the call's workspace roots and home are `judged_for`: a value is
@@ -144,6 +146,11 @@ EnvironmentSnapshot& environmentSnapshot() {
     fresh.variables.push_back({std::string(name), std::move(upper), std::string(value), everyone});
   }
   std::sort(fresh.names.begin(), fresh.names.end());
+  for (const InheritedVariable& v : fresh.variables) {
+    if (v.name.starts_with("BASH_FUNC_") && v.name.ends_with("%%")) {
+      fresh.exported_functions.push_back(v.name.substr(10, v.name.size() - 12));
+    }
+  }
   cached = std::move(fresh);
   return cached;
 }
@@ -336,10 +343,8 @@ std::optional<std::string> inheritedVariableConcern(const CommandScene& scene) {
   }
   for (const std::string& run : names) {
     const std::string_view base = std::string_view(run).substr(run.rfind('/') + 1);
-    for (const InheritedVariable& v : env.variables) {
-      // `BASH_FUNC_NAME%%`: bash's exported function NAME.
-      if (v.name.starts_with("BASH_FUNC_") && v.name.ends_with("%%") &&
-          std::string_view(v.name).substr(10, v.name.size() - 12) == base) {
+    for (const std::string& function : env.exported_functions) {
+      if (function == base) {
         return "the agent's environment exports a bash function named " + std::string(base);
       }
     }
@@ -357,10 +362,11 @@ std::optional<std::string> inheritedVariableConcern(const CommandScene& scene) {
   }
   for (size_t i = 0; i < env.variables.size(); ++i) {
     const InheritedVariable& v = env.variables[i];
-    const bool reaches = v.reaches_every_program || std::any_of(prefixes.begin(), prefixes.end(),
-                                                                [&](const std::string& prefix) {
-                                                                  return namedFor(v.upper, prefix);
-                                                                });
+    bool reaches = v.reaches_every_program;
+    for (size_t p = 0; !reaches && p < prefixes.size(); ++p) {
+      reaches = v.upper.compare(0, prefixes[p].size(), prefixes[p]) == 0 &&
+                namedFor(v.upper, prefixes[p]);
+    }
     if (!reaches) continue;
     if (!env.judged[i]) env.judged[i] = valueConcern(v, scene, env.tmpdir);
     if (const std::optional<std::string>& concern = *env.judged[i]) {
