@@ -1,6 +1,11 @@
 // Path globs matched together, with as little RE2 as they allow.
 #include "path_glob_set.hpp"
 
+#include <array>
+#include <atomic>
+#include <functional>
+#include <string_view>
+
 #include "core/lazy_regex.hpp"
 
 namespace toolguard::detail {
@@ -29,6 +34,9 @@ std::string alternation(const std::vector<std::string>& globs, const std::string
 
 // Held by pointer and never moved, so the patterns' writers can keep `this`.
 struct PathGlobSet::Expressions {
+  /// Tells this set apart from every other one made in the process (an
+  /// address may be reused by a set made after this one is gone; this never).
+  const std::uint64_t id = nextId();
   std::vector<std::string> all;
   std::string home;
   bool any_others = false;  ///< a glob is not `*SUFFIX`
@@ -45,7 +53,53 @@ struct PathGlobSet::Expressions {
   LazyRegex all_folded{[this] { return alternation(all, home); }, globOptions(false)};
   LazyRegex others_exact{[this] { return alternation(others(), home); }, globOptions(true)};
   LazyRegex others_folded{[this] { return alternation(others(), home); }, globOptions(false)};
+
+  static std::uint64_t nextId() {
+    static std::atomic<std::uint64_t> last{0};
+    return last.fetch_add(1, std::memory_order_relaxed) + 1;
+  }
 };
+
+namespace {
+
+// What the compiled expressions answered lately on this thread. A long-lived
+// process meets the same names again and again (every tree access probes
+// the same named places; agents read and write the same files), and a
+// match of a long alternation costs a thousand instructions or more. An
+// answer is kept under the set's id, the expression and the whole name, so
+// it is only ever given again for exactly that question; the slots are
+// few, and a name too long for one is matched each time.
+class MatchMemo {
+ public:
+  static constexpr size_t kSlots = 1024;
+  static constexpr size_t kMaxName = 256;
+
+  /// The expression's answer for `name`: the one kept under (`key`, `name`)
+  /// if there is one, else `match()`'s, kept.
+  template <typename Match>
+  bool answer(std::uint64_t key, std::string_view name, Match match) {
+    Slot& slot =
+        slots_[(std::hash<std::string_view>{}(name) ^ (key * 0x9e3779b97f4a7c15u)) % kSlots];
+    if (slot.key == key && slot.name == name) return slot.matched;
+    const bool matched = match();
+    if (name.size() <= kMaxName) {
+      slot.key = key;
+      slot.name.assign(name);
+      slot.matched = matched;
+    }
+    return matched;
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t key = 0;  // 0: empty (ids start at 1)
+    std::string name;
+    bool matched = false;
+  };
+  std::array<Slot, kSlots> slots_;
+};
+
+}  // namespace
 
 PathGlobSet::PathGlobSet(std::vector<std::string> globs, std::string home) {
   if (globs.empty()) return;
@@ -95,12 +149,15 @@ PathGlobSet& PathGlobSet::operator=(PathGlobSet&& other) noexcept {
   return *this;
 }
 
-bool PathGlobSet::fullMatch(std::string_view name, Which which) const {
+bool PathGlobSet::fullMatch(std::string_view name, Which which, bool remember) const {
   // The globs were checked at load: should one still not compile, get()
   // throws, and a rule that throws denies.
   const LazyRegex* expressions[] = {&globs_->all_exact, &globs_->all_folded, &globs_->others_exact,
                                     &globs_->others_folded};
-  return RE2::FullMatch(name, expressions[which]->get());
+  if (!remember) return RE2::FullMatch(name, expressions[which]->get());
+  thread_local MatchMemo memo;
+  return memo.answer(globs_->id * 4 + static_cast<std::uint64_t>(which), name,
+                     [&] { return RE2::FullMatch(name, expressions[which]->get()); });
 }
 
 bool PathGlobSet::matches(std::string_view name, bool fold) const {
@@ -113,7 +170,7 @@ bool PathGlobSet::matches(std::string_view name, bool fold) const {
   // Both ways give the same answer (GlobSuffix and GlobLiteral tests); a
   // process that matches often pays the compilation once for a faster match.
   if (uses_.load(std::memory_order_relaxed) >= kWarmUses) {
-    return fullMatch(name, fold ? kAllNoCase : kAll);
+    return fullMatch(name, fold ? kAllNoCase : kAll, true);
   }
   uses_.fetch_add(1, std::memory_order_relaxed);
   for (const std::string& suffix : suffixes_) {

@@ -43,7 +43,9 @@ class PathGlobSet {
   /// with and without case, written and compiled on first use.
   struct Expressions;
   enum Which { kAll, kAllNoCase, kOthers, kOthersNoCase };
-  bool fullMatch(std::string_view name, Which which) const;
+  /// The expression's answer; `remember`: from (and into) this thread's
+  /// memo of recent answers, for a set matched often.
+  bool fullMatch(std::string_view name, Which which, bool remember = false) const;
 
   std::vector<std::string> suffixes_;  ///< globs `*SUFFIX`
   GlobLiteralFilter others_filter_;    ///< the other globs' required literals

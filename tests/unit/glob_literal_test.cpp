@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 
+#include <cstdint>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -128,6 +130,45 @@ TEST(GlobSet, MatchesAsTheWholeExpressionDoes) {
     }
   }
   EXPECT_GT(matches, 300);
+}
+
+// A set matched often keeps RE2's recent answers; each set gets only its
+// own, also when a set made later sits where a gone one was, and with case
+// folded or not.
+TEST(GlobSet, WarmSetsAreAnsweredOnlyWhatTheirOwnGlobsSay) {
+  const std::vector<std::vector<std::string>> glob_lists = {
+      {"~/.ssh/**", "**/.env"}, {"/w/**"}, {"*.md", "/etc/*"}, {"**/a.*"}, {"/H/**"}};
+  const std::vector<std::string> names = {"/h/a.md", "/h/.ssh/id_rsa", "/w/src/a.cpp", "/h/.env",
+                                          "/w/.env", "/etc/passwd",    "/h/A.MD",      "/w/x"};
+  RE2::Options options;
+  options.set_log_errors(false);
+  options.set_dot_nl(true);
+  auto expression = [&](const std::vector<std::string>& globs, bool fold) {
+    std::string pattern;
+    for (const std::string& g : globs) {
+      pattern += (pattern.empty() ? "(?:" : "|(?:") + pathGlobToRegex(g, "/h") + ")";
+    }
+    RE2::Options o = options;
+    o.set_case_sensitive(!fold);
+    return std::make_unique<RE2>(pattern, o);
+  };
+  std::mt19937 random(11);
+  for (int round = 0; round < 30; ++round) {
+    // Two sets at once, both gone at the round's end.
+    const std::vector<std::string>& first = glob_lists[random() % glob_lists.size()];
+    const std::vector<std::string>& second = glob_lists[random() % glob_lists.size()];
+    const PathGlobSet one(first, "/h");
+    const PathGlobSet two(second, "/h");
+    const auto one_exact = expression(first, false), one_folded = expression(first, true);
+    const auto two_exact = expression(second, false), two_folded = expression(second, true);
+    for (std::uint32_t i = 0; i < PathGlobSet::kWarmUses + 200; ++i) {
+      const std::string& name = names[random() % names.size()];
+      ASSERT_EQ(one.matches(name, false), RE2::FullMatch(name, *one_exact)) << round << name;
+      ASSERT_EQ(two.matches(name, false), RE2::FullMatch(name, *two_exact)) << round << name;
+      ASSERT_EQ(one.matches(name, true), RE2::FullMatch(name, *one_folded)) << round << name;
+      ASSERT_EQ(two.matches(name, true), RE2::FullMatch(name, *two_folded)) << round << name;
+    }
+  }
 }
 
 TEST(GlobSuffix, OnlyNameEndingGlobsAreTakenAndTheyMatchAsRe2Does) {
