@@ -364,8 +364,7 @@ std::optional<std::string> inheritedVariableConcern(const CommandScene& scene) {
     const InheritedVariable& v = env.variables[i];
     bool reaches = v.reaches_every_program;
     for (size_t p = 0; !reaches && p < prefixes.size(); ++p) {
-      reaches = v.upper.compare(0, prefixes[p].size(), prefixes[p]) == 0 &&
-                namedFor(v.upper, prefixes[p]);
+      reaches = namedFor(v.upper, prefixes[p]);
     }
     if (!reaches) continue;
     if (!env.judged[i]) env.judged[i] = valueConcern(v, scene, env.tmpdir);
