@@ -129,6 +129,7 @@ toolguard_layer(core SOURCES
   src/core/rule_index.cpp
   src/core/secret_scan.cpp
   src/core/session_state.cpp
+  src/core/sha256_hex.cpp
   src/core/shell_quote.cpp
   src/core/tool_call_json.cpp
   src/core/tool_catalog.cpp

@@ -2,11 +2,10 @@
 // find where it breaks.
 #include "toolguard/audit_chain.hpp"
 
-#include <nettle/sha2.h>
-
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/sha256_hex.hpp"
 #include "toolguard/rule.hpp"
 
 namespace toolguard {
@@ -47,18 +46,7 @@ std::string stringField(const json& object, const char* key) {
 }  // namespace
 
 std::string auditHash(std::string_view bytes) {
-  sha256_ctx context;
-  sha256_init(&context);
-  sha256_update(&context, bytes.size(), reinterpret_cast<const uint8_t*>(bytes.data()));
-  uint8_t digest[SHA256_DIGEST_SIZE];
-  sha256_digest(&context, sizeof digest, digest);
-  static const char* hex = "0123456789abcdef";
-  std::string out(2 * SHA256_DIGEST_SIZE, '0');
-  for (size_t i = 0; i < SHA256_DIGEST_SIZE; ++i) {
-    out[2 * i] = hex[digest[i] >> 4];
-    out[2 * i + 1] = hex[digest[i] & 15];
-  }
-  return out;
+  return detail::sha256Hex(bytes);
 }
 
 AuditChainVerifier::AuditChainVerifier(std::string expected_head)

@@ -46,6 +46,7 @@ using Clock = std::chrono::steady_clock;
 // waiting for a whole request (0 while one is being handled).
 struct OpenConnection {
   int fd = -1;
+  std::string peer;  // the client's address, written once (peerOf) for all its requests
   std::atomic<int64_t> waiting_since_ms{0};
   bool cut = false;  // shut down by the deadline; guarded by the table's mutex
 };
@@ -227,6 +228,7 @@ void onConnection(void* cls, MHD_Connection* connection, void** socket_context,
             MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD)) {
       open->fd = info->connect_fd;
     }
+    open->peer = peerOf(connection, listener->unix_socket);
     open->waiting_since_ms = nowMs();
     std::lock_guard<std::mutex> lock(state.connections_mutex);
     state.connections.insert(open);
@@ -370,11 +372,11 @@ MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* url, con
   request.method = method ? method : "";
   request.path = url ? url : "";
   request.body = std::move(pending->body);
-  request.peer = peerOf(connection, listener->unix_socket);
+  OpenConnection* open = openConnectionOf(connection);
+  request.peer = open ? open->peer : peerOf(connection, listener->unix_socket);
   MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collectArgument, &request.query);
   MHD_get_connection_values(connection, MHD_HEADER_KIND, collectHeader, &request.headers);
   if (!state.tls_client_ca.empty()) request.client_certificate = verifiedClientName(connection);
-  OpenConnection* open = openConnectionOf(connection);
   if (open) {
     open->waiting_since_ms = 0;  // handled now: the deadline waits for its answer
     const int fd = open->fd;

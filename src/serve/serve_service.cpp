@@ -339,6 +339,14 @@ struct Service::Impl {
       return jsonResponse(200, front::renderDecision(r.decision, "", format));
     }
     const Decision& d = r.decision;
+    if (format == front::CallFormat::Toolguard && ask_link == nullptr) {
+      // The usual answer, written straight to text (the same bytes as the
+      // JSON below, without building it).
+      HttpResponse response;
+      response.body = front::decisionJsonLine(d, r.call->tool);
+      response.body += '\n';
+      return response;
+    }
     nlohmann::json out = front::renderDecision(d, r.call->tool, format);
     if (ask_link && format == front::CallFormat::Toolguard) out["ask"] = *ask_link;
     return jsonResponse(200, out);

@@ -1,8 +1,8 @@
 // What both stores share: names of roles and states, the ask's JSON, token
 // secrets and their hashes, and choosing a store by its URL.
-#include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include "core/sha256_hex.hpp"
 #include "file_service_store.hpp"
 #include "postgres_service_store.hpp"
 #include "service_store.hpp"
@@ -59,18 +59,7 @@ nlohmann::json toJson(const AskRecord& ask) {
 }
 
 std::string tokenHash(const std::string& token) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int size = 0;
-  if (EVP_Digest(token.data(), token.size(), digest, &size, EVP_sha256(), nullptr) != 1) {
-    throw StoreError("SHA-256 is not available from OpenSSL");
-  }
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < size; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 15];
-  }
-  return out;
+  return detail::sha256Hex(token);
 }
 
 std::string newToken() {
