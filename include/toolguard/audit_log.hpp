@@ -98,6 +98,11 @@ class AuditSink {
   /// Records one decision (auditRecord of it, now).
   void write(const ToolCall& call, const Decision& decision);
 
+  /// Records one decision made at `when`: by default writeRecord(auditRecord
+  /// of it); the file log writes the same text without building the JSON.
+  virtual void writeDecision(const ToolCall& call, const Decision& decision,
+                             std::chrono::system_clock::time_point when);
+
   /// Records a prepared record (one JSON object). Throws when it cannot.
   virtual void writeRecord(const nlohmann::json& record) = 0;
 
@@ -126,9 +131,16 @@ class AuditLog : public AuditSink {
   /// Writes a prepared record (one JSON object). Throws AuditLogError.
   void writeRecord(const nlohmann::json& record) override;
 
+  /// Writes auditRecord(call, decision, when)'s text. Throws AuditLogError.
+  void writeDecision(const ToolCall& call, const Decision& decision,
+                     std::chrono::system_clock::time_point when) override;
+
   const AuditLogOptions& options() const;
 
  private:
+  /// Chains and appends one record's text (without its chain fields).
+  void writeText(std::string text);
+
   struct State;
   std::unique_ptr<State> state_;
 };

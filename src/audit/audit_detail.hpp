@@ -8,6 +8,9 @@
 #include <string>
 #include <string_view>
 
+#include "toolguard/decision.hpp"
+#include "toolguard/tool_call.hpp"
+
 namespace toolguard::detail {
 
 /// What replaces a secret in an audit record.
@@ -49,6 +52,12 @@ nlohmann::json firstAnchorOf(const std::string& path);
 /// Why a decision was denied when its record could not be written: "the
 /// audit log could not be written: WHAT" (WHAT from the exception, if any).
 std::string auditFailureText(const std::exception_ptr& failed);
+
+/// The text of auditRecord(call, decision, when) as the log writes it
+/// (compactDump, bytes that are not UTF-8 replaced), byte for byte, written
+/// without building the record's JSON object.
+std::string auditRecordLine(const ToolCall& call, const Decision& decision,
+                            std::chrono::system_clock::time_point when);
 
 /// `record_text` (a JSON object's text) with ,"prev_hash":"PREV" added at its end.
 std::string chainedRecordText(std::string_view record_text, std::string_view prev_hash);

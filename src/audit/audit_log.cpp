@@ -317,7 +317,12 @@ const AuditLogOptions& AuditLog::options() const {
 }
 
 void AuditSink::write(const ToolCall& call, const Decision& decision) {
-  writeRecord(auditRecord(call, decision, std::chrono::system_clock::now()));
+  writeDecision(call, decision, std::chrono::system_clock::now());
+}
+
+void AuditSink::writeDecision(const ToolCall& call, const Decision& decision,
+                              std::chrono::system_clock::time_point when) {
+  writeRecord(auditRecord(call, decision, when));
 }
 
 void AuditSink::writeRecordThen(const nlohmann::json& record,
@@ -332,11 +337,19 @@ void AuditSink::writeRecordThen(const nlohmann::json& record,
 }
 
 void AuditLog::writeRecord(const nlohmann::json& record) {
-  State& s = *state_;
   if (!record.is_object()) {
-    throw AuditLogError("audit log " + s.options.path + ": a record must be a JSON object");
+    throw AuditLogError("audit log " + state_->options.path + ": a record must be a JSON object");
   }
-  const std::string text = recordText(record);
+  writeText(recordText(record));
+}
+
+void AuditLog::writeDecision(const ToolCall& call, const Decision& decision,
+                             std::chrono::system_clock::time_point when) {
+  writeText(detail::auditRecordLine(call, decision, when));
+}
+
+void AuditLog::writeText(std::string text) {
+  State& s = *state_;
   std::lock_guard<std::mutex> guard(s.mutex);
   if (s.fd < 0) s.reopen();  // creates the directories the lock file needs
   if (s.lock < 0) s.openLock();

@@ -15,6 +15,9 @@ std::string randomAuditId() {
 
 namespace {
 
+using detail::appendJsonString;
+using detail::BadUtf8;
+using detail::JsonObjectWriter;
 using nlohmann::json;
 
 // Arguments as recorded: redacted, and not at all when nested too deep to
@@ -127,6 +130,60 @@ nlohmann::json auditRecord(const ToolCall& call, const Decision& decision,
   // What the call's session remembers of it (sessions only).
   if (!decision.labels.empty()) record["labels"] = decision.labels;
   return record;
+}
+
+std::string detail::auditRecordLine(const ToolCall& call, const Decision& decision,
+                                    std::chrono::system_clock::time_point when) {
+  // Keys in std::map's order, as auditRecord's object has them.
+  std::string out;
+  out.reserve(512);
+  JsonObjectWriter o(out);
+  if (decision.approval) o.value("approval", approvalRecord(*decision.approval));
+  o.value("args", recordedArguments(call.args));
+  o.text("basis", toString(decision.basis));
+  {
+    const CallContext& context = call.context;
+    JsonObjectWriter c(o.key("context"));
+    if (!context.agent.empty()) c.string("agent", context.agent);
+    if (context.confined) c.key("confined") += "true";
+    if (!context.cwd.empty()) c.string("cwd", context.cwd);
+    if (!context.mcp_server.empty()) c.string("mcp_server", context.mcp_server);
+    c.text("mode", toString(context.mode));
+    if (!context.model.empty()) c.string("model", context.model);
+    if (!context.role.empty()) c.string("role", context.role);
+    if (!context.session.empty()) c.string("session", context.session);
+    if (!context.workspace_roots.empty()) {
+      std::string& roots = c.key("workspace_roots");
+      roots += '[';
+      for (size_t i = 0; i < context.workspace_roots.size(); ++i) {
+        if (i != 0) roots += ',';
+        appendJsonString(roots, context.workspace_roots[i], BadUtf8::Replace);
+      }
+      roots += ']';
+    }
+    c.close();
+  }
+  if (!decision.decided_on.empty()) {
+    o.string("decided_on", detail::redactSecretsInText(decision.decided_on));
+  }
+  if (!decision.extra.is_null()) o.value("extra", recordedArguments(decision.extra));
+  o.string("id", decision.id.empty() ? detail::randomAuditId() : decision.id);
+  if (!decision.labels.empty()) o.value("labels", decision.labels);
+  if (decision.llm) o.value("llm", llmRecord(*decision.llm));
+  o.text("policy_verdict", toString(decision.policy_verdict));
+  o.string("reason", detail::redactSecretsInText(decision.reason));
+  if (!decision.resolution.empty()) {
+    o.string("resolution", detail::redactSecretsInText(decision.resolution));
+  }
+  if (!decision.rule_id.empty()) o.string("rule", decision.rule_id);
+  if (decision.sanitized_args)
+    o.value("sanitized_args", recordedArguments(*decision.sanitized_args));
+  if (std::string source = decision.source.toString(); !source.empty()) o.string("source", source);
+  o.string("time", detail::formatAuditTime(when));
+  o.string("tool", call.tool);
+  o.text("verdict", toString(decision.verdict));
+  o.close();
+  return out;
 }
 
 nlohmann::json resultAuditRecord(const ToolCall& call, const ResultFindings& findings,

@@ -10,32 +10,7 @@ namespace {
 
 using detail::BadUtf8;
 
-// Writes `"key":` with a comma before every member but the first.
-class ObjectWriter {
- public:
-  explicit ObjectWriter(std::string& out) : out_(out) { out_ += '{'; }
-  std::string& key(const char* name) {
-    if (!first_) out_ += ',';
-    first_ = false;
-    out_ += '"';
-    out_ += name;
-    out_ += "\":";
-    return out_;
-  }
-  void string(const char* name, const std::string& value) {
-    detail::appendJsonString(key(name), value, BadUtf8::Replace);
-  }
-  void text(const char* name, std::string_view value) {  // a name of ours: plain ASCII
-    key(name) += '"';
-    out_ += value;
-    out_ += '"';
-  }
-  void close() { out_ += '}'; }
-
- private:
-  std::string& out_;
-  bool first_ = true;
-};
+using ObjectWriter = detail::JsonObjectWriter;
 
 void appendApproval(std::string& out, const ApprovalResolution& a) {
   ObjectWriter o(out);
@@ -80,7 +55,7 @@ std::string decisionJsonLine(const Decision& d, const std::string& tool) {
     list += '[';
     for (size_t i = 0; i < d.labels.size(); ++i) {
       if (i != 0) list += ',';
-      detail::appendCompactDump(list, nlohmann::json(d.labels[i]), BadUtf8::Replace);
+      detail::appendJsonString(list, d.labels[i], BadUtf8::Replace);
     }
     list += ']';
   }
@@ -95,7 +70,7 @@ std::string decisionJsonLine(const Decision& d, const std::string& tool) {
     o.string("rule", d.rule_id);
   }
   if (d.sanitized_args) {
-    detail::appendCompactDump(o.key("sanitized_args"), *d.sanitized_args, BadUtf8::Replace);
+    o.value("sanitized_args", *d.sanitized_args);
   }
   o.string("source", d.source.toString());
   o.string("tool", tool);

@@ -22,6 +22,43 @@ void appendCompactDump(std::string& out, const nlohmann::json& value,
 /// Appends one string as appendCompactDump writes it (quoted, escaped).
 void appendJsonString(std::string& out, const std::string& text, BadUtf8 bad_utf8 = BadUtf8::Throw);
 
+/// Writes one JSON object member by member, in the order given, into `out`:
+/// `{`, then `"name":` before each value (a comma before all but the first),
+/// then `}` at close(). Names are written as they are (plain ASCII of ours).
+/// To match appendCompactDump of an nlohmann object, give the keys sorted.
+class JsonObjectWriter {
+ public:
+  explicit JsonObjectWriter(std::string& out) : out_(out) { out_ += '{'; }
+  /// Starts member `name`; its value is appended to the returned string.
+  std::string& key(const char* name) {
+    if (!first_) out_ += ',';
+    first_ = false;
+    out_ += '"';
+    out_ += name;
+    out_ += "\":";
+    return out_;
+  }
+  /// A string member, escaped (bytes that are not UTF-8 become U+FFFD).
+  void string(const char* name, const std::string& value) {
+    appendJsonString(key(name), value, BadUtf8::Replace);
+  }
+  /// A string member whose value is plain ASCII of ours (a verdict's name).
+  void text(const char* name, std::string_view value) {
+    key(name) += '"';
+    out_ += value;
+    out_ += '"';
+  }
+  /// Any JSON value, as appendCompactDump writes it.
+  void value(const char* name, const nlohmann::json& value) {
+    appendCompactDump(key(name), value, BadUtf8::Replace);
+  }
+  void close() { out_ += '}'; }
+
+ private:
+  std::string& out_;
+  bool first_ = true;
+};
+
 /// appendCompactDump into a new string.
 std::string compactDump(const nlohmann::json& value, BadUtf8 bad_utf8 = BadUtf8::Throw);
 

@@ -22,6 +22,15 @@ void DeferredAudit::writeRecord(const nlohmann::json& record) {
   store_audit_->writeRecord(record);
 }
 
+void DeferredAudit::writeDecision(const ToolCall& call, const Decision& decision,
+                                  std::chrono::system_clock::time_point when) {
+  if (t_captured) {
+    t_captured->push_back(auditRecord(call, decision, when));
+    return;
+  }
+  store_audit_->writeDecision(call, decision, when);
+}
+
 void DeferredAudit::writeAllThen(std::vector<nlohmann::json> records,
                                  std::function<void(std::exception_ptr failed)> done) {
   if (records.empty()) {

@@ -24,6 +24,11 @@ class DeferredAudit : public AuditSink {
   /// what the store throws).
   void writeRecord(const nlohmann::json& record) override;
 
+  /// Captured as auditRecord's JSON when a Capture is open on this thread,
+  /// else handed to the store's sink (the file log writes its text directly).
+  void writeDecision(const ToolCall& call, const Decision& decision,
+                     std::chrono::system_clock::time_point when) override;
+
   /// Writes every record; `done` is called once, when all are kept
   /// (nullptr) or one failed (the first failure), on the store's writer
   /// thread or this one.
