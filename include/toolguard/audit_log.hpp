@@ -88,6 +88,27 @@ nlohmann::json malformedCallRecord(const MalformedCall& input, const Decision& d
                                    std::chrono::system_clock::time_point when,
                                    size_t max_input_bytes = kMaxRecordedInputBytes);
 
+/// A record as the audit keeps it: its text (compact JSON, bytes that are
+/// not UTF-8 replaced, without the chain's own fields) and the fields a
+/// database files it under.
+struct PreparedAuditRecord {
+  std::string text;
+  std::string time;     ///< the record's "time" ("" when it has none)
+  std::string tool;     ///< its "tool"
+  std::string verdict;  ///< its "verdict"
+  std::string rule;     ///< its "rule"
+};
+
+/// `record` (a JSON object) prepared: its text without "prev_hash" and
+/// "anchor", and its time, tool, verdict and rule when they are strings.
+/// Throws AuditLogError when it is not an object.
+PreparedAuditRecord prepareAuditRecord(const nlohmann::json& record);
+
+/// prepareAuditRecord(auditRecord(call, decision, when)), written without
+/// building the record's JSON.
+PreparedAuditRecord prepareDecisionRecord(const ToolCall& call, const Decision& decision,
+                                          std::chrono::system_clock::time_point when);
+
 /// Where decisions are recorded: the audit log file, or the database of
 /// `toolguard serve`. A write returns once the record is kept (written to
 /// the file, committed to the database); it throws when it cannot be.
@@ -112,6 +133,11 @@ class AuditSink {
   /// thread after the commit; the others write it here (writeRecord).
   virtual void writeRecordThen(const nlohmann::json& record,
                                std::function<void(std::exception_ptr failed)> done);
+
+  /// writeRecordThen for a prepared record (by default its text is read
+  /// back as JSON; the database's sink takes it as it is).
+  virtual void writePreparedThen(PreparedAuditRecord record,
+                                 std::function<void(std::exception_ptr failed)> done);
 };
 
 /// Appends audit records to a file. Each record is one write(2) of one whole

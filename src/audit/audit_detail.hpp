@@ -38,6 +38,9 @@ std::string redactSecretsInText(std::string_view text);
 
 namespace toolguard::detail {
 
+/// The string member `key` of a record, or "" when it has none (or another type).
+std::string_view recordString(const nlohmann::json& record, const char* key);
+
 /// The last line of the open file `fd` (without its newline), read backwards
 /// from `size` in blocks; `ends_with_newline` tells whether the file ends
 /// with one (false: a write was cut short). Empty when the file is.

@@ -147,17 +147,6 @@ class ExclusiveLock {
   int fd_;
 };
 
-// The text of a record as written: compact, without the chain's own fields.
-std::string recordText(const nlohmann::json& record) {
-  if (record.contains("prev_hash") || record.contains("anchor")) {
-    nlohmann::json copy = record;
-    copy.erase("prev_hash");
-    copy.erase("anchor");
-    return detail::compactDump(copy, detail::BadUtf8::Replace);
-  }
-  return detail::compactDump(record, detail::BadUtf8::Replace);
-}
-
 }  // namespace
 
 struct AuditLog::State {
@@ -340,7 +329,7 @@ void AuditLog::writeRecord(const nlohmann::json& record) {
   if (!record.is_object()) {
     throw AuditLogError("audit log " + state_->options.path + ": a record must be a JSON object");
   }
-  writeText(recordText(record));
+  writeText(prepareAuditRecord(record).text);
 }
 
 void AuditLog::writeDecision(const ToolCall& call, const Decision& decision,
@@ -386,6 +375,16 @@ void AuditLog::writeText(std::string text) {
     // The record is written; the next write tries again before writing,
     // and reports the failure then.
   }
+}
+
+void AuditSink::writePreparedThen(PreparedAuditRecord record,
+                                  std::function<void(std::exception_ptr failed)> done) {
+  nlohmann::json value = nlohmann::json::parse(record.text, nullptr, false);
+  if (value.is_discarded()) {
+    done(std::make_exception_ptr(AuditLogError("a prepared audit record is not JSON")));
+    return;
+  }
+  writeRecordThen(value, std::move(done));
 }
 
 std::string detail::auditFailureText(const std::exception_ptr& failed) {

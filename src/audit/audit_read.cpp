@@ -13,6 +13,7 @@
 #include <system_error>
 #include <utility>
 
+#include "audit/audit_detail.hpp"
 #include "core/file_descriptor.hpp"
 #include "toolguard/audit_chain.hpp"
 #include "toolguard/audit_log.hpp"
@@ -100,12 +101,6 @@ std::vector<LogFile> openLogFiles(const std::string& path) {
   return files;
 }
 
-std::string_view recordString(const json& record, const char* key) {
-  auto it = record.find(key);
-  if (it == record.end() || !it->is_string()) return {};
-  return it->get_ref<const std::string&>();
-}
-
 // A line as a record, or nullopt when it is not a JSON object (or nested
 // deeper than any record the log writes).
 std::optional<json> parseRecord(const std::string& line) {
@@ -175,7 +170,7 @@ class RecordCollector {
     } else if (query_.since) {
       // Records are appended in the order they are decided, give or take a
       // writer's delay: well before the start, nothing older can match.
-      auto time = parseAuditTime(recordString(*record, "time"));
+      auto time = parseAuditTime(detail::recordString(*record, "time"));
       if (time && *time < *query_.since - std::chrono::minutes(5)) return false;
     }
     return kept_.size() < query_.last;
@@ -303,26 +298,33 @@ AuditChainReport verifyAuditLog(const std::string& path, const std::string& expe
 
 bool auditRecordMatches(const json& record, const AuditQuery& query) {
   if (query.since || query.until) {
-    auto time = parseAuditTime(recordString(record, "time"));
+    auto time = parseAuditTime(detail::recordString(record, "time"));
     if (!time) return false;
     if (query.since && *time < *query.since) return false;
     if (query.until && *time >= *query.until) return false;
   }
-  if (!query.tool.empty() && !toolNameMatches(query.tool, recordString(record, "tool"))) {
+  if (!query.tool.empty() && !toolNameMatches(query.tool, detail::recordString(record, "tool"))) {
     return false;
   }
-  if (!query.verdict.empty() && recordString(record, "verdict") != query.verdict) return false;
-  if (!query.rule.empty() && !toolNameMatches(query.rule, recordString(record, "rule"))) {
+  if (!query.verdict.empty() && detail::recordString(record, "verdict") != query.verdict)
+    return false;
+  if (!query.rule.empty() && !toolNameMatches(query.rule, detail::recordString(record, "rule"))) {
     return false;
   }
   if (!query.agent.empty()) {
     const json* context = record.contains("context") ? &record["context"] : nullptr;
     const std::string_view agent = context != nullptr && context->is_object()
-                                       ? recordString(*context, "agent")
-                                       : recordString(record, "agent");
+                                       ? detail::recordString(*context, "agent")
+                                       : detail::recordString(record, "agent");
     if (!toolNameMatches(query.agent, agent)) return false;
   }
   return true;
+}
+
+std::string_view detail::recordString(const json& record, const char* key) {
+  auto it = record.find(key);
+  if (it == record.end() || !it->is_string()) return {};
+  return it->get_ref<const std::string&>();
 }
 
 }  // namespace toolguard

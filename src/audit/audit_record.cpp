@@ -186,6 +186,35 @@ std::string detail::auditRecordLine(const ToolCall& call, const Decision& decisi
   return out;
 }
 
+PreparedAuditRecord prepareAuditRecord(const nlohmann::json& record) {
+  if (!record.is_object()) throw AuditLogError("an audit record must be a JSON object");
+  PreparedAuditRecord out;
+  if (record.contains("prev_hash") || record.contains("anchor")) {
+    json copy = record;  // the chain's own fields are the writer's
+    copy.erase("prev_hash");
+    copy.erase("anchor");
+    out.text = detail::compactDump(copy, BadUtf8::Replace);
+  } else {
+    out.text = detail::compactDump(record, BadUtf8::Replace);
+  }
+  out.time = detail::recordString(record, "time");
+  out.tool = detail::recordString(record, "tool");
+  out.verdict = detail::recordString(record, "verdict");
+  out.rule = detail::recordString(record, "rule");
+  return out;
+}
+
+PreparedAuditRecord prepareDecisionRecord(const ToolCall& call, const Decision& decision,
+                                          std::chrono::system_clock::time_point when) {
+  PreparedAuditRecord out;
+  out.text = detail::auditRecordLine(call, decision, when);
+  out.time = detail::formatAuditTime(when);
+  out.tool = call.tool;
+  out.verdict = std::string(toString(decision.verdict));
+  out.rule = decision.rule_id;
+  return out;
+}
+
 nlohmann::json resultAuditRecord(const ToolCall& call, const ResultFindings& findings,
                                  bool redacted, std::string_view via,
                                  std::chrono::system_clock::time_point when) {

@@ -7,7 +7,7 @@ namespace toolguard::serve {
 namespace {
 
 // The capture open on this thread, if any.
-thread_local std::vector<nlohmann::json>* t_captured = nullptr;
+thread_local std::vector<PreparedAuditRecord>* t_captured = nullptr;
 
 }  // namespace
 
@@ -16,7 +16,7 @@ DeferredAudit::DeferredAudit(std::shared_ptr<AuditSink> store_audit)
 
 void DeferredAudit::writeRecord(const nlohmann::json& record) {
   if (t_captured) {
-    t_captured->push_back(record);
+    t_captured->push_back(prepareAuditRecord(record));
     return;
   }
   store_audit_->writeRecord(record);
@@ -25,13 +25,13 @@ void DeferredAudit::writeRecord(const nlohmann::json& record) {
 void DeferredAudit::writeDecision(const ToolCall& call, const Decision& decision,
                                   std::chrono::system_clock::time_point when) {
   if (t_captured) {
-    t_captured->push_back(auditRecord(call, decision, when));
+    t_captured->push_back(prepareDecisionRecord(call, decision, when));
     return;
   }
   store_audit_->writeDecision(call, decision, when);
 }
 
-void DeferredAudit::writeAllThen(std::vector<nlohmann::json> records,
+void DeferredAudit::writeAllThen(std::vector<PreparedAuditRecord> records,
                                  std::function<void(std::exception_ptr failed)> done) {
   if (records.empty()) {
     done(nullptr);
@@ -54,9 +54,9 @@ void DeferredAudit::writeAllThen(std::vector<nlohmann::json> records,
     lock.unlock();
     count->done(count->failed);
   };
-  for (const nlohmann::json& record : records) {
+  for (PreparedAuditRecord& record : records) {
     try {
-      store_audit_->writeRecordThen(record, one);
+      store_audit_->writePreparedThen(std::move(record), one);
     } catch (...) {
       one(std::current_exception());  // it did not take the record
     }

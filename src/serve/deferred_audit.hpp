@@ -20,19 +20,20 @@ class DeferredAudit : public AuditSink {
  public:
   explicit DeferredAudit(std::shared_ptr<AuditSink> store_audit);
 
-  /// Captured when a Capture is open on this thread, else written (throws
-  /// what the store throws).
+  /// Captured (prepared; throws AuditLogError when it is not an object) when
+  /// a Capture is open on this thread, else written (throws what the store
+  /// throws).
   void writeRecord(const nlohmann::json& record) override;
 
-  /// Captured as auditRecord's JSON when a Capture is open on this thread,
-  /// else handed to the store's sink (the file log writes its text directly).
+  /// Captured (prepared, its JSON never built) when a Capture is open on
+  /// this thread, else handed to the store's sink.
   void writeDecision(const ToolCall& call, const Decision& decision,
                      std::chrono::system_clock::time_point when) override;
 
   /// Writes every record; `done` is called once, when all are kept
   /// (nullptr) or one failed (the first failure), on the store's writer
   /// thread or this one.
-  void writeAllThen(std::vector<nlohmann::json> records,
+  void writeAllThen(std::vector<PreparedAuditRecord> records,
                     std::function<void(std::exception_ptr failed)> done);
 
   /// Keeps the records written on this thread while it is open.
@@ -43,11 +44,11 @@ class DeferredAudit : public AuditSink {
     Capture(const Capture&) = delete;
     Capture& operator=(const Capture&) = delete;
 
-    /// What was written meanwhile, oldest first.
-    std::vector<nlohmann::json> records;
+    /// What was written meanwhile, oldest first, prepared for the store.
+    std::vector<PreparedAuditRecord> records;
 
    private:
-    std::vector<nlohmann::json>* outer_;
+    std::vector<PreparedAuditRecord>* outer_;
   };
 
  private:

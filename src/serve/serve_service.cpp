@@ -251,7 +251,7 @@ struct Service::Impl {
     // after its record is kept).
     const bool defer = deferred_audit && !async;
     auto r = std::make_shared<front::FrontDecision>();
-    std::vector<nlohmann::json> records;
+    std::vector<PreparedAuditRecord> records;
     {
       AskScope scope(caller, Clock::now() + std::chrono::seconds(waited), origin,
                      &g->waiting->engine(), request.client_gone);

@@ -16,10 +16,7 @@ constexpr const char* kAuditLock = "SELECT pg_advisory_xact_lock(74069111)";
 
 // A column's text: PostgreSQL's text cannot hold a NUL (the record, JSON,
 // keeps it as \u0000); the column only helps to find rows.
-std::string columnText(const json& record, const char* key) {
-  auto it = record.find(key);
-  if (it == record.end() || !it->is_string()) return "";
-  std::string text = it->get<std::string>();
+std::string columnText(std::string text) {
   for (size_t at; (at = text.find('\0')) != std::string::npos;) text.replace(at, 1, "\\u0000");
   return text;
 }
@@ -90,20 +87,23 @@ void PgAudit::writeRecord(const nlohmann::json& record) {
 
 void PgAudit::writeRecordThen(const nlohmann::json& record,
                               std::function<void(std::exception_ptr failed)> done) {
+  PreparedAuditRecord prepared;
+  try {
+    prepared = prepareAuditRecord(record);
+  } catch (...) {
+    done(std::current_exception());
+    return;
+  }
+  writePreparedThen(std::move(prepared), std::move(done));
+}
+
+void PgAudit::writePreparedThen(PreparedAuditRecord record,
+                                std::function<void(std::exception_ptr failed)> done) {
   Pending pending;
   try {
-    if (!record.is_object()) throw StoreError("an audit record must be a JSON object");
-    json copy;
-    const json* written = &record;
-    if (record.contains("prev_hash") || record.contains("anchor")) {
-      copy = record;  // the chain's own fields are the writer's
-      copy.erase("prev_hash");
-      copy.erase("anchor");
-      written = &copy;
-    }
-    pending.row = Row{detail::compactDump(*written, detail::BadUtf8::Replace),
-                      {columnText(*written, "time"), columnText(*written, "tool"),
-                       columnText(*written, "verdict"), columnText(*written, "rule")}};
+    pending.row = Row{std::move(record.text),
+                      {columnText(std::move(record.time)), columnText(std::move(record.tool)),
+                       columnText(std::move(record.verdict)), columnText(std::move(record.rule))}};
   } catch (...) {
     done(std::current_exception());
     return;

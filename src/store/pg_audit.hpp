@@ -33,6 +33,10 @@ class PgAudit : public AuditSink {
   void writeRecordThen(const nlohmann::json& record,
                        std::function<void(std::exception_ptr failed)> done) override;
 
+  /// Queues the prepared record as it is (its text is not read again).
+  void writePreparedThen(PreparedAuditRecord record,
+                         std::function<void(std::exception_ptr failed)> done) override;
+
   /// A record's text and the columns that find it (time, tool, verdict, rule).
   struct Row {
     std::string text;

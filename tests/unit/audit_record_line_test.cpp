@@ -1,5 +1,6 @@
 // auditRecordLine writes the same bytes as the log wrote from auditRecord's
-// JSON (compactDump, bad UTF-8 replaced): on every call of the shell corpus,
+// JSON (compactDump, bad UTF-8 replaced), and prepareDecisionRecord gives the
+// database's sink what prepareAuditRecord of that JSON gives: on every call of the shell corpus,
 // on decisions with every optional member, and on generated calls and
 // decisions whose members are each present or not, with text that needs
 // escaping, is not UTF-8, or holds secrets to redact.
@@ -32,6 +33,14 @@ void expectSameLine(const ToolCall& call, Decision d) {
   if (d.id.empty()) d.id = "0123456789abcdef0123456789abcdef";  // else each draws its own
   EXPECT_EQ(detail::auditRecordLine(call, d, kWhen),
             detail::compactDump(auditRecord(call, d, kWhen), detail::BadUtf8::Replace));
+  // What the database's sink is given: the same text and the same columns.
+  const PreparedAuditRecord direct = prepareDecisionRecord(call, d, kWhen);
+  const PreparedAuditRecord read = prepareAuditRecord(auditRecord(call, d, kWhen));
+  EXPECT_EQ(direct.text, read.text);
+  EXPECT_EQ(direct.time, read.time);
+  EXPECT_EQ(direct.tool, read.tool);
+  EXPECT_EQ(direct.verdict, read.verdict);
+  EXPECT_EQ(direct.rule, read.rule);
 }
 
 TEST(AuditRecordLine, SameBytesOnTheShellCorpus) {
