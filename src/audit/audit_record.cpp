@@ -15,7 +15,6 @@ std::string randomAuditId() {
 
 namespace {
 
-using detail::appendJsonString;
 using detail::BadUtf8;
 using detail::JsonObjectWriter;
 using nlohmann::json;
@@ -152,15 +151,7 @@ std::string detail::auditRecordLine(const ToolCall& call, const Decision& decisi
     if (!context.model.empty()) c.string("model", context.model);
     if (!context.role.empty()) c.string("role", context.role);
     if (!context.session.empty()) c.string("session", context.session);
-    if (!context.workspace_roots.empty()) {
-      std::string& roots = c.key("workspace_roots");
-      roots += '[';
-      for (size_t i = 0; i < context.workspace_roots.size(); ++i) {
-        if (i != 0) roots += ',';
-        appendJsonString(roots, context.workspace_roots[i], BadUtf8::Replace);
-      }
-      roots += ']';
-    }
+    if (!context.workspace_roots.empty()) c.strings("workspace_roots", context.workspace_roots);
     c.close();
   }
   if (!decision.decided_on.empty()) {
@@ -168,7 +159,7 @@ std::string detail::auditRecordLine(const ToolCall& call, const Decision& decisi
   }
   if (!decision.extra.is_null()) o.value("extra", recordedArguments(decision.extra));
   o.string("id", decision.id.empty() ? detail::randomAuditId() : decision.id);
-  if (!decision.labels.empty()) o.value("labels", decision.labels);
+  if (!decision.labels.empty()) o.strings("labels", decision.labels);
   if (decision.llm) o.value("llm", llmRecord(*decision.llm));
   o.text("policy_verdict", toString(decision.policy_verdict));
   o.string("reason", detail::redactSecretsInText(decision.reason));

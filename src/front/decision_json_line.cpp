@@ -8,8 +8,6 @@
 namespace toolguard::front {
 namespace {
 
-using detail::BadUtf8;
-
 using ObjectWriter = detail::JsonObjectWriter;
 
 void appendApproval(std::string& out, const ApprovalResolution& a) {
@@ -50,15 +48,7 @@ std::string decisionJsonLine(const Decision& d, const std::string& tool) {
   o.text("basis", toString(d.basis));
   if (!d.decided_on.empty()) o.string("decided_on", d.decided_on);
   if (!d.id.empty()) o.string("id", d.id);
-  if (!d.labels.empty()) {
-    std::string& list = o.key("labels");
-    list += '[';
-    for (size_t i = 0; i < d.labels.size(); ++i) {
-      if (i != 0) list += ',';
-      detail::appendJsonString(list, d.labels[i], BadUtf8::Replace);
-    }
-    list += ']';
-  }
+  if (!d.labels.empty()) o.strings("labels", d.labels);
   if (d.llm) appendLlm(o.key("llm"), *d.llm);
   o.string("model_reason", d.model_reason);
   if (d.policy_verdict != d.verdict) o.text("policy_verdict", toString(d.policy_verdict));

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace toolguard::detail {
 
@@ -47,6 +48,16 @@ class JsonObjectWriter {
     key(name) += '"';
     out_ += value;
     out_ += '"';
+  }
+  /// A list of strings, each escaped as string() escapes it.
+  void strings(const char* name, const std::vector<std::string>& values) {
+    std::string& list = key(name);
+    list += '[';
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (i != 0) list += ',';
+      appendJsonString(list, values[i], BadUtf8::Replace);
+    }
+    list += ']';
   }
   /// Any JSON value, as appendCompactDump writes it.
   void value(const char* name, const nlohmann::json& value) {
