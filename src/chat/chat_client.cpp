@@ -32,19 +32,16 @@ bool hasControlCharacters(std::string_view text) {
   });
 }
 
-// What the plugin's callbacks reach: the reader, and when the server last
-// sent something (a transfer that fails a whole timeout after it waited for
-// the server, not for a broken connection). Nothing may throw through the
-// plugin's C frames: an exception is kept and thrown again after the call.
+// What the helper's callbacks reach: the reader and the cancellation.
+// Nothing may throw through the helper's C frames: an exception is kept and
+// thrown again after the call.
 struct Transfer {
   detail::ResponseReader& reader;
   const CancellationToken& cancellation;
-  std::chrono::steady_clock::time_point last_heard = std::chrono::steady_clock::now();
   std::exception_ptr failure;
 
   static void onStatus(void* context, int status, const char* content_type) {
     auto& self = *static_cast<Transfer*>(context);
-    self.last_heard = std::chrono::steady_clock::now();
     if (self.failure) return;
     try {
       self.reader.onStatus(status, detail::asciiLowercase(content_type));
@@ -54,7 +51,6 @@ struct Transfer {
   }
   static int onData(void* context, const char* data, size_t size) {
     auto& self = *static_cast<Transfer*>(context);
-    self.last_heard = std::chrono::steady_clock::now();
     if (self.failure) return 0;
     try {
       return self.reader.onData(std::string_view(data, size)) ? 1 : 0;
@@ -86,7 +82,7 @@ ChatResult send(const ChatEndpoint& endpoint, const ChatRequest& request,
   auto timeout = std::max(endpoint.timeout, std::chrono::milliseconds(1));
 
   detail::ResponseReader reader(request.stream, callbacks, cancellation);
-  Transfer transfer{reader, cancellation, std::chrono::steady_clock::now(), nullptr};
+  Transfer transfer{reader, cancellation, nullptr};
   detail::HelperPost post;
   post.origin = url->origin();
   post.path = path;
@@ -113,10 +109,12 @@ ChatResult send(const ChatEndpoint& endpoint, const ChatRequest& request,
   }
   const std::string transfer_error =
       outcome.failure == TOOLGUARD_HTTP_OK ? std::string() : std::string(outcome.failure_text);
-  const bool waited_out =
-      (outcome.failure == TOOLGUARD_HTTP_READ || outcome.failure == TOOLGUARD_HTTP_WRITE ||
-       outcome.failure == TOOLGUARD_HTTP_CONNECTION_TIMEOUT) &&
-      std::chrono::steady_clock::now() - transfer.last_heard >= timeout;
+  // The helper tells a read or write that waited the whole timeout from a
+  // broken connection; connecting waited it out when its limit is the timeout.
+  const bool waited_out = outcome.failure == TOOLGUARD_HTTP_READ_TIMEOUT ||
+                          outcome.failure == TOOLGUARD_HTTP_WRITE_TIMEOUT ||
+                          (outcome.failure == TOOLGUARD_HTTP_CONNECTION_TIMEOUT &&
+                           post.connect_limit_ms >= post.timeout_ms);
   ChatResult out = reader.finish(transfer_error, where);
   if (waited_out && out.error && out.error->kind == Kind::Connection) {
     out.error->message = "no answer from " + where + " within " + std::to_string(timeout.count()) +

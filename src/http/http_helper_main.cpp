@@ -87,14 +87,21 @@ void sendEnd(int failure, bool client_made, std::string_view text) {
   sendFrame(protocol::kEnd, payload);
 }
 
-int failureOf(httplib::Error error) {
+// The failure as the library hears it: a read or write that waited its
+// whole timeout since the server was last heard from is a timeout; sooner,
+// the connection broke.
+int failureOf(httplib::Error error, const Request& request,
+              std::chrono::steady_clock::duration since_heard) {
+  const auto waited = [&](uint64_t timeout_ms) {
+    return since_heard >= std::chrono::milliseconds(timeout_ms);
+  };
   switch (error) {
     case httplib::Error::Success:
       return TOOLGUARD_HTTP_OK;
     case httplib::Error::Read:
-      return TOOLGUARD_HTTP_READ;
+      return waited(request.read_timeout_ms) ? TOOLGUARD_HTTP_READ_TIMEOUT : TOOLGUARD_HTTP_READ;
     case httplib::Error::Write:
-      return TOOLGUARD_HTTP_WRITE;
+      return waited(request.write_timeout_ms) ? TOOLGUARD_HTTP_WRITE_TIMEOUT : TOOLGUARD_HTTP_WRITE;
     case httplib::Error::ConnectionTimeout:
       return TOOLGUARD_HTTP_CONNECTION_TIMEOUT;
     default:
@@ -118,16 +125,21 @@ void post(const Request& request) {
   req.path = request.path;
   req.body = request.body;
   for (const auto& [name, value] : request.headers) req.set_header(name, value);
-  req.response_handler = [](const httplib::Response& res) {
+  // When the server was last heard from (the request's start before that).
+  auto last_heard = std::chrono::steady_clock::now();
+  req.response_handler = [&last_heard](const httplib::Response& res) {
+    last_heard = std::chrono::steady_clock::now();
     return sendStatus(res.status, res.get_header_value("Content-Type"));
   };
-  req.content_receiver = [](const char* data, size_t size, uint64_t, uint64_t) {
+  req.content_receiver = [&last_heard](const char* data, size_t size, uint64_t, uint64_t) {
+    last_heard = std::chrono::steady_clock::now();
     return sendFrame(protocol::kData, std::string_view(data, size));
   };
   httplib::Result result = client.send(req);
+  const auto since_heard = std::chrono::steady_clock::now() - last_heard;
   // httplib skips the response handler for 204 (no body): the status comes from the result.
   if (result) sendStatus(result->status, result->get_header_value("Content-Type"));
-  sendEnd(failureOf(result.error()), true,
+  sendEnd(failureOf(result.error(), request, since_heard), true,
           result.error() == httplib::Error::Success ? "" : httplib::to_string(result.error()));
 }
 

@@ -12,13 +12,19 @@
 extern "C" {
 #endif
 
-/* How a transfer failed (cpp-httplib's Error, as far as the caller tells them apart). */
+/* How a transfer failed (cpp-httplib's Error, as far as the caller tells them
+ * apart). A read or write that failed a whole timeout after the helper last
+ * heard from the server is told apart from a broken connection by the helper
+ * itself, on its own clock: the caller hears of the data later than the
+ * helper got it, so its clock cannot tell. */
 enum toolguard_http_failure {
   TOOLGUARD_HTTP_OK = 0,
   TOOLGUARD_HTTP_READ = 1,
   TOOLGUARD_HTTP_WRITE = 2,
   TOOLGUARD_HTTP_CONNECTION_TIMEOUT = 3,
-  TOOLGUARD_HTTP_OTHER = 4
+  TOOLGUARD_HTTP_OTHER = 4,
+  TOOLGUARD_HTTP_READ_TIMEOUT = 5,
+  TOOLGUARD_HTTP_WRITE_TIMEOUT = 6
 };
 
 /* One POST and where its answer goes. */

@@ -10,12 +10,15 @@
 
 #include <thread>
 
+#include "support/loopback_listener.hpp"
+#include "support/piece_server.hpp"
 #include "support/scripted_chat_server.hpp"
 
 namespace toolguard {
 namespace chat_client_test {
 
 using nlohmann::json;
+using testing::PieceServer;
 using testing::ScriptedChatServer;
 using testing::ScriptedReply;
 using Kind = ChatError::Kind;
@@ -443,6 +446,71 @@ TEST(ChatClient, ASlowFirstReplyIsATimeoutToo) {
   ChatError error = errorOf(ChatClient(endpoint).complete(ask("x")));
   EXPECT_EQ(error.kind, Kind::Connection);
   EXPECT_EQ(error.message, "no answer from " + completionsUrl(server) + " within 300 ms (Read)");
+}
+
+// A streamed answer's head and its events as HTTP chunks, for PieceServer.
+std::string streamHead() {
+  return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+         "Transfer-Encoding: chunked\r\n\r\n";
+}
+std::string eventChunk(const std::string& payload) {
+  const std::string event = "data: " + payload + "\n\n";
+  char size[16];
+  std::snprintf(size, sizeof size, "%zx", event.size());
+  return std::string(size) + "\r\n" + event + "\r\n";
+}
+
+ChatEndpoint endpointOnPort(int port, std::chrono::milliseconds timeout) {
+  ChatEndpoint endpoint;
+  endpoint.base_url = "http://127.0.0.1:" + std::to_string(port) + "/v1";
+  endpoint.model = "test-model";
+  endpoint.timeout = timeout;
+  return endpoint;
+}
+
+// Whether a read waited out its timeout is the HTTP helper's to say, on its
+// own clock: this process hears of each piece later than the helper got it
+// (here the first piece's callback holds the relay back 250 ms), and by its
+// own clock the server went quiet only ~50 ms before the helper gave up.
+TEST(ChatClient, ATimeoutIsSaidSoWhenTheRelayOfTheLastPieceWasLate) {
+  PieceServer server({streamHead(), eventChunk(chunk({{"content", "a"}})),
+                      eventChunk(chunk({{"content", "b"}})), "<wait>"});
+  ChatStreamCallbacks callbacks;
+  std::string seen;
+  callbacks.on_content = [&](std::string_view text) {
+    if (seen.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    seen += text;
+  };
+  const ChatEndpoint endpoint = endpointOnPort(server.port(), std::chrono::milliseconds(300));
+  ChatError error = errorOf(ChatClient(endpoint).complete(ask("x", true), callbacks));
+  EXPECT_EQ(seen, "ab");
+  EXPECT_EQ(error.kind, Kind::Connection);
+  EXPECT_EQ(error.message,
+            "no answer from " + endpoint.base_url + "/chat/completions within 300 ms (Read)");
+}
+
+// A server that closes in the middle of the body broke the connection: that
+// is not a timeout, however long the timeout is.
+TEST(ChatClient, AConnectionClosedMidStreamIsBrokenNotATimeout) {
+  PieceServer server({streamHead(), eventChunk(chunk({{"content", "a"}}))});
+  const ChatEndpoint endpoint = endpointOnPort(server.port(), std::chrono::milliseconds(300));
+  ChatError error = errorOf(ChatClient(endpoint).complete(ask("x", true)));
+  EXPECT_EQ(error.kind, Kind::Connection);
+  EXPECT_EQ(error.message,
+            "the connection broke reading " + endpoint.base_url + "/chat/completions: Read");
+}
+
+// A server that never reads the request: the write waits out the timeout.
+TEST(ChatClient, AWriteThatWaitsOutTheTimeoutSaysSo) {
+  int port = 0;
+  const int listener = testing::loopbackListener(port);  // never accepted, never read
+  ChatRequest request = ask(std::string(16u << 20, 'x'));
+  const ChatEndpoint endpoint = endpointOnPort(port, std::chrono::milliseconds(300));
+  ChatError error = errorOf(ChatClient(endpoint).complete(request));
+  ::close(listener);
+  EXPECT_EQ(error.kind, Kind::Connection);
+  EXPECT_EQ(error.message,
+            "no answer from " + endpoint.base_url + "/chat/completions within 300 ms (Write)");
 }
 
 TEST(ChatClient, BadBaseUrlsAreRejected) {
