@@ -7,6 +7,7 @@
 #include <future>
 
 #include "serve/serve_fixture.hpp"
+#include "support/loopback_connect.hpp"
 
 namespace toolguard::testing {
 namespace serve_strict_edges_test {
@@ -74,6 +75,45 @@ TEST_F(Serve, TheBearerSchemeIsReadInAnyCase) {
     auto r = c.Post("/v1/check", {{"Authorization", header}}, body, "application/json");
     EXPECT_EQ(r->status, 401) << header << ": " << r->body;
   }
+}
+
+// A request's head has 8 KiB of the connection's memory (zeroed after every
+// request, so kept small): a head of 6 KiB is answered, a larger one gets
+// 431 and no decision, and the service goes on; a body has no such bound
+// below its own limit.
+TEST_F(Serve, ALargeHeadIsRefusedWithoutADecisionAndALargeBodyIsNot) {
+  const std::string agent = token("agent", "bot");
+  auto server = start();
+  httplib::Client c("127.0.0.1", server->port());
+  const std::string body = call("ls").dump();
+  const httplib::Headers fits = {{"Authorization", "Bearer " + agent},
+                                 {"X-Padding", std::string(6 * 1024, 'a')}};
+  auto answered = c.Post("/v1/check", fits, body, "application/json");
+  ASSERT_TRUE(answered);
+  EXPECT_EQ(answered->status, 200) << answered->body;
+  // Sent by hand: the service answers and closes while the head still
+  // arrives, and a client library's write would then raise SIGPIPE.
+  const int fd = connectFrom("127.0.0.1", server->port());
+  ASSERT_GE(fd, 0);
+  const std::string head = "POST /v1/check HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + agent +
+                           "\r\nX-Padding: " + std::string(9 * 1024, 'a') +
+                           "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  ::send(fd, head.data(), head.size(), MSG_NOSIGNAL);
+  std::string refused;
+  char buffer[4096];
+  for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;) refused.append(buffer, n);
+  ::close(fd);
+  EXPECT_EQ(refused.rfind("HTTP/1.1 431 ", 0), 0u) << refused;
+  EXPECT_EQ(refused.find("verdict"), std::string::npos) << refused;
+  const json big = {
+      {"tool", "Write"},
+      {"args", {{"file_path", "src/a.cpp"}, {"content", std::string(512 * 1024, 'x')}}},
+      {"context", {{"cwd", "/tmp"}}}};
+  auto large_body =
+      c.Post("/v1/check", {{"Authorization", "Bearer " + agent}}, big.dump(), "application/json");
+  ASSERT_TRUE(large_body);
+  EXPECT_EQ(large_body->status, 200) << large_body->body;
+  EXPECT_EQ(json::parse(large_body->body)["tool"], "Write") << large_body->body;
 }
 
 // `check --server` against a service whose reply is `reply`.
