@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -46,6 +47,14 @@ class ApprovalRepository {
   /// project's, its agent's and its session's); what could not be read is
   /// listed in `errors` and grants nothing.
   virtual ApprovalListing lookup(const CallContext& context) const = 0;
+
+  /// What lookup would return, when that is known without waiting (held in
+  /// memory); nullopt when only lookup can say. A service asks this on a
+  /// thread that must not wait. The default knows nothing.
+  virtual std::optional<ApprovalListing> lookupNow(const CallContext& context) const {
+    (void)context;
+    return std::nullopt;
+  }
 
   /// Remembers an entry; false when the same grant was already there.
   /// Throws (and remembers nothing) when it cannot be written.

@@ -68,13 +68,22 @@ bool roleMay(const Caller& caller, std::initializer_list<store::TokenRole> roles
 
 // Whether a check on the database can be decided on the event thread:
 // only when nothing but its audit would be waited for (no session to read
-// or write, no stored approval to look up for an ask, no validator).
+// or write, no validator, and for an ask no approval handler and its stored
+// approvals known without the database: none for its scopes).
 bool decidesWithoutWaiting(const Guard& guard, const ToolCall& call, const Decision* assessed) {
   const GuardOptions& o = guard.options();
   if (o.validator || o.llm_validator || o.rate_limit_store) return false;
   if (!assessed) return !o.sessions || sessionKeyOf(call).empty();
-  return assessed->verdict == Verdict::Allow || assessed->verdict == Verdict::Deny ||
-         assessed->verdict == Verdict::Abort;
+  switch (assessed->verdict) {
+    case Verdict::Allow:
+    case Verdict::Deny:
+    case Verdict::Abort:
+      return true;
+    case Verdict::Ask:
+    case Verdict::Escalate:  // an ask without an LLM validator
+      return !o.approval_handler && (!o.store || o.store->lookupNow(call.context).has_value());
+  }
+  return false;
 }
 
 }  // namespace

@@ -231,7 +231,7 @@ bool PgAudit::insertAfterOwnLast(const std::vector<const Row*>& rows) {
   // commit), then the conditional INSERT, which reads the last row after
   // the lock is held (read committed: a snapshot per statement).
   PgResult inserted =
-      connection_.runTogether({{"", kAuditLock, {}},
+      connection_.runTogether({{"toolguard_audit_lock", kAuditLock, {}},
                                {"toolguard_audit_after_own_last",
                                 kInsertAfterOwnLast,
                                 {arrayText(group, 0), arrayText(group, 1), arrayText(group, 2),

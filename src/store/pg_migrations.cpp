@@ -101,6 +101,19 @@ CREATE TABLE toolguard_agent_sessions (
 );
 CREATE INDEX toolguard_agent_sessions_updated ON toolguard_agent_sessions (updated);
 )sql"},
+    // Every change to the approvals is told (at its commit) to the instances
+    // listening, which keep in memory which calls' scopes have none.
+    {6, R"sql(
+CREATE FUNCTION toolguard_approvals_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('toolguard_approvals', '');
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER toolguard_approvals_changed
+  AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON toolguard_approvals
+  FOR EACH STATEMENT EXECUTE FUNCTION toolguard_approvals_changed();
+)sql"},
 };
 
 constexpr const char* kLock = "SELECT pg_advisory_lock(74069110)";

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "audit/audit_detail.hpp"
+#include "empty_approvals_memory.hpp"
 #include "pg_agent_sessions.hpp"
 #include "pg_audit.hpp"
 #include "pg_connection.hpp"
@@ -22,6 +23,8 @@ namespace {
 
 using Clock = std::chrono::system_clock;
 constexpr const char* kChannel = "toolguard_asks";
+// Told by a trigger at every change to the approvals (migration 6).
+constexpr const char* kApprovalsChannel = "toolguard_approvals";
 constexpr int kReadStatementTimeoutMs = 5000;
 constexpr const char* kTimeText =
     R"(to_char(%s AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))";
@@ -49,27 +52,38 @@ class PgApprovals : public ApprovalRepository {
   explicit PgApprovals(PgPool& pool) : pool_(pool) {}
 
   ApprovalListing lookup(const CallContext& context) const override {
-    std::vector<std::optional<std::string>> params;
+    const std::vector<std::optional<std::string>> params = scopeParams(context);
     std::string where = "scope = 'global'";
-    for (ApprovalScope scope :
-         {ApprovalScope::Project, ApprovalScope::Agent, ApprovalScope::Session}) {
-      std::optional<std::string> id = scopeIdOf(scope, context);
-      if (!id) continue;
-      params.push_back(std::string(toString(scope)));
-      params.push_back(*id);
-      where += " OR (scope = $" + std::to_string(params.size() - 1) + " AND scope_id = $" +
-               std::to_string(params.size()) + ")";
+    for (size_t i = 0; i + 1 < params.size(); i += 2) {
+      where += " OR (scope = $" + std::to_string(i + 1) + " AND scope_id = $" +
+               std::to_string(i + 2) + ")";
     }
+    const std::string key = scopesKey(params);
     ApprovalListing listing;
+    if (empty_.knownEmpty(key)) return listing;
+    const uint64_t generation = empty_.generation();  // before the query reads the table
     try {
       listing.entries = select("WHERE " + where, params);
     } catch (const std::exception& e) {
       listing.errors.push_back(std::string("the database: ") + e.what());
     }
+    if (listing.entries.empty() && listing.errors.empty()) empty_.rememberEmpty(key, generation);
     return listing;
   }
 
+  // Known without the database only when the call's scopes are known to
+  // have no entry. (Should the memory forget them before lookup runs, lookup
+  // asks the database: right, only slower.)
+  std::optional<ApprovalListing> lookupNow(const CallContext& context) const override {
+    if (!empty_.knownEmpty(scopesKey(scopeParams(context)))) return std::nullopt;
+    return ApprovalListing{};
+  }
+
+  /// The memory of empty scopes, which the listener tells of changes.
+  EmptyApprovalsMemory& emptyScopes() { return empty_; }
+
   bool add(const ApprovalEntry& e) override {
+    Forget forget{empty_};
     return pool_.with([&](PgConnection& c) {
       return c.run(
                   "INSERT INTO toolguard_approvals (tool, binding, value, scope, scope_id, "
@@ -83,6 +97,7 @@ class PgApprovals : public ApprovalRepository {
   }
 
   size_t remove(const ApprovalEntry& e) {
+    Forget forget{empty_};
     return pool_.with([&](PgConnection& c) {
       return c
           .run(
@@ -119,14 +134,46 @@ class PgApprovals : public ApprovalRepository {
   }
 
  private:
+  // This instance's own change is forgotten at once, not when its NOTIFY
+  // comes back (also when the write fails: it may have committed).
+  struct Forget {
+    EmptyApprovalsMemory& memory;
+    ~Forget() { memory.changed(); }
+  };
+
+  // The call's scopes besides the global one, as parameters: each scope's
+  // name, then its id.
+  static std::vector<std::optional<std::string>> scopeParams(const CallContext& context) {
+    std::vector<std::optional<std::string>> params;
+    for (ApprovalScope scope :
+         {ApprovalScope::Project, ApprovalScope::Agent, ApprovalScope::Session}) {
+      std::optional<std::string> id = scopeIdOf(scope, context);
+      if (!id) continue;
+      params.push_back(std::string(toString(scope)));
+      params.push_back(*id);
+    }
+    return params;
+  }
+
+  // The scopes of a lookup as one key: each id with its length first.
+  static std::string scopesKey(const std::vector<std::optional<std::string>>& params) {
+    std::string key;
+    for (const auto& p : params) key += std::to_string(p->size()) + ':' + *p;
+    return key;
+  }
+
   PgPool& pool_;
+  mutable EmptyApprovalsMemory empty_;
 };
 
-// LISTEN on its own connection: every NOTIFY (or a reconnect, after which
-// anything may have changed) moves the generation on and wakes the waiters.
+// LISTEN on its own connection: every NOTIFY of an answer (or a reconnect,
+// after which anything may have changed) moves the generation on and wakes
+// the waiters; a NOTIFY of the approvals (or a reconnect) makes `approvals`
+// forget which scopes had none.
 class AskListener {
  public:
-  explicit AskListener(std::string url) : connection_(std::move(url)) {
+  AskListener(std::string url, EmptyApprovalsMemory& approvals)
+      : connection_(std::move(url)), approvals_(approvals) {
     thread_ = std::thread([this] { run(); });
   }
   ~AskListener() {
@@ -160,22 +207,28 @@ class AskListener {
       try {
         if (!listening) {
           connection_.run(std::string("LISTEN ") + kChannel);
+          connection_.run(std::string("LISTEN ") + kApprovalsChannel);
           listening = true;
           bump();  // answers given while not listening are read again
+          approvals_.changed();
+          approvals_.hearing(true);
         }
         PGconn* c = connection_.open();
         pollfd p{PQsocket(c), POLLIN, 0};
         if (poll(&p, 1, 200) > 0) {
           if (PQconsumeInput(c) == 0) throw StoreError(PQerrorMessage(c));
           bool any = false;
+          bool approvals = false;
           while (PGnotify* n = PQnotifies(c)) {
+            (std::string_view(n->relname) == kApprovalsChannel ? approvals : any) = true;
             PQfreemem(n);
-            any = true;
           }
+          if (approvals) approvals_.changed();
           if (any) bump();
         }
         if (PQstatus(c) != CONNECTION_OK) throw StoreError("lost");
       } catch (const std::exception&) {
+        approvals_.hearing(false);
         connection_.drop();
         listening = false;
         for (int i = 0; i < 5 && !stopping_; ++i) {
@@ -186,6 +239,7 @@ class AskListener {
   }
 
   PgConnection connection_;
+  EmptyApprovalsMemory& approvals_;
   std::atomic<bool> stopping_{false};
   std::mutex mutex_;
   std::condition_variable changed_;
@@ -203,7 +257,7 @@ class PostgresServiceStore : public ServiceStore {
         reads_(url, 2, kReadStatementTimeoutMs),
         approvals_(std::make_shared<PgApprovals>(pool_)),
         audit_(std::make_shared<PgAudit>(url)),
-        listener_(url) {}
+        listener_(url, approvals_->emptyScopes()) {}
 
   std::string describe() const override { return "postgresql " + redactedUrl(url_); }
 

@@ -177,6 +177,13 @@ TEST_F(ServePostgres, TheServicesRoleMayOnlyInsertIntoTheAudit) {
         << sql << ": " << refused.err;
   }
   EXPECT_EQ(psql(store, "SELECT count(*) > 0 FROM toolguard_audit").out, "t\n");
+  // It may change the approvals: the trigger that tells the instances runs
+  // with its rights.
+  const auto plain = dir.write("allowed.json", R"({"version": 1, "allowed_tools": ["WebFetch"]})");
+  RunResult imported =
+      run({"approvals", "import", plain.string(), "--scope", "global", "--store", store});
+  EXPECT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_EQ(psql(store, "DELETE FROM toolguard_approvals").exit_code, 0);
   // Its pages and the chain's walk work with its rights.
   EXPECT_EQ(client(*server, admin)->Get("/v1/audit?last=10")->status, 200);
   RunResult verified = run({"audit", "verify", "--store", store});
