@@ -43,12 +43,16 @@ if [ "$store_kind" = postgres ]; then
 fi
 
 # The calls of BM_CheckBatchThroughput: two shell commands, two file calls,
-# half allowed, half denied.
+# half allowed, half denied. SERVE_LOAD_SESSION=ID: each carries that
+# session id, as an agent's hook calls do (each call then reads and adds to
+# the session's memory in the store, the batch's and the service's alike).
+context='{"cwd":"/w"}'
+[ -z "${SERVE_LOAD_SESSION:-}" ] || context="{\"cwd\":\"/w\",\"session\":\"$SERVE_LOAD_SESSION\"}"
 calls=(
-  '{"tool":"Bash","args":{"command":"git status && make -j4 test | tail -20"},"context":{"cwd":"/w"}}'
-  '{"tool":"Bash","args":{"command":"echo ok; rm -rf ~"},"context":{"cwd":"/w"}}'
-  '{"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},"context":{"cwd":"/w"}}'
-  '{"tool":"Read","args":{"file_path":"~/.ssh/id_rsa"},"context":{"cwd":"/w"}}'
+  '{"tool":"Bash","args":{"command":"git status && make -j4 test | tail -20"},"context":'"$context"'}'
+  '{"tool":"Bash","args":{"command":"echo ok; rm -rf ~"},"context":'"$context"'}'
+  '{"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},"context":'"$context"'}'
+  '{"tool":"Read","args":{"file_path":"~/.ssh/id_rsa"},"context":'"$context"'}'
 )
 
 # calc EXPRESSION: its value (awk's arithmetic).
