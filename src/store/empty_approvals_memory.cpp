@@ -12,10 +12,8 @@ void EmptyApprovalsMemory::changed() {
 void EmptyApprovalsMemory::hearing(bool on) {
   std::lock_guard<std::mutex> lock(mutex_);
   hearing_ = on;
-  if (!on) {
-    ++generation_;
-    empty_.clear();
-  }
+  ++generation_;  // what changed while not heard (or from now on) is not known
+  empty_.clear();
 }
 
 uint64_t EmptyApprovalsMemory::generation() const {

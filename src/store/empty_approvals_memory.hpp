@@ -24,7 +24,9 @@ class EmptyApprovalsMemory {
 
   /// The table changed, or may have (the listener connected again).
   void changed();
-  /// Whether changes are being heard. While not, nothing is remembered.
+  /// Whether changes are being heard. While not, nothing is remembered;
+  /// either way what was remembered is forgotten (changes may have gone
+  /// unheard).
   void hearing(bool on);
   /// The table's generation now: read it before the query whose empty
   /// answer is remembered (rememberEmpty).

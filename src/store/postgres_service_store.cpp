@@ -53,15 +53,15 @@ class PgApprovals : public ApprovalRepository {
 
   ApprovalListing lookup(const CallContext& context) const override {
     const std::vector<std::optional<std::string>> params = scopeParams(context);
+    const std::string key = scopesKey(params);
+    ApprovalListing listing;
+    if (empty_.knownEmpty(key)) return listing;
+    const uint64_t generation = empty_.generation();  // before the query reads the table
     std::string where = "scope = 'global'";
     for (size_t i = 0; i + 1 < params.size(); i += 2) {
       where += " OR (scope = $" + std::to_string(i + 1) + " AND scope_id = $" +
                std::to_string(i + 2) + ")";
     }
-    const std::string key = scopesKey(params);
-    ApprovalListing listing;
-    if (empty_.knownEmpty(key)) return listing;
-    const uint64_t generation = empty_.generation();  // before the query reads the table
     try {
       listing.entries = select("WHERE " + where, params);
     } catch (const std::exception& e) {
@@ -210,7 +210,6 @@ class AskListener {
           connection_.run(std::string("LISTEN ") + kApprovalsChannel);
           listening = true;
           bump();  // answers given while not listening are read again
-          approvals_.changed();
           approvals_.hearing(true);
         }
         PGconn* c = connection_.open();
