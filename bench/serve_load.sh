@@ -46,14 +46,27 @@ fi
 # half allowed, half denied. SERVE_LOAD_SESSION=ID: each carries that
 # session id, as an agent's hook calls do (each call then reads and adds to
 # the session's memory in the store, the batch's and the service's alike).
-context='{"cwd":"/w"}'
-[ -z "${SERVE_LOAD_SESSION:-}" ] || context="{\"cwd\":\"/w\",\"session\":\"$SERVE_LOAD_SESSION\"}"
-calls=(
-  '{"tool":"Bash","args":{"command":"git status && make -j4 test | tail -20"},"context":'"$context"'}'
-  '{"tool":"Bash","args":{"command":"echo ok; rm -rf ~"},"context":'"$context"'}'
-  '{"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},"context":'"$context"'}'
-  '{"tool":"Read","args":{"file_path":"~/.ssh/id_rsa"},"context":'"$context"'}'
-)
+# SERVE_LOAD_SESSIONS=N with it: the calls go to sessions ID-1 .. ID-N in
+# turn, one call to each, as the calls of N agents at once come (each agent
+# waits for one call's answer before its next; wrk's second thread starts
+# half way round).
+session_contexts=('{"cwd":"/w"}')
+if [ -n "${SERVE_LOAD_SESSION:-}" ]; then
+  session_contexts=()
+  for ((k = 1; k <= ${SERVE_LOAD_SESSIONS:-1}; k++)); do
+    id="$SERVE_LOAD_SESSION"
+    [ "${SERVE_LOAD_SESSIONS:-1}" -le 1 ] || id="$SERVE_LOAD_SESSION-$k"
+    session_contexts+=("{\"cwd\":\"/w\",\"session\":\"$id\"}")
+  done
+fi
+calls=()
+for call in \
+  '{"tool":"Bash","args":{"command":"git status && make -j4 test | tail -20"},"context":CONTEXT}' \
+  '{"tool":"Bash","args":{"command":"echo ok; rm -rf ~"},"context":CONTEXT}' \
+  '{"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},"context":CONTEXT}' \
+  '{"tool":"Read","args":{"file_path":"~/.ssh/id_rsa"},"context":CONTEXT}'; do
+  for context in "${session_contexts[@]}"; do calls+=("${call/CONTEXT/$context}"); done
+done
 
 # calc EXPRESSION: its value (awk's arithmetic).
 calc() { awk "BEGIN { print $1 }"; }
@@ -78,7 +91,7 @@ database_pids() {
 
 # The batch: the same calls, 200,000 of them, in one process.
 batch_calls=200000
-for ((i = 0; i < batch_calls / 4; i++)); do printf '%s\n' "${calls[@]}"; done >"$work/calls.jsonl"
+for ((i = 0; i < batch_calls / ${#calls[@]}; i++)); do printf '%s\n' "${calls[@]}"; done >"$work/calls.jsonl"
 batch_start=$(date +%s.%N)
 /usr/bin/time -f '%U %S' -o "$work/batch.time" "$toolguard" check --batch <"$work/calls.jsonl" >/dev/null
 batch_wall=$(calc "$(date +%s.%N) - $batch_start")
@@ -108,7 +121,14 @@ request_script() {
 local calls = {
 $(for c in "${calls[@]}"; do printf '  [==[%s]==],\n' "$c"; done)
 }
-local n = 0
+local threads_started = 0
+setup = function(thread)
+  thread:set("first", threads_started * math.floor(#calls / 2))
+  threads_started = threads_started + 1
+end
+init = function(args)
+  n = first or 0
+end
 request = function()
   n = n + 1
   return wrk.format("POST", "$1", {["Authorization"] = "Bearer $2",

@@ -48,6 +48,8 @@ struct SessionState {
   /// stays (before the others): making many harmless calls never makes the
   /// session forget what it saw, only how long ago.
   void forgetOldest(size_t keep);
+  /// The indices of the events forgetOldest(keep) keeps, oldest first.
+  std::vector<size_t> eventsKept(size_t keep) const;
 };
 
 /// The labels the rule of two reads (the `labels:` of the built-in policy

@@ -47,21 +47,29 @@ void SessionState::forgetOldest(size_t keep) {
     events.erase(events.begin(), first_kept);
     return;
   }
-  std::set<std::string> held;  // what the kept events carry, and the carried ones
-  for (auto it = first_kept; it != events.end(); ++it)
-    held.insert(it->labels.begin(), it->labels.end());
-  std::vector<SessionEvent> carried;  // newest first
-  for (auto it = std::make_reverse_iterator(first_kept); it != events.rend(); ++it) {
-    const bool needed = std::any_of(it->labels.begin(), it->labels.end(),
+  std::vector<SessionEvent> kept;
+  for (size_t i : eventsKept(keep)) kept.push_back(std::move(events[i]));
+  events = std::move(kept);
+}
+
+std::vector<size_t> SessionState::eventsKept(size_t keep) const {
+  const size_t n = events.size();
+  const size_t first_kept = n > keep ? n - keep : 0;
+  std::set<std::string_view> held;  // what the kept events carry, and the carried ones
+  for (size_t i = first_kept; i < n; ++i)
+    held.insert(events[i].labels.begin(), events[i].labels.end());
+  std::vector<size_t> carried;  // newest first
+  for (size_t i = first_kept; i-- > 0;) {
+    const std::vector<std::string>& labels = events[i].labels;
+    const bool needed = std::any_of(labels.begin(), labels.end(),
                                     [&](const std::string& label) { return !held.count(label); });
     if (!needed) continue;
-    held.insert(it->labels.begin(), it->labels.end());
-    carried.push_back(std::move(*it));
+    held.insert(labels.begin(), labels.end());
+    carried.push_back(i);
   }
-  std::vector<SessionEvent> kept(carried.rbegin(), carried.rend());
-  kept.insert(kept.end(), std::make_move_iterator(first_kept),
-              std::make_move_iterator(events.end()));
-  events = std::move(kept);
+  std::vector<size_t> kept(carried.rbegin(), carried.rend());
+  for (size_t i = first_kept; i < n; ++i) kept.push_back(i);
+  return kept;
 }
 
 }  // namespace toolguard

@@ -1,13 +1,30 @@
-// Agents' sessions in PostgreSQL (pg_agent_sessions.hpp). An append is one
-// INSERT ... ON CONFLICT that adds the event to the row's array (or starts
-// it again when the session expired); only when the array has grown a
-// quarter past what is kept is it read, trimmed and written back under the
-// row's lock. Events are JSON as the file store writes them
-// (session/session_json.hpp); text PostgreSQL cannot hold (NUL) is replaced.
+// Agents' sessions in PostgreSQL (pg_agent_sessions.hpp).
+//
+// A session is a row of toolguard_agent_sessions (its life, latest event
+// number, where the life starts, how many events it keeps) and its events
+// are rows of toolguard_agent_session_events, one line of JSON each, as the
+// file store writes them (session/session_json.hpp). An append is one
+// statement: it numbers the event on the session's row (starting a new life
+// when the session expired) and inserts it. Only when a session keeps a
+// quarter more events than `max_events` are its events read under the row's
+// lock and the ones SessionState::forgetOldest forgets deleted.
+//
+// An instance keeps the sessions it judged lately in memory, with the life
+// and number of the latest event each holds, and asks the database only for
+// what came after: usually nothing, so a call costs two small statements
+// instead of reading and rewriting its session's whole history. Nothing is
+// taken from memory without the database's word on the session's life and
+// latest number, so a session served by several instances at once is one.
+// What memory holds is what a fresh read gives: forgetOldest keeps what
+// it would keep of every event (why: docs/sessions.md, "In the service's
+// PostgreSQL store").
 #include "pg_agent_sessions.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <list>
+#include <mutex>
+#include <unordered_map>
 
 #include "service_store.hpp"
 #include "session/session_json.hpp"
@@ -15,7 +32,7 @@
 namespace toolguard::store {
 namespace {
 
-// PostgreSQL's text and jsonb hold no NUL: it becomes U+FFFD.
+// PostgreSQL's text holds no NUL: it becomes U+FFFD.
 std::string storable(std::string text) {
   std::string out;
   out.reserve(text.size());
@@ -37,25 +54,52 @@ SessionEvent storableEvent(SessionEvent event) {
   return event;
 }
 
-// The state an events array holds; unknown when it is not what we write.
-SessionState stateOf(const std::string& events_text, bool unknown) {
-  SessionState state;
-  state.unknown = unknown;
-  const nlohmann::json events = nlohmann::json::parse(events_text, nullptr, false);
-  if (!events.is_array()) {
-    state.unknown = true;
-    return state;
-  }
-  for (const nlohmann::json& line : events) {
-    std::optional<SessionEvent> event = detail::sessionEventFrom(line);
-    if (!event) {
+// The events in column `field` of `r`'s rows (NULL: none), added to
+// `state`: a line that is not an event makes the session unknown.
+void addEvents(const PgResult& r, int field, SessionState& state) {
+  for (int row = 0; row < r.rows(); ++row) {
+    if (r.isNull(row, field)) continue;
+    std::optional<SessionEvent> event = detail::sessionEventFromLine(r.text(row, field));
+    if (event) {
+      state.events.push_back(std::move(*event));
+    } else {
       state.unknown = true;
-      break;
     }
-    state.events.push_back(std::move(*event));
   }
-  return state;
 }
+
+// The session, its life's events after the given number (or all of them
+// when the life is another): one row with NULL events when none came; no
+// row when the session has expired or has none.
+constexpr const char* kReadSql =
+    "SELECT s.life, s.seq, s.unknown, e.line FROM toolguard_agent_sessions s "
+    "LEFT JOIN toolguard_agent_session_events e ON e.session = s.id "
+    "AND e.seq > CASE WHEN s.life = $3::bigint THEN $4::bigint ELSE s.first_seq - 1 END "
+    "AND e.seq <= s.seq "
+    "WHERE s.id = $1 AND s.updated > now() - $2::interval ORDER BY e.seq";
+
+// Numbers the event on its session's row (a new life when the session
+// expired or is new) and inserts it (over an event a row deleted by hand
+// left): the life, its number, how many the session keeps with it, and the
+// life's first number.
+constexpr const char* kAppendSql =
+    "WITH s AS (INSERT INTO toolguard_agent_sessions AS s "
+    "(id, life, seq, first_seq, held, unknown, updated) "
+    "VALUES ($1, nextval('toolguard_agent_session_lives'), 1, 1, 1, false, now()) "
+    "ON CONFLICT (id) DO UPDATE SET "
+    "life = CASE WHEN s.updated <= now() - $3::interval THEN EXCLUDED.life ELSE s.life END, "
+    "first_seq = CASE WHEN s.updated <= now() - $3::interval THEN s.seq + 1 "
+    "ELSE s.first_seq END, "
+    "held = CASE WHEN s.updated <= now() - $3::interval THEN 1 ELSE s.held + 1 END, "
+    "unknown = s.unknown AND s.updated > now() - $3::interval, "
+    "seq = s.seq + 1, updated = now() RETURNING life, seq, held, first_seq) "
+    "INSERT INTO toolguard_agent_session_events (session, seq, line) SELECT $1, seq, $2 FROM s "
+    "ON CONFLICT (session, seq) DO UPDATE SET line = EXCLUDED.line RETURNING (SELECT life FROM s), "
+    "seq, (SELECT held FROM s), (SELECT first_seq FROM s)";
+
+// How many sessions an instance holds in memory (the least recently used
+// goes first).
+constexpr size_t kSessionsInMemory = 1024;
 
 class PgAgentSessions final : public SessionRepository {
  public:
@@ -66,41 +110,31 @@ class PgAgentSessions final : public SessionRepository {
     settings_.max_events = std::max<size_t>(settings_.max_events, 1);
   }
 
-  SessionState load(const std::string& key) const override {
+  SessionState load(const std::string& key) const override { return *snapshot(key); }
+
+  std::shared_ptr<const SessionState> snapshot(const std::string& key) const override {
     try {
-      return pool_.with([&](PgConnection& c) {
-        PgResult r = c.run(
-            "SELECT events::text, unknown FROM toolguard_agent_sessions WHERE id = $1 AND "
-            "updated > now() - $2::interval",
-            {rowId(key), expire_});
-        if (r.rows() != 1) return SessionState{};
-        SessionState state = stateOf(r.text(0, 0), r.text(0, 1) == "t");
-        state.forgetOldest(settings_.max_events);
-        return state;
-      });
+      return read(rowId(key), true);
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string("the sessions table: ") + e.what());
     }
   }
 
   void append(const std::string& key, const SessionEvent& event) override {
-    const std::string line = detail::sessionEventJson(storableEvent(event)).dump();
+    const nlohmann::json json = detail::sessionEventJson(storableEvent(event));
+    std::optional<SessionEvent> stored = detail::sessionEventFrom(json);
     const std::string id = rowId(key);
     try {
-      const long long length = pool_.with([&](PgConnection& c) {
-        return std::stoll(
-            c.run("INSERT INTO toolguard_agent_sessions AS s (id, events, unknown, updated) "
-                  "VALUES ($1, jsonb_build_array($2::jsonb), false, now()) "
-                  "ON CONFLICT (id) DO UPDATE SET "
-                  "events = CASE WHEN s.updated <= now() - $3::interval THEN EXCLUDED.events "
-                  "ELSE s.events || EXCLUDED.events END, "
-                  "unknown = s.unknown AND s.updated > now() - $3::interval, updated = now() "
-                  "RETURNING jsonb_array_length(events)",
-                  {id, line, expire_})
-                .text(0, 0));
+      PgResult r = pool_.with([&](PgConnection& c) {
+        return c.runTogether(
+            {{"toolguard_session_append", kAppendSql, {id, json.dump(), expire_}}});
       });
-      const size_t max_length = settings_.max_events + (settings_.max_events + 3) / 4;
-      if (static_cast<size_t>(length) > max_length) trim(id);
+      const long long life = std::stoll(r.text(0, 0));
+      const long long seq = std::stoll(r.text(0, 1));
+      const long long held = std::stoll(r.text(0, 2));
+      remember(id, life, seq, seq == std::stoll(r.text(0, 3)), std::move(stored));
+      const size_t most = settings_.max_events + (settings_.max_events + 3) / 4;
+      if (static_cast<size_t>(held) > most) trim(id);
       // Now and then, the sessions that expired go (by the index on updated).
       if (appends_.fetch_add(1) % kSweepEvery == 0) sweepExpired();
     } catch (const std::exception& e) {
@@ -109,36 +143,210 @@ class PgAgentSessions final : public SessionRepository {
   }
 
  private:
+  // A session as this instance holds it: `state` holds its life's events up
+  // to number `last`; `waiting` the ones this instance appended after it
+  // (numbers last+1, last+2, ...), added at the next read, when the
+  // snapshot a Guard judged with is usually let go (so not copied).
+  struct Entry {
+    std::string id;
+    long long life = 0;
+    long long last = 0;
+    std::shared_ptr<SessionState> state;  ///< never null
+    std::vector<SessionEvent> waiting;
+  };
+  using Entries = std::list<Entry>;
+
   // The row of a session: its key may hold anything (a NUL libpq would cut).
   static std::string rowId(const std::string& key) { return tokenHash("session:" + key); }
+
+  // The entry of `id`, made the most recently used; nullptr when none.
+  Entry* find(const std::string& id) const {
+    auto found = index_.find(id);
+    if (found == index_.end()) return nullptr;
+    order_.splice(order_.begin(), order_, found->second);
+    return &*found->second;
+  }
+
+  // A new entry for `id` (replacing one), the least recently used going
+  // when memory is full.
+  Entry& install(const std::string& id, long long life, long long last,
+                 std::shared_ptr<SessionState> state) const {
+    forget(id);
+    if (index_.size() >= kSessionsInMemory) {
+      index_.erase(order_.back().id);
+      order_.pop_back();
+    }
+    order_.push_front(Entry{id, life, last, std::move(state), {}});
+    index_[id] = order_.begin();
+    return order_.front();
+  }
+
+  void forget(const std::string& id) const {
+    auto found = index_.find(id);
+    if (found == index_.end()) return;
+    order_.erase(found->second);
+    index_.erase(found);
+  }
+
+  // The entry's state, made its own to change (copied when a snapshot of it
+  // is still held).
+  static SessionState& changeable(Entry& entry) {
+    if (entry.state.use_count() > 1) entry.state = std::make_shared<SessionState>(*entry.state);
+    return *entry.state;
+  }
+
+  // Adds `events` (numbered from entry.last + 1) to the entry's state.
+  void add(Entry& entry, std::vector<SessionEvent>& events, bool unknown) const {
+    if (events.empty() && (!unknown || entry.state->unknown)) return;
+    SessionState& state = changeable(entry);
+    state.unknown = state.unknown || unknown;
+    for (SessionEvent& event : events) state.events.push_back(std::move(event));
+    state.forgetOldest(settings_.max_events);  // what it saw stays
+    entry.last += static_cast<long long>(events.size());
+    events.clear();
+  }
+
+  // An event this instance appended as number `seq` of life `life`: held in
+  // memory when the entry holds every event before it (or it is its life's
+  // first); else the next read brings it with the ones before it.
+  void remember(const std::string& id, long long life, long long seq, bool first,
+                std::optional<SessionEvent> event) const {
+    std::lock_guard lock(mutex_);
+    Entry* entry = find(id);
+    if (!event) {
+      forget(id);
+      return;
+    }
+    if (first) {
+      install(id, life, seq - 1, std::make_shared<SessionState>())
+          .waiting.push_back(std::move(*event));
+      return;
+    }
+    if (entry == nullptr) return;
+    if (entry->life == life &&
+        entry->last + static_cast<long long>(entry->waiting.size()) + 1 == seq) {
+      entry->waiting.push_back(std::move(*event));
+    }
+  }
+
+  // What the session `id` holds: its memory, brought up to what the
+  // database holds. `use_memory`: false reads every event of the life.
+  std::shared_ptr<const SessionState> read(const std::string& id, bool use_memory) const {
+    long long known_life = 0;
+    long long known_last = 0;
+    if (use_memory) {
+      std::lock_guard lock(mutex_);
+      if (Entry* entry = find(id)) {
+        add(*entry, entry->waiting, false);
+        known_life = entry->life;
+        known_last = entry->last;
+      }
+    }
+    PgResult r = pool_.with([&](PgConnection& c) {
+      return c.runTogether(
+          {{"toolguard_session_read",
+            kReadSql,
+            {id, expire_, std::to_string(known_life), std::to_string(known_last)}}});
+    });
+    if (r.rows() == 0) return std::make_shared<const SessionState>();  // expired, or none
+    const long long life = std::stoll(r.text(0, 0));
+    const long long seq = std::stoll(r.text(0, 1));
+    const bool unknown = r.text(0, 2) == "t";
+    if (std::shared_ptr<const SessionState> state =
+            merge(id, r, life, seq, unknown, known_life, known_last)) {
+      return state;
+    }
+    return read(id, false);  // memory and the database disagree: read it all
+  }
+
+  // What was read of `id` (life `life` up to number `seq`, after memory's
+  // `known_last` when `known_life` is that life) taken into memory: the
+  // session's state, or nullptr when memory cannot be brought up to it.
+  std::shared_ptr<const SessionState> merge(const std::string& id, const PgResult& r,
+                                            long long life, long long seq, bool unknown,
+                                            long long known_life, long long known_last) const {
+    std::lock_guard lock(mutex_);
+    if (life != known_life) {  // the whole life was read
+      auto state = std::make_shared<SessionState>();
+      state->unknown = unknown;
+      addEvents(r, 3, *state);
+      state->forgetOldest(settings_.max_events);
+      return install(id, life, seq, std::move(state)).state;
+    }
+    Entry* entry = find(id);
+    if (entry != nullptr && entry->life == life && entry->last == known_last) {
+      // What came after what memory held: drop what of it this instance
+      // appended meanwhile (it is among what was read).
+      SessionState after;
+      addEvents(r, 3, after);
+      const long long read_count = static_cast<long long>(after.events.size());
+      if (known_last + read_count != seq) {  // a line was not an event, or was trimmed
+        forget(id);
+        return nullptr;
+      }
+      const size_t overlap = std::min(entry->waiting.size(), static_cast<size_t>(read_count));
+      entry->waiting.erase(entry->waiting.begin(),
+                           entry->waiting.begin() + static_cast<ptrdiff_t>(overlap));
+      add(*entry, after.events, unknown);
+      return entry->state;
+    }
+    if (entry != nullptr && entry->life == life && entry->last >= seq) {
+      return entry->state;  // another thread brought it further meanwhile
+    }
+    forget(id);
+    return nullptr;
+  }
 
   // The event is kept whatever happens here: a failed sweep waits for the next.
   void sweepExpired() noexcept {
     try {
       pool_.with([&](PgConnection& c) {
-        return c.run("DELETE FROM toolguard_agent_sessions WHERE updated <= now() - $1::interval",
-                     {expire_});
+        return c.run(
+            "WITH gone AS (DELETE FROM toolguard_agent_sessions WHERE updated <= now() - "
+            "$1::interval RETURNING id) "
+            "DELETE FROM toolguard_agent_session_events WHERE session IN (SELECT id FROM gone)",
+            {expire_});
       });
     } catch (...) {
     }
   }
 
-  // Forgets what is no longer kept, under the row's lock.
+  // Deletes the events forgetOldest forgets (and those of earlier lives),
+  // under the row's lock.
   void trim(const std::string& id) {
     pool_.with([&](PgConnection& c) {
       c.transaction([&] {
+        PgResult row = c.run(
+            "SELECT first_seq, seq FROM toolguard_agent_sessions WHERE id = $1 FOR UPDATE", {id});
+        if (row.rows() != 1) return;
         PgResult r = c.run(
-            "SELECT events::text, unknown FROM toolguard_agent_sessions WHERE id = $1 FOR UPDATE",
-            {id});
-        if (r.rows() != 1) return;
-        SessionState state = stateOf(r.text(0, 0), r.text(0, 1) == "t");
-        state.forgetOldest(settings_.max_events);
-        nlohmann::json events = nlohmann::json::array();
-        for (const SessionEvent& kept : state.events) {
-          events.push_back(detail::sessionEventJson(kept));
+            "SELECT seq, line FROM toolguard_agent_session_events WHERE session = $1 "
+            "AND seq >= $2::bigint AND seq <= $3::bigint ORDER BY seq",
+            {id, row.text(0, 0), row.text(0, 1)});
+        SessionState state;
+        std::vector<std::string> numbers;  // of the events read, in order
+        for (int i = 0; i < r.rows(); ++i) {
+          std::optional<SessionEvent> event = detail::sessionEventFromLine(r.text(i, 1));
+          if (!event) {
+            state.unknown = true;
+            continue;
+          }
+          state.events.push_back(std::move(*event));
+          numbers.push_back(r.text(i, 0));
         }
-        c.run("UPDATE toolguard_agent_sessions SET events = $2::jsonb, unknown = $3 WHERE id = $1",
-              {id, events.dump(), std::string(state.unknown ? "true" : "false")});
+        std::string kept = "{";
+        const std::vector<size_t> kept_events = state.eventsKept(settings_.max_events);
+        for (size_t i : kept_events) kept += (kept.size() > 1 ? "," : "") + numbers[i];
+        kept += "}";
+        c.run(
+            "DELETE FROM toolguard_agent_session_events WHERE session = $1 AND seq <= $2::bigint "
+            "AND NOT seq = ANY ($3::bigint[])",
+            {id, row.text(0, 1), kept});
+        c.run(
+            "UPDATE toolguard_agent_sessions SET held = $2::integer, unknown = unknown OR $3 "
+            "WHERE id = $1",
+            {id, std::to_string(kept_events.size()),
+             std::string(state.unknown ? "true" : "false")});
       });
       return 0;
     });
@@ -150,6 +358,9 @@ class PgAgentSessions final : public SessionRepository {
   SessionStoreOptions settings_;
   std::string expire_;
   std::atomic<unsigned> appends_{0};
+  mutable std::mutex mutex_;
+  mutable Entries order_;  ///< most recently used first
+  mutable std::unordered_map<std::string, Entries::iterator> index_;
 };
 
 }  // namespace

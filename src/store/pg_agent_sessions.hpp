@@ -10,11 +10,13 @@
 
 namespace toolguard::store {
 
-/// Sessions in the table toolguard_agent_sessions: one row per session (by
-/// the SHA-256 of its key), its events a JSON array appended in one
-/// statement, trimmed as SessionState::forgetOldest does when it holds a
-/// quarter more than `settings.max_events`, and forgotten `expire_after`
-/// after its latest event.
+/// Sessions in the table toolguard_agent_sessions (one row per session, by
+/// the SHA-256 of its key) and their events in toolguard_agent_session_events
+/// (a row each, appended in one statement), trimmed as
+/// SessionState::forgetOldest does when a session keeps a quarter more than
+/// `settings.max_events`, and forgotten `expire_after` after its latest
+/// event. The sessions judged lately are held in memory and brought up to
+/// date with the events they lack at each read.
 std::shared_ptr<SessionRepository> postgresAgentSessions(PgPool& pool,
                                                          SessionStoreOptions settings);
 

@@ -2,6 +2,8 @@
 // its own transaction under an advisory lock (instances starting together
 // apply each once). Applied versions are kept in toolguard_migrations.
 // Never edit a migration that has shipped: add the next one.
+#include <algorithm>
+
 #include "pg_connection.hpp"
 #include "postgres_service_store.hpp"
 
@@ -114,6 +116,55 @@ CREATE TRIGGER toolguard_approvals_changed
   AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON toolguard_approvals
   FOR EACH STATEMENT EXECUTE FUNCTION toolguard_approvals_changed();
 )sql"},
+    // A session's events become rows of their own, so that a call adds one
+    // row instead of rewriting its session's array, and an instance that
+    // holds a session in memory reads only the events it has not seen. A
+    // session's row keeps its latest event's number (seq), where its current
+    // life starts (first_seq: its events from there, a session that expired
+    // starts again), the life's number (never used twice, so a session
+    // forgotten and started again is not taken for the one remembered) and
+    // how many of its events are kept (held). No foreign key (its check cost
+    // an append more than the insert): a session's events go with its row
+    // in one statement, and an event left by a row deleted by hand is
+    // overwritten before its number is reached again. Roles that could
+    // write the sessions get the same rights on the new table and sequence.
+    {7, R"sql(
+CREATE SEQUENCE toolguard_agent_session_lives;
+ALTER TABLE toolguard_agent_sessions
+  ADD COLUMN life bigint NOT NULL DEFAULT 0,
+  ADD COLUMN seq bigint NOT NULL DEFAULT 0,
+  ADD COLUMN first_seq bigint NOT NULL DEFAULT 1,
+  ADD COLUMN held integer NOT NULL DEFAULT 0;
+CREATE TABLE toolguard_agent_session_events (
+  session text NOT NULL,
+  seq bigint NOT NULL,
+  line text NOT NULL,
+  PRIMARY KEY (session, seq)
+);
+INSERT INTO toolguard_agent_session_events (session, seq, line)
+  SELECT s.id, e.ord, e.value::text FROM toolguard_agent_sessions s
+  CROSS JOIN LATERAL jsonb_array_elements(
+    CASE WHEN jsonb_typeof(s.events) = 'array' THEN s.events ELSE '[]'::jsonb END)
+    WITH ORDINALITY AS e(value, ord);
+UPDATE toolguard_agent_sessions SET
+  life = nextval('toolguard_agent_session_lives'),
+  unknown = unknown OR jsonb_typeof(events) <> 'array',
+  seq = CASE WHEN jsonb_typeof(events) = 'array' THEN jsonb_array_length(events) ELSE 0 END,
+  held = CASE WHEN jsonb_typeof(events) = 'array' THEN jsonb_array_length(events) ELSE 0 END;
+ALTER TABLE toolguard_agent_sessions DROP COLUMN events;
+DO $$
+DECLARE grantee text;
+BEGIN
+  FOR grantee IN SELECT DISTINCT g.grantee FROM information_schema.role_table_grants g
+      WHERE g.table_name = 'toolguard_agent_sessions' AND g.privilege_type = 'INSERT'
+        AND g.grantee <> current_user LOOP
+    EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON toolguard_agent_session_events TO %I',
+                   grantee);
+    EXECUTE format('GRANT USAGE ON SEQUENCE toolguard_agent_session_lives TO %I', grantee);
+  END LOOP;
+END
+$$;
+)sql"},
 };
 
 constexpr const char* kLock = "SELECT pg_advisory_lock(74069110)";
@@ -121,13 +172,13 @@ constexpr const char* kUnlock = "SELECT pg_advisory_unlock(74069110)";
 
 }  // namespace
 
-std::vector<int> migratePostgres(const std::string& url) {
+std::vector<int> migratePostgres(const std::string& url, int up_to) {
   PgConnection c(url);
   c.run(kLock);
   std::vector<int> applied;
   try {
     // Up to date: nothing to create (the service's role may not create).
-    const int newest_known = kMigrations[std::size(kMigrations) - 1].version;
+    const int newest_known = std::min(up_to, kMigrations[std::size(kMigrations) - 1].version);
     PgResult exists = c.run("SELECT to_regclass('toolguard_migrations') IS NOT NULL");
     if (exists.text(0, 0) == "t" &&
         std::stoi(c.run("SELECT coalesce(max(version), 0) FROM toolguard_migrations").text(0, 0)) ==
@@ -147,7 +198,7 @@ std::vector<int> migratePostgres(const std::string& url) {
                        "): upgrade toolguard");
     }
     for (const Migration& m : kMigrations) {
-      if (m.version <= current) continue;
+      if (m.version <= current || m.version > up_to) continue;
       c.transaction([&] {
         c.runScript(m.sql);
         c.run("INSERT INTO toolguard_migrations (version) VALUES ($1)",
@@ -174,10 +225,12 @@ void grantServiceRole(const std::string& owner_url, const std::string& role) {
       c.runScript("GRANT SELECT ON toolguard_migrations TO " + name +
                   ";"
                   "GRANT SELECT, INSERT, UPDATE, DELETE ON toolguard_tokens, toolguard_approvals, "
-                  "toolguard_asks, toolguard_sessions, toolguard_agent_sessions TO " +
+                  "toolguard_asks, toolguard_sessions, toolguard_agent_sessions, "
+                  "toolguard_agent_session_events TO " +
                   name +
                   ";"
-                  "GRANT USAGE ON SEQUENCE toolguard_approvals_id_seq, toolguard_audit_id_seq TO " +
+                  "GRANT USAGE ON SEQUENCE toolguard_approvals_id_seq, toolguard_audit_id_seq, "
+                  "toolguard_agent_session_lives TO " +
                   name +
                   ";"
                   "REVOKE ALL ON toolguard_audit FROM " +

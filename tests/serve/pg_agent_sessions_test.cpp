@@ -1,0 +1,216 @@
+// Agents' sessions on PostgreSQL, through the repository the service uses:
+// what instances hold in memory is always what the database holds, however
+// their calls interleave, and a session forgotten, expired or edited is
+// never taken for the one remembered.
+#include "store/pg_agent_sessions.hpp"
+
+#include <atomic>
+#include <random>
+
+#include "serve/serve_fixture.hpp"
+#include "store/postgres_service_store.hpp"
+#include "store/service_store.hpp"
+
+namespace toolguard::testing {
+namespace pg_agent_sessions_test {
+
+using store::migratePostgres;
+using store::PgPool;
+
+// What a check compares of an event (the database keeps times in ms).
+std::vector<std::string> described(const SessionState& state) {
+  std::vector<std::string> out;
+  if (state.unknown) out.push_back("unknown");
+  for (const SessionEvent& e : state.events) {
+    std::string line = e.tool + " " + e.summary + " [";
+    for (const std::string& label : e.labels) line += label + ",";
+    out.push_back(line + "]");
+  }
+  return out;
+}
+
+SessionEvent event(const std::string& tool, std::vector<std::string> labels,
+                   const std::string& summary = "") {
+  return SessionEvent{std::chrono::system_clock::now(), tool, summary.empty() ? tool : summary,
+                      std::move(labels), ""};
+}
+
+class PgSessions : public ServePostgres {
+ protected:
+  SessionStoreOptions options(size_t max_events) {
+    SessionStoreOptions o;
+    o.max_events = max_events;
+    return o;
+  }
+  // An instance: its own connections and memory.
+  struct Instance {
+    std::unique_ptr<PgPool> pool;
+    std::shared_ptr<SessionRepository> sessions;
+  };
+  Instance instance(size_t max_events) {
+    Instance i;
+    i.pool = std::make_unique<PgPool>(db->url(), 2);
+    i.sessions = store::postgresAgentSessions(*i.pool, options(max_events));
+    return i;
+  }
+};
+
+// Three instances and a reference (a process's memory, which keeps sessions
+// as forgetOldest says) take the same appends in a seeded random order:
+// every read, from an instance that holds the session, one that holds an
+// older copy of it, or one that never saw it, equals the reference. Small
+// max_events, so the database trims (and forgets old events) again and
+// again; snapshots are held across appends now and then, as a Guard holds
+// one while it judges.
+TEST_F(PgSessions, EveryInstanceReadsWhatAReferenceKeepsHoweverCallsInterleave) {
+  migratePostgres(db->url());
+  constexpr size_t kMax = 6;
+  Instance a = instance(kMax);
+  Instance b = instance(kMax);
+  auto reference = memorySessionRepository(options(kMax));
+  const std::vector<std::string> keys = {"s1", "s2", "s3"};
+  const std::vector<std::string> labels = {kUntrustedLabel, kSensitiveLabel, kOutwardLabel, "x"};
+  std::mt19937 random(20261202);
+  std::vector<std::shared_ptr<const SessionState>> held;
+  for (int step = 0; step < 400; ++step) {
+    const std::string& key = keys[random() % keys.size()];
+    std::vector<std::string> given;
+    for (const std::string& label : labels) {
+      if (random() % 5 == 0) given.push_back(label);
+    }
+    const SessionEvent e = event("T" + std::to_string(step), given);
+    Instance& writer = random() % 2 ? a : b;
+    if (random() % 4 == 0) held.push_back(writer.sessions->snapshot(key));
+    writer.sessions->append(key, e);
+    reference->append(key, e);
+    if (held.size() > 3 || random() % 3 == 0) held.clear();
+    const std::string& read_key = keys[random() % keys.size()];
+    const auto expected = described(reference->load(read_key));
+    ASSERT_EQ(described(*a.sessions->snapshot(read_key)), expected) << "a, step " << step;
+    ASSERT_EQ(described(*b.sessions->snapshot(read_key)), expected) << "b, step " << step;
+    if (step % 25 == 0) {
+      Instance fresh = instance(kMax);
+      ASSERT_EQ(described(fresh.sessions->load(read_key)), expected) << "fresh, step " << step;
+    }
+  }
+  // The database keeps no more than max_events and a quarter of a session.
+  const RunResult most = db->psql(
+      "SELECT max(n) FROM (SELECT count(*) AS n FROM toolguard_agent_session_events e "
+      "JOIN toolguard_agent_sessions s ON s.id = e.session AND e.seq >= s.first_seq "
+      "GROUP BY e.session) c");
+  EXPECT_LE(std::stoi(most.out), 8) << most.out;
+}
+
+// Calls of one session from several threads of two instances at once:
+// nothing is lost or counted twice, and both read what the database holds.
+TEST_F(PgSessions, CallsOfOneSessionFromManyThreadsAreAllKept) {
+  migratePostgres(db->url());
+  Instance a = instance(1000);
+  Instance b = instance(1000);
+  std::vector<std::thread> threads;
+  std::atomic<int> twice{0};  // snapshots that held an event twice
+  for (int t = 0; t < 6; ++t) {
+    threads.emplace_back([&, t] {
+      // Most on one instance, so that its own appends come while it reads.
+      SessionRepository& sessions = *(t == 0 ? b : a).sessions;
+      for (int i = 0; i < 50; ++i) {
+        auto snapshot = sessions.snapshot("busy");
+        std::set<std::string> seen;
+        for (const SessionEvent& e : snapshot->events) {
+          if (!seen.insert(e.summary).second) ++twice;
+        }
+        sessions.append("busy", event("T", {"x"}, std::to_string(t) + "-" + std::to_string(i)));
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(twice.load(), 0);
+  const SessionState from_a = a.sessions->load("busy");
+  const SessionState from_b = b.sessions->load("busy");
+  Instance fresh = instance(1000);
+  const SessionState from_fresh = fresh.sessions->load("busy");
+  EXPECT_EQ(from_a.events.size(), 300u);
+  EXPECT_EQ(described(from_a), described(from_fresh));
+  EXPECT_EQ(described(from_b), described(from_fresh));
+  std::set<std::string> summaries;
+  for (const SessionEvent& e : from_fresh.events) summaries.insert(e.summary);
+  EXPECT_EQ(summaries.size(), 300u);
+}
+
+// A session's row deleted by hand (its events left behind) and started
+// again by another instance, or expired and started again: an instance that
+// held the old one reads the new one only.
+TEST_F(PgSessions, ASessionForgottenAndStartedAgainIsNotTakenForTheOneHeld) {
+  migratePostgres(db->url());
+  Instance a = instance(50);
+  Instance b = instance(50);
+  for (int i = 0; i < 3; ++i) a.sessions->append("k", event("Old" + std::to_string(i), {"x"}));
+  ASSERT_EQ(a.sessions->snapshot("k")->events.size(), 3u);
+  ASSERT_EQ(db->psql("DELETE FROM toolguard_agent_sessions").exit_code, 0);
+  EXPECT_TRUE(a.sessions->snapshot("k")->events.empty());
+  b.sessions->append("k", event("New", {kOutwardLabel}));
+  EXPECT_EQ(described(*a.sessions->snapshot("k")), std::vector<std::string>{"New New [outward,]"});
+  // Expired: nothing, then a new life that holds only what came after.
+  ASSERT_EQ(db->psql("UPDATE toolguard_agent_sessions SET updated = now() - interval '13 hours'")
+                .exit_code,
+            0);
+  EXPECT_TRUE(a.sessions->snapshot("k")->events.empty());
+  EXPECT_TRUE(b.sessions->snapshot("k")->events.empty());
+  b.sessions->append("k", event("Later", {}));
+  EXPECT_EQ(described(*a.sessions->snapshot("k")), std::vector<std::string>{"Later Later []"});
+  EXPECT_EQ(described(*b.sessions->snapshot("k")), std::vector<std::string>{"Later Later []"});
+}
+
+// An event the store did not write (added by hand) makes the session
+// unknown for an instance that held it and one that did not.
+TEST_F(PgSessions, AnEventNotAsWrittenMakesTheSessionUnknownEverywhere) {
+  migratePostgres(db->url());
+  Instance a = instance(50);
+  a.sessions->append("k", event("Read", {}));
+  ASSERT_FALSE(a.sessions->snapshot("k")->unknown);
+  ASSERT_EQ(db->psql("WITH s AS (UPDATE toolguard_agent_sessions SET seq = seq + 1 RETURNING id, "
+                     "seq) INSERT INTO toolguard_agent_session_events SELECT id, seq, 'not json' "
+                     "FROM s")
+                .exit_code,
+            0);
+  EXPECT_TRUE(a.sessions->snapshot("k")->unknown);
+  EXPECT_TRUE(a.sessions->snapshot("k")->holdsLabel(kSensitiveLabel));
+  Instance fresh = instance(50);
+  EXPECT_TRUE(fresh.sessions->snapshot("k")->unknown);
+}
+
+// A database as the previous schema left it (a session's events one JSON
+// array in its row): its sessions are read as they were, one that was not
+// an array is unknown, and a role granted the sessions gets the new table.
+TEST_F(PgSessions, SessionsKeptAsArraysBeforeAreReadAfterTheMigration) {
+  migratePostgres(db->url(), 6);
+  ASSERT_EQ(db->psql("CREATE ROLE svc LOGIN; GRANT SELECT, INSERT, UPDATE, DELETE ON "
+                     "toolguard_agent_sessions TO svc")
+                .exit_code,
+            0);
+  const std::string kept = store::tokenHash("session:kept");
+  const std::string torn = store::tokenHash("session:torn");
+  const std::string events =
+      R"([{"at": 1, "tool": "WebFetch", "labels": ["untrusted"], "summary": "WebFetch x"},)"
+      R"( {"at": 2, "tool": "Read", "labels": [], "summary": "Read y"}])";
+  ASSERT_EQ(
+      db->psql("INSERT INTO toolguard_agent_sessions (id, events, unknown, updated) VALUES ('" +
+               kept + "', '" + events + "', false, now()), ('" + torn +
+               "', '{\"not\": \"an array\"}', false, now())")
+          .exit_code,
+      0);
+  migratePostgres(db->url());
+  Instance after = instance(50);
+  EXPECT_EQ(described(after.sessions->load("kept")),
+            (std::vector<std::string>{"WebFetch WebFetch x [untrusted,]", "Read Read y []"}));
+  EXPECT_TRUE(after.sessions->load("torn").unknown);
+  after.sessions->append("kept", event("Bash", {kOutwardLabel}));
+  EXPECT_EQ(after.sessions->load("kept").events.size(), 3u);
+  const RunResult rights = db->psql(
+      "SELECT has_table_privilege('svc', 'toolguard_agent_session_events', 'INSERT'), "
+      "has_sequence_privilege('svc', 'toolguard_agent_session_lives', 'USAGE')");
+  EXPECT_EQ(rights.out, "t|t\n");
+}
+
+}  // namespace pg_agent_sessions_test
+}  // namespace toolguard::testing
