@@ -54,12 +54,15 @@ SessionEvent storableEvent(SessionEvent event) {
   return event;
 }
 
-// The events in column `field` of `r`'s rows (NULL: none), added to
-// `state`: a line that is not an event makes the session unknown.
-void addEvents(const PgResult& r, int field, SessionState& state) {
-  for (int row = 0; row < r.rows(); ++row) {
-    if (r.isNull(row, field)) continue;
-    std::optional<SessionEvent> event = detail::sessionEventFromLine(r.text(row, field));
+// Columns of kReadSql (below).
+enum ReadColumn { kLife, kSeq, kUnknown, kEventSeq, kEventLine, kFirstSeq };
+
+// The events in `r`'s rows from `first_row` on (a NULL line: none), added
+// to `state`: a line that is not an event makes the session unknown.
+void addEvents(const PgResult& r, int first_row, SessionState& state) {
+  for (int row = first_row; row < r.rows(); ++row) {
+    if (r.isNull(row, kEventLine)) continue;
+    std::optional<SessionEvent> event = detail::sessionEventFromLine(r.text(row, kEventLine));
     if (event) {
       state.events.push_back(std::move(*event));
     } else {
@@ -68,13 +71,14 @@ void addEvents(const PgResult& r, int field, SessionState& state) {
   }
 }
 
-// The session, its life's events after the given number (or all of them
-// when the life is another): one row with NULL events when none came; no
+// The session, its life's events from the given number on (the one memory
+// holds last, so that it is checked to be the same), or all of them when
+// the life is another: one row with NULL events when there are none; no
 // row when the session has expired or has none.
 constexpr const char* kReadSql =
-    "SELECT s.life, s.seq, s.unknown, e.line FROM toolguard_agent_sessions s "
+    "SELECT s.life, s.seq, s.unknown, e.seq, e.line, s.first_seq FROM toolguard_agent_sessions s "
     "LEFT JOIN toolguard_agent_session_events e ON e.session = s.id "
-    "AND e.seq > CASE WHEN s.life = $3::bigint THEN $4::bigint ELSE s.first_seq - 1 END "
+    "AND e.seq >= CASE WHEN s.life = $3::bigint THEN $4::bigint ELSE s.first_seq END "
     "AND e.seq <= s.seq "
     "WHERE s.id = $1 AND s.updated > now() - $2::interval ORDER BY e.seq";
 
@@ -94,12 +98,18 @@ constexpr const char* kAppendSql =
     "unknown = s.unknown AND s.updated > now() - $3::interval, "
     "seq = s.seq + 1, updated = now() RETURNING life, seq, held, first_seq) "
     "INSERT INTO toolguard_agent_session_events (session, seq, line) SELECT $1, seq, $2 FROM s "
-    "ON CONFLICT (session, seq) DO UPDATE SET line = EXCLUDED.line RETURNING (SELECT life FROM s), "
-    "seq, (SELECT held FROM s), (SELECT first_seq FROM s)";
+    "ON CONFLICT (session, seq) DO UPDATE SET line = EXCLUDED.line RETURNING "
+    "(SELECT life FROM s), seq, (SELECT held FROM s), (SELECT first_seq FROM s)";
 
 // How many sessions an instance holds in memory (the least recently used
 // goes first).
 constexpr size_t kSessionsInMemory = 1024;
+// How many events this instance appended may wait beside a session before
+// they are added to it (copying it when a snapshot of it is held).
+constexpr size_t kMostWaitingEvents = 16;
+// No life is numbered so (the sequence starts at 1): a read that uses no
+// memory.
+constexpr long long kNoLife = -1;
 
 class PgAgentSessions final : public SessionRepository {
  public:
@@ -123,18 +133,20 @@ class PgAgentSessions final : public SessionRepository {
   void append(const std::string& key, const SessionEvent& event) override {
     const nlohmann::json json = detail::sessionEventJson(storableEvent(event));
     std::optional<SessionEvent> stored = detail::sessionEventFrom(json);
+    std::string line = json.dump();
     const std::string id = rowId(key);
     try {
       PgResult r = pool_.with([&](PgConnection& c) {
-        return c.runTogether(
-            {{"toolguard_session_append", kAppendSql, {id, json.dump(), expire_}}});
+        return c.runTogether({{"toolguard_session_append", kAppendSql, {id, line, expire_}}});
       });
       const long long life = std::stoll(r.text(0, 0));
       const long long seq = std::stoll(r.text(0, 1));
       const long long held = std::stoll(r.text(0, 2));
-      remember(id, life, seq, seq == std::stoll(r.text(0, 3)), std::move(stored));
+      const long long first_seq = std::stoll(r.text(0, 3));
+      remember(id, life, seq, seq == first_seq, std::move(stored), std::move(line));
       const size_t most = settings_.max_events + (settings_.max_events + 3) / 4;
       if (static_cast<size_t>(held) > most) trim(id);
+      if (seq == first_seq && first_seq > 1) forgetEarlierLives(id, first_seq);
       // Now and then, the sessions that expired go (by the index on updated).
       if (appends_.fetch_add(1) % kSweepEvery == 0) sweepExpired();
     } catch (const std::exception& e) {
@@ -144,17 +156,29 @@ class PgAgentSessions final : public SessionRepository {
 
  private:
   // A session as this instance holds it: `state` holds its life's events up
-  // to number `last`; `waiting` the ones this instance appended after it
-  // (numbers last+1, last+2, ...), added at the next read, when the
-  // snapshot a Guard judged with is usually let go (so not copied).
+  // to number `last` (whose line is `last_line`; "" when it holds none of
+  // the life yet); `waiting` the ones this instance appended after it
+  // (numbers last+1, last+2, ..., the latest's line `waiting_line`), added
+  // at the next read, when the snapshot a Guard judged with is usually let
+  // go (so not copied).
   struct Entry {
     std::string id;
     long long life = 0;
     long long last = 0;
+    std::string last_line;
     std::shared_ptr<SessionState> state;  ///< never null
     std::vector<SessionEvent> waiting;
+    std::string waiting_line;
   };
   using Entries = std::list<Entry>;
+
+  // What a read asked the database for: the life and the latest event
+  // memory held (kNoLife: the whole life).
+  struct Known {
+    long long life = kNoLife;
+    long long last = 0;
+    std::string last_line;
+  };
 
   // The row of a session: its key may hold anything (a NUL libpq would cut).
   static std::string rowId(const std::string& key) { return tokenHash("session:" + key); }
@@ -169,14 +193,14 @@ class PgAgentSessions final : public SessionRepository {
 
   // A new entry for `id` (replacing one), the least recently used going
   // when memory is full.
-  Entry& install(const std::string& id, long long life, long long last,
+  Entry& install(const std::string& id, long long life, long long last, std::string last_line,
                  std::shared_ptr<SessionState> state) const {
     forget(id);
     if (index_.size() >= kSessionsInMemory) {
       index_.erase(order_.back().id);
       order_.pop_back();
     }
-    order_.push_front(Entry{id, life, last, std::move(state), {}});
+    order_.push_front(Entry{id, life, last, std::move(last_line), std::move(state), {}, {}});
     index_[id] = order_.begin();
     return order_.front();
   }
@@ -191,7 +215,12 @@ class PgAgentSessions final : public SessionRepository {
   // The entry's state, made its own to change (copied when a snapshot of it
   // is still held).
   static SessionState& changeable(Entry& entry) {
-    if (entry.state.use_count() > 1) entry.state = std::make_shared<SessionState>(*entry.state);
+    if (entry.state.use_count() > 1) {
+      entry.state = std::make_shared<SessionState>(*entry.state);
+    } else {
+      // The last holder let it go on another thread: see all it did first.
+      std::atomic_thread_fence(std::memory_order_acquire);
+    }
     return *entry.state;
   }
 
@@ -206,11 +235,20 @@ class PgAgentSessions final : public SessionRepository {
     events.clear();
   }
 
-  // An event this instance appended as number `seq` of life `life`: held in
-  // memory when the entry holds every event before it (or it is its life's
-  // first); else the next read brings it with the ones before it.
+  // Adds the events this instance appended to the entry's state.
+  void addWaiting(Entry& entry) const {
+    if (entry.waiting.empty()) return;
+    add(entry, entry.waiting, false);
+    entry.last_line = std::move(entry.waiting_line);
+    entry.waiting_line.clear();
+  }
+
+  // An event this instance appended as number `seq` of life `life` (its
+  // line as stored): held in memory when the entry holds every event before
+  // it (or it is its life's first); else the next read brings it with the
+  // ones before it.
   void remember(const std::string& id, long long life, long long seq, bool first,
-                std::optional<SessionEvent> event) const {
+                std::optional<SessionEvent> event, std::string line) const {
     std::lock_guard lock(mutex_);
     Entry* entry = find(id);
     if (!event) {
@@ -218,83 +256,106 @@ class PgAgentSessions final : public SessionRepository {
       return;
     }
     if (first) {
-      install(id, life, seq - 1, std::make_shared<SessionState>())
-          .waiting.push_back(std::move(*event));
+      Entry& fresh = install(id, life, seq - 1, "", std::make_shared<SessionState>());
+      fresh.waiting.push_back(std::move(*event));
+      fresh.waiting_line = std::move(line);
       return;
     }
-    if (entry == nullptr) return;
-    if (entry->life == life &&
-        entry->last + static_cast<long long>(entry->waiting.size()) + 1 == seq) {
-      entry->waiting.push_back(std::move(*event));
+    if (entry == nullptr || entry->life != life ||
+        entry->last + static_cast<long long>(entry->waiting.size()) + 1 != seq) {
+      return;
     }
+    entry->waiting.push_back(std::move(*event));
+    entry->waiting_line = std::move(line);
+    if (entry->waiting.size() >= kMostWaitingEvents) addWaiting(*entry);
   }
 
   // What the session `id` holds: its memory, brought up to what the
   // database holds. `use_memory`: false reads every event of the life.
   std::shared_ptr<const SessionState> read(const std::string& id, bool use_memory) const {
-    long long known_life = 0;
-    long long known_last = 0;
+    Known known;
     if (use_memory) {
       std::lock_guard lock(mutex_);
       if (Entry* entry = find(id)) {
-        add(*entry, entry->waiting, false);
-        known_life = entry->life;
-        known_last = entry->last;
+        addWaiting(*entry);
+        known = Known{entry->life, entry->last, entry->last_line};
       }
     }
     PgResult r = pool_.with([&](PgConnection& c) {
       return c.runTogether(
           {{"toolguard_session_read",
             kReadSql,
-            {id, expire_, std::to_string(known_life), std::to_string(known_last)}}});
+            {id, expire_, std::to_string(known.life), std::to_string(known.last)}}});
     });
     if (r.rows() == 0) return std::make_shared<const SessionState>();  // expired, or none
-    const long long life = std::stoll(r.text(0, 0));
-    const long long seq = std::stoll(r.text(0, 1));
-    const bool unknown = r.text(0, 2) == "t";
-    if (std::shared_ptr<const SessionState> state =
-            merge(id, r, life, seq, unknown, known_life, known_last)) {
-      return state;
-    }
+    if (std::shared_ptr<const SessionState> state = merge(id, r, known)) return state;
     return read(id, false);  // memory and the database disagree: read it all
   }
 
-  // What was read of `id` (life `life` up to number `seq`, after memory's
-  // `known_last` when `known_life` is that life) taken into memory: the
+  // What was read of `id` (as asked by `known`) taken into memory: the
   // session's state, or nullptr when memory cannot be brought up to it.
   std::shared_ptr<const SessionState> merge(const std::string& id, const PgResult& r,
-                                            long long life, long long seq, bool unknown,
-                                            long long known_life, long long known_last) const {
+                                            const Known& known) const {
+    const long long life = std::stoll(r.text(0, kLife));
+    const long long seq = std::stoll(r.text(0, kSeq));
+    const bool unknown = r.text(0, kUnknown) == "t";
+    const int last_row = r.rows() - 1;
+    const bool latest_read =
+        !r.isNull(last_row, kEventSeq) && std::stoll(r.text(last_row, kEventSeq)) == seq;
     std::lock_guard lock(mutex_);
-    if (life != known_life) {  // the whole life was read
+    if (life != known.life) {  // the whole life was read
       auto state = std::make_shared<SessionState>();
-      state->unknown = unknown;
-      addEvents(r, 3, *state);
+      // The latest event is never trimmed: without it, the rows were edited
+      // (unless the life has none: a session kept before events were rows).
+      const bool none = seq < std::stoll(r.text(0, kFirstSeq));
+      state->unknown = unknown || (!latest_read && !none);
+      addEvents(r, 0, *state);
       state->forgetOldest(settings_.max_events);
-      return install(id, life, seq, std::move(state)).state;
+      return install(id, life, seq, latest_read ? r.text(last_row, kEventLine) : "",
+                     std::move(state))
+          .state;
     }
     Entry* entry = find(id);
-    if (entry != nullptr && entry->life == life && entry->last == known_last) {
-      // What came after what memory held: drop what of it this instance
-      // appended meanwhile (it is among what was read).
-      SessionState after;
-      addEvents(r, 3, after);
-      const long long read_count = static_cast<long long>(after.events.size());
-      if (known_last + read_count != seq) {  // a line was not an event, or was trimmed
-        forget(id);
-        return nullptr;
-      }
-      const size_t overlap = std::min(entry->waiting.size(), static_cast<size_t>(read_count));
-      entry->waiting.erase(entry->waiting.begin(),
-                           entry->waiting.begin() + static_cast<ptrdiff_t>(overlap));
-      add(*entry, after.events, unknown);
-      return entry->state;
+    if (entry == nullptr || entry->life != life || entry->last != known.last ||
+        known.last_line.empty()) {
+      forget(id);
+      return nullptr;
     }
-    if (entry != nullptr && entry->life == life && entry->last >= seq) {
-      return entry->state;  // another thread brought it further meanwhile
+    // The first row is the event memory holds last, as memory holds it (else
+    // the session's numbers went back: rows deleted or restored by hand); then
+    // every later number up to the latest, each an event as written.
+    const bool same_latest = !r.isNull(0, kEventSeq) &&
+                             std::stoll(r.text(0, kEventSeq)) == known.last &&
+                             r.text(0, kEventLine) == known.last_line;
+    SessionState after;
+    addEvents(r, 1, after);
+    const long long read_count = static_cast<long long>(after.events.size());
+    if (!same_latest || after.unknown || known.last + read_count != seq) {
+      forget(id);
+      return nullptr;
     }
-    forget(id);
-    return nullptr;
+    // Of what came after, what this instance appended meanwhile was read.
+    const size_t overlap = std::min(entry->waiting.size(), static_cast<size_t>(read_count));
+    entry->waiting.erase(entry->waiting.begin(),
+                         entry->waiting.begin() + static_cast<ptrdiff_t>(overlap));
+    if (entry->waiting.empty()) entry->waiting_line.clear();
+    add(*entry, after.events, unknown);
+    if (read_count > 0) entry->last_line = r.text(last_row, kEventLine);
+    return entry->state;
+  }
+
+  // Deletes the events of the session's earlier lives (numbers before
+  // `first_seq`), when a new life starts; left for a trim or the sweep when
+  // it fails.
+  void forgetEarlierLives(const std::string& id, long long first_seq) noexcept {
+    try {
+      pool_.with([&](PgConnection& c) {
+        return c.run(
+            "DELETE FROM toolguard_agent_session_events WHERE session = $1 AND seq < $2::bigint",
+            {id, std::to_string(first_seq)});
+      });
+    } catch (...) {
+    }
   }
 
   // The event is kept whatever happens here: a failed sweep waits for the next.

@@ -155,12 +155,14 @@ ALTER TABLE toolguard_agent_sessions DROP COLUMN events;
 DO $$
 DECLARE grantee text;
 BEGIN
-  FOR grantee IN SELECT DISTINCT g.grantee FROM information_schema.role_table_grants g
-      WHERE g.table_name = 'toolguard_agent_sessions' AND g.privilege_type = 'INSERT'
-        AND g.grantee <> current_user LOOP
-    EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON toolguard_agent_session_events TO %I',
-                   grantee);
-    EXECUTE format('GRANT USAGE ON SEQUENCE toolguard_agent_session_lives TO %I', grantee);
+  FOR grantee IN SELECT DISTINCT CASE WHEN g.grantee = 'PUBLIC' THEN 'PUBLIC'
+                                      ELSE quote_ident(g.grantee) END
+      FROM information_schema.role_table_grants g
+      WHERE g.table_schema = current_schema() AND g.table_name = 'toolguard_agent_sessions'
+        AND g.privilege_type = 'INSERT' AND g.grantee <> current_user LOOP
+    EXECUTE 'GRANT SELECT, INSERT, UPDATE, DELETE ON toolguard_agent_session_events TO ' ||
+            grantee;
+    EXECUTE 'GRANT USAGE ON SEQUENCE toolguard_agent_session_lives TO ' || grantee;
   END LOOP;
 END
 $$;

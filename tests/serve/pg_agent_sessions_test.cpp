@@ -161,6 +161,52 @@ TEST_F(PgSessions, ASessionForgottenAndStartedAgainIsNotTakenForTheOneHeld) {
   EXPECT_EQ(described(*b.sessions->snapshot("k")), std::vector<std::string>{"Later Later []"});
 }
 
+// Rows put back by hand (a backup restored, a replica that lost commits):
+// a number that comes again with another event is not taken for the one
+// memory holds; a row whose life nobody numbered is read, not looped on.
+TEST_F(PgSessions, ANumberThatComesAgainIsNotTakenForTheEventHeld) {
+  migratePostgres(db->url());
+  Instance a = instance(50);
+  Instance b = instance(50);
+  a.sessions->append("k", event("Read", {}));
+  a.sessions->append("k", event("Gone", {"x"}));
+  ASSERT_EQ(a.sessions->snapshot("k")->events.size(), 2u);
+  ASSERT_EQ(db->psql("DELETE FROM toolguard_agent_session_events WHERE seq = 2; "
+                     "UPDATE toolguard_agent_sessions SET seq = 1, held = 1")
+                .exit_code,
+            0);
+  b.sessions->append("k", event("WebFetch", {kUntrustedLabel}));  // number 2 again
+  EXPECT_EQ(described(*a.sessions->snapshot("k")),
+            (std::vector<std::string>{"Read Read []", "WebFetch WebFetch [untrusted,]"}));
+  ASSERT_EQ(db->psql("UPDATE toolguard_agent_sessions SET life = 0").exit_code, 0);
+  Instance fresh = instance(50);
+  EXPECT_EQ(fresh.sessions->snapshot("k")->events.size(), 2u);
+  EXPECT_EQ(a.sessions->snapshot("k")->events.size(), 2u);
+}
+
+// A session that expired and started again keeps no row of its earlier
+// life; many appends without a read (results' labels) are all held.
+TEST_F(PgSessions, ANewLifeDropsTheEarlierOnesRowsAndAppendsWithoutReadsAreKept) {
+  migratePostgres(db->url());
+  Instance a = instance(50);
+  for (int i = 0; i < 5; ++i) a.sessions->append("k", event("Old", {"x"}));
+  ASSERT_EQ(db->psql("UPDATE toolguard_agent_sessions SET updated = now() - interval '13 hours'")
+                .exit_code,
+            0);
+  a.sessions->append("k", event("New", {}));
+  EXPECT_EQ(db->psql("SELECT count(*) FROM toolguard_agent_session_events").out, "1\n");
+  auto reference = memorySessionRepository(options(50));
+  reference->append("k", event("New", {}));
+  auto held = a.sessions->snapshot("k");
+  for (int i = 0; i < 40; ++i) {
+    const SessionEvent e = event("R" + std::to_string(i), {i % 7 == 0 ? kSensitiveLabel : "y"});
+    a.sessions->append("k", e);
+    reference->append("k", e);
+  }
+  EXPECT_EQ(described(*held), std::vector<std::string>{"New New []"});
+  EXPECT_EQ(described(*a.sessions->snapshot("k")), described(reference->load("k")));
+}
+
 // An event the store did not write (added by hand) makes the session
 // unknown for an instance that held it and one that did not.
 TEST_F(PgSessions, AnEventNotAsWrittenMakesTheSessionUnknownEverywhere) {
@@ -185,7 +231,8 @@ TEST_F(PgSessions, AnEventNotAsWrittenMakesTheSessionUnknownEverywhere) {
 TEST_F(PgSessions, SessionsKeptAsArraysBeforeAreReadAfterTheMigration) {
   migratePostgres(db->url(), 6);
   ASSERT_EQ(db->psql("CREATE ROLE svc LOGIN; GRANT SELECT, INSERT, UPDATE, DELETE ON "
-                     "toolguard_agent_sessions TO svc")
+                     "toolguard_agent_sessions TO svc; GRANT INSERT ON toolguard_agent_sessions "
+                     "TO PUBLIC")
                 .exit_code,
             0);
   const std::string kept = store::tokenHash("session:kept");
@@ -208,8 +255,9 @@ TEST_F(PgSessions, SessionsKeptAsArraysBeforeAreReadAfterTheMigration) {
   EXPECT_EQ(after.sessions->load("kept").events.size(), 3u);
   const RunResult rights = db->psql(
       "SELECT has_table_privilege('svc', 'toolguard_agent_session_events', 'INSERT'), "
-      "has_sequence_privilege('svc', 'toolguard_agent_session_lives', 'USAGE')");
-  EXPECT_EQ(rights.out, "t|t\n");
+      "has_sequence_privilege('svc', 'toolguard_agent_session_lives', 'USAGE'), "
+      "has_table_privilege('public', 'toolguard_agent_session_events', 'INSERT')");
+  EXPECT_EQ(rights.out, "t|t|t\n");
 }
 
 }  // namespace pg_agent_sessions_test
