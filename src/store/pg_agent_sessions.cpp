@@ -316,14 +316,23 @@ class PgAgentSessions final : public SessionRepository {
           .state;
     }
     Entry* entry = find(id);
-    if (entry == nullptr || entry->life != life || entry->last != known.last ||
+    if (entry == nullptr || entry->life != life || entry->last < known.last ||
         known.last_line.empty()) {
       forget(id);
       return nullptr;
     }
-    // The first row is the event memory holds last, as memory holds it (else
-    // the session's numbers went back: rows deleted or restored by hand); then
-    // every later number up to the latest, each an event as written.
+    if (entry->last > known.last && entry->last >= seq) {
+      // Another thread brought memory as far as this read or further
+      // meanwhile (its own read, checked as below, or this instance's
+      // appends, numbered by the database): only the row's word is new.
+      std::vector<SessionEvent> none;
+      add(*entry, none, unknown);
+      return entry->state;
+    }
+    // The first row is the event memory held last when the read was asked,
+    // as memory held it (else the session's numbers went back: rows deleted
+    // or restored by hand); then every later number up to the latest, each
+    // an event as written.
     const bool same_latest = !r.isNull(0, kEventSeq) &&
                              std::stoll(r.text(0, kEventSeq)) == known.last &&
                              r.text(0, kEventLine) == known.last_line;
@@ -334,13 +343,16 @@ class PgAgentSessions final : public SessionRepository {
       forget(id);
       return nullptr;
     }
-    // Of what came after, what this instance appended meanwhile was read.
-    const size_t overlap = std::min(entry->waiting.size(), static_cast<size_t>(read_count));
+    // Of what was read, memory holds what another thread added meanwhile,
+    // and what this instance appended waits beside it.
+    const long long held_already = entry->last - known.last;
+    after.events.erase(after.events.begin(), after.events.begin() + held_already);
+    const size_t overlap = std::min(entry->waiting.size(), static_cast<size_t>(seq - entry->last));
     entry->waiting.erase(entry->waiting.begin(),
                          entry->waiting.begin() + static_cast<ptrdiff_t>(overlap));
     if (entry->waiting.empty()) entry->waiting_line.clear();
     add(*entry, after.events, unknown);
-    if (read_count > 0) entry->last_line = r.text(last_row, kEventLine);
+    entry->last_line = r.text(last_row, kEventLine);
     return entry->state;
   }
 
