@@ -244,13 +244,9 @@ def main():
                     add(name)
                     for variant in families.get(variantBase(name), []):
                         add(variant)
-    # The markers that bound the ordered code, which the command maps at once
-    # when it starts (src/cli/startup_arena.cpp, prefaultImage).
-    # __data_start (glibc's start files) first among the data too: the
-    # command faults in .data from it on.
-    order = ["toolguard_hot_text_begin", "__data_start"] + [
-        n for n in order if not n.startswith("toolguard_hot_text_") and n != "__data_start"]
-    order.append("toolguard_hot_text_end")
+    # __data_start (glibc's start files) first among the data: what a check
+    # writes of .data then sits on the pages right after it.
+    order = ["__data_start"] + [n for n in order if n != "__data_start"]
     OUTPUT.write_text("".join(name + "\n" for name in order))
     print(f"hot-order: {len(order)} symbols written to {OUTPUT.relative_to(ROOT)}")
 

@@ -13,10 +13,18 @@
 // malloc, so a long-lived process (--batch, the MCP proxy) wastes at most
 // kArenaBytes. Memory is only touched as it is handed out.
 //
+// Nothing is mapped ahead of use. The command once faulted in its ordered
+// code, .data/.bss, 96 KiB of stack, 256 KiB of this arena and 320 KiB of
+// malloc's heap with MADV_POPULATE_READ/WRITE at start, for a VM where each
+// first touch of a page trapped to the hypervisor (10-20 us). On a VM whose
+// faults do not trap (this one since, and bare metal) populating those
+// ~850 pages cost ~0.4 ms a check, more than the 40 faults it saved: spawned
+// in turn with /bin/true (BM_CheckProcessBesideFloor), a check was 2.19-2.21x
+// the bare start with it and 1.59-1.62x without. The text stays ordered
+// (cmake/toolguard-command.order), so each fault maps neighbours it will use.
+//
 // Not built with the sanitizers: ASan must see every allocation.
-#include <malloc.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <cstddef>
@@ -42,97 +50,6 @@ std::size_t sizeClass(std::size_t size) {
   return (size + kAlignment - 1) / kAlignment - 1;
 }
 
-// What a check uses of each, faulted in at once: on a virtual machine each
-// first touch of a page traps to the hypervisor (some 10-20 us here), and
-// MADV_POPULATE_WRITE (Linux 5.14) maps a range in one call for well under
-// a microsecond a page. A check touched ~40 arena pages and ~55 of malloc's
-// (perf record -e page-faults -d: 247 faults, 156 with these); on this
-// machine that took 6-10% off a check's wall time (0.5-1 ms).
-constexpr std::size_t kPrefaultArenaBytes = std::size_t{256} << 10;
-constexpr std::size_t kPrefaultHeapBytes = std::size_t{320} << 10;
-
-void prefault(void* start, std::size_t bytes) {
-#ifdef MADV_POPULATE_WRITE
-  (void)::madvise(start, bytes, MADV_POPULATE_WRITE);  // older kernels: EINVAL, and nothing lost
-#else
-  (void)start;
-  (void)bytes;
-#endif
-}
-
-// malloc's heap (blocks larger than the arena's): grown once by what a
-// check uses, and faulted in.
-void prefaultMallocHeap() {
-  // Below 1 MiB from the heap, not mmap; grown and kept by the pad.
-  if (::mallopt(M_MMAP_THRESHOLD, 1 << 20) == 0 ||
-      ::mallopt(M_TOP_PAD, static_cast<int>(kPrefaultHeapBytes)) == 0 ||
-      ::mallopt(M_TRIM_THRESHOLD, 4 << 20) == 0) {
-    return;
-  }
-  // Grows the heap by twice the pad (volatile: a compiler may drop an
-  // unused malloc and free).
-  void* volatile grown = std::malloc(kPrefaultHeapBytes);
-  std::free(grown);
-  const struct mallinfo2 info = ::mallinfo2();
-  const auto top = reinterpret_cast<std::uintptr_t>(::sbrk(0));
-  if (top == static_cast<std::uintptr_t>(-1) || info.arena == 0 || info.arena > top) return;
-  const std::uintptr_t start = (top - info.arena) & ~std::uintptr_t{4095};
-  prefault(reinterpret_cast<void*>(start), top - start);
-}
-
-// The program's own pages a check touches, mapped at once. The code a check
-// runs is placed first in the text, between these two markers, by the link
-// order (cmake/toolguard-command.order, which scripts/hot-order.py begins and
-// ends with them); left to page faults it took ~35 of them (the kernel maps
-// up to 16 neighbouring pages a fault), and .data and .bss (zero pages,
-// faulted one at a time) ~25 more, each a trap to the hypervisor here.
-// Without the ordered link the markers are anywhere, and nothing is done
-// unless they bound a plausible range.
-extern "C" __attribute__((used, noinline)) void toolguard_hot_text_begin() {
-  asm volatile("");
-}
-extern "C" __attribute__((used, noinline)) void toolguard_hot_text_end() {
-  asm volatile("");
-}
-extern "C" char __data_start[];  // glibc's start files: the start of .data
-extern "C" char _end[];          // the linker's: the end of .bss
-
-void prefaultImage() {
-#ifdef MADV_POPULATE_READ
-  constexpr std::uintptr_t kPage = 4096;
-  constexpr std::uintptr_t kLargestHotText = std::uintptr_t{8} << 20;
-  const auto text_begin =
-      reinterpret_cast<std::uintptr_t>(&toolguard_hot_text_begin) & ~(kPage - 1);
-  const auto text_end = reinterpret_cast<std::uintptr_t>(&toolguard_hot_text_end);
-  if (text_end > text_begin && text_end - text_begin <= kLargestHotText) {
-    (void)::madvise(reinterpret_cast<void*>(text_begin), text_end - text_begin, MADV_POPULATE_READ);
-  }
-  const auto data_begin = reinterpret_cast<std::uintptr_t>(__data_start) & ~(kPage - 1);
-  const auto data_end = reinterpret_cast<std::uintptr_t>(_end);
-  if (data_end > data_begin && data_end - data_begin <= kLargestHotText) {
-    prefault(reinterpret_cast<void*>(data_begin), data_end - data_begin);
-  }
-  // The stack a check grows into (some 70 KiB deep, a fault a page). The
-  // kernel maps a new program's stack 128 KiB below where it starts, so
-  // this stays inside it; past its end madvise fails, and nothing is lost.
-  constexpr std::uintptr_t kStackBytes = std::uintptr_t{96} << 10;
-  const auto stack_top =
-      reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) & ~(kPage - 1);
-  prefault(reinterpret_cast<void*>(stack_top - kStackBytes), kStackBytes);
-#endif
-}
-
-// The C library runs .preinit_array before any static constructor (the C++
-// library's locale and streams, the program's tables), so what those touch
-// is mapped at once too; statically linked, after its own set-up (TLS, ifunc
-// relocations). The entries are called with main's arguments.
-void prefaultImageAtStart(int, char**, char**) {
-  prefaultImage();
-}
-__attribute__((section(".preinit_array"),
-               used)) void (*const prefault_image_at_start)(int, char**,
-                                                            char**) = prefaultImageAtStart;
-
 struct Arena {
   char* begin = nullptr;
   std::atomic<std::size_t> used{0};
@@ -144,9 +61,7 @@ struct Arena {
     if (p != MAP_FAILED) {
       begin = static_cast<char*>(p);
       end = begin + kArenaBytes;
-      prefault(begin, kPrefaultArenaBytes);
     }
-    prefaultMallocHeap();
   }
 };
 
