@@ -175,50 +175,69 @@ void BM_CheckProcessBesideFloor(benchmark::State& state) {
 }
 BENCHMARK(BM_CheckProcessBesideFloor)->Unit(benchmark::kMillisecond)->UseManualTime();
 
-// The same with a user policy of 50 rules (shell, files and MCP rules) and a
-// trusted project's policy of 10 rules, found from the call's cwd.
-void BM_CheckProcessUserPolicy(benchmark::State& state) {
-  char root_template[] = "/tmp/toolguard-bench-home-XXXXXX";
-  const std::string root = mkdtemp(root_template);
-  const std::string user = root + "/config", project = root + "/project";
-  std::filesystem::create_directories(user);
-  std::filesystem::create_directories(project + "/.toolguard");
-  std::string rules;
-  for (int i = 0; i < 50; ++i) {
-    const std::string n = std::to_string(i);
-    if (i % 3 == 0) {
-      rules += "  - id: user-" + n + "\n    tool: Bash\n    command: {glob: 'tool" + n +
-               " *'}\n    verdict: ask\n    reason: tool " + n + " needs a look\n";
-    } else if (i % 3 == 1) {
-      rules += "  - id: user-" + n + "\n    files: ['**/secret" + n + "/**', '*.key" + n +
-               "']\n    verdict: deny\n    reason: secret " + n + "\n";
-    } else {
-      rules += "  - id: user-" + n + "\n    tool: mcp__srv" + n + "__*\n    verdict: allow\n";
-    }
-  }
-  std::ofstream(user + "/policy.yaml")
-      << "version: 1\ntrusted_projects: [" << project << "]\nrules:\n"
-      << rules;
-  std::string project_rules;
-  for (int i = 0; i < 10; ++i) {
-    project_rules += "  - id: project-" + std::to_string(i) + "\n    files: ['./generated" +
-                     std::to_string(i) + "/**']\n    verdict: deny\n";
-  }
-  std::ofstream(project + "/.toolguard/policy.yaml") << "version: 1\nrules:\n" << project_rules;
-  const std::string call =
-      R"({"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},"context":{"cwd":")" +
-      project + R"("}})";
-  std::vector<std::string> variables = {"TOOLGUARD_CONFIG_DIR=" + user,
-                                        "TOOLGUARD_HOME=" + root + "/home", "HOME=" + root,
-                                        "PATH=/usr/bin:/bin"};
+// A user policy of 50 rules (shell, files and MCP rules) and a trusted
+// project's policy of 10 rules, found from the call's cwd, and the
+// environment that finds them (removed with it).
+struct UserPolicyHome {
+  std::string root;
+  std::vector<std::string> variables;
   std::vector<char*> env;
-  for (std::string& v : variables) env.push_back(v.data());
-  env.push_back(nullptr);
-  const char* argv[] = {TOOLGUARD_BINARY, "check", "--no-managed", nullptr};
-  spawnLoop(state, argv, call, env.data());
-  std::filesystem::remove_all(root);
+  std::string call;  ///< a Write in the project
+
+  UserPolicyHome() {
+    char root_template[] = "/tmp/toolguard-bench-home-XXXXXX";
+    root = mkdtemp(root_template);
+    const std::string user = root + "/config", project = root + "/project";
+    std::filesystem::create_directories(user);
+    std::filesystem::create_directories(project + "/.toolguard");
+    std::string rules;
+    for (int i = 0; i < 50; ++i) {
+      const std::string n = std::to_string(i);
+      if (i % 3 == 0) {
+        rules += "  - id: user-" + n + "\n    tool: Bash\n    command: {glob: 'tool" + n +
+                 " *'}\n    verdict: ask\n    reason: tool " + n + " needs a look\n";
+      } else if (i % 3 == 1) {
+        rules += "  - id: user-" + n + "\n    files: ['**/secret" + n + "/**', '*.key" + n +
+                 "']\n    verdict: deny\n    reason: secret " + n + "\n";
+      } else {
+        rules += "  - id: user-" + n + "\n    tool: mcp__srv" + n + "__*\n    verdict: allow\n";
+      }
+    }
+    std::ofstream(user + "/policy.yaml")
+        << "version: 1\ntrusted_projects: [" << project << "]\nrules:\n"
+        << rules;
+    std::string project_rules;
+    for (int i = 0; i < 10; ++i) {
+      project_rules += "  - id: project-" + std::to_string(i) + "\n    files: ['./generated" +
+                       std::to_string(i) + "/**']\n    verdict: deny\n";
+    }
+    std::ofstream(project + "/.toolguard/policy.yaml") << "version: 1\nrules:\n" << project_rules;
+    call = R"({"tool":"Write","args":{"file_path":"src/a.cpp","content":"x"},"context":{"cwd":")" +
+           project + R"("}})";
+    variables = {"TOOLGUARD_CONFIG_DIR=" + user, "TOOLGUARD_HOME=" + root + "/home", "HOME=" + root,
+                 "PATH=/usr/bin:/bin"};
+    for (std::string& v : variables) env.push_back(v.data());
+    env.push_back(nullptr);
+  }
+  ~UserPolicyHome() { std::filesystem::remove_all(root); }
+};
+
+const char* const kCheckManagedOffArgv[] = {TOOLGUARD_BINARY, "check", "--no-managed", nullptr};
+
+// One `toolguard check` under UserPolicyHome's policies (their trees read
+// from the cache from the second call on, as a hook's later calls do).
+void BM_CheckProcessUserPolicy(benchmark::State& state) {
+  const UserPolicyHome home;
+  spawnLoop(state, kCheckManagedOffArgv, home.call, home.env.data());
 }
 BENCHMARK(BM_CheckProcessUserPolicy)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same, started in turn with `/bin/true` (counters: both medians, ratio).
+void BM_CheckProcessUserPolicyBesideFloor(benchmark::State& state) {
+  const UserPolicyHome home;
+  checkBesideFloor(state, kCheckManagedOffArgv, home.call, home.env.data());
+}
+BENCHMARK(BM_CheckProcessUserPolicyBesideFloor)->Unit(benchmark::kMillisecond)->UseManualTime();
 
 // One `toolguard check` of a call that names its session, in a session that
 // already remembers a web fetch: the process loads the session's file,
