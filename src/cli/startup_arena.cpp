@@ -20,15 +20,16 @@
 // faults do not trap (this one since, and bare metal) populating those
 // ~850 pages cost ~0.4 ms a check, more than the 40 faults it saved: spawned
 // in turn with /bin/true (BM_CheckProcessBesideFloor), a check was 2.19-2.21x
-// the bare start with it and 1.59-1.62x without. The text stays ordered
-// (cmake/toolguard-command.order), so each fault maps neighbours it will use.
+// the bare start with it and 1.59-1.62x without (binaries copied with cp;
+// as the linker writes them, 2.57x and 1.8x: README "Performance"). The
+// text stays ordered (cmake/toolguard-command.order), so each fault maps
+// neighbours it will use.
 //
 // Not built with the sanitizers: ASan must see every allocation.
 #include <sys/mman.h>
 
 #include <atomic>
 #include <cstddef>
-#include <cstdint>
 #include <cstdlib>
 #include <new>
 
