@@ -12,7 +12,8 @@ thread_local std::vector<PreparedAuditRecord>* t_captured = nullptr;
 }  // namespace
 
 DeferredAudit::DeferredAudit(std::shared_ptr<AuditSink> store_audit)
-    : store_audit_(std::move(store_audit)) {}
+    : store_audit_(std::move(store_audit)),
+      grouping_(dynamic_cast<store::GroupingAuditSink*>(store_audit_.get())) {}
 
 void DeferredAudit::writeRecord(const nlohmann::json& record) {
   if (t_captured) {
@@ -32,7 +33,14 @@ void DeferredAudit::writeDecision(const ToolCall& call, const Decision& decision
 }
 
 void DeferredAudit::writeAllThen(std::vector<PreparedAuditRecord> records,
+                                 std::vector<store::GroupedWrite> writes,
                                  std::function<void(std::exception_ptr failed)> done) {
+  if (!writes.empty() && (records.empty() || grouping_ == nullptr)) {
+    store::loseAll(writes);
+    done(std::make_exception_ptr(
+        AuditLogError("the session's memory could not be written with the audit")));
+    return;
+  }
   if (records.empty()) {
     done(nullptr);
     return;
@@ -54,9 +62,13 @@ void DeferredAudit::writeAllThen(std::vector<PreparedAuditRecord> records,
     lock.unlock();
     count->done(count->failed);
   };
-  for (PreparedAuditRecord& record : records) {
+  for (size_t i = 0; i < records.size(); ++i) {
     try {
-      store_audit_->writePreparedThen(std::move(record), one);
+      if (i + 1 == records.size() && !writes.empty()) {
+        grouping_->writePreparedWithThen(std::move(records[i]), std::move(writes), one);
+      } else {
+        store_audit_->writePreparedThen(std::move(records[i]), one);
+      }
     } catch (...) {
       one(std::current_exception());  // it did not take the record
     }

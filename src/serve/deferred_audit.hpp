@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "store/grouped_writes.hpp"
 #include "toolguard/audit_log.hpp"
 
 namespace toolguard::serve {
@@ -30,10 +31,16 @@ class DeferredAudit : public AuditSink {
   void writeDecision(const ToolCall& call, const Decision& decision,
                      std::chrono::system_clock::time_point when) override;
 
-  /// Writes every record; `done` is called once, when all are kept
-  /// (nullptr) or one failed (the first failure), on the store's writer
-  /// thread or this one.
+  /// Whether the store's audit commits other writes with a record (then a
+  /// store::GroupedWrites capture beside the Capture keeps them).
+  bool groupsWrites() const { return grouping_ != nullptr; }
+
+  /// Writes every record, `writes` in the last one's transaction; `done` is
+  /// called once, when all are kept (nullptr) or one failed (the first
+  /// failure), on the store's writer thread or this one. Writes without a
+  /// record, or that the store cannot group, fail (and are lost).
   void writeAllThen(std::vector<PreparedAuditRecord> records,
+                    std::vector<store::GroupedWrite> writes,
                     std::function<void(std::exception_ptr failed)> done);
 
   /// Keeps the records written on this thread while it is open.
@@ -53,6 +60,7 @@ class DeferredAudit : public AuditSink {
 
  private:
   std::shared_ptr<AuditSink> store_audit_;
+  store::GroupingAuditSink* grouping_;  ///< store_audit_ when it groups, else nullptr
 };
 
 }  // namespace toolguard::serve

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <optional>
+#include <utility>
 
 #include "audit/audit_detail.hpp"
 #include "front/call_front.hpp"
@@ -261,15 +262,23 @@ struct Service::Impl {
     const bool defer = deferred_audit && !async;
     auto r = std::make_shared<front::FrontDecision>();
     std::vector<PreparedAuditRecord> records;
+    // A session's append (on the database) commits with the call's record.
+    std::vector<store::GroupedWrite> writes;
     {
       AskScope scope(caller, Clock::now() + std::chrono::seconds(waited), origin,
                      &g->waiting->engine(), request.client_gone);
       std::optional<DeferredAudit::Capture> capture;
+      std::optional<store::GroupedWrites> grouped;
       if (defer) capture.emplace();
+      if (defer && deferred_audit->groupsWrites()) grouped.emplace();
       *r = front::decideInput(request.body, input, guards);
       if (capture) records = std::move(capture->records);
+      if (grouped) writes = std::exchange(grouped->writes, {});
     }
-    if (r->outcome == front::FrontDecision::Outcome::Deferred) return std::nullopt;
+    if (r->outcome == front::FrontDecision::Outcome::Deferred) {
+      store::loseAll(writes);  // decided again where it may wait
+      return std::nullopt;
+    }
     if (!r->audit_problem.empty()) metrics.storeError();
     if (defer) {
       // Answered once its records are kept; a record that is not denies.
@@ -278,24 +287,25 @@ struct Service::Impl {
       // it is once the records are kept, made again only if they are not.
       auto answer = std::make_shared<HttpResponse>(answerOf(*r, *format, nullptr));
       startedInFlight();
-      deferred_audit->writeAllThen(std::move(records), [this, later, r, answer, format = *format,
-                                                        started](std::exception_ptr failed) {
-        try {
-          if (failed) {
-            auditFailed(*r, detail::auditFailureText(failed));
-            *answer = answerOf(*r, format, nullptr);
-          }
-          counted(*r, started);
-          later->complete(std::move(*answer));
-        } catch (...) {
-          try {
-            later->complete(errorResponse(500, "internal error"));
-          } catch (...) {
-            // Nothing more can be said; the connection is answered at stop.
-          }
-        }
-        endedInFlight();
-      });
+      deferred_audit->writeAllThen(
+          std::move(records), std::move(writes),
+          [this, later, r, answer, format = *format, started](std::exception_ptr failed) {
+            try {
+              if (failed) {
+                auditFailed(*r, detail::auditFailureText(failed));
+                *answer = answerOf(*r, format, nullptr);
+              }
+              counted(*r, started);
+              later->complete(std::move(*answer));
+            } catch (...) {
+              try {
+                later->complete(errorResponse(500, "internal error"));
+              } catch (...) {
+                // Nothing more can be said; the connection is answered at stop.
+              }
+            }
+            endedInFlight();
+          });
       HttpResponse out;
       out.later = std::move(later);
       return out;

@@ -23,9 +23,12 @@
 #include <algorithm>
 #include <atomic>
 #include <list>
+#include <map>
 #include <mutex>
+#include <set>
 #include <unordered_map>
 
+#include "grouped_writes.hpp"
 #include "service_store.hpp"
 #include "session/session_json.hpp"
 
@@ -111,7 +114,8 @@ constexpr size_t kMostWaitingEvents = 16;
 // memory.
 constexpr long long kNoLife = -1;
 
-class PgAgentSessions final : public SessionRepository {
+class PgAgentSessions final : public SessionRepository,
+                              public std::enable_shared_from_this<PgAgentSessions> {
  public:
   PgAgentSessions(PgPool& pool, SessionStoreOptions settings)
       : pool_(pool),
@@ -123,6 +127,7 @@ class PgAgentSessions final : public SessionRepository {
   SessionState load(const std::string& key) const override { return *snapshot(key); }
 
   std::shared_ptr<const SessionState> snapshot(const std::string& key) const override {
+    tidy();
     try {
       return read(rowId(key), true);
     } catch (const std::exception& e) {
@@ -135,26 +140,83 @@ class PgAgentSessions final : public SessionRepository {
     std::optional<SessionEvent> stored = detail::sessionEventFrom(json);
     std::string line = json.dump();
     const std::string id = rowId(key);
+    PgStatement statement{"toolguard_session_append", kAppendSql, {id, line, expire_}};
+    if (GroupedWrites* grouped = GroupedWrites::open()) {
+      // Committed with the call's audit record; memory learns of it then.
+      std::weak_ptr<const PgAgentSessions> self = weak_from_this();
+      grouped->writes.push_back(GroupedWrite{std::move(statement),
+                                             [self, id, stored, line](const PgResult& r) {
+                                               if (auto sessions = self.lock())
+                                                 sessions->appended(id, r, stored, line);
+                                             },
+                                             [self, id] {
+                                               if (auto sessions = self.lock()) sessions->lost(id);
+                                             }});
+      return;
+    }
+    tidy();
     try {
-      PgResult r = pool_.with([&](PgConnection& c) {
-        return c.runTogether({{"toolguard_session_append", kAppendSql, {id, line, expire_}}});
-      });
-      const long long life = std::stoll(r.text(0, 0));
-      const long long seq = std::stoll(r.text(0, 1));
-      const long long held = std::stoll(r.text(0, 2));
-      const long long first_seq = std::stoll(r.text(0, 3));
-      remember(id, life, seq, seq == first_seq, std::move(stored), std::move(line));
-      const size_t most = settings_.max_events + (settings_.max_events + 3) / 4;
-      if (static_cast<size_t>(held) > most) trim(id);
-      if (seq == first_seq && first_seq > 1) forgetEarlierLives(id, first_seq);
-      // Now and then, the sessions that expired go (by the index on updated).
-      if (appends_.fetch_add(1) % kSweepEvery == 0) sweepExpired();
+      PgResult r = pool_.with([&](PgConnection& c) { return c.runTogether({statement}); });
+      appended(id, r, std::move(stored), std::move(line));
+      tidy();
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string("the sessions table: ") + e.what());
     }
   }
 
  private:
+  // The work an append leaves for later: it runs on the next thread that
+  // reads or appends (a grouped append is told of its commit on the audit's
+  // writer thread, which must not wait on other statements).
+  struct Chores {
+    std::set<std::string> trims;                 ///< sessions holding too many events
+    std::map<std::string, long long> new_lives;  ///< their first numbers
+    bool sweep = false;                          ///< expired sessions to delete
+  };
+
+  // What the append of `stored` (its line `line`) to `id` returned: memory
+  // holds it, and what it leaves to do is noted.
+  void appended(const std::string& id, const PgResult& r, std::optional<SessionEvent> stored,
+                std::string line) const {
+    const long long life = std::stoll(r.text(0, 0));
+    const long long seq = std::stoll(r.text(0, 1));
+    const long long held = std::stoll(r.text(0, 2));
+    const long long first_seq = std::stoll(r.text(0, 3));
+    remember(id, life, seq, seq == first_seq, std::move(stored), std::move(line));
+    const size_t most = settings_.max_events + (settings_.max_events + 3) / 4;
+    std::lock_guard lock(mutex_);
+    if (static_cast<size_t>(held) > most) chores_.trims.insert(id);
+    if (seq == first_seq && first_seq > 1) chores_.new_lives[id] = first_seq;
+    // Now and then, the sessions that expired go (by the index on updated).
+    if (appends_.fetch_add(1) % kSweepEvery == 0) chores_.sweep = true;
+  }
+
+  // An append that was not committed (or may have been): memory forgets
+  // the session, the next read brings what the database holds.
+  void lost(const std::string& id) const {
+    std::lock_guard lock(mutex_);
+    forget(id);
+  }
+
+  // Does the chores appends left (their failures wait for the next time:
+  // the events are kept either way).
+  void tidy() const {
+    Chores due;
+    {
+      std::lock_guard lock(mutex_);
+      if (chores_.trims.empty() && chores_.new_lives.empty() && !chores_.sweep) return;
+      std::swap(due, chores_);
+    }
+    for (const auto& [id, first_seq] : due.new_lives) forgetEarlierLives(id, first_seq);
+    for (const std::string& id : due.trims) {
+      try {
+        trim(id);
+      } catch (...) {
+      }
+    }
+    if (due.sweep) sweepExpired();
+  }
+
   // A session as this instance holds it: `state` holds its life's events up
   // to number `last` (whose line is `last_line`; "" when it holds none of
   // the life yet); `waiting` the ones this instance appended after it
@@ -359,7 +421,7 @@ class PgAgentSessions final : public SessionRepository {
   // Deletes the events of the session's earlier lives (numbers before
   // `first_seq`), when a new life starts; left for a trim or the sweep when
   // it fails.
-  void forgetEarlierLives(const std::string& id, long long first_seq) noexcept {
+  void forgetEarlierLives(const std::string& id, long long first_seq) const noexcept {
     try {
       pool_.with([&](PgConnection& c) {
         return c.run(
@@ -371,7 +433,7 @@ class PgAgentSessions final : public SessionRepository {
   }
 
   // The event is kept whatever happens here: a failed sweep waits for the next.
-  void sweepExpired() noexcept {
+  void sweepExpired() const noexcept {
     try {
       pool_.with([&](PgConnection& c) {
         return c.run(
@@ -386,7 +448,7 @@ class PgAgentSessions final : public SessionRepository {
 
   // Deletes the events forgetOldest forgets (and those of earlier lives),
   // under the row's lock.
-  void trim(const std::string& id) {
+  void trim(const std::string& id) const {
     pool_.with([&](PgConnection& c) {
       c.transaction([&] {
         PgResult row = c.run(
@@ -430,8 +492,9 @@ class PgAgentSessions final : public SessionRepository {
   PgPool& pool_;
   SessionStoreOptions settings_;
   std::string expire_;
-  std::atomic<unsigned> appends_{0};
+  mutable std::atomic<unsigned> appends_{0};
   mutable std::mutex mutex_;
+  mutable Chores chores_;
   mutable Entries order_;  ///< most recently used first
   mutable std::unordered_map<std::string, Entries::iterator> index_;
 };

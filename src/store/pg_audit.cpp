@@ -99,12 +99,19 @@ void PgAudit::writeRecordThen(const nlohmann::json& record,
 
 void PgAudit::writePreparedThen(PreparedAuditRecord record,
                                 std::function<void(std::exception_ptr failed)> done) {
+  writePreparedWithThen(std::move(record), {}, std::move(done));
+}
+
+void PgAudit::writePreparedWithThen(PreparedAuditRecord record, std::vector<GroupedWrite> writes,
+                                    std::function<void(std::exception_ptr failed)> done) {
   Pending pending;
+  pending.writes = std::move(writes);
   try {
     pending.row = Row{std::move(record.text),
                       {columnText(std::move(record.time)), columnText(std::move(record.tool)),
                        columnText(std::move(record.verdict)), columnText(std::move(record.rule))}};
   } catch (...) {
+    loseAll(pending.writes);
     done(std::current_exception());
     return;
   }
@@ -113,11 +120,13 @@ void PgAudit::writePreparedThen(PreparedAuditRecord record,
     std::unique_lock<std::mutex> lock(mutex_);
     if (stopping_) {
       lock.unlock();
+      loseAll(pending.writes);
       finished(pending, std::make_exception_ptr(StoreError("the audit writer has stopped")));
       return;
     }
     queue_.push_back(std::move(pending));
   } catch (...) {
+    loseAll(pending.writes);
     finished(pending, std::current_exception());  // not queued (out of memory)
     return;
   }
@@ -137,20 +146,21 @@ void PgAudit::run() {
         queue_.pop_front();
       }
     }
-    std::vector<const Row*> rows;
-    for (const Pending& p : group) rows.push_back(&p.row);
+    std::vector<Pending*> all;
+    for (Pending& p : group) all.push_back(&p);
     try {
-      insert(rows);
+      insert(all);
       for (Pending& p : group) finished(p, nullptr);
     } catch (...) {
       // One record the database refuses must not deny the others' decisions:
-      // the group is written again, one record at a time.
+      // the group is written again, one record (with its writes) at a time.
       for (Pending& p : group) {
         std::exception_ptr failed;
         try {
-          insert({&p.row});
+          insert({&p});
         } catch (...) {
           failed = std::current_exception();
+          loseAll(p.writes);
         }
         finished(p, failed);
       }
@@ -178,18 +188,6 @@ std::vector<PgAudit::Row> PgAudit::chained(const std::vector<const Row*>& rows, 
   }
   for (const Row* row : rows) add(row->text, row->columns);
   return out;
-}
-
-std::string PgAudit::valuesList(const std::vector<Row>& rows) {
-  PgConnection& c = connection_;
-  std::string sql;
-  for (const Row& row : rows) {
-    if (!sql.empty()) sql += ", ";
-    sql += "(" + c.literal(row.columns[0]) + "::timestamptz";
-    for (int i = 1; i < 4; ++i) sql += ", " + c.literal(row.columns[i]);
-    sql += ", " + c.literal(row.text) + "::json)";
-  }
-  return sql;
 }
 
 namespace {
@@ -222,6 +220,17 @@ constexpr const char* kInsertAfterOwnLast =
     "WHERE (SELECT record::text FROM toolguard_audit ORDER BY id DESC LIMIT 1) = $6 "
     "ORDER BY n RETURNING id) SELECT count(*) FROM written";
 
+// The same rows written whatever the table's last row is (the lock is held
+// and they are chained to the one read under it).
+constexpr const char* kInsert =
+    "INSERT INTO toolguard_audit (time, tool, verdict, rule, record) "
+    "SELECT t, tool, verdict, rule, record FROM unnest($1::timestamptz[], $2::text[], "
+    "$3::text[], $4::text[], $5::json[]) WITH ORDINALITY AS v(t, tool, verdict, rule, record, n) "
+    "ORDER BY n";
+
+// The table's last row, read under the lock.
+constexpr const char* kHead = "SELECT record::text FROM toolguard_audit ORDER BY id DESC LIMIT 1";
+
 }  // namespace
 
 bool PgAudit::insertAfterOwnLast(const std::vector<const Row*>& rows) {
@@ -245,34 +254,76 @@ bool PgAudit::insertAfterOwnLast(const std::vector<const Row*>& rows) {
   return true;
 }
 
-void PgAudit::insert(const std::vector<const Row*>& rows) {
-  PgConnection& c = connection_;
+void PgAudit::insert(const std::vector<Pending*>& group) {
+  std::vector<const Row*> rows;
+  std::vector<GroupedWrite*> writes;
+  for (Pending* p : group) {
+    rows.push_back(&p->row);
+    for (GroupedWrite& w : p->writes) writes.push_back(&w);
+  }
   try {
-    if (!own_last_text_.empty() && insertAfterOwnLast(rows)) return;
+    if (writes.empty() && !own_last_text_.empty() && insertAfterOwnLast(rows)) return;
   } catch (...) {
     own_last_text_.clear();  // read the table again
     throw;
   }
-  // Another writer (an instance on the same database) wrote last, or this
-  // one has not yet: two round trips while the chain's lock is held (it was
-  // five: BEGIN, the lock, the head, the INSERT, COMMIT).
+  insertInTransaction(rows, writes);
+}
+
+void PgAudit::insertInTransaction(const std::vector<const Row*>& rows,
+                                  const std::vector<GroupedWrite*>& writes) {
+  PgConnection& c = connection_;
+  // After this writer's last row, when it is still the table's (the rows
+  // are chained to it here, and written only if it is).
+  const bool after_own = !own_last_text_.empty();
+  std::string prev = own_last_hash_;
+  std::vector<Row> group;
+  if (after_own) group = chained(rows, prev, false);
+  std::vector<PgStatement> first{{"", "BEGIN", {}}, {"toolguard_audit_lock", kAuditLock, {}}};
+  if (after_own) {
+    first.push_back({"toolguard_audit_after_own_last",
+                     kInsertAfterOwnLast,
+                     {arrayText(group, 0), arrayText(group, 1), arrayText(group, 2),
+                      arrayText(group, 3), arrayText(group, -1), own_last_text_}});
+  }
+  first.push_back({"toolguard_audit_head", kHead, {}});
   own_last_text_.clear();
   try {
-    PgResult head =
-        c.runScript(std::string("BEGIN; ") + kAuditLock +
-                    "; SELECT record::text FROM toolguard_audit ORDER BY id DESC LIMIT 1");
-    std::string prev(kAuditGenesisHash);
-    bool anchor = true;
-    if (head.rows() == 1) {
-      const std::string text = head.text(0, 0);
-      prev = auditHash(text);
-      anchor = text.find("\"prev_hash\":\"") == std::string::npos;  // an older toolguard's row
+    std::vector<PgResult> read = c.runEach(first);
+    const bool written =
+        after_own && read[2].rows() == 1 && read[2].text(0, 0) == std::to_string(group.size());
+    std::vector<PgStatement> second;
+    if (!written) {
+      // Another writer (an instance on the same database) wrote last, or
+      // this one has not yet: chained to the last row, read under the lock.
+      const PgResult& head = read.back();
+      prev = kAuditGenesisHash;
+      bool anchor = true;
+      if (head.rows() == 1) {
+        const std::string text = head.text(0, 0);
+        prev = auditHash(text);
+        anchor = text.find("\"prev_hash\":\"") == std::string::npos;  // an older toolguard's row
+      }
+      group = chained(rows, prev, anchor);
+      second.push_back({"toolguard_audit_insert",
+                        kInsert,
+                        {arrayText(group, 0), arrayText(group, 1), arrayText(group, 2),
+                         arrayText(group, 3), arrayText(group, -1)}});
     }
-    std::vector<Row> group = chained(rows, prev, anchor);
-    c.runScript("INSERT INTO toolguard_audit (time, tool, verdict, rule, record) VALUES " +
-                valuesList(group) + "; COMMIT");
+    for (const GroupedWrite* w : writes) second.push_back(w->statement);
+    second.push_back({"", "COMMIT", {}});
+    std::vector<PgResult> results = c.runEach(second);
     own_last_text_ = std::move(group.back().text);
     own_last_hash_ = std::move(prev);
+    size_t at = written ? 0 : 1;
+    for (GroupedWrite* w : writes) {
+      try {
+        if (w->committed) w->committed(results[at]);
+      } catch (...) {
+        // Its own bookkeeping: what it wrote is committed.
+      }
+      ++at;
+    }
   } catch (...) {
     try {
       c.runScript("ROLLBACK");

@@ -8,6 +8,7 @@
 #include <future>
 #include <thread>
 
+#include "grouped_writes.hpp"
 #include "pg_connection.hpp"
 #include "toolguard/audit_chain.hpp"
 
@@ -17,8 +18,9 @@ namespace toolguard::store {
 /// for its group's commit. Under a transaction-scoped advisory lock the
 /// group reads the last row, chains each record to the one before (an
 /// anchor first when the table has no chained row) and inserts them, so
-/// that writers on several instances keep one chain.
-class PgAudit : public AuditSink {
+/// that writers on several instances keep one chain. A record's grouped
+/// writes (a session's append) commit in its group's transaction.
+class PgAudit : public GroupingAuditSink {
  public:
   explicit PgAudit(std::string url);
   ~PgAudit() override;
@@ -37,6 +39,10 @@ class PgAudit : public AuditSink {
   void writePreparedThen(PreparedAuditRecord record,
                          std::function<void(std::exception_ptr failed)> done) override;
 
+  /// Queues the prepared record with writes committed in its transaction.
+  void writePreparedWithThen(PreparedAuditRecord record, std::vector<GroupedWrite> writes,
+                             std::function<void(std::exception_ptr failed)> done) override;
+
   /// A record's text and the columns that find it (time, tool, verdict, rule).
   struct Row {
     std::string text;
@@ -46,19 +52,24 @@ class PgAudit : public AuditSink {
  private:
   struct Pending {
     Row row;
+    std::vector<GroupedWrite> writes;
     std::function<void(std::exception_ptr failed)> done;
   };
   void run();
-  void insert(const std::vector<const Row*>& rows);
+  // Commits the records and their writes (told how they fared) or throws.
+  void insert(const std::vector<Pending*>& group);
   // The group chained to `prev` (the hash of the row before), an anchor
   // first when `anchor`: each row's columns and chained text. `prev`
   // becomes the last one's hash.
   std::vector<Row> chained(const std::vector<const Row*>& rows, std::string& prev, bool anchor);
-  // The rows as the VALUES of an INSERT.
-  std::string valuesList(const std::vector<Row>& rows);
   // One round trip when the table's last row is still the one this writer
   // committed last: false (nothing written) when another wrote since.
   bool insertAfterOwnLast(const std::vector<const Row*>& rows);
+  // Two round trips in a transaction of its own: the lock, the rows after
+  // this writer's last when it is still the table's (else after the row
+  // read there), then `writes`, each told its result after the COMMIT.
+  void insertInTransaction(const std::vector<const Row*>& rows,
+                           const std::vector<GroupedWrite*>& writes);
 
   PgConnection connection_;
   // The text of the last row this writer committed and its hash ("" until

@@ -103,6 +103,11 @@ PgResult PgConnection::runScript(const std::string& sql) {
 }
 
 PgResult PgConnection::runTogether(const std::vector<PgStatement>& statements) {
+  std::vector<PgResult> results = runEach(statements);
+  return std::move(results.back());
+}
+
+std::vector<PgResult> PgConnection::runEach(const std::vector<PgStatement>& statements) {
   if (statements.empty()) throw StoreError("the database: no statement to run");
   std::vector<std::vector<const char*>> values;
   for (const PgStatement& s : statements) values.push_back(parameterValues(s.params));
@@ -132,7 +137,8 @@ PgResult PgConnection::runTogether(const std::vector<PgStatement>& statements) {
   }
   if (PQpipelineSync(c) != 1) throw lost(libpqMessage(PQerrorMessage(c)));
   // Each statement's result, then the end of its results (a null), then the sync.
-  std::optional<PgResult> last;
+  std::vector<PgResult> results;
+  results.reserve(statements.size());
   for (size_t i = 0; i < statements.size(); ++i) {
     PGresult* raw = PQgetResult(c);
     if (raw == nullptr) throw lost(libpqMessage(PQerrorMessage(c)));
@@ -157,7 +163,7 @@ PgResult PgConnection::runTogether(const std::vector<PgStatement>& statements) {
       PQclear(more);
       throw lost(why.empty() ? "more than one result for a statement" : why);
     }
-    if (i + 1 == statements.size()) last.emplace(std::move(result));
+    results.push_back(std::move(result));
   }
   PGresult* sync = PQgetResult(c);
   const bool synced = sync != nullptr && PQresultStatus(sync) == PGRES_PIPELINE_SYNC;
@@ -166,7 +172,7 @@ PgResult PgConnection::runTogether(const std::vector<PgStatement>& statements) {
     throw lost(failureOrLibpq());
   }
   if (!failure.empty()) throw StoreError("the database: " + failure);
-  return std::move(*last);
+  return results;
 }
 
 std::string PgConnection::literal(const std::string& text) {

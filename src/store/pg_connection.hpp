@@ -73,6 +73,11 @@ class PgConnection {
   /// committed), or when the connection broke (then whether they were
   /// committed is not known, as with any statement whose answer is lost).
   PgResult runTogether(const std::vector<PgStatement>& statements);
+
+  /// runTogether, with every statement's result in order. Inside a
+  /// transaction the caller began (a BEGIN among them, or sent before), the
+  /// statements stay in it: nothing is committed until its COMMIT.
+  std::vector<PgResult> runEach(const std::vector<PgStatement>& statements);
   /// `text` as an SQL string literal, quoted by libpq for this connection.
   /// Throws StoreError for a NUL (see run) or a failure.
   std::string literal(const std::string& text);

@@ -5,9 +5,12 @@
 #include "store/pg_agent_sessions.hpp"
 
 #include <atomic>
+#include <future>
 #include <random>
 
 #include "serve/serve_fixture.hpp"
+#include "store/grouped_writes.hpp"
+#include "store/pg_audit.hpp"
 #include "store/postgres_service_store.hpp"
 #include "store/service_store.hpp"
 
@@ -258,6 +261,140 @@ TEST_F(PgSessions, SessionsKeptAsArraysBeforeAreReadAfterTheMigration) {
       "has_sequence_privilege('svc', 'toolguard_agent_session_lives', 'USAGE'), "
       "has_table_privilege('public', 'toolguard_agent_session_events', 'INSERT')");
   EXPECT_EQ(rights.out, "t|t|t\n");
+}
+
+// The appends a check made inside a GroupedWrites capture, taken out of it.
+std::vector<store::GroupedWrite> appendedInGroup(SessionRepository& sessions,
+                                                 const std::string& key, const SessionEvent& e) {
+  store::GroupedWrites grouped;
+  sessions.append(key, e);
+  return std::exchange(grouped.writes, {});
+}
+
+// A decision's audit record for `tool` at `time` (a time the database
+// cannot read makes the record's insert fail).
+PreparedAuditRecord auditRecord(const std::string& tool,
+                                const std::string& time = "2026-12-02T10:00:00.000Z") {
+  return prepareAuditRecord({{"time", time}, {"tool", tool}, {"verdict", "allow"}});
+}
+
+// Queues the record with its writes; the future says how it fared.
+std::future<std::exception_ptr> writeWith(store::PgAudit& audit, PreparedAuditRecord record,
+                                          std::vector<store::GroupedWrite> writes) {
+  auto promise = std::make_shared<std::promise<std::exception_ptr>>();
+  std::future<std::exception_ptr> fared = promise->get_future();
+  audit.writePreparedWithThen(std::move(record), std::move(writes),
+                              [promise](std::exception_ptr failed) { promise->set_value(failed); });
+  return fared;
+}
+
+int countOf(PgCluster& db, const std::string& sql) {
+  const RunResult r = db.psql(sql);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return std::stoi(r.out);
+}
+
+// An append made inside a check's capture is not run: it commits in the
+// transaction of the audit record it goes with, and only then does any
+// instance (the one that made it, one that never saw the session) read it.
+// One the capture kept and nobody handed to the audit never happened.
+TEST_F(PgSessions, AnAppendInTheAuditsGroupIsKeptWithItsRecordAndOnlyThen) {
+  migratePostgres(db->url());
+  Instance a = instance(50);
+  store::PgAudit audit(db->url());
+  auto reference = memorySessionRepository(options(50));
+  { appendedInGroup(*a.sessions, "dropped", event("Read", {"x"})); }
+  EXPECT_EQ(countOf(*db, "SELECT count(*) FROM toolguard_agent_session_events"), 0);
+  EXPECT_TRUE(a.sessions->snapshot("dropped")->events.empty());
+  for (int i = 0; i < 12; ++i) {
+    const SessionEvent e = event("T" + std::to_string(i), {i % 3 == 0 ? kUntrustedLabel : "y"});
+    std::vector<store::GroupedWrite> writes = appendedInGroup(*a.sessions, "k", e);
+    ASSERT_EQ(writes.size(), 1u);
+    EXPECT_EQ(countOf(*db, "SELECT count(*) FROM toolguard_agent_session_events"), i)
+        << "not written before its record";
+    EXPECT_EQ(writeWith(audit, auditRecord("T" + std::to_string(i)), std::move(writes)).get(),
+              nullptr);
+    reference->append("k", e);
+    EXPECT_EQ(countOf(*db, "SELECT count(*) FROM toolguard_agent_session_events"), i + 1);
+    ASSERT_EQ(described(*a.sessions->snapshot("k")), described(reference->load("k"))) << i;
+  }
+  Instance fresh = instance(50);
+  EXPECT_EQ(described(fresh.sessions->load("k")), described(reference->load("k")));
+  // Twelve records after the chain's anchor, each with its event.
+  EXPECT_EQ(countOf(*db, "SELECT count(*) FROM toolguard_audit"), 13);
+  PgPool reads(db->url(), 1);
+  EXPECT_TRUE(store::verifyPgAudit(reads, "").ok());
+}
+
+// A record the database refuses takes its appends with it (the call is
+// denied: its session must not remember it ran); the records queued beside
+// it are kept with theirs.
+TEST_F(PgSessions, AnAppendWhoseRecordIsRefusedIsNotKeptAndTheOthersAre) {
+  migratePostgres(db->url());
+  Instance a = instance(50);
+  store::PgAudit audit(db->url());
+  std::vector<std::future<std::exception_ptr>> fared;
+  for (int i = 0; i < 6; ++i) {
+    const bool refused = i % 2 == 1;
+    const std::string key = refused ? "refused" : "kept";
+    fared.push_back(writeWith(audit,
+                              auditRecord("T", refused ? "not a time" : "2026-12-02T10:00:00Z"),
+                              appendedInGroup(*a.sessions, key, event("T", {"x"}))));
+  }
+  for (size_t i = 0; i < fared.size(); ++i) {
+    EXPECT_EQ(fared[i].get() != nullptr, i % 2 == 1) << i;
+  }
+  EXPECT_EQ(a.sessions->snapshot("kept")->events.size(), 3u);
+  EXPECT_TRUE(a.sessions->snapshot("refused")->events.empty());
+  EXPECT_EQ(countOf(*db, "SELECT count(*) FROM toolguard_agent_session_events"), 3);
+  EXPECT_EQ(countOf(*db, "SELECT count(*) FROM toolguard_audit"), 4);
+}
+
+// Two instances' audit writers take turns on one chain: a group whose
+// writer was not the last to write is chained after the other's row, and
+// its appends are committed once, not once per try.
+TEST_F(PgSessions, AppendsAreKeptOnceWhenAnotherWriterWroteLast) {
+  migratePostgres(db->url());
+  Instance a = instance(50);
+  Instance b = instance(50);
+  store::PgAudit audit_a(db->url());
+  store::PgAudit audit_b(db->url());
+  auto reference = memorySessionRepository(options(50));
+  for (int i = 0; i < 10; ++i) {
+    Instance& instance = i % 2 ? b : a;
+    store::PgAudit& audit = i % 2 ? audit_b : audit_a;
+    const SessionEvent e = event("T" + std::to_string(i), {"x"});
+    ASSERT_EQ(writeWith(audit, auditRecord("T"), appendedInGroup(*instance.sessions, "k", e)).get(),
+              nullptr);
+    reference->append("k", e);
+  }
+  EXPECT_EQ(countOf(*db, "SELECT seq FROM toolguard_agent_sessions"), 10);
+  EXPECT_EQ(countOf(*db, "SELECT count(*) FROM toolguard_agent_session_events"), 10);
+  EXPECT_EQ(described(*a.sessions->snapshot("k")), described(reference->load("k")));
+  EXPECT_EQ(described(*b.sessions->snapshot("k")), described(reference->load("k")));
+  PgPool reads(db->url(), 1);
+  const AuditChainReport chain = store::verifyPgAudit(reads, "");
+  EXPECT_TRUE(chain.ok());
+  EXPECT_EQ(chain.records, 11u);
+}
+
+// A session held long enough to be trimmed while its appends go with the
+// audit: the trim waits for the next read (the audit's writer never runs
+// it), which finds the session within max_events and a quarter.
+TEST_F(PgSessions, GroupedAppendsAreTrimmedAtTheNextRead) {
+  migratePostgres(db->url());
+  constexpr size_t kMax = 8;
+  Instance a = instance(kMax);
+  store::PgAudit audit(db->url());
+  auto reference = memorySessionRepository(options(kMax));
+  for (int i = 0; i < 60; ++i) {
+    const SessionEvent e = event("T" + std::to_string(i), {i % 5 == 0 ? kSensitiveLabel : "y"});
+    ASSERT_EQ(writeWith(audit, auditRecord("T"), appendedInGroup(*a.sessions, "k", e)).get(),
+              nullptr);
+    reference->append("k", e);
+    ASSERT_EQ(described(*a.sessions->snapshot("k")), described(reference->load("k"))) << i;
+    EXPECT_LE(countOf(*db, "SELECT held FROM toolguard_agent_sessions"), 10) << i;
+  }
 }
 
 }  // namespace pg_agent_sessions_test
