@@ -9,13 +9,15 @@ thread_local GroupedWrites* t_open = nullptr;
 
 }  // namespace
 
-void loseAll(std::vector<GroupedWrite>& writes) noexcept {
-  for (GroupedWrite& write : writes) {
-    try {
-      if (write.lost) write.lost();
-    } catch (...) {
-    }
+void lose(GroupedWrite& write) noexcept {
+  try {
+    if (write.lost) write.lost();
+  } catch (...) {
   }
+}
+
+void loseAll(std::vector<GroupedWrite>& writes) noexcept {
+  for (GroupedWrite& write : writes) lose(write);
 }
 
 GroupedWrites::GroupedWrites() : outer_(t_open) {

@@ -26,7 +26,10 @@ struct GroupedWrite {
   std::function<void()> lost;
 };
 
-/// Tells each write it was lost (what they throw is ignored).
+/// Tells the write it was lost (what it throws is ignored).
+void lose(GroupedWrite& write) noexcept;
+
+/// Tells each write it was lost.
 void loseAll(std::vector<GroupedWrite>& writes) noexcept;
 
 /// While alive on a thread, the store's writes made there that can wait for

@@ -420,25 +420,31 @@ class PgAgentSessions final : public SessionRepository,
 
   // Deletes the events of the session's earlier lives (numbers before
   // `first_seq`), when a new life starts; left for a trim or the sweep when
-  // it fails.
+  // it fails. It may run long after (a chore): never below where the row's
+  // life starts now (the session may have been swept and begun again at 1).
   void forgetEarlierLives(const std::string& id, long long first_seq) const noexcept {
     try {
       pool_.with([&](PgConnection& c) {
         return c.run(
-            "DELETE FROM toolguard_agent_session_events WHERE session = $1 AND seq < $2::bigint",
+            "DELETE FROM toolguard_agent_session_events WHERE session = $1 AND seq < $2::bigint "
+            "AND seq < (SELECT first_seq FROM toolguard_agent_sessions WHERE id = $1)",
             {id, std::to_string(first_seq)});
       });
     } catch (...) {
     }
   }
 
-  // The event is kept whatever happens here: a failed sweep waits for the next.
+  // The event is kept whatever happens here: a failed sweep waits for the
+  // next. A session whose row another transaction holds (an audit group
+  // appending to several sessions, in its own order) is left for the next:
+  // waiting for it could deadlock.
   void sweepExpired() const noexcept {
     try {
       pool_.with([&](PgConnection& c) {
         return c.run(
-            "WITH gone AS (DELETE FROM toolguard_agent_sessions WHERE updated <= now() - "
-            "$1::interval RETURNING id) "
+            "WITH gone AS (DELETE FROM toolguard_agent_sessions WHERE id IN (SELECT id FROM "
+            "toolguard_agent_sessions WHERE updated <= now() - $1::interval "
+            "FOR UPDATE SKIP LOCKED) RETURNING id) "
             "DELETE FROM toolguard_agent_session_events WHERE session IN (SELECT id FROM gone)",
             {expire_});
       });

@@ -262,7 +262,10 @@ void PgAudit::insert(const std::vector<Pending*>& group) {
     for (GroupedWrite& w : p->writes) writes.push_back(&w);
   }
   try {
-    if (writes.empty() && !own_last_text_.empty() && insertAfterOwnLast(rows)) return;
+    if (writes.empty() && !own_last_text_.empty()) {
+      if (insertAfterOwnLast(rows)) return;
+      own_last_text_.clear();  // another writer wrote since
+    }
   } catch (...) {
     own_last_text_.clear();  // read the table again
     throw;
@@ -312,7 +315,27 @@ void PgAudit::insertInTransaction(const std::vector<const Row*>& rows,
     }
     for (const GroupedWrite* w : writes) second.push_back(w->statement);
     second.push_back({"", "COMMIT", {}});
-    std::vector<PgResult> results = c.runEach(second);
+    std::vector<PgResult> results;
+    try {
+      results = c.runEach(second);
+    } catch (...) {
+      // Only the answer may be lost, the COMMIT done: written again, the
+      // group's appends would count their events twice.
+      bool kept = false;
+      if (!c.connected()) {
+        try {
+          kept = keptRecently(group.back().text);
+        } catch (...) {
+          // Not known: written again (the database is most likely down).
+        }
+      }
+      if (!kept) throw;
+      own_last_text_ = std::move(group.back().text);
+      own_last_hash_ = std::move(prev);
+      // Their results are lost: memory reads the sessions again.
+      for (GroupedWrite* w : writes) lose(*w);
+      return;
+    }
     own_last_text_ = std::move(group.back().text);
     own_last_hash_ = std::move(prev);
     size_t at = written ? 0 : 1;
@@ -326,12 +349,20 @@ void PgAudit::insertInTransaction(const std::vector<const Row*>& rows,
     }
   } catch (...) {
     try {
-      c.runScript("ROLLBACK");
+      if (c.connected()) c.runScript("ROLLBACK");
     } catch (...) {
       // The connection is gone: the server rolled back.
     }
     throw;
   }
+}
+
+bool PgAudit::keptRecently(const std::string& text) {
+  PgResult r = connection_.run(
+      "SELECT EXISTS (SELECT 1 FROM (SELECT record::text AS r FROM toolguard_audit "
+      "ORDER BY id DESC LIMIT 10000) recent WHERE r = $1)",
+      {text});
+  return r.rows() == 1 && r.text(0, 0) == "t";
 }
 
 std::vector<nlohmann::json> queryPgAudit(PgPool& reads, const AuditQuery& query) {

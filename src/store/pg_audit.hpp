@@ -70,6 +70,9 @@ class PgAudit : public GroupingAuditSink {
   // read there), then `writes`, each told its result after the COMMIT.
   void insertInTransaction(const std::vector<const Row*>& rows,
                            const std::vector<GroupedWrite*>& writes);
+  // Whether a row of exactly `text` is among the table's last 10,000 (a
+  // group whose COMMIT's answer was lost). Throws StoreError.
+  bool keptRecently(const std::string& text);
 
   PgConnection connection_;
   // The text of the last row this writer committed and its hash ("" until

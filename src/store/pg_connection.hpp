@@ -105,6 +105,10 @@ class PgConnection {
   /// Closes it, so the next use reconnects.
   void drop();
 
+  /// False once it broke (a statement's answer was lost): the next use
+  /// reconnects.
+  bool connected() const { return connection_ != nullptr; }
+
  private:
   // The result when it succeeded; else frees it and throws StoreError.
   PgResult check(PGconn* c, PGresult* raw);

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <future>
 #include <random>
+#include <thread>
 
 #include "serve/serve_fixture.hpp"
 #include "store/grouped_writes.hpp"
@@ -326,13 +327,41 @@ TEST_F(PgSessions, AnAppendInTheAuditsGroupIsKeptWithItsRecordAndOnlyThen) {
   EXPECT_TRUE(store::verifyPgAudit(reads, "").ok());
 }
 
-// A record the database refuses takes its appends with it (the call is
-// denied: its session must not remember it ran); the records queued beside
-// it are kept with theirs.
+// The audit chain's lock (an advisory lock), held as another instance's
+// group would hold it: the writer's next group waits for it, and the
+// records queued meanwhile go together into the group after.
+class ChainLockHeld {
+ public:
+  ChainLockHeld(PgCluster& db, store::PgAudit& audit) : db_(db), holder_(db.url()) {
+    holder_.run("SELECT pg_advisory_lock(74069111)");
+    // A record of its own, whose group waits for the lock.
+    waiting_ = writeWith(audit, auditRecord("Waiting"), {});
+    while (
+        countOf(db_, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted") ==
+        0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  void release() {
+    holder_.run("SELECT pg_advisory_unlock(74069111)");
+    EXPECT_EQ(waiting_.get(), nullptr);
+  }
+
+ private:
+  PgCluster& db_;
+  store::PgConnection holder_;
+  std::future<std::exception_ptr> waiting_;
+};
+
+// Records queued in one group, every other one refused by the database
+// (a time it cannot read): the group fails, each record is tried alone, and
+// a refused record takes its append with it (the call is denied: its
+// session must not remember it ran) while the others are kept with theirs.
 TEST_F(PgSessions, AnAppendWhoseRecordIsRefusedIsNotKeptAndTheOthersAre) {
   migratePostgres(db->url());
   Instance a = instance(50);
   store::PgAudit audit(db->url());
+  ChainLockHeld lock(*db, audit);
   std::vector<std::future<std::exception_ptr>> fared;
   for (int i = 0; i < 6; ++i) {
     const bool refused = i % 2 == 1;
@@ -341,18 +370,51 @@ TEST_F(PgSessions, AnAppendWhoseRecordIsRefusedIsNotKeptAndTheOthersAre) {
                               auditRecord("T", refused ? "not a time" : "2026-12-02T10:00:00Z"),
                               appendedInGroup(*a.sessions, key, event("T", {"x"}))));
   }
+  lock.release();
   for (size_t i = 0; i < fared.size(); ++i) {
     EXPECT_EQ(fared[i].get() != nullptr, i % 2 == 1) << i;
   }
   EXPECT_EQ(a.sessions->snapshot("kept")->events.size(), 3u);
   EXPECT_TRUE(a.sessions->snapshot("refused")->events.empty());
   EXPECT_EQ(countOf(*db, "SELECT count(*) FROM toolguard_agent_session_events"), 3);
-  EXPECT_EQ(countOf(*db, "SELECT count(*) FROM toolguard_audit"), 4);
+  // The anchor, the record that waited and the three kept.
+  EXPECT_EQ(countOf(*db, "SELECT count(*) FROM toolguard_audit"), 5);
+}
+
+// The other way round: an append the database refuses (here a check on
+// the events' table) takes its call's record with it, in a group of calls
+// whose other appends and records are kept; the chain stays whole.
+TEST_F(PgSessions, ARecordWhoseAppendIsRefusedIsNotKeptAndTheOthersAre) {
+  migratePostgres(db->url());
+  ASSERT_EQ(db->psql("ALTER TABLE toolguard_agent_session_events ADD CONSTRAINT no_poison "
+                     "CHECK (line NOT LIKE '%Poison%')")
+                .exit_code,
+            0);
+  Instance a = instance(50);
+  store::PgAudit audit(db->url());
+  ChainLockHeld lock(*db, audit);
+  std::vector<std::future<std::exception_ptr>> fared;
+  for (int i = 0; i < 6; ++i) {
+    const bool refused = i % 3 == 2;
+    const std::string tool = refused ? "Poison" : "Fine";
+    fared.push_back(
+        writeWith(audit, auditRecord(tool), appendedInGroup(*a.sessions, "k", event(tool, {"x"}))));
+  }
+  lock.release();
+  for (size_t i = 0; i < fared.size(); ++i) {
+    EXPECT_EQ(fared[i].get() != nullptr, i % 3 == 2) << i;
+  }
+  EXPECT_EQ(countOf(*db, "SELECT count(*) FROM toolguard_audit WHERE tool = 'Poison'"), 0);
+  EXPECT_EQ(countOf(*db, "SELECT count(*) FROM toolguard_audit WHERE tool = 'Fine'"), 4);
+  EXPECT_EQ(countOf(*db, "SELECT count(*) FROM toolguard_agent_session_events"), 4);
+  EXPECT_EQ(a.sessions->snapshot("k")->events.size(), 4u);
+  PgPool reads(db->url(), 1);
+  EXPECT_TRUE(store::verifyPgAudit(reads, "").ok());
 }
 
 // Two instances' audit writers take turns on one chain: a group whose
-// writer was not the last to write is chained after the other's row, and
-// its appends are committed once, not once per try.
+// writer was not the last to write is chained after the other's row (its
+// conditional insert wrote nothing), and its appends are committed once.
 TEST_F(PgSessions, AppendsAreKeptOnceWhenAnotherWriterWroteLast) {
   migratePostgres(db->url());
   Instance a = instance(50);
@@ -395,6 +457,39 @@ TEST_F(PgSessions, GroupedAppendsAreTrimmedAtTheNextRead) {
     ASSERT_EQ(described(*a.sessions->snapshot("k")), described(reference->load("k"))) << i;
     EXPECT_LE(countOf(*db, "SELECT held FROM toolguard_agent_sessions"), 10) << i;
   }
+}
+
+// The deletion of a life's earlier rows waits for the instance's next read
+// when the life began in an audit group. Meanwhile the session may be swept
+// and begun again at number 1 (another instance): the late deletion must
+// not take the new life's events.
+TEST_F(PgSessions, ALateDeletionNeverTakesALaterLifesEvents) {
+  migratePostgres(db->url());
+  Instance a = instance(50);
+  Instance b = instance(50);
+  store::PgAudit audit(db->url());
+  for (int i = 0; i < 5; ++i) a.sessions->append("k", event("Old", {"x"}));
+  ASSERT_EQ(db->psql("UPDATE toolguard_agent_sessions SET updated = now() - interval '13 hours'")
+                .exit_code,
+            0);
+  ASSERT_EQ(
+      writeWith(audit, auditRecord("New"), appendedInGroup(*a.sessions, "k", event("New", {})))
+          .get(),
+      nullptr);
+  // Swept (as another instance's sweep would) and begun again.
+  ASSERT_EQ(db->psql("DELETE FROM toolguard_agent_sessions; "
+                     "DELETE FROM toolguard_agent_session_events")
+                .exit_code,
+            0);
+  auto reference = memorySessionRepository(options(50));
+  for (int i = 0; i < 3; ++i) {
+    const SessionEvent e = event("Later" + std::to_string(i), {kUntrustedLabel});
+    b.sessions->append("k", e);
+    reference->append("k", e);
+  }
+  EXPECT_EQ(described(*a.sessions->snapshot("k")), described(reference->load("k")));
+  EXPECT_EQ(countOf(*db, "SELECT count(*) FROM toolguard_agent_session_events"), 3);
+  EXPECT_EQ(described(*b.sessions->snapshot("k")), described(reference->load("k")));
 }
 
 }  // namespace pg_agent_sessions_test
