@@ -51,9 +51,9 @@ struct OpenConnection {
   bool cut = false;  // shut down by the deadline; guarded by the table's mutex
 };
 
-// One request: its body so far, and once handled, its answer.
+// One request: its head, its body so far, and once handled, its answer.
 struct PendingRequest {
-  std::string body;
+  HttpRequest request;  // read from the head; the body is added as it arrives
   bool too_large = false;
   bool handed_over = false;  // given to a worker; the connection is suspended
   HttpResponse response;     // the worker's answer
@@ -132,6 +132,7 @@ std::string readFile(const std::string& what, const std::string& path) {
 struct HttpServer::State {
   HttpHandler handler;
   HttpAtOnce at_once;
+  HttpFromHead from_head;
   HttpServerOptions options;
   std::vector<Listener> listeners;
   std::vector<std::string> unix_paths;
@@ -274,6 +275,11 @@ std::optional<HttpResponse> answerAtOnce(const HttpServer::State& state, HttpReq
   return orInternalError([&] { return state.at_once(request); });
 }
 
+// The answer from the head alone, if it gives one; an exception is a 500.
+std::optional<HttpResponse> answerFromHead(const HttpServer::State& state, HttpRequest& request) {
+  return orInternalError([&] { return state.from_head(request); });
+}
+
 // Counts one answer that may come later (stop() waits for each); false once
 // the server is stopping, when no answer may wait any more.
 bool reserveLater(HttpServer::State& state) {
@@ -355,28 +361,39 @@ MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* url, con
         return sendAndClose(connection, tooLarge(state));
       }
     }
+    HttpRequest& head = pending->request;
+    head.method = method ? method : "";
+    head.path = url ? url : "";
+    OpenConnection* open = openConnectionOf(connection);
+    head.peer = open ? open->peer : peerOf(connection, listener->unix_socket);
+    MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collectArgument, &head.query);
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, collectHeader, &head.headers);
+    if (!state.tls_client_ca.empty()) head.client_certificate = verifiedClientName(connection);
+    if (state.from_head) {
+      // Settled by its head (no credentials where they are needed): the
+      // body is never read, and the connection is closed after the answer.
+      if (std::optional<HttpResponse> now = answerFromHead(state, head)) {
+        if (now->later || now->stream) {
+          *now = errorResponse(500, "internal error: an answer from the head must be whole");
+        }
+        return sendAndClose(connection, *now);
+      }
+    }
     return MHD_YES;
   }
   if (pending->handed_over) return send(connection, pending->response, &state);
   if (*upload_data_size != 0) {
-    if (pending->body.size() + *upload_data_size > state.options.max_body_bytes) {
+    if (pending->request.body.size() + *upload_data_size > state.options.max_body_bytes) {
       pending->too_large = true;
     } else if (!pending->too_large) {
-      pending->body.append(upload_data, *upload_data_size);
+      pending->request.body.append(upload_data, *upload_data_size);
     }
     *upload_data_size = 0;
     return MHD_YES;
   }
   if (pending->too_large) return sendAndClose(connection, tooLarge(state));
-  HttpRequest request;
-  request.method = method ? method : "";
-  request.path = url ? url : "";
-  request.body = std::move(pending->body);
+  HttpRequest request = std::move(pending->request);
   OpenConnection* open = openConnectionOf(connection);
-  request.peer = open ? open->peer : peerOf(connection, listener->unix_socket);
-  MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collectArgument, &request.query);
-  MHD_get_connection_values(connection, MHD_HEADER_KIND, collectHeader, &request.headers);
-  if (!state.tls_client_ca.empty()) request.client_certificate = verifiedClientName(connection);
   if (open) {
     open->waiting_since_ms = 0;  // handled now: the deadline waits for its answer
     const int fd = open->fd;
@@ -412,10 +429,12 @@ void onCompleted(void*, MHD_Connection* connection, void** request_state,
 
 }  // namespace
 
-HttpServer::HttpServer(HttpHandler handler, HttpServerOptions options, HttpAtOnce at_once)
+HttpServer::HttpServer(HttpHandler handler, HttpServerOptions options, HttpAtOnce at_once,
+                       HttpFromHead from_head)
     : state_(std::make_unique<State>()) {
   state_->handler = std::move(handler);
   state_->at_once = std::move(at_once);
+  state_->from_head = std::move(from_head);
   state_->options = options;
   if (!options.tls.certificate.empty() || !options.tls.key.empty()) {
     if (options.tls.certificate.empty() || options.tls.key.empty()) {

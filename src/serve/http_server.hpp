@@ -125,6 +125,13 @@ using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
 /// `carried`) to a handler thread. Must not block.
 using HttpAtOnce = std::function<std::optional<HttpResponse>(HttpRequest&)>;
 
+/// Answers a request from its head alone, before its body is read (the
+/// request's body is empty), when the head settles the answer: a request
+/// without credentials to a path that needs them is refused without the
+/// server reading (up to max_body_bytes of) what it sends. The connection is
+/// closed after such an answer. nullopt reads the body. Must not block.
+using HttpFromHead = std::function<std::optional<HttpResponse>(HttpRequest&)>;
+
 /// TLS for the TCP listener: PEM files.
 struct TlsFiles {
   std::string certificate;  ///< the server's certificate (chain)
@@ -152,7 +159,8 @@ struct HttpServerOptions {
 /// Serves `handler` on sockets added before start(). Stops in its destructor.
 class HttpServer {
  public:
-  HttpServer(HttpHandler handler, HttpServerOptions options, HttpAtOnce at_once = nullptr);
+  HttpServer(HttpHandler handler, HttpServerOptions options, HttpAtOnce at_once = nullptr,
+             HttpFromHead from_head = nullptr);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;

@@ -365,6 +365,14 @@ int serveMcpOverHttp(const McpHttpFaceOptions& options, const McpGatewayOptions&
                     [&face](HttpRequest& r) -> std::optional<HttpResponse> {
                       if (!face.answersAtOnce(r)) return std::nullopt;
                       return face.handle(r);
+                    },
+                    [&face](HttpRequest& r) -> std::optional<HttpResponse> {
+                      // Anything but /mcp with a bearer token is refused by
+                      // its head: a client without one never has its body read.
+                      const bool bearer =
+                          !r.header("authorization").empty() && presentsCredentials(r);
+                      if (r.path == "/mcp" && bearer) return std::nullopt;
+                      return face.handle(r);
                     });
   const int port = server.listenTcp(host, port_asked);
   face.allowHosts(host, port);

@@ -55,6 +55,12 @@ std::string bearerToken(const std::string& header) {
 
 }  // namespace
 
+bool presentsCredentials(const HttpRequest& request) {
+  const std::string header = request.header("authorization");
+  if (!bearerToken(header).empty()) return true;
+  return header.empty() && (!sessionCookie(request).empty() || !request.client_certificate.empty());
+}
+
 Authenticator::Authenticator(store::ServiceStore& store, Metrics& metrics,
                              double requests_per_second, std::string public_origin)
     : store_(store),
@@ -159,6 +165,11 @@ std::optional<store::TokenRecord> Authenticator::certifiedAgent(const std::strin
 
 std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
                                                   HttpResponse& refused) {
+  if (!presentsCredentials(request)) {
+    metrics_.refused(401);
+    refused = refusal(401, "no token: send Authorization: Bearer TOKEN");
+    return std::nullopt;
+  }
   const std::string header = request.header("authorization");
   std::string hash;
   Caller caller;
@@ -185,17 +196,13 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
     hash = session->token_hash;
     caller.session = store::tokenHash(cookie);
     caller.csrf = session->csrf;
-  } else if (header.empty() && !request.client_certificate.empty()) {
+  } else {
     // A client certificate the TLS handshake verified names an agent token.
     std::optional<store::TokenRecord> token = certifiedAgent(request.client_certificate, refused);
     if (!token || !withinRate(token->name, refused)) return std::nullopt;
     caller.name = token->name;
     caller.role = token->role;
     return caller;
-  } else {
-    metrics_.refused(401);
-    refused = refusal(401, "no token: send Authorization: Bearer TOKEN");
-    return std::nullopt;
   }
   std::optional<store::TokenRecord> token = usableToken(hash, refused);
   if (!token) return std::nullopt;

@@ -29,6 +29,12 @@ struct Caller {
   std::string csrf;     ///< that session's CSRF token
 };
 
+/// Whether `request` shows a credential to check: an "Authorization: Bearer
+/// TOKEN" header, or without an Authorization header a session cookie or a
+/// verified client certificate. Without one, authenticate() refuses it (401)
+/// without reading the store.
+bool presentsCredentials(const HttpRequest& request);
+
 /// Checks tokens and their request rates.
 class Authenticator {
  public:

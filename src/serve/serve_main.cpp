@@ -148,7 +148,8 @@ int runService(const ServeOptions& o) {
   serve::Service service(service_options, store);
   serve::HttpServer server([&](const serve::HttpRequest& r) { return service.handle(r); },
                            httpServerOptions(o),
-                           [&](serve::HttpRequest& r) { return service.answerAtOnce(r); });
+                           [&](serve::HttpRequest& r) { return service.answerAtOnce(r); },
+                           [&](serve::HttpRequest& r) { return service.answerFromHead(r); });
   auto [host, port] = serve::listenAddress(o.listen);
   const int bound = server.listenTcp(host, port);
   if (!o.socket.empty()) server.listenUnix(o.socket);

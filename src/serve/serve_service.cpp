@@ -586,6 +586,13 @@ std::optional<HttpResponse> Service::answerAtOnce(HttpRequest& request) {
   }
 }
 
+std::optional<HttpResponse> Service::answerFromHead(HttpRequest& request) {
+  const std::string& path = request.path;
+  const bool needs_caller = path.starts_with("/v1/") || path == "/metrics" || path == "/ui/logout";
+  if (!needs_caller || presentsCredentials(request)) return std::nullopt;
+  return handle(request);  // refused there, before anything reads the (empty) body
+}
+
 std::string Service::reloadPolicy() {
   try {
     impl_->load();

@@ -56,6 +56,12 @@ class Service {
   /// thread (handle()), with what was learned in `request.carried`.
   std::optional<HttpResponse> answerAtOnce(HttpRequest& request);
 
+  /// Answers `request` from its head, before its body is read: a request
+  /// to the API (/v1/..., /metrics, /ui/logout) without credentials is
+  /// refused (401) and audited as any refusal is, so a client without a
+  /// token cannot make the service read its body. nullopt otherwise.
+  std::optional<HttpResponse> answerFromHead(HttpRequest& request);
+
   /// Loads the policy again; a policy that fails keeps the previous one
   /// serving. Returns the problem ("" when it loaded).
   std::string reloadPolicy();

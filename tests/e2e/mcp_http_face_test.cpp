@@ -220,6 +220,20 @@ TEST_F(McpHttpFace, RequestsItMustNotServeAreRefusedAndItKeepsServing) {
   ASSERT_GT(::recv(fd, head, sizeof head - 1, 0), 0);
   EXPECT_EQ(std::string(head).substr(0, 12), "HTTP/1.1 413") << head;
   ::close(fd);
+  // Without a bearer token the head settles it: 401 before the body is read.
+  const std::string start_line =
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(served->port()) +
+      "\r\nAccept: application/json, text/event-stream\r\n"
+      "Content-Type: application/json\r\nContent-Length: 60000\r\n";
+  for (const std::string& credentials :
+       {std::string(""), std::string("Authorization: Basic Y29kZXI6eA==\r\n")}) {
+    const std::string answer =
+        answerToHeadAlone(served->port(), start_line + credentials + "\r\n", 5000);
+    EXPECT_EQ(answer.rfind("HTTP/1.1 401", 0), 0u) << credentials << answer;
+  }
+  EXPECT_EQ(answerToHeadAlone(served->port(),
+                              start_line + "Authorization: Bearer " + agent + "\r\n\r\n", 700),
+            "");
   // A session is its token's: another token cannot use it or end it.
   const std::string session = openSession(*served, agent);
   ASSERT_FALSE(session.empty());

@@ -181,6 +181,51 @@ TEST_F(Serve, ARequestThatTricklesPastTheDeadlineIsCutThoughNeverIdle) {
   close(slow);
 }
 
+// A client without credentials is refused by the request's head: the
+// service never reads (up to --max-body of) a body nobody may send it. A
+// request with a token, and the sign-in (whose body is the token), are read.
+TEST_F(Serve, ARequestWithoutCredentialsIsRefusedBeforeItsBodyIsRead) {
+  const std::string agent = token("agent", "bot");
+  const std::string admin = token("admin", "root");
+  auto server = start();
+  auto head = [](const std::string& path, const std::string& headers) {
+    return "POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + headers +
+           "Content-Length: 100000\r\n\r\n";
+  };
+  const std::vector<std::string> paths = {"/v1/check", "/v1/asks", "/v1/approvals/revoke",
+                                          "/metrics"};
+  const std::vector<std::string> no_credentials = {"", "Authorization: Basic Ym90OnNlY3JldA==\r\n",
+                                                   "Authorization: Token " + agent + "\r\n",
+                                                   "Authorization: Bearer\r\n"};
+  size_t refused = 0;
+  for (const std::string& path : paths) {
+    for (const std::string& headers : no_credentials) {
+      SCOPED_TRACE(path + " with '" + headers + "'");
+      const std::string answer = answerToHeadAlone(server->port(), head(path, headers), 5000);
+      EXPECT_EQ(answer.rfind("HTTP/1.1 401", 0), 0u) << answer;
+      EXPECT_NE(answer.find("no token"), std::string::npos) << answer;
+      ++refused;
+    }
+  }
+  // With a bearer token (known or not) the body is waited for, as it is for
+  // the sign-in, where the token is in the body.
+  for (const std::string& headers :
+       {"Authorization: Bearer " + agent + "\r\n", std::string("Authorization: Bearer tg_x\r\n")}) {
+    EXPECT_EQ(answerToHeadAlone(server->port(), head("/v1/check", headers), 700), "") << headers;
+  }
+  EXPECT_EQ(answerToHeadAlone(server->port(), head("/ui/session", ""), 700), "");
+  // Each refusal is audited, as a refusal after the body would be.
+  auto audit = client(*server, admin)->Get("/v1/audit?verdict=deny");
+  ASSERT_TRUE(audit);
+  size_t audited = 0;
+  for (const json& record : json::parse(audit->body)) {
+    if (record.value("event", "") == "request-refused" && record.value("status", 0) == 401) {
+      ++audited;
+    }
+  }
+  EXPECT_EQ(audited, refused) << audit->body;
+}
+
 TEST_F(Serve, FramingHeadersThatComeTwiceAreRefused) {
   const std::string agent = token("agent", "bot");
   auto server = start();

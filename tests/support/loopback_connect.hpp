@@ -4,9 +4,11 @@
 // benchmark can play clients on several addresses.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -29,6 +31,33 @@ inline int connectFrom(const std::string& from, int port) {
     return -1;
   }
   return fd;
+}
+
+/// Sends `head` (a request's start line and headers, whose Content-Length
+/// announces a body) on a new connection from 127.0.0.1 and never the body:
+/// what the server answers within `wait_ms`, read until it closes the
+/// connection or the time is up ("" when it said nothing: it waits for the
+/// body). The connection is then closed.
+inline std::string answerToHeadAlone(int port, const std::string& head, int wait_ms) {
+  const int fd = connectFrom("127.0.0.1", port);
+  if (fd < 0) return "";
+  std::string answer;
+  if (::send(fd, head.data(), head.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(head.size())) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_ms);
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            until - std::chrono::steady_clock::now())
+                            .count();
+      pollfd p{fd, POLLIN, 0};
+      if (left <= 0 || ::poll(&p, 1, static_cast<int>(left)) != 1) break;
+      char chunk[4096];
+      const ssize_t got = ::recv(fd, chunk, sizeof chunk, 0);
+      if (got <= 0) break;
+      answer.append(chunk, static_cast<size_t>(got));
+    }
+  }
+  close(fd);
+  return answer;
 }
 
 }  // namespace toolguard::testing
