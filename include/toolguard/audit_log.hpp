@@ -163,6 +163,12 @@ class AuditLog : public AuditSink {
 
   const AuditLogOptions& options() const;
 
+  /// Calls `kept` with each line this log writes from now on (records and
+  /// anchors, chained, without the newline), in the file's order, once it is
+  /// written: to ship the audit elsewhere as it is kept. It runs under the
+  /// log's lock: it must not block, nor write to this log.
+  void onKept(std::function<void(const std::string& line)> kept);
+
  private:
   /// Chains and appends one record's text (without its chain fields).
   void writeText(std::string text);

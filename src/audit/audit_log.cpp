@@ -160,8 +160,9 @@ struct AuditLog::State {
   struct stat written {};
   bool cached = false;
   std::string last_line;
-  std::string last_hash;       // of last_line, once computed
-  std::uint64_t appended = 0;  // bytes append() wrote since it was last reset
+  std::string last_hash;                         // of last_line, once computed
+  std::uint64_t appended = 0;                    // bytes append() wrote since it was last reset
+  std::function<void(const std::string&)> kept;  // AuditLog::onKept
 
   ~State() {
     if (fd >= 0) ::close(fd);
@@ -191,6 +192,16 @@ struct AuditLog::State {
       return true;
     }
     return ::fstat(fd, &ours) == 0 && ours.st_nlink > 0 && sameFile(ours, current);
+  }
+
+  // A line written: told to whoever ships the audit (nothing it throws
+  // undoes the write).
+  void tellKept(const std::string& line) const {
+    if (!kept) return;
+    try {
+      kept(line);
+    } catch (...) {
+    }
   }
 
   void reopen() {
@@ -235,6 +246,7 @@ struct AuditLog::State {
                              {"time", detail::formatAuditTime(std::chrono::system_clock::now())}};
     const std::string text = detail::chainedRecordText(detail::compactDump(record), prev);
     append(text + "\n");
+    tellKept(text);
     return auditHash(text);
   }
 
@@ -305,6 +317,11 @@ const AuditLogOptions& AuditLog::options() const {
   return state_->options;
 }
 
+void AuditLog::onKept(std::function<void(const std::string& line)> kept) {
+  std::lock_guard<std::mutex> guard(state_->mutex);
+  state_->kept = std::move(kept);
+}
+
 void AuditSink::write(const ToolCall& call, const Decision& decision) {
   writeDecision(call, decision, std::chrono::system_clock::now());
 }
@@ -360,6 +377,7 @@ void AuditLog::writeText(std::string text) {
   line += '\n';
   s.append(line);
   line.pop_back();
+  s.tellKept(line);
   s.last_line = std::move(line);
   s.last_hash.clear();
   if (measured) {

@@ -438,7 +438,7 @@ HttpResponse StoreAskHandler::askFromClient(const HttpRequest& request, const Ca
   return jsonResponse(200, store::toJson(*got));
 }
 
-void StoreAskHandler::create(const store::AskRecord& ask) {
+void StoreAskHandler::create(store::AskRecord& ask) {
   store_.createAsk(ask);
   changed();
   if (!on_new_ask_) return;

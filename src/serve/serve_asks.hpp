@@ -94,7 +94,7 @@ class StoreAskHandler : public ApprovalHandler {
                                               std::chrono::steady_clock::time_point deadline,
                                               const std::function<bool()>& client_gone);
   // Creates the ask and tells the long polls of this instance.
-  void create(const store::AskRecord& ask);
+  void create(store::AskRecord& ask);
   // Wakes this instance's long polls: an ask came, was answered or expired.
   void changed();
 

@@ -15,6 +15,7 @@
 #include "cli/commands.hpp"
 #include "cli/mcp_options.hpp"
 #include "command_line/unknown_command.hpp"
+#include "serve/audit_shipper.hpp"
 #include "serve/http_server.hpp"
 #include "serve/listen_address.hpp"
 #include "serve/mcp_http_face.hpp"
@@ -53,19 +54,21 @@ struct ServeOptions {
   long session_hours = 12;
   std::string ask_webhook;
   std::string ask_webhook_secret_file;
+  std::string audit_ship;
+  std::string audit_ship_secret_file;
   std::string public_url;
   bool two_person = false;
 };
 
-// The webhook's signing secret: FILE's text without its line end; at least
+// A signing secret (`option`'s): FILE's text without its line end; at least
 // 16 bytes (a short secret is guessed).
-std::string webhookSecret(const std::string& file) {
+std::string signingSecret(const std::string& file, const std::string& option) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw std::runtime_error("--ask-webhook-secret: cannot read " + file);
+  if (!in) throw std::runtime_error(option + ": cannot read " + file);
   std::string secret((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
   if (secret.size() < 16) {
-    throw std::runtime_error("--ask-webhook-secret: " + file +
+    throw std::runtime_error(option + ": " + file +
                              " holds fewer than 16 bytes; use a long random secret");
   }
   return secret;
@@ -106,7 +109,22 @@ int runService(const ServeOptions& o) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
+  // Every line the store keeps is shipped. Made before the store, so that
+  // it outlives it: the store's last writes (at its close) are shipped too.
+  std::unique_ptr<serve::AuditShipper> shipper;
+  if (!o.audit_ship_secret_file.empty() && o.audit_ship.empty()) {
+    throw std::runtime_error("--audit-ship-secret needs --audit-ship");
+  }
+  if (!o.audit_ship.empty()) {
+    shipper = std::make_unique<serve::AuditShipper>(
+        o.audit_ship, o.audit_ship_secret_file.empty()
+                          ? std::string()
+                          : signingSecret(o.audit_ship_secret_file, "--audit-ship-secret"));
+  }
   std::shared_ptr<store::ServiceStore> store = store::openStore(o.store, toolguardHome(o.home));
+  if (shipper) {
+    store->onKeptAudit([s = shipper.get()](const std::string& line) { s->kept(line); });
+  }
   serve::ServiceOptions service_options;
   for (const std::string& f : o.policy_files) service_options.policy_files.emplace_back(f);
   service_options.profiles = o.profiles;
@@ -125,7 +143,8 @@ int runService(const ServeOptions& o) {
   service_options.ask_webhook = o.ask_webhook;
   if (!o.ask_webhook_secret_file.empty()) {
     if (o.ask_webhook.empty()) throw std::runtime_error("--ask-webhook-secret needs --ask-webhook");
-    service_options.ask_webhook_secret = webhookSecret(o.ask_webhook_secret_file);
+    service_options.ask_webhook_secret =
+        signingSecret(o.ask_webhook_secret_file, "--ask-webhook-secret");
   }
   service_options.public_url = o.public_url;
   service_options.two_person = o.two_person;
@@ -318,6 +337,11 @@ int main(int argc, char** argv) {
                  "sign each webhook notice with the secret in FILE (HMAC-SHA256 of "
                  "\"TIMESTAMP.BODY\" in X-Toolguard-Signature, the time in "
                  "X-Toolguard-Timestamp)");
+  app.add_option("--audit-ship", o.audit_ship,
+                 "also POST every audit line the service keeps, in batches as it keeps them, to "
+                 "URL (http://, https:// or unix:/PATH), as application/x-ndjson");
+  app.add_option("--audit-ship-secret", o.audit_ship_secret_file,
+                 "sign each batch of --audit-ship as --ask-webhook-secret signs a notice");
   app.add_flag("--two-person", o.two_person,
                "an answer must come from a second person: never from the asking token's owner "
                "(an admin's included), never with a token that has no owner");

@@ -200,7 +200,7 @@ std::shared_ptr<SessionRepository> FileServiceStore::agentSessions(
 }
 
 // Sessions: serve/sessions/HASH.json, made 0600 like every store file.
-void FileServiceStore::createSession(const std::string& hash, const SessionRecord& session) {
+void FileServiceStore::createSession(const std::string& hash, SessionRecord& session) {
   if (!validAskId(hash)) throw StoreError("a session hash must be hex");
   try {
     detail::replaceFileAtomically(dir_ + "/sessions/" + hash + ".json",
@@ -260,7 +260,7 @@ std::string FileServiceStore::askPath(const std::string& id) const {
   return dir_ + "/asks/" + id;
 }
 
-void FileServiceStore::createAsk(const AskRecord& ask) {
+void FileServiceStore::createAsk(AskRecord& ask) {
   if (!validAskId(ask.id)) throw StoreError("an ask id must be hex: '" + ask.id + "'");
   nlohmann::json j = toJson(ask);
   j.erase("state");

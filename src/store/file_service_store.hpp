@@ -27,15 +27,18 @@ class FileServiceStore : public ServiceStore {
   std::shared_ptr<ApprovalRepository> approvals() override { return approvals_; }
   ApprovalListing listApprovals() override { return approvals_->list(); }
   size_t removeApproval(const ApprovalEntry& grant) override;
-  void createSession(const std::string& hash, const SessionRecord& session) override;
+  void createSession(const std::string& hash, SessionRecord& session) override;
   std::optional<SessionRecord> sessionByHash(const std::string& hash) override;
   void deleteSession(const std::string& hash) override;
   size_t pruneSessions(std::chrono::system_clock::time_point before) override;
   std::shared_ptr<SessionRepository> agentSessions(const SessionStoreOptions& settings) override;
   std::shared_ptr<AuditSink> audit() override { return audit_; }
+  void onKeptAudit(std::function<void(const std::string& line)> kept) override {
+    audit_->onKept(std::move(kept));
+  }
   std::vector<nlohmann::json> queryAudit(const AuditQuery& query) override;
   AuditChainReport verifyAudit(const std::string& expected_head) override;
-  void createAsk(const AskRecord& ask) override;
+  void createAsk(AskRecord& ask) override;
   std::optional<AskRecord> findAsk(const std::string& id) override;
   std::vector<AskRecord> listAsks(std::optional<AskState> state, size_t limit) override;
   size_t pendingAsksOf(const std::string& token) override;

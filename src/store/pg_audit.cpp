@@ -249,9 +249,21 @@ bool PgAudit::insertAfterOwnLast(const std::vector<const Row*>& rows) {
   if (inserted.text(0, 0) != std::to_string(group.size())) {
     throw StoreError("the audit's group was written in part");  // cannot happen in one statement
   }
+  tellKept(group);
   own_last_text_ = std::move(group.back().text);
   own_last_hash_ = std::move(prev);
   return true;
+}
+
+void PgAudit::tellKept(const std::vector<Row>& group) const {
+  if (!kept_) return;
+  for (const Row& row : group) {
+    try {
+      kept_(row.text);
+    } catch (...) {
+      // Shipping never undoes a commit.
+    }
+  }
 }
 
 void PgAudit::insert(const std::vector<Pending*>& group) {
@@ -330,12 +342,14 @@ void PgAudit::insertInTransaction(const std::vector<const Row*>& rows,
         }
       }
       if (!kept) throw;
+      tellKept(group);
       own_last_text_ = std::move(group.back().text);
       own_last_hash_ = std::move(prev);
       // Their results are lost: memory reads the sessions again.
       for (GroupedWrite* w : writes) lose(*w);
       return;
     }
+    tellKept(group);
     own_last_text_ = std::move(group.back().text);
     own_last_hash_ = std::move(prev);
     size_t at = written ? 0 : 1;

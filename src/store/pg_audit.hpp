@@ -43,6 +43,12 @@ class PgAudit : public GroupingAuditSink {
   void writePreparedWithThen(PreparedAuditRecord record, std::vector<GroupedWrite> writes,
                              std::function<void(std::exception_ptr failed)> done) override;
 
+  /// Calls `kept` with each row's text once its group is committed (records
+  /// and anchors, chained, in the chain's order), on the writer's thread:
+  /// to ship the audit elsewhere as it is kept. It must not block. Set it
+  /// before the first write.
+  void onKept(std::function<void(const std::string& line)> kept) { kept_ = std::move(kept); }
+
   /// A record's text and the columns that find it (time, tool, verdict, rule).
   struct Row {
     std::string text;
@@ -73,8 +79,11 @@ class PgAudit : public GroupingAuditSink {
   // Whether a row of exactly `text` is among the table's last 10,000 (a
   // group whose COMMIT's answer was lost). Throws StoreError.
   bool keptRecently(const std::string& text);
+  // Tells onKept's function about a committed group.
+  void tellKept(const std::vector<Row>& group) const;
 
   PgConnection connection_;
+  std::function<void(const std::string&)> kept_;
   // The text of the last row this writer committed and its hash ("" until
   // the first commit, and after a failure: the table is read again).
   std::string own_last_text_;

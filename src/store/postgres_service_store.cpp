@@ -41,6 +41,15 @@ std::string timeText(const std::string& column) {
   return buffer;
 }
 
+// How long from `created` to `expires` (RFC 3339, as the instance's clock
+// wrote them), in milliseconds, for the database to add to its own now().
+std::string lifetimeMs(const std::string& created, const std::string& expires) {
+  const std::optional<std::chrono::system_clock::time_point> from = parseAuditTime(created);
+  const std::optional<std::chrono::system_clock::time_point> to = parseAuditTime(expires);
+  if (!from || !to) throw StoreError("a record's created or expires is not a time");
+  return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(*to - *from).count());
+}
+
 nlohmann::json parsedOr(const std::string& text, nlohmann::json fallback) {
   nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
   return value.is_discarded() ? fallback : value;
@@ -307,13 +316,16 @@ class PostgresServiceStore : public ServiceStore {
 
   size_t removeApproval(const ApprovalEntry& grant) override { return approvals_->remove(grant); }
 
-  void createSession(const std::string& hash, const SessionRecord& session) override {
-    pool_.with([&](PgConnection& c) {
+  void createSession(const std::string& hash, SessionRecord& session) override {
+    PgResult r = pool_.with([&](PgConnection& c) {
       return c.run(
           "INSERT INTO toolguard_sessions (sha256, token_sha256, csrf, created, expires) VALUES "
-          "($1, $2, $3, $4::timestamptz, $5::timestamptz)",
-          {hash, session.token_hash, session.csrf, session.created, session.expires});
+          "($1, $2, $3, now(), now() + $4::bigint * interval '1 millisecond') RETURNING " +
+              timeText("created") + ", " + timeText("expires"),
+          {hash, session.token_hash, session.csrf, lifetimeMs(session.created, session.expires)});
     });
+    session.created = r.text(0, 0);
+    session.expires = r.text(0, 1);
   }
 
   std::optional<SessionRecord> sessionByHash(const std::string& hash) override {
@@ -343,6 +355,9 @@ class PostgresServiceStore : public ServiceStore {
   }
 
   std::shared_ptr<AuditSink> audit() override { return audit_; }
+  void onKeptAudit(std::function<void(const std::string& line)> kept) override {
+    audit_->onKept(std::move(kept));
+  }
 
   std::vector<nlohmann::json> queryAudit(const AuditQuery& query) override {
     return queryPgAudit(reads_, query);
@@ -352,16 +367,18 @@ class PostgresServiceStore : public ServiceStore {
     return verifyPgAudit(reads_, expected_head);
   }
 
-  void createAsk(const AskRecord& a) override {
-    pool_.with([&](PgConnection& c) {
-      c.run(
+  void createAsk(AskRecord& a) override {
+    PgResult r = pool_.with([&](PgConnection& c) {
+      return c.run(
           "INSERT INTO toolguard_asks (id, token, call, decision, offer, created, expires, owner, "
-          "alive) VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8, CASE WHEN $9 "
-          "THEN now() END)",
-          {a.id, a.token, a.call.dump(), a.decision.dump(), a.offer.dump(), a.created, a.expires,
-           a.owner, std::string(a.watched ? "true" : "false")});
-      return 0;
+          "alive) VALUES ($1, $2, $3, $4, $5, now(), now() + $6::bigint * interval '1 "
+          "millisecond', $7, CASE WHEN $8 THEN now() END) RETURNING " +
+              timeText("created") + ", " + timeText("expires"),
+          {a.id, a.token, a.call.dump(), a.decision.dump(), a.offer.dump(),
+           lifetimeMs(a.created, a.expires), a.owner, std::string(a.watched ? "true" : "false")});
     });
+    a.created = r.text(0, 0);
+    a.expires = r.text(0, 1);
   }
 
   std::optional<AskRecord> findAsk(const std::string& id) override {

@@ -141,8 +141,11 @@ class ServiceStore {
   virtual size_t removeApproval(const ApprovalEntry& grant) = 0;
 
   // Browser sessions (the web queue), kept by the hash of the cookie's secret.
-  /// Records a new session.
-  virtual void createSession(const std::string& hash, const SessionRecord& session) = 0;
+  /// Records a new session. A store that compares times on its own clock
+  /// (the database's) sets `created` to its now and `expires` to that plus
+  /// the lifetime asked (expires - created), so that the instance's clock
+  /// never shortens or stretches it.
+  virtual void createSession(const std::string& hash, SessionRecord& session) = 0;
   /// The session with this hash; nullopt when there is none or it expired.
   virtual std::optional<SessionRecord> sessionByHash(const std::string& hash) = 0;
   /// Ends a session (signing out); nothing when there is none.
@@ -156,6 +159,10 @@ class ServiceStore {
 
   /// Where decisions are recorded; a write returns once the record is kept.
   virtual std::shared_ptr<AuditSink> audit() = 0;
+  /// Calls `kept` with each audit line this process keeps from now on
+  /// (chained, in the order kept), from the thread that kept it; it must
+  /// not block. Set before serving.
+  virtual void onKeptAudit(std::function<void(const std::string& line)> kept) = 0;
   /// Records that match, oldest first (see readAuditLog): the newest
   /// `query.last`, read from the newest back, never the whole audit.
   virtual std::vector<nlohmann::json> queryAudit(const AuditQuery& query) = 0;
@@ -164,8 +171,9 @@ class ServiceStore {
   virtual AuditChainReport verifyAudit(const std::string& expected_head) = 0;
 
   // Asks.
-  /// Records a new pending ask.
-  virtual void createAsk(const AskRecord& ask) = 0;
+  /// Records a new pending ask; its `created` and `expires` as createSession
+  /// sets a session's.
+  virtual void createAsk(AskRecord& ask) = 0;
   /// The ask with this id (past its expiry it reads as expired), or nullopt.
   virtual std::optional<AskRecord> findAsk(const std::string& id) = 0;
   /// Asks in `state` (every state when nullopt), oldest first, at most `limit`.
