@@ -3,6 +3,9 @@
 
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "audit/audit_detail.hpp"
 #include "http/plain_http.hpp"
@@ -14,6 +17,8 @@ namespace {
 constexpr long kShipTimeoutMs = 10000;
 constexpr size_t kShipBatchBytes = size_t{1} << 20;
 constexpr std::chrono::seconds kLongestShipPause{30};
+// At stop, what waits is sent for this long at most.
+constexpr std::chrono::seconds kStopFlush{5};
 
 }  // namespace
 
@@ -33,18 +38,25 @@ AuditShipper::~AuditShipper() {
 }
 
 void AuditShipper::kept(const std::string& line) {
+  bool started_dropping = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (backlog_.size() >= kMaxBacklog) {
-      backlog_.pop_front();
-      if (dropped_++ == 0) {
-        std::cerr << "toolguard serve: the audit collector is behind by " << kMaxBacklog
-                  << " lines; the oldest are dropped from shipping (the store keeps them)\n";
-      }
-    }
     backlog_.push_back(line);
+    backlog_bytes_ += line.size();
+    while (backlog_.size() > 1 &&
+           (backlog_.size() > kMaxBacklog || backlog_bytes_ > kMaxBacklogBytes)) {
+      backlog_bytes_ -= backlog_.front().size();
+      backlog_.pop_front();
+      ++dropped_;
+      started_dropping = !dropping_ || started_dropping;
+      dropping_ = true;
+    }
   }
   wake_.notify_one();
+  if (started_dropping) {
+    std::cerr << "toolguard serve: the audit collector is behind; the oldest lines waiting are "
+                 "dropped from shipping (the store keeps them)\n";
+  }
 }
 
 bool AuditShipper::post(const std::string& body, std::uint64_t batch, long timeout_ms) {
@@ -76,50 +88,66 @@ bool AuditShipper::post(const std::string& body, std::uint64_t batch, long timeo
 }
 
 void AuditShipper::run() {
-  std::uint64_t batch = 0;
+  std::uint64_t number = 0;  // of the last batch taken
+  std::string batch;         // the batch being sent: the same lines until taken
   std::chrono::seconds pause{1};
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::optional<std::chrono::steady_clock::time_point> stop_by;
   for (;;) {
-    wake_.wait(lock, [&] { return stopping_ || !backlog_.empty(); });
-    if (backlog_.empty()) return;  // stopping, nothing left
-    // A batch from the front; the lines stay queued until it is taken, so
-    // a failed POST sends the same lines again, in the same order.
-    std::string body;
-    size_t lines = 0;
-    if (dropped_ != 0) {
-      body = nlohmann::json{{"event", "audit-ship-dropped"}, {"lines", dropped_}}.dump() + "\n";
-    }
-    const std::uint64_t dropped_told = dropped_;
-    for (const std::string& line : backlog_) {
-      if (lines == kMaxBatchLines || (lines > 0 && body.size() + line.size() > kShipBatchBytes)) {
-        break;
+    if (batch.empty()) {
+      std::vector<std::string> lines;
+      std::uint64_t dropped = 0;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return stopping_ || !backlog_.empty(); });
+        if (backlog_.empty()) return;  // stopping, nothing left
+        size_t bytes = 0;
+        while (!backlog_.empty() && lines.size() < kMaxBatchLines &&
+               (lines.empty() || bytes + backlog_.front().size() <= kShipBatchBytes)) {
+          bytes += backlog_.front().size();
+          backlog_bytes_ -= backlog_.front().size();
+          lines.push_back(std::move(backlog_.front()));
+          backlog_.pop_front();
+        }
+        dropped = std::exchange(dropped_, 0);
+        dropping_ = false;
       }
-      body += line;
-      body += '\n';
-      ++lines;
+      if (dropped != 0) {
+        batch = nlohmann::json{{"event", "audit-ship-dropped"}, {"lines", dropped}}.dump() + "\n";
+      }
+      for (const std::string& line : lines) {
+        batch += line;
+        batch += '\n';
+      }
     }
-    const bool last_try = stopping_;
-    lock.unlock();
-    const bool taken = post(body, batch + 1, last_try ? 3000 : kShipTimeoutMs);
-    lock.lock();
-    if (taken) {
-      ++batch;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stopping_ && !stop_by) stop_by = std::chrono::steady_clock::now() + kStopFlush;
+    }
+    long timeout_ms = kShipTimeoutMs;
+    if (stop_by) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            *stop_by - std::chrono::steady_clock::now())
+                            .count();
+      timeout_ms = std::min<long>(timeout_ms, std::max<long>(left, 0));
+    }
+    if (timeout_ms > 0 && post(batch, number + 1, timeout_ms)) {
+      ++number;
+      batch.clear();
       pause = std::chrono::seconds{1};
-      // Lines dropped from the front while it was posted were this batch's:
-      // sent all the same. The rest of the batch is still at the front.
-      const std::uint64_t during = dropped_ - dropped_told;
-      const size_t gone = static_cast<size_t>(std::min<std::uint64_t>(during, lines));
-      backlog_.erase(backlog_.begin(),
-                     backlog_.begin() + static_cast<std::ptrdiff_t>(lines - gone));
-      dropped_ = during - gone;
       continue;
     }
-    if (last_try || stopping_) {
-      if (!backlog_.empty()) {
-        std::cerr << "toolguard serve: " << backlog_.size()
-                  << " audit lines were not shipped at stop (the store keeps them)\n";
-      }
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (stop_by && std::chrono::steady_clock::now() >= *stop_by) {
+      const size_t left = backlog_.size() + 1;
+      lock.unlock();
+      std::cerr << "toolguard serve: about " << left
+                << " audit lines were not shipped at stop (the store keeps them)\n";
       return;
+    }
+    if (stop_by) {  // stopping: short pauses, until the deadline
+      lock.unlock();
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      continue;
     }
     wake_.wait_for(lock, pause, [&] { return stopping_; });
     pause = std::min(pause * 2, kLongestShipPause);

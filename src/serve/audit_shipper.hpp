@@ -18,15 +18,16 @@ namespace toolguard::serve {
 /// The shipper: a thread of its own, a bounded backlog.
 class AuditShipper {
  public:
-  /// Lines waiting past which the oldest are dropped (and said so).
+  /// Lines, and bytes, waiting past which the oldest are dropped (and said so).
   static constexpr size_t kMaxBacklog = 100000;
+  static constexpr size_t kMaxBacklogBytes = size_t{64} << 20;
   /// Lines in one POST at most (and about a MiB).
   static constexpr size_t kMaxBatchLines = 1000;
 
   /// Posts to `url` ("http://...", "https://..." or "unix:/..."). With a
   /// `secret`, each batch is signed (AskWebhook::signatureHeaders).
   AuditShipper(std::string url, std::string secret);
-  /// Tries once more to send what waits (at most a few seconds), then stops.
+  /// Sends what waits for at most five seconds more, then stops.
   ~AuditShipper();
   AuditShipper(const AuditShipper&) = delete;
   AuditShipper& operator=(const AuditShipper&) = delete;
@@ -44,8 +45,10 @@ class AuditShipper {
   std::string shipper_id_;  // new at each start: batch numbers start again
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<std::string> backlog_;
+  std::deque<std::string> backlog_;  // lines not yet in a batch
+  size_t backlog_bytes_ = 0;
   std::uint64_t dropped_ = 0;  // lines dropped since the last batch said so
+  bool dropping_ = false;      // said on stderr when it starts
   bool stopping_ = false;
   std::thread worker_;
 };

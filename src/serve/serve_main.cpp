@@ -182,12 +182,12 @@ int runService(const ServeOptions& o) {
   auto seen = stamps(o.policy_files);
   auto prune = [&] {
     try {
-      store->pruneAsks(std::chrono::system_clock::now() - std::chrono::seconds(o.keep_asks_s));
+      store->pruneAsks(std::chrono::seconds(o.keep_asks_s));
     } catch (const std::exception& e) {
       std::cerr << "toolguard serve: old asks could not be deleted: " << e.what() << "\n";
     }
     try {
-      store->pruneSessions(std::chrono::system_clock::now());
+      store->pruneSessions();
     } catch (const std::exception& e) {
       std::cerr << "toolguard serve: ended web sessions could not be deleted: " << e.what() << "\n";
     }

@@ -232,7 +232,8 @@ void FileServiceStore::deleteSession(const std::string& hash) {
   if (validAskId(hash)) unlink((dir_ + "/sessions/" + hash + ".json").c_str());
 }
 
-size_t FileServiceStore::pruneSessions(Clock::time_point before) {
+size_t FileServiceStore::pruneSessions() {
+  const Clock::time_point before = Clock::now();
   size_t removed = 0;
   DIR* dir = opendir((dir_ + "/sessions").c_str());
   if (dir == nullptr) throw StoreError(dir_ + "/sessions: " + std::strerror(errno));
@@ -390,7 +391,8 @@ bool FileServiceStore::heartbeatAsk(const std::string& id) {
   return true;
 }
 
-size_t FileServiceStore::pruneAsks(Clock::time_point before) {
+size_t FileServiceStore::pruneAsks(std::chrono::seconds kept_for) {
+  const Clock::time_point before = Clock::now() - kept_for;
   size_t removed = 0;
   for (const AskRecord& ask : listAsks(std::nullopt, 0)) {
     if (ask.state == AskState::Pending) continue;

@@ -30,7 +30,7 @@ class FileServiceStore : public ServiceStore {
   void createSession(const std::string& hash, SessionRecord& session) override;
   std::optional<SessionRecord> sessionByHash(const std::string& hash) override;
   void deleteSession(const std::string& hash) override;
-  size_t pruneSessions(std::chrono::system_clock::time_point before) override;
+  size_t pruneSessions() override;
   std::shared_ptr<SessionRepository> agentSessions(const SessionStoreOptions& settings) override;
   std::shared_ptr<AuditSink> audit() override { return audit_; }
   void onKeptAudit(std::function<void(const std::string& line)> kept) override {
@@ -45,7 +45,7 @@ class FileServiceStore : public ServiceStore {
   AnswerResult answerAsk(const std::string& id, const nlohmann::json& answer) override;
   bool expireAsk(const std::string& id, const std::string& ended) override;
   bool heartbeatAsk(const std::string& id) override;
-  size_t pruneAsks(std::chrono::system_clock::time_point before) override;
+  size_t pruneAsks(std::chrono::seconds kept_for) override;
   std::optional<AskRecord> waitForAsk(const std::string& id,
                                       std::chrono::steady_clock::time_point deadline) override;
 

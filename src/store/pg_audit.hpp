@@ -47,7 +47,10 @@ class PgAudit : public GroupingAuditSink {
   /// and anchors, chained, in the chain's order), on the writer's thread:
   /// to ship the audit elsewhere as it is kept. It must not block. Set it
   /// before the first write.
-  void onKept(std::function<void(const std::string& line)> kept) { kept_ = std::move(kept); }
+  void onKept(std::function<void(const std::string& line)> kept) {
+    std::lock_guard<std::mutex> lock(mutex_);  // the writer reads it after taking this lock
+    kept_ = std::move(kept);
+  }
 
   /// A record's text and the columns that find it (time, tool, verdict, rule).
   struct Row {

@@ -345,12 +345,9 @@ class PostgresServiceStore : public ServiceStore {
     });
   }
 
-  size_t pruneSessions(Clock::time_point before) override {
+  size_t pruneSessions() override {
     return pool_.with([&](PgConnection& c) {
-      return c
-          .run("DELETE FROM toolguard_sessions WHERE expires < $1::timestamptz RETURNING sha256",
-               {detail::formatAuditTime(before)})
-          .rows();
+      return c.run("DELETE FROM toolguard_sessions WHERE expires < now() RETURNING sha256").rows();
     });
   }
 
@@ -445,12 +442,13 @@ class PostgresServiceStore : public ServiceStore {
     });
   }
 
-  size_t pruneAsks(std::chrono::system_clock::time_point before) override {
+  size_t pruneAsks(std::chrono::seconds kept_for) override {
     return pool_.with([&](PgConnection& c) {
-      return static_cast<size_t>(c.run("DELETE FROM toolguard_asks WHERE NOT (" + kAskLiveSql +
-                                           ") AND expires < $1::timestamptz RETURNING id",
-                                       {detail::formatAuditTime(before)})
-                                     .rows());
+      return static_cast<size_t>(
+          c.run("DELETE FROM toolguard_asks WHERE NOT (" + kAskLiveSql +
+                    ") AND expires < now() - $1::bigint * interval '1 second' RETURNING id",
+                {std::to_string(kept_for.count())})
+              .rows());
     });
   }
 

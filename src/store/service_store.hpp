@@ -150,8 +150,9 @@ class ServiceStore {
   virtual std::optional<SessionRecord> sessionByHash(const std::string& hash) = 0;
   /// Ends a session (signing out); nothing when there is none.
   virtual void deleteSession(const std::string& hash) = 0;
-  /// Deletes the sessions that expired before `before`; returns how many.
-  virtual size_t pruneSessions(std::chrono::system_clock::time_point before) = 0;
+  /// Deletes the sessions that have expired (by the store's clock: the
+  /// database's on PostgreSQL); returns how many.
+  virtual size_t pruneSessions() = 0;
 
   /// What the agents' sessions saw (the labels of their calls), kept as
   /// `settings` say (its dir is the store's own): every instance sees them.
@@ -192,9 +193,10 @@ class ServiceStore {
   /// for kAskStaleAfter more. False when the ask is no longer pending or
   /// its last heartbeat was already stale (it never comes back).
   virtual bool heartbeatAsk(const std::string& id) = 0;
-  /// Deletes the asks that were answered or expired before `before` (the
-  /// audit keeps what was answered); returns how many.
-  virtual size_t pruneAsks(std::chrono::system_clock::time_point before) = 0;
+  /// Deletes the asks that were answered or expired more than `kept_for`
+  /// ago (by the store's clock; the audit keeps what was answered); returns
+  /// how many.
+  virtual size_t pruneAsks(std::chrono::seconds kept_for) = 0;
   /// Waits until the ask is no longer pending, or until `deadline`; returns
   /// it as it then is (nullopt: no such ask). An answer given through any
   /// instance wakes the waiter at once.

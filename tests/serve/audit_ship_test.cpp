@@ -44,17 +44,20 @@ class Collector {
   explicit Collector(int refuse) : refuse_(refuse) {
     server_.Post("/audit", [this](const httplib::Request& req, httplib::Response& res) {
       std::lock_guard<std::mutex> lock(mutex_);
+      Batch batch{req.get_header_value("X-Toolguard-Shipper"),
+                  req.get_header_value("X-Toolguard-Batch"),
+                  req.get_header_value("X-Toolguard-Timestamp"),
+                  req.get_header_value("X-Toolguard-Signature"),
+                  req.get_header_value("Content-Type"),
+                  req.body};
       if (refuse_ > 0) {
+        // As if it was stored and the answer lost: it must come again as it was.
         --refuse_;
-        ++refused_;
+        refused_.push_back(std::move(batch));
         res.status = 503;
         return;
       }
-      taken_.push_back({req.get_header_value("X-Toolguard-Shipper"),
-                        req.get_header_value("X-Toolguard-Batch"),
-                        req.get_header_value("X-Toolguard-Timestamp"),
-                        req.get_header_value("X-Toolguard-Signature"),
-                        req.get_header_value("Content-Type"), req.body});
+      taken_.push_back(std::move(batch));
       res.status = 204;
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
@@ -70,7 +73,7 @@ class Collector {
     std::lock_guard<std::mutex> lock(mutex_);
     return taken_;
   }
-  int refused() {
+  std::vector<Batch> refused() {
     std::lock_guard<std::mutex> lock(mutex_);
     return refused_;
   }
@@ -90,7 +93,7 @@ class Collector {
   int port_ = 0;
   std::mutex mutex_;
   int refuse_;
-  int refused_ = 0;
+  std::vector<Batch> refused_;
   std::vector<Batch> taken_;
 };
 
@@ -131,7 +134,14 @@ void everyKeptLineArrives(Serve& s) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  EXPECT_EQ(collector.refused(), 2);
+  // A refused batch comes again with the same number and the same lines,
+  // though more lines were kept meanwhile.
+  const std::vector<Collector::Batch> refused = collector.refused();
+  ASSERT_EQ(refused.size(), 2u);
+  for (const Collector::Batch& b : refused) {
+    EXPECT_EQ(b.number, "1");
+    EXPECT_EQ(b.body, collector.taken().front().body);
+  }
   EXPECT_TRUE(
       std::includes(shipped_ids.begin(), shipped_ids.end(), kept_ids.begin(), kept_ids.end()))
       << "kept " << kept_ids.size() << ", shipped " << shipped_ids.size();

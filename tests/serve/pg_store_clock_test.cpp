@@ -79,6 +79,12 @@ TEST_F(ServePostgres, AsksAndWebSessionsLastWhatWasAskedOnTheDatabasesClock) {
   std::optional<store::SessionRecord> found = s->sessionByHash("0d0d0d0d");
   ASSERT_TRUE(found);
   EXPECT_EQ(found->expires, session.expires);
+  // Pruning compares on the database's clock too: what lasts is kept.
+  EXPECT_EQ(s->pruneSessions(), 0u);
+  EXPECT_TRUE(s->sessionByHash("0d0d0d0d"));
+  s->pruneAsks(std::chrono::seconds(0));
+  EXPECT_TRUE(pending(*s, behind.id));
+  EXPECT_TRUE(pending(*s, ahead.id));
   // Times that are not times are refused, never stored as something else.
   store::AskRecord unreadable = askAt("0e0e0e0e0e0e0e0e", "yesterday", "tomorrow");
   EXPECT_THROW(s->createAsk(unreadable), store::StoreError);
