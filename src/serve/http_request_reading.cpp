@@ -7,9 +7,12 @@
 #include <sys/socket.h>
 
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <map>
 
 #include "serve/http_server.hpp"
+#include "serve/tls_identity.hpp"
 
 namespace toolguard::serve {
 namespace {
@@ -50,6 +53,15 @@ std::string HttpRequest::arg(const std::string& name) const {
   return it == query.end() ? "" : it->second;
 }
 
+std::optional<long> HttpRequest::wholeNumberArg(const std::string& name) const {
+  const std::string text = arg(name);
+  if (text.empty()) return 0;
+  if (text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  return std::stol(text);
+}
+
 MHD_Result collectArgument(void* cls, MHD_ValueKind, const char* key, const char* value) {
   auto* into = static_cast<std::map<std::string, std::string>*>(cls);
   std::string name = key ? key : "";
@@ -74,6 +86,27 @@ std::string headerProblem(MHD_Connection* connection) {
     return "both Transfer-Encoding and Content-Length";
   }
   return "";
+}
+
+bool declaredLengthFits(MHD_Connection* connection, size_t max_body_bytes) {
+  const char* length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
+  if (!length) return true;
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long declared = std::strtoull(length, &end, 10);
+  return errno == 0 && end != length && *end == '\0' && declared <= max_body_bytes;
+}
+
+HttpRequest readRequestHead(MHD_Connection* connection, const char* method, const char* url,
+                            std::string peer, bool with_certificate) {
+  HttpRequest head;
+  head.method = method ? method : "";
+  head.path = url ? url : "";
+  head.peer = std::move(peer);
+  MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collectArgument, &head.query);
+  MHD_get_connection_values(connection, MHD_HEADER_KIND, collectHeader, &head.headers);
+  if (with_certificate) head.client_certificate = verifiedClientName(connection);
+  return head;
 }
 
 std::string peerOf(MHD_Connection* connection, bool unix_socket) {

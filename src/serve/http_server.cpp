@@ -115,18 +115,6 @@ void logFromLibrary(void*, const char* format, va_list arguments) {
   std::cerr << "toolguard serve: http: " << text << "\n";
 }
 
-std::string readFile(const std::string& what, const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw std::runtime_error(systemError("cannot read the " + what + " " + path));
-  std::string text;
-  char chunk[4096];
-  size_t got = 0;
-  while ((got = std::fread(chunk, 1, sizeof chunk, f)) > 0) text.append(chunk, got);
-  std::fclose(f);
-  if (text.empty()) throw std::runtime_error("the " + what + " " + path + " is empty");
-  return text;
-}
-
 }  // namespace
 
 struct HttpServer::State {
@@ -351,24 +339,15 @@ MHD_Result onRequest(void* cls, MHD_Connection* connection, const char* url, con
     if (const std::string problem = headerProblem(connection); !problem.empty()) {
       return sendAndClose(connection, errorResponse(400, problem));
     }
-    const char* length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
-    if (length) {
-      errno = 0;
-      char* end = nullptr;
-      const unsigned long long declared = std::strtoull(length, &end, 10);
-      if (errno != 0 || end == length || *end != '\0' || declared > state.options.max_body_bytes) {
-        // Answered before the body is read; the connection is then closed.
-        return sendAndClose(connection, tooLarge(state));
-      }
+    if (!declaredLengthFits(connection, state.options.max_body_bytes)) {
+      // Answered before the body is read; the connection is then closed.
+      return sendAndClose(connection, tooLarge(state));
     }
-    HttpRequest& head = pending->request;
-    head.method = method ? method : "";
-    head.path = url ? url : "";
     OpenConnection* open = openConnectionOf(connection);
-    head.peer = open ? open->peer : peerOf(connection, listener->unix_socket);
-    MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collectArgument, &head.query);
-    MHD_get_connection_values(connection, MHD_HEADER_KIND, collectHeader, &head.headers);
-    if (!state.tls_client_ca.empty()) head.client_certificate = verifiedClientName(connection);
+    HttpRequest& head = pending->request;
+    head = readRequestHead(connection, method, url,
+                           open ? open->peer : peerOf(connection, listener->unix_socket),
+                           !state.tls_client_ca.empty());
     if (state.from_head) {
       // Settled by its head (no credentials where they are needed): the
       // body is never read, and the connection is closed after the answer.
@@ -440,13 +419,13 @@ HttpServer::HttpServer(HttpHandler handler, HttpServerOptions options, HttpAtOnc
     if (options.tls.certificate.empty() || options.tls.key.empty()) {
       throw std::runtime_error("TLS needs both a certificate and its key");
     }
-    state_->tls_certificate = readFile("TLS certificate", options.tls.certificate);
-    state_->tls_key = readFile("TLS key", options.tls.key);
+    state_->tls_certificate = readPemFile("TLS certificate", options.tls.certificate);
+    state_->tls_key = readPemFile("TLS key", options.tls.key);
   } else if (!options.tls.client_ca.empty()) {
     throw std::runtime_error("a client CA needs TLS: give the server's certificate and key too");
   }
   if (!options.tls.client_ca.empty()) {
-    state_->tls_client_ca = readFile("client CA", options.tls.client_ca);
+    state_->tls_client_ca = readPemFile("client CA", options.tls.client_ca);
   }
 }
 

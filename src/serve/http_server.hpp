@@ -42,6 +42,9 @@ struct HttpRequest {
   std::string header(const std::string& name) const;
   /// A query argument's value, or "" when absent.
   std::string arg(const std::string& name) const;
+  /// A query argument that is a whole number of at most nine digits; 0 when
+  /// absent, nullopt when it is something else.
+  std::optional<long> wholeNumberArg(const std::string& name) const;
 };
 
 /// The body of an answer that is written while it is sent (an event

@@ -14,6 +14,7 @@
 #include "front/call_front.hpp"
 #include "front/result_hook.hpp"
 #include "guard/overrule.hpp"
+#include "serve/audit_page.hpp"
 #include "serve/deferred_audit.hpp"
 #include "serve/json_response.hpp"
 #include "serve/serve_approvals.hpp"
@@ -31,24 +32,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The most records one GET /v1/audit returns (and its default).
-constexpr size_t kMaxAuditPage = 1000;
-
 std::optional<front::CallFormat> formatNamed(const std::string& name) {
   if (name.empty() || name == "toolguard") return front::CallFormat::Toolguard;
   if (name == "claude") return front::CallFormat::Claude;
   if (name == "gemini") return front::CallFormat::Gemini;
   if (name == "gemini-hook") return front::CallFormat::GeminiHook;
   return std::nullopt;
-}
-
-// A whole number of seconds from a query argument; nullopt when malformed.
-std::optional<long> seconds(const std::string& text) {
-  if (text.empty()) return 0;
-  if (text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) {
-    return std::nullopt;
-  }
-  return std::stol(text);
 }
 
 // A session belongs to the token that calls: the key a hook format gives
@@ -201,7 +190,7 @@ struct Service::Impl {
       return errorResponse(400, "format: unknown '" + request.arg("format") +
                                     "' (toolguard, claude, gemini or gemini-hook)");
     }
-    std::optional<long> wait = seconds(request.arg("wait"));
+    std::optional<long> wait = request.wholeNumberArg("wait");
     if (!wait) return errorResponse(400, "wait: a whole number of seconds");
     const bool async = request.arg("async") == "1" || request.arg("async") == "true";
     const long waited = std::min<long>(*wait, options.max_wait.count());
@@ -407,32 +396,6 @@ struct Service::Impl {
     });
   }
 
-  HttpResponse auditQuery(const HttpRequest& request) {
-    AuditQuery q;
-    const auto now = std::chrono::system_clock::now();
-    if (!request.arg("since").empty()) {
-      q.since = parseAuditSince(request.arg("since"), now);
-      if (!q.since) return errorResponse(400, "since: a time, a date or a length of time (15m)");
-    }
-    if (!request.arg("until").empty()) {
-      q.until = parseAuditTime(request.arg("until"));
-      if (!q.until) return errorResponse(400, "until: an RFC 3339 time or a date");
-    }
-    q.tool = request.arg("tool");
-    q.verdict = request.arg("verdict");
-    q.rule = request.arg("rule");
-    q.agent = request.arg("agent");
-    std::optional<long> last = seconds(request.arg("last"));
-    if (!last) return errorResponse(400, "last: a whole number");
-    // A page is bounded: the store reads from the newest back, no further.
-    if (*last > static_cast<long>(kMaxAuditPage)) {
-      return errorResponse(400, "last: at most " + std::to_string(kMaxAuditPage) +
-                                    " records a page (narrow it with since, until or the filters)");
-    }
-    q.last = *last > 0 ? static_cast<size_t>(*last) : kMaxAuditPage;
-    return jsonResponse(200, store->queryAudit(q));
-  }
-
   // The store failed: an admin reads why; anyone else only that the
   // service is unavailable (the log and /metrics say the rest).
   HttpResponse storeFailed(const std::exception& e, const std::optional<Caller>& caller) {
@@ -515,7 +478,7 @@ struct Service::Impl {
     }
     if (path == "/v1/audit") {
       if (!allowed({store::TokenRole::Approver})) return forbidden("read the audit");
-      return auditQuery(request);
+      return auditPage(*store, request);
     }
     if (path == "/v1/approvals") {
       if (!allowed({store::TokenRole::Approver})) return forbidden("list approvals");

@@ -4,7 +4,11 @@
 #include <gnutls/gnutls.h>
 #include <gnutls/x509.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <memory>
+#include <stdexcept>
 
 namespace toolguard::serve {
 
@@ -46,6 +50,20 @@ std::string verifiedClientName(MHD_Connection* connection) {
     return "";
   }
   return std::string(name, size);
+}
+
+std::string readPemFile(const std::string& what, const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    throw std::runtime_error("cannot read the " + what + " " + path + ": " + std::strerror(errno));
+  }
+  std::string text;
+  char chunk[4096];
+  size_t got = 0;
+  while ((got = std::fread(chunk, 1, sizeof chunk, f)) > 0) text.append(chunk, got);
+  std::fclose(f);
+  if (text.empty()) throw std::runtime_error("the " + what + " " + path + " is empty");
+  return text;
 }
 
 }  // namespace toolguard::serve
