@@ -17,6 +17,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+constexpr const char* kSessionEnded = "not signed in (the session ended): sign in again";
+
 HttpResponse refusal(int status, const std::string& message) {
   HttpResponse r = errorResponse(status, message);
   if (status == 401) r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"toolguard\"");
@@ -76,30 +78,20 @@ std::optional<store::TokenRecord> Authenticator::lookUp(const std::string& key, 
     return it->second;
   };
   const auto now = Clock::now();
-  // A key the snapshot lacks: a token made a moment ago, or a made-up one.
-  // The store is read again for it only within a budget of ten such reads a
-  // second (a flood of made-up tokens gets its 401 without the store).
-  const auto missWithinBudget = [&] {
-    misses_budget_ =
-        std::min(10.0, misses_budget_ +
-                           10.0 * std::chrono::duration<double>(now - misses_refilled_).count());
-    misses_refilled_ = now;
-    if (misses_budget_ < 1) return false;
-    misses_budget_ -= 1;
-    return true;
-  };
   bool refreshes_stale = false;  // this request refreshes a stale snapshot for everyone
   {
     std::lock_guard<std::mutex> lock(snapshot_mutex_);
     std::optional<store::TokenRecord> found = find(*snapshot_);
     if (now - snapshot_->read < std::chrono::seconds(1)) {
       if (found) return found;
-      if (!missWithinBudget()) return std::nullopt;
+      // A token made a moment ago, or a made-up one: the store is read
+      // again for it only within the budget.
+      if (!token_misses_.take(now)) return std::nullopt;
     } else if (refreshing_) {
       // Another request is reading the store: a token the snapshot holds
       // is used meanwhile (a revocation takes effect a read later).
       if (found) return found;
-      if (!missWithinBudget()) return std::nullopt;
+      if (!token_misses_.take(now)) return std::nullopt;
     } else {
       refreshing_ = true;
       refreshes_stale = true;
@@ -176,16 +168,20 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
   if (const std::string bearer = bearerToken(header); !bearer.empty()) {
     hash = store::tokenHash(bearer);
   } else if (const std::string cookie = sessionCookie(request); header.empty() && !cookie.empty()) {
+    const std::string session_hash = store::tokenHash(cookie);
     std::optional<store::SessionRecord> session;
-    try {
-      session = store_.sessionByHash(store::tokenHash(cookie));
-    } catch (const std::exception& e) {
-      refused = storeUnavailable(metrics_, "a session", e);
-      return std::nullopt;
+    if (mayReadSession(session_hash)) {
+      try {
+        session = store_.sessionByHash(session_hash);
+      } catch (const std::exception& e) {
+        refused = storeUnavailable(metrics_, "a session", e);
+        return std::nullopt;
+      }
+      sessionRead(session_hash, session.has_value());
     }
     if (!session) {
       metrics_.refused(401);
-      refused = refusal(401, "not signed in (the session ended): sign in again");
+      refused = refusal(401, kSessionEnded);
       return std::nullopt;
     }
     if (std::string why = crossSiteProblem(request, session->csrf, public_origin_); !why.empty()) {
@@ -194,7 +190,7 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
       return std::nullopt;
     }
     hash = session->token_hash;
-    caller.session = store::tokenHash(cookie);
+    caller.session = session_hash;
     caller.csrf = session->csrf;
   } else {
     // A client certificate the TLS handshake verified names an agent token.
@@ -216,6 +212,55 @@ std::optional<Caller> Authenticator::authenticate(const HttpRequest& request,
   caller.role = token->role;
   caller.owner = token->owner;
   return caller;
+}
+
+bool Authenticator::mayReadSession(const std::string& hash) {
+  std::lock_guard<std::mutex> lock(snapshot_mutex_);
+  return known_sessions_.contains(hash) || session_misses_.take(Clock::now());
+}
+
+void Authenticator::sessionRead(const std::string& hash, bool found) {
+  std::lock_guard<std::mutex> lock(snapshot_mutex_);
+  if (!found) {
+    known_sessions_.erase(hash);
+    return;
+  }
+  if (known_sessions_.size() >= kMaxKnownSessions) known_sessions_.clear();
+  known_sessions_.insert(hash);
+}
+
+void Authenticator::rememberSession(const std::string& hash) {
+  sessionRead(hash, true);
+}
+
+bool Authenticator::refusedWithoutStore(const HttpRequest& request, HttpResponse& refused) {
+  const std::string header = request.header("authorization");
+  const std::string bearer = bearerToken(header);
+  const std::string cookie = header.empty() ? sessionCookie(request) : "";
+  if (bearer.empty() && cookie.empty()) return false;  // a certificate the handshake verified
+  const std::string hash = store::tokenHash(bearer.empty() ? cookie : bearer);
+  const auto now = Clock::now();
+  const char* why = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(snapshot_mutex_);
+    if (!bearer.empty()) {
+      if (!refreshing_ && now - snapshot_->read >= std::chrono::seconds(1)) return false;
+      auto it = snapshot_->by_hash.find(hash);
+      if (it != snapshot_->by_hash.end()) {
+        if (!it->second.revoked) return false;
+        why = "the token was revoked";
+      } else {
+        if (!token_misses_.spent(now)) return false;
+        why = "unknown token";
+      }
+    } else {
+      if (known_sessions_.contains(hash) || !session_misses_.spent(now)) return false;
+      why = kSessionEnded;
+    }
+  }
+  metrics_.refused(401);
+  refused = refusal(401, why);
+  return true;
 }
 
 std::optional<store::TokenRecord> Authenticator::remembered(const std::string& hash) {

@@ -12,9 +12,11 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "serve/http_server.hpp"
+#include "serve/miss_budget.hpp"
 #include "serve/serve_metrics.hpp"
 #include "store/service_store.hpp"
 
@@ -59,6 +61,19 @@ class Authenticator {
   std::optional<Caller> authenticateNow(const HttpRequest& request, HttpResponse& refused,
                                         bool& must_wait);
 
+  /// True, with `refused` set (401, as authenticate() would answer after
+  /// the body), when the request's credentials are refused without reading
+  /// the store: a bearer token a fresh snapshot holds as revoked, or lacks
+  /// while the store reads for missing tokens are spent; a session cookie
+  /// this service has not seen while the reads for unseen ones are spent.
+  /// For the request's head (the body is then never read); never blocks.
+  bool refusedWithoutStore(const HttpRequest& request, HttpResponse& refused);
+
+  /// A web session signed in here (by the hash of its cookie's secret): its
+  /// cookie is read from the store even while a flood of made-up cookies
+  /// has spent the reads for unseen ones.
+  void rememberSession(const std::string& hash);
+
   /// The token whose hash is `hash` when it may be used (known, not revoked),
   /// else nullopt with `refused` set (401, or 503 when the store failed).
   std::optional<store::TokenRecord> usableToken(const std::string& hash, HttpResponse& refused);
@@ -93,6 +108,11 @@ class Authenticator {
   // nothing of the store); false then.
   bool lookUpOrRefuse(const std::string& key, bool by_name,
                       std::optional<store::TokenRecord>& found, HttpResponse& refused);
+  // Whether a session cookie's record may be read from the store: one seen
+  // before, or within the budget of reads for unseen ones.
+  bool mayReadSession(const std::string& hash);
+  // What a read of the session found: remembered when found, else forgotten.
+  void sessionRead(const std::string& hash, bool found);
   struct Bucket {
     double tokens = 0;
     std::chrono::steady_clock::time_point refilled;
@@ -103,11 +123,15 @@ class Authenticator {
   std::string public_origin_;
   std::mutex mutex_;
   std::map<std::string, Bucket> buckets_;
-  std::mutex snapshot_mutex_;  // held while snapshot_ is looked at or replaced
+  std::mutex snapshot_mutex_;  // guards snapshot_, the misses and the known sessions
   std::shared_ptr<const Snapshot> snapshot_ = std::make_shared<Snapshot>();
-  bool refreshing_ = false;    // a request is reading the store for a stale snapshot
-  double misses_budget_ = 10;  // store reads left for keys a fresh snapshot lacks
-  std::chrono::steady_clock::time_point misses_refilled_{};
+  bool refreshing_ = false;  // a request is reading the store for a stale snapshot
+  MissBudget token_misses_;  // store reads for tokens a fresh snapshot lacks
+  // The sessions (hashes of their cookies' secrets) found in the store or
+  // signed in here; forgotten all at once past kMaxKnownSessions.
+  static constexpr size_t kMaxKnownSessions = 10000;
+  std::set<std::string, std::less<>> known_sessions_;
+  MissBudget session_misses_;  // store reads for cookies not among them
 };
 
 }  // namespace toolguard::serve

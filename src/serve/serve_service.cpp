@@ -552,8 +552,16 @@ std::optional<HttpResponse> Service::answerAtOnce(HttpRequest& request) {
 std::optional<HttpResponse> Service::answerFromHead(HttpRequest& request) {
   const std::string& path = request.path;
   const bool needs_caller = path.starts_with("/v1/") || path == "/metrics" || path == "/ui/logout";
-  if (!needs_caller || presentsCredentials(request)) return std::nullopt;
-  return handle(request);  // refused there, before anything reads the (empty) body
+  if (!needs_caller) return std::nullopt;
+  if (!presentsCredentials(request)) {
+    return handle(request);  // refused there, before anything reads the (empty) body
+  }
+  // A made-up token or cookie, once a flood of them has spent the store
+  // reads for unknown ones, is refused as it would be after its body.
+  HttpResponse refused;
+  if (!impl_->auth.refusedWithoutStore(request, refused)) return std::nullopt;
+  impl_->auditRefusal(impl_->auth.refusalRecord(request, refused));
+  return refused;
 }
 
 std::string Service::reloadPolicy() {

@@ -59,7 +59,9 @@ class Service {
   /// Answers `request` from its head, before its body is read: a request
   /// to the API (/v1/..., /metrics, /ui/logout) without credentials is
   /// refused (401) and audited as any refusal is, so a client without a
-  /// token cannot make the service read its body. nullopt otherwise.
+  /// token cannot make the service read its body; so is a made-up token or
+  /// session cookie once a flood of them has spent the store reads for
+  /// unknown ones (Authenticator::refusedWithoutStore). nullopt otherwise.
   std::optional<HttpResponse> answerFromHead(HttpRequest& request);
 
   /// Loads the policy again; a policy that fails keeps the previous one

@@ -119,6 +119,7 @@ HttpResponse WebSessions::signIn(const HttpRequest& request) {
   store::SessionRecord session{token_hash, detail::randomHex(32), detail::formatAuditTime(now),
                                detail::formatAuditTime(now + lifetime_)};
   store_.createSession(store::tokenHash(secret), session);
+  auth_.rememberSession(store::tokenHash(secret));
   nlohmann::json event = serviceEvent("signed-in", token->name);
   event["peer"] = request.peer;
   try {
