@@ -5,29 +5,29 @@
 // ask webhook's notices are. The store keeps the audit either way: shipping
 // is a copy, and a collector that is down delays it, never a decision.
 
-#include <chrono>
-#include <condition_variable>
-#include <cstdint>
-#include <deque>
-#include <mutex>
+#include <cstddef>
+#include <memory>
 #include <string>
-#include <thread>
 
 namespace toolguard::serve {
 
 /// The shipper: a thread of its own, a bounded backlog.
 class AuditShipper {
  public:
-  /// Lines, and bytes, waiting past which the oldest are dropped (and said so).
-  static constexpr size_t kMaxBacklog = 100000;
+  /// Lines waiting, by default, past which the oldest are dropped (and
+  /// said so); and bytes waiting, past which the same.
+  static constexpr size_t kDefaultMaxBacklog = 100000;
   static constexpr size_t kMaxBacklogBytes = size_t{64} << 20;
   /// Lines in one POST at most (and about a MiB).
   static constexpr size_t kMaxBatchLines = 1000;
 
   /// Posts to `url` ("http://...", "https://..." or "unix:/..."). With a
-  /// `secret`, each batch is signed (AskWebhook::signatureHeaders).
-  AuditShipper(std::string url, std::string secret);
-  /// Sends what waits for at most five seconds more, then stops.
+  /// `secret`, each batch is signed (AskWebhook::signatureHeaders). At most
+  /// `max_backlog` lines wait while the collector does not take them.
+  AuditShipper(std::string url, std::string secret, size_t max_backlog = kDefaultMaxBacklog);
+  /// Sends what waits for at most five seconds more (a POST under way
+  /// included), then returns: a shipper still sending then is left to end
+  /// with the process.
   ~AuditShipper();
   AuditShipper(const AuditShipper&) = delete;
   AuditShipper& operator=(const AuditShipper&) = delete;
@@ -35,22 +35,12 @@ class AuditShipper {
   /// Queues one kept line; never blocks (the store's writer calls it).
   void kept(const std::string& line);
 
- private:
-  void run();
-  // POSTs `body` (numbered `batch`); true when the collector took it (2xx).
-  bool post(const std::string& body, std::uint64_t batch, long timeout_ms);
+  /// What the shipper's thread and its owner share (audit_shipper.cpp): the
+  /// thread holds it too, so it may outlive the owner at stop.
+  struct State;
 
-  std::string url_;
-  std::string secret_;
-  std::string shipper_id_;  // new at each start: batch numbers start again
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<std::string> backlog_;  // lines not yet in a batch
-  size_t backlog_bytes_ = 0;
-  std::uint64_t dropped_ = 0;  // lines dropped since the last batch said so
-  bool dropping_ = false;      // said on stderr when it starts
-  bool stopping_ = false;
-  std::thread worker_;
+ private:
+  std::shared_ptr<State> state_;
 };
 
 }  // namespace toolguard::serve

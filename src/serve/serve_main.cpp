@@ -56,6 +56,7 @@ struct ServeOptions {
   std::string ask_webhook_secret_file;
   std::string audit_ship;
   std::string audit_ship_secret_file;
+  size_t audit_ship_backlog = 0;  // 0: not given (AuditShipper::kDefaultMaxBacklog)
   std::string public_url;
   bool two_person = false;
 };
@@ -115,11 +116,16 @@ int runService(const ServeOptions& o) {
   if (!o.audit_ship_secret_file.empty() && o.audit_ship.empty()) {
     throw std::runtime_error("--audit-ship-secret needs --audit-ship");
   }
+  if (o.audit_ship_backlog != 0 && o.audit_ship.empty()) {
+    throw std::runtime_error("--audit-ship-backlog needs --audit-ship");
+  }
   if (!o.audit_ship.empty()) {
     shipper = std::make_unique<serve::AuditShipper>(
-        o.audit_ship, o.audit_ship_secret_file.empty()
-                          ? std::string()
-                          : signingSecret(o.audit_ship_secret_file, "--audit-ship-secret"));
+        o.audit_ship,
+        o.audit_ship_secret_file.empty()
+            ? std::string()
+            : signingSecret(o.audit_ship_secret_file, "--audit-ship-secret"),
+        o.audit_ship_backlog != 0 ? o.audit_ship_backlog : serve::AuditShipper::kDefaultMaxBacklog);
   }
   std::shared_ptr<store::ServiceStore> store = store::openStore(o.store, toolguardHome(o.home));
   if (shipper) {
@@ -342,6 +348,11 @@ int main(int argc, char** argv) {
                  "URL (http://, https:// or unix:/PATH), as application/x-ndjson");
   app.add_option("--audit-ship-secret", o.audit_ship_secret_file,
                  "sign each batch of --audit-ship as --ask-webhook-secret signs a notice");
+  app.add_option("--audit-ship-backlog", o.audit_ship_backlog,
+                 "lines of --audit-ship held while the collector does not take them "
+                 "(100000); past them (or 64 MiB) the oldest are dropped from shipping, and "
+                 "the next batch says how many (the store keeps them)")
+      ->check(CLI::Range(size_t{1}, size_t{10000000}));
   app.add_flag("--two-person", o.two_person,
                "an answer must come from a second person: never from the asking token's owner "
                "(an admin's included), never with a token that has no owner");

@@ -5,10 +5,9 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
-#include <mutex>
 #include <set>
-#include <sstream>
 
+#include "serve/audit_collector.hpp"
 #include "serve/serve_fixture.hpp"
 #include "toolguard/audit_chain.hpp"
 
@@ -34,69 +33,6 @@ std::string hmacHex(const std::string& secret, const std::string& text) {
   return hex;
 }
 
-// A collector that refuses (503) its first `refuse` batches, then takes them.
-class Collector {
- public:
-  struct Batch {
-    std::string shipper, number, timestamp, signature, content_type, body;
-  };
-
-  explicit Collector(int refuse) : refuse_(refuse) {
-    server_.Post("/audit", [this](const httplib::Request& req, httplib::Response& res) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      Batch batch{req.get_header_value("X-Toolguard-Shipper"),
-                  req.get_header_value("X-Toolguard-Batch"),
-                  req.get_header_value("X-Toolguard-Timestamp"),
-                  req.get_header_value("X-Toolguard-Signature"),
-                  req.get_header_value("Content-Type"),
-                  req.body};
-      if (refuse_ > 0) {
-        // As if it was stored and the answer lost: it must come again as it was.
-        --refuse_;
-        refused_.push_back(std::move(batch));
-        res.status = 503;
-        return;
-      }
-      taken_.push_back(std::move(batch));
-      res.status = 204;
-    });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-  }
-  ~Collector() {
-    server_.stop();
-    thread_.join();
-  }
-
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/audit"; }
-  std::vector<Batch> taken() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return taken_;
-  }
-  std::vector<Batch> refused() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return refused_;
-  }
-  // Every line taken so far, in order.
-  std::vector<std::string> lines() {
-    std::vector<std::string> out;
-    for (const Batch& b : taken()) {
-      std::istringstream in(b.body);
-      for (std::string line; std::getline(in, line);) out.push_back(line);
-    }
-    return out;
-  }
-
- private:
-  httplib::Server server_;
-  std::thread thread_;
-  int port_ = 0;
-  std::mutex mutex_;
-  int refuse_;
-  std::vector<Batch> refused_;
-  std::vector<Batch> taken_;
-};
-
 // Decisions and refusals through a service that ships to a collector which
 // refuses its first two batches: everything the audit page shows arrives,
 // once, chained, in batches numbered 1, 2, ... and signed.
@@ -104,7 +40,7 @@ void everyKeptLineArrives(Serve& s) {
   const std::string agent = s.token("agent", "bot");
   const std::string admin = s.token("admin", "root");
   const std::string secret_file = s.dir.write("ship.secret", kSecret + "\n").string();
-  Collector collector(2);
+  AuditCollector collector(2);
   auto server = s.start({"--audit-ship", collector.url(), "--audit-ship-secret", secret_file});
   auto c = Serve::client(*server, agent);
   for (const char* command : {"ls", "rm -rf /", "git status", "cat ~/.ssh/id_rsa"}) {
@@ -136,9 +72,9 @@ void everyKeptLineArrives(Serve& s) {
   }
   // A refused batch comes again with the same number and the same lines,
   // though more lines were kept meanwhile.
-  const std::vector<Collector::Batch> refused = collector.refused();
+  const std::vector<AuditCollector::Batch> refused = collector.refused();
   ASSERT_EQ(refused.size(), 2u);
-  for (const Collector::Batch& b : refused) {
+  for (const AuditCollector::Batch& b : refused) {
     EXPECT_EQ(b.number, "1");
     EXPECT_EQ(b.body, collector.taken().front().body);
   }
@@ -146,10 +82,10 @@ void everyKeptLineArrives(Serve& s) {
       std::includes(shipped_ids.begin(), shipped_ids.end(), kept_ids.begin(), kept_ids.end()))
       << "kept " << kept_ids.size() << ", shipped " << shipped_ids.size();
   // Signed, numbered from 1 without a gap, by one shipper.
-  const std::vector<Collector::Batch> batches = collector.taken();
+  const std::vector<AuditCollector::Batch> batches = collector.taken();
   ASSERT_FALSE(batches.empty());
   for (size_t i = 0; i < batches.size(); ++i) {
-    const Collector::Batch& b = batches[i];
+    const AuditCollector::Batch& b = batches[i];
     EXPECT_EQ(b.number, std::to_string(i + 1));
     EXPECT_EQ(b.shipper, batches.front().shipper);
     EXPECT_EQ(b.content_type, "application/x-ndjson");

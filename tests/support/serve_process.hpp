@@ -85,7 +85,6 @@ class ServeProcess {
     return (tls_ ? "https://127.0.0.1:" : "http://127.0.0.1:") + std::to_string(port_);
   }
 
-  /// Sends `signal` and waits for the process to end.
   /// Sends `signal` and waits for the process; its wait status (-1 when it
   /// was stopped before).
   int stop(int signal) {
