@@ -230,6 +230,7 @@ toolguard_layer(shell_unwrap USES shell_parse SOURCES
   src/shell_unwrap/hidden_code.cpp
   src/shell_unwrap/interpreter_shell_calls.cpp
   src/shell_unwrap/shell_program.cpp
+  src/shell_unwrap/shell_program_cache.cpp
   src/shell_unwrap/unwrap.cpp
   src/shell_unwrap/xargs_input.cpp
 )

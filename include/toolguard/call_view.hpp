@@ -135,7 +135,7 @@ class CallView {
   mutable std::vector<PathAccess> accesses_;
   mutable std::optional<std::string> program_cwd_;
   mutable bool program_done_ = false;
-  mutable std::optional<ShellProgram> program_;
+  mutable std::shared_ptr<const ShellProgram> program_;
   mutable std::shared_ptr<detail::CommandCwds> command_cwds_;
 };
 

@@ -393,7 +393,10 @@ namespace {
 // The last commands' paths: several rules ask for the paths of the same
 // command in one decision (what it writes, what it deletes, every access).
 // A result is reused only for the same command object holding the same
-// words and redirections (what the paths are read from).
+// words and redirections (what the paths are read from). Sixteen: the
+// commands of a kept shell program (shell_program_cache.hpp) keep their
+// address from one call to the next, so a process that meets a command line
+// again finds its commands' paths here too.
 struct PathsMemo {
   const SimpleCommand* command = nullptr;
   std::vector<ShellWord> words;
@@ -419,7 +422,7 @@ struct PathsMemo {
   }
 };
 
-constexpr size_t kPathsMemoSize = 4;
+constexpr size_t kPathsMemoSize = 16;
 
 }  // namespace
 

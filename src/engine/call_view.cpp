@@ -4,6 +4,7 @@
 #include "commands/shell_facts.hpp"
 #include "core/shell_quote.hpp"
 #include "paths/path_probes.hpp"
+#include "shell_unwrap/shell_program_cache.hpp"
 #include "toolguard/paths.hpp"
 
 namespace toolguard {
@@ -222,10 +223,10 @@ const ShellProgram* CallView::shellProgram() const {
     if (tool_.kind == ToolKind::Shell && command()) {
       ShellParseOptions options;
       options.home = home();
-      program_ = parseShellProgram(*command(), options);
+      program_ = detail::parsedShellProgram(*command(), options);
     }
   }
-  return program_ ? &*program_ : nullptr;
+  return program_.get();
 }
 
 detail::CommandCwds& CallView::commandCwds() const {

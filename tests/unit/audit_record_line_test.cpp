@@ -6,28 +6,19 @@
 // escaping, is not UTF-8, or holds secrets to redact.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include "audit/audit_detail.hpp"
 #include "json/compact_dump.hpp"
+#include "support/shell_corpus.hpp"
 #include "toolguard/audit_log.hpp"
 #include "toolguard/guard.hpp"
 #include "toolguard/policy_loader.hpp"
-#include "toolguard/policy_tests.hpp"
 
 namespace toolguard {
 namespace audit_record_line_test {
 
 const auto kWhen = std::chrono::system_clock::time_point(std::chrono::milliseconds(1796212345678));
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 void expectSameLine(const ToolCall& call, Decision d) {
   if (d.id.empty()) d.id = "0123456789abcdef0123456789abcdef";  // else each draws its own
@@ -45,8 +36,7 @@ void expectSameLine(const ToolCall& call, Decision d) {
 
 TEST(AuditRecordLine, SameBytesOnTheShellCorpus) {
   Guard guard{Engine(loadPolicy(PolicySources{}))};
-  const auto cases = parsePolicyTests(
-      readFile(TOOLGUARD_SOURCE_DIR "/tests/data/shell-corpus.yaml"), "shell-corpus.yaml");
+  const auto cases = testing::shellCorpusCases();
   ASSERT_GT(cases.size(), 1000u);
   for (const PolicyTestCase& test : cases) {
     SCOPED_TRACE(test.name);

@@ -3,23 +3,13 @@
 // member (approval, llm, sanitized arguments, text that is not UTF-8).
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "front/call_json.hpp"
+#include "support/shell_corpus.hpp"
 #include "toolguard/guard.hpp"
 #include "toolguard/policy_loader.hpp"
-#include "toolguard/policy_tests.hpp"
 
 namespace toolguard {
 namespace decision_json_line_test {
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 void expectSameLine(const Decision& d, const std::string& tool) {
   EXPECT_EQ(front::decisionJsonLine(d, tool), front::dumpLine(front::decisionToJson(d, tool)));
@@ -27,8 +17,7 @@ void expectSameLine(const Decision& d, const std::string& tool) {
 
 TEST(DecisionJsonLine, SameBytesOnTheShellCorpus) {
   Guard guard{Engine(loadPolicy(PolicySources{}))};
-  const auto cases = parsePolicyTests(
-      readFile(TOOLGUARD_SOURCE_DIR "/tests/data/shell-corpus.yaml"), "shell-corpus.yaml");
+  const auto cases = testing::shellCorpusCases();
   ASSERT_GT(cases.size(), 1000u);
   for (const PolicyTestCase& test : cases) {
     SCOPED_TRACE(test.name);
