@@ -14,8 +14,9 @@ namespace toolguard::detail {
 /// program is a pure function of the script, the home directory and the
 /// unwrap depth (nothing in parsing reads the environment, the file system or
 /// a clock), so one parsed before for the same three is the same program.
-/// This thread keeps its 64 most recently used parses of scripts up to
-/// 4 KiB whose programs' text is under 64 KiB; others are parsed every time.
+/// This thread keeps its most recently used parses (64 at most, 256 KiB in
+/// all) of scripts up to 4 KiB whose programs take under 16 KiB; others are
+/// parsed every time.
 std::shared_ptr<const ShellProgram> parsedShellProgram(std::string_view script,
                                                        const ShellParseOptions& options);
 

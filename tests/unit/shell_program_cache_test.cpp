@@ -61,6 +61,25 @@ TEST(ShellProgramCache, ALongScriptOrALargeProgramIsNotKept) {
   EXPECT_NE(program.get(), detail::parsedShellProgram(expands, withHome("/h")).get());
 }
 
+// A script of some 150 bytes whose program takes about 11 KiB: 32 words.
+std::string midsizeScript(int n) {
+  std::string script = "echo " + std::to_string(n) + std::string(120, 'y');
+  for (int i = 0; i < 5; ++i) script += "{a,b}";
+  return script;
+}
+
+TEST(ShellProgramCache, AThreadKeepsAQuarterMegabyteAtMost) {
+  const auto first = detail::parsedShellProgram(midsizeScript(0), withHome("/h"));
+  ASSERT_EQ(first->commands.at(0).words.size(), 33u);
+  EXPECT_EQ(first.get(), detail::parsedShellProgram(midsizeScript(0), withHome("/h")).get());
+  // 30 more: fewer than the 64 slots, more than the bytes.
+  for (int i = 1; i <= 30; ++i) detail::parsedShellProgram(midsizeScript(i), withHome("/h"));
+  EXPECT_NE(first.get(), detail::parsedShellProgram(midsizeScript(0), withHome("/h")).get());
+  // The newest are still kept.
+  const auto newest = detail::parsedShellProgram(midsizeScript(30), withHome("/h"));
+  EXPECT_EQ(newest.get(), detail::parsedShellProgram(midsizeScript(30), withHome("/h")).get());
+}
+
 TEST(ShellProgramCache, OlderParsesMakeRoomForNewOnes) {
   const auto first = detail::parsedShellProgram("ls first", withHome("/h"));
   for (int i = 0; i < 100; ++i) {
