@@ -60,6 +60,8 @@ const Row kRows[] = {
     {"BM_LoadBuiltinPolicy", "BM_SpawnTrueProcess",
      "loading the built-in policy in a program (`PolicyBuilder().profile(\"default\")`)", ""},
     {"BM_DecideShellTypical", "", "deciding `git status && make -j4 test 2>&1 | tail -n 20`", ""},
+    {"BM_DecideShellTypicalMetBefore", "BM_DecideShellTypical",
+     "the same command line again in a long-lived process (its parse kept)", ""},
     {"BM_DecideShellHostile", "BM_DecideShellTypical",
      "deciding `echo ok; sudo bash -c 'rm -r -f \"$HOME\"' | cat` (unwrapped twice)", ""},
     {"BM_DecideShellLong4KiB", "BM_DecideShellTypical",
