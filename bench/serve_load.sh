@@ -4,7 +4,8 @@
 # calls (the same engine without HTTP), and the same server answering the
 # same requests sent to /healthz (HTTP without a decision). For each:
 # requests a second, wrk's p50 and p99, and the CPU each request cost the
-# service; then what wrk and (on PostgreSQL) the database's processes spent
+# service; the service's and the batch's CPU split into user mode and the
+# kernel; then what wrk and (on PostgreSQL) the database's processes spent
 # a decision beside it, against what the machine's processors offer at that
 # rate.
 #   bench/serve_load.sh [file|postgres] [CONNECTIONS] [SECONDS]
@@ -80,6 +81,10 @@ cpu_of() {
   done
   echo "$total"
 }
+# User-mode CPU seconds so far of one process (its code and libraries', not the kernel's).
+user_cpu_of() {
+  awk -v hz="$(getconf CLK_TCK)" '{ print $14 / hz }' "/proc/$1/stat" 2>/dev/null || echo 0
+}
 # The database's processes: its postmaster and those it started.
 database_pids() {
   [ "$store_kind" = postgres ] || return 0
@@ -143,9 +148,10 @@ EOF
 measure() {
   local name="$1" pid="$2" port="$3" script="$4"
   wrk -t "$threads" -c "$connections" -d 2s -s "$script" "http://127.0.0.1:$port" >/dev/null
-  local db_pids cpu_before db_before cpu_after db_after
+  local db_pids cpu_before db_before cpu_after db_after user_before user_after
   db_pids="$(database_pids)"
   cpu_before=$(cpu_of "$pid")
+  user_before=$(user_cpu_of "$pid")
   db_before=$(cpu_of $db_pids)
   # SERVE_LOAD_PERF=FILE: the service's profile during its measured run (perf
   # record); SERVE_LOAD_STRACE=FILE: its system calls counted (strace -c).
@@ -160,6 +166,7 @@ measure() {
   /usr/bin/time -f '%U %S' -o "$work/$name.wrk.time" wrk -t "$threads" -c "$connections" \
     -d "${seconds}s" --latency -s "$script" "http://127.0.0.1:$port" >"$work/$name.wrk.out"
   cpu_after=$(cpu_of "$pid")
+  user_after=$(user_cpu_of "$pid")
   db_after=$(cpu_of $db_pids)
   [ -z "$perf_pid" ] || wait "$perf_pid" || true
   local out="$work/$name.wrk.out" requests errors wrk_user wrk_sys
@@ -171,6 +178,7 @@ measure() {
   printf -v "${name}_p50" '%s' "$(awk '$1 == "50%" { print $2 }' "$out")"
   printf -v "${name}_p99" '%s' "$(awk '$1 == "99%" { print $2 }' "$out")"
   printf -v "${name}_cpu" '%s' "$(calc "($cpu_after - $cpu_before) * 1000000 / $requests")"
+  printf -v "${name}_user" '%s' "$(calc "($user_after - $user_before) * 1000000 / $requests")"
   printf -v "${name}_wrk" '%s' "$(calc "($wrk_user + $wrk_sys) * 1000000 / $requests")"
   printf -v "${name}_db" '%s' "$(calc "($db_after - $db_before) * 1000000 / $requests")"
 }
@@ -197,6 +205,13 @@ row "serve, $store_kind store, $connections connections (wrk)" \
 row "HTTP floor: the same requests to /healthz" "$floor_rate" "$floor_p50" "$floor_p99" "$floor_cpu"
 printf 'service CPU per decision against the batch: %.2fx (the batch plus the HTTP floor: %.2fx)\n' \
   "$(calc "$serve_cpu / $batch_cpu_us")" "$(calc "($batch_cpu_us + $floor_cpu) / $batch_cpu_us")"
+# The same CPU, split: user mode (toolguard's code and its libraries) and the
+# kernel (for the service, mostly loopback TCP: a sendmsg also runs wrk's
+# receiving side and wakes it).
+batch_user_us=$(calc "$batch_user * 1000000 / $batch_calls")
+printf 'of which user mode: the service %.1f us, the batch %.1f us (%.2fx); the kernel: %.1f us against %.1f us\n' \
+  "$serve_user" "$batch_user_us" "$(calc "$serve_user / $batch_user_us")" \
+  "$(calc "$serve_cpu - $serve_user")" "$(calc "$batch_cpu_us - $batch_user_us")"
 processors="$(nproc)"
 offered="$(calc "$processors * 1000000 / $serve_rate")"
 if [ "$store_kind" = postgres ]; then
