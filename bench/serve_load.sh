@@ -71,20 +71,21 @@ done
 
 # calc EXPRESSION: its value (awk's arithmetic).
 calc() { awk "BEGIN { print $1 }"; }
-# CPU seconds (user + system) so far of the processes named that still run.
-cpu_of() {
-  local pid total=0
+# cpu_sum FIELDS PID...: CPU seconds so far, summed over the processes named
+# that still run, of FIELDS (an awk sum of /proc/PID/stat's clock-tick fields).
+cpu_sum() {
+  local fields="$1" pid total=0
+  shift
   for pid in "$@"; do
     [ -r "/proc/$pid/stat" ] || continue
-    total=$(awk -v hz="$(getconf CLK_TCK)" -v t="$total" '{ print t + ($14 + $15) / hz }' \
+    total=$(awk -v hz="$(getconf CLK_TCK)" -v t="$total" "{ print t + ($fields) / hz }" \
       "/proc/$pid/stat" 2>/dev/null || echo "$total")
   done
   echo "$total"
 }
-# User-mode CPU seconds so far of one process (its code and libraries', not the kernel's).
-user_cpu_of() {
-  awk -v hz="$(getconf CLK_TCK)" '{ print $14 / hz }' "/proc/$1/stat" 2>/dev/null || echo 0
-}
+# User and system time; user mode alone (toolguard's code and libraries', not the kernel's).
+cpu_of() { cpu_sum '$14 + $15' "$@"; }
+user_cpu_of() { cpu_sum '$14' "$@"; }
 # The database's processes: its postmaster and those it started.
 database_pids() {
   [ "$store_kind" = postgres ] || return 0
